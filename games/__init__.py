@@ -1,0 +1,1 @@
+"""Pure rules engines, one module per game family, behind the contract of `games.contract`."""

@@ -1,0 +1,185 @@
+"""The contract every rules engine in `games/` offers to the rest of Banco.
+
+Engines are pure: no I/O, no clock, no `random`. Time and seeds arrive inside commands and
+`SeedMaterial`; everything an engine returns is a frozen value or plain JSON-able data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+import marshmallow
+
+Json = dict[str, Any]
+
+
+class IllegalMove(Exception):
+    """A command the rules refuse; `code` is stable and machine-readable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: one seat, a spectator (public information only) or an auditor (all)."""
+
+    kind: Literal["seat", "spectator", "auditor"]
+    seat: int | None = None
+
+    @classmethod
+    def at_seat(cls, seat: int) -> Viewer:
+        return cls("seat", seat)
+
+
+SPECTATOR = Viewer("spectator")
+AUDITOR = Viewer("auditor")
+
+
+@dataclass(frozen=True)
+class Posting:
+    """A treasure movement between engine-level accounts.
+
+    Engine accounts are `seat:<n>` (a seat's balance at the table), `escrow` (the hand's stakes)
+    and `pot` (a game's pot); the service maps them onto ledger accounts.
+    """
+
+    from_account: str
+    to_account: str
+    amount: int
+    reason: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.amount, int) or self.amount <= 0:
+            raise ValueError(f"posting amount must be a positive integer, got {self.amount!r}")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened at the table.
+
+    `visible_to` is None for a public event, else the seats that may read `data` in full
+    (auditors always may). Everyone else receives `public` instead: the same event with the
+    hidden parts removed. `postings` are the treasure movements the event carries (a bet moving a
+    stake into escrow, say); the service appends them to the ledger with the event.
+    """
+
+    type: str
+    data: Mapping[str, Any]
+    visible_to: frozenset[int] | None = None
+    public: Mapping[str, Any] | None = None
+    postings: tuple[Posting, ...] = ()
+
+    def may_see(self, viewer: Viewer) -> bool:
+        if self.visible_to is None or viewer.kind == "auditor":
+            return True
+        return viewer.kind == "seat" and viewer.seat in self.visible_to
+
+
+def redact(event: Event, viewer: Viewer) -> Event:
+    """The version of `event` that `viewer` may receive."""
+    if event.may_see(viewer):
+        return event
+    return Event(event.type, dict(event.public or {}), event.visible_to, event.public, ())
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seated player as the engine needs it: balance at the table, age, optional seed text."""
+
+    seat: int
+    player: str
+    balance: int
+    age: int | None = None
+    seed: str | None = None
+
+
+@dataclass(frozen=True)
+class SeedMaterial:
+    """The secret server seed (hex) and the players' seed texts of a hand."""
+
+    server_seed: str
+    player_seeds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Whose move it is and what the engine waits for (`bet`, `play`, `bank`, `choose`, ...)."""
+
+    seat: int
+    waiting_for: str
+    role: Literal["player", "banker"] = "player"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """How a game presents itself in `GET /v1/games`."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    variants: tuple[str, ...] = ()
+    rules_source: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Engine(Protocol):
+    """What every game module exports as `ENGINE`."""
+
+    info: GameInfo
+    options_schema: type[marshmallow.Schema]
+
+    def start(
+        self,
+        options: Mapping[str, Any],
+        seats: Sequence[SeatInfo],
+        seed_material: SeedMaterial,
+        previous: Any | None = None,
+    ) -> list[Event]:
+        """The events that open a hand (or round); `previous` is the last hand's final state."""
+        ...
+
+    def initial_state(self, options: Mapping[str, Any]) -> Any:
+        """The state before the first event of a hand."""
+        ...
+
+    def decide(self, state: Any, command: Any) -> list[Event]:
+        """The events a command produces, or `IllegalMove`."""
+        ...
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        """The state after an event; no rule checks."""
+        ...
+
+    def view(self, state: Any, viewer: Viewer) -> Json:
+        """What `viewer` may see of the state, as JSON."""
+        ...
+
+    def legal_actions(self, state: Any, seat: int) -> list[Json]:
+        """The actions `seat` may take now, each `{"type": ..., parameters...}`."""
+        ...
+
+    def parse_action(self, seat: int, payload: Mapping[str, Any], now: float) -> Any:
+        """A command from a client's `{"type": ..., ...}` payload, or `IllegalMove`."""
+        ...
+
+    def timeout(self, state: Any, now: float) -> Any:
+        """The `TimeOut` command for the turn in play."""
+        ...
+
+    def turn(self, state: Any) -> Turn | None:
+        """Whose move it is, or None when nobody is to act."""
+        ...
+
+    def is_terminal(self, state: Any) -> bool:
+        """True when the hand (or game) is over and ready to settle."""
+        ...
+
+    def settle(self, state: Any) -> list[Posting]:
+        """The treasure postings that close a terminal hand."""
+        ...
