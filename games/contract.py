@@ -140,6 +140,7 @@ class Engine(Protocol):
         seats: Sequence[SeatInfo],
         seed_material: SeedMaterial,
         previous: Any | None = None,
+        now: float = 0.0,
     ) -> list[Event]:
         """The events that open a hand (or round); `previous` is the last hand's final state."""
         ...
@@ -177,7 +178,11 @@ class Engine(Protocol):
         ...
 
     def is_terminal(self, state: Any) -> bool:
-        """True when the hand (or game) is over and ready to settle."""
+        """True when the hand (or round) is over and ready to settle."""
+        ...
+
+    def table_over(self, state: Any, now: float) -> bool:
+        """True when no further hand may open after this terminal one (a winner, a ruin, time)."""
         ...
 
     def settle(self, state: Any) -> list[Posting]:
