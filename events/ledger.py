@@ -1,0 +1,101 @@
+"""The double-entry treasure ledger: postings recorded as events, never overdrawing an account."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from events.model import NewEvent, StoredEvent
+from events.postgres import PostgresEventStore
+from projections import apply_inline
+
+HOUSE = "house:issued"  # where minted treasure comes from; the only account that may go negative
+
+
+class InsufficientTreasure(Exception):
+    """A posting would make an account other than the house's negative (HTTP 422)."""
+
+    def __init__(self, account: str, balance: int, amount: int) -> None:
+        super().__init__(f"account {account} holds {balance}, cannot pay {amount}")
+        self.account = account
+        self.balance = balance
+        self.amount = amount
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """A positive integer amount moving from one account to another."""
+
+    from_account: str
+    to_account: str
+    amount: int
+    reason: str
+    table: str | None = None
+    hand: str | None = None
+
+    def event(self, metadata: dict[str, Any]) -> NewEvent:
+        return NewEvent(
+            "TreasurePosted",
+            {
+                "from": self.from_account,
+                "to": self.to_account,
+                "amount": self.amount,
+                "reason": self.reason,
+                "table": self.table,
+                "hand": self.hand,
+            },
+            metadata,
+        )
+
+
+def wallet(player_id: str) -> str:
+    return f"wallet:{player_id}"
+
+
+def lock_balances(conn: psycopg.Connection, accounts: Sequence[str]) -> dict[str, int]:
+    """Lock the accounts' balance rows (creating missing ones) and return their balances.
+
+    Rows are created and locked in sorted order so that two transfers in opposite directions
+    queue instead of deadlocking, and so that positions drawn afterwards follow each account's
+    lock order: replaying the log by position then gives the same running balances.
+    """
+    names = sorted(set(accounts))
+    conn.execute(
+        "INSERT INTO balances (account, balance, last_position)"
+        " SELECT a, 0, 0 FROM unnest(%s::text[]) AS a ORDER BY a ON CONFLICT DO NOTHING",
+        (names,),
+    )
+    rows = conn.execute(
+        "SELECT account, balance FROM balances WHERE account = ANY(%s) ORDER BY account FOR UPDATE",
+        (names,),
+    ).fetchall()
+    return dict(rows)
+
+
+def post(
+    conn: psycopg.Connection,
+    store: PostgresEventStore,
+    stream_id: str,
+    transfers: Sequence[Transfer],
+    metadata: dict[str, Any],
+    expected_version: int | None = None,
+    extra: Sequence[NewEvent] = (),
+) -> list[StoredEvent]:
+    """Append `extra` events then the transfers to `stream_id`, refusing any overdraft.
+
+    Must run inside the caller's transaction: balances are checked under row locks before
+    anything is appended, so a refused request writes nothing and draws no position.
+    """
+    held = lock_balances(conn, [a for t in transfers for a in (t.from_account, t.to_account)])
+    for t in transfers:
+        if t.from_account != HOUSE and held[t.from_account] < t.amount:
+            raise InsufficientTreasure(t.from_account, held[t.from_account], t.amount)
+        held[t.from_account] -= t.amount
+        held[t.to_account] += t.amount
+    events = [*extra, *(t.event(metadata) for t in transfers)]
+    stored = store.append(stream_id, events, expected_version, conn=conn)
+    apply_inline(conn, stored)
+    return stored

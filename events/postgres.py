@@ -1,0 +1,166 @@
+"""The PostgreSQL event store: one round trip per stream appended, a gap-safe global read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import orjson
+import psycopg
+from psycopg import errors
+from psycopg.types.json import set_json_dumps, set_json_loads
+from psycopg_pool import ConnectionPool
+
+from events.model import (
+    Append,
+    Checkpoint,
+    ConcurrencyConflict,
+    NewEvent,
+    StoredEvent,
+    canonical_json,
+)
+from events.types import EventTypes
+
+COLUMNS = (
+    "position, stream_id, version, type, schema_version, data, metadata, recorded_at, hash,"
+    " txid::text::bigint"
+)
+
+
+def configure_connection(conn: psycopg.Connection) -> None:
+    """Per-connection setup: orjson for jsonb both ways."""
+    set_json_loads(orjson.loads, conn)
+    set_json_dumps(lambda obj: orjson.dumps(obj).decode(), conn)
+
+
+def make_pool(url: str, min_size: int = 1, max_size: int = 10, **kwargs: Any) -> ConnectionPool:
+    """An autocommit connection pool; transactions are opened explicitly where needed."""
+    return ConnectionPool(
+        url,
+        min_size=min_size,
+        max_size=max_size,
+        kwargs={"autocommit": True},
+        configure=configure_connection,
+        open=True,
+        **kwargs,
+    )
+
+
+def _stored(row: tuple[Any, ...]) -> StoredEvent:
+    return StoredEvent(
+        position=row[0],
+        stream_id=row[1],
+        version=row[2],
+        type=row[3],
+        schema_version=row[4],
+        data=row[5],
+        metadata=row[6],
+        recorded_at=row[7],
+        hash=bytes(row[8]),
+        txid=row[9],
+    )
+
+
+class PostgresEventStore:
+    """Events in the `events` table; every method also runs inside a caller's connection."""
+
+    def __init__(self, pool: ConnectionPool, types: EventTypes) -> None:
+        self.pool = pool
+        self.types = types
+
+    @contextmanager
+    def _conn(self, conn: psycopg.Connection | None) -> Iterator[psycopg.Connection]:
+        if conn is not None:
+            yield conn
+        else:
+            with self.pool.connection() as c:
+                yield c
+
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int | None,
+        conn: psycopg.Connection | None = None,
+    ) -> list[StoredEvent]:
+        return self.append_many([Append(stream_id, tuple(events), expected_version)], conn)
+
+    def append_many(
+        self, appends: Sequence[Append], conn: psycopg.Connection | None = None
+    ) -> list[StoredEvent]:
+        # Validate everything first: an invalid payload must not leave a half-written batch.
+        for batch in appends:
+            for event in batch.events:
+                self.types.validate(event)
+        with self._conn(conn) as c:
+            if len(appends) == 1 or c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                return self._append_all(c, appends)
+            with c.transaction():
+                return self._append_all(c, appends)
+
+    def _append_all(self, conn: psycopg.Connection, appends: Sequence[Append]) -> list[StoredEvent]:
+        stored: list[StoredEvent] = []
+        for batch in appends:
+            texts = [canonical_json(batch.stream_id, e) for e in batch.events]
+            try:
+                rows = conn.execute(
+                    "SELECT * FROM banco_append(%s, %s, %s)",
+                    (batch.stream_id, batch.expected_version, texts),
+                ).fetchall()
+            except psycopg.Error as e:
+                # The one boundary where a lost race becomes our own error. BC409 is raised by
+                # banco_append; the unique (stream_id, version) is the last guard behind it.
+                if isinstance(e, errors.UniqueViolation) or e.sqlstate == "BC409":
+                    raise ConcurrencyConflict(batch.stream_id, batch.expected_version) from e
+                raise
+            for event, (position, version, recorded_at, hash_, txid) in zip(
+                batch.events, rows, strict=True
+            ):
+                stored.append(
+                    StoredEvent(
+                        position, batch.stream_id, version, event.type, event.schema_version,
+                        event.data, event.metadata, recorded_at, bytes(hash_), txid,
+                    )
+                )
+        return stored
+
+    def read_stream(
+        self, stream_id: str, after_version: int = 0, conn: psycopg.Connection | None = None
+    ) -> list[StoredEvent]:
+        with self._conn(conn) as c:
+            rows = c.execute(
+                f"SELECT {COLUMNS} FROM events WHERE stream_id = %s AND version > %s"
+                " ORDER BY version",
+                (stream_id, after_version),
+            ).fetchall()
+        return [self.types.upcast(_stored(r)) for r in rows]
+
+    def read_all(
+        self,
+        after: Checkpoint = Checkpoint(),
+        limit: int = 1000,
+        conn: psycopg.Connection | None = None,
+    ) -> list[StoredEvent]:
+        # Why not `position > last`: a position is drawn at INSERT but becomes visible at
+        # COMMIT, so a transaction that drew position 10 can commit after one that drew 11; a
+        # reader that already passed 11 would skip 10 forever. Instead we read only events whose
+        # writing transaction is older than the snapshot's xmin: every such transaction has
+        # finished (committed or rolled back), so no event can appear below that watermark
+        # later. Ordering and checkpointing by the pair (txid, position) is then stable: a
+        # transaction's events share its txid, and nothing new can sort before the checkpoint.
+        # The price is that a long transaction holds readers back until it ends.
+        with self._conn(conn) as c:
+            rows = c.execute(
+                f"SELECT {COLUMNS} FROM events"
+                " WHERE (txid, position) > (%s::text::xid8, %s)"
+                " AND txid < pg_snapshot_xmin(pg_current_snapshot())"
+                " ORDER BY txid, position LIMIT %s",
+                (str(after.txid), after.position, limit),
+            ).fetchall()
+        return [self.types.upcast(_stored(r)) for r in rows]
+
+    def stream_version(self, stream_id: str, conn: psycopg.Connection | None = None) -> int:
+        with self._conn(conn) as c:
+            row = c.execute("SELECT version FROM streams WHERE stream_id = %s", (stream_id,)).fetchone()
+        return row[0] if row else 0

@@ -1,0 +1,34 @@
+"""The event store interface shared by the PostgreSQL store and its in-memory twin."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from events.model import Append, Checkpoint, NewEvent, StoredEvent
+
+
+class EventStore(Protocol):
+    """Append-only streams with optimistic concurrency, and a global log in a stable order."""
+
+    def append(
+        self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
+    ) -> list[StoredEvent]:
+        """Append to one stream if it is at `expected_version` (None: any, 0: new stream)."""
+        ...
+
+    def append_many(self, appends: Sequence[Append]) -> list[StoredEvent]:
+        """Append to several streams atomically: all or nothing."""
+        ...
+
+    def read_stream(self, stream_id: str, after_version: int = 0) -> list[StoredEvent]:
+        """A stream's events with version > `after_version`, in order."""
+        ...
+
+    def read_all(self, after: Checkpoint = Checkpoint(), limit: int = 1000) -> list[StoredEvent]:
+        """The next committed events of the global log after `after`, in a stable order."""
+        ...
+
+    def stream_version(self, stream_id: str) -> int:
+        """The stream's current version (0 when it does not exist)."""
+        ...

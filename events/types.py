@@ -1,0 +1,72 @@
+"""The registry of event types: a marshmallow schema each, and upcasters for old versions.
+
+Nothing is appended unless its type is registered and its payload passes the schema; events
+recorded under an older schema version are upcast on read, one version at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import marshmallow
+
+from events.model import InvalidEvent, NewEvent, StoredEvent
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass
+class EventType:
+    """A registered type: its current schema version and the upcasters from older ones."""
+
+    name: str
+    schema: marshmallow.Schema
+    version: int = 1
+    upcasters: dict[int, Upcaster] = field(default_factory=dict)
+
+
+class EventTypes:
+    """A set of registered event types."""
+
+    def __init__(self) -> None:
+        self._types: dict[str, EventType] = {}
+
+    def register(self, name: str, schema: marshmallow.Schema, version: int = 1) -> None:
+        """Register `name` with the schema of its current `version`."""
+        self._types[name] = EventType(name, schema, version)
+
+    def upcaster(self, name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+        """Decorator: turn a `from_version` payload of `name` into the next version's payload."""
+
+        def add(fn: Upcaster) -> Upcaster:
+            self._types[name].upcasters[from_version] = fn
+            return fn
+
+        return add
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._types
+
+    def validate(self, event: NewEvent) -> None:
+        """Raise `InvalidEvent` unless `event` is of a known type, current version, valid data."""
+        known = self._types.get(event.type)
+        if known is None:
+            raise InvalidEvent(event.type, "unknown event type")
+        if event.schema_version != known.version:
+            raise InvalidEvent(event.type, f"schema version {event.schema_version} is not current")
+        errors = known.schema.validate(event.data)
+        if errors:
+            raise InvalidEvent(event.type, errors)
+
+    def upcast(self, event: StoredEvent) -> StoredEvent:
+        """The event in its type's current schema version."""
+        known = self._types.get(event.type)
+        if known is None or event.schema_version >= known.version:
+            return event
+        data, version = event.data, event.schema_version
+        while version < known.version:
+            data = known.upcasters[version](data)
+            version += 1
+        return replace(event, data=data, schema_version=version)

@@ -1,0 +1,76 @@
+"""Balances per account and a history row per posting per account."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import psycopg
+
+from events.model import StoredEvent
+
+# Apply a batch of legs (one per posting side): bump each balance by its total, then write the
+# history rows with running balances that start from the balance before the batch.
+APPLY = """
+WITH legs AS (
+    SELECT * FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[], %s::bigint[], %s::text[],
+                         %s::text[], %s::text[], %s::text[])
+        AS l(position, account, recorded_at, amount, reason, counterparty, table_id, hand_id)
+), totals AS (
+    SELECT account, sum(amount) AS total, max(position) AS last FROM legs GROUP BY account
+), bumped AS (
+    INSERT INTO balances AS b (account, balance, last_position)
+    SELECT account, total, last FROM totals
+    ON CONFLICT (account) DO UPDATE
+        SET balance = b.balance + EXCLUDED.balance, last_position = EXCLUDED.last_position
+    RETURNING b.account, b.balance
+)
+INSERT INTO balance_history
+    (position, account, recorded_at, amount, balance_after, reason, counterparty, table_id, hand_id)
+SELECT l.position, l.account, l.recorded_at, l.amount,
+       k.balance - t.total + sum(l.amount) OVER (PARTITION BY l.account ORDER BY l.position),
+       l.reason, l.counterparty, l.table_id, l.hand_id
+FROM legs l JOIN bumped k USING (account) JOIN totals t USING (account)
+"""
+
+REBUILD = """
+INSERT INTO balance_history
+    (position, account, recorded_at, amount, balance_after, reason, counterparty, table_id, hand_id)
+SELECT position, account, recorded_at, amount,
+       sum(amount) OVER (PARTITION BY account ORDER BY position),
+       reason, counterparty, table_id, hand_id
+FROM (
+    SELECT e.position, e.recorded_at, leg.account, leg.amount, e.data->>'reason' AS reason,
+           leg.counterparty, e.data->>'table' AS table_id, e.data->>'hand' AS hand_id
+    FROM events e CROSS JOIN LATERAL (VALUES
+        (e.data->>'from', -(e.data->>'amount')::bigint, e.data->>'to'),
+        (e.data->>'to', (e.data->>'amount')::bigint, e.data->>'from')
+    ) AS leg(account, amount, counterparty)
+    WHERE e.type = 'TreasurePosted'
+) AS legs;
+INSERT INTO balances (account, balance, last_position)
+SELECT account, sum(amount), max(position) FROM balance_history GROUP BY account;
+"""
+
+
+def apply(conn: psycopg.Connection, events: Sequence[StoredEvent]) -> None:
+    """Project the `TreasurePosted` events among `events`."""
+    cols: list[list[object]] = [[] for _ in range(8)]
+    for e in events:
+        if e.type != "TreasurePosted":
+            continue
+        d = e.data
+        for account, amount, other in ((d["from"], -d["amount"], d["to"]), (d["to"], d["amount"], d["from"])):
+            for col, value in zip(
+                cols,
+                (e.position, account, e.recorded_at, amount, d["reason"], other, d.get("table"), d.get("hand")),
+                strict=True,
+            ):
+                col.append(value)
+    if cols[0]:
+        conn.execute(APPLY, cols)
+
+
+def rebuild(conn: psycopg.Connection) -> None:
+    """Empty the tables and replay every posting of the log, inside the caller's transaction."""
+    conn.execute("TRUNCATE balances, balance_history")
+    conn.execute(REBUILD.encode())

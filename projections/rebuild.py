@@ -1,0 +1,30 @@
+"""`banco projections rebuild`: truncate every projection and replay it from the log."""
+
+from __future__ import annotations
+
+import psycopg
+
+from projections import balances, players
+
+
+def rebuild_all(conn: psycopg.Connection) -> int:
+    """Rebuild every projection in one transaction; returns the number of events covered."""
+    with conn.transaction():
+        # Block writers while we rebuild, so no inline update lands between truncate and replay.
+        conn.execute("LOCK TABLE balances, balance_history, players IN ACCESS EXCLUSIVE MODE")
+        balances.rebuild(conn)
+        players.rebuild(conn)
+        row = conn.execute(
+            "SELECT coalesce(max(txid::text::bigint), 0), coalesce(max(position), 0), count(*)"
+            " FROM events"
+        ).fetchone()
+        assert row is not None
+        txid, position, count = row
+        for name in ("balances", "players"):
+            conn.execute(
+                "INSERT INTO projection_checkpoints (name, txid, position)"
+                " VALUES (%s, %s::text::xid8, %s)"
+                " ON CONFLICT (name) DO UPDATE SET txid = EXCLUDED.txid, position = EXCLUDED.position",
+                (name, str(txid), position),
+            )
+    return int(count)

@@ -1,0 +1,46 @@
+"""Real PostgreSQL and Redis for the whole session: the servers the environment names, or
+embedded ones started here. Every session gets a database of its own."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg.conninfo import make_conninfo
+
+from events import migrate
+from service import embedded
+
+
+@pytest.fixture(scope="session")
+def servers() -> Iterator[embedded.EmbeddedServers]:
+    with tempfile.TemporaryDirectory(prefix="banco-test-") as tmp:
+        running = embedded.start(Path(tmp), keep=False)
+        try:
+            yield running
+        finally:
+            running.stop()
+
+
+@pytest.fixture(scope="session")
+def database_url(servers: embedded.EmbeddedServers) -> Iterator[str]:
+    admin = servers.database_url
+    name = f"banco_test_{os.getpid()}_{secrets.token_hex(3)}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = make_conninfo(admin, dbname=name)
+    with psycopg.connect(url, autocommit=True) as conn:
+        migrate.upgrade(conn)
+    yield url
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def redis_url(servers: embedded.EmbeddedServers) -> str:
+    return servers.redis_url

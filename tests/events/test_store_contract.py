@@ -1,0 +1,96 @@
+"""One contract, run against the PostgreSQL store and its in-memory twin."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from events.model import Append, Checkpoint, ConcurrencyConflict, InvalidEvent, NewEvent
+from events.model import canonical_json, chain_hash
+from events.store import EventStore
+
+
+def stream() -> str:
+    return f"test-{uuid.uuid4().hex[:12]}"
+
+
+def player(name: str = "ann") -> NewEvent:
+    return NewEvent("PlayerRegistered", {"player_id": uuid.uuid4().hex[:8], "name": name}, {"actor": "t"})
+
+
+def test_append_then_read_stream_in_order(store: EventStore):
+    s = stream()
+    first = store.append(s, [player("a"), player("b")], expected_version=0)
+    assert [e.version for e in first] == [1, 2]
+    store.append(s, [player("c")], expected_version=2)
+    events = store.read_stream(s)
+    assert [e.data["name"] for e in events] == ["a", "b", "c"]
+    assert [e.version for e in store.read_stream(s, after_version=1)] == [2, 3]
+    assert store.stream_version(s) == 3
+    assert events[0].metadata == {"actor": "t"}
+
+
+def test_wrong_expected_version_is_a_conflict_and_writes_nothing(store: EventStore):
+    s = stream()
+    store.append(s, [player()], expected_version=0)
+    with pytest.raises(ConcurrencyConflict):
+        store.append(s, [player()], expected_version=0)
+    with pytest.raises(ConcurrencyConflict):
+        store.append(s, [player()], expected_version=5)
+    assert store.stream_version(s) == 1
+
+
+def test_any_version_appends_at_the_end(store: EventStore):
+    s = stream()
+    store.append(s, [player()], expected_version=None)
+    store.append(s, [player(), player()], expected_version=None)
+    assert [e.version for e in store.read_stream(s)] == [1, 2, 3]
+
+
+def test_append_many_is_atomic(store: EventStore):
+    a, b = stream(), stream()
+    store.append(b, [player()], expected_version=0)
+    with pytest.raises(ConcurrencyConflict):
+        store.append_many([Append(a, (player(),), 0), Append(b, (player(),), 0)])
+    assert store.stream_version(a) == 0
+    stored = store.append_many([Append(a, (player(),), 0), Append(b, (player(),), 1)])
+    assert [(e.stream_id, e.version) for e in stored] == [(a, 1), (b, 2)]
+
+
+def test_unknown_type_or_invalid_payload_is_refused_before_writing(store: EventStore):
+    s = stream()
+    with pytest.raises(InvalidEvent):
+        store.append(s, [player(), NewEvent("NoSuchThing", {})], expected_version=0)
+    with pytest.raises(InvalidEvent):
+        store.append(s, [NewEvent("PlayerRegistered", {"player_id": "x"})], expected_version=0)
+    with pytest.raises(InvalidEvent):
+        store.append(s, [NewEvent("TreasurePosted", {"from": "wallet:a", "to": "wallet:b",
+                                                     "amount": 0, "reason": "r"})], 0)
+    assert store.stream_version(s) == 0
+
+
+def test_hash_chain_links_each_event_to_the_previous(store: EventStore):
+    s = stream()
+    new = [player("a"), player("b")]
+    stored = store.append(s, new, expected_version=0)
+    h1 = chain_hash(b"", canonical_json(s, new[0]))
+    assert stored[0].hash == h1
+    assert stored[1].hash == chain_hash(h1, canonical_json(s, new[1]))
+    assert [e.hash for e in store.read_stream(s)] == [e.hash for e in stored]
+
+
+def test_read_all_pages_through_the_log_by_checkpoint(store: EventStore):
+    s = stream()
+    store.append(s, [player(str(i)) for i in range(5)], expected_version=0)
+    seen = []
+    after = Checkpoint()
+    while True:
+        page = store.read_all(after=after, limit=3)
+        if not page:
+            break
+        seen += [e for e in page if e.stream_id == s]
+        after = page[-1].checkpoint
+    assert [e.version for e in seen] == [1, 2, 3, 4, 5]
+    positions = [e.position for e in seen]
+    assert positions == sorted(positions)
