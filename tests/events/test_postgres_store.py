@@ -1,0 +1,155 @@
+"""What only the PostgreSQL store must prove: immutability, gap-safe reads, safe migrations."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import psycopg
+import pytest
+from psycopg_pool import ConnectionPool
+
+from events import migrate
+from events.catalog import default_types
+from events.model import Checkpoint, ConcurrencyConflict, NewEvent
+from events.postgres import PostgresEventStore
+
+
+def registered(name: str) -> NewEvent:
+    return NewEvent("PlayerRegistered", {"player_id": name, "name": name})
+
+
+@pytest.fixture
+def pg_store(pool: ConnectionPool) -> PostgresEventStore:
+    return PostgresEventStore(pool, default_types())
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["UPDATE events SET data = '{}' WHERE position = %s", "DELETE FROM events WHERE position = %s",
+     "TRUNCATE events"],
+)
+def test_events_are_immutable(pg_store: PostgresEventStore, database_url: str, statement: str):
+    [event] = pg_store.append(f"imm-{uuid.uuid4().hex}", [registered("x")], 0)
+    with psycopg.connect(database_url) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute(statement, (event.position,) if "%s" in statement else None)
+    assert pg_store.read_stream(event.stream_id)[0].data == event.data
+
+
+def test_a_loser_does_not_burn_a_position(pg_store: PostgresEventStore, database_url: str):
+    s = f"burn-{uuid.uuid4().hex}"
+    first = pg_store.append(s, [registered("a")], 0)[0]
+    with pytest.raises(ConcurrencyConflict):
+        pg_store.append(s, [registered("b")], 0)
+    second = pg_store.append(s, [registered("c")], 1)[0]
+    assert second.position == first.position + 1
+
+
+def test_tailing_reader_sees_every_committed_event_once_in_a_stable_order(
+    pg_store: PostgresEventStore, database_url: str
+):
+    """Overlapping writers: a slow one that draws positions early and commits late, a rolled
+    back one, and many quick ones, while a reader tails the global log by checkpoint."""
+    tag = uuid.uuid4().hex[:8]
+    start = pg_store.read_all(after=Checkpoint(), limit=10**9)
+    after = start[-1].checkpoint if start else Checkpoint()
+    committed: list[str] = []
+    lock = threading.Lock()
+    done = threading.Event()
+
+    def slow_writer() -> None:
+        with psycopg.connect(database_url) as conn, conn.transaction():
+            pg_store.append(f"{tag}-slow", [registered("slow-1")], 0, conn=conn)
+            time.sleep(0.8)  # holds an early position while others commit later ones
+            pg_store.append(f"{tag}-slow2", [registered("slow-2")], 0, conn=conn)
+        with lock:
+            committed.extend(["slow-1", "slow-2"])
+
+    def rolled_back_writer() -> None:
+        conn = psycopg.connect(database_url)
+        try:
+            with conn.transaction():
+                pg_store.append(f"{tag}-rb", [registered("rolled-back")], 0, conn=conn)
+                time.sleep(0.3)
+                raise RuntimeError("roll back")
+        except RuntimeError:
+            pass
+        finally:
+            conn.close()
+
+    def quick_writer(i: int) -> None:
+        for j in range(15):
+            name = f"q{i}-{j}"
+            pg_store.append(f"{tag}-q{i}-{j}", [registered(name)], 0)
+            with lock:
+                committed.append(name)
+
+    seen: list[str] = []
+    order: list[Checkpoint] = []
+
+    def reader() -> None:
+        nonlocal after
+        while True:
+            finished = done.is_set()
+            for e in pg_store.read_all(after=after, limit=50):
+                after = e.checkpoint
+                if e.stream_id.startswith(tag):
+                    seen.append(e.data["name"])
+                    order.append(e.checkpoint)
+            if finished:
+                return
+            time.sleep(0.01)
+
+    writers = [threading.Thread(target=slow_writer), threading.Thread(target=rolled_back_writer)]
+    writers += [threading.Thread(target=quick_writer, args=(i,)) for i in range(4)]
+    tail = threading.Thread(target=reader)
+    tail.start()
+    for w in writers:
+        w.start()
+    for w in writers:
+        w.join()
+    time.sleep(0.05)
+    done.set()
+    tail.join()
+    assert sorted(seen) == sorted(committed)  # every committed event, exactly once
+    assert "rolled-back" not in seen
+    assert order == sorted(order)
+    again = [e.data["name"] for e in pg_store.read_all(after=start[-1].checkpoint if start else
+                                                       Checkpoint(), limit=10**9)
+             if e.stream_id.startswith(tag)]
+    assert again == seen  # the order is stable across reads
+
+
+def test_concurrent_upgrades_are_safe(servers, database_url: str):
+    """Two processes starting at once on an empty database: both succeed, each migration once."""
+    from psycopg.conninfo import make_conninfo
+
+    name = f"banco_mig_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(servers.database_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = make_conninfo(servers.database_url, dbname=name)
+    results: list[object] = []
+
+    def run() -> None:
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                results.append(migrate.upgrade(conn))
+        except Exception as e:  # collected and asserted below
+            results.append(e)
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert not [r for r in results if isinstance(r, Exception)]
+        applied = [names for names in results if names]
+        assert len(applied) == 1 and applied[0] == [n for _, n, _ in migrate.available()]
+        with psycopg.connect(url, autocommit=True) as conn:
+            assert migrate.pending(conn) == []
+            assert migrate.upgrade(conn) == []
+    finally:
+        with psycopg.connect(servers.database_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
