@@ -6,7 +6,10 @@ from marshmallow import Schema, fields, validate
 
 from events.types import EventTypes
 
-ACCOUNT = validate.Regexp(r"^(house:issued|wallet:[\w-]+|seat:[\w-]+:[\w-]+|escrow:[\w-]+:[\w-]+|pot:[\w-]+:[\w-]+)$")
+ACCOUNT = validate.Regexp(
+    r"^(house:issued|wallet:[\w-]+|(seat|escrow|pot):[\w-]+:[\w-]+)$",
+    error="not a ledger account",
+)
 
 
 class TreasurePostedSchema(Schema):

@@ -59,12 +59,11 @@ def apply(conn: psycopg.Connection, events: Sequence[StoredEvent]) -> None:
         if e.type != "TreasurePosted":
             continue
         d = e.data
-        for account, amount, other in ((d["from"], -d["amount"], d["to"]), (d["to"], d["amount"], d["from"])):
-            for col, value in zip(
-                cols,
-                (e.position, account, e.recorded_at, amount, d["reason"], other, d.get("table"), d.get("hand")),
-                strict=True,
-            ):
+        legs = ((d["from"], -d["amount"], d["to"]), (d["to"], d["amount"], d["from"]))
+        for account, amount, other in legs:
+            row = (e.position, account, e.recorded_at, amount, d["reason"], other,
+                   d.get("table"), d.get("hand"))
+            for col, value in zip(cols, row, strict=True):
                 col.append(value)
     if cols[0]:
         conn.execute(APPLY, cols)

@@ -6,8 +6,15 @@ import uuid
 
 import pytest
 
-from events.model import Append, Checkpoint, ConcurrencyConflict, InvalidEvent, NewEvent
-from events.model import canonical_json, chain_hash
+from events.model import (
+    Append,
+    Checkpoint,
+    ConcurrencyConflict,
+    InvalidEvent,
+    NewEvent,
+    canonical_json,
+    chain_hash,
+)
 from events.store import EventStore
 
 

@@ -1,0 +1,56 @@
+"""Queries over the balance history: filtered pages and a constant-memory stream."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import psycopg
+
+COLUMNS = ("position", "recorded_at", "account", "amount", "balance_after", "reason",
+           "counterparty", "table", "hand")
+SELECT = ("SELECT position, recorded_at, account, amount, balance_after, reason, counterparty,"
+          " table_id, hand_id FROM balance_history")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What to keep of an account's history."""
+
+    account: str
+    since: datetime | None = None
+    until: datetime | None = None
+    reason: str | None = None
+    table: str | None = None
+    hand: str | None = None
+
+    def where(self, after: int | None = None) -> tuple[str, list[Any]]:
+        clauses: list[str] = ["account = %s"]
+        params: list[Any] = [self.account]
+        for sql, value in (("recorded_at >= %s", self.since), ("recorded_at < %s", self.until),
+                           ("reason = %s", self.reason), ("table_id = %s", self.table),
+                           ("hand_id = %s", self.hand), ("position > %s", after)):
+            if value is not None:
+                clauses.append(sql)
+                params.append(value)
+        return " WHERE " + " AND ".join(clauses), params
+
+
+def page(conn: psycopg.Connection, filters: Filters, after: int | None, limit: int
+         ) -> tuple[list[dict[str, Any]], int | None]:
+    """Up to `limit` rows after position `after`, and the cursor of the next page (or None)."""
+    where, params = filters.where(after)
+    rows = conn.execute(f"{SELECT}{where} ORDER BY position LIMIT %s", [*params, limit + 1]).fetchall()
+    items = [dict(zip(COLUMNS, r, strict=True)) for r in rows[:limit]]
+    return items, (items[-1]["position"] if len(rows) > limit else None)
+
+
+def stream(conn: psycopg.Connection, filters: Filters, batch: int = 5000) -> Iterator[tuple[Any, ...]]:
+    """Every matching row in order, through a server-side cursor: memory stays constant."""
+    where, params = filters.where()
+    with conn.transaction(), conn.cursor(name="balance_history_export") as cur:
+        cur.itersize = batch
+        cur.execute(f"{SELECT}{where} ORDER BY position", params)
+        yield from cur

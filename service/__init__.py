@@ -1,0 +1,1 @@
+"""The Flask service: configuration, app factory, REST resources and the `banco` command."""

@@ -1,0 +1,76 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Flask
+from flask_smorest import Api
+from psycopg_pool import ConnectionPool
+from werkzeug.exceptions import HTTPException
+
+from events.catalog import default_types
+from events.ledger import InsufficientTreasure
+from events.model import ConcurrencyConflict, InvalidEvent
+from events.postgres import PostgresEventStore, make_pool
+from service import auditors, db, idempotency, logs, players, probes
+from service.config import Config
+from service.problems import Problem, ProblemSchema, render
+
+API_SPEC = {
+    "API_TITLE": "Banco",
+    "API_VERSION": "1.0.0",
+    "OPENAPI_VERSION": "3.0.3",
+    "API_SPEC_OPTIONS": {
+        "info": {"description": "An event-sourced game ledger for traditional card games."},
+        "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+        "security": [{"bearer": []}],
+    },
+}
+
+
+class BancoApi(Api):
+    """flask-smorest with every error rendered as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def handle_http_exception(self, error: HTTPException) -> Any:
+        return render(error)
+
+
+def _domain_errors(app: Flask) -> None:
+    """The one map from domain errors to HTTP problems."""
+
+    @app.errorhandler(ConcurrencyConflict)
+    def conflict(e: ConcurrencyConflict) -> Any:
+        return render(Problem(409, "version_conflict", "someone else changed this first; reload and retry"))
+
+    @app.errorhandler(InsufficientTreasure)
+    def insufficient(e: InsufficientTreasure) -> Any:
+        return render(Problem(422, "insufficient_treasure", str(e)))
+
+    @app.errorhandler(InvalidEvent)
+    def invalid(e: InvalidEvent) -> Any:
+        return render(Problem(422, "invalid_event", f"invalid {e.event_type} event", errors=e.errors))
+
+
+def create_app(config: Config, pool: ConnectionPool | None = None,
+               redis_client: redis.Redis | None = None) -> Flask:
+    """A Banco app on `config`; pass `pool` / `redis_client` to share existing ones."""
+    app = Flask("banco")
+    app.config.update(API_SPEC, BANCO=config, MAX_CONTENT_LENGTH=config.max_body_bytes)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    db_pool = pool or make_pool(config.database_url, max_size=config.pool_size)
+    store = PostgresEventStore(db_pool, default_types())
+    app.extensions["banco.store"] = store
+    app.extensions["banco.redis"] = redis_client or redis.Redis.from_url(config.redis_url)
+    logs.init_app(app)
+    db.init_app(app, db_pool)
+    idempotency.init_app(app)
+    api = BancoApi(app)
+    for blueprint in (probes.blp, players.blp, auditors.blp):
+        api.register_blueprint(blueprint)
+    _domain_errors(app)
+    app.extensions["banco.api"] = api
+    return app

@@ -1,0 +1,56 @@
+"""Configuration from the environment, checked at start-up so a bad value fails fast."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed."""
+
+
+def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be an integer, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low} and {high}, got {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the service reads from its environment."""
+
+    database_url: str
+    redis_url: str
+    operator_key: str
+    max_body_bytes: int = 64 * 1024
+    pool_size: int = 10
+    queue_name: str = "banco"
+    page_limit: int = 500
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        """Read `DATABASE_URL`, `REDIS_URL`, `BANCO_OPERATOR_KEY` and the optional limits."""
+        env = os.environ if env is None else env
+        missing = [n for n in ("DATABASE_URL", "REDIS_URL", "BANCO_OPERATOR_KEY") if not env.get(n)]
+        if missing:
+            raise ConfigError(f"missing setting(s): {', '.join(missing)}")
+        key = env["BANCO_OPERATOR_KEY"]
+        if len(key) < 16:
+            raise ConfigError("BANCO_OPERATOR_KEY must be at least 16 characters")
+        return cls(
+            database_url=env["DATABASE_URL"],
+            redis_url=env["REDIS_URL"],
+            operator_key=key,
+            max_body_bytes=_int(env, "BANCO_MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
+            pool_size=_int(env, "BANCO_POOL_SIZE", 10, 1, 200),
+            queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
+        )

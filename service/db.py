@@ -1,0 +1,49 @@
+"""The request's database connection; every write request runs in one transaction.
+
+A POST is one unit of work: the connection is taken from the pool before the view runs, a
+transaction is opened, and it commits only when the response is a success. Anything the view
+wrote, its idempotency record included, is then committed together or not at all.
+"""
+
+from __future__ import annotations
+
+import psycopg
+from flask import Flask, Response, current_app, g, request
+from psycopg_pool import ConnectionPool
+
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def pool() -> ConnectionPool:
+    return current_app.extensions["banco.pool"]
+
+
+def conn() -> psycopg.Connection:
+    """The request's connection, taken from the pool on first use."""
+    if "db_conn" not in g:
+        g.db_conn = pool().getconn()
+        if request.method in WRITE_METHODS:
+            g.db_conn.execute("BEGIN")
+    return g.db_conn
+
+
+def _finish(response: Response) -> Response:
+    c = g.get("db_conn")
+    if c is not None and c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        c.execute("COMMIT" if response.status_code < 400 else "ROLLBACK")
+    return response
+
+
+def _release(_: BaseException | None) -> None:
+    c = g.pop("db_conn", None)
+    if c is None:
+        return
+    if c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        c.rollback()  # the view failed before its response was made
+    pool().putconn(c)
+
+
+def init_app(app: Flask, db_pool: ConnectionPool) -> None:
+    app.extensions["banco.pool"] = db_pool
+    app.after_request(_finish)
+    app.teardown_request(_release)

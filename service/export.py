@@ -1,0 +1,44 @@
+"""Balance history as CSV or NDJSON, one row at a time."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import orjson
+
+from projections.history import COLUMNS
+
+FORMATS = {"text/csv": "csv", "application/x-ndjson": "ndjson"}
+
+
+def csv_lines(rows: Iterable[tuple[Any, ...]], chunk: int = 500) -> Iterator[bytes]:
+    """A header line then the rows, yielded in chunks of `chunk` rows."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for n, row in enumerate(rows, 1):
+        writer.writerow((row[0], row[1].isoformat(), *row[2:]))
+        if n % chunk == 0:
+            yield buffer.getvalue().encode()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue().encode()
+
+
+def ndjson_lines(rows: Iterable[tuple[Any, ...]], chunk: int = 500) -> Iterator[bytes]:
+    """One JSON object per line."""
+    parts: list[bytes] = []
+    for row in rows:
+        parts.append(orjson.dumps(dict(zip(COLUMNS, row, strict=True))) + b"\n")
+        if len(parts) == chunk:
+            yield b"".join(parts)
+            parts = []
+    yield b"".join(parts)
+
+
+def lines(fmt: str, rows: Iterable[tuple[Any, ...]]) -> Iterator[bytes]:
+    """The export in `fmt` (`csv` or `ndjson`)."""
+    return csv_lines(rows) if fmt == "csv" else ndjson_lines(rows)

@@ -1,0 +1,78 @@
+"""`Idempotency-Key` on POST: a retry gets the first response back and writes nothing.
+
+The key's record is inserted in the request's own transaction before the view runs and filled
+with the response before commit. A concurrent retry blocks on that row until the first request
+ends: it then replays the committed response, or, if the first rolled back, runs itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import Flask, Response, g, request
+from psycopg.types.json import Jsonb
+
+from service import db
+from service.auth import principal
+from service.problems import Problem
+
+HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+KEPT_HEADERS = ("Content-Type", "Location", "ETag")
+
+
+def _request_hash() -> bytes:
+    h = hashlib.sha256()
+    for part in (request.method, request.path, request.query_string.decode()):
+        h.update(part.encode() + b"\0")
+    h.update(request.get_data(cache=True))
+    return h.digest()
+
+
+def _before() -> Response | None:
+    key = request.headers.get(HEADER)
+    if request.method != "POST" or key is None:
+        return None
+    if not 1 <= len(key) <= 200 or not key.isprintable():
+        raise Problem(422, "invalid_idempotency_key", "Idempotency-Key must be 1 to 200 printable characters")
+    who = principal().key
+    digest = _request_hash()
+    c = db.conn()
+    inserted = c.execute(
+        "INSERT INTO idempotency_keys (principal, key, request_hash) VALUES (%s, %s, %s)"
+        " ON CONFLICT DO NOTHING RETURNING 1",
+        (who, key, digest),
+    ).fetchone()
+    if inserted:
+        g.idempotency = (who, key)
+        return None
+    row = c.execute(
+        "SELECT request_hash, status, body, headers FROM idempotency_keys"
+        " WHERE principal = %s AND key = %s",
+        (who, key),
+    ).fetchone()
+    assert row is not None  # it conflicted with a committed row, which is never deleted
+    if bytes(row[0]) != digest:
+        raise Problem(422, "idempotency_key_reused",
+                      "this Idempotency-Key was used for a different request")
+    response = Response(bytes(row[2]), status=row[1], headers=row[3])
+    response.headers[REPLAYED] = "true"
+    return response
+
+
+def _after(response: Response) -> Response:
+    kept = g.pop("idempotency", None)
+    if kept is not None and response.status_code < 400 and not response.is_streamed:
+        headers = {h: response.headers[h] for h in KEPT_HEADERS if h in response.headers}
+        db.conn().execute(
+            "UPDATE idempotency_keys SET status = %s, body = %s, headers = %s"
+            " WHERE principal = %s AND key = %s",
+            (response.status_code, response.get_data(), Jsonb(headers), *kept),
+        )
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Register after `db.init_app`: after-request hooks run in reverse, so this one runs first."""
+    app.before_request(_before)
+    app.after_request(_after)

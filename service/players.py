@@ -1,0 +1,149 @@
+"""Players, their wallets and their balance history."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from psycopg_pool import ConnectionPool
+
+from events import ledger
+from events.model import NewEvent
+from projections import apply_inline, history
+from service import db, export
+from service.auth import new_token, require
+from service.context import metadata, store
+from service.problems import Problem
+from service.schemas import (
+    BalanceSchema,
+    HistoryPageSchema,
+    HistoryQuerySchema,
+    PlayerCreatedSchema,
+    PlayerCreateSchema,
+    PlayerSchema,
+    TransferResultSchema,
+    TransferSchema,
+)
+
+blp = Blueprint("players", __name__, url_prefix="/v1/players",
+                description="Players, their wallets and balance history.")
+
+
+def load_player(player_id: str) -> dict[str, Any]:
+    row = db.conn().execute(
+        "SELECT player_id, name, created_at FROM players WHERE player_id = %s", (player_id,)
+    ).fetchone()
+    if row is None:
+        raise Problem(404, "player_not_found", f"no player {player_id}")
+    return {"id": row[0], "name": row[1], "created_at": row[2]}
+
+
+def balance_of(account: str, player_id: str) -> dict[str, Any]:
+    row = db.conn().execute(
+        "SELECT balance, last_position FROM balances WHERE account = %s", (account,)
+    ).fetchone()
+    balance, position = row if row else (0, 0)
+    return {"player_id": player_id, "account": account, "balance": balance, "as_of_position": position}
+
+
+@blp.route("")
+class Players(MethodView):
+    @require("operator")
+    @blp.arguments(PlayerCreateSchema)
+    @blp.response(201, PlayerCreatedSchema)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Register a player; the response holds his bearer token, shown only once"""
+        player_id = "pl_" + secrets.token_hex(8)
+        token, digest = new_token()
+        c = db.conn()
+        event = NewEvent("PlayerRegistered", {"player_id": player_id, "name": body["name"]},
+                         metadata("RegisterPlayer"))
+        apply_inline(c, store().append(f"player-{player_id}", [event], 0, conn=c))
+        c.execute("INSERT INTO tokens (token_hash, role, subject) VALUES (%s, 'player', %s)",
+                  (digest, player_id))
+        return {"player": load_player(player_id), "token": token}
+
+
+@blp.route("/<player_id>")
+class Player(MethodView):
+    @require("operator", "auditor", self_param="player_id")
+    @blp.response(200, PlayerSchema)
+    def get(self, player_id: str) -> dict[str, Any]:
+        """A player"""
+        return load_player(player_id)
+
+
+def _transfer(player_id: str, body: dict[str, Any], deposit: bool) -> dict[str, Any]:
+    load_player(player_id)
+    account = ledger.wallet(player_id)
+    source, target = (ledger.HOUSE, account) if deposit else (account, ledger.HOUSE)
+    transfer = ledger.Transfer(source, target, body["amount"], body["reason"])
+    try:
+        [event] = ledger.post(db.conn(), store(), f"player-{player_id}", [transfer],
+                              metadata("Deposit" if deposit else "Withdraw"))
+    except ledger.InsufficientTreasure as e:
+        raise Problem(422, "insufficient_treasure", str(e), balance=e.balance) from e
+    posting = {**event.data, "position": event.position, "recorded_at": event.recorded_at}
+    return {"posting": posting, "balance": balance_of(account, player_id)}
+
+
+@blp.route("/<player_id>/deposits")
+class Deposits(MethodView):
+    @require("operator")
+    @blp.arguments(TransferSchema)
+    @blp.response(201, TransferResultSchema)
+    def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
+        """Credit a player's wallet with newly issued treasure"""
+        return _transfer(player_id, body, deposit=True)
+
+
+@blp.route("/<player_id>/withdrawals")
+class Withdrawals(MethodView):
+    @require("operator")
+    @blp.arguments(TransferSchema)
+    @blp.response(201, TransferResultSchema)
+    def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
+        """Pay treasure out of a player's wallet (422 `insufficient_treasure` if it holds less)"""
+        return _transfer(player_id, body, deposit=False)
+
+
+@blp.route("/<player_id>/balance")
+class Balance(MethodView):
+    @require("operator", "auditor", self_param="player_id")
+    @blp.response(200, BalanceSchema)
+    def get(self, player_id: str) -> dict[str, Any]:
+        """A player's wallet balance"""
+        load_player(player_id)
+        return balance_of(ledger.wallet(player_id), player_id)
+
+
+@blp.route("/<player_id>/balance-history")
+class BalanceHistory(MethodView):
+    @require("operator", "auditor", self_param="player_id")
+    @blp.arguments(HistoryQuerySchema, location="query")
+    @blp.response(200, HistoryPageSchema, content_type="application/json")
+    @blp.alt_response(200, description="The whole history streamed (constant memory)",
+                      content_type="text/csv", success=True)
+    @blp.alt_response(200, description="The whole history, one JSON object per line",
+                      content_type="application/x-ndjson", success=True)
+    def get(self, query: dict[str, Any], player_id: str) -> Any:
+        """A wallet's postings with running balance: JSON pages, or CSV / NDJSON by `Accept`"""
+        load_player(player_id)
+        filters = history.Filters(ledger.wallet(player_id), query["since"], query["until"],
+                                  query["reason"], query["table"], query["hand"])
+        mime = request.accept_mimetypes.best_match(["application/json", *export.FORMATS])
+        if mime in export.FORMATS:
+            return Response(_stream(db.pool(), filters, export.FORMATS[mime]), mimetype=mime)
+        items, next_cursor = history.page(db.conn(), filters, query["cursor"], query["limit"])
+        return {"items": items, "next_cursor": next_cursor}
+
+
+def _stream(pool: ConnectionPool, filters: history.Filters, fmt: str) -> Iterator[bytes]:
+    # The request's connection goes back to the pool when the view returns, so the stream
+    # takes its own for as long as the client reads.
+    with pool.connection() as c:
+        yield from export.lines(fmt, history.stream(c, filters))

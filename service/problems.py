@@ -1,0 +1,74 @@
+"""Every error as `application/problem+json` (RFC 9457), built in one place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response, g
+from marshmallow import Schema, fields
+from werkzeug.exceptions import HTTPException
+
+PROBLEM = "application/problem+json"
+
+
+class ProblemSchema(Schema):
+    """An RFC 9457 problem: `code` is Banco's stable machine-readable reason."""
+
+    type = fields.String(metadata={"example": "urn:banco:problem:insufficient_treasure"})
+    title = fields.String(metadata={"example": "Unprocessable Content"})
+    status = fields.Integer(metadata={"example": 422})
+    detail = fields.String(metadata={"example": "account wallet:pl_1 holds 5, cannot pay 10"})
+    code = fields.String(metadata={"example": "insufficient_treasure"})
+    errors = fields.Dict(metadata={"description": "Field errors, by location and field"})
+    request_id = fields.String()
+
+
+class Problem(HTTPException):
+    """An HTTP error with a Banco code, raised anywhere and rendered by `render`."""
+
+    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.code = status
+        self.problem_code = code
+        self.detail = detail
+        self.extra = extra
+
+
+_DEFAULT_CODES = {
+    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 412: "precondition_failed",
+    413: "body_too_large", 415: "unsupported_media_type", 422: "invalid_input",
+    428: "precondition_required", 429: "too_many_requests", 500: "internal_error",
+    503: "unavailable",
+}
+
+
+def render(error: HTTPException) -> Response:
+    """The problem+json response for any HTTP error."""
+    status = error.code or 500
+    body: dict[str, Any] = {
+        "title": error.name,
+        "status": status,
+    }
+    if isinstance(error, Problem):
+        code, detail = error.problem_code, error.detail
+        body.update(error.extra)
+    else:
+        code = _DEFAULT_CODES.get(status, "error")
+        data = getattr(error, "data", None) or {}
+        detail = data.get("message") or error.description or error.name
+        messages = data.get("messages") or data.get("errors")
+        if messages:
+            body["errors"] = messages
+            if status == 422:
+                detail = "the request does not match its schema"
+    body["type"] = f"urn:banco:problem:{code}"
+    body["code"] = code
+    body["detail"] = detail
+    if "request_id" in g:
+        body["request_id"] = g.request_id
+    response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM)
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="banco"'
+    return response

@@ -1,0 +1,96 @@
+"""Request and response schemas of the players, treasure and auditors resources."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+PLAYER_ID = {"example": "pl_3f9a1c2b7d4e5f60"}
+
+
+class PlayerCreateSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100),
+                         metadata={"example": "Ada"})
+
+
+class PlayerSchema(Schema):
+    id = fields.String(required=True, metadata=PLAYER_ID)
+    name = fields.String(required=True, metadata={"example": "Ada"})
+    created_at = fields.DateTime(required=True)
+
+
+class PlayerCreatedSchema(Schema):
+    player = fields.Nested(PlayerSchema, required=True)
+    token = fields.String(required=True, metadata={
+        "description": "The player's bearer token. It is shown only in this response.",
+        "example": "bnc_p3yHq...",
+    })
+
+
+class AuditorCreateSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100),
+                         metadata={"example": "External audit 2026"})
+
+
+class AuditorCreatedSchema(Schema):
+    id = fields.String(required=True, metadata={"example": "au_0c1d2e3f4a5b6c7d"})
+    name = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "Shown only in this response."})
+
+
+class TransferSchema(Schema):
+    amount = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=10**12),
+                            metadata={"example": 100})
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200),
+                           metadata={"example": "cash deposit at the desk"})
+
+
+class PostingSchema(Schema):
+    position = fields.Integer(required=True)
+    from_ = fields.String(required=True, data_key="from", attribute="from",
+                          metadata={"example": "house:issued"})
+    to = fields.String(required=True, metadata={"example": "wallet:pl_3f9a1c2b7d4e5f60"})
+    amount = fields.Integer(required=True)
+    reason = fields.String(required=True)
+    recorded_at = fields.DateTime(required=True)
+
+
+class BalanceSchema(Schema):
+    player_id = fields.String(required=True, metadata=PLAYER_ID)
+    account = fields.String(required=True, metadata={"example": "wallet:pl_3f9a1c2b7d4e5f60"})
+    balance = fields.Integer(required=True, metadata={"example": 100})
+    as_of_position = fields.Integer(required=True, metadata={
+        "description": "Position of the last posting applied to this account (0 when none)."})
+
+
+class TransferResultSchema(Schema):
+    posting = fields.Nested(PostingSchema, required=True)
+    balance = fields.Nested(BalanceSchema, required=True)
+
+
+class HistoryQuerySchema(Schema):
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    cursor = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
+                            metadata={"description": "`next_cursor` of the previous page."})
+    since = fields.AwareDateTime(load_default=None, allow_none=True, data_key="from")
+    until = fields.AwareDateTime(load_default=None, allow_none=True, data_key="to")
+    reason = fields.String(load_default=None, allow_none=True)
+    table = fields.String(load_default=None, allow_none=True)
+    hand = fields.String(load_default=None, allow_none=True)
+
+
+class HistoryRowSchema(Schema):
+    position = fields.Integer(required=True)
+    recorded_at = fields.DateTime(required=True)
+    account = fields.String(required=True)
+    amount = fields.Integer(required=True, metadata={"description": "Signed: negative when paid out."})
+    balance_after = fields.Integer(required=True)
+    reason = fields.String(required=True)
+    counterparty = fields.String(required=True)
+    table = fields.String(allow_none=True)
+    hand = fields.String(allow_none=True)
+
+
+class HistoryPageSchema(Schema):
+    items = fields.List(fields.Nested(HistoryRowSchema), required=True)
+    next_cursor = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "Pass as `cursor` for the next page; null on the last page."})
