@@ -18,10 +18,9 @@ WITH legs AS (
 ), totals AS (
     SELECT account, sum(amount) AS total, max(position) AS last FROM legs GROUP BY account
 ), bumped AS (
-    INSERT INTO balances AS b (account, balance, last_position)
-    SELECT account, total, last FROM totals
-    ON CONFLICT (account) DO UPDATE
-        SET balance = b.balance + EXCLUDED.balance, last_position = EXCLUDED.last_position
+    -- The rows exist: `ledger.lock_balances` created and locked them before the append.
+    UPDATE balances b SET balance = b.balance + t.total, last_position = t.last
+    FROM totals t WHERE b.account = t.account
     RETURNING b.account, b.balance
 )
 INSERT INTO balance_history

@@ -1,0 +1,67 @@
+"""An app on the session's real PostgreSQL and Redis, and helpers to call it as each role."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.config import Config
+
+OPERATOR_KEY = "test-operator-key-0123456789"
+
+
+@pytest.fixture(scope="session")
+def config(database_url: str, redis_url: str) -> Config:
+    return Config(database_url=database_url, redis_url=redis_url, operator_key=OPERATOR_KEY,
+                  max_body_bytes=4096, pool_size=20)
+
+
+@pytest.fixture(scope="session")
+def app(config: Config) -> Iterator[Flask]:
+    app = create_app(config)
+    app.config["TESTING"] = True
+    yield app
+    app.extensions["banco.pool"].close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+OPERATOR = bearer(OPERATOR_KEY)
+
+
+@dataclass
+class Player:
+    id: str
+    token: str
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return bearer(self.token)
+
+
+@pytest.fixture
+def new_player(client: FlaskClient) -> Any:
+    def make(name: str = "Ada", deposit: int = 0) -> Player:
+        r = client.post("/v1/players", json={"name": name}, headers=OPERATOR)
+        assert r.status_code == 201, r.json
+        player = Player(r.json["player"]["id"], r.json["token"])
+        if deposit:
+            r = client.post(f"/v1/players/{player.id}/deposits",
+                            json={"amount": deposit, "reason": "seed"}, headers=OPERATOR)
+            assert r.status_code == 201, r.json
+        return player
+
+    return make

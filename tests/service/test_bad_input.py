@@ -1,0 +1,98 @@
+"""Bad input gets a clear problem+json 4xx and changes nothing; never a 500."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.service.conftest import OPERATOR, bearer
+
+
+def count_events(app) -> int:
+    with app.extensions["banco.pool"].connection() as c:
+        return c.execute("SELECT count(*) FROM events").fetchone()[0]
+
+
+@pytest.mark.parametrize("body", [
+    {"amount": 0, "reason": "r"}, {"amount": -5, "reason": "r"}, {"amount": 1.5, "reason": "r"},
+    {"amount": "10", "reason": "r"}, {"amount": True, "reason": "r"}, {"amount": 10},
+    {"amount": 10, "reason": ""}, {"amount": 10, "reason": "r", "extra": 1}, {"reason": "r"},
+    [1, 2], "text", None, {"amount": 10**13, "reason": "r"},
+])
+def test_bad_amounts_are_422(client, new_player, app, body):
+    p = new_player(deposit=50)
+    before = count_events(app)
+    for path in ("deposits", "withdrawals"):
+        r = client.post(f"/v1/players/{p.id}/{path}", json=body, headers=OPERATOR)
+        assert r.status_code == 422, r.json
+        assert r.headers["Content-Type"] == "application/problem+json"
+        assert r.json["status"] == 422 and r.json["code"]
+    assert count_events(app) == before
+
+
+def test_malformed_json_is_a_4xx_problem(client, new_player):
+    p = new_player()
+    r = client.post(f"/v1/players/{p.id}/deposits", data=b"{not json",
+                    headers={**OPERATOR, "Content-Type": "application/json"})
+    assert 400 <= r.status_code < 500
+    assert r.headers["Content-Type"] == "application/problem+json"
+
+
+def test_unknown_player_is_404(client):
+    for method, path in (("get", "/v1/players/pl_nobody"), ("get", "/v1/players/pl_nobody/balance"),
+                         ("post", "/v1/players/pl_nobody/deposits")):
+        r = getattr(client, method)(path, json={"amount": 1, "reason": "r"}, headers=OPERATOR)
+        assert r.status_code == 404 and r.json["code"] == "player_not_found"
+
+
+def test_oversized_body_is_413(client, new_player, app):
+    p = new_player()
+    before = count_events(app)
+    r = client.post(f"/v1/players/{p.id}/deposits", data=b"{" + b" " * 10_000 + b"}",
+                    headers={**OPERATOR, "Content-Type": "application/json"})
+    assert r.status_code == 413 and r.headers["Content-Type"] == "application/problem+json"
+    assert count_events(app) == before
+
+
+def test_missing_or_wrong_token_is_401(client, new_player):
+    p = new_player()
+    for headers in ({}, bearer("nope"), {"Authorization": "Basic abc"}):
+        r = client.get(f"/v1/players/{p.id}", headers=headers)
+        assert r.status_code == 401 and r.json["code"] == "unauthorized"
+        assert r.headers["Content-Type"] == "application/problem+json"
+
+
+def test_players_act_only_as_themselves(client, new_player):
+    ann, bob = new_player("Ann", deposit=5), new_player("Bob")
+    assert client.get(f"/v1/players/{ann.id}/balance", headers=bob.auth).status_code == 403
+    assert client.get(f"/v1/players/{ann.id}/balance-history", headers=bob.auth).status_code == 403
+    r = client.post(f"/v1/players/{ann.id}/deposits", json={"amount": 1, "reason": "r"}, headers=ann.auth)
+    assert r.status_code == 403
+    assert client.post("/v1/players", json={"name": "x"}, headers=ann.auth).status_code == 403
+    assert client.get(f"/v1/players/{ann.id}/balance", headers=ann.auth).json["balance"] == 5
+
+
+def test_auditors_read_everything_and_change_nothing(client, new_player):
+    p = new_player(deposit=9)
+    r = client.post("/v1/auditors", json={"name": "Audit"}, headers=OPERATOR)
+    assert r.status_code == 201
+    auditor = bearer(r.json["token"])
+    assert client.get(f"/v1/players/{p.id}/balance", headers=auditor).json["balance"] == 9
+    assert client.get(f"/v1/players/{p.id}/balance-history", headers=auditor).status_code == 200
+    for path, body in ((f"/v1/players/{p.id}/deposits", {"amount": 1, "reason": "r"}),
+                       (f"/v1/players/{p.id}/withdrawals", {"amount": 1, "reason": "r"}),
+                       ("/v1/players", {"name": "x"}), ("/v1/auditors", {"name": "y"})):
+        assert client.post(path, json=body, headers=auditor).status_code == 403
+    assert client.get(f"/v1/players/{p.id}/balance", headers=auditor).json["balance"] == 9
+
+
+def test_probes(client):
+    assert client.get("/healthz").json == {"status": "ok"}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200
+    assert ready.json["checks"] == {"postgres": "ok", "migrations": "current", "redis": "ok"}
+
+
+def test_every_response_carries_a_request_id(client):
+    r = client.get("/healthz", headers={"X-Request-ID": "abc-123"})
+    assert r.headers["X-Request-ID"] == "abc-123"
+    assert len(client.get("/healthz").headers["X-Request-ID"]) == 16

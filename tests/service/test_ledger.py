@@ -1,0 +1,124 @@
+"""The treasure ledger under concurrency, its conservation, and projection rebuilds."""
+
+from __future__ import annotations
+
+import random
+import threading
+import uuid
+
+import pytest
+
+from events import ledger
+from events.ledger import HOUSE, InsufficientTreasure, Transfer
+from projections.rebuild import rebuild_all
+from tests.service.conftest import OPERATOR
+
+
+@pytest.fixture
+def pool(app):
+    return app.extensions["banco.pool"]
+
+
+@pytest.fixture
+def store(app):
+    return app.extensions["banco.store"]
+
+
+def post(pool, store, transfers, stream="ledger-test"):
+    with pool.connection() as c, c.transaction():
+        return ledger.post(c, store, stream, transfers, {"actor": "test"})
+
+
+def totals(pool):
+    with pool.connection() as c:
+        return c.execute("SELECT coalesce(sum(balance), 0), count(*) FILTER (WHERE balance < 0"
+                         " AND account <> 'house:issued') FROM balances").fetchone()
+
+
+def test_concurrent_withdrawals_never_overdraw_a_wallet(app, new_player):
+    p = new_player(deposit=100)
+    results: list[int] = []
+    lock = threading.Lock()
+
+    def withdraw() -> None:
+        client = app.test_client()
+        for _ in range(3):
+            r = client.post(f"/v1/players/{p.id}/withdrawals", json={"amount": 10, "reason": "w"},
+                            headers=OPERATOR)
+            with lock:
+                results.append(r.status_code)
+
+    threads = [threading.Thread(target=withdraw) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count(201) == 10 and results.count(422) == 26
+    client = app.test_client()
+    assert client.get(f"/v1/players/{p.id}/balance", headers=OPERATOR).json["balance"] == 0
+    history = client.get(f"/v1/players/{p.id}/balance-history", headers=OPERATOR).json["items"]
+    assert [h["balance_after"] for h in history] == list(range(100, -1, -10))
+
+
+def test_opposite_transfers_neither_deadlock_nor_lose_treasure(pool, store):
+    a, b = f"wallet:{uuid.uuid4().hex[:8]}", f"wallet:{uuid.uuid4().hex[:8]}"
+    post(pool, store, [Transfer(HOUSE, a, 500, "seed"), Transfer(HOUSE, b, 500, "seed")])
+    errors: list[Exception] = []
+
+    def shuffle(src: str, dst: str) -> None:
+        for _ in range(25):
+            try:
+                post(pool, store, [Transfer(src, dst, 7, "move")])
+            except InsufficientTreasure:
+                pass
+            except Exception as e:  # a deadlock or anything else fails the test below
+                errors.append(e)
+
+    threads = [threading.Thread(target=shuffle, args=pair) for pair in [(a, b), (b, a)] * 3]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with pool.connection() as c:
+        rows = dict(c.execute("SELECT account, balance FROM balances WHERE account = ANY(%s)",
+                              ([a, b],)).fetchall())
+    assert rows[a] + rows[b] == 1000 and rows[a] == 500 and rows[b] == 500
+
+
+def test_a_refused_posting_writes_nothing_and_draws_no_position(pool, store):
+    a = f"wallet:{uuid.uuid4().hex[:8]}"
+    first = post(pool, store, [Transfer(HOUSE, a, 5, "seed")])[0]
+    with pytest.raises(InsufficientTreasure):
+        post(pool, store, [Transfer(a, HOUSE, 3, "ok"), Transfer(a, HOUSE, 3, "too much")])
+    after = post(pool, store, [Transfer(a, HOUSE, 5, "all")])[0]
+    assert after.position == first.position + 1
+
+
+def test_treasure_is_conserved_and_rebuild_equals_the_inline_projections(pool, store):
+    """A randomized workload of deposits, transfers and refused overdrafts, then a rebuild."""
+    rng = random.Random(20261121)
+    wallets = [f"wallet:rb{uuid.uuid4().hex[:6]}{i}" for i in range(8)]
+    for _ in range(150):
+        kind = rng.random()
+        src = HOUSE if kind < 0.3 else rng.choice(wallets)
+        dst = HOUSE if kind > 0.9 else rng.choice([w for w in wallets if w != src])
+        batch = [Transfer(src, dst, rng.randint(1, 60), rng.choice(["bet", "payout", "cash"]),
+                          table=rng.choice([None, "t1"]), hand=rng.choice([None, "h1"]))]
+        try:
+            post(pool, store, batch, stream=rng.choice(["s1", "s2", "s3"]))
+        except InsufficientTreasure:
+            pass
+        total, negatives = totals(pool)
+        assert total == 0 and negatives == 0
+
+    def snapshot():
+        with pool.connection() as c:
+            return (c.execute("SELECT * FROM balances ORDER BY account").fetchall(),
+                    c.execute("SELECT * FROM balance_history ORDER BY account, position").fetchall(),
+                    c.execute("SELECT * FROM players ORDER BY player_id").fetchall())
+
+    inline = snapshot()
+    with pool.connection() as c:
+        assert rebuild_all(c) > 150
+    assert snapshot() == inline

@@ -1,0 +1,111 @@
+"""Players, deposits, withdrawals, balances and history over HTTP."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import orjson
+
+from tests.service.conftest import OPERATOR, bearer
+
+
+def balance(client, player) -> int:
+    return client.get(f"/v1/players/{player.id}/balance", headers=OPERATOR).json["balance"]
+
+
+def test_register_returns_the_player_and_a_token_stored_only_hashed(client, new_player, app):
+    r = client.post("/v1/players", json={"name": "Ada"}, headers=OPERATOR)
+    assert r.status_code == 201
+    token = r.json["token"]
+    me = client.get(f"/v1/players/{r.json['player']['id']}", headers=bearer(token))
+    assert me.status_code == 200 and me.json["name"] == "Ada"
+    with app.extensions["banco.pool"].connection() as c:
+        stored = [bytes(row[0]) for row in c.execute("SELECT token_hash FROM tokens")]
+    assert token.encode() not in stored and all(len(h) == 32 for h in stored)
+
+
+def test_deposit_and_withdrawal_move_treasure(client, new_player):
+    p = new_player(deposit=100)
+    r = client.post(f"/v1/players/{p.id}/withdrawals", json={"amount": 30, "reason": "cash out"},
+                    headers=OPERATOR)
+    assert r.status_code == 201
+    assert r.json["posting"]["from"] == f"wallet:{p.id}" and r.json["posting"]["to"] == "house:issued"
+    assert r.json["balance"]["balance"] == 70
+    assert balance(client, p) == 70
+
+
+def test_overdraft_is_refused_with_422_and_writes_nothing(client, new_player):
+    p = new_player(deposit=10)
+    before = client.get(f"/v1/players/{p.id}/balance-history", headers=OPERATOR).json["items"]
+    r = client.post(f"/v1/players/{p.id}/withdrawals", json={"amount": 11, "reason": "x"},
+                    headers=OPERATOR)
+    assert r.status_code == 422
+    assert r.headers["Content-Type"] == "application/problem+json"
+    assert r.json["code"] == "insufficient_treasure"
+    assert balance(client, p) == 10
+    assert client.get(f"/v1/players/{p.id}/balance-history", headers=OPERATOR).json["items"] == before
+
+
+def test_history_pages_with_a_cursor_and_running_balance(client, new_player):
+    p = new_player()
+    for amount in (5, 7, 11, 13, 17):
+        client.post(f"/v1/players/{p.id}/deposits", json={"amount": amount, "reason": "d"},
+                    headers=OPERATOR)
+    client.post(f"/v1/players/{p.id}/withdrawals", json={"amount": 3, "reason": "w"},
+                headers=OPERATOR)
+    rows, cursor = [], None
+    while True:
+        query = {"limit": 4} if cursor is None else {"limit": 4, "cursor": cursor}
+        page = client.get(f"/v1/players/{p.id}/balance-history", query_string=query,
+                          headers=p.auth).json
+        rows += page["items"]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert [r["amount"] for r in rows] == [5, 7, 11, 13, 17, -3]
+    assert [r["balance_after"] for r in rows] == [5, 12, 23, 36, 53, 50]
+    only_w = client.get(f"/v1/players/{p.id}/balance-history", query_string={"reason": "w"},
+                        headers=p.auth).json["items"]
+    assert [r["amount"] for r in only_w] == [-3]
+
+
+def test_history_streams_as_csv_and_ndjson(client, new_player):
+    p = new_player()
+    for amount in range(1, 8):
+        client.post(f"/v1/players/{p.id}/deposits", json={"amount": amount, "reason": "d"},
+                    headers=OPERATOR)
+    r = client.get(f"/v1/players/{p.id}/balance-history", headers={**p.auth, "Accept": "text/csv"})
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
+    assert [int(row["balance_after"]) for row in rows] == [1, 3, 6, 10, 15, 21, 28]
+    r = client.get(f"/v1/players/{p.id}/balance-history",
+                   headers={**p.auth, "Accept": "application/x-ndjson"})
+    lines = [orjson.loads(line) for line in r.get_data().splitlines()]
+    assert [line["amount"] for line in lines] == list(range(1, 8))
+
+
+def test_idempotent_retry_returns_the_first_response_and_writes_once(client, new_player):
+    p = new_player()
+    headers = {**OPERATOR, "Idempotency-Key": f"dep-{p.id}"}
+    first = client.post(f"/v1/players/{p.id}/deposits", json={"amount": 40, "reason": "d"},
+                        headers=headers)
+    again = client.post(f"/v1/players/{p.id}/deposits", json={"amount": 40, "reason": "d"},
+                        headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert again.data == first.data and again.headers["Idempotent-Replayed"] == "true"
+    assert balance(client, p) == 40
+    other = client.post(f"/v1/players/{p.id}/deposits", json={"amount": 41, "reason": "d"},
+                        headers=headers)
+    assert other.status_code == 422 and other.json["code"] == "idempotency_key_reused"
+    assert balance(client, p) == 40
+
+
+def test_a_failed_request_does_not_consume_its_idempotency_key(client, new_player):
+    p = new_player()
+    headers = {**OPERATOR, "Idempotency-Key": f"wd-{p.id}"}
+    body = {"amount": 5, "reason": "w"}
+    assert client.post(f"/v1/players/{p.id}/withdrawals", json=body, headers=headers).status_code == 422
+    client.post(f"/v1/players/{p.id}/deposits", json={"amount": 5, "reason": "d"}, headers=OPERATOR)
+    assert client.post(f"/v1/players/{p.id}/withdrawals", json=body, headers=headers).status_code == 201
+    assert balance(client, p) == 0
