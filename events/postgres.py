@@ -34,7 +34,8 @@ def configure_connection(conn: psycopg.Connection) -> None:
     set_json_dumps(lambda obj: orjson.dumps(obj).decode(), conn)
 
 
-def make_pool(url: str, min_size: int = 1, max_size: int = 10, **kwargs: Any) -> ConnectionPool:
+def make_pool(url: str, min_size: int = 1, max_size: int = 10, open: bool = True,
+              **kwargs: Any) -> ConnectionPool:
     """An autocommit connection pool; transactions are opened explicitly where needed."""
     return ConnectionPool(
         url,
@@ -42,7 +43,7 @@ def make_pool(url: str, min_size: int = 1, max_size: int = 10, **kwargs: Any) ->
         max_size=max_size,
         kwargs={"autocommit": True},
         configure=configure_connection,
-        open=True,
+        open=open,
         **kwargs,
     )
 

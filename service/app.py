@@ -14,7 +14,7 @@ from events.catalog import default_types
 from events.ledger import InsufficientTreasure
 from events.model import ConcurrencyConflict, InvalidEvent
 from events.postgres import PostgresEventStore, make_pool
-from service import auditors, db, idempotency, logs, players, probes
+from service import audit, auditors, db, idempotency, logs, players, probes
 from service.config import Config
 from service.problems import Problem, ProblemSchema, render
 
@@ -56,12 +56,15 @@ def _domain_errors(app: Flask) -> None:
 
 
 def create_app(config: Config, pool: ConnectionPool | None = None,
-               redis_client: redis.Redis | None = None) -> Flask:
-    """A Banco app on `config`; pass `pool` / `redis_client` to share existing ones."""
+               redis_client: redis.Redis | None = None, connect: bool = True) -> Flask:
+    """A Banco app on `config`; pass `pool` / `redis_client` to share existing ones.
+
+    With `connect=False` nothing is opened: enough to write the OpenAPI document.
+    """
     app = Flask("banco")
     app.config.update(API_SPEC, BANCO=config, MAX_CONTENT_LENGTH=config.max_body_bytes)
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    db_pool = pool or make_pool(config.database_url, max_size=config.pool_size)
+    db_pool = pool or make_pool(config.database_url, max_size=config.pool_size, open=connect)
     store = PostgresEventStore(db_pool, default_types())
     app.extensions["banco.store"] = store
     app.extensions["banco.redis"] = redis_client or redis.Redis.from_url(config.redis_url)
@@ -69,7 +72,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     db.init_app(app, db_pool)
     idempotency.init_app(app)
     api = BancoApi(app)
-    for blueprint in (probes.blp, players.blp, auditors.blp):
+    for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp):
         api.register_blueprint(blueprint)
     _domain_errors(app)
     app.extensions["banco.api"] = api

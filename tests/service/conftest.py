@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +19,9 @@ OPERATOR_KEY = "test-operator-key-0123456789"
 
 @pytest.fixture(scope="session")
 def config(database_url: str, redis_url: str) -> Config:
+    # A queue of the session's own, so tests never take jobs from (or give jobs to) anyone else.
     return Config(database_url=database_url, redis_url=redis_url, operator_key=OPERATOR_KEY,
-                  max_body_bytes=4096, pool_size=20)
+                  max_body_bytes=4096, pool_size=20, queue_name=f"banco-test-{os.getpid()}")
 
 
 @pytest.fixture(scope="session")

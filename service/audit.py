@@ -1,0 +1,58 @@
+"""Ledger checks run by the worker, requested and read over the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
+
+from service.auth import require
+from service.problems import Problem
+from workers import jobs
+from workers.queues import queue
+
+blp = Blueprint("audit", __name__, url_prefix="/v1/audit",
+                description="Checks of the whole ledger, run in the background.")
+
+
+class LedgerCheckSchema(Schema):
+    id = fields.String(required=True, metadata={"example": "b7f1c0de-0000-4000-8000-000000000000"})
+    status = fields.String(required=True, metadata={"example": "finished"})
+    result = fields.Dict(allow_none=True, metadata={
+        "description": "accounts, total (always 0), negative_accounts, drifting_accounts, ok"})
+
+
+def _describe(job: Job) -> dict[str, Any]:
+    status = job.get_status()
+    return {"id": job.id, "status": str(status.value if status else "unknown"),
+            "result": job.return_value()}
+
+
+@blp.route("/ledger-checks")
+class LedgerChecks(MethodView):
+    @require("operator", "auditor")
+    @blp.response(202, LedgerCheckSchema)
+    def post(self) -> dict[str, Any]:
+        """Start a check of the whole ledger: conservation, no negative balance, no drift"""
+        config = current_app.config["BANCO"]
+        job = queue(current_app.extensions["banco.redis"], config.queue_name).enqueue(
+            jobs.check_ledger, result_ttl=86400)
+        return _describe(job)
+
+
+@blp.route("/ledger-checks/<job_id>")
+class LedgerCheck(MethodView):
+    @require("operator", "auditor")
+    @blp.response(200, LedgerCheckSchema)
+    def get(self, job_id: str) -> dict[str, Any]:
+        """A ledger check's status and, once finished, its result"""
+        try:
+            job = Job.fetch(job_id, connection=current_app.extensions["banco.redis"])
+        except NoSuchJobError:
+            raise Problem(404, "job_not_found", f"no ledger check {job_id}") from None
+        return _describe(job)

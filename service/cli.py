@@ -1,0 +1,138 @@
+"""The `banco` command."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import BinaryIO
+
+import click
+import psycopg
+
+from service.config import Config, ConfigError
+
+
+def _database_url() -> str:
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        raise click.UsageError("set DATABASE_URL (or use `banco run`, which embeds PostgreSQL)")
+    return url
+
+
+@click.group()
+def main() -> None:
+    """Banco: an event-sourced game ledger."""
+
+
+@main.command("run")
+@click.option("--data-dir", type=click.Path(path_type=Path),
+              default=lambda: os.environ.get("BANCO_DATA_DIR", ".banco"), show_default=".banco")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=lambda: int(os.environ.get("BANCO_PORT", "8000")), type=int,
+              show_default="8000")
+@click.option("--workers", default=2, show_default=True, help="gunicorn worker processes")
+def run_cmd(data_dir: Path, host: str, port: int, workers: int) -> None:
+    """Run everything: API, worker and scheduler, on embedded servers unless URLs are set."""
+    from service.runner import run
+
+    run(data_dir.resolve(), host, port, workers)
+
+
+@main.command()
+@click.option("--bind", default="127.0.0.1:8000", show_default=True)
+@click.option("--workers", default=2, show_default=True)
+def serve(bind: str, workers: int) -> None:
+    """Run the API under gunicorn (needs DATABASE_URL, REDIS_URL, BANCO_OPERATOR_KEY)."""
+    try:
+        Config.from_env()
+    except ConfigError as e:
+        raise click.UsageError(str(e)) from e
+    os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind", bind,
+                               "--workers", str(workers), "--worker-class", "gthread", "--threads", "4"])
+
+
+@main.command()
+@click.option("--burst", is_flag=True, help="stop when the queue is empty")
+def worker(burst: bool) -> None:
+    """Run an RQ worker with its scheduler (needs DATABASE_URL and REDIS_URL)."""
+    from workers.worker import run
+
+    _database_url()
+    redis_url = os.environ.get("REDIS_URL")
+    if not redis_url:
+        raise click.UsageError("set REDIS_URL")
+    run(redis_url, os.environ.get("BANCO_QUEUE", "banco"), burst=burst)
+
+
+@main.group()
+def db() -> None:
+    """Database schema."""
+
+
+@db.command()
+def upgrade() -> None:
+    """Apply pending migrations (safe to run from several processes at once)."""
+    from events import migrate
+
+    with psycopg.connect(_database_url(), autocommit=True) as conn:
+        applied = migrate.upgrade(conn)
+    click.echo("applied: " + ", ".join(applied) if applied else "schema is current")
+
+
+@main.group()
+def projections() -> None:
+    """Read models."""
+
+
+@projections.command()
+def rebuild() -> None:
+    """Truncate every projection and replay it from the event log."""
+    from projections.rebuild import rebuild_all
+
+    with psycopg.connect(_database_url(), autocommit=True) as conn:
+        count = rebuild_all(conn)
+    click.echo(f"rebuilt projections from {count} events")
+
+
+@main.group()
+def export() -> None:
+    """Exports."""
+
+
+@export.command("balance-history")
+@click.option("--player", required=True, help="player id")
+@click.option("--format", "fmt", type=click.Choice(["csv", "ndjson"]), default="csv", show_default=True)
+@click.option("-o", "--output", type=click.File("wb"), default="-", help="file (default: stdout)")
+def export_history(player: str, fmt: str, output: BinaryIO) -> None:
+    """Write a player's whole balance history, streamed in constant memory."""
+    from events.ledger import wallet
+    from events.postgres import configure_connection
+    from projections import history
+    from service.export import lines
+
+    with psycopg.connect(_database_url(), autocommit=True) as conn:
+        configure_connection(conn)
+        if conn.execute("SELECT 1 FROM players WHERE player_id = %s", (player,)).fetchone() is None:
+            raise click.UsageError(f"no player {player}")
+        for chunk in lines(fmt, history.stream(conn, history.Filters(wallet(player)))):
+            output.write(chunk)
+
+
+@main.group()
+def openapi() -> None:
+    """The OpenAPI document."""
+
+
+@openapi.command("write")
+@click.argument("path", type=click.Path(path_type=Path), default=Path("openapi.yaml"))
+def openapi_write(path: Path) -> None:
+    """Write the OpenAPI document generated from the code."""
+    from service.spec import generate
+
+    path.write_text(generate())
+    click.echo(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""A real job end to end: requested over HTTP, run by a real worker process on real Redis."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.service.conftest import OPERATOR
+
+
+def run_worker(config) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
+           "BANCO_QUEUE": config.queue_name}
+    return subprocess.run([sys.executable, "-m", "service.cli", "worker", "--burst"], env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_ledger_check_runs_in_a_worker_process(client, config, new_player):
+    new_player(deposit=25)
+    started = client.post("/v1/audit/ledger-checks", headers=OPERATOR)
+    assert started.status_code == 202 and started.json["status"] == "queued"
+    job_id = started.json["id"]
+    assert client.get(f"/v1/audit/ledger-checks/{job_id}", headers=OPERATOR).json["result"] is None
+    done = run_worker(config)
+    assert done.returncode == 0, done.stderr
+    check = client.get(f"/v1/audit/ledger-checks/{job_id}", headers=OPERATOR).json
+    assert check["status"] == "finished"
+    result = check["result"]
+    assert result["ok"] is True and result["total"] == 0 and result["negative_accounts"] == 0
+    assert result["drifting_accounts"] == [] and result["accounts"] >= 2
+
+
+def test_the_check_finds_a_drifted_balance(client, config, new_player, app):
+    p = new_player(deposit=10)
+    pool = app.extensions["banco.pool"]
+    with pool.connection() as c:
+        c.execute("UPDATE balances SET balance = balance + 1 WHERE account = %s", (f"wallet:{p.id}",))
+    try:
+        job_id = client.post("/v1/audit/ledger-checks", headers=OPERATOR).json["id"]
+        assert run_worker(config).returncode == 0
+        result = client.get(f"/v1/audit/ledger-checks/{job_id}", headers=OPERATOR).json["result"]
+        assert result["ok"] is False and result["total"] == 1
+        assert result["drifting_accounts"] == [{"account": f"wallet:{p.id}", "projected": 11, "from_log": 10}]
+    finally:
+        with pool.connection() as c:
+            c.execute("UPDATE balances SET balance = balance - 1 WHERE account = %s", (f"wallet:{p.id}",))
+
+
+def test_unknown_job_is_404(client):
+    r = client.get("/v1/audit/ledger-checks/no-such-job", headers=OPERATOR)
+    assert r.status_code == 404 and r.json["code"] == "job_not_found"

@@ -1,0 +1,129 @@
+"""The `banco` command: migrations, rebuild, export, and the all-in-one `run`."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import orjson
+import psycopg
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def banco(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "service.cli", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def env(database_url: str, redis_url: str) -> dict[str, str]:
+    return {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url}
+
+
+def test_db_upgrade_is_idempotent(env):
+    result = banco("db", "upgrade", env=env)
+    assert result.returncode == 0 and "schema is current" in result.stdout
+
+
+def test_projections_rebuild_and_export(env, database_url):
+    from events import ledger
+    from events.catalog import default_types
+    from events.model import NewEvent
+    from events.postgres import PostgresEventStore, make_pool
+
+    pool = make_pool(database_url)
+    try:
+        store = PostgresEventStore(pool, default_types())
+        with pool.connection() as c, c.transaction():
+            registered = NewEvent("PlayerRegistered", {"player_id": "clitest", "name": "Cli"})
+            ledger.post(c, store, "player-clitest", [
+                ledger.Transfer(ledger.HOUSE, "wallet:clitest", 30, "cash"),
+                ledger.Transfer("wallet:clitest", ledger.HOUSE, 4, "fee")], {}, extra=[registered])
+    finally:
+        pool.close()
+    rebuilt = banco("projections", "rebuild", env=env)
+    assert rebuilt.returncode == 0 and "rebuilt projections from" in rebuilt.stdout
+    exported = banco("export", "balance-history", "--player", "clitest", "--format", "ndjson", env=env)
+    assert exported.returncode == 0, exported.stderr
+    rows = [orjson.loads(line) for line in exported.stdout.splitlines()]
+    assert [(r["amount"], r["balance_after"]) for r in rows] == [(30, 30), (-4, 26)]
+    missing = banco("export", "balance-history", "--player", "nobody", env=env)
+    assert missing.returncode == 2 and "no player nobody" in missing.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(url: str, deadline: float) -> dict:
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                return orjson.loads(r.read())
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"{url} never answered")
+
+
+def postgres_processes(data_dir: Path) -> list[str]:
+    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if str(data_dir) in line and "postgres" in line]
+
+
+def test_run_starts_everything_embedded_and_ctrl_c_stops_it(tmp_path):
+    """On a machine with no servers: embedded PostgreSQL and Redis, data kept across starts."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "BANCO_OPERATOR_KEY")}
+    data = tmp_path / "data"
+    port = free_port()
+
+    def start() -> subprocess.Popen[str]:
+        return subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--data-dir", str(data),
+                                 "--port", str(port), "--workers", "1"], cwd=ROOT, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def stop(proc: subprocess.Popen[str]) -> str:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+        return out
+
+    proc = start()
+    try:
+        ready = wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 90)
+        assert ready["status"] == "ready"
+        key = (data / "operator_key").read_text().strip()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/players", data=b'{"name": "Kept"}', method="POST",
+            headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as r:
+            player_id = orjson.loads(r.read())["player"]["id"]
+    finally:
+        out = stop(proc)
+    assert f"http://127.0.0.1:{port}" in out and key in out
+    assert proc.returncode == 0 or proc.returncode == -signal.SIGINT
+    time.sleep(1)
+    assert postgres_processes(data) == []
+
+    proc = start()
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 90)
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/players/{player_id}",
+                                         headers={"Authorization": f"Bearer {key}"})
+        with urllib.request.urlopen(request, timeout=10) as r:
+            assert orjson.loads(r.read())["name"] == "Kept"
+    finally:
+        stop(proc)
+    time.sleep(1)
+    assert postgres_processes(data) == []
+    with pytest.raises(psycopg.OperationalError):
+        psycopg.connect(f"postgresql://postgres@/postgres?host={data / 'postgres'}", connect_timeout=2)

@@ -1,0 +1,1 @@
+"""Background work on RQ: the Redis connection, queues, jobs and the worker."""

@@ -1,0 +1,16 @@
+"""The Redis connection and the queues Banco uses."""
+
+from __future__ import annotations
+
+import redis
+from rq import Queue
+
+
+def connect(url: str) -> redis.Redis:
+    """A Redis client for `url` (redis://, rediss:// or unix://)."""
+    return redis.Redis.from_url(url)
+
+
+def queue(connection: redis.Redis, name: str = "banco") -> Queue:
+    """The queue jobs are enqueued on and the worker listens to."""
+    return Queue(name, connection=connection)
