@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 import redis
 from flask import Flask
 from flask_smorest import Api
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from events.catalog import default_types
@@ -49,6 +50,14 @@ def _domain_errors(app: Flask) -> None:
     @app.errorhandler(InsufficientTreasure)
     def insufficient(e: InsufficientTreasure) -> Any:
         return render(Problem(422, "insufficient_treasure", str(e)))
+
+    @app.errorhandler(psycopg.OperationalError)
+    @app.errorhandler(PoolTimeout)
+    def unavailable(e: Exception) -> Any:
+        app.logger.warning("database unavailable: %s", type(e).__name__)
+        response = render(Problem(503, "unavailable", "the database is unavailable; retry shortly"))
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.errorhandler(InvalidEvent)
     def invalid(e: InvalidEvent) -> Any:

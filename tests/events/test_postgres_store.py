@@ -17,7 +17,8 @@ from events.postgres import PostgresEventStore
 
 
 def registered(name: str) -> NewEvent:
-    return NewEvent("PlayerRegistered", {"player_id": name, "name": name})
+    # Unique ids: projections rebuilt later in the session replay these events too.
+    return NewEvent("PlayerRegistered", {"player_id": uuid.uuid4().hex, "name": name})
 
 
 @pytest.fixture

@@ -101,3 +101,24 @@ def test_read_all_pages_through_the_log_by_checkpoint(store: EventStore):
     assert [e.version for e in seen] == [1, 2, 3, 4, 5]
     positions = [e.position for e in seen]
     assert positions == sorted(positions)
+
+
+def test_old_schema_versions_are_upcast_on_read(store: EventStore):
+    from marshmallow import Schema, fields
+
+    class V1(Schema):
+        title = fields.String(required=True)
+
+    class V2(Schema):
+        name = fields.String(required=True)
+        upcast = fields.Boolean(required=True)
+
+    store.types.register("Renamed", V1())  # type: ignore[attr-defined]
+    s = stream()
+    store.append(s, [NewEvent("Renamed", {"title": "old"})], 0)
+    store.types.register("Renamed", V2(), version=2)  # type: ignore[attr-defined]
+    store.types.upcaster("Renamed", 1)(lambda d: {"name": d["title"], "upcast": True})  # type: ignore[attr-defined]
+    [event] = store.read_stream(s)
+    assert (event.schema_version, event.data) == (2, {"name": "old", "upcast": True})
+    with pytest.raises(InvalidEvent):
+        store.append(s, [NewEvent("Renamed", {"title": "still v1"})], 1)

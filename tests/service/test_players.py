@@ -109,3 +109,40 @@ def test_a_failed_request_does_not_consume_its_idempotency_key(client, new_playe
     client.post(f"/v1/players/{p.id}/deposits", json={"amount": 5, "reason": "d"}, headers=OPERATOR)
     assert client.post(f"/v1/players/{p.id}/withdrawals", json=body, headers=headers).status_code == 201
     assert balance(client, p) == 0
+
+
+def test_simultaneous_retries_with_one_key_write_once(app, new_player):
+    import threading
+
+    p = new_player()
+    statuses: list[int] = []
+    bodies: list[bytes] = []
+    barrier = threading.Barrier(6)
+
+    def deposit() -> None:
+        client = app.test_client()
+        barrier.wait()
+        r = client.post(f"/v1/players/{p.id}/deposits", json={"amount": 9, "reason": "d"},
+                        headers={**OPERATOR, "Idempotency-Key": f"race-{p.id}"})
+        statuses.append(r.status_code)
+        bodies.append(r.data)
+
+    threads = [threading.Thread(target=deposit) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses == [201] * 6 and len(set(bodies)) == 1
+    assert balance(app.test_client(), p) == 9
+
+
+def test_events_record_who_and_why(app, client, new_player):
+    p = new_player()
+    client.post(f"/v1/players/{p.id}/deposits", json={"amount": 3, "reason": "d"},
+                headers={**OPERATOR, "Idempotency-Key": "meta-1", "X-Request-ID": "req-meta-1"})
+    [event] = [e for e in app.extensions["banco.store"].read_stream(f"player-{p.id}")
+               if e.type == "TreasurePosted"]
+    assert event.metadata["actor"] == "operator:operator"
+    assert event.metadata["request_id"] == "req-meta-1"
+    assert event.metadata["idempotency_key"] == "meta-1"
+    assert event.metadata["command"] == "Deposit"

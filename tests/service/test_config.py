@@ -1,0 +1,24 @@
+"""Configuration fails fast on missing or malformed settings."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.config import Config, ConfigError
+
+GOOD = {"DATABASE_URL": "postgresql://x/y", "REDIS_URL": "redis://x", "BANCO_OPERATOR_KEY": "k" * 16}
+
+
+def test_a_complete_environment_loads_with_defaults():
+    config = Config.from_env(GOOD)
+    assert config.max_body_bytes == 65536 and config.queue_name == "banco"
+
+
+@pytest.mark.parametrize("change", [
+    {"DATABASE_URL": ""}, {"REDIS_URL": ""}, {"BANCO_OPERATOR_KEY": ""},
+    {"BANCO_OPERATOR_KEY": "short"}, {"BANCO_MAX_BODY_BYTES": "lots"}, {"BANCO_POOL_SIZE": "0"},
+])
+def test_bad_settings_are_refused_by_name(change):
+    with pytest.raises(ConfigError) as e:
+        Config.from_env({**GOOD, **change})
+    assert any(name in str(e.value) for name in change)
