@@ -17,6 +17,8 @@ def metadata(command: str, **extra: Any) -> dict[str, Any]:
         "actor": principal().key,
         "request_id": g.get("request_id"),
         "correlation_id": request.headers.get("X-Correlation-ID") or g.get("request_id"),
+        # What caused these events: the request that carried the command.
+        "causation_id": g.get("request_id"),
         "idempotency_key": request.headers.get(HEADER),
         "command": command,
         **extra,
