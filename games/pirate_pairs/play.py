@@ -42,7 +42,7 @@ def challenge(state: State, seat: int, target: int, now: float) -> list[Event]:
                 ev.turn_passed(target, now)]
     events.append(ev.player_challenged(seat, target, card, True))
     state = replace(state, pile=state.pile[1:], discards=(*state.discards, card))
-    return events + _eliminate(state, seat, "paired_on_challenge", seat, now)
+    return events + _eliminate(state, seat, "paired_on_challenge", None, now)
 
 
 def accuse(state: State, seat: int, target: int, now: float,
