@@ -7,7 +7,17 @@ from typing import Any, assert_never
 
 import marshmallow
 
-from games.contract import Event, GameInfo, Json, Posting, SeatInfo, SeedMaterial, Turn, Viewer
+from games.contract import (
+    Event,
+    GameInfo,
+    IllegalMove,
+    Json,
+    Posting,
+    SeatInfo,
+    SeedMaterial,
+    Turn,
+    Viewer,
+)
 from games.pirate_pairs import actions, decide, evolve, opening, view
 from games.pirate_pairs.commands import Command, TimeOut
 from games.pirate_pairs.options import MAX_PLAYERS, MIN_PLAYERS, OptionsSchema, load_options
@@ -62,7 +72,7 @@ class PiratePairsEngine:
         """The `TimeOut` for the turn in play (during the opening choice it covers every seat)."""
         turn = self.turn(state)
         if turn is None:
-            raise ValueError("no turn is in play")
+            raise IllegalMove("wrong_phase", "no turn is in play")
         return TimeOut(turn.seat, now)
 
     def turn(self, state: State) -> Turn | None:
@@ -89,7 +99,7 @@ class PiratePairsEngine:
     def settle(self, state: State) -> list[Posting]:
         """The winner takes the pot."""
         if not isinstance(state.phase, Finished):
-            raise ValueError("only a finished game settles")
+            raise IllegalMove("wrong_phase", "only a finished game settles")
         if state.pot == 0:
             return []
         return [Posting("pot", f"seat:{state.phase.winner}", state.pot, "pot_won")]

@@ -77,3 +77,15 @@ def test_commands_before_the_hand_opens_are_refused():
         ENGINE.decide(ENGINE.initial_state({}), Draw(0, 0.0))
     assert e.value.code == "unknown_seat"
     assert ENGINE.turn(ENGINE.initial_state({})) is None
+
+
+def test_a_finished_game_has_no_timeout_and_an_unfinished_one_does_not_settle():
+    """002_ae078369b503c97e.txt: nothing is left to time out once the last pirate wins."""
+    given = table(hands={0: ["5.1"], 1: ["6.1", "6.2"]}, rows={0: ["2.1"], 1: ["3.1"]})
+    with pytest.raises(IllegalMove) as e:
+        ENGINE.settle(state_of(given))
+    assert e.value.code == "wrong_phase"
+    finished = state_of([*given, *ENGINE.decide(state_of(given), Accuse(0, 1.0, 1))])
+    with pytest.raises(IllegalMove) as e:
+        ENGINE.timeout(finished, 9.0)
+    assert e.value.code == "wrong_phase"
