@@ -9,7 +9,7 @@ from games.contract import Event, IllegalMove, Posting, SeatInfo, SeedMaterial
 from games.deck import Card
 from games.pirate_pairs import events as ev
 from games.pirate_pairs.options import MAX_PLAYERS, MIN_PLAYERS, Options
-from games.pirate_pairs.state import Choosing, State, value
+from games.pirate_pairs.state import Choosing, State, rank, value
 
 HAND_SIZE = 3
 
@@ -42,7 +42,7 @@ def open_hand(options: Options, seats: Sequence[SeatInfo], material: SeedMateria
 
 def lowest(cards: Sequence[Card]) -> Card:
     """The lowest card (by value, then by copy number): the timeout's opening choice."""
-    return min(cards, key=lambda c: (value(c), int(c.split(".")[1])))
+    return min(cards, key=rank)
 
 
 def first_player(state: State, choices: Sequence[tuple[int, Card]]) -> int:

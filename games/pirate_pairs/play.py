@@ -8,7 +8,7 @@ from games import deck
 from games.contract import Event, IllegalMove
 from games.deck import Card
 from games.pirate_pairs import events as ev
-from games.pirate_pairs.state import Player, State, has_pair, makes_pair, value
+from games.pirate_pairs.state import Player, State, has_pair, makes_pair, rank
 
 
 def target_of(state: State, seat: int, target: int) -> Player:
@@ -66,7 +66,7 @@ def draw(state: State, seat: int, now: float, timeout: bool = False) -> list[Eve
 
 def first_legal_attack(state: State, seat: int) -> tuple[int, Card] | None:
     """The timeout's fallback attack: targets clockwise from `seat`, hand cards lowest first."""
-    hand = sorted(state.player(seat).hand, key=lambda c: (value(c), c))
+    hand = sorted(state.player(seat).hand, key=rank)
     target = seat
     for _ in range(len(state.still_in()) - 1):
         target = state.left_of(target)

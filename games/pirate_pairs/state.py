@@ -16,6 +16,12 @@ def value(card: Card) -> int:
     return int(card.split(".", 1)[0])
 
 
+def rank(card: Card) -> tuple[int, int]:
+    """A card's place from lowest to highest: by value, then by copy number."""
+    number, copy = card.split(".", 1)
+    return int(number), int(copy)
+
+
 def has_pair(cards: Iterable[Card]) -> bool:
     """True when two of `cards` share a value."""
     return any(n > 1 for n in Counter(value(c) for c in cards).values())

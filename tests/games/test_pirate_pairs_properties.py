@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -23,19 +24,14 @@ from tests.games.pirate_pairs_play import (
 )
 
 DECK = frozenset(deck.pirate_pairs_55())
+CARD_STRING = re.compile(r'"(\d+\.\d+)"')
 Player = tuple[random.Random, float]
-SETTINGS = settings(max_examples=50, deadline=None)
+SETTINGS = settings(max_examples=30, deadline=None)
 
 
 def card_ids(obj: Any) -> set[str]:
-    """Every card id anywhere in a JSON value (keys included)."""
-    if isinstance(obj, str):
-        return {obj} & DECK
-    if isinstance(obj, dict):
-        return set().union(*(card_ids(k) | card_ids(v) for k, v in obj.items())) if obj else set()
-    if isinstance(obj, list | tuple):
-        return set().union(*(card_ids(x) for x in obj)) if obj else set()
-    return set()
+    """Every card id anywhere in a JSON value (keys included): they are all quoted strings."""
+    return set(CARD_STRING.findall(json.dumps(obj))) & DECK
 
 
 @given(tables(), players())
@@ -157,9 +153,9 @@ def test_legal_actions_are_exactly_what_decide_accepts(table: Table, how: Player
         where = locations(state)
         for seat in range(-1, n + 1):
             offered = ENGINE.legal_actions(state, seat)
-            for action in rnd.sample(offered, min(len(offered), 6)):
+            for action in rnd.sample(offered, min(len(offered), 4)):
                 assert ENGINE.decide(state, ENGINE.parse_action(seat, action, 0.0))
-            for _ in range(4):
+            for _ in range(3):
                 payload = random_payload(rnd, n, where["hands"].get(seat, []))
                 if payload in offered:
                     continue
