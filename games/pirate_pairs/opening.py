@@ -22,7 +22,7 @@ def open_hand(options: Options, seats: Sequence[SeatInfo], material: SeedMateria
         raise IllegalMove("bad_player_count",
                           f"pirate pairs needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
     if len({s.seat for s in ordered}) != len(ordered):
-        raise IllegalMove("unknown_seat", "a seat appears twice")
+        raise IllegalMove("duplicate_seat", "a seat appears twice")
     for s in ordered:
         # Refusing the whole start keeps the pot equal to stake x players, as the rule says.
         if s.balance < options.stake:
@@ -48,13 +48,13 @@ def lowest(cards: Sequence[Card]) -> Card:
 def first_player(state: State, choices: Sequence[tuple[int, Card]]) -> int:
     """The seat with the lowest opening card; ties to the oldest, then the lowest seat."""
 
-    def rank(choice: tuple[int, Card]) -> tuple[int, int, int]:
+    def order(choice: tuple[int, Card]) -> tuple[int, int, int]:
         seat, card = choice
         age = state.player(seat).age
         # A player who gave no age ranks as the youngest.
         return (value(card), -(age if age is not None else -1), seat)
 
-    return min(choices, key=rank)[0]
+    return min(choices, key=order)[0]
 
 
 def choose(state: State, phase: Choosing, seat: int, card: Card, now: float) -> list[Event]:
