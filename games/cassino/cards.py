@@ -25,15 +25,25 @@ def suit(card: Card) -> str:
 
 def is_figure(card: Card) -> bool:
     """Jacks, queens and kings: no value, captured only by matching, one at a time."""
-    return rank(card) in FIGURES
+    return card[0] in "JQK"
 
 
-def value(card: Card) -> int:
-    """Capture value: ace 1, 2..10 face value, figures 0 (they never enter a sum)."""
+def _value(card: Card) -> int:
     r = rank(card)
     if r in FIGURES:
         return 0
     return 1 if r == "A" else int(r)
+
+
+# Values and sort keys are looked up on every enumeration step, hence computed once.
+_VALUES = {card: _value(card) for card in DECK}
+_KEYS = {card: (_VALUES[card], RANKS.index(rank(card)), FRENCH_SUITS.index(suit(card)))
+         for card in DECK}
+
+
+def value(card: Card) -> int:
+    """Capture value: ace 1, 2..10 face value, figures 0 (they never enter a sum)."""
+    return _VALUES[card]
 
 
 def draw_rank(card: Card) -> int:
@@ -43,7 +53,7 @@ def draw_rank(card: Card) -> int:
 
 def order_key(card: Card) -> tuple[int, int, int]:
     """A fixed total order: by value (figures first, being worth nothing), rank, then suit."""
-    return (value(card), RANKS.index(rank(card)), FRENCH_SUITS.index(suit(card)))
+    return _KEYS[card]
 
 
 def is_spade(card: Card) -> bool:
