@@ -27,7 +27,7 @@ def test_most_cards_needs_27_and_most_spades_7():
     """003_37d90c873e067319.txt: majority of cards (27 or more) 3, of spades (7 or more) 1."""
     hearts_clubs = [c for c in DECK if c[-1] in "hc"]
     assert side_points(hearts_clubs[:26], 0, "classic")["most_cards"] == 0
-    assert side_points(hearts_clubs[:26] + ["Kd"], 0, "classic")["most_cards"] == 3
+    assert side_points([*hearts_clubs[:26], "Kd"], 0, "classic")["most_cards"] == 3
     assert side_points(SPADES[:6], 0, "classic")["most_spades"] == 0
     assert side_points(SPADES[:7], 0, "classic")["most_spades"] == 1
 
