@@ -13,8 +13,16 @@ from hypothesis import strategies as st
 
 from games.cassino import ENGINE
 from games.cassino.cards import CARDS, DECK
-from games.contract import AUDITOR, SPECTATOR, Event, IllegalMove, SeatInfo, SeedMaterial
-from games.contract import Viewer, redact
+from games.contract import (
+    AUDITOR,
+    SPECTATOR,
+    Event,
+    IllegalMove,
+    SeatInfo,
+    SeedMaterial,
+    Viewer,
+    redact,
+)
 from tests.games.gwt import replay
 
 PLAYS = ("CardsCaptured", "BuildMade", "BuildReserved", "BuildExtended", "CardTrailed")
@@ -171,7 +179,7 @@ def material(seed: int, round_no: int = 0) -> SeedMaterial:
     return SeedMaterial(f"{seed:056x}{round_no:08x}", ("p",))
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 4),
        variant=st.sampled_from(["classic", "spades", "draw"]), play=st.integers(0, 2**32))
 def test_random_rounds_keep_every_rule(seed, n, variant, play):
@@ -185,7 +193,7 @@ def test_random_rounds_keep_every_rule(seed, n, variant, play):
     table.check_json_replay()
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 4),
        variant=st.sampled_from(["classic", "spades", "draw"]), stake=st.integers(0, 7),
        play=st.integers(0, 2**32))

@@ -58,7 +58,7 @@ def seats(n: int, balance: int = 20) -> list[SeatInfo]:
 
 
 def test_every_player_stakes_into_the_pot_at_the_first_round():
-    """002_ae078369b503c97e.txt via §3: optional stake paid into the pot when the game opens."""
+    """003_37d90c873e067319.txt (RULES.md §3, stake as in Pirate pairs): paid in at the opening."""
     events = ENGINE.start({"stake": 5}, seats(3), SeedMaterial("00" * 32))
     [paid] = [e for e in events if e.type == "StakesPaid"]
     assert paid.postings == tuple(Posting(f"seat:{s}", "pot", 5, "stake") for s in range(3))
