@@ -126,3 +126,13 @@ def test_game_to_21_highest_total_wins_and_equal_tops_play_again(before, totals,
     assert scored["scores"] == totals
     assert scored["phase"]["winner"] == winner
     assert ENGINE.table_over(state, 0.0) is (winner is not None)
+
+
+def test_the_last_capturer_takes_the_leftovers_without_a_sweep():
+    """003_37d90c873e067319.txt: after the last deal the last to take gets the rest, no sweep."""
+    events = round_events([0, 0])
+    last_play, leftovers = events[-3], events[-2]
+    assert last_play.data["seat"] == 0 and last_play.data["sweep"] is False
+    assert leftovers.type == "LeftoversTaken" and leftovers.data["seat"] == 0
+    view = ENGINE.view(state_after(events), SPECTATOR)
+    assert view["table"] == [] and [c["sweeps"] for c in view["captured"]] == [1, 0]
