@@ -12,7 +12,7 @@ from games.cassino.commands import Command, TimeOut, parse_action
 from games.cassino.decide import decide, to_move
 from games.cassino.evolve import evolve
 from games.cassino.legal import legal_moves
-from games.cassino.options import INFO, OptionsSchema, load_options
+from games.cassino.options import INFO, Options, OptionsSchema, load_options
 from games.cassino.state import Playing, RoundOver, State
 from games.cassino.view import view
 from games.contract import (
@@ -28,7 +28,7 @@ from games.contract import (
 )
 
 
-def _options(raw: Mapping[str, Any]) -> Any:
+def _options(raw: Mapping[str, Any]) -> Options:
     try:
         return load_options(raw)
     except ValidationError as e:
