@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from games.contract import Engine
 
-ENGINES: dict[str, Engine] = {}
 
+def engines() -> dict[str, Engine]:
+    """The engines of every game family, keyed by the name clients use."""
+    from games import cassino, pirate_pairs
 
-def register(name: str, engine: Engine) -> None:
-    """Add an engine under its public name (done once, by the game module's import)."""
-    ENGINES[name] = engine
+    return {**pirate_pairs.ENGINES, **cassino.ENGINES}
