@@ -4,5 +4,6 @@ from __future__ import annotations
 
 from games.contract import Engine
 from games.sevenhalf.sette import ENGINE as SETTE
+from games.sevenhalf.siete import ENGINE as SIETE
 
-ENGINES: dict[str, Engine] = {"sette-e-mezzo": SETTE}
+ENGINES: dict[str, Engine] = {"sette-e-mezzo": SETTE, "siete-y-media": SIETE}

@@ -61,10 +61,14 @@ class SetteEngine(FamilyEngine):
                 return []
 
     def next_bettor(self, state: State, now: float) -> list[Event]:
-        """The next seat to bet, or the deal."""
+        """The next seat to bet, or what follows the bets."""
         for i, h in enumerate(state.hands):
             if h.seat not in state.decided:
                 return [ev.turn_passed("bet", h.seat, now, i)]
+        return self.after_bets(state, now)
+
+    def after_bets(self, state: State, now: float) -> list[Event]:
+        """Sette e mezzo deals once every stake is down."""
         return self.deal(state, now)
 
     def deal(self, state: State, now: float) -> list[Event]:

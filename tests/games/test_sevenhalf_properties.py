@@ -260,3 +260,15 @@ def test_sette_e_mezzo_hands_terminate_conserve_replay_and_never_leak(
     options = {"min_bet": min_bet, "max_bet": min_bet + extra, "banker": banker,
                "banker_stand_at": stand_at}
     play_table("sette-e-mezzo", n, balances[:n], options, rnd)
+
+
+@settings(max_examples=25, deadline=None)
+@given(tables("siete-y-media", 2, 6), st.integers(1, 5), st.integers(0, 10),
+       st.booleans(), st.integers(1, 6))
+def test_siete_y_media_hands_terminate_conserve_replay_and_never_leak(
+        table: Any, min_bet: int, extra: int, takes_bank: bool, both: int) -> None:
+    """004_34f1b911eeb84e49.txt: random legal play keeps every invariant."""
+    n, rnd, balances = table
+    options = {"min_bet": min_bet, "max_bet": min_bet + extra, "both_seven_half_pays": both,
+               "seven_half_takes_bank": takes_bank}
+    play_table("siete-y-media", n, balances[:n], options, rnd)
