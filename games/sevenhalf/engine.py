@@ -104,6 +104,9 @@ class FamilyEngine:
         step = 1 if self.clockwise else -1
         around = [numbers[(at + step * k) % len(numbers)] for k in range(1, len(numbers))]
         order = [s for s in around if self.eligible(opts, by_seat[s])]
+        composition = cards.composition(self.info.name, opts)
+        if len(composition) <= len(seats):
+            raise IllegalMove("bad_options", "the deck is too small for this many players")
         table_start = previous.table_started_at if isinstance(previous, State) else now
         data: Json = {
             "game": self.info.name, "options": opts, "banker": banker, "order": order,
@@ -111,7 +114,7 @@ class FamilyEngine:
             "commitment": deck.commitment(seed_material.server_seed),
             "server_seed": seed_material.server_seed,
             "player_seeds": list(seed_material.player_seeds),
-            "deck": list(deck.shuffled(cards.composition(self.info.name, opts), seed_material)),
+            "deck": list(deck.shuffled(composition, seed_material)),
             "started_at": now, "table_started_at": table_start,
         }
         opening = [ev.hand_started(data)]
@@ -130,8 +133,10 @@ class FamilyEngine:
             raise IllegalMove("unknown_seat", "no such seat at this table")
         if isinstance(command, TimeOut):
             turn = self.turn(state)
-            if turn is None or turn.seat != command.seat:
-                raise IllegalMove("not_your_turn", "nobody's turn runs out here")
+            if turn is None:
+                raise IllegalMove("wrong_phase", "nobody is to act")
+            if turn.seat != command.seat:
+                raise IllegalMove("not_your_turn", "it is another seat's turn")
             limit = self.turn_limit(state)
             if command.now < self.turn_started(state) + limit:
                 raise IllegalMove("too_early", "the turn has not timed out yet")

@@ -144,6 +144,8 @@ class SetteEngine(FamilyEngine):
                 return [ev.stood(hand.seat, index)]
             case TimeOut():
                 return [ev.stood(hand.seat, index, timeout=True)]
+            case Stand():
+                raise IllegalMove("bad_declaration", "there is nothing to declare in this game")
             case _:
                 raise IllegalMove("wrong_phase", "hit or stand")
 
@@ -156,6 +158,8 @@ class SetteEngine(FamilyEngine):
                 return [ev.stood(state.banker, BANK)]
             case TimeOut():
                 return banking.bank_timeout(state)
+            case Stand():
+                raise IllegalMove("bad_declaration", "there is nothing to declare in this game")
             case _:
                 raise IllegalMove("wrong_phase", "the banker hits or stands")
 
