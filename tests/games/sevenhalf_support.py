@@ -23,7 +23,7 @@ def rigged(top: Sequence[str], full: bool = True) -> Iterator[None]:
 
     def fake(cards: Sequence[str], material: SeedMaterial, label: str = "deck") -> tuple[str, ...]:
         order = original(cards, material, label)
-        if label != "deck" or not (top or not full):
+        if label != "deck" or (not top and full):
             return order
         rest = tuple(c for c in order if c not in top) if full else ()
         return tuple(top) + rest

@@ -252,7 +252,7 @@ def tables(name: str, lo: int, hi: int) -> st.SearchStrategy[Any]:
                      st.lists(st.integers(0, 30), min_size=hi, max_size=hi))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(tables("sette-e-mezzo", 2, 6), st.integers(1, 5), st.integers(0, 10),
        st.sampled_from(["seat0", "lot"]), st.integers(1, 7))
 def test_sette_e_mezzo_hands_terminate_conserve_replay_and_never_leak(
@@ -264,7 +264,7 @@ def test_sette_e_mezzo_hands_terminate_conserve_replay_and_never_leak(
     play_table("sette-e-mezzo", n, balances[:n], options, rnd)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(tables("siete-y-media", 2, 6), st.integers(1, 5), st.integers(0, 10),
        st.booleans(), st.integers(1, 6))
 def test_siete_y_media_hands_terminate_conserve_replay_and_never_leak(
@@ -276,7 +276,7 @@ def test_siete_y_media_hands_terminate_conserve_replay_and_never_leak(
     play_table("siete-y-media", n, balances[:n], options, rnd)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(tables("casino-pirate", 2, 6), st.integers(0, 3), st.integers(0, 2),
        st.sampled_from([None, 5000, 100_000]))
 def test_casino_pirate_hands_terminate_conserve_replay_and_never_leak(
