@@ -79,9 +79,9 @@ def hand_split(seat: int, index: int, new_index: int, card: str, amount: int) ->
     return Event("HandSplit", data, postings=(Posting(f"seat:{seat}", "escrow", amount, "split"),))
 
 
-def player_called(seat: int, target: int) -> Event:
+def player_called(seat: int, target: int, timeout: bool = False) -> Event:
     """The meneur called a player to reveal."""
-    return Event("PlayerCalled", {"seat": seat, "target": target})
+    return Event("PlayerCalled", {"seat": seat, "target": target, "timeout": timeout})
 
 
 def call_decided(data: Json) -> Event:

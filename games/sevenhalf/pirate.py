@@ -7,7 +7,7 @@ The calls themselves (reveal, concede, the meneur's draws and declarations) live
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, assert_never
 
 import marshmallow
 
@@ -19,6 +19,7 @@ from games.sevenhalf.engine import FamilyEngine
 from games.sevenhalf.options import PirateOptions
 from games.sevenhalf.sette import refuse_turn
 from games.sevenhalf.state import (
+    Announcing,
     Answering,
     Banking,
     Betting,
@@ -68,8 +69,10 @@ class PirateEngine(FamilyEngine):
                 return self.next_player(state, i + 1, now)
             case Banking() | Answering():
                 return pirate_calls.proceed(state, now, self.finish)
-            case _:
+            case Announcing() | Ended():
                 return []
+            case _:
+                assert_never(phase)
 
     def deal(self, state: State, now: float) -> list[Event]:
         """One card face down to every other player, clockwise from the meneur's left."""
@@ -118,8 +121,10 @@ class PirateEngine(FamilyEngine):
                 return pirate_calls.answer(state, command)
             case Ended():
                 return self.volunteer(state, command)
-            case _:
+            case Opening() | Announcing():
                 raise IllegalMove("wrong_phase", "nobody is to act now")
+            case _:
+                assert_never(phase)
 
     def betting(self, state: State, command: Any) -> list[Event]:
         """A bet of `min_bet`..`max_bet` (1 or 2) after seeing one's card; timeout sits out."""

@@ -105,7 +105,7 @@ def _policy(state: State) -> list[Event]:
         out.append(ev.card_dealt(bank.seat, BANK, card, True, timeout=True))
     if over := bust(state, bank):
         return [*out, *over]
-    return [*out, ev.player_called(bank.seat, targets(state)[0])]
+    return [*out, ev.player_called(bank.seat, targets(state)[0], timeout=True)]
 
 
 def answer(state: State, command: Any) -> list[Event]:

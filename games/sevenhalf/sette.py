@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, assert_never
 
 import marshmallow
 
@@ -15,7 +15,17 @@ from games.sevenhalf.commands import Hit, PlaceBet, Stand, TimeOut
 from games.sevenhalf.engine import FamilyEngine
 from games.sevenhalf.options import SetteOptions
 from games.sevenhalf.settle import Claim, closing_events
-from games.sevenhalf.state import BANK, Banking, Betting, Opening, Playing, State
+from games.sevenhalf.state import (
+    BANK,
+    Announcing,
+    Answering,
+    Banking,
+    Betting,
+    Ended,
+    Opening,
+    Playing,
+    State,
+)
 
 
 def refuse_turn(state: State, command: Any, seat: int) -> None:
@@ -57,8 +67,10 @@ class SetteEngine(FamilyEngine):
                 return self.next_player(state, i + 1, now)
             case Banking():
                 return [] if state.bank.status == "open" else self.finish(state)
-            case _:
+            case Announcing() | Answering() | Ended():
                 return []
+            case _:
+                assert_never(phase)
 
     def next_bettor(self, state: State, now: float) -> list[Event]:
         """The next seat to bet, or what follows the bets."""
@@ -105,8 +117,10 @@ class SetteEngine(FamilyEngine):
             case Banking(seat=seat):
                 refuse_turn(state, command, seat)
                 return self.banking(state, command)
-            case _:
+            case Opening() | Announcing() | Answering() | Ended():
                 return self.between(state, command)
+            case _:
+                assert_never(phase)
 
     def between(self, state: State, command: Any) -> list[Event]:
         """Commands outside any turn."""

@@ -320,10 +320,10 @@ def test_meneur_timeout_follows_the_banker_policy_then_calls_clockwise():
     assert t.refused(TimeOut(0, 10.0)) == "too_early"
     events = t.when(E.timeout(t.state, 1000.0))
     assert [d["card"] for d in only(events, "CardDealt")] == ["gem1.1", "gem2.2", "gem1.2"]
-    assert only(events, "PlayerCalled") == [{"seat": 0, "target": 1}]
+    assert only(events, "PlayerCalled") == [{"seat": 0, "target": 1, "timeout": True}]
     t.when(Reveal(1, 1001.0))
     events = t.when(E.timeout(t.state, 5000.0))
-    assert only(events, "PlayerCalled") == [{"seat": 0, "target": 2}]
+    assert only(events, "PlayerCalled") == [{"seat": 0, "target": 2, "timeout": True}]
 
 
 def test_bet_timeout_sits_out():
