@@ -1,0 +1,11 @@
+"""The seven-and-a-half family: Sette e mezzo, Siete y media and Casino pirate (RULES.md §1)."""
+
+from __future__ import annotations
+
+from games.contract import Engine
+from games.sevenhalf.pirate import ENGINE as PIRATE
+from games.sevenhalf.sette import ENGINE as SETTE
+from games.sevenhalf.siete import ENGINE as SIETE
+
+ENGINES: dict[str, Engine] = {"sette-e-mezzo": SETTE, "siete-y-media": SIETE,
+                              "casino-pirate": PIRATE}

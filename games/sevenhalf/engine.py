@@ -1,0 +1,217 @@
+"""The engine shared by the 7½ family: opening, the decide loop, turns, timeouts, settlement.
+
+Each game supplies its rules (`act`, `proceed`, `actions`) in its own module; `decide` runs the
+player's command, then lets the rules move the hand on (deals, next turn, the end) until
+somebody has to act again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, assert_never
+
+import marshmallow
+
+from games import deck
+from games.contract import (
+    Event,
+    GameInfo,
+    IllegalMove,
+    Json,
+    Posting,
+    SeatInfo,
+    SeedMaterial,
+    Turn,
+    Viewer,
+)
+from games.sevenhalf import cards, parse
+from games.sevenhalf import events as ev
+from games.sevenhalf.commands import TimeOut
+from games.sevenhalf.evolve import evolve
+from games.sevenhalf.state import (
+    Announcing,
+    Answering,
+    Banking,
+    Betting,
+    Ended,
+    Opening,
+    Playing,
+    State,
+)
+from games.sevenhalf.view import view
+
+
+def fold(state: State, events: Sequence[Event]) -> State:
+    """The state after `events`."""
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+class FamilyEngine:
+    """What the three games share; subclasses give the rules."""
+
+    info: GameInfo
+    options_schema: type[marshmallow.Schema]
+    kinds: ClassVar[tuple[str, ...]] = ()
+    clockwise: ClassVar[bool] = False
+
+    # --- rules supplied by each game -------------------------------------------------------
+    def act(self, state: State, command: Any) -> list[Event]:
+        """The events of a command the rules accept (turn and seat already checked)."""
+        raise NotImplementedError
+
+    def proceed(self, state: State, now: float) -> list[Event]:
+        """What happens next on its own (deal, next turn, end), or [] when someone must act."""
+        raise NotImplementedError
+
+    def actions(self, state: State, seat: int) -> list[Json]:
+        """The legal actions of `seat`."""
+        raise NotImplementedError
+
+    def pick_banker(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
+                    material: SeedMaterial, previous: State | None) -> int:
+        """The banker (meneur) of the hand about to open."""
+        raise NotImplementedError
+
+    def eligible(self, options: Mapping[str, Any], seat: SeatInfo) -> bool:
+        """Whether a seat can afford to play this hand."""
+        return seat.balance >= int(options["min_bet"])
+
+    # --- the contract ----------------------------------------------------------------------
+    def load_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options with defaults applied, or IllegalMove when invalid."""
+        try:
+            return dict(self.options_schema().load(dict(options)))
+        except marshmallow.ValidationError as e:
+            raise IllegalMove("bad_options", str(e.messages)) from e
+
+    def initial_state(self, options: Mapping[str, Any]) -> State:
+        """The state before the first event of a hand."""
+        return State(self.info.name, self.load_options(options))
+
+    def start(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
+              seed_material: SeedMaterial, previous: Any | None = None,
+              now: float = 0.0) -> list[Event]:
+        """The events opening a hand: banker, play order, committed deck, then the first turn."""
+        opts = self.load_options(options)
+        if not self.info.min_players <= len(seats) <= self.info.max_players:
+            raise IllegalMove("bad_player_count", "this game does not seat that many players")
+        banker = self.pick_banker(opts, seats, seed_material, previous)
+        by_seat = {s.seat: s for s in seats}
+        numbers = sorted(by_seat)
+        at = numbers.index(banker)
+        step = 1 if self.clockwise else -1
+        around = [numbers[(at + step * k) % len(numbers)] for k in range(1, len(numbers))]
+        order = [s for s in around if self.eligible(opts, by_seat[s])]
+        composition = cards.composition(self.info.name, opts)
+        if len(composition) <= len(seats):
+            raise IllegalMove("bad_options", "the deck is too small for this many players")
+        table_start = previous.table_started_at if isinstance(previous, State) else now
+        data: Json = {
+            "game": self.info.name, "options": opts, "banker": banker, "order": order,
+            "seats": [{"seat": s.seat, "balance": s.balance, "age": s.age} for s in seats],
+            "commitment": deck.commitment(seed_material.server_seed),
+            "server_seed": seed_material.server_seed,
+            "player_seeds": list(seed_material.player_seeds),
+            "deck": list(deck.shuffled(composition, seed_material)),
+            "started_at": now, "table_started_at": table_start,
+        }
+        opening = [ev.hand_started(data)]
+        return opening + self._follow(fold(self.initial_state(opts), opening), now)
+
+    def _follow(self, state: State, now: float) -> list[Event]:
+        out: list[Event] = []
+        while more := self.proceed(state, now):
+            out += more
+            state = fold(state, more)
+        return out
+
+    def decide(self, state: State, command: Any) -> list[Event]:
+        """The events a command produces, or IllegalMove."""
+        if command.seat not in state.seats:
+            raise IllegalMove("unknown_seat", "no such seat at this table")
+        if isinstance(command, TimeOut):
+            turn = self.turn(state)
+            if turn is None:
+                raise IllegalMove("wrong_phase", "nobody is to act")
+            if turn.seat != command.seat:
+                raise IllegalMove("not_your_turn", "it is another seat's turn")
+            limit = self.turn_limit(state)
+            if command.now < self.turn_started(state) + limit:
+                raise IllegalMove("too_early", "the turn has not timed out yet")
+        events = self.act(state, command)
+        return events + self._follow(fold(state, events), command.now)
+
+    def evolve(self, state: State, event: Event) -> State:
+        """The state after an event."""
+        return evolve(state, event)
+
+    def view(self, state: State, viewer: Viewer) -> Json:
+        """What `viewer` may see, as JSON."""
+        out = view(state, viewer)
+        turn = self.turn(state)
+        out["turn"] = None if turn is None else {"seat": turn.seat, "waiting_for": turn.waiting_for,
+                                                 "role": turn.role}
+        return out
+
+    def legal_actions(self, state: State, seat: int) -> list[Json]:
+        """The actions `seat` may take now."""
+        return self.actions(state, seat) if seat in state.seats else []
+
+    def parse_action(self, seat: int, payload: Mapping[str, Any], now: float) -> Any:
+        """A command from a client's payload, or IllegalMove('bad_action')."""
+        return parse.parse(self.kinds, seat, payload, now)
+
+    def timeout(self, state: State, now: float) -> TimeOut:
+        """The TimeOut command for the turn in play."""
+        turn = self.turn(state)
+        if turn is None:
+            raise IllegalMove("wrong_phase", "nobody is to act")
+        return TimeOut(turn.seat, now)
+
+    def turn(self, state: State) -> Turn | None:
+        """Whose move it is."""
+        phase = state.phase
+        match phase:
+            case Opening() | Ended():
+                return None
+            case Announcing(seat=seat):
+                return Turn(seat, "announce", "banker")
+            case Betting(seat=seat):
+                return Turn(seat, "bet")
+            case Playing(seat=seat, index=i):
+                choosing = len(state.hands[i].hidden) > 1
+                return Turn(seat, "choose" if choosing else "play")
+            case Banking(seat=seat):
+                return Turn(seat, "bank", "banker")
+            case Answering(seat=seat):
+                return Turn(seat, "answer")
+            case _:
+                assert_never(phase)
+
+    def turn_started(self, state: State) -> float:
+        """When the turn in play began."""
+        phase = state.phase
+        return float(getattr(phase, "at", state.started_at))
+
+    def turn_limit(self, state: State) -> int:
+        """Seconds the turn in play may last."""
+        banker = isinstance(state.phase, Announcing | Banking)
+        return int(state.options["banker_timeout_s" if banker else "turn_timeout_s"])
+
+    def is_terminal(self, state: State) -> bool:
+        """The hand is over and settled in its events."""
+        return isinstance(state.phase, Ended)
+
+    def table_over(self, state: State, now: float) -> bool:
+        """No non-banker seat can afford the minimum bet of another hand."""
+        nxt = state.banker if state.next_banker is None else state.next_banker
+        need = int(state.options["min_bet"])
+        return not any(b >= need for s, b in state.balances.items() if s != nxt)
+
+    def settle(self, state: State) -> list[Posting]:
+        """The postings that close a terminal hand (recorded in its HandEnded event)."""
+        if not self.is_terminal(state):
+            raise IllegalMove("wrong_phase", "the hand is not over")
+        return list(state.plan)

@@ -1,0 +1,48 @@
+"""Table options of the 7½ family, with their defaults and validation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+
+class CommonOptions(Schema):
+    """Options every game of the family takes."""
+
+    min_bet = fields.Integer(load_default=1, validate=validate.Range(min=1))
+    max_bet = fields.Integer(load_default=100, validate=validate.Range(min=1))
+    turn_timeout_s = fields.Integer(load_default=30, validate=validate.Range(min=1))
+    banker_timeout_s = fields.Integer(load_default=60, validate=validate.Range(min=1))
+    banker_stand_at = fields.Integer(load_default=5, validate=validate.Range(min=1, max=7))
+
+    @validates_schema
+    def _bets_in_order(self, data: dict[str, Any], **_: Any) -> None:
+        if data["min_bet"] > data["max_bet"]:
+            raise ValidationError("min_bet must not exceed max_bet", "min_bet")
+
+
+class SetteOptions(CommonOptions):
+    """Sette e mezzo: the banker is seat 0 or drawn by lot."""
+
+    banker = fields.String(load_default="seat0", validate=validate.OneOf(["seat0", "lot"]))
+
+
+class SieteOptions(SetteOptions):
+    """Siete y media: payout multiplier when bank and player both have 7½, bank passing."""
+
+    both_seven_half_pays = fields.Integer(load_default=4, validate=validate.Range(min=1, max=10))
+    seven_half_takes_bank = fields.Boolean(load_default=False)
+
+
+class PirateOptions(CommonOptions):
+    """Casino pirate: bets of 1 or 2, buy-in, duration and the deck's counts."""
+
+    min_bet = fields.Integer(load_default=1, validate=validate.Range(min=1))
+    max_bet = fields.Integer(load_default=2, validate=validate.Range(min=1))
+    buy_in = fields.Integer(load_default=10, validate=validate.Range(min=1))
+    duration_s = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
+    gems = fields.Integer(load_default=4, validate=validate.Range(min=1, max=8))
+    gold_coins = fields.Integer(load_default=8, validate=validate.Range(min=0, max=16))
+    pebbles = fields.Integer(load_default=4, validate=validate.Range(min=0, max=16))
+    skeletons = fields.Integer(load_default=2, validate=validate.Range(min=0, max=8))

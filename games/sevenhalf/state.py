@@ -1,0 +1,137 @@
+"""The state of one hand of the 7½ family: frozen values folded from events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from games.contract import Posting
+
+Status = Literal["open", "stood", "bust", "seven_half", "out", "won", "lost", "conceded"]
+BANK = -1  # the hand index events use for the banker's (meneur's) own cards
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One bet's cards: `hidden` are still face down; a split in Siete y media adds hands."""
+
+    seat: int
+    cards: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+    stake: int = 0
+    status: Status = "open"
+    declared: Mapping[str, int] = field(default_factory=dict)
+
+    def with_card(self, card: str, face_up: bool) -> Hand:
+        """This hand after receiving `card`."""
+        hidden = self.hidden if face_up else (*self.hidden, card)
+        return replace(self, cards=(*self.cards, card), hidden=hidden)
+
+    @property
+    def shown(self) -> tuple[str, ...]:
+        """The cards everybody has seen."""
+        return tuple(c for c in self.cards if c not in self.hidden)
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The hand has opened; nobody has been asked to act yet."""
+
+
+@dataclass(frozen=True)
+class Announcing:
+    """The banker announces the stake (Siete y media)."""
+
+    seat: int
+    at: float
+
+
+@dataclass(frozen=True)
+class Betting:
+    """`seat` bets (or sits out)."""
+
+    seat: int
+    at: float
+
+
+@dataclass(frozen=True)
+class Playing:
+    """The player owning hand `index` stands or asks for cards."""
+
+    seat: int
+    index: int
+    at: float
+
+
+@dataclass(frozen=True)
+class Banking:
+    """The banker (meneur) plays his own cards, or calls players in Casino pirate."""
+
+    seat: int
+    at: float
+
+
+@dataclass(frozen=True)
+class Answering:
+    """A called player reveals or concedes (Casino pirate)."""
+
+    seat: int
+    at: float
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The hand is over and its settlement is recorded."""
+
+
+Phase = Opening | Announcing | Betting | Playing | Banking | Answering | Ended
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything the rules need about one hand (plus what carries over to the next)."""
+
+    game: str
+    options: Mapping[str, Any]
+    phase: Phase = Opening()
+    seats: tuple[int, ...] = ()
+    ages: Mapping[int, int | None] = field(default_factory=dict)
+    start_balances: Mapping[int, int] = field(default_factory=dict)
+    balances: Mapping[int, int] = field(default_factory=dict)
+    banker: int = 0
+    order: tuple[int, ...] = ()
+    deck: tuple[str, ...] = ()
+    drawn: int = 0
+    hands: tuple[Hand, ...] = ()
+    bank: Hand = Hand(-1)
+    stake: int = 0
+    decided: frozenset[int] = frozenset()
+    called: tuple[int, ...] = ()
+    first_seven_half: int | None = None
+    results: tuple[Mapping[str, Any], ...] = ()
+    plan: tuple[Posting, ...] = ()
+    next_banker: int | None = None
+    volunteers: tuple[int, ...] = ()
+    commitment: str = ""
+    started_at: float = 0.0
+    table_started_at: float = 0.0
+
+    @property
+    def remaining(self) -> int:
+        """Cards left to draw."""
+        return len(self.deck) - self.drawn
+
+    def hands_of(self, seat: int) -> list[tuple[int, Hand]]:
+        """The (index, hand) pairs a seat plays."""
+        return [(i, h) for i, h in enumerate(self.hands) if h.seat == seat]
+
+    def hand(self, index: int) -> Hand:
+        """A player's hand by index, or the bank's for BANK."""
+        return self.bank if index == BANK else self.hands[index]
+
+    def with_hand(self, index: int, hand: Hand) -> State:
+        """This state with hand `index` replaced."""
+        if index == BANK:
+            return replace(self, bank=hand)
+        return replace(self, hands=(*self.hands[:index], hand, *self.hands[index + 1 :]))

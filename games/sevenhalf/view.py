@@ -1,0 +1,54 @@
+"""What each viewer may see of a hand: own hidden cards to their holder, all to auditors."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from games.contract import Json, Viewer
+from games.sevenhalf import cards
+from games.sevenhalf.state import BANK, Ended, Hand, State
+
+
+def _sees(viewer: Viewer, seat: int) -> bool:
+    return viewer.kind == "auditor" or (viewer.kind == "seat" and viewer.seat == seat)
+
+
+def hand_view(state: State, index: int, hand: Hand, viewer: Viewer) -> Json:
+    """A hand as `viewer` sees it: hidden cards of others are null, so is their total."""
+    own = _sees(viewer, hand.seat)
+    out: dict[str, Any] = {
+        "seat": hand.seat, "index": index, "stake": hand.stake, "status": hand.status,
+        "cards": [c if own or c not in hand.hidden else None for c in hand.cards],
+        "face_up": [c not in hand.hidden for c in hand.cards],
+    }
+    if own or not hand.hidden:
+        out["declared"] = dict(hand.declared)
+        out["total"] = cards.total(state.game, hand.cards, hand.declared)
+    return out
+
+
+def view(state: State, viewer: Viewer) -> Json:
+    """The state as JSON for `viewer`."""
+    phase = state.phase
+    out: Json = {
+        "game": state.game,
+        "phase": {"name": type(phase).__name__.lower(), **asdict(phase)},
+        "banker": state.banker,
+        "order": list(state.order),
+        "stake": state.stake,
+        "balances": {str(s): b for s, b in state.balances.items()},
+        "cards_left": state.remaining,
+        "hands": [hand_view(state, i, h, viewer) for i, h in enumerate(state.hands)],
+        "bank": hand_view(state, BANK, state.bank, viewer),
+        "called": list(state.called),
+        "next_banker": state.next_banker,
+        "volunteers": list(state.volunteers),
+        "commitment": state.commitment,
+        "options": dict(state.options),
+    }
+    if isinstance(phase, Ended):
+        out["results"] = [dict(r) for r in state.results]
+    if viewer.kind == "auditor":
+        out["deck"] = list(state.deck[state.drawn :])
+    return out

@@ -1,0 +1,359 @@
+"""Casino pirate, RULES.md §1c (seed 000_1414b0b0fea70c86.txt), one test per rule or Decision."""
+
+from __future__ import annotations
+
+from games.contract import AUDITOR, SPECTATOR, Viewer, redact
+from games.sevenhalf import ENGINES, cards
+from games.sevenhalf.commands import (
+    Call,
+    Concede,
+    Declare,
+    Hide,
+    Hit,
+    PlaceBet,
+    Reveal,
+    Stand,
+    TimeOut,
+    Volunteer,
+)
+from tests.games.sevenhalf_support import only, open_table, types
+
+E = ENGINES["casino-pirate"]
+G = "casino-pirate"
+
+
+def betted(top, balances=(10, 10, 10), bets=None, options=None, ages=None, previous=None):
+    """Meneur seat 0 by default; players 1 then 2 (clockwise) bet 1 unless told otherwise."""
+    t = open_table(E, balances, top, options, ages=ages, previous=previous)
+    for h in t.state.hands:
+        t.when(PlaceBet(h.seat, 1.0, (bets or {}).get(h.seat, 1)))
+    return t
+
+
+def nets(t):
+    return {r["seat"]: r["net"] for r in t.state.results if "net" in r}
+
+
+def test_deck_is_42_cards_with_counts_as_options():
+    """Decision (seed 000_1414b0b0fea70c86.txt): 4 of each gem, 8 gold, 4 pebbles, 2 skeletons."""
+    opts = E.options_schema().load({})
+    assert len(cards.composition(G, opts)) == 42
+    small = E.options_schema().load({"gems": 2, "gold_coins": 3, "pebbles": 1, "skeletons": 0})
+    assert len(cards.composition(G, small)) == 18
+
+
+def test_card_values_in_half_points():
+    """000_1414b0b0fea70c86.txt: gems 1..7, gold coins ½, pebbles 0, the skeleton 1..7."""
+    assert cards.total(G, ["gem7.1", "gold.1", "pebble.1"]) == 15
+    assert cards.total(G, ["gem3.1", "skeleton.1"]) == 14  # the skeleton at its best: 4
+    assert cards.total(G, ["gem3.1", "skeleton.1"], {"skeleton.1": 1}) == 8
+    assert cards.total(G, ["gem7.1", "gem1.1", "skeleton.1"]) == 18  # bust whatever: 1
+
+
+def test_buy_in_defaults_to_ten_treasures():
+    """000_1414b0b0fea70c86.txt: each player gets 10 treasures to bet."""
+    assert E.options_schema().load({})["buy_in"] == 10
+    assert E.info.extra["buy_in_option"] == "buy_in"
+
+
+def test_meneur_is_the_oldest_player_ties_to_the_lowest_seat():
+    """000_1414b0b0fea70c86.txt: the oldest player is the first meneur (Decision on ties)."""
+    assert open_table(E, ages=(30, 60, 45)).state.banker == 1
+    assert open_table(E, ages=(30, 60, 60)).state.banker == 1
+
+
+def test_one_card_face_down_to_every_other_player_then_bets_of_one_or_two():
+    """000_1414b0b0fea70c86.txt: one card to each other player, who looks and bets 1 or 2."""
+    t = open_table(E, (10, 10, 1), ["gem1.1", "gem2.1"])
+    dealt = [e for e in t.given if e.type == "CardDealt"]
+    assert [(e.data["seat"], e.visible_to) for e in dealt] == [(1, {1}), (2, {2})]
+    assert not t.state.bank.cards
+    assert t.refused(PlaceBet(1, 1.0, 3)) == "bet_out_of_range"
+    t.when(PlaceBet(1, 1.0, 2))
+    assert E.legal_actions(t.state, 2) == [{"type": "bet", "amount": {"min": 1, "max": 1}}]
+
+
+def test_play_goes_clockwise_from_the_meneurs_left():
+    """000_1414b0b0fea70c86.txt: play goes clockwise, from the player left of the meneur."""
+    t = betted([], balances=(10, 10, 10, 10), ages=(20, 20, 70, 20))
+    assert t.state.order == (3, 0, 1)
+    assert E.turn(t.state).seat == 3
+
+
+def test_carte_deals_face_down_and_the_player_chooses_which_card_stays_hidden():
+    """000_1414b0b0fea70c86.txt: one hidden card only, which may change as the hand grows."""
+    t = betted(["gem2.1", "gem3.1", "gem4.1"])
+    (card,) = t.when(Hit(1, 2.0))
+    assert card.visible_to == frozenset({1}) and "card" not in card.public
+    assert E.turn(t.state).waiting_for == "choose"
+    assert E.legal_actions(t.state, 1) == [{"type": "hide", "card": ["gem2.1", "gem4.1"]}]
+    assert t.refused(Stand(1, 2.0)) == "wrong_phase"
+    (up,) = t.when(Hide(1, 2.0, "gem4.1"))
+    assert up.type == "CardTurnedUp" and up.data["card"] == "gem2.1"
+    assert E.view(t.state, Viewer.at_seat(2))["hands"][0]["cards"] == ["gem2.1", None]
+
+
+def test_going_over_seven_half_is_not_announced():
+    """000_1414b0b0fea70c86.txt: the hidden card keeps a bust secret (bluffing)."""
+    t = betted(["gem5.1", "gem3.1", "gem6.1"])
+    t.when(Hit(1, 2.0))
+    events = t.when(Hide(1, 2.0, "gem6.1"))  # 11 points, unannounced
+    assert "CardsShown" not in types(events) and E.turn(t.state).seat == 1
+    public = E.view(t.state, SPECTATOR)["hands"][0]
+    assert "total" not in public and public["status"] == "open"
+
+
+def test_the_meneur_turns_up_cards_face_up():
+    """000_1414b0b0fea70c86.txt: for the meneur every card is face up."""
+    t = betted(["gem5.1", "gem3.1", "gem2.1"])
+    t.when(Stand(1, 2.0))
+    t.when(Stand(2, 2.0))
+    assert E.turn(t.state).role == "banker"
+    (card,) = t.when(Hit(0, 3.0))
+    assert card.visible_to is None and card.data["card"] == "gem2.1"
+
+
+def test_the_meneur_turns_up_a_card_before_his_first_call():
+    """Decision (seed 000_1414b0b0fea70c86.txt): he turns up one card, then another, ..."""
+    t = betted(["gem5.1", "gem3.1", "gem2.1"])
+    t.when(Stand(1, 2.0))
+    t.when(Stand(2, 2.0))
+    assert t.refused(Call(0, 3.0, 1)) == "bad_target"
+    assert [a["type"] for a in E.legal_actions(t.state, 0)] == ["hit"]
+
+
+def meneur_at(top, stands=(1, 2), draws=1, **kw):
+    t = betted(top, **kw)
+    for seat in stands:
+        t.when(Stand(seat, 2.0))
+    for _ in range(draws):
+        t.when(Hit(0, 3.0))
+    return t
+
+
+def test_called_player_loses_ties_and_worse_totals_and_gives_his_stake():
+    """000_1414b0b0fea70c86.txt: ties and better totals go to the meneur."""
+    t = meneur_at(["gem5.1", "gem3.1", "gem5.2"], bets={1: 2})
+    t.when(Call(0, 3.0, 1))
+    assert E.turn(t.state).seat == 1 and E.turn(t.state).waiting_for == "answer"
+    events = t.when(Reveal(1, 4.0))
+    assert only(events, "CardsShown")[0]["cards"] == ["gem5.1"]
+    assert only(events, "CallDecided")[0]["net"] == -2
+
+
+def test_called_player_with_a_better_total_takes_the_same_amount():
+    """000_1414b0b0fea70c86.txt: a better player takes back his stake and as much again."""
+    t = meneur_at(["gem5.1", "gem3.1", "gem4.1"], bets={1: 2})
+    t.when(Call(0, 3.0, 1))
+    t.when(Reveal(1, 4.0))
+    t.when(Call(0, 5.0, 2))
+    t.when(Reveal(2, 6.0))
+    assert nets(t) == {1: 2, 2: -1}
+    post = [(p.from_account, p.to_account, p.amount) for p in E.settle(t.state)]
+    assert ("seat:0", "seat:1", 2) in post and ("escrow", "seat:1", 2) in post
+
+
+def test_bust_players_always_lose():
+    """000_1414b0b0fea70c86.txt: a player over 7½ loses when called."""
+    t = betted(["gem5.1", "gem3.1", "gem6.1", "gem1.1"])
+    t.when(Hit(1, 2.0))
+    t.when(Hide(1, 2.0, "gem6.1"))
+    t.when(Stand(1, 2.0))
+    t.when(Stand(2, 2.0))
+    t.when(Hit(0, 3.0))
+    t.when(Call(0, 3.0, 1))
+    t.when(Reveal(1, 4.0))
+    assert nets(t)[1] == -1
+
+
+def test_the_meneur_may_draw_between_calls():
+    """000_1414b0b0fea70c86.txt: after a call he may turn up more cards before the next."""
+    t = meneur_at(["gem5.1", "gem3.1", "gem2.1", "gem2.2"])
+    t.when(Call(0, 3.0, 2))
+    t.when(Reveal(2, 4.0))
+    assert E.turn(t.state).role == "banker"
+    t.when(Hit(0, 5.0))
+    t.when(Call(0, 5.0, 1))
+    events = t.when(Reveal(1, 6.0))
+    assert only(events, "CallDecided")[0]["meneur_total"] == 8
+    assert nets(t) == {2: 1, 1: 1}
+
+
+def test_a_busted_meneur_pays_every_uncalled_player_his_stake():
+    """000_1414b0b0fea70c86.txt: over 7½ the meneur pays the others their stake."""
+    t = meneur_at(["gem5.1", "gem3.1", "gem6.1", "gem2.2"], bets={1: 2, 2: 1})
+    t.when(Call(0, 3.0, 1))
+    t.when(Reveal(1, 4.0))  # 5 against 6: lost
+    t.when(Hit(0, 5.0))  # 8: bust
+    assert E.is_terminal(t.state)
+    assert nets(t) == {1: -2, 2: 1}
+    uncalled = [r for r in t.state.results if r.get("uncalled")]
+    assert [r["seat"] for r in uncalled] == [2]
+    assert t.state.hands[1].hidden == ("gem3.1",)  # paid without showing
+
+
+def test_conceding_keeps_the_cards_hidden_from_all_but_auditors():
+    """000_1414b0b0fea70c86.txt: a beaten player may give his stake without showing his game."""
+    t = meneur_at(["gem5.1", "gem3.1", "gem7.1"])
+    t.when(Call(0, 3.0, 1))
+    events = t.when(Concede(1, 4.0))
+    assert "CardsShown" not in types(events)
+    t.when(Call(0, 5.0, 2))
+    t.when(Concede(2, 6.0))
+    assert E.is_terminal(t.state)
+    for viewer in (SPECTATOR, Viewer.at_seat(0), Viewer.at_seat(2)):
+        assert E.view(t.state, viewer)["hands"][0]["cards"] == [None]
+        assert all("gem5.1" not in str(redact(e, viewer).data) for e in t.given)
+    assert E.view(t.state, AUDITOR)["hands"][0]["cards"] == ["gem5.1"]
+    assert nets(t) == {1: -1, 2: -1}
+
+
+def test_first_revealed_seven_half_is_paid_double_and_becomes_meneur():
+    """000_1414b0b0fea70c86.txt: the first to show 7½ gets double and is the next meneur."""
+    t = betted(["gem7.1", "gem7.2", "gold.1", "gold.2", "gem5.1"], bets={1: 2, 2: 2})
+    t.when(Hit(1, 2.0))
+    t.when(Hide(1, 2.0, "gold.1"))
+    t.when(Stand(1, 2.0))
+    t.when(Hit(2, 2.0))
+    t.when(Hide(2, 2.0, "gold.2"))
+    t.when(Stand(2, 2.0))
+    t.when(Hit(0, 3.0))
+    t.when(Call(0, 3.0, 2))
+    t.when(Reveal(2, 4.0))
+    t.when(Call(0, 5.0, 1))
+    t.when(Reveal(1, 6.0))
+    assert nets(t) == {2: 4, 1: 2}
+    assert t.state.next_banker == 2
+    assert open_table(E, previous=t.state).state.banker == 2
+
+
+def test_seven_half_is_not_doubled_when_the_meneur_has_it_too():
+    """000_1414b0b0fea70c86.txt: double the stake, unless the meneur also has 7½."""
+    t = betted(["gem7.1", "gem3.1", "gold.1", "gem7.2", "gold.2"])
+    t.when(Hit(1, 2.0))
+    t.when(Hide(1, 2.0, "gold.1"))
+    t.when(Stand(1, 2.0))
+    t.when(Stand(2, 2.0))
+    t.when(Hit(0, 3.0))
+    t.when(Hit(0, 3.0))  # meneur 7½
+    t.when(Call(0, 3.0, 1))
+    t.when(Reveal(1, 4.0))
+    t.when(Call(0, 5.0, 2))
+    t.when(Concede(2, 6.0))
+    assert nets(t)[1] == -1 and t.state.next_banker == 1
+
+
+def test_otherwise_the_meneur_stays_unless_a_player_volunteers():
+    """000_1414b0b0fea70c86.txt: the meneur stays, unless another player volunteers."""
+    t = meneur_at(["gem5.1", "gem3.1", "gem7.1"])
+    t.when(Call(0, 3.0, 1))
+    t.when(Concede(1, 4.0))
+    t.when(Call(0, 5.0, 2))
+    t.when(Concede(2, 6.0))
+    assert t.state.next_banker is None
+    assert open_table(E, previous=t.state).state.banker == 0
+    assert E.legal_actions(t.state, 2) == [{"type": "volunteer"}]
+    assert t.refused(Volunteer(0, 7.0)) == "cannot_volunteer"
+    events = t.when(Volunteer(2, 7.0))
+    assert types(events) == ["Volunteered"] and E.settle(t.state)
+    assert open_table(E, previous=t.state).state.banker == 2
+
+
+def test_skeleton_value_is_declared_privately_when_standing():
+    """000_1414b0b0fea70c86.txt: the skeleton's holder gives it a whole value 1..7."""
+    t = betted(["skeleton.1", "gem3.1", "gem2.1"])
+    assert E.legal_actions(t.state, 1) == [
+        {"type": "hit"}, {"type": "stand", "declare": {"skeleton.1": {"min": 1, "max": 7}}}]
+    assert t.refused(Stand(1, 2.0, {"skeleton.1": 8})) == "bad_declaration"
+    assert t.refused(Stand(1, 2.0, {"gem3.1": 2})) == "bad_declaration"
+    (stood,) = t.when(Stand(1, 2.0, {"skeleton.1": 6}))[:1]
+    assert stood.visible_to == frozenset({1}) and "declared" not in stood.public
+    t.when(Stand(2, 2.0))
+    t.when(Hit(0, 3.0))
+    t.when(Call(0, 3.0, 1))
+    events = t.when(Reveal(1, 4.0))
+    assert only(events, "CardsShown")[0]["declared"] == {"skeleton.1": 6}
+
+
+def test_skeleton_value_declared_when_revealing_or_chosen_best_by_the_engine():
+    """000_1414b0b0fea70c86.txt: undeclared, the engine picks the best value (Decision)."""
+    t = meneur_at(["skeleton.1", "skeleton.2", "gem6.1"])
+    t.when(Call(0, 3.0, 1))
+    events = t.when(Reveal(1, 4.0, {"skeleton.1": 2}))
+    assert only(events, "CallDecided")[0]["total"] == 4
+    t.when(Call(0, 5.0, 2))
+    events = t.when(Reveal(2, 6.0))
+    assert only(events, "CardsShown")[0]["declared"] == {"skeleton.2": 7}
+
+
+def test_the_meneur_declares_a_skeleton_he_turns_up():
+    """000_1414b0b0fea70c86.txt: the meneur fixes the value of his skeleton when turned up."""
+    t = meneur_at(["gem5.1", "gem3.1", "skeleton.1"])
+    assert {"type": "declare", "card": ["skeleton.1"], "value": {"min": 1, "max": 7}} in (
+        E.legal_actions(t.state, 0))
+    (declared,) = t.when(Declare(0, 3.0, "skeleton.1", 4))
+    assert declared.visible_to is None and declared.data["value"] == 4
+    t.when(Call(0, 3.0, 1))
+    t.when(Reveal(1, 4.0))
+    assert nets(t)[1] == 1  # 5 beats the meneur's declared 4
+
+
+def test_timeouts_stand_turn_up_the_new_card_and_reveal():
+    """RULES.md §1c (seed 000_1414b0b0fea70c86.txt): a player who does not act stands."""
+    t = betted(["gem2.1", "gem3.1", "gem4.1", "gem1.1", "gem1.2"])
+    t.when(Hit(1, 2.0))
+    events = t.when(E.timeout(t.state, 100.0))
+    assert [(e.type, e.data.get("card")) for e in events[:2]] == [
+        ("CardTurnedUp", "gem4.1"), ("Stood", None)]
+    assert types(t.when(E.timeout(t.state, 200.0)))[0] == "Stood"
+    t.when(Hit(0, 300.0))
+    t.when(Call(0, 300.0, 1))
+    events = t.when(E.timeout(t.state, 400.0))
+    assert types(events)[:2] == ["CardsShown", "CallDecided"]
+    assert only(events, "CallDecided")[0]["timeout"] is True
+
+
+def test_meneur_timeout_follows_the_banker_policy_then_calls_clockwise():
+    """RULES.md §1c (seed 000_1414b0b0fea70c86.txt): banker policy of 1a, then calls in order."""
+    t = meneur_at(["gem2.1", "gem3.1", "gem1.1", "gem2.2", "gem1.2"], draws=0,
+                  options={"banker_stand_at": 4})
+    assert t.refused(TimeOut(0, 10.0)) == "too_early"
+    events = t.when(E.timeout(t.state, 1000.0))
+    assert [d["card"] for d in only(events, "CardDealt")] == ["gem1.1", "gem2.2", "gem1.2"]
+    assert only(events, "PlayerCalled") == [{"seat": 0, "target": 1, "timeout": True}]
+    t.when(Reveal(1, 1001.0))
+    events = t.when(E.timeout(t.state, 5000.0))
+    assert only(events, "PlayerCalled") == [{"seat": 0, "target": 2, "timeout": True}]
+
+
+def test_bet_timeout_sits_out():
+    """Decision (seed 000_1414b0b0fea70c86.txt): a player who does not bet sits the hand out."""
+    t = open_table(E)
+    assert only(t.when(E.timeout(t.state, 100.0)), "SatOut") == [{"seat": 1, "timeout": True}]
+
+
+def test_a_short_meneur_pays_in_table_order():
+    """Money in the 7½ family (seed 000_1414b0b0fea70c86.txt): shortfall recorded in order."""
+    t = meneur_at(["gem5.1", "gem3.1", "gem6.1", "gem2.2"], stands=(1, 2),
+                  balances=(1, 10, 10), bets={1: 2, 2: 2})
+    t.when(Hit(0, 4.0))  # 8: bust, owes 2 to each
+    short = [e.data for e in t.given if e.type == "ShortfallRecorded"]
+    assert [(s["payee"], s["owed"], s["paid"]) for s in short] == [(1, 2, 1), (2, 2, 0)]
+    assert all(b >= 0 for b in t.state.balances.values())
+
+
+def test_table_ends_when_a_player_has_no_treasure_or_time_is_up():
+    """000_1414b0b0fea70c86.txt: a set duration, or as soon as one player has no treasure."""
+    t = meneur_at(["gem5.1", "gem3.1", "gem7.1"], balances=(10, 1, 10),
+                  options={"duration_s": 600})
+    t.when(Call(0, 3.0, 2))
+    t.when(Concede(2, 4.0))
+    t.when(Call(0, 5.0, 1))
+    t.when(Concede(1, 6.0))
+    assert E.table_over(t.state, 10.0)  # seat 1 has nothing left
+    t = meneur_at(["gem5.1", "gem3.1", "gem1.1"], options={"duration_s": 600})
+    t.when(Call(0, 3.0, 2))
+    t.when(Concede(2, 4.0))
+    t.when(Call(0, 5.0, 1))
+    t.when(Concede(1, 6.0))
+    assert not E.table_over(t.state, 599.0) and E.table_over(t.state, 600.0)
