@@ -7,6 +7,6 @@ from games.contract import Engine
 
 def engines() -> dict[str, Engine]:
     """The engines of every game family, keyed by the name clients use."""
-    from games import cassino, pirate_pairs
+    from games import cassino, pirate_pairs, sevenhalf
 
-    return {**pirate_pairs.ENGINES, **cassino.ENGINES}
+    return {**sevenhalf.ENGINES, **pirate_pairs.ENGINES, **cassino.ENGINES}
