@@ -35,4 +35,69 @@ def default_types() -> EventTypes:
     types = EventTypes()
     types.register("TreasurePosted", TreasurePostedSchema())
     types.register("PlayerRegistered", PlayerRegisteredSchema())
+    for name, schema in TABLE_EVENTS.items():
+        types.register(name, schema())
+    types.register_family(GAME_EVENT_PREFIX, GameEventSchema())
     return types
+
+
+class GameEventSchema(Schema):
+    """A rules engine's event, as recorded: who may read `data`, and what everyone else gets."""
+
+    hand = fields.String(required=True)
+    data = fields.Dict(required=True)
+    visible_to = fields.List(fields.Integer(), allow_none=True, load_default=None)
+    public = fields.Dict(allow_none=True, load_default=None)
+
+
+class TableCreatedSchema(Schema):
+    table_id = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    created_by = fields.String(required=True)
+
+
+class PlayerSeatedSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    player_id = fields.String(required=True)
+    buy_in = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    age = fields.Integer(allow_none=True, load_default=None)
+    seed = fields.String(allow_none=True, load_default=None)
+
+
+class PlayerLeftSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    player_id = fields.String(required=True)
+    cash_out = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+
+
+class HandBeganSchema(Schema):
+    hand_id = fields.String(required=True)
+    number = fields.Integer(required=True, strict=True)
+    seats = fields.List(fields.Dict(), required=True)
+    commitment = fields.String(required=True)
+
+
+class HandSettledSchema(Schema):
+    hand_id = fields.String(required=True)
+    postings = fields.List(fields.Dict(), required=True)
+
+
+class SeedRevealedSchema(Schema):
+    hand_id = fields.String(required=True)
+    server_seed = fields.String(required=True)
+    player_seeds = fields.List(fields.String(), required=True)
+    auditors_only = fields.Boolean(required=True)
+
+
+class TableEndedSchema(Schema):
+    reason = fields.String(required=True)
+
+
+TABLE_EVENTS: dict[str, type[Schema]] = {
+    "TableCreated": TableCreatedSchema, "PlayerSeated": PlayerSeatedSchema,
+    "PlayerLeft": PlayerLeftSchema, "HandBegan": HandBeganSchema,
+    "HandSettled": HandSettledSchema, "SeedRevealed": SeedRevealedSchema,
+    "TableEnded": TableEndedSchema,
+}
+GAME_EVENT_PREFIX = "game."

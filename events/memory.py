@@ -67,9 +67,11 @@ class InMemoryEventStore:
                     stored.append(record)
             return stored
 
-    def read_stream(self, stream_id: str, after_version: int = 0) -> list[StoredEvent]:
+    def read_stream(self, stream_id: str, after_version: int = 0,
+                    limit: int | None = None) -> list[StoredEvent]:
         with self._lock:
             events = self._streams.get(stream_id, [])[after_version:]
+            events = events if limit is None else events[:limit]
         return [self.types.upcast(e) for e in events]
 
     def read_all(self, after: Checkpoint = Checkpoint(), limit: int = 1000) -> list[StoredEvent]:

@@ -127,13 +127,14 @@ class PostgresEventStore:
         return stored
 
     def read_stream(
-        self, stream_id: str, after_version: int = 0, conn: psycopg.Connection | None = None
+        self, stream_id: str, after_version: int = 0, conn: psycopg.Connection | None = None,
+        limit: int | None = None,
     ) -> list[StoredEvent]:
         with self._conn(conn) as c:
             rows = c.execute(
                 f"SELECT {COLUMNS} FROM events WHERE stream_id = %s AND version > %s"
-                " ORDER BY version",
-                (stream_id, after_version),
+                " ORDER BY version LIMIT %s",
+                (stream_id, after_version, limit),
             ).fetchall()
         return [self.types.upcast(_stored(r)) for r in rows]
 

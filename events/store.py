@@ -21,8 +21,9 @@ class EventStore(Protocol):
         """Append to several streams atomically: all or nothing."""
         ...
 
-    def read_stream(self, stream_id: str, after_version: int = 0) -> list[StoredEvent]:
-        """A stream's events with version > `after_version`, in order."""
+    def read_stream(self, stream_id: str, after_version: int = 0,
+                    limit: int | None = None) -> list[StoredEvent]:
+        """A stream's events with version > `after_version`, in order, at most `limit` of them."""
         ...
 
     def read_all(self, after: Checkpoint = Checkpoint(), limit: int = 1000) -> list[StoredEvent]:

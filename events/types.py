@@ -32,10 +32,18 @@ class EventTypes:
 
     def __init__(self) -> None:
         self._types: dict[str, EventType] = {}
+        self._families: dict[str, marshmallow.Schema] = {}
 
     def register(self, name: str, schema: marshmallow.Schema, version: int = 1) -> None:
         """Register `name` with the schema of its current `version`."""
         self._types[name] = EventType(name, schema, version)
+
+    def register_family(self, prefix: str, schema: marshmallow.Schema) -> None:
+        """Accept every type named `prefix...` with one schema (the games' own event types)."""
+        self._families[prefix] = schema
+
+    def _family(self, name: str) -> marshmallow.Schema | None:
+        return next((s for p, s in self._families.items() if name.startswith(p)), None)
 
     def upcaster(self, name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
         """Decorator: turn a `from_version` payload of `name` into the next version's payload."""
@@ -47,13 +55,16 @@ class EventTypes:
         return add
 
     def __contains__(self, name: str) -> bool:
-        return name in self._types
+        return name in self._types or self._family(name) is not None
 
     def validate(self, event: NewEvent) -> None:
         """Raise `InvalidEvent` unless `event` is of a known type, current version, valid data."""
         known = self._types.get(event.type)
         if known is None:
-            raise InvalidEvent(event.type, "unknown event type")
+            family = self._family(event.type)
+            if family is None:
+                raise InvalidEvent(event.type, "unknown event type")
+            known = EventType(event.type, family)
         if event.schema_version != known.version:
             raise InvalidEvent(event.type, f"schema version {event.schema_version} is not current")
         errors = known.schema.validate(event.data)

@@ -15,7 +15,18 @@ from events.catalog import default_types
 from events.ledger import InsufficientTreasure
 from events.model import ConcurrencyConflict, InvalidEvent
 from events.postgres import PostgresEventStore, make_pool
-from service import audit, auditors, db, idempotency, logs, players, probes
+from service import (
+    audit,
+    auditors,
+    db,
+    games_api,
+    hands,
+    idempotency,
+    logs,
+    players,
+    probes,
+    tables,
+)
 from service.config import Config
 from service.problems import Problem, ProblemSchema, render
 
@@ -81,7 +92,8 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     db.init_app(app, db_pool)
     idempotency.init_app(app)
     api = BancoApi(app)
-    for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp):
+    for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
+                      hands.blp):
         api.register_blueprint(blueprint)
     _domain_errors(app)
     app.extensions["banco.api"] = api

@@ -7,6 +7,8 @@ wrote, its idempotency record included, is then committed together or not at all
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import psycopg
 from flask import Flask, Response, current_app, g, request
 from psycopg_pool import ConnectionPool
@@ -27,10 +29,19 @@ def conn() -> psycopg.Connection:
     return g.db_conn
 
 
+def after_commit(fn: Callable[[], None]) -> None:
+    """Run `fn` once the request's transaction has committed (never if it rolls back)."""
+    g.setdefault("after_commit", []).append(fn)
+
+
 def _finish(response: Response) -> Response:
     c = g.get("db_conn")
     if c is not None and c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-        c.execute("COMMIT" if response.status_code < 400 else "ROLLBACK")
+        committed = response.status_code < 400
+        c.execute("COMMIT" if committed else "ROLLBACK")
+        if committed:
+            for fn in g.pop("after_commit", []):
+                fn()
     return response
 
 

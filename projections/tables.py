@@ -1,0 +1,105 @@
+"""The table-state projection: a row per table with a snapshot of the hand in play, and hands."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+COLUMNS = ("table_id, game, options, status, version, seats, hand_id, hand_number, state, turn,"
+           " created_by, created_at")
+
+
+@dataclass
+class TableRow:
+    """A table as the projection holds it; `state` is the engine state of the current hand."""
+
+    table_id: str
+    game: str
+    options: dict[str, Any]
+    status: str
+    version: int
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    hand_id: str | None = None
+    hand_number: int = 0
+    state: Any = None
+    turn: dict[str, Any] | None = None
+    created_by: str = ""
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    def seat_of(self, player_id: str) -> int | None:
+        return next((s["seat"] for s in self.seats if s["player_id"] == player_id), None)
+
+    def player_at(self, seat: int) -> str:
+        return next(s["player_id"] for s in self.seats if s["seat"] == seat)
+
+
+def load(conn: psycopg.Connection, table_id: str, lock: bool = False) -> TableRow | None:
+    """The table's row; with `lock`, held until the transaction ends."""
+    row = conn.execute(
+        f"SELECT {COLUMNS} FROM tables WHERE table_id = %s{' FOR UPDATE' if lock else ''}",
+        (table_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    # The snapshot is ours, written by `save` from an engine state; it never comes from a client.
+    values[8] = pickle.loads(values[8]) if values[8] is not None else None
+    return TableRow(*values)
+
+
+def save(conn: psycopg.Connection, table: TableRow) -> None:
+    """Insert or update the table's row."""
+    state = pickle.dumps(table.state, protocol=5) if table.state is not None else None
+    conn.execute(
+        "INSERT INTO tables (table_id, game, options, status, version, seats, hand_id, hand_number,"
+        " state, turn, created_by, created_at, updated_at)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())"
+        " ON CONFLICT (table_id) DO UPDATE SET status = EXCLUDED.status,"
+        " version = EXCLUDED.version, seats = EXCLUDED.seats, hand_id = EXCLUDED.hand_id,"
+        " hand_number = EXCLUDED.hand_number, state = EXCLUDED.state, turn = EXCLUDED.turn,"
+        " updated_at = now()",
+        (table.table_id, table.game, Jsonb(table.options), table.status, table.version,
+         Jsonb(table.seats), table.hand_id, table.hand_number, state,
+         Jsonb(table.turn) if table.turn is not None else None, table.created_by, table.created_at),
+    )
+
+
+def hand_began(conn: psycopg.Connection, table: TableRow, commitment: str, first_version: int) -> None:
+    conn.execute(
+        "INSERT INTO hands (hand_id, table_id, number, status, seats, commitment, first_version,"
+        " opened_at) VALUES (%s, %s, %s, 'playing', %s, %s, %s, now())",
+        (table.hand_id, table.table_id, table.hand_number, Jsonb(table.seats), commitment,
+         first_version),
+    )
+
+
+def hand_status(conn: psycopg.Connection, hand_id: str, status: str, last_version: int | None = None,
+                postings: list[dict[str, Any]] | None = None) -> None:
+    conn.execute(
+        "UPDATE hands SET status = %s, last_version = coalesce(%s, last_version),"
+        " postings = coalesce(%s, postings),"
+        " settled_at = CASE WHEN %s = 'settled' THEN now() ELSE settled_at END WHERE hand_id = %s",
+        (status, last_version, Jsonb(postings) if postings is not None else None, status, hand_id),
+    )
+
+
+HAND_COLUMNS = ("hand_id", "table_id", "number", "status", "seats", "commitment", "first_version",
+                "last_version", "postings", "opened_at", "settled_at")
+
+
+def hand(conn: psycopg.Connection, hand_id: str) -> dict[str, Any] | None:
+    row = conn.execute(f"SELECT {', '.join(HAND_COLUMNS)} FROM hands WHERE hand_id = %s",
+                       (hand_id,)).fetchone()
+    return dict(zip(HAND_COLUMNS, row, strict=True)) if row else None
+
+
+def hands_of(conn: psycopg.Connection, table_id: str, after: int, limit: int) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        f"SELECT {', '.join(HAND_COLUMNS)} FROM hands WHERE table_id = %s AND number > %s"
+        " ORDER BY number LIMIT %s", (table_id, after, limit)).fetchall()
+    return [dict(zip(HAND_COLUMNS, r, strict=True)) for r in rows]

@@ -1,0 +1,269 @@
+"""Table commands: enrich them with time, actor and seeds, let the engine decide, then append its
+events and their postings with the table's expected version, projections included, in the
+caller's transaction."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import psycopg
+
+from events import ledger
+from events.catalog import GAME_EVENT_PREFIX
+from events.model import NewEvent, StoredEvent
+from events.postgres import PostgresEventStore
+from games import deck
+from games.contract import Engine, Event, IllegalMove, Posting, SeatInfo, SeedMaterial
+from games.registry import engines
+from projections import tables
+from projections.tables import TableRow
+from service.problems import Problem
+
+ENGINES = engines()
+
+
+def engine_of(table: TableRow) -> Engine:
+    return ENGINES[table.game]
+
+
+def stream(table_id: str) -> str:
+    return f"table-{table_id}"
+
+
+def seat_account(table_id: str, player_id: str) -> str:
+    return f"seat:{table_id}:{player_id}"
+
+
+def account(table: TableRow, name: str) -> str:
+    """The ledger account of an engine account (`seat:<n>`, `escrow`, `pot`)."""
+    if name == "escrow":
+        return f"escrow:{table.table_id}:{table.hand_id}"
+    if name == "pot":
+        return f"pot:{table.table_id}:pot"
+    return seat_account(table.table_id, table.player_at(int(name.split(":", 1)[1])))
+
+
+def transfers(table: TableRow, postings: Sequence[Posting]) -> list[ledger.Transfer]:
+    return [ledger.Transfer(account(table, p.from_account), account(table, p.to_account), p.amount,
+                            p.reason, table=table.table_id, hand=table.hand_id) for p in postings]
+
+
+def recorded(table: TableRow, event: Event, metadata: dict[str, Any]) -> NewEvent:
+    """An engine event as the store keeps it, visibility included."""
+    visible = None if event.visible_to is None else sorted(event.visible_to)
+    return NewEvent(GAME_EVENT_PREFIX + event.type,
+                    {"hand": table.hand_id, "data": dict(event.data), "visible_to": visible,
+                     "public": None if event.public is None else dict(event.public)}, metadata)
+
+
+def engine_event(stored: StoredEvent) -> Event:
+    """The engine's event back from its record."""
+    d = stored.data
+    visible = None if d["visible_to"] is None else frozenset(d["visible_to"])
+    return Event(stored.type[len(GAME_EVENT_PREFIX):], d["data"], visible, d["public"])
+
+
+def load(conn: psycopg.Connection, table_id: str, lock: bool = False) -> TableRow:
+    table = tables.load(conn, table_id, lock)
+    if table is None:
+        raise Problem(404, "table_not_found", f"no table {table_id}")
+    return table
+
+
+def _turn(engine: Engine, state: Any) -> dict[str, Any] | None:
+    turn = engine.turn(state)
+    return None if turn is None else {"seat": turn.seat, "waiting_for": turn.waiting_for,
+                                      "role": turn.role}
+
+
+def _append(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+            events: Sequence[NewEvent], postings: Sequence[ledger.Transfer],
+            metadata: dict[str, Any]) -> list[StoredEvent]:
+    try:
+        stored = ledger.post(conn, store, stream(table.table_id), postings, metadata,
+                             expected_version=table.version, extra=events)
+    except ledger.InsufficientTreasure as e:
+        raise Problem(422, "insufficient_treasure", str(e)) from e
+    table.version = stored[-1].version
+    return stored
+
+
+def create_table(conn: psycopg.Connection, store: PostgresEventStore, game: str,
+                 options: dict[str, Any], created_by: str, metadata: dict[str, Any]) -> TableRow:
+    table = TableRow(table_id="tb_" + secrets.token_hex(8), game=game, options=options,
+                     status="open", version=0, created_by=created_by)
+    event = NewEvent("TableCreated", {"table_id": table.table_id, "game": game, "options": options,
+                                      "created_by": created_by}, metadata)
+    _append(conn, store, table, [event], [], metadata)
+    tables.save(conn, table)
+    return table
+
+
+def seat_player(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+                player_id: str, buy_in: int, age: int | None, seed: str | None,
+                metadata: dict[str, Any]) -> dict[str, Any]:
+    """Seat a player with `buy_in` moved from his wallet to the seat."""
+    engine = engine_of(table)
+    if table.status != "open" or (table.game == "cassino" and table.hand_number > 0):
+        raise Problem(409, "table_not_open", "players join between hands of an open table")
+    if table.seat_of(player_id) is not None:
+        raise Problem(409, "already_seated", "this player already has a seat here")
+    if len(table.seats) >= engine.info.max_players:
+        raise Problem(409, "table_full", f"{table.game} seats at most {engine.info.max_players}")
+    seat = {"seat": len(table.seats), "player_id": player_id, "age": age, "seed": seed}
+    event = NewEvent("PlayerSeated", {**seat, "buy_in": buy_in}, metadata)
+    move = [ledger.Transfer(ledger.wallet(player_id), seat_account(table.table_id, player_id),
+                            buy_in, "buy_in", table=table.table_id)] if buy_in else []
+    _append(conn, store, table, [event], move, metadata)
+    table.seats = [*table.seats, seat]
+    tables.save(conn, table)
+    return seat
+
+
+def seat_balances(conn: psycopg.Connection, table: TableRow) -> dict[str, int]:
+    accounts = [seat_account(table.table_id, s["player_id"]) for s in table.seats]
+    rows = conn.execute("SELECT account, balance FROM balances WHERE account = ANY(%s)",
+                        (accounts,)).fetchall()
+    held: dict[str, int] = dict(rows)
+    return {s["player_id"]: held.get(seat_account(table.table_id, s["player_id"]), 0)
+            for s in table.seats}
+
+
+def _cash_out(conn: psycopg.Connection, table: TableRow, player_ids: Sequence[str],
+              metadata: dict[str, Any]) -> tuple[list[NewEvent], list[ledger.Transfer]]:
+    held = seat_balances(conn, table)
+    events, moves = [], []
+    for s in table.seats:
+        if s["player_id"] not in player_ids:
+            continue
+        amount = held[s["player_id"]]
+        events.append(NewEvent("PlayerLeft", {"seat": s["seat"], "player_id": s["player_id"],
+                                              "cash_out": amount}, metadata))
+        if amount:
+            moves.append(ledger.Transfer(seat_account(table.table_id, s["player_id"]),
+                                         ledger.wallet(s["player_id"]), amount, "cash_out",
+                                         table=table.table_id))
+    return events, moves
+
+
+def leave(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, player_id: str,
+          metadata: dict[str, Any]) -> int:
+    """Unseat a player between hands; his seat balance goes back to his wallet."""
+    if table.seat_of(player_id) is None:
+        raise Problem(404, "not_seated", "this player has no seat here")
+    if table.status != "open" or (table.game == "cassino" and table.hand_number > 0):
+        raise Problem(409, "hand_in_play", "players leave between hands (a Cassino game to its end)")
+    events, moves = _cash_out(conn, table, [player_id], metadata)
+    _append(conn, store, table, events, moves, metadata)
+    # Seats stay numbered 0..n-1 in joining order; a changed line-up starts afresh (no carry-over).
+    table.seats = [{**s, "seat": i} for i, s in
+                   enumerate(s for s in table.seats if s["player_id"] != player_id)]
+    table.state = None
+    tables.save(conn, table)
+    return int(events[0].data["cash_out"])
+
+
+def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+              metadata: dict[str, Any]) -> TableRow:
+    """Deal the next hand: a fresh secret seed whose commitment opens the hand."""
+    engine = engine_of(table)
+    if table.status != "open":
+        raise Problem(409, "hand_in_play" if table.status != "over" else "table_over",
+                      f"the table is {table.status}")
+    if len(table.seats) < engine.info.min_players:
+        raise Problem(409, "not_enough_players", f"{table.game} needs {engine.info.min_players}")
+    held = seat_balances(conn, table)
+    seats = [SeatInfo(s["seat"], s["player_id"], held[s["player_id"]], s["age"], s["seed"])
+             for s in table.seats]
+    server_seed = deck.new_server_seed()
+    material = SeedMaterial(server_seed, tuple(s["seed"] or "" for s in table.seats))
+    now = time.time()
+    try:
+        events = engine.start(table.options, seats, material, previous=table.state, now=now)
+    except IllegalMove as e:
+        raise Problem(422, e.code, e.message) from e
+    opened = replace(table, hand_id="hd_" + secrets.token_hex(8), hand_number=table.hand_number + 1)
+    began = NewEvent("HandBegan", {"hand_id": opened.hand_id, "number": opened.hand_number,
+                                   "seats": table.seats,
+                                   "commitment": deck.commitment(server_seed)}, metadata)
+    first_version = table.version + 1
+    return _play(conn, store, opened, engine.initial_state(table.options), events, metadata,
+                 prefix=[began], first_version=first_version)
+
+
+def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, seat: int,
+        payload: dict[str, Any], metadata: dict[str, Any]) -> TableRow:
+    """A seat's action, decided by the engine on the snapshot of the hand in play."""
+    engine = engine_of(table)
+    if table.status != "playing":
+        raise Problem(409, "no_hand_in_play", f"the table is {table.status}")
+    try:
+        command = engine.parse_action(seat, payload, time.time())
+        events = engine.decide(table.state, command)
+    except IllegalMove as e:
+        raise Problem(422, e.code, e.message) from e
+    return _play(conn, store, table, table.state, events, metadata)
+
+
+def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, state: Any,
+          events: Sequence[Event], metadata: dict[str, Any], prefix: Sequence[NewEvent] = (),
+          first_version: int | None = None) -> TableRow:
+    engine = engine_of(table)
+    for event in events:
+        state = engine.evolve(state, event)
+    records = [*prefix, *(recorded(table, e, metadata) for e in events)]
+    moves = transfers(table, [p for e in events for p in e.postings])
+    _append(conn, store, table, records, moves, metadata)
+    table.state = state
+    table.turn = _turn(engine, state)
+    table.status = "settling" if engine.is_terminal(state) else "playing"
+    tables.save(conn, table)
+    if first_version is not None:
+        tables.hand_began(conn, table, str(records[0].data["commitment"]), first_version)
+    if table.status == "settling":
+        assert table.hand_id is not None
+        tables.hand_status(conn, table.hand_id, "settling", last_version=table.version)
+    return table
+
+
+def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, hand_id: str,
+           metadata: dict[str, Any]) -> bool:
+    """Pay out a finished hand; False (and nothing written) when it is not waiting to settle."""
+    table = load(conn, table_id, lock=True)
+    if table.status != "settling" or table.hand_id != hand_id:
+        return False
+    engine = engine_of(table)
+    postings = engine.settle(table.state)
+    moves = transfers(table, postings)
+    hand = tables.hand(conn, hand_id)
+    assert hand is not None
+    # Only this hand's events are read: the cost does not grow with the table's history.
+    seeds = next(e.data["data"] for e in store.read_stream(stream(table_id), hand["first_version"], conn=conn)
+                 if e.type.startswith(GAME_EVENT_PREFIX) and "server_seed" in e.data["data"])
+    events = [
+        NewEvent("HandSettled", {"hand_id": hand_id, "postings": [
+            {"from": t.from_account, "to": t.to_account, "amount": t.amount, "reason": t.reason}
+            for t in moves]}, metadata),
+        NewEvent("SeedRevealed", {
+            "hand_id": hand_id, "server_seed": seeds["server_seed"],
+            "player_seeds": list(seeds.get("player_seeds", [])),
+            "auditors_only": engine.info.extra.get("seed_reveal") == "auditors"}, metadata),
+    ]
+    _append(conn, store, table, events, moves, metadata)
+    if engine.table_over(table.state, time.time()):
+        # The table ends: every seat is cashed out once the hand's own postings have landed.
+        left, cash = _cash_out(conn, table, [s["player_id"] for s in table.seats], metadata)
+        _append(conn, store, table, [*left, NewEvent("TableEnded", {"reason": "game_over"}, metadata)],
+                cash, metadata)
+        table.status = "over"
+    else:
+        table.status = "open"
+    table.turn = None
+    tables.save(conn, table)
+    tables.hand_status(conn, hand_id, "settled", postings=events[0].data["postings"])
+    return True
+

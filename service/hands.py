@@ -1,0 +1,70 @@
+"""Hand summaries: players, stakes, outcome and postings, as each caller may see them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from events.catalog import GAME_EVENT_PREFIX
+from projections import tables
+from service import db, handlers
+from service.auth import Principal, principal, require
+from service.context import store
+from service.problems import Problem
+from service.redaction import Redactor, viewer_in
+from service.table_schemas import HandListQuerySchema, HandPageSchema, HandSchema
+
+blp = Blueprint("hands", __name__, description="Hands (rounds) dealt at the tables.")
+
+
+def summary(hand: dict[str, Any], who: Principal) -> dict[str, Any]:
+    """A hand as `who` may see it; the seed and the outcome only once it is settled."""
+    out = {"id": hand["hand_id"], **{k: hand[k] for k in (
+        "table_id", "number", "status", "seats", "commitment", "postings", "opened_at",
+        "settled_at")}, "server_seed": None, "outcome": None}
+    if hand["status"] != "settled":
+        return out
+    table = handlers.load(db.conn(), hand["table_id"])
+    engine = handlers.engine_of(table)
+    # The hand's own events and the settlement right after them: bounded by the hand's length.
+    length = hand["last_version"] - hand["first_version"] + 1 + len(hand["postings"] or []) + 2
+    stored = store().read_stream(handlers.stream(hand["table_id"]), hand["first_version"] - 1,
+                                 conn=db.conn(), limit=length)
+    redactor = Redactor(db.conn(), who)
+    state = engine.initial_state(table.options)
+    for event in stored:
+        if event.type == "SeedRevealed" and event.data["hand_id"] == hand["hand_id"]:
+            out["server_seed"] = redactor.event(event)["data"].get("server_seed")
+            break
+        if event.type.startswith(GAME_EVENT_PREFIX):
+            state = engine.evolve(state, handlers.engine_event(event))
+    out["outcome"] = engine.view(state, viewer_in(who, hand["seats"]))
+    return out
+
+
+@blp.route("/v1/tables/<table_id>/hands")
+class TableHands(MethodView):
+    @require("operator", "auditor", "player")
+    @blp.arguments(HandListQuerySchema, location="query")
+    @blp.response(200, HandPageSchema)
+    def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any]:
+        """The table's hands in order, as you may see them"""
+        handlers.load(db.conn(), table_id)
+        found = tables.hands_of(db.conn(), table_id, query["after"], query["limit"] + 1)
+        items = [summary(h, principal()) for h in found[: query["limit"]]]
+        more = len(found) > query["limit"]
+        return {"items": items, "next_cursor": items[-1]["number"] if more else None}
+
+
+@blp.route("/v1/hands/<hand_id>")
+class Hand(MethodView):
+    @require("operator", "auditor", "player")
+    @blp.response(200, HandSchema)
+    def get(self, hand_id: str) -> dict[str, Any]:
+        """A hand: its players, commitment, postings and, once settled, seed and outcome"""
+        hand = tables.hand(db.conn(), hand_id)
+        if hand is None:
+            raise Problem(404, "hand_not_found", f"no hand {hand_id}")
+        return summary(hand, principal())

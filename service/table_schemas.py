@@ -1,0 +1,162 @@
+"""Request and response schemas of games, tables and hands."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+TABLE_ID = {"example": "tb_5c1e0a9b3d2f4e61"}
+HAND_ID = {"example": "hd_0a1b2c3d4e5f6071"}
+
+
+class GameSchema(Schema):
+    name = fields.String(required=True, metadata={"example": "sette-e-mezzo"})
+    title = fields.String(required=True, metadata={"example": "Sette e mezzo"})
+    min_players = fields.Integer(required=True, metadata={"example": 2})
+    max_players = fields.Integer(required=True, metadata={"example": 12})
+    variants = fields.List(fields.String(), required=True)
+    rules_source = fields.String(required=True)
+    options = fields.Dict(required=True, metadata={
+        "description": "The table options: each with its type, default and limits."})
+
+
+class TableCreateSchema(Schema):
+    game = fields.String(required=True, metadata={"example": "sette-e-mezzo"})
+    variant = fields.String(load_default=None, allow_none=True, metadata={
+        "description": "Shorthand for options.variant (Cassino: classic, spades, draw)."})
+    options = fields.Dict(load_default=dict, metadata={"example": {"min_bet": 1, "max_bet": 20}})
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer(required=True)
+    player_id = fields.String(required=True)
+    balance = fields.Integer(required=True, metadata={"description": "Treasure on the seat."})
+
+
+class HandRefSchema(Schema):
+    id = fields.String(required=True, metadata=HAND_ID)
+    number = fields.Integer(required=True)
+    status = fields.String(required=True, metadata={"example": "playing"})
+
+
+class TableSchema(Schema):
+    id = fields.String(required=True, metadata=TABLE_ID)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    status = fields.String(required=True, metadata={
+        "description": "open (between hands), playing, settling (a finished hand is being paid) or over"})
+    version = fields.Integer(required=True, metadata={"description": "Also the ETag; send it as If-Match."})
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    hand = fields.Nested(HandRefSchema, allow_none=True, required=True)
+    turn = fields.Dict(allow_none=True, required=True, metadata={
+        "example": {"seat": 1, "waiting_for": "play", "role": "player"}})
+    you = fields.Integer(allow_none=True, required=True, metadata={"description": "Your seat, if any."})
+    view = fields.Dict(allow_none=True, required=True, metadata={
+        "description": "The hand in play as you may see it."})
+    legal_actions = fields.List(fields.Dict(), required=True, metadata={
+        "example": [{"type": "stand"}, {"type": "hit"}]})
+
+
+class TableListQuerySchema(Schema):
+    game = fields.String(load_default=None, allow_none=True)
+    status = fields.String(load_default=None, allow_none=True,
+                           validate=validate.OneOf(["open", "playing", "settling", "over"]))
+    cursor = fields.String(load_default=None, allow_none=True)
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class TableSummarySchema(Schema):
+    id = fields.String(required=True, metadata=TABLE_ID)
+    game = fields.String(required=True)
+    status = fields.String(required=True)
+    players = fields.Integer(required=True)
+    hands = fields.Integer(required=True)
+
+
+class TablePageSchema(Schema):
+    items = fields.List(fields.Nested(TableSummarySchema), required=True)
+    next_cursor = fields.String(allow_none=True, required=True)
+
+
+class JoinSchema(Schema):
+    buy_in = fields.Integer(load_default=None, allow_none=True, strict=True,
+                            validate=validate.Range(min=1, max=10**9),
+                            metadata={"description": "Treasure moved from your wallet to the seat "
+                                      "(Casino pirate: defaults to the table's buy_in)."})
+    age = fields.Integer(load_default=None, allow_none=True, strict=True,
+                         validate=validate.Range(min=0, max=150))
+    seed = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200),
+                         metadata={"description": "Your own text mixed into every shuffle."})
+
+
+class JoinedSchema(Schema):
+    seat = fields.Integer(required=True)
+    player_id = fields.String(required=True)
+    table = fields.Nested(TableSchema, required=True)
+
+
+class LeftSchema(Schema):
+    player_id = fields.String(required=True)
+    cash_out = fields.Integer(required=True)
+
+
+class ActionSchema(Schema):
+    """`{"type": ..., ...parameters}` exactly as offered by `legal_actions`."""
+
+    class Meta:
+        unknown = "include"
+
+    type = fields.String(required=True, metadata={"example": "hit"})
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0),
+                           metadata={"description": "The last version you have."})
+    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30),
+                        metadata={"description": "Seconds to wait for news (long poll)."})
+    limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
+
+
+class StreamQuerySchema(Schema):
+    after = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
+    timeout = fields.Float(load_default=60, validate=validate.Range(min=0.1, max=600),
+                           metadata={"description": "Seconds before the server ends the stream."})
+
+
+class TableEventSchema(Schema):
+    version = fields.Integer(required=True)
+    recorded_at = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"example": "game"})
+    type = fields.String(required=True, metadata={"example": "CardDealt"})
+    hand = fields.String(allow_none=True)
+    data = fields.Dict(required=True)
+
+
+class EventPageSchema(Schema):
+    items = fields.List(fields.Nested(TableEventSchema), required=True)
+    version = fields.Integer(required=True, metadata={"description": "The table's version now."})
+
+
+class HandSchema(Schema):
+    id = fields.String(required=True, metadata=HAND_ID)
+    table_id = fields.String(required=True, metadata=TABLE_ID)
+    number = fields.Integer(required=True)
+    status = fields.String(required=True, metadata={"example": "settled"})
+    seats = fields.List(fields.Dict(), required=True)
+    commitment = fields.String(required=True)
+    server_seed = fields.String(allow_none=True, required=True, metadata={
+        "description": "Revealed once the hand is settled (Casino pirate: to auditors only)."})
+    postings = fields.List(fields.Dict(), allow_none=True, required=True)
+    outcome = fields.Dict(allow_none=True, required=True, metadata={
+        "description": "The final state of the hand as you may see it, once settled."})
+    opened_at = fields.DateTime(required=True)
+    settled_at = fields.DateTime(allow_none=True, required=True)
+
+
+class HandListQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class HandPageSchema(Schema):
+    items = fields.List(fields.Nested(HandSchema), required=True)
+    next_cursor = fields.Integer(allow_none=True, required=True)

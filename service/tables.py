@@ -1,0 +1,289 @@
+"""Games, tables, seats, hands and actions over REST."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import ValidationError
+from psycopg_pool import ConnectionPool
+
+from events.postgres import PostgresEventStore
+from projections.tables import TableRow
+from service import db, handlers
+from service.auth import Principal, principal, require
+from service.context import metadata, store
+from service.problems import Problem
+from service.redaction import Redactor, viewer_in
+from service.table_schemas import (
+    ActionSchema,
+    EventPageSchema,
+    EventsQuerySchema,
+    JoinedSchema,
+    JoinSchema,
+    LeftSchema,
+    StreamQuerySchema,
+    TableCreateSchema,
+    TableListQuerySchema,
+    TablePageSchema,
+    TableSchema,
+)
+from workers.settlement import enqueue_settlement
+
+blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
+                description="Tables: seats, hands, actions and their events.")
+
+
+def render(table: TableRow, who: Principal) -> dict[str, Any]:
+    """The table as `who` may see it, with the actions open to him."""
+    engine = handlers.engine_of(table)
+    held = handlers.seat_balances(db.conn(), table)
+    viewer = viewer_in(who, table.seats)
+    you = viewer.seat if viewer.kind == "seat" else None
+    playing = table.state is not None and table.status == "playing"
+    return {
+        "id": table.table_id, "game": table.game, "options": table.options, "status": table.status,
+        "version": table.version,
+        "seats": [{"seat": s["seat"], "player_id": s["player_id"], "balance": held[s["player_id"]]}
+                  for s in table.seats],
+        "hand": None if table.hand_id is None else {
+            "id": table.hand_id, "number": table.hand_number,
+            "status": "playing" if table.status == "playing" else
+            ("settling" if table.status == "settling" else "settled")},
+        "turn": table.turn if table.status == "playing" else None,
+        "you": you,
+        "view": engine.view(table.state, viewer) if table.state is not None else None,
+        "legal_actions": engine.legal_actions(table.state, you) if playing and you is not None else [],
+    }
+
+
+def etag(table: TableRow) -> str:
+    return f'"{table.version}"'
+
+
+def respond(table: TableRow, status: int = 200, body: dict[str, Any] | None = None) -> Response:
+    """A table response with its version as the ETag (the schema documents the body)."""
+    payload = body if body is not None else render(table, principal())
+    response = Response(orjson.dumps(payload), status=status, mimetype="application/json")
+    response.headers["ETag"] = etag(table)
+    return response
+
+
+def check_if_match(table: TableRow, required: bool) -> None:
+    """412 when the caller's version is stale; 428 when it is required and missing."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        if required:
+            raise Problem(428, "if_match_required", "send If-Match with the table's version (ETag)")
+        return
+    versions = {v.strip().removeprefix("W/").strip('"') for v in header.split(",")}
+    if "*" not in versions and str(table.version) not in versions:
+        raise Problem(412, "stale_version", f"the table is at version {table.version}",
+                      version=table.version)
+
+
+def settle_after_commit(table: TableRow) -> None:
+    if table.status != "settling" or table.hand_id is None:
+        return
+    config = current_app.config["BANCO"]
+    connection = current_app.extensions["banco.redis"]
+    table_id, hand_id = table.table_id, table.hand_id
+
+    def enqueue() -> None:
+        try:
+            enqueue_settlement(connection, config.queue_name, table_id, hand_id)
+        except Exception:  # Redis down: the hand stays `settling` and is picked up later
+            current_app.logger.exception("could not queue the settlement of %s", hand_id)
+
+    db.after_commit(enqueue)
+
+
+@blp.route("")
+class Tables(MethodView):
+    @require("operator", "player")
+    @blp.arguments(TableCreateSchema)
+    @blp.response(201, TableSchema)
+    def post(self, body: dict[str, Any]) -> Response:
+        """Open a table for a game, with its options (defaults filled in)"""
+        engine = handlers.ENGINES.get(body["game"])
+        if engine is None:
+            raise Problem(422, "unknown_game", f"no game {body['game']!r}; see GET /v1/games")
+        raw = dict(body["options"])
+        if body["variant"] is not None:
+            raw["variant"] = body["variant"]
+        try:
+            options = engine.options_schema().load(raw)
+        except ValidationError as e:
+            raise Problem(422, "invalid_options", "the options do not fit this game",
+                          errors={"options": e.messages}) from e
+        table = handlers.create_table(db.conn(), store(), body["game"], dict(options),
+                                      principal().key, metadata("CreateTable"))
+        return respond(table, 201)
+
+    @require("operator", "auditor", "player")
+    @blp.arguments(TableListQuerySchema, location="query")
+    @blp.response(200, TablePageSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """Tables, newest first, filtered by game and status"""
+        clauses, params = ["true"], []
+        for column in ("game", "status"):
+            if query[column] is not None:
+                clauses.append(f"{column} = %s")
+                params.append(query[column])
+        if query["cursor"] is not None:
+            clauses.append("table_id < %s")
+            params.append(query["cursor"])
+        rows = db.conn().execute(
+            f"SELECT table_id, game, status, jsonb_array_length(seats), hand_number FROM tables"
+            f" WHERE {' AND '.join(clauses)} ORDER BY table_id DESC LIMIT %s",
+            [*params, query["limit"] + 1]).fetchall()
+        items = [{"id": r[0], "game": r[1], "status": r[2], "players": r[3], "hands": r[4]}
+                 for r in rows[: query["limit"]]]
+        more = len(rows) > query["limit"]
+        return {"items": items, "next_cursor": items[-1]["id"] if more else None}
+
+
+@blp.route("/<table_id>")
+class Table(MethodView):
+    @require("operator", "auditor", "player")
+    @blp.response(200, TableSchema)
+    def get(self, table_id: str) -> Response:
+        """The table as you may see it: the hand in play, whose turn, and your legal actions"""
+        table = handlers.load(db.conn(), table_id)
+        if request.if_none_match and request.if_none_match.contains(str(table.version)):
+            return Response(status=304, headers={"ETag": etag(table)})
+        return respond(table)
+
+
+@blp.route("/<table_id>/seats")
+class Seats(MethodView):
+    @require("player")
+    @blp.arguments(JoinSchema)
+    @blp.response(201, JoinedSchema)
+    def post(self, body: dict[str, Any], table_id: str) -> Response:
+        """Take a seat, moving your buy-in from your wallet to the seat"""
+        table = handlers.load(db.conn(), table_id)
+        check_if_match(table, required=False)
+        buy_in = body["buy_in"] if body["buy_in"] is not None else table.options.get("buy_in")
+        if buy_in is None:
+            raise Problem(422, "buy_in_required", "say how much treasure you bring to the seat")
+        player_id = principal().subject
+        seat = handlers.seat_player(db.conn(), store(), table, player_id, int(buy_in), body["age"],
+                                    body["seed"], metadata("JoinTable"))
+        return respond(table, 201, {"seat": seat["seat"], "player_id": player_id,
+                                    "table": render(table, principal())})
+
+
+@blp.route("/<table_id>/seats/<player_id>")
+class Seat(MethodView):
+    @require("operator", self_param="player_id")
+    @blp.response(200, LeftSchema)
+    def delete(self, table_id: str, player_id: str) -> dict[str, Any]:
+        """Leave between hands: the seat's treasure goes back to the wallet"""
+        table = handlers.load(db.conn(), table_id)
+        cash = handlers.leave(db.conn(), store(), table, player_id, metadata("LeaveTable"))
+        return {"player_id": player_id, "cash_out": cash}
+
+
+@blp.route("/<table_id>/hands")
+class Hands(MethodView):
+    @require("operator", "player")
+    @blp.response(201, TableSchema)
+    def post(self, table_id: str) -> Response:
+        """Deal the next hand (or round); its deck is committed before any card is dealt"""
+        table = handlers.load(db.conn(), table_id)
+        who = principal()
+        if who.role == "player" and table.seat_of(who.subject) is None:
+            raise Problem(403, "not_seated", "only a seated player (or the operator) deals")
+        check_if_match(table, required=False)
+        table = handlers.open_hand(db.conn(), store(), table, metadata("OpenHand"))
+        settle_after_commit(table)
+        return respond(table, 201)
+
+
+@blp.route("/<table_id>/actions")
+class Actions(MethodView):
+    @require("player")
+    @blp.arguments(ActionSchema)
+    @blp.response(200, TableSchema)
+    def post(self, body: dict[str, Any], table_id: str) -> Response:
+        """Play one of your `legal_actions`; send the table's version as If-Match"""
+        table = handlers.load(db.conn(), table_id)
+        seat = table.seat_of(principal().subject)
+        if seat is None:
+            raise Problem(403, "not_seated", "you have no seat at this table")
+        if "seat" in body and body["seat"] != seat:
+            raise Problem(403, "not_your_seat", "you may act only for your own seat")
+        check_if_match(table, required=True)
+        payload = {k: v for k, v in body.items() if k != "seat"}
+        table = handlers.act(db.conn(), store(), table, seat, payload,
+                             metadata("Act", action=payload))
+        settle_after_commit(table)
+        return respond(table)
+
+
+def _read_events(table_id: str, after: int, limit: int) -> list[Any]:
+    return store().read_stream(handlers.stream(table_id), after, conn=db.conn(), limit=limit)
+
+
+@blp.route("/<table_id>/events")
+class Events(MethodView):
+    @require("operator", "auditor", "player")
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventPageSchema)
+    def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any]:
+        """The table's events after `after`, as you may see them; `wait` long-polls for news"""
+        table = handlers.load(db.conn(), table_id)
+        deadline = time.monotonic() + query["wait"]
+        found = _read_events(table_id, query["after"], query["limit"])
+        while not found and time.monotonic() < deadline:
+            time.sleep(0.1)
+            found = _read_events(table_id, query["after"], query["limit"])
+        redactor = Redactor(db.conn(), principal())
+        version = found[-1].version if found else max(table.version, query["after"])
+        return {"items": list(redactor.events(found)), "version": version}
+
+
+@blp.route("/<table_id>/stream")
+class Stream(MethodView):
+    @require("operator", "auditor", "player")
+    @blp.arguments(StreamQuerySchema, location="query")
+    @blp.response(200, description="Server-Sent Events: one `id:` per table version",
+                  content_type="text/event-stream")
+    def get(self, query: dict[str, Any], table_id: str) -> Response:
+        """The table's events as Server-Sent Events, resumable with Last-Event-ID"""
+        handlers.load(db.conn(), table_id)
+        after = query["after"]
+        if after is None:
+            last = request.headers.get("Last-Event-ID", "0")
+            after = int(last) if last.isdigit() else 0
+        stream = _sse(store(), db.pool(), principal(), table_id, after, query["timeout"])
+        return Response(stream, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _sse(event_store: PostgresEventStore, pool: ConnectionPool, who: Principal, table_id: str,
+         after: int, timeout: float) -> Iterator[bytes]:
+    # The request's connection returns to the pool when the view returns; the stream borrows
+    # one per poll so that an idle subscriber holds none.
+    deadline = time.monotonic() + timeout
+    beat = time.monotonic()
+    yield b": connected\n\n"
+    while time.monotonic() < deadline:
+        with pool.connection() as conn:
+            found = event_store.read_stream(handlers.stream(table_id), after, conn=conn, limit=500)
+            events = list(Redactor(conn, who).events(found))
+        for event in events:
+            after = event["version"]
+            yield (f"id: {after}\nevent: {event['type']}\n").encode() + b"data: " + \
+                orjson.dumps(event) + b"\n\n"
+        if not events:
+            if time.monotonic() - beat > 10:
+                beat = time.monotonic()
+                yield b": keep-alive\n\n"
+            time.sleep(0.2)

@@ -1,0 +1,167 @@
+"""A third-party client playing whole hands over HTTP, recording every response it receives."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from flask.testing import FlaskClient
+
+from events.catalog import GAME_EVENT_PREFIX
+from events.model import StoredEvent
+from games import deck
+from games.contract import SPECTATOR, Viewer
+from service.handlers import engine_event
+from tests.games.test_sevenhalf_properties import concrete
+from tests.service.conftest import OPERATOR, Player, bearer
+
+DECKS = {
+    "sette-e-mezzo": deck.italian_40(), "siete-y-media": deck.spanish_40(),
+    "casino-pirate": deck.pirate_casino(), "pirate-pairs": deck.pirate_pairs_55(),
+    "cassino": deck.french_52(),
+}
+SEVENHALF = {"sette-e-mezzo", "siete-y-media", "casino-pirate"}
+
+
+def strings(value: Any) -> set[str]:
+    """Every string anywhere in a JSON value (keys included)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {k for k in value} | {s for v in value.values() for s in strings(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in strings(v)}
+    return set()
+
+
+@dataclass
+class Received:
+    """One response a player got: the table version it reflects and its body."""
+
+    player: str
+    version: int
+    body: Any
+
+
+@dataclass
+class Session:
+    """Players at one table, driven by a seeded random client."""
+
+    client: FlaskClient
+    game: str
+    players: list[Player]
+    table_id: str = ""
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+    received: list[Received] = field(default_factory=list)
+    last_version: int = 0
+
+    def call(self, player: Player, method: str, path: str, **kwargs: Any) -> Any:
+        r = getattr(self.client, method)(path, headers={**player.auth, **kwargs.pop("headers", {})},
+                                         **kwargs)
+        body = orjson.loads(r.data) if r.data else None
+        if "ETag" in r.headers:
+            self.last_version = int(r.headers["ETag"].strip('"'))
+        elif isinstance(body, dict) and isinstance(body.get("version"), int):
+            self.last_version = max(self.last_version, body["version"])
+        self.received.append(Received(player.id, self.last_version, body))
+        return r
+
+    def open(self, options: dict[str, Any], buy_in: int | None) -> None:
+        r = self.client.post("/v1/tables", json={"game": self.game, "options": options},
+                             headers=OPERATOR)
+        assert r.status_code == 201, r.json
+        self.table_id = r.json["id"]
+        for i, p in enumerate(self.players):
+            body: dict[str, Any] = {"age": 20 + 7 * i, "seed": f"seed-{i}"}
+            if buy_in is not None:
+                body["buy_in"] = buy_in
+            r = self.call(p, "post", f"/v1/tables/{self.table_id}/seats", json=body)
+            assert r.status_code == 201, r.json
+
+    def deal(self) -> str:
+        r = self.client.post(f"/v1/tables/{self.table_id}/hands", headers=OPERATOR)
+        assert r.status_code == 201, r.json
+        return str(r.json["hand"]["id"])
+
+    def payload(self, action: dict[str, Any]) -> dict[str, Any]:
+        return concrete(action, self.rng) if self.game in SEVENHALF else dict(action)
+
+    def peek(self, player: Player) -> None:
+        """Read the table's events, as a page and as Server-Sent Events, in the middle of play."""
+        self.call(player, "get", f"/v1/tables/{self.table_id}/events", query_string={"limit": 1000})
+        r = self.client.get(f"/v1/tables/{self.table_id}/stream", query_string={"timeout": 0.3},
+                            headers=player.auth)
+        assert r.status_code == 200 and r.mimetype == "text/event-stream"
+        for line in r.get_data(as_text=True).splitlines():
+            if line.startswith("data: "):
+                self.received.append(Received(player.id, self.last_version, orjson.loads(line[6:])))
+
+    def play_hand(self, max_steps: int = 3000) -> None:
+        """Act with whoever has legal actions until the hand is over."""
+        for step in range(max_steps):
+            if step % 7 == 3:
+                self.peek(self.rng.choice(self.players))
+            views = {p.id: self.call(p, "get", f"/v1/tables/{self.table_id}") for p in self.players}
+            status = next(iter(views.values())).json["status"]
+            if status != "playing":
+                return
+            movers = [p for p in self.players if views[p.id].json["legal_actions"]]
+            assert movers, "a hand in play must offer someone an action"
+            p = self.rng.choice(movers)
+            table = views[p.id].json
+            action = self.payload(self.rng.choice(table["legal_actions"]))
+            r = self.call(p, "post", f"/v1/tables/{self.table_id}/actions", json=action,
+                          headers={"If-Match": f'"{table["version"]}"'})
+            assert r.status_code == 200, (action, r.json)
+        raise AssertionError("the hand did not end")
+
+    def wait_settled(self, hand_id: str, timeout: float = 60) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            r = self.client.get(f"/v1/hands/{hand_id}", headers=OPERATOR)
+            if r.json["status"] == "settled":
+                return dict(r.json)
+            time.sleep(0.1)
+        raise AssertionError(f"hand {hand_id} was not settled")
+
+    def auditor_events(self, auditor_token: str) -> list[dict[str, Any]]:
+        r = self.client.get(f"/v1/tables/{self.table_id}/events", query_string={"limit": 1000},
+                            headers=bearer(auditor_token))
+        return list(r.json["items"])
+
+
+def knowledge(stored: list[StoredEvent], player: str, cards: set[str]) -> list[tuple[int, set[str]]]:
+    """After each version of the table, the cards `player` may know: those in the events (or the
+    public parts of events) the engines marked for him, in that hand's seat."""
+    seats: dict[str, dict[str, int]] = {}
+    known: set[str] = set()
+    out = []
+    for e in stored:
+        if e.type == "HandBegan":
+            seats[e.data["hand_id"]] = {s["player_id"]: s["seat"] for s in e.data["seats"]}
+        if e.type.startswith(GAME_EVENT_PREFIX):
+            event = engine_event(e)
+            seat = seats[e.data["hand"]].get(player)
+            viewer = Viewer.at_seat(seat) if seat is not None else SPECTATOR
+            known |= strings(event.data if event.may_see(viewer) else event.public or {}) & cards
+        out.append((e.version, set(known)))
+    return out
+
+
+def leaks(session: Session, stored: list[StoredEvent]) -> list[tuple[str, int, set[str]]]:
+    """Every response that showed its player a card he could not know at that version."""
+    cards = set(DECKS[session.game])
+    found = []
+    for player in session.players:
+        timeline = knowledge(stored, player.id, cards)
+        for got in (r for r in session.received if r.player == player.id):
+            version = got.version
+            allowed = set().union(*(k for v, k in timeline if v <= version)) if timeline else set()
+            shown = strings(got.body) & cards
+            if not shown <= allowed:
+                found.append((player.id, version, shown - allowed))
+    return found
+

@@ -1,0 +1,41 @@
+"""The settlement job: pays out a finished hand once, however often it runs."""
+
+from __future__ import annotations
+
+import logging
+import os
+from functools import cache
+
+from psycopg_pool import ConnectionPool
+from redis import Redis
+from rq import Retry
+
+from events.catalog import default_types
+from events.postgres import PostgresEventStore, make_pool
+from workers.queues import queue
+
+log = logging.getLogger("banco.settlement")
+
+
+@cache
+def _pool() -> ConnectionPool:
+    return make_pool(os.environ["DATABASE_URL"], min_size=1, max_size=4)
+
+
+def settle_hand(table_id: str, hand_id: str) -> bool:
+    """Settle `hand_id`; False when it was already settled (a retry or a duplicate job)."""
+    from service import handlers
+
+    store = PostgresEventStore(_pool(), default_types())
+    with _pool().connection() as conn, conn.transaction():
+        done = handlers.settle(conn, store, table_id, hand_id,
+                               {"actor": "worker", "command": "SettleHand", "hand": hand_id})
+    log.info("hand %s %s", hand_id, "settled" if done else "was already settled")
+    return done
+
+
+def enqueue_settlement(connection: Redis, queue_name: str, table_id: str, hand_id: str) -> None:
+    """Queue the settlement; the job id is the hand's, so duplicates collapse into one job."""
+    queue(connection, queue_name).enqueue(
+        settle_hand, table_id, hand_id, job_id=f"settle-{hand_id}",
+        retry=Retry(max=5, interval=[1, 2, 5, 10, 30]), result_ttl=3600)
