@@ -182,6 +182,7 @@ def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableR
     server_seed = deck.new_server_seed()
     material = SeedMaterial(server_seed, tuple(s["seed"] or "" for s in table.seats))
     now = time.time()
+    metadata = {**metadata, "command": {"name": "OpenHand", "now": now}}
     try:
         events = engine.start(table.options, seats, material, previous=table.state, now=now)
     except IllegalMove as e:
@@ -201,12 +202,15 @@ def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, se
     engine = engine_of(table)
     if table.status != "playing":
         raise Problem(409, "no_hand_in_play", f"the table is {table.status}")
+    now = time.time()
     try:
-        command = engine.parse_action(seat, payload, time.time())
+        command = engine.parse_action(seat, payload, now)
         events = engine.decide(table.state, command)
     except IllegalMove as e:
         raise Problem(422, e.code, e.message) from e
-    return _play(conn, store, table, table.state, events, metadata)
+    # The command as decided (seat, payload, time), so an auditor can decide it again.
+    recorded_command = {"name": "Act", "seat": seat, "payload": payload, "now": now}
+    return _play(conn, store, table, table.state, events, {**metadata, "command": recorded_command})
 
 
 def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, state: Any,

@@ -222,7 +222,7 @@ class Actions(MethodView):
         check_if_match(table, required=True)
         payload = {k: v for k, v in body.items() if k != "seat"}
         table = handlers.act(db.conn(), store(), table, seat, payload,
-                             metadata("Act", action=payload))
+                             metadata("Act"))
         settle_after_commit(table)
         return respond(table)
 
