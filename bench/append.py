@@ -14,6 +14,7 @@ machine noise falls on both alike; a case's ratio is the median of its rounds' r
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 import threading
@@ -52,21 +53,34 @@ def insert_sql(batch: int) -> str:
     return f"INSERT INTO events_ceiling ({COLUMNS}) VALUES " + ", ".join([ROW] * batch)
 
 
+@dataclass
+class _Writer:
+    tag: str
+    conn: psycopg.Connection  # the ceiling's; the store takes its connections from its pool
+    store: PostgresEventStore | None = None
+    versions: dict[str, int] = field(default_factory=dict)  # expected version of each stream
+    ceiling_versions: dict[str, int] = field(default_factory=dict)
+    sequence: int = 0
+
+
 # Per-writer state, one writer per thread (in process mode, one per process). Writers are
 # started once per run and reused by every trial, with their connections already open.
 _local = threading.local()
+_lock = threading.Lock()
 _shared: dict[str, Any] = {}
-_shared_lock = threading.Lock()
+_writers: list[_Writer] = []  # every writer of this process, to close their connections at the end
+_numbers = itertools.count()
 
 
 def _setup(url: str, pool_size: int) -> None:
-    with _shared_lock:
+    with _lock:
         _shared["url"] = url
         _shared["pool_size"] = pool_size
 
 
 def _store() -> PostgresEventStore:
-    with _shared_lock:
+    """The process's one store, whose pool holds a connection per writer thread."""
+    with _lock:
         store = _shared.get("store")
         if store is None:
             pool = make_pool(_shared["url"], min_size=_shared["pool_size"],
@@ -76,22 +90,14 @@ def _store() -> PostgresEventStore:
         return store
 
 
-@dataclass
-class _Writer:
-    tag: str
-    conn: psycopg.Connection
-    versions: dict[str, int] = field(default_factory=dict)  # expected version of each stream
-    ceiling_versions: dict[str, int] = field(default_factory=dict)
-    sequence: int = 0
-
-
 def _writer() -> _Writer:
     w: _Writer | None = getattr(_local, "writer", None)
     if w is None:
         conn = psycopg.connect(_shared["url"], autocommit=True)
         configure_connection(conn)
-        tag = f"{os.getpid()}-{threading.get_ident() % 100000}"
-        w = _local.writer = _Writer(tag, conn)
+        with _lock:
+            w = _local.writer = _Writer(f"{os.getpid()}-{next(_numbers)}", conn)
+            _writers.append(w)
     return w
 
 
@@ -102,11 +108,11 @@ def _player(w: _Writer) -> dict[str, str]:
 
 
 def _append_store(w: _Writer, batch: int, turn: int) -> None:
-    store = _store()
+    assert w.store is not None
     stream = f"bench-{w.tag}-b{batch}-{turn % STREAMS_PER_WRITER}"
     version = w.versions.get(stream, 0)
     events = [NewEvent("PlayerRegistered", _player(w)) for _ in range(batch)]
-    store.append(stream, events, version)
+    w.store.append(stream, events, version)
     w.versions[stream] = version + batch
 
 
@@ -133,8 +139,8 @@ def run_writer(kind: str, batch: int, start_at: float, stop_at: float) -> tuple[
     Returns the events whose append completed in that span and the writer's own CPU seconds.
     """
     w = _writer()
-    if kind == "store":
-        _store()
+    if kind == "store" and w.store is None:
+        w.store = _store()
     append = KINDS[kind]
     delay = start_at - time.monotonic()
     if delay > 0:
@@ -147,6 +153,15 @@ def run_writer(kind: str, batch: int, start_at: float, stop_at: float) -> tuple[
         if time.monotonic() > stop_at:
             return done, time.thread_time() - cpu
         done += batch
+
+
+def _warm(start_at: float) -> tuple[int, int]:
+    """Open this worker's connections, hold it until `start_at`; which worker it was."""
+    w = _writer()
+    if w.store is None:
+        w.store = _store()
+    time.sleep(max(0.0, start_at - time.monotonic()))
+    return os.getpid(), threading.get_ident()
 
 
 @dataclass(frozen=True)
@@ -176,14 +191,21 @@ class Result:
         return self.ratio >= TARGET
 
 
-# Threads or processes: each trial records the CPU the writers themselves used (the "client CPU"
-# column, in cores); while it stays well under one core the GIL is not what limits the writers.
-# `--processes` runs one process per writer instead, to compare.
+# Threads or processes? Processes, because with threads the GIL caps the ceiling: each trial
+# records the CPU the writers themselves used (the "client CPU" column, in cores), and with 16
+# thread writers it reached 0.8-0.9 of a core, all one interpreter can give. Measured twice on
+# the 2-core machine (events/s, threads -> processes): the raw 10-row INSERT at 16 writers went
+# 13,980 -> 20,360 and 13,160 -> 16,800, at 4 writers 16,580 -> 23,200, while the store stayed
+# where it was (11,060 -> 11,780, 11,220 -> 9,580): threads made the store look closer to its
+# ceiling (75-88% at 16 writers) than it is (52-67%). `--threads` repeats a run with threads.
+# Writers are forked from a fork server that has imported this module, so that starting 16 of
+# them is quick and safe even when the caller (a test run) has threads of its own.
 def executor(mode: str, workers: int, url: str) -> Executor:
     if mode == "processes":
-        return ProcessPoolExecutor(
-            workers, mp_context=get_context("fork"), initializer=_setup, initargs=(url, 1)
-        )
+        context = get_context("forkserver")
+        context.set_forkserver_preload(["bench.append"])
+        return ProcessPoolExecutor(workers, mp_context=context, initializer=_setup,
+                                   initargs=(url, 1))
     _setup(url, workers)
     return ThreadPoolExecutor(workers)
 
@@ -204,7 +226,7 @@ def run(
     writers: Sequence[int] = (1, 4, 16),
     seconds: float = 0.5,
     rounds: int = 8,
-    mode: str = "threads",
+    mode: str = "processes",
     progress: Callable[[str], None] | None = None,
 ) -> list[Result]:
     """Measure every (batch, writers) case, store and ceiling interleaved, in database `url`.
@@ -218,14 +240,16 @@ def run(
     cases = [Case(b, n) for b in batches for n in writers]
     results = {c: Result(c) for c in cases}
     most = max(writers)
-    lead = 0.2 if mode == "processes" else 0.02
+    lead = 0.05
     pool = executor(mode, most, url)
     try:
-        # Start every writer and open its connections before anything is timed; a trial's
-        # writers then all begin at the same instant.
-        start_at = time.monotonic() + 0.5
-        list(pool.map(run_writer, ["store"] * most, [1] * most, [start_at] * most,
-                      [start_at + 0.1] * most))
+        # Start every writer and open its connections before anything is timed, so that a
+        # trial's writers all begin at the same instant. Each warming task holds its worker
+        # until `start_at`, so no worker takes two of them; repeat until every worker has one.
+        warmed: set[tuple[int, int]] = set()
+        while len(warmed) < most:
+            start_at = time.monotonic() + lead + 0.3
+            warmed |= set(pool.map(_warm, [start_at] * most))
         for kind in KINDS:
             trial(pool, kind, Case(max(batches), most), min(seconds, 0.3), lead)
         for r in range(rounds):
@@ -244,6 +268,8 @@ def run(
         store = _shared.pop("store", None)
         if store is not None:
             store.pool.close()
+        while _writers:
+            _writers.pop().conn.close()
     return [results[c] for c in cases]
 
 
@@ -275,13 +301,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, help="rounds of every case (default 8, quick 1)")
     parser.add_argument("--writers", type=int, nargs="+", default=[1, 4, 16])
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 10])
-    parser.add_argument("--processes", action="store_true", help="one process per writer")
+    parser.add_argument("--threads", action="store_true",
+                        help="one thread per writer instead of one process per writer")
     parser.add_argument("--url", help="server to create the benchmark database on"
                         " (default: $DATABASE_URL, else the local test server)")
     args = parser.parse_args(argv)
     seconds = args.seconds or (0.2 if args.quick else 0.5)
     rounds = args.rounds or (1 if args.quick else 8)
-    mode = "processes" if args.processes else "threads"
+    mode = "threads" if args.threads else "processes"
     with db.fresh_database(args.url) as url:
         print(f"# Append: store vs raw INSERT, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n"
               f"{db.describe(url)}, {os.cpu_count()} cores, writers as {mode}, {rounds} round(s)"
