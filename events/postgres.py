@@ -105,8 +105,11 @@ class PostgresEventStore:
         for batch in appends:
             texts = [canonical_json(batch.stream_id, e) for e in batch.events]
             try:
+                # The texts go as a binary array (%b): the text format would backslash-escape
+                # every quote of every JSON text, which cost more client CPU than the rest of the
+                # append for a 10-event batch (see bench/README.md).
                 rows = conn.execute(
-                    "SELECT * FROM banco_append(%s, %s, %s)",
+                    "SELECT * FROM banco_append(%s, %s, %b)",
                     (batch.stream_id, batch.expected_version, texts),
                 ).fetchall()
             except psycopg.Error as e:

@@ -1,0 +1,29 @@
+"""`python -m bench append|rebuild [options]`: run one benchmark; `all` runs both in turn."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from bench import append, rebuild
+
+COMMANDS = {"append": append.main, "rebuild": rebuild.main}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in (*COMMANDS, "all"):
+        print("usage: python -m bench {append,rebuild,all} [--quick] [options]\n"
+              "       python -m bench append --help", file=sys.stderr)
+        return 2
+    if args[0] == "all":
+        status = 0
+        for command in COMMANDS.values():
+            status |= command(args[1:])
+            print()
+        return status
+    return COMMANDS[args[0]](args[1:])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,189 @@
+"""The projection rebuild over a seeded log, against the same aggregate done in SQL, in one run.
+
+The log holds `TreasurePosted` events only: a deposit from `house:issued` to every wallet, then
+transfers between wallets, each wallet paying at most its deposit in all, so that no balance
+goes negative whatever order they are replayed in. Events are grouped into streams of
+`STREAM_LENGTH`, with the versions and the hash chain the store would have written (the chain
+is computed here with the store's own `canonical_json` and `chain_hash`), and loaded with COPY.
+
+Each round times `projections.rebuild.rebuild_all` (truncate balances, balance history and
+players; replay every posting; move the checkpoints) and the ceiling, one GROUP BY over the
+same events, alternately first and second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import orjson
+import psycopg
+
+from bench import db, report
+from events.ledger import HOUSE, Transfer, wallet
+from events.model import canonical_json, chain_hash
+from events.postgres import configure_connection
+from projections.rebuild import rebuild_all
+
+TARGET = 50_000  # events/s, over a log of at least TARGET_EVENTS
+TARGET_EVENTS = 200_000
+STREAM_LENGTH = 50
+MAX_AMOUNT = 7
+CEILING_SQL = "SELECT data->>'to', sum((data->>'amount')::bigint) FROM events GROUP BY 1"
+
+
+def postings(events: int, wallets: int) -> Iterator[Transfer]:
+    """`events` postings: one deposit per wallet, then transfers that never overdraw."""
+    wallets = max(2, min(wallets, events // 2))
+    transfers = events - wallets
+    pays = -(-transfers // wallets)  # the most transfers any one wallet pays
+    deposit = pays * MAX_AMOUNT + 1
+    for n in range(wallets):
+        yield Transfer(HOUSE, wallet(f"w{n}"), deposit, "deposit")
+    for i in range(transfers):
+        payer = i % wallets
+        payee = (payer + 1 + (i // wallets) % (wallets - 1)) % wallets
+        yield Transfer(wallet(f"w{payer}"), wallet(f"w{payee}"), 1 + i % MAX_AMOUNT, "transfer",
+                       table=f"t{i % 97}", hand=f"h{i}")
+
+
+def seed(conn: psycopg.Connection, events: int, wallets: int = 1000) -> int:
+    """COPY `events` postings into the log (and their stream heads); returns the count."""
+    heads: dict[str, tuple[int, bytes]] = {}
+    count = 0
+    with conn.transaction(), conn.cursor() as cur:
+        with cur.copy("COPY events (stream_id, version, type, schema_version, data, metadata, hash)"
+                      " FROM STDIN") as copy:
+            for i, transfer in enumerate(postings(events, wallets)):
+                stream = f"bench-table:{i // STREAM_LENGTH}"
+                version, head = heads.get(stream, (0, b""))
+                event = transfer.event({})
+                text = canonical_json(stream, event)
+                head = chain_hash(head, text)
+                heads[stream] = (version + 1, head)
+                copy.write_row((stream, version + 1, event.type, event.schema_version,
+                                orjson.dumps(event.data).decode(), "{}", head))
+                count += 1
+        with cur.copy("COPY streams (stream_id, version, head) FROM STDIN") as copy:
+            for stream, (version, head) in heads.items():
+                copy.write_row((stream, version, head))
+    return count
+
+
+@dataclass
+class Result:
+    events: int
+    rebuild: list[float] = field(default_factory=list)  # events/s, one per round
+    ceiling: list[float] = field(default_factory=list)
+    seed_rate: float = 0.0
+    checks: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ratios(self) -> list[float]:
+        return [r / c for r, c in zip(self.rebuild, self.ceiling, strict=True) if c > 0]
+
+    @property
+    def met(self) -> bool | None:
+        """Whether the target is met; None when the log is too small to judge it."""
+        if self.events < TARGET_EVENTS:
+            return None
+        return report.median(self.rebuild) >= TARGET
+
+
+def time_rebuild(conn: psycopg.Connection) -> tuple[int, float]:
+    start = time.perf_counter()
+    covered = rebuild_all(conn)
+    return covered, time.perf_counter() - start
+
+
+def time_ceiling(conn: psycopg.Connection) -> tuple[int, float]:
+    start = time.perf_counter()
+    rows = conn.execute(CEILING_SQL).fetchall()
+    elapsed = time.perf_counter() - start
+    return len(rows), elapsed
+
+
+def check(conn: psycopg.Connection) -> dict[str, int]:
+    """What the rebuild must have produced: two legs per posting, balances summing to zero."""
+    row = conn.execute(
+        "SELECT (SELECT count(*) FROM balance_history), (SELECT count(*) FROM balances),"
+        " (SELECT coalesce(sum(balance), 0) FROM balances),"
+        " (SELECT count(*) FROM balances WHERE balance < 0 AND account <> %s)",
+        (HOUSE,),
+    ).fetchone()
+    assert row is not None
+    return dict(zip(("legs", "accounts", "sum", "overdrawn"), map(int, row), strict=True))
+
+
+def run(
+    url: str,
+    events: int = 200_000,
+    rounds: int = 5,
+    wallets: int = 1000,
+    progress: Callable[[str], None] | None = None,
+) -> Result:
+    with psycopg.connect(url, autocommit=True) as conn:
+        configure_connection(conn)
+        start = time.perf_counter()
+        count = seed(conn, events, wallets)
+        result = Result(count, seed_rate=count / (time.perf_counter() - start))
+        # Set hint bits and statistics now, so that the first timed round does not pay for them.
+        conn.execute("VACUUM (ANALYZE) events")
+        time_ceiling(conn)
+        for r in range(rounds):
+            order = (time_rebuild, time_ceiling) if r % 2 == 0 else (time_ceiling, time_rebuild)
+            for timed in order:
+                n, elapsed = timed(conn)
+                if timed is time_rebuild:
+                    assert n == count, f"rebuild covered {n} of {count} events"
+                    result.rebuild.append(count / elapsed)
+                else:
+                    result.ceiling.append(count / elapsed)
+            if progress:
+                progress(f"round {r + 1}/{rounds}: rebuild {result.rebuild[-1]:,.0f}"
+                         f" ceiling {result.ceiling[-1]:,.0f} events/s")
+        result.checks = check(conn)
+    return result
+
+
+def markdown(result: Result) -> str:
+    rebuild = report.median(result.rebuild)
+    ceiling = report.median(result.ceiling)
+    return report.table(
+        ["events", "rebuild events/s", "ceiling events/s (GROUP BY in SQL)", "rebuild/ceiling",
+         f"≥ {TARGET:,} events/s"],
+        [[f"{result.events:,}", report.rate(rebuild), report.rate(ceiling),
+          report.percent(report.median(result.ratios)),
+          {True: "yes", False: "no", None: f"not judged (< {TARGET_EVENTS:,} events)"}[result.met]]],
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench rebuild", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a few seconds: a small log")
+    parser.add_argument("--events", type=int, help="events in the log (default 200,000, quick 20,000)")
+    parser.add_argument("--rounds", type=int, help="rounds (default 5, quick 2)")
+    parser.add_argument("--wallets", type=int, default=1000)
+    parser.add_argument("--url", help="server to create the benchmark database on"
+                        " (default: $DATABASE_URL, else the local test server)")
+    args = parser.parse_args(argv)
+    events = args.events or (20_000 if args.quick else 200_000)
+    rounds = args.rounds or (2 if args.quick else 5)
+    with db.fresh_database(args.url) as url:
+        result = run(url, events, rounds, args.wallets,
+                     progress=lambda line: print(line, file=sys.stderr, flush=True))
+        print(f"# Projection rebuild vs GROUP BY, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+              f"\n\n{db.describe(url)}, {os.cpu_count()} cores, {result.events:,} TreasurePosted"
+              f" events across {args.wallets} wallets (seeded by COPY at"
+              f" {result.seed_rate:,.0f} events/s), {rounds} round(s); medians over rounds\n")
+    print(markdown(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,65 @@
+"""The benchmarks' quick paths with tiny counts, so that they cannot rot: no timing is asserted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from bench import append, db, rebuild
+from events.catalog import default_types
+from events.model import NewEvent, canonical_json, chain_hash
+from events.postgres import PostgresEventStore, make_pool
+
+
+@pytest.fixture
+def bench_url(database_url: str) -> Iterator[str]:
+    """A database of the benchmark's own, made on the test server the way a run makes it."""
+    with db.fresh_database(database_url, prefix="banco_bench_smoke") as url:
+        yield url
+
+
+def test_append_measures_store_and_ceiling(bench_url: str):
+    results = append.run(bench_url, batches=(1, 10), writers=(1, 2), seconds=0.1, rounds=1)
+
+    assert [(r.case.batch, r.case.writers) for r in results] == [(1, 1), (1, 2), (10, 1), (10, 2)]
+    for r in results:
+        assert len(r.store) == len(r.ceiling) == 1
+        assert r.store[0] > 0 and r.ceiling[0] > 0
+        assert r.ratio > 0
+    with psycopg.connect(bench_url) as conn:
+        stored = conn.execute("SELECT count(*), count(DISTINCT stream_id) FROM events").fetchone()
+        raw = conn.execute("SELECT count(*) FROM events_ceiling").fetchone()
+    assert stored is not None and stored[0] > 0 and stored[1] > 1
+    assert raw is not None and raw[0] > 0
+    assert "| 10 | 2 |" in append.markdown(results)
+
+
+def test_rebuild_replays_the_seeded_log(bench_url: str):
+    result = rebuild.run(bench_url, events=2_000, rounds=1, wallets=50)
+
+    assert result.events == 2_000
+    assert result.rebuild[0] > 0 and result.ceiling[0] > 0
+    assert result.checks == {"legs": 4_000, "accounts": 51, "sum": 0, "overdrawn": 0}
+    assert result.met is None  # too small a log to judge the target
+    assert "| 2,000 |" in rebuild.markdown(result)
+
+
+def test_seeded_streams_carry_the_store_hash_chain(bench_url: str):
+    with psycopg.connect(bench_url, autocommit=True) as conn:
+        rebuild.seed(conn, 120, wallets=10)
+    with make_pool(bench_url, max_size=1) as pool:
+        store = PostgresEventStore(pool, default_types())
+        stream = "bench-table:1"
+        events = store.read_stream(stream)
+        assert [e.version for e in events] == list(range(1, rebuild.STREAM_LENGTH + 1))
+        head = b""
+        for e in events:
+            head = chain_hash(head, canonical_json(stream, NewEvent(e.type, e.data, e.metadata)))
+            assert e.hash == head
+        # The stream row holds the same head, so the store appends after it as after its own.
+        more = NewEvent("TreasurePosted", {"from": "house:issued", "to": "wallet:w1", "amount": 1,
+                                           "reason": "deposit", "table": None, "hand": None})
+        [appended] = store.append(stream, [more], rebuild.STREAM_LENGTH)
+        assert appended.hash == chain_hash(head, canonical_json(stream, more))
