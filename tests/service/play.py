@@ -113,6 +113,14 @@ class Session:
             p = self.rng.choice(movers)
             table = views[p.id].json
             action = self.payload(self.rng.choice(table["legal_actions"]))
+            if step % 5 == 1 and len(self.players) > 1:
+                # Someone else tries the same move: refused, and the refusal must leak nothing.
+                other = self.rng.choice([o for o in self.players if o is not p])
+                if not views[other.id].json["legal_actions"]:
+                    r = self.call(other, "post", f"/v1/tables/{self.table_id}/actions", json=action,
+                                  headers={"If-Match": f'"{table["version"]}"'})
+                    assert r.status_code in (403, 409, 422), r.json
+                    assert r.headers["Content-Type"] == "application/problem+json"
             r = self.call(p, "post", f"/v1/tables/{self.table_id}/actions", json=action,
                           headers={"If-Match": f'"{table["version"]}"'})
             assert r.status_code == 200, (action, r.json)

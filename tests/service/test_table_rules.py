@@ -1,0 +1,210 @@
+"""The table API's rules: versions, permissions, bad input, concurrency, settlement, leaving."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from service.app import create_app
+from tests.service.conftest import OPERATOR
+from tests.service.play import Session
+from tests.service.test_tables import worker  # noqa: F401  (the session worker fixture)
+from tests.service.test_worker import run_worker
+
+
+def table_of(client, session, player=None):
+    return client.get(f"/v1/tables/{session.table_id}", headers=(player.auth if player else OPERATOR))
+
+
+def seated(client, new_player, game="sette-e-mezzo", players=3, buy_in=50, options=None):
+    session = Session(client, game, [new_player(f"P{i}", deposit=100) for i in range(players)])
+    session.open(options or {}, buy_in)
+    return session
+
+
+def mover(client, session):
+    for p in session.players:
+        r = table_of(client, session, p)
+        if r.json["legal_actions"]:
+            return p, r.json
+    raise AssertionError("nobody may act")
+
+
+def test_games_lists_every_game_with_its_options(client, new_player):
+    p = new_player()
+    games = {g["name"]: g for g in client.get("/v1/games", headers=p.auth).json}
+    assert set(games) == {"sette-e-mezzo", "siete-y-media", "casino-pirate", "pirate-pairs", "cassino"}
+    assert set(games["cassino"]["variants"]) == {"classic", "spades", "draw"}
+    assert games["sette-e-mezzo"]["options"]["banker_stand_at"]["default"] == 5
+    assert games["casino-pirate"]["options"]["buy_in"]["default"] == 10
+    assert games["sette-e-mezzo"]["max_players"] == 12
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"game": "poker"}, "unknown_game"),
+    ({"game": "sette-e-mezzo", "options": {"min_bet": "x"}}, "invalid_options"),
+    ({"game": "sette-e-mezzo", "options": {"nonsense": 1}}, "invalid_options"),
+    ({"game": "cassino", "variant": "blitz"}, "invalid_options"),
+    ({"game": "sette-e-mezzo", "colour": "red"}, "invalid_input"),
+    ({}, "invalid_input"),
+])
+def test_bad_tables_are_refused(client, body, code):
+    r = client.post("/v1/tables", json=body, headers=OPERATOR)
+    assert r.status_code == 422 and r.json["code"] == code
+    assert r.headers["Content-Type"] == "application/problem+json"
+
+
+def test_actions_need_a_current_if_match(client, new_player):
+    session = seated(client, new_player)
+    session.deal()
+    p, table = mover(client, session)
+    action = session.payload(table["legal_actions"][0])
+    url = f"/v1/tables/{session.table_id}/actions"
+    assert client.post(url, json=action, headers=p.auth).status_code == 428
+    stale = client.post(url, json=action, headers={**p.auth, "If-Match": f'"{table["version"] - 1}"'})
+    assert stale.status_code == 412 and stale.json["code"] == "stale_version"
+    assert table_of(client, session, p).json["version"] == table["version"]
+    ok = client.post(url, json=action, headers={**p.auth, "If-Match": f'"{table["version"]}"'})
+    assert ok.status_code == 200 and ok.json["version"] > table["version"]
+    assert ok.headers["ETag"] == f'"{ok.json["version"]}"'
+
+
+def test_illegal_moves_and_other_seats_are_refused(client, new_player):
+    session = seated(client, new_player)
+    session.deal()
+    p, table = mover(client, session)
+    url = f"/v1/tables/{session.table_id}/actions"
+    match = {"If-Match": f'"{table["version"]}"'}
+    bad = client.post(url, json={"type": "fly"}, headers={**p.auth, **match})
+    assert bad.status_code == 422 and bad.json["code"] == "bad_action"
+    other = next(o for o in session.players if o is not p)
+    r = client.post(url, json=session.payload(table["legal_actions"][0]), headers={**other.auth, **match})
+    assert r.status_code == 422 and r.json["code"] in ("not_your_turn", "wrong_phase")
+    me = table["you"]
+    r = client.post(url, json={**session.payload(table["legal_actions"][0]), "seat": (me + 1) % 3},
+                    headers={**p.auth, **match})
+    assert r.status_code == 403 and r.json["code"] == "not_your_seat"
+    stranger = new_player("Stranger")
+    r = client.post(url, json={"type": "stand"}, headers={**stranger.auth, **match})
+    assert r.status_code == 403 and r.json["code"] == "not_seated"
+    assert table_of(client, session).json["version"] == table["version"]
+
+
+def test_two_clients_acting_at_once_one_wins(app, client, new_player):
+    session = seated(client, new_player)
+    session.deal()
+    p, table = mover(client, session)
+    action = session.payload(table["legal_actions"][0])
+    statuses: list[int] = []
+    barrier = threading.Barrier(4)
+
+    def act() -> None:
+        c = app.test_client()
+        barrier.wait()
+        r = c.post(f"/v1/tables/{session.table_id}/actions", json=action,
+                   headers={**p.auth, "If-Match": f'"{table["version"]}"'})
+        statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=act) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses.count(200) == 1
+    assert all(s in (409, 412, 422) for s in statuses if s != 200)
+    after = table_of(client, session).json
+    events = client.get(f"/v1/tables/{session.table_id}/events", query_string={"limit": 1000},
+                        headers=OPERATOR).json
+    assert events["items"][-1]["version"] == after["version"]
+
+
+def test_parallel_buy_ins_never_overdraw_a_wallet(app, client, new_player):
+    rich = new_player("Rich", deposit=100)
+    tables = [client.post("/v1/tables", json={"game": "sette-e-mezzo"}, headers=OPERATOR).json["id"]
+              for _ in range(6)]
+    statuses: list[int] = []
+
+    def join(table_id: str) -> None:
+        r = app.test_client().post(f"/v1/tables/{table_id}/seats", json={"buy_in": 30},
+                                   headers=rich.auth)
+        statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=join, args=(t,)) for t in tables]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses.count(201) == 3 and statuses.count(422) == 3
+    assert client.get(f"/v1/players/{rich.id}/balance", headers=OPERATOR).json["balance"] == 10
+
+
+def test_a_retried_action_applies_once(client, new_player):
+    session = seated(client, new_player)
+    session.deal()
+    p, table = mover(client, session)
+    action = session.payload(table["legal_actions"][0])
+    headers = {**p.auth, "If-Match": f'"{table["version"]}"', "Idempotency-Key": "act-once"}
+    first = client.post(f"/v1/tables/{session.table_id}/actions", json=action, headers=headers)
+    again = client.post(f"/v1/tables/{session.table_id}/actions", json=action, headers=headers)
+    assert first.status_code == again.status_code == 200 and first.data == again.data
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert table_of(client, session).json["version"] == first.json["version"]
+
+
+def test_a_finished_hand_shows_settling_until_a_worker_settles_it_once(config, new_player, monkeypatch):
+    """A queue with no worker on it: the hand waits, settled exactly once when one comes."""
+    quiet = type(config)(**{**config.__dict__, "queue_name": config.queue_name + "-quiet"})
+    app = create_app(quiet)
+    try:
+        client = app.test_client()
+        session = Session(client, "pirate-pairs", [new_player(f"Q{i}", deposit=100) for i in range(2)])
+        session.open({"stake": 10}, 40)
+        hand_id = session.deal()
+        session.play_hand()
+        assert client.get(f"/v1/hands/{hand_id}", headers=OPERATOR).json["status"] == "settling"
+        assert table_of(client, session).json["status"] == "settling"
+        assert run_worker(quiet).returncode == 0
+        hand = client.get(f"/v1/hands/{hand_id}", headers=OPERATOR).json
+        assert hand["status"] == "settled" and hand["server_seed"]
+        version = table_of(client, session).json["version"]
+        from workers import settlement
+
+        monkeypatch.setenv("DATABASE_URL", config.database_url)
+        settlement._pool.cache_clear()
+        assert settlement.settle_hand(session.table_id, hand_id) is False  # a second run: nothing
+        settlement._pool().close()
+        settlement._pool.cache_clear()
+        assert table_of(client, session).json["version"] == version
+        over = table_of(client, session).json
+        assert over["status"] == "over" and all(s["balance"] == 0 for s in over["seats"])
+        wallets = [client.get(f"/v1/players/{p.id}/balance", headers=OPERATOR).json["balance"]
+                   for p in session.players]
+        assert sorted(wallets) == [90, 110]
+    finally:
+        app.extensions["banco.pool"].close()
+
+
+def test_leaving_between_hands_returns_the_seat_to_the_wallet(client, new_player):
+    session = seated(client, new_player, players=3, buy_in=40)
+    leaver = session.players[1]
+    r = client.delete(f"/v1/tables/{session.table_id}/seats/{leaver.id}", headers=leaver.auth)
+    assert r.status_code == 200 and r.json == {"player_id": leaver.id, "cash_out": 40}
+    assert client.get(f"/v1/players/{leaver.id}/balance", headers=leaver.auth).json["balance"] == 100
+    seats = table_of(client, session).json["seats"]
+    assert [s["seat"] for s in seats] == [0, 1]
+    assert [s["player_id"] for s in seats] == [session.players[0].id, session.players[2].id]
+    other = session.players[0]
+    r = client.delete(f"/v1/tables/{session.table_id}/seats/{other.id}", headers=leaver.auth)
+    assert r.status_code == 403
+
+
+def test_several_hands_at_one_table(client, new_player, worker):
+    session = seated(client, new_player, players=4, buy_in=60)
+    for number in (1, 2, 3):
+        hand_id = session.deal()
+        session.play_hand()
+        assert session.wait_settled(hand_id)["number"] == number
+    hands = client.get(f"/v1/tables/{session.table_id}/hands", headers=OPERATOR).json["items"]
+    assert [h["number"] for h in hands] == [1, 2, 3]
+    assert all(h["status"] == "settled" for h in hands)
