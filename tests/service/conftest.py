@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +18,7 @@ from service.app import create_app
 from service.config import Config
 
 OPERATOR_KEY = "test-operator-key-0123456789"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
@@ -67,3 +71,14 @@ def new_player(client: FlaskClient) -> Any:
         return player
 
     return make
+
+
+@pytest.fixture(scope="session")
+def worker(config) -> Iterator[subprocess.Popen[bytes]]:
+    """A real worker process on the session's queue, for the whole session."""
+    env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
+           "BANCO_QUEUE": config.queue_name}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env)
+    yield proc
+    proc.terminate()
+    proc.wait(timeout=30)

@@ -9,7 +9,6 @@ import pytest
 from service.app import create_app
 from tests.service.conftest import OPERATOR
 from tests.service.play import Session
-from tests.service.test_tables import worker  # noqa: F401  (the session worker fixture)
 from tests.service.test_worker import run_worker
 
 

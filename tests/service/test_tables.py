@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from events.catalog import GAME_EVENT_PREFIX
@@ -16,24 +10,11 @@ from service import handlers
 from tests.service.conftest import OPERATOR
 from tests.service.play import Session, leaks
 
-ROOT = Path(__file__).resolve().parents[2]
-
 GAMES = [
     ("sette-e-mezzo", {}, 50, 4), ("siete-y-media", {}, 50, 3), ("casino-pirate", {}, None, 4),
     ("pirate-pairs", {"stake": 5}, 40, 4), ("cassino", {"variant": "classic"}, 30, 2),
     ("cassino", {"variant": "spades", "stake": 3}, 30, 4), ("cassino", {"variant": "draw"}, 30, 3),
 ]
-
-
-@pytest.fixture(scope="session")
-def worker(config) -> Iterator[subprocess.Popen[bytes]]:
-    """A real worker process on the session's queue, for the whole session."""
-    env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
-           "BANCO_QUEUE": config.queue_name}
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env)
-    yield proc
-    proc.terminate()
-    proc.wait(timeout=30)
 
 
 @pytest.fixture
