@@ -48,7 +48,8 @@ def make_pool(url: str, min_size: int = 1, max_size: int = 10, open: bool = True
     )
 
 
-def _stored(row: tuple[Any, ...]) -> StoredEvent:
+def stored_event(row: tuple[Any, ...]) -> StoredEvent:
+    """A `StoredEvent` from a row selected with `COLUMNS`."""
     return StoredEvent(
         position=row[0],
         stream_id=row[1],
@@ -139,7 +140,7 @@ class PostgresEventStore:
                 " ORDER BY version LIMIT %s",
                 (stream_id, after_version, limit),
             ).fetchall()
-        return [self.types.upcast(_stored(r)) for r in rows]
+        return [self.types.upcast(stored_event(r)) for r in rows]
 
     def read_all(
         self,
@@ -163,7 +164,7 @@ class PostgresEventStore:
                 " ORDER BY txid, position LIMIT %s",
                 (str(after.txid), after.position, limit),
             ).fetchall()
-        return [self.types.upcast(_stored(r)) for r in rows]
+        return [self.types.upcast(stored_event(r)) for r in rows]
 
     def stream_version(self, stream_id: str, conn: psycopg.Connection | None = None) -> int:
         with self._conn(conn) as c:

@@ -4,23 +4,25 @@ from __future__ import annotations
 
 import psycopg
 
-from projections import balances, players
+from projections import balances, players, table_rebuild
 
 
 def rebuild_all(conn: psycopg.Connection) -> int:
     """Rebuild every projection in one transaction; returns the number of events covered."""
     with conn.transaction():
         # Block writers while we rebuild, so no inline update lands between truncate and replay.
-        conn.execute("LOCK TABLE balances, balance_history, players IN ACCESS EXCLUSIVE MODE")
+        conn.execute("LOCK TABLE balances, balance_history, players, tables, hands"
+                     " IN ACCESS EXCLUSIVE MODE")
         balances.rebuild(conn)
         players.rebuild(conn)
+        table_rebuild.rebuild(conn)
         row = conn.execute(
             "SELECT coalesce(max(txid::text::bigint), 0), coalesce(max(position), 0), count(*)"
             " FROM events"
         ).fetchone()
         assert row is not None
         txid, position, count = row
-        for name in ("balances", "players"):
+        for name in ("balances", "players", "tables"):
             conn.execute(
                 "INSERT INTO projection_checkpoints (name, txid, position)"
                 " VALUES (%s, %s::text::xid8, %s)"

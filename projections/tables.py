@@ -10,6 +10,10 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from events.catalog import GAME_EVENT_PREFIX
+from events.model import StoredEvent
+from games.contract import Engine, Event
+
 COLUMNS = ("table_id, game, options, status, version, seats, hand_id, hand_number, state, turn,"
            " created_by, created_at")
 
@@ -36,6 +40,27 @@ class TableRow:
 
     def player_at(self, seat: int) -> str:
         return next(s["player_id"] for s in self.seats if s["seat"] == seat)
+
+
+def engine_event(stored: StoredEvent) -> Event:
+    """A rules engine's event back from its record (see `service.handlers.recorded`)."""
+    d = stored.data
+    visible = None if d["visible_to"] is None else frozenset(d["visible_to"])
+    return Event(stored.type[len(GAME_EVENT_PREFIX):], d["data"], visible, d["public"])
+
+
+def turn_of(engine: Engine, state: Any) -> dict[str, Any] | None:
+    """Whose turn it is, as the projection stores it."""
+    turn = engine.turn(state)
+    return None if turn is None else {"seat": turn.seat, "waiting_for": turn.waiting_for,
+                                      "role": turn.role}
+
+
+def unseat(table: TableRow, player_id: str) -> None:
+    """Seats stay numbered 0..n-1 in joining order; a changed line-up starts afresh."""
+    table.seats = [{**s, "seat": i} for i, s in
+                   enumerate(s for s in table.seats if s["player_id"] != player_id)]
+    table.state = None
 
 
 def load(conn: psycopg.Connection, table_id: str, lock: bool = False) -> TableRow | None:
@@ -69,22 +94,23 @@ def save(conn: psycopg.Connection, table: TableRow) -> None:
     )
 
 
-def hand_began(conn: psycopg.Connection, table: TableRow, commitment: str, first_version: int) -> None:
+def hand_began(conn: psycopg.Connection, table: TableRow, commitment: str, first_version: int,
+               at: datetime) -> None:
     conn.execute(
         "INSERT INTO hands (hand_id, table_id, number, status, seats, commitment, first_version,"
-        " opened_at) VALUES (%s, %s, %s, 'playing', %s, %s, %s, now())",
+        " opened_at) VALUES (%s, %s, %s, 'playing', %s, %s, %s, %s)",
         (table.hand_id, table.table_id, table.hand_number, Jsonb(table.seats), commitment,
-         first_version),
+         first_version, at),
     )
 
 
 def hand_status(conn: psycopg.Connection, hand_id: str, status: str, last_version: int | None = None,
-                postings: list[dict[str, Any]] | None = None) -> None:
+                postings: list[dict[str, Any]] | None = None, at: datetime | None = None) -> None:
     conn.execute(
         "UPDATE hands SET status = %s, last_version = coalesce(%s, last_version),"
-        " postings = coalesce(%s, postings),"
-        " settled_at = CASE WHEN %s = 'settled' THEN now() ELSE settled_at END WHERE hand_id = %s",
-        (status, last_version, Jsonb(postings) if postings is not None else None, status, hand_id),
+        " postings = coalesce(%s, postings), settled_at = coalesce(%s, settled_at)"
+        " WHERE hand_id = %s",
+        (status, last_version, Jsonb(postings) if postings is not None else None, at, hand_id),
     )
 
 

@@ -20,7 +20,7 @@ from games import deck
 from games.contract import Engine, Event, IllegalMove, Posting, SeatInfo, SeedMaterial
 from games.registry import engines
 from projections import tables
-from projections.tables import TableRow
+from projections.tables import TableRow, turn_of
 from service.problems import Problem
 
 ENGINES = engines()
@@ -60,24 +60,11 @@ def recorded(table: TableRow, event: Event, metadata: dict[str, Any]) -> NewEven
                      "public": None if event.public is None else dict(event.public)}, metadata)
 
 
-def engine_event(stored: StoredEvent) -> Event:
-    """The engine's event back from its record."""
-    d = stored.data
-    visible = None if d["visible_to"] is None else frozenset(d["visible_to"])
-    return Event(stored.type[len(GAME_EVENT_PREFIX):], d["data"], visible, d["public"])
-
-
 def load(conn: psycopg.Connection, table_id: str, lock: bool = False) -> TableRow:
     table = tables.load(conn, table_id, lock)
     if table is None:
         raise Problem(404, "table_not_found", f"no table {table_id}")
     return table
-
-
-def _turn(engine: Engine, state: Any) -> dict[str, Any] | None:
-    turn = engine.turn(state)
-    return None if turn is None else {"seat": turn.seat, "waiting_for": turn.waiting_for,
-                                      "role": turn.role}
 
 
 def _append(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
@@ -98,7 +85,7 @@ def create_table(conn: psycopg.Connection, store: PostgresEventStore, game: str,
                      status="open", version=0, created_by=created_by)
     event = NewEvent("TableCreated", {"table_id": table.table_id, "game": game, "options": options,
                                       "created_by": created_by}, metadata)
-    _append(conn, store, table, [event], [], metadata)
+    table.created_at = _append(conn, store, table, [event], [], metadata)[0].recorded_at
     tables.save(conn, table)
     return table
 
@@ -159,10 +146,7 @@ def leave(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
         raise Problem(409, "hand_in_play", "players leave between hands (a Cassino game to its end)")
     events, moves = _cash_out(conn, table, [player_id], metadata)
     _append(conn, store, table, events, moves, metadata)
-    # Seats stay numbered 0..n-1 in joining order; a changed line-up starts afresh (no carry-over).
-    table.seats = [{**s, "seat": i} for i, s in
-                   enumerate(s for s in table.seats if s["player_id"] != player_id)]
-    table.state = None
+    tables.unseat(table, player_id)
     tables.save(conn, table)
     return int(events[0].data["cash_out"])
 
@@ -221,16 +205,18 @@ def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
         state = engine.evolve(state, event)
     records = [*prefix, *(recorded(table, e, metadata) for e in events)]
     moves = transfers(table, [p for e in events for p in e.postings])
-    _append(conn, store, table, records, moves, metadata)
+    stored = _append(conn, store, table, records, moves, metadata)
+    last_of_hand = stored[len(records) - 1]
     table.state = state
-    table.turn = _turn(engine, state)
+    table.turn = turn_of(engine, state)
     table.status = "settling" if engine.is_terminal(state) else "playing"
     tables.save(conn, table)
     if first_version is not None:
-        tables.hand_began(conn, table, str(records[0].data["commitment"]), first_version)
+        tables.hand_began(conn, table, str(records[0].data["commitment"]), first_version,
+                          stored[0].recorded_at)
     if table.status == "settling":
         assert table.hand_id is not None
-        tables.hand_status(conn, table.hand_id, "settling", last_version=table.version)
+        tables.hand_status(conn, table.hand_id, "settling", last_version=last_of_hand.version)
     return table
 
 
@@ -257,17 +243,20 @@ def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, h
             "player_seeds": list(seeds.get("player_seeds", [])),
             "auditors_only": engine.info.extra.get("seed_reveal") == "auditors"}, metadata),
     ]
-    _append(conn, store, table, events, moves, metadata)
+    settled = _append(conn, store, table, events, moves, metadata)[0]
+    table.status = "open"
     if engine.table_over(table.state, time.time()):
         # The table ends: every seat is cashed out once the hand's own postings have landed.
-        left, cash = _cash_out(conn, table, [s["player_id"] for s in table.seats], metadata)
+        players = [s["player_id"] for s in table.seats]
+        left, cash = _cash_out(conn, table, players, metadata)
         _append(conn, store, table, [*left, NewEvent("TableEnded", {"reason": "game_over"}, metadata)],
                 cash, metadata)
+        for player_id in players:
+            tables.unseat(table, player_id)
         table.status = "over"
-    else:
-        table.status = "open"
     table.turn = None
     tables.save(conn, table)
-    tables.hand_status(conn, hand_id, "settled", postings=events[0].data["postings"])
+    tables.hand_status(conn, hand_id, "settled", postings=events[0].data["postings"],
+                       at=settled.recorded_at)
     return True
 

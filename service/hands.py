@@ -9,6 +9,7 @@ from flask_smorest import Blueprint
 
 from events.catalog import GAME_EVENT_PREFIX
 from projections import tables
+from projections.tables import engine_event
 from service import db, handlers
 from service.auth import Principal, principal, require
 from service.context import store
@@ -39,7 +40,7 @@ def summary(hand: dict[str, Any], who: Principal) -> dict[str, Any]:
             out["server_seed"] = redactor.event(event)["data"].get("server_seed")
             break
         if event.type.startswith(GAME_EVENT_PREFIX):
-            state = engine.evolve(state, handlers.engine_event(event))
+            state = engine.evolve(state, engine_event(event))
     out["outcome"] = engine.view(state, viewer_in(who, hand["seats"]))
     return out
 

@@ -15,8 +15,8 @@ from events.catalog import GAME_EVENT_PREFIX
 from events.model import StoredEvent
 from games.contract import AUDITOR, SPECTATOR, Viewer, redact
 from projections import tables
+from projections.tables import engine_event
 from service.auth import Principal
-from service.handlers import engine_event
 
 
 def viewer_in(principal: Principal, seats: Iterable[dict[str, Any]]) -> Viewer:

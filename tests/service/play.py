@@ -14,7 +14,7 @@ from events.catalog import GAME_EVENT_PREFIX
 from events.model import StoredEvent
 from games import deck
 from games.contract import SPECTATOR, Viewer
-from service.handlers import engine_event
+from projections.tables import engine_event
 from tests.games.test_sevenhalf_properties import concrete
 from tests.service.conftest import OPERATOR, Player, bearer
 

@@ -6,6 +6,7 @@ import pytest
 
 from events.catalog import GAME_EVENT_PREFIX
 from games.registry import engines
+from projections.tables import engine_event
 from service import handlers
 from tests.service.conftest import OPERATOR
 from tests.service.play import Session, leaks
@@ -49,8 +50,9 @@ def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, gam
     state = engine.initial_state(table.options)
     for e in stored:
         if e.type.startswith(GAME_EVENT_PREFIX) and e.data["hand"] == hand_id:
-            state = engine.evolve(state, handlers.engine_event(e))
+            state = engine.evolve(state, engine_event(e))
     assert table.hand_id == hand_id
+    table.seats = hand["seats"]  # the line-up of that hand (a finished table has none left)
     expected = [{"from": t.from_account, "to": t.to_account, "amount": t.amount, "reason": t.reason}
                 for t in handlers.transfers(table, engine.settle(state))]
     assert hand["postings"] == expected
