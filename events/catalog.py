@@ -94,10 +94,27 @@ class TableEndedSchema(Schema):
     reason = fields.String(required=True)
 
 
+class DeadlineSetSchema(Schema):
+    """The turn in play and when it times out (seconds since the epoch)."""
+
+    hand = fields.String(required=True)
+    seat = fields.Integer(required=True, strict=True)
+    waiting_for = fields.String(required=True)
+    deadline = fields.Float(required=True)
+
+
+class SettlementClaimedSchema(Schema):
+    """The one settlement of a hand: its stream exists once, so a second settlement conflicts."""
+
+    hand_id = fields.String(required=True)
+    table_id = fields.String(required=True)
+
+
 TABLE_EVENTS: dict[str, type[Schema]] = {
     "TableCreated": TableCreatedSchema, "PlayerSeated": PlayerSeatedSchema,
     "PlayerLeft": PlayerLeftSchema, "HandBegan": HandBeganSchema,
     "HandSettled": HandSettledSchema, "SeedRevealed": SeedRevealedSchema,
-    "TableEnded": TableEndedSchema,
+    "TableEnded": TableEndedSchema, "DeadlineSet": DeadlineSetSchema,
+    "SettlementClaimed": SettlementClaimedSchema,
 }
 GAME_EVENT_PREFIX = "game."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -21,6 +22,7 @@ def _fold(events: list[StoredEvent]) -> tuple[TableRow, list[dict[str, Any]]]:
                      created_by=first["created_by"], created_at=events[0].recorded_at)
     engine = engines()[table.game]
     hands: dict[str, dict[str, Any]] = {}
+    deadline: float | None = None
     for e in events:
         d = e.data
         if e.type == "PlayerSeated":
@@ -44,9 +46,14 @@ def _fold(events: list[StoredEvent]) -> tuple[TableRow, list[dict[str, Any]]]:
                                        settled_at=e.recorded_at)
         elif e.type == "TableEnded":
             table.status = "over"
+        elif e.type == "DeadlineSet":
+            deadline = d["deadline"]
         table.version = e.version
     live = table.state is not None and table.status in ("playing", "settling")
     table.turn = turn_of(engine, table.state) if live else None
+    if table.status == "playing" and table.turn is not None and deadline is not None:
+        table.deadline = datetime.fromtimestamp(deadline, UTC)
+        table.turn = {**table.turn, "deadline": table.deadline.isoformat()}
     return table, list(hands.values())
 
 

@@ -15,7 +15,7 @@ from events.model import StoredEvent
 from games.contract import Engine, Event
 
 COLUMNS = ("table_id, game, options, status, version, seats, hand_id, hand_number, state, turn,"
-           " created_by, created_at")
+           " created_by, created_at, deadline")
 
 
 @dataclass
@@ -34,6 +34,7 @@ class TableRow:
     turn: dict[str, Any] | None = None
     created_by: str = ""
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    deadline: datetime | None = None
 
     def seat_of(self, player_id: str) -> int | None:
         return next((s["seat"] for s in self.seats if s["player_id"] == player_id), None)
@@ -82,15 +83,16 @@ def save(conn: psycopg.Connection, table: TableRow) -> None:
     state = pickle.dumps(table.state, protocol=5) if table.state is not None else None
     conn.execute(
         "INSERT INTO tables (table_id, game, options, status, version, seats, hand_id, hand_number,"
-        " state, turn, created_by, created_at, updated_at)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())"
+        " state, turn, created_by, created_at, deadline, updated_at)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())"
         " ON CONFLICT (table_id) DO UPDATE SET status = EXCLUDED.status,"
         " version = EXCLUDED.version, seats = EXCLUDED.seats, hand_id = EXCLUDED.hand_id,"
         " hand_number = EXCLUDED.hand_number, state = EXCLUDED.state, turn = EXCLUDED.turn,"
-        " updated_at = now()",
+        " deadline = EXCLUDED.deadline, updated_at = now()",
         (table.table_id, table.game, Jsonb(table.options), table.status, table.version,
          Jsonb(table.seats), table.hand_id, table.hand_number, state,
-         Jsonb(table.turn) if table.turn is not None else None, table.created_by, table.created_at),
+         Jsonb(table.turn) if table.turn is not None else None, table.created_by, table.created_at,
+         table.deadline),
     )
 
 

@@ -29,6 +29,7 @@ from service import (
 )
 from service.config import Config
 from service.problems import Problem, ProblemSchema, render
+from workers import queues
 
 API_SPEC = {
     "API_TITLE": "Banco",
@@ -87,7 +88,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     db_pool = pool or make_pool(config.database_url, max_size=config.pool_size, open=connect)
     store = PostgresEventStore(db_pool, default_types())
     app.extensions["banco.store"] = store
-    app.extensions["banco.redis"] = redis_client or redis.Redis.from_url(config.redis_url)
+    app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
     logs.init_app(app)
     db.init_app(app, db_pool)
     idempotency.init_app(app)

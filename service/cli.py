@@ -59,10 +59,43 @@ def worker(burst: bool) -> None:
     from workers.worker import run
 
     _database_url()
-    redis_url = os.environ.get("REDIS_URL")
-    if not redis_url:
+    run(_redis_url(), os.environ.get("BANCO_QUEUE", "banco"), burst=burst)
+
+
+def _redis_url() -> str:
+    url = os.environ.get("REDIS_URL")
+    if not url:
         raise click.UsageError("set REDIS_URL")
-    run(redis_url, os.environ.get("BANCO_QUEUE", "banco"), burst=burst)
+    return url
+
+
+@main.group(invoke_without_command=True)
+@click.pass_context
+def jobs(ctx: click.Context) -> None:
+    """Background jobs: queue lengths, scheduled, failed (see `banco jobs requeue`)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from workers.jobs_report import report
+    from workers.queues import connect
+
+    state = report(connect(_redis_url()), os.environ.get("BANCO_QUEUE", "banco"))
+    click.echo(f"queue {state['queue']}: {state['queued']} queued, {state['scheduled']} scheduled,"
+               f" {state['started']} started, {state['failed']} failed")
+    for worker_state in state["workers"]:
+        click.echo(f"worker {worker_state['name']}: {worker_state['state']}")
+    for job in state["failed_jobs"]:
+        click.echo(f"failed {job['id']}: {job['call']}: {job['error']}")
+
+
+@jobs.command("requeue")
+@click.argument("job_ids", nargs=-1)
+def jobs_requeue(job_ids: tuple[str, ...]) -> None:
+    """Put failed jobs back on the queue (all failed jobs when no id is given)."""
+    from workers.jobs_report import requeue
+    from workers.queues import connect
+
+    count = requeue(connect(_redis_url()), os.environ.get("BANCO_QUEUE", "banco"), list(job_ids))
+    click.echo(f"requeued {count} job(s)")
 
 
 @main.group()

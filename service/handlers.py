@@ -8,6 +8,7 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -176,7 +177,7 @@ def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableR
                                    "seats": table.seats,
                                    "commitment": deck.commitment(server_seed)}, metadata)
     first_version = table.version + 1
-    return _play(conn, store, opened, engine.initial_state(table.options), events, metadata,
+    return _play(conn, store, opened, engine.initial_state(table.options), events, metadata, now,
                  prefix=[began], first_version=first_version)
 
 
@@ -194,22 +195,55 @@ def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, se
         raise Problem(422, e.code, e.message) from e
     # The command as decided (seat, payload, time), so an auditor can decide it again.
     recorded_command = {"name": "Act", "seat": seat, "payload": payload, "now": now}
-    return _play(conn, store, table, table.state, events, {**metadata, "command": recorded_command})
+    return _play(conn, store, table, table.state, events, {**metadata, "command": recorded_command},
+                 now)
+
+
+def time_out(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+             metadata: dict[str, Any]) -> TableRow | None:
+    """Apply the game's timeout rule to the turn in play; None when the engine has none to apply."""
+    engine = engine_of(table)
+    now = time.time()
+    try:
+        command = engine.timeout(table.state, now)
+        events = engine.decide(table.state, command)
+    except IllegalMove:
+        return None
+    recorded_command = {"name": "TimeOut", "seat": getattr(command, "seat", None), "now": now}
+    return _play(conn, store, table, table.state, events, {**metadata, "command": recorded_command},
+                 now)
+
+
+def turn_limit(table: TableRow, turn: dict[str, Any]) -> float:
+    """Seconds the turn may last: the banker's (or meneur's) limit, or a player's."""
+    key = "banker_timeout_s" if turn["role"] == "banker" else "turn_timeout_s"
+    return float(table.options.get(key) or table.options.get("turn_timeout_s") or 60)
 
 
 def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, state: Any,
-          events: Sequence[Event], metadata: dict[str, Any], prefix: Sequence[NewEvent] = (),
-          first_version: int | None = None) -> TableRow:
+          events: Sequence[Event], metadata: dict[str, Any], now: float,
+          prefix: Sequence[NewEvent] = (), first_version: int | None = None) -> TableRow:
     engine = engine_of(table)
     for event in events:
         state = engine.evolve(state, event)
     records = [*prefix, *(recorded(table, e, metadata) for e in events)]
+    last_game_event = len(records) - 1
+    table.status = "settling" if engine.is_terminal(state) else "playing"
+    table.turn = turn_of(engine, state)
+    table.deadline = None
+    if table.status == "playing" and table.turn is not None:
+        # The deadline is recorded with the turn, so replays are deterministic and clients can
+        # count down; the projection keeps it for the sweeper.
+        deadline = now + turn_limit(table, table.turn)
+        records.append(NewEvent("DeadlineSet", {"hand": table.hand_id, "seat": table.turn["seat"],
+                                                "waiting_for": table.turn["waiting_for"],
+                                                "deadline": deadline}, metadata))
+        table.deadline = datetime.fromtimestamp(deadline, UTC)
+        table.turn = {**table.turn, "deadline": table.deadline.isoformat()}
     moves = transfers(table, [p for e in events for p in e.postings])
     stored = _append(conn, store, table, records, moves, metadata)
-    last_of_hand = stored[len(records) - 1]
+    last_of_hand = stored[last_game_event]
     table.state = state
-    table.turn = turn_of(engine, state)
-    table.status = "settling" if engine.is_terminal(state) else "playing"
     tables.save(conn, table)
     if first_version is not None:
         tables.hand_began(conn, table, str(records[0].data["commitment"]), first_version,
@@ -226,6 +260,9 @@ def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, h
     table = load(conn, table_id, lock=True)
     if table.status != "settling" or table.hand_id != hand_id:
         return False
+    # The hand's settlement stream can be created once: a unique key in the event store itself.
+    store.append(f"settlement-{hand_id}", [NewEvent("SettlementClaimed", {
+        "hand_id": hand_id, "table_id": table_id}, metadata)], 0, conn=conn)
     engine = engine_of(table)
     postings = engine.settle(table.state)
     moves = transfers(table, postings)
@@ -245,18 +282,26 @@ def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, h
     ]
     settled = _append(conn, store, table, events, moves, metadata)[0]
     table.status = "open"
-    if engine.table_over(table.state, time.time()):
-        # The table ends: every seat is cashed out once the hand's own postings have landed.
-        players = [s["player_id"] for s in table.seats]
-        left, cash = _cash_out(conn, table, players, metadata)
-        _append(conn, store, table, [*left, NewEvent("TableEnded", {"reason": "game_over"}, metadata)],
-                cash, metadata)
-        for player_id in players:
-            tables.unseat(table, player_id)
-        table.status = "over"
     table.turn = None
+    if engine.table_over(table.state, time.time()):
+        # The table ends once the hand's own postings have landed.
+        end(conn, store, table, "game_over", metadata)
     tables.save(conn, table)
     tables.hand_status(conn, hand_id, "settled", postings=events[0].data["postings"],
                        at=settled.recorded_at)
     return True
 
+
+
+def end(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, reason: str,
+        metadata: dict[str, Any]) -> None:
+    """End the table: every seat is cashed out to its player's wallet."""
+    players = [s["player_id"] for s in table.seats]
+    left, cash = _cash_out(conn, table, players, metadata)
+    _append(conn, store, table, [*left, NewEvent("TableEnded", {"reason": reason}, metadata)],
+            cash, metadata)
+    for player_id in players:
+        tables.unseat(table, player_id)
+    table.status = "over"
+    table.deadline = None
+    tables.save(conn, table)

@@ -8,10 +8,12 @@ from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
+from rq import Worker
 
 from events import migrate
 from service import db
 from service.problems import Problem
+from workers.queues import queue
 
 blp = Blueprint("probes", __name__, description="Liveness and readiness.")
 
@@ -47,10 +49,17 @@ class Ready(MethodView):
         except Exception as e:  # any failure to reach the database means not ready
             checks["postgres"] = f"down: {type(e).__name__}"
         try:
-            current_app.extensions["banco.redis"].ping()
+            connection = current_app.extensions["banco.redis"]
+            connection.ping()
             checks["redis"] = "ok"
+            # Workers are reported, not required: actions are accepted without them, and their
+            # deadlines wait in PostgreSQL for the first worker's sweeper.
+            name = current_app.config["BANCO"].queue_name
+            alive = len(Worker.all(queue=queue(connection, name)))
+            checks["workers"] = f"{alive} alive" if alive else "none"
         except Exception as e:  # any failure to reach Redis means not ready
             checks["redis"] = f"down: {type(e).__name__}"
+            checks["workers"] = "unknown"
         if checks.get("postgres") != "ok" or checks.get("migrations") != "current" or checks["redis"] != "ok":
             raise Problem(503, "not_ready", "a dependency is not ready", checks=checks)
         return {"status": "ready", "checks": checks}

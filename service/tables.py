@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -33,7 +34,7 @@ from service.table_schemas import (
     TablePageSchema,
     TableSchema,
 )
-from workers.settlement import enqueue_settlement
+from workers import timeouts
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
                 description="Tables: seats, hands, actions and their events.")
@@ -87,20 +88,25 @@ def check_if_match(table: TableRow, required: bool) -> None:
                       version=table.version)
 
 
-def settle_after_commit(table: TableRow) -> None:
-    if table.status != "settling" or table.hand_id is None:
-        return
+def schedule_after_commit(table: TableRow) -> None:
+    """Once the action commits: queue the settlement, or schedule the next turn's deadline.
+
+    Redis being down loses nothing: the deadline and the `settling` status are in PostgreSQL,
+    where the worker's sweeper finds them.
+    """
     config = current_app.config["BANCO"]
     connection = current_app.extensions["banco.redis"]
-    table_id, hand_id = table.table_id, table.hand_id
+    snapshot = replace(table, state=None)
+    logger = current_app.logger
 
-    def enqueue() -> None:
+    def schedule() -> None:
         try:
-            enqueue_settlement(connection, config.queue_name, table_id, hand_id)
-        except Exception:  # Redis down: the hand stays `settling` and is picked up later
-            current_app.logger.exception("could not queue the settlement of %s", hand_id)
+            timeouts.after(connection, config.queue_name, snapshot)
+        except Exception:  # Redis unreachable: the sweeper will fire it from PostgreSQL
+            logger.warning("could not schedule work for table %s; the sweeper will",
+                           snapshot.table_id)
 
-    db.after_commit(enqueue)
+    db.after_commit(schedule)
 
 
 @blp.route("")
@@ -202,7 +208,7 @@ class Hands(MethodView):
             raise Problem(403, "not_seated", "only a seated player (or the operator) deals")
         check_if_match(table, required=False)
         table = handlers.open_hand(db.conn(), store(), table, metadata("OpenHand"))
-        settle_after_commit(table)
+        schedule_after_commit(table)
         return respond(table, 201)
 
 
@@ -223,7 +229,7 @@ class Actions(MethodView):
         payload = {k: v for k, v in body.items() if k != "seat"}
         table = handlers.act(db.conn(), store(), table, seat, payload,
                              metadata("Act"))
-        settle_after_commit(table)
+        schedule_after_commit(table)
         return respond(table)
 
 

@@ -7,8 +7,11 @@ from rq import Queue
 
 
 def connect(url: str) -> redis.Redis:
-    """A Redis client for `url` (redis://, rediss:// or unix://)."""
-    return redis.Redis.from_url(url)
+    """A Redis client for `url` (redis://, rediss:// or unix://).
+
+    Short timeouts: a Redis that is down must not hold an API request that does not need it.
+    """
+    return redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
 
 
 def queue(connection: redis.Redis, name: str = "banco") -> Queue:

@@ -1,0 +1,90 @@
+"""The sweeper: fires overdue deadlines, settles hands whose job was lost, ends expired tables.
+
+It reads the table-state projection, not Redis, so it still does the right thing after Redis lost
+every scheduled job (restarted empty, flushed, or down when the deadline was set). Each thing it
+does is idempotent, so several workers may sweep at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+from redis import Redis
+
+from events.catalog import default_types
+from events.model import ConcurrencyConflict
+from events.postgres import PostgresEventStore
+from projections import tables
+from workers import timeouts
+from workers.settlement import _pool, settle_hand
+
+log = logging.getLogger("banco.sweeper")
+
+SETTLE_GRACE_S = 10.0  # a settlement job normally lands within a second
+
+
+@dataclass
+class Swept:
+    """What one sweep did."""
+
+    deadlines: int = 0
+    settled: int = 0
+    ended: int = 0
+
+
+def sweep(connection: Redis | None, queue_name: str, settle_grace_s: float = SETTLE_GRACE_S) -> Swept:
+    """One pass over every overdue deadline, stuck settlement and expired table."""
+    with _pool().connection() as conn:
+        overdue = conn.execute(
+            "SELECT table_id, version FROM tables WHERE status = 'playing' AND deadline <= now()"
+            " ORDER BY deadline LIMIT 500").fetchall()
+        stuck = conn.execute(
+            "SELECT table_id, hand_id FROM tables WHERE status = 'settling'"
+            " AND updated_at <= now() - make_interval(secs => %s) LIMIT 500",
+            (settle_grace_s,)).fetchall()
+        expired = conn.execute(
+            "SELECT table_id FROM tables WHERE status = 'open' AND options ? 'duration_s'"
+            " AND jsonb_typeof(options->'duration_s') = 'number'"
+            " AND created_at + make_interval(secs => (options->>'duration_s')::float) <= now()"
+            " LIMIT 500").fetchall()
+    done = Swept()
+    for table_id, version in overdue:
+        table = timeouts.fire(table_id, version)
+        if table is not None:
+            done.deadlines += 1
+            if connection is not None:
+                timeouts.after(connection, queue_name, table)
+    for table_id, hand_id in stuck:
+        done.settled += settle_hand(table_id, hand_id)
+    for (table_id,) in expired:
+        done.ended += end_expired(table_id)
+    return done
+
+
+def end_expired(table_id: str) -> bool:
+    """End an open table whose `duration_s` has run out (Casino pirate)."""
+    from service import handlers
+
+    store = PostgresEventStore(_pool(), default_types())
+    try:
+        with _pool().connection() as conn, conn.transaction():
+            table = tables.load(conn, table_id, lock=True)
+            if table is None or table.status != "open":
+                return False
+            handlers.end(conn, store, table, "duration", {"actor": "worker", "command": "EndTable"})
+            return True
+    except ConcurrencyConflict:
+        return False
+
+
+def loop(connection: Redis, queue_name: str, every_s: float, stop: threading.Event) -> None:
+    """Sweep every `every_s` seconds until `stop` is set; a failed sweep is logged and retried."""
+    while not stop.wait(every_s):
+        try:
+            swept = sweep(connection, queue_name)
+            if swept.deadlines or swept.settled or swept.ended:
+                log.info("swept: %s", swept)
+        except Exception:  # the next pass retries; a worker must not die of one bad sweep
+            log.exception("sweep failed")

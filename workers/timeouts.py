@@ -1,0 +1,72 @@
+"""Turn deadlines: a job per deadline, and a sweeper that fires whatever a lost job missed.
+
+Both go through `fire`, which applies a timeout only if the table is still at the version the
+deadline was set at: a turn that ended early, a second job, or the sweeper racing the job all
+find the version moved on and append nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from redis import Redis
+from rq import Retry
+
+from events.catalog import default_types
+from events.model import ConcurrencyConflict
+from events.postgres import PostgresEventStore
+from projections import tables
+from workers.queues import queue
+from workers.settlement import _pool, enqueue_settlement
+
+log = logging.getLogger("banco.timeouts")
+
+
+def job_id(table_id: str, version: int) -> str:
+    """One job per table and turn: scheduling it twice keeps one."""
+    return f"timeout-{table_id}-{version}"
+
+
+def schedule(connection: Redis, queue_name: str, table_id: str, version: int, at: datetime) -> None:
+    """Schedule the timeout of the turn that began at `version`."""
+    queue(connection, queue_name).enqueue_at(
+        at, fire_timeout, table_id, version, job_id=job_id(table_id, version),
+        retry=Retry(max=3, interval=[1, 5, 15]), result_ttl=600)
+
+
+def fire(table_id: str, version: int) -> tables.TableRow | None:
+    """Time out the turn in play if the table is still at `version`; the table after, or None."""
+    from service import handlers
+
+    store = PostgresEventStore(_pool(), default_types())
+    try:
+        with _pool().connection() as conn, conn.transaction():
+            table = tables.load(conn, table_id, lock=True)
+            if table is None or table.status != "playing" or table.version != version:
+                return None
+            return handlers.time_out(conn, store, table, {"actor": "worker", "timeout": True})
+    except ConcurrencyConflict:
+        return None  # a player's action landed first: the turn is over
+
+
+def after(connection: Redis, queue_name: str, table: tables.TableRow | None) -> None:
+    """What a changed table needs next: its next deadline scheduled, or its settlement queued."""
+    if table is None:
+        return
+    if table.status == "settling" and table.hand_id is not None:
+        enqueue_settlement(connection, queue_name, table.table_id, table.hand_id)
+    elif table.status == "playing" and table.deadline is not None:
+        schedule(connection, queue_name, table.table_id, table.version, table.deadline)
+
+
+def fire_timeout(table_id: str, version: int) -> bool:
+    """The scheduled job: fire the deadline, then schedule what follows."""
+    from rq import get_current_job
+
+    table = fire(table_id, version)
+    job = get_current_job()
+    if job is not None and job.origin:
+        after(job.connection, job.origin, table)
+    log.info("deadline of %s at version %s %s", table_id, version, "fired" if table else "was moot")
+    return table is not None
