@@ -155,7 +155,8 @@ class PostgresEventStore:
         # finished (committed or rolled back), so no event can appear below that watermark
         # later. Ordering and checkpointing by the pair (txid, position) is then stable: a
         # transaction's events share its txid, and nothing new can sort before the checkpoint.
-        # The price is that a long transaction holds readers back until it ends.
+        # The price is that a long transaction holds readers back until it ends, and transaction
+        # ids are server-wide: a long transaction in any database of the server counts.
         with self._conn(conn) as c:
             rows = c.execute(
                 f"SELECT {COLUMNS} FROM events"

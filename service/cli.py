@@ -59,7 +59,8 @@ def worker(burst: bool) -> None:
     from workers.worker import run
 
     _database_url()
-    run(_redis_url(), os.environ.get("BANCO_QUEUE", "banco"), burst=burst)
+    run(_redis_url(), os.environ.get("BANCO_QUEUE", "banco"), burst=burst,
+        sweep_every_s=float(os.environ.get("BANCO_SWEEP_EVERY_S", "1")))
 
 
 def _redis_url() -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 from functools import cache
 
 from psycopg_pool import ConnectionPool
@@ -30,6 +31,9 @@ def settle_hand(table_id: str, hand_id: str) -> bool:
     with _pool().connection() as conn, conn.transaction():
         done = handlers.settle(conn, store, table_id, hand_id,
                                {"actor": "worker", "command": "SettleHand", "hand": hand_id})
+        if done and os.environ.get("BANCO_TEST_CRASH_POINT") == "settlement":
+            # A test hook: die like a killed worker, with the settlement written but not committed.
+            os.kill(os.getpid(), signal.SIGKILL)
     log.info("hand %s %s", hand_id, "settled" if done else "was already settled")
     return done
 

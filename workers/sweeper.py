@@ -8,6 +8,7 @@ does is idempotent, so several workers may sweep at once.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from dataclasses import dataclass
 
@@ -22,7 +23,9 @@ from workers.settlement import _pool, settle_hand
 
 log = logging.getLogger("banco.sweeper")
 
-SETTLE_GRACE_S = 10.0  # a settlement job normally lands within a second
+def settle_grace_s() -> float:
+    """How long a hand may wait for its settlement job before the sweeper settles it itself."""
+    return float(os.environ.get("BANCO_SETTLE_GRACE_S", "10"))  # a job lands within a second
 
 
 @dataclass
@@ -34,7 +37,7 @@ class Swept:
     ended: int = 0
 
 
-def sweep(connection: Redis | None, queue_name: str, settle_grace_s: float = SETTLE_GRACE_S) -> Swept:
+def sweep(connection: Redis | None, queue_name: str) -> Swept:
     """One pass over every overdue deadline, stuck settlement and expired table."""
     with _pool().connection() as conn:
         overdue = conn.execute(
@@ -43,7 +46,7 @@ def sweep(connection: Redis | None, queue_name: str, settle_grace_s: float = SET
         stuck = conn.execute(
             "SELECT table_id, hand_id FROM tables WHERE status = 'settling'"
             " AND updated_at <= now() - make_interval(secs => %s) LIMIT 500",
-            (settle_grace_s,)).fetchall()
+            (settle_grace_s(),)).fetchall()
         expired = conn.execute(
             "SELECT table_id FROM tables WHERE status = 'open' AND options ? 'duration_s'"
             " AND jsonb_typeof(options->'duration_s') = 'number'"

@@ -73,9 +73,12 @@ def new_player(client: FlaskClient) -> Any:
     return make
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def worker(config) -> Iterator[subprocess.Popen[bytes]]:
-    """A real worker process on the session's queue, for the whole session."""
+    """A real worker process on the session's queue, for the tests of one module.
+
+    Not for the whole session: the timeout tests start, kill and starve workers of their own.
+    """
     env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
            "BANCO_QUEUE": config.queue_name}
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env)

@@ -1,0 +1,261 @@
+"""Time at a table: deadlines that fire through real workers, whatever happens to Redis."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from service import embedded, handlers
+from service.app import create_app
+from service.config import Config
+from tests.service.conftest import OPERATOR, ROOT
+from tests.service.play import Session
+from workers import settlement, timeouts
+
+FAST = {"turn_timeout_s": 1, "banker_timeout_s": 1}
+
+
+@contextmanager
+def worker_process(config: Config, **env: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A real `banco worker` on `config`'s database, Redis and queue."""
+    full = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
+            "BANCO_QUEUE": config.queue_name, "BANCO_SWEEP_EVERY_S": "0.5", **env}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=full)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+@contextmanager
+def app_on(config: Config) -> Iterator:
+    app = create_app(config)
+    try:
+        yield app
+    finally:
+        app.extensions["banco.pool"].close()
+
+
+@pytest.fixture
+def own(config) -> Config:
+    """The session's database with a queue of this test's own (no other worker listens)."""
+    return replace(config, queue_name=f"{config.queue_name}-{os.urandom(4).hex()}")
+
+
+@pytest.fixture
+def use_db(config, monkeypatch):
+    """Let this process call the jobs' functions directly, on the session's database."""
+    monkeypatch.setenv("DATABASE_URL", config.database_url)
+    settlement._pool.cache_clear()
+    yield
+    settlement._pool().close()
+    settlement._pool.cache_clear()
+
+
+def wait_for(check, timeout: float = 60, every: float = 0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError("timed out waiting")
+
+
+def events_of(app, table_id: str):
+    return app.extensions["banco.store"].read_stream(handlers.stream(table_id))
+
+
+def hand_status(client, hand_id: str) -> str:
+    return str(client.get(f"/v1/hands/{hand_id}", headers=OPERATOR).json["status"])
+
+
+def test_deadlines_are_recorded_and_shown(own, new_player):
+    with app_on(own) as app:
+        client = app.test_client()
+        session = Session(client, "sette-e-mezzo", [new_player(f"D{i}", deposit=50) for i in range(3)])
+        session.open({"turn_timeout_s": 30, "banker_timeout_s": 90}, 20)
+        before = time.time()
+        session.deal()
+        table = client.get(f"/v1/tables/{session.table_id}", headers=OPERATOR).json
+        [deadline] = [e for e in events_of(app, session.table_id) if e.type == "DeadlineSet"]
+        assert deadline.data["seat"] == table["turn"]["seat"]
+        limit = 90 if table["turn"]["role"] == "banker" else 30
+        assert before + limit <= deadline.data["deadline"] <= time.time() + limit
+        assert table["turn"]["deadline"].startswith(time.strftime("%Y-%m-%d", time.gmtime()))
+
+
+def test_a_banker_who_never_acts_still_finishes_and_settles(own, new_player):
+    """RULES.md 1a: a timed-out banker draws while under `banker_stand_at`, then stands."""
+    with app_on(own) as app, worker_process(own):
+        client = app.test_client()
+        session = Session(client, "sette-e-mezzo", [new_player(f"B{i}", deposit=50) for i in range(3)])
+        session.open(FAST, 20)
+        hand_id = session.deal()
+        banker_seat = None
+        # The players bet and stand at once; the banker's seat never sends anything.
+        while client.get(f"/v1/tables/{session.table_id}", headers=OPERATOR).json["status"] == "playing":
+            for p in session.players:
+                view = client.get(f"/v1/tables/{session.table_id}", headers=p.auth).json
+                turn = view["turn"]
+                if turn and turn["role"] == "banker" and turn["seat"] == view["you"]:
+                    banker_seat = view["you"]
+                    continue
+                if view["legal_actions"] and view["you"] != banker_seat:
+                    offered = view["legal_actions"]
+                    action = session.payload(next((a for a in offered if a["type"] == "stand"),
+                                                  offered[0]))
+                    client.post(f"/v1/tables/{session.table_id}/actions", json=action,
+                                headers={**p.auth, "If-Match": f'"{view["version"]}"'})
+            time.sleep(0.2)
+        wait_for(lambda: hand_status(client, hand_id) == "settled")
+        timed_out = [e for e in events_of(app, session.table_id)
+                     if e.type.startswith("game.") and e.data["data"].get("timeout")]
+        assert timed_out, "the banker's turn was played by the timeout policy"
+        assert all(e.metadata["command"]["name"] == "TimeOut" for e in timed_out)
+
+
+def race(app, session: Session, view: dict) -> dict[str, object]:
+    """The seat to move acts while the timeout of the same turn fires, both released at once."""
+    actor = session.players[view["you"]]
+    version = view["version"]
+    results: dict[str, object] = {}
+    barrier = threading.Barrier(2)
+
+    def act() -> None:
+        client = app.test_client()
+        barrier.wait()
+        results["action"] = client.post(
+            f"/v1/tables/{session.table_id}/actions", json=view["legal_actions"][0],
+            headers={**actor.auth, "If-Match": f'"{version}"'}).status_code
+
+    def fire() -> None:
+        barrier.wait()
+        results["timeout"] = timeouts.fire(session.table_id, version)
+
+    threads = [threading.Thread(target=act), threading.Thread(target=fire)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def test_an_action_racing_its_timeout_takes_effect_once(own, new_player, use_db):
+    with app_on(own) as app:
+        client = app.test_client()
+        for attempt in range(4):
+            session = Session(client, "pirate-pairs", [new_player(f"R{attempt}{i}", deposit=30)
+                                                       for i in range(2)])
+            session.open({"turn_timeout_s": 30}, 10)
+            session.deal()
+            view = next(v for v in (client.get(f"/v1/tables/{session.table_id}", headers=p.auth).json
+                                    for p in session.players) if v["legal_actions"])
+            results = race(app, session, view)
+            action_won = results["action"] == 200
+            timeout_won = results["timeout"] is not None
+            assert action_won != timeout_won, results
+            after = [e for e in events_of(app, session.table_id) if e.version > view["version"]]
+            names = {e.metadata["command"]["name"] for e in after
+                     if isinstance(e.metadata.get("command"), dict)}
+            assert names == ({"Act"} if action_won else {"TimeOut"})
+            now = client.get(f"/v1/tables/{session.table_id}", headers=OPERATOR).json
+            assert now["version"] == after[-1].version
+
+
+def test_a_worker_killed_mid_settlement_settles_exactly_once_after_restart(own, new_player):
+    with app_on(own) as app:
+        client = app.test_client()
+        session = Session(client, "pirate-pairs", [new_player(f"K{i}", deposit=40) for i in range(3)])
+        session.open({"stake": 5, "turn_timeout_s": 30}, 20)
+        hand_id = session.deal()
+        session.play_hand()
+        with worker_process(own, BANCO_TEST_CRASH_POINT="settlement") as doomed:
+            assert doomed.wait(timeout=60) == -9  # SIGKILL, inside the settlement transaction
+        assert hand_status(client, hand_id) == "settling"
+        with worker_process(own, BANCO_SETTLE_GRACE_S="0"):
+            wait_for(lambda: hand_status(client, hand_id) == "settled")
+        stored = events_of(app, session.table_id)
+        assert [e.type for e in stored].count("HandSettled") == 1
+        claims = app.extensions["banco.store"].read_stream(f"settlement-{hand_id}")
+        assert len(claims) == 1
+        with app.extensions["banco.pool"].connection() as c:
+            assert c.execute("SELECT sum(balance) FROM balances").fetchone()[0] == 0
+        wallets = sum(client.get(f"/v1/players/{p.id}/balance", headers=OPERATOR).json["balance"]
+                      for p in session.players)
+        assert wallets == 120  # the table is over: everything is back in the wallets
+
+
+@pytest.fixture
+def lone_redis() -> Iterator[str]:
+    """A Redis of this test's own, which it may flush without harming anyone."""
+    with tempfile.TemporaryDirectory(prefix="banco-redis-") as tmp:
+        url, server = embedded.start_redis(Path(tmp))
+        try:
+            yield url
+        finally:
+            server.shutdown()
+
+
+def test_flushing_redis_loses_the_jobs_but_not_the_deadlines(own, new_player, lone_redis):
+    config = replace(own, redis_url=lone_redis)
+    with app_on(config) as app:
+        client = app.test_client()
+        session = Session(client, "pirate-pairs", [new_player(f"F{i}", deposit=30) for i in range(3)])
+        session.open({"turn_timeout_s": 1}, 10)
+        hand_id = session.deal()
+        redis = app.extensions["banco.redis"]
+        assert redis.keys("rq:*"), "the deadline was scheduled in Redis"
+        redis.flushall()
+        with worker_process(config):
+            wait_for(lambda: hand_status(client, hand_id) == "settled", timeout=120)
+        stored = events_of(app, session.table_id)
+        deadlines = [e.version for e in stored if e.type == "DeadlineSet"]
+        fired = [e for e in stored if e.type.startswith("game.") and e.data["data"].get("timeout")]
+        assert fired and len(deadlines) >= 2
+        # Exactly once: each timeout answers the deadline the batch just before it set.
+        batches: list[list] = []
+        for e in stored:
+            command = e.metadata.get("command")
+            key = (command.get("name"), command.get("now")) if isinstance(command, dict) else None
+            if not batches or batches[-1][0] != key:
+                batches.append([key, []])
+            batches[-1][1].append(e.type)
+        for before, batch in itertools.pairwise(batches):
+            if batch[0] and batch[0][0] == "TimeOut":
+                assert "DeadlineSet" in before[1]
+
+
+def test_redis_down_actions_go_on_and_deadlines_fire_when_it_returns(own, new_player):
+    down = replace(own, redis_url="redis://127.0.0.1:1/0")
+    with app_on(down) as app:
+        client = app.test_client()
+        ready = client.get("/readyz")
+        assert ready.status_code == 503 and ready.json["checks"]["redis"].startswith("down")
+        session = Session(client, "pirate-pairs", [new_player(f"N{i}", deposit=30) for i in range(2)])
+        session.open({"turn_timeout_s": 1}, 10)
+        hand_id = session.deal()
+        view = next(v for v in (client.get(f"/v1/tables/{session.table_id}", headers=p.auth).json
+                                for p in session.players) if v["legal_actions"])
+        r = client.post(f"/v1/tables/{session.table_id}/actions", json=view["legal_actions"][0],
+                        headers={**session.players[view["you"]].auth,
+                                 "If-Match": f'"{view["version"]}"'})
+        assert r.status_code == 200 and r.json["turn"]["deadline"]
+        time.sleep(1.2)  # the deadline passes while Redis is away
+        with worker_process(own):  # Redis is back: the worker's sweeper finds the deadline
+            wait_for(lambda: hand_status(client, hand_id) == "settled", timeout=120)
+        assert any(e.data["data"].get("timeout") for e in events_of(app, session.table_id)
+                   if e.type.startswith("game."))
