@@ -127,3 +127,19 @@ def test_run_starts_everything_embedded_and_ctrl_c_stops_it(tmp_path):
     assert postgres_processes(data) == []
     with pytest.raises(psycopg.OperationalError):
         psycopg.connect(f"postgresql://postgres@/postgres?host={data / 'postgres'}", connect_timeout=2)
+
+
+def test_jobs_lists_failures_and_requeues_them(env, redis_url):
+    from workers.queues import connect, queue
+
+    name = f"banco-jobs-{os.getpid()}"
+    q = queue(connect(redis_url), name)
+    job = q.enqueue("json.loads", "{not json")  # fails at once
+    assert banco("worker", "--burst", env={**env, "BANCO_QUEUE": name}).returncode == 0
+    shown = banco("jobs", env={**env, "BANCO_QUEUE": name})
+    assert shown.returncode == 0, shown.stderr
+    assert "0 queued" in shown.stdout and "1 failed" in shown.stdout and job.id in shown.stdout
+    again = banco("jobs", "requeue", env={**env, "BANCO_QUEUE": name})
+    assert again.returncode == 0 and "requeued 1 job(s)" in again.stdout
+    assert "1 queued, 0 scheduled, 0 started, 0 failed" in banco("jobs", env={**env, "BANCO_QUEUE": name}).stdout
+    q.empty()

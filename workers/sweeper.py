@@ -82,12 +82,17 @@ def end_expired(table_id: str) -> bool:
         return False
 
 
+def sweep_logged(connection: Redis, queue_name: str) -> None:
+    """One sweep whose failure is logged, not raised: the next pass retries."""
+    try:
+        swept = sweep(connection, queue_name)
+        if swept.deadlines or swept.settled or swept.ended:
+            log.info("swept: %s", swept)
+    except Exception:  # a worker must not die of one bad sweep (PostgreSQL restarting, say)
+        log.exception("sweep failed")
+
+
 def loop(connection: Redis, queue_name: str, every_s: float, stop: threading.Event) -> None:
-    """Sweep every `every_s` seconds until `stop` is set; a failed sweep is logged and retried."""
+    """Sweep every `every_s` seconds until `stop` is set."""
     while not stop.wait(every_s):
-        try:
-            swept = sweep(connection, queue_name)
-            if swept.deadlines or swept.settled or swept.ended:
-                log.info("swept: %s", swept)
-        except Exception:  # the next pass retries; a worker must not die of one bad sweep
-            log.exception("sweep failed")
+        sweep_logged(connection, queue_name)

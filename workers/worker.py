@@ -18,7 +18,7 @@ def run(redis_url: str, queue_name: str = "banco", burst: bool = False,
     # and Banco's jobs are short and load all they need from PostgreSQL.
     worker = SimpleWorker([queue(connection, queue_name)], connection=connection)
     if burst:
-        sweeper.sweep(connection, queue_name)
+        sweeper.sweep_logged(connection, queue_name)
         return worker.work(burst=True, with_scheduler=True)
     stop = threading.Event()
     thread = threading.Thread(target=sweeper.loop, args=(connection, queue_name, sweep_every_s, stop),

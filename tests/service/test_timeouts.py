@@ -259,3 +259,28 @@ def test_redis_down_actions_go_on_and_deadlines_fire_when_it_returns(own, new_pl
             wait_for(lambda: hand_status(client, hand_id) == "settled", timeout=120)
         assert any(e.data["data"].get("timeout") for e in events_of(app, session.table_id)
                    if e.type.startswith("game."))
+
+
+def test_casino_pirate_tables_end_when_their_duration_runs_out(own, new_player):
+    """RULES.md 1c (000_1414b0b0fea70c86.txt): the table ends after its duration, after the hand
+    in play; the seats are cashed out."""
+    with app_on(own) as app, worker_process(own):
+        client = app.test_client()
+        idle = Session(client, "casino-pirate", [new_player(f"I{i}", deposit=20) for i in range(2)])
+        idle.open({"duration_s": 1}, None)
+        playing = Session(client, "casino-pirate", [new_player(f"J{i}", deposit=20) for i in range(3)])
+        playing.open({"duration_s": 2}, None)
+        hand_id = playing.deal()
+        wait_for(lambda: client.get(f"/v1/tables/{idle.table_id}", headers=OPERATOR)
+                 .json["status"] == "over")
+        assert client.get(f"/v1/tables/{playing.table_id}", headers=OPERATOR).json["status"] == "playing"
+        time.sleep(2)
+        playing.play_hand()
+        wait_for(lambda: hand_status(client, hand_id) == "settled")
+        over = client.get(f"/v1/tables/{playing.table_id}", headers=OPERATOR).json
+        assert over["status"] == "over" and over["seats"] == []
+        for p in idle.players + playing.players:
+            assert client.get(f"/v1/players/{p.id}/balance", headers=OPERATOR).json["balance"] > 0
+        total = sum(client.get(f"/v1/players/{p.id}/balance", headers=OPERATOR).json["balance"]
+                    for p in playing.players)
+        assert total == 60
