@@ -141,5 +141,6 @@ def test_jobs_lists_failures_and_requeues_them(env, redis_url):
     assert "0 queued" in shown.stdout and "1 failed" in shown.stdout and job.id in shown.stdout
     again = banco("jobs", "requeue", env={**env, "BANCO_QUEUE": name})
     assert again.returncode == 0 and "requeued 1 job(s)" in again.stdout
-    assert "1 queued, 0 scheduled, 0 started, 0 failed" in banco("jobs", env={**env, "BANCO_QUEUE": name}).stdout
+    after = banco("jobs", env={**env, "BANCO_QUEUE": name}).stdout
+    assert "1 queued, 0 scheduled, 0 started, 0 failed" in after
     q.empty()
