@@ -22,6 +22,7 @@ from service import (
     games_api,
     hands,
     idempotency,
+    limits,
     logs,
     players,
     probes,
@@ -90,6 +91,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.extensions["banco.store"] = store
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
     logs.init_app(app)
+    limits.init_app(app, config.redis_url, config.rate_limit)
     db.init_app(app, db_pool)
     idempotency.init_app(app)
     api = BancoApi(app)

@@ -24,6 +24,16 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return value
 
 
+def _rate(value: str) -> str:
+    from limits import parse
+
+    try:
+        parse(value)
+    except ValueError:
+        raise ConfigError(f"BANCO_RATE_LIMIT must read like '1200/minute', got {value!r}") from None
+    return value
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the service reads from its environment."""
@@ -35,6 +45,7 @@ class Config:
     pool_size: int = 10
     queue_name: str = "banco"
     page_limit: int = 500
+    rate_limit: str = "1200/minute"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -53,4 +64,5 @@ class Config:
             max_body_bytes=_int(env, "BANCO_MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             pool_size=_int(env, "BANCO_POOL_SIZE", 10, 1, 200),
             queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
+            rate_limit=_rate(env.get("BANCO_RATE_LIMIT") or "1200/minute"),
         )

@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def config(database_url: str, redis_url: str) -> Config:
     # A queue of the session's own, so tests never take jobs from (or give jobs to) anyone else.
     return Config(database_url=database_url, redis_url=redis_url, operator_key=OPERATOR_KEY,
-                  max_body_bytes=4096, pool_size=20, queue_name=f"banco-test-{os.getpid()}")
+                  max_body_bytes=4096, pool_size=20, queue_name=f"banco-test-{os.getpid()}",
+                  rate_limit="1000000/minute")  # the limits have tests of their own
 
 
 @pytest.fixture(scope="session")
