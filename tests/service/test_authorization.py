@@ -1,4 +1,4 @@
-"""Who may call what: every endpoint × every kind of caller, from one table.
+"""Who may call what: every endpoint for every kind of caller, from one table.
 
 The table must name every route of the app: adding an endpoint without deciding who may call it
 fails `test_every_route_has_a_row`.
