@@ -53,6 +53,6 @@ class LedgerCheck(MethodView):
         """A ledger check's status and, once finished, its result"""
         try:
             job = Job.fetch(job_id, connection=current_app.extensions["banco.redis"])
-        except NoSuchJobError:
+        except (NoSuchJobError, ValueError):  # ValueError: not even a well-formed job id
             raise Problem(404, "job_not_found", f"no ledger check {job_id}") from None
         return _describe(job)

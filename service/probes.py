@@ -29,6 +29,7 @@ class ReadySchema(Schema):
 
 @blp.route("/healthz")
 class Health(MethodView):
+    @blp.doc(security=[])
     @blp.response(200, HealthSchema)
     def get(self) -> dict[str, Any]:
         """The process is up"""
@@ -37,6 +38,7 @@ class Health(MethodView):
 
 @blp.route("/readyz")
 class Ready(MethodView):
+    @blp.doc(security=[])
     @blp.response(200, ReadySchema)
     @blp.alt_response(503, description="A dependency is down or migrations are pending")
     def get(self) -> dict[str, Any]:
