@@ -86,7 +86,9 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app = Flask("banco")
     app.config.update(API_SPEC, BANCO=config, MAX_CONTENT_LENGTH=config.max_body_bytes)
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    db_pool = pool or make_pool(config.database_url, max_size=config.pool_size, open=connect)
+    # A short wait for a connection: with PostgreSQL away, answer 503 soon rather than hang.
+    db_pool = pool or make_pool(config.database_url, max_size=config.pool_size, open=connect,
+                                timeout=5)
     store = PostgresEventStore(db_pool, default_types())
     app.extensions["banco.store"] = store
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)

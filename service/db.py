@@ -7,11 +7,14 @@ wrote, its idempotency record included, is then committed together or not at all
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import psycopg
 from flask import Flask, Response, current_app, g, request
 from psycopg_pool import ConnectionPool
+
+from service.problems import Problem, render
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -36,12 +39,20 @@ def after_commit(fn: Callable[[], None]) -> None:
 
 def _finish(response: Response) -> Response:
     c = g.get("db_conn")
-    if c is not None and c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-        committed = response.status_code < 400
-        c.execute("COMMIT" if committed else "ROLLBACK")
-        if committed:
-            for fn in g.pop("after_commit", []):
-                fn()
+    if c is None or c.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+        return response
+    if response.status_code >= 400:
+        with contextlib.suppress(psycopg.OperationalError):  # a lost connection rolled back
+            c.execute("ROLLBACK")
+        return response
+    try:
+        c.execute("COMMIT")
+    except psycopg.OperationalError:
+        # The connection died before the commit was confirmed: the client must not be told
+        # it succeeded. (It did not commit, or a retry with its Idempotency-Key replays it.)
+        return render(Problem(503, "unavailable", "the database is unavailable; retry shortly"))
+    for fn in g.pop("after_commit", []):
+        fn()
     return response
 
 
@@ -50,7 +61,8 @@ def _release(_: BaseException | None) -> None:
     if c is None:
         return
     if c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-        c.rollback()  # the view failed before its response was made
+        with contextlib.suppress(psycopg.OperationalError):  # the pool discards a broken one
+            c.rollback()  # the view failed before its response was made
     pool().putconn(c)
 
 

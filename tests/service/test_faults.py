@@ -1,0 +1,68 @@
+"""PostgreSQL restarted under load: 503 problem+json meanwhile, recovery by itself, and no
+acknowledged write lost. On an embedded server of the test's own, so nobody else is disturbed."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import psycopg
+
+from events import migrate
+from service import embedded
+from service.app import create_app
+from tests.service.conftest import OPERATOR
+
+
+def test_postgres_restart_gives_503s_then_recovers_and_loses_nothing(config):
+    with tempfile.TemporaryDirectory(prefix="banco-pg-") as tmp:
+        url, server = embedded.start_postgres(Path(tmp) / "pg", keep=True)
+        with psycopg.connect(url, autocommit=True) as conn:
+            migrate.upgrade(conn)
+        app = create_app(replace(config, database_url=url))
+        try:
+            client = app.test_client()
+            player = client.post("/v1/players", json={"name": "Durable"}, headers=OPERATOR).json
+            acknowledged: list[int] = []
+            statuses: list[int] = []
+            stop = threading.Event()
+
+            def load() -> None:
+                c = app.test_client()
+                amount = 0
+                while not stop.is_set():
+                    amount += 1
+                    r = c.post(f"/v1/players/{player['player']['id']}/deposits",
+                               json={"amount": amount, "reason": "load"}, headers=OPERATOR)
+                    statuses.append(r.status_code)
+                    if r.status_code == 201:
+                        acknowledged.append(amount)
+                    elif r.status_code == 503:
+                        assert r.headers["Content-Type"] == "application/problem+json"
+                        assert r.json["code"] == "unavailable"
+                    else:
+                        raise AssertionError((r.status_code, r.json))
+                    time.sleep(0.01)
+
+            worker = threading.Thread(target=load)
+            worker.start()
+            time.sleep(1)
+            server.cleanup()  # stop PostgreSQL under load
+            time.sleep(2)
+            _, server = embedded.start_postgres(Path(tmp) / "pg", keep=True)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and statuses[-1:] != [201]:
+                time.sleep(0.2)
+            time.sleep(1)
+            stop.set()
+            worker.join()
+            assert 503 in statuses, "the outage was seen"
+            assert statuses[-1] == 201, "and the service recovered by itself"
+            balance = client.get(f"/v1/players/{player['player']['id']}/balance", headers=OPERATOR)
+            assert balance.json["balance"] == sum(acknowledged)
+        finally:
+            app.extensions["banco.pool"].close()
+            server.cleanup()
