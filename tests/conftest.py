@@ -44,3 +44,15 @@ def database_url(servers: embedded.EmbeddedServers) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def redis_url(servers: embedded.EmbeddedServers) -> str:
     return servers.redis_url
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the figures the reliability tests reported (responses checked, conflicts, ...)."""
+    from tests.service.figures import FIGURES
+
+    if not FIGURES:
+        return
+    terminalreporter.section("Banco figures")
+    for test, figures in FIGURES.items():
+        shown = ", ".join(f"{name} {value}" for name, value in figures.items())
+        terminalreporter.write_line(f"{test}: {shown}")
