@@ -72,6 +72,12 @@ def _domain_errors(app: Flask) -> None:
         response.headers["Retry-After"] = "1"
         return response
 
+    @app.errorhandler(psycopg.DataError)
+    def bad_value(e: psycopg.DataError) -> Any:
+        # Values the schemas let through but PostgreSQL cannot hold (a NUL character, say).
+        return render(Problem(422, "invalid_input", "a value in the request cannot be stored",
+                              reason=type(e).__name__))
+
     @app.errorhandler(InvalidEvent)
     def invalid(e: InvalidEvent) -> Any:
         return render(Problem(422, "invalid_event", f"invalid {e.event_type} event", errors=e.errors))
