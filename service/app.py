@@ -20,6 +20,7 @@ from service import (
     auditors,
     db,
     games_api,
+    hand_audit,
     hands,
     idempotency,
     logs,
@@ -93,7 +94,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     idempotency.init_app(app)
     api = BancoApi(app)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
-                      hands.blp):
+                      hands.blp, hand_audit.blp):
         api.register_blueprint(blueprint)
     _domain_errors(app)
     app.extensions["banco.api"] = api
