@@ -1,0 +1,148 @@
+"""Verification catches tampering: each check fails on a copy of the log edited behind its back,
+naming the event (stream and version) where it broke."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from auditing.verify import verify_hand
+from tests.service.conftest import OPERATOR, Player, bearer
+from tests.service.play import Session
+from tests.service.tamper import edit, log_copy
+
+
+@pytest.fixture(scope="module")
+def played(app, worker) -> dict[str, Any]:
+    """One settled hand of Sette e mezzo."""
+    client = app.test_client()
+    players = []
+    for i in range(3):
+        r = client.post("/v1/players", json={"name": f"V{i}"}, headers=OPERATOR)
+        player = Player(r.json["player"]["id"], r.json["token"])
+        client.post(f"/v1/players/{player.id}/deposits", json={"amount": 100, "reason": "seed"},
+                    headers=OPERATOR)
+        players.append(player)
+    session = Session(client, "sette-e-mezzo", players)
+    session.open({}, 50)
+    hand_id = session.deal()
+    session.play_hand()
+    session.wait_settled(hand_id)
+    return {"hand": hand_id, "stream": f"table-{session.table_id}", "players": players}
+
+
+@pytest.fixture
+def copy(database_url, played) -> Iterator[psycopg.Connection]:
+    with log_copy(database_url) as conn:
+        yield conn
+
+
+def failures(conn: psycopg.Connection, hand_id: str) -> dict[str, dict[str, Any] | None]:
+    report = verify_hand(conn, hand_id)
+    assert report is not None
+    return {c["name"]: c["event"] for c in report["checks"] if not c["passed"]}
+
+
+def first(conn: psycopg.Connection, stream: str, type_: str, where: str = "true") -> int:
+    row = conn.execute(f"SELECT version FROM events WHERE stream_id = %s AND type = %s AND {where}"
+                       " ORDER BY version LIMIT 1", (stream, type_)).fetchone()
+    assert row is not None, f"no {type_} in {stream}"
+    return int(row[0])
+
+
+def test_an_untouched_copy_passes_every_check(copy, played):
+    assert failures(copy, played["hand"]) == {}
+
+
+def test_an_edited_event_breaks_the_chain_and_the_rules(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "game.TurnPassed")
+    edit(copy, stream, version, lambda d: d["data"].update(at=d["data"]["at"] + 1), rehash=False)
+    found = failures(copy, played["hand"])
+    at = {"stream": stream, "version": version}
+    assert found["integrity.chain"] == at
+    assert found["rules"] == at
+
+
+def test_a_forged_chain_does_not_hide_an_edited_event_from_the_rules(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "game.TurnPassed")
+    edit(copy, stream, version, lambda d: d["data"].update(seat=d["data"]["seat"] + 1))
+    found = failures(copy, played["hand"])
+    assert "integrity.chain" not in found
+    assert found["rules"] == {"stream": stream, "version": version}
+
+
+def test_a_swapped_card_is_not_the_decks_next_card(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "game.CardDealt")
+
+    def change(d: dict[str, Any]) -> None:
+        d["data"]["card"] = "Ks" if d["data"]["card"] != "Ks" else "As"
+        if d["public"] and "card" in d["public"]:
+            d["public"]["card"] = d["data"]["card"]
+
+    edit(copy, stream, version, change)
+    found = failures(copy, played["hand"])
+    assert found["deck.dealt"] == {"stream": stream, "version": version}
+    assert found["rules"] == {"stream": stream, "version": version}
+
+
+def test_a_changed_posting_differs_from_settle(copy, played):
+    stream = played["stream"]
+    settled = first(copy, stream, "HandSettled")
+    version = first(copy, stream, "TreasurePosted", f"version > {settled}")
+    edit(copy, stream, version, lambda d: d.update(amount=d["amount"] + 1))
+    found = failures(copy, played["hand"])
+    assert found["money.settlement"] == {"stream": stream, "version": version}
+
+
+def test_an_overdraft_is_named(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "TreasurePosted", "data->>'reason' = 'bet'")
+    edit(copy, stream, version, lambda d: d.update(amount=1000))
+    found = failures(copy, played["hand"])
+    assert found["money.no_negative"] == {"stream": stream, "version": version}
+    assert found["rules"] == {"stream": stream, "version": version}
+
+
+def test_a_broken_link_is_named(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "game.CardDealt")
+    copy.execute("UPDATE events SET hash = sha256(hash) WHERE stream_id = %s AND version = %s",
+                 (stream, version))
+    found = failures(copy, played["hand"])
+    assert found == {"integrity.chain": {"stream": stream, "version": version}}
+
+
+def test_a_seed_that_does_not_match_its_commitment(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "SeedRevealed")
+    edit(copy, stream, version, lambda d: d.update(server_seed="00" * 32))
+    found = failures(copy, played["hand"])
+    assert found["deck.commitment"] == {"stream": stream, "version": version}
+
+
+def test_who_may_replay_and_verify(client, played, new_player):
+    hand = played["hand"]
+    player = played["players"][0]
+    for what in ("replay", "verification"):
+        assert client.get(f"/v1/hands/{hand}/{what}", headers=player.auth).status_code == 200
+        outsider = new_player("Out")
+        r = client.get(f"/v1/hands/{hand}/{what}", headers=outsider.auth)
+        assert r.status_code == 403 and r.headers["Content-Type"] == "application/problem+json"
+        assert client.get(f"/v1/hands/hd_nope/{what}", headers=OPERATOR).status_code == 404
+    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"]
+    full = client.get(f"/v1/hands/{hand}/verification", headers=bearer(auditor)).json
+    order = next(c for c in full["checks"] if c["name"] == "deck.order")
+    assert order["evidence"]["recomputed"]
+    mine = client.get(f"/v1/hands/{hand}/verification", headers=player.auth).json
+    assert all(set(c["evidence"]) <= {"reason"} for c in mine["checks"])
+    steps = client.get(f"/v1/hands/{hand}/replay", headers=bearer(auditor)).json["steps"]
+    assert steps[0]["type"] == "HandBegan" and steps[0]["cause"]["command"]["name"] == "OpenHand"
+    assert any(s["cause"]["command"].get("name") == "Act" for s in steps
+               if isinstance(s["cause"]["command"], dict))
+    assert steps[-1]["state"] is not None
