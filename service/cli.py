@@ -10,6 +10,7 @@ from typing import BinaryIO
 import click
 import psycopg
 
+from service import cli_audit
 from service.config import Config, ConfigError
 
 
@@ -133,6 +134,9 @@ def openapi_write(path: Path) -> None:
     path.write_text(generate())
     click.echo(f"wrote {path}")
 
+
+for _audit_command in (cli_audit.replay, cli_audit.verify, cli_audit.checkpoint):
+    main.add_command(_audit_command)
 
 if __name__ == "__main__":
     main()
