@@ -54,3 +54,10 @@ def stream(conn: psycopg.Connection, filters: Filters, batch: int = 5000) -> Ite
         cur.itersize = batch
         cur.execute(f"{SELECT}{where} ORDER BY position", params)
         yield from cur
+
+
+def count(conn: psycopg.Connection, filters: Filters) -> int:
+    """How many rows match (for downsampling and progress bars)."""
+    where, params = filters.where()
+    row = conn.execute(f"SELECT count(*) FROM balance_history{where}", params).fetchone()
+    return int(row[0]) if row else 0

@@ -18,6 +18,7 @@ from events.postgres import PostgresEventStore, make_pool
 from service import (
     audit,
     auditors,
+    charts,
     db,
     games_api,
     hand_audit,
@@ -94,7 +95,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     idempotency.init_app(app)
     api = BancoApi(app)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
-                      hands.blp, hand_audit.blp):
+                      hands.blp, hand_audit.blp, charts.blp):
         api.register_blueprint(blueprint)
     _domain_errors(app)
     app.extensions["banco.api"] = api

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO
 
@@ -103,10 +104,14 @@ def export() -> None:
 
 @export.command("balance-history")
 @click.option("--player", required=True, help="player id")
-@click.option("--format", "fmt", type=click.Choice(["csv", "ndjson"]), default="csv", show_default=True)
+@click.option("--from", "since", type=cli_audit.MOMENT, help="ISO time (UTC when no offset given)")
+@click.option("--to", "until", type=cli_audit.MOMENT, help="ISO time, exclusive")
+@click.option("--format", "fmt", type=click.Choice(["csv", "ndjson", "json"]), default="csv",
+              show_default=True)
 @click.option("-o", "--output", type=click.File("wb"), default="-", help="file (default: stdout)")
-def export_history(player: str, fmt: str, output: BinaryIO) -> None:
-    """Write a player's whole balance history, streamed in constant memory."""
+def export_history(player: str, since: datetime | None, until: datetime | None, fmt: str,
+                   output: BinaryIO) -> None:
+    """Write a player's balance history, streamed in constant memory (progress bar with -o)."""
     from events.ledger import wallet
     from events.postgres import configure_connection
     from projections import history
@@ -116,8 +121,16 @@ def export_history(player: str, fmt: str, output: BinaryIO) -> None:
         configure_connection(conn)
         if conn.execute("SELECT 1 FROM players WHERE player_id = %s", (player,)).fetchone() is None:
             raise click.UsageError(f"no player {player}")
-        for chunk in lines(fmt, history.stream(conn, history.Filters(wallet(player)))):
-            output.write(chunk)
+        filters = history.Filters(wallet(player), since, until)
+        rows = history.stream(conn, filters)
+        if output.name == "<stdout>":
+            for chunk in lines(fmt, rows):
+                output.write(chunk)
+            return
+        total = history.count(conn, filters)
+        with click.progressbar(length=total, label="exporting", file=sys.stderr) as bar:
+            for chunk in lines(fmt, cli_audit.counted(rows, bar.update)):
+                output.write(chunk)
 
 
 @main.group()

@@ -4,14 +4,46 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 import orjson
 import psycopg
 
 from events.postgres import configure_connection
+
+T = TypeVar("T")
+
+
+class Moment(click.ParamType):
+    """An ISO 8601 time; one without an offset is taken as UTC."""
+
+    name = "time"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> datetime:
+        if isinstance(value, datetime):
+            return value
+        try:
+            moment = datetime.fromisoformat(str(value))
+        except ValueError:
+            self.fail(f"{value!r} is not an ISO 8601 time", param, ctx)
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+MOMENT = Moment()
+
+
+def counted(rows: Iterable[T], tick: Callable[[int], None], every: int = 5000) -> Iterator[T]:
+    """The rows unchanged, calling `tick(n)` every `n` rows (a progress bar's update)."""
+    n = 0
+    for n, row in enumerate(rows, 1):
+        yield row
+        if n % every == 0:
+            tick(every)
+    tick(n % every)
 
 
 def connect() -> psycopg.Connection:

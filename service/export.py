@@ -39,6 +39,19 @@ def ndjson_lines(rows: Iterable[tuple[Any, ...]], chunk: int = 500) -> Iterator[
     yield b"".join(parts)
 
 
+def json_lines(rows: Iterable[tuple[Any, ...]], chunk: int = 500) -> Iterator[bytes]:
+    """One JSON array of objects, written as it is read."""
+    yield b"["
+    separator = b"\n"
+    for lines_ in ndjson_lines(rows, chunk):
+        if lines_:
+            yield separator + lines_.rstrip(b"\n").replace(b"\n", b",\n")
+            separator = b",\n"
+    yield b"\n]\n"
+
+
 def lines(fmt: str, rows: Iterable[tuple[Any, ...]]) -> Iterator[bytes]:
-    """The export in `fmt` (`csv` or `ndjson`)."""
+    """The export in `fmt` (`csv`, `ndjson` or `json`)."""
+    if fmt == "json":
+        return json_lines(rows)
     return csv_lines(rows) if fmt == "csv" else ndjson_lines(rows)
