@@ -115,22 +115,22 @@ def export_history(player: str, since: datetime | None, until: datetime | None, 
     from events.ledger import wallet
     from events.postgres import configure_connection
     from projections import history
-    from service.export import lines
+    from service.export import export
 
     with psycopg.connect(_database_url(), autocommit=True) as conn:
         configure_connection(conn)
         if conn.execute("SELECT 1 FROM players WHERE player_id = %s", (player,)).fetchone() is None:
             raise click.UsageError(f"no player {player}")
         filters = history.Filters(wallet(player), since, until)
-        rows = history.stream(conn, filters)
         if output.name == "<stdout>":
-            for chunk in lines(fmt, rows):
+            for chunk in export(conn, filters, fmt):
                 output.write(chunk)
             return
         total = history.count(conn, filters)
         with click.progressbar(length=total, label="exporting", file=sys.stderr) as bar:
-            for chunk in lines(fmt, cli_audit.counted(rows, bar.update)):
+            for chunk in export(conn, filters, fmt):
                 output.write(chunk)
+                bar.update(chunk.count(b"\n"))  # about one line a row (a header, brackets)
 
 
 @main.group()

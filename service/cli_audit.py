@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 import orjson
 import psycopg
 
 from events.postgres import configure_connection
-
-T = TypeVar("T")
 
 
 class Moment(click.ParamType):
@@ -34,16 +31,6 @@ class Moment(click.ParamType):
 
 
 MOMENT = Moment()
-
-
-def counted(rows: Iterable[T], tick: Callable[[int], None], every: int = 5000) -> Iterator[T]:
-    """The rows unchanged, calling `tick(n)` every `n` rows (a progress bar's update)."""
-    n = 0
-    for n, row in enumerate(rows, 1):
-        yield row
-        if n % every == 0:
-            tick(every)
-    tick(n % every)
 
 
 def connect() -> psycopg.Connection:

@@ -8,7 +8,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import orjson
+import psycopg
 
+from projections import history
 from projections.history import COLUMNS
 
 FORMATS = {"text/csv": "csv", "application/x-ndjson": "ndjson"}
@@ -55,3 +57,10 @@ def lines(fmt: str, rows: Iterable[tuple[Any, ...]]) -> Iterator[bytes]:
     if fmt == "json":
         return json_lines(rows)
     return csv_lines(rows) if fmt == "csv" else ndjson_lines(rows)
+
+
+def export(conn: psycopg.Connection, filters: history.Filters, fmt: str) -> Iterator[bytes]:
+    """A history export in `fmt`; CSV is formatted by PostgreSQL's COPY (see bench/README.md)."""
+    if fmt == "csv":
+        return history.csv_copy(conn, filters)
+    return lines(fmt, history.stream(conn, filters))
