@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
 
-BULKY = {"deck", "pile", "options", "seats", "server_seed", "player_seeds", "results", "postings"}
+BULKY = {"deck", "pile", "options", "seats", "server_seed", "player_seeds", "postings"}
 
 
 def points(half_points: int) -> str:
@@ -38,7 +39,8 @@ def describe(step: dict[str, Any]) -> str:
         return f"server seed {data.get('server_seed', '(auditors only)')}"
     if kind == "HandBegan":
         return f"hand {data['number']}, commitment {data['commitment']}"
-    rest = {k: v for k, v in data.items() if k not in BULKY and k != "seat" and v not in (None, False)}
+    rest = {k: v for k, v in data.items()
+            if k not in BULKY and k != "seat" and v is not None and v is not False}
     text = " ".join(f"{k}={orjson.dumps(v).decode()}" for k, v in rest.items())
     return f"{seat}{text}"[:140]
 
@@ -55,10 +57,19 @@ def totals(state: dict[str, Any] | None) -> str:
     return "; ".join(parts)
 
 
-def line(step: dict[str, Any]) -> str:
-    """One transcript line for a replay step."""
+def line(step: dict[str, Any], previous_totals: str = "") -> str:
+    """One transcript line for a replay step; the totals follow when they changed."""
     when = step["recorded_at"][11:23]
     flag = " [timeout]" if step["timeout"] else ""
     shown = totals(step["state"]) if step["kind"] == "game" else ""
-    tail = f"\n{'':>28}totals: {shown}" if shown else ""
+    tail = f"\n{'':>28}totals: {shown}" if shown and shown != previous_totals else ""
     return f"{step['step']:>4} v{step['version']:<5} {when}  {step['type']:<18} {describe(step)}{flag}{tail}"
+
+
+def transcript(steps: list[dict[str, Any]]) -> Iterator[str]:
+    """The lines of a whole replay."""
+    shown = ""
+    for step in steps:
+        yield line(step, shown)
+        if step["kind"] == "game":
+            shown = totals(step["state"]) or shown

@@ -48,7 +48,7 @@ def connect() -> psycopg.Connection:
 def replay(hand_id: str, stepwise: bool) -> None:
     """Print a hand's transcript (as an auditor sees it): cards, totals, bets and payouts."""
     from auditing.hand_log import load_hand
-    from auditing.transcript import line
+    from auditing.transcript import transcript
     from games.contract import AUDITOR
     from service.auth import Principal
     from service.replay import steps
@@ -59,8 +59,8 @@ def replay(hand_id: str, stepwise: bool) -> None:
             raise click.UsageError(f"no hand {hand_id}")
         seats = ", ".join(f"{s['seat']} {s['player_id']}" for s in hand.seats)
         click.echo(f"hand {hand_id} at {hand.table_id} ({hand.game}); seats: {seats}")
-        for step in steps(conn, hand, Principal("auditor", "cli"), AUDITOR):
-            click.echo(line(step))
+        for text in transcript(steps(conn, hand, Principal("auditor", "cli"), AUDITOR)):
+            click.echo(text)
             if stepwise and sys.stdin.readline().strip().lower() == "q":
                 break
 
