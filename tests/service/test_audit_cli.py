@@ -90,3 +90,16 @@ def test_checkpoints_over_http(client, auditor, new_player):
     assert client.post("/v1/audit/checkpoints", headers=bearer(auditor)).status_code == 403
     player = new_player("Nosy")
     assert client.get("/v1/audit/checkpoints", headers=player.auth).status_code == 403
+
+
+def test_the_checkpoint_job_records_a_digest_the_log_still_matches(client, auditor, database_url,
+                                                                   app):
+    from auditing.checkpoints import compare
+    from workers.checkpoints import record_checkpoint
+
+    made = record_checkpoint(database_url)
+    listed = client.get("/v1/audit/checkpoints", headers=bearer(auditor)).json["items"]
+    assert listed[0]["id"] == made["id"] and listed[0]["events"] == made["events"]
+    with app.extensions["banco.pool"].connection() as conn:
+        assert compare(conn, made)["passed"]
+        assert not compare(conn, {**made, "root": "00" * 32})["passed"]

@@ -9,8 +9,10 @@ from typing import Any
 import psycopg
 import pytest
 
-from auditing.verify import verify_hand
+from auditing.hand_log import load_table
+from auditing.verify import verify_hand, verify_table
 from tests.service.conftest import OPERATOR, bearer
+from tests.service.play import Session
 from tests.service.tamper import edit, log_copy
 
 
@@ -126,3 +128,39 @@ def test_who_may_replay_and_verify(client, played, new_player):
     assert any(s["cause"]["command"].get("name") == "Act" for s in steps
                if isinstance(s["cause"]["command"], dict))
     assert steps[-1]["state"] is not None
+
+
+@pytest.mark.parametrize(("game", "options", "buy_in"), [
+    ("sette-e-mezzo", {"banker": "lot"}, 60), ("cassino", {"variant": "draw"}, 30),
+    ("pirate-pairs", {"stake": 2}, 20)])
+def test_later_hands_verify_from_the_hand_before(app, client, new_player, worker, game, options,
+                                                 buy_in):
+    """`start` is given the previous hand's final state: banker rotation, Cassino's next round."""
+    session = Session(client, game, [new_player(f"L{i}", deposit=100) for i in range(3)])
+    session.open(options, buy_in)
+    for _ in range(3):
+        if client.get(f"/v1/tables/{session.table_id}", headers=OPERATOR).json["status"] != "open":
+            break
+        hand_id = session.deal()
+        session.play_hand()
+        session.wait_settled(hand_id)
+    with app.extensions["banco.pool"].connection() as conn:
+        table = load_table(conn, session.table_id)
+        assert table is not None
+        reports = list(verify_table(conn, table))
+    assert len(reports) >= 2 or game == "pirate-pairs"
+    assert [r["hand_id"] for r in reports if not r["passed"]] == []
+
+
+def test_a_hand_in_play_is_for_auditors_only(client, new_player, worker):
+    session = Session(client, "sette-e-mezzo", [new_player(f"U{i}", deposit=100) for i in range(2)])
+    session.open({}, 50)
+    hand_id = session.deal()
+    auditor = bearer(client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"])
+    for what in ("replay", "verification"):
+        r = client.get(f"/v1/hands/{hand_id}/{what}", headers=session.players[0].auth)
+        assert r.status_code == 403 and r.json["code"] == "hand_not_settled"
+        assert client.get(f"/v1/hands/{hand_id}/{what}", headers=OPERATOR).status_code == 403
+        assert client.get(f"/v1/hands/{hand_id}/{what}", headers=auditor).status_code == 200
+    found = client.get(f"/v1/hands/{hand_id}/verification", headers=auditor).json
+    assert found["passed"] and not found["settled"]
