@@ -15,6 +15,14 @@ from service.auth import require
 from service.players import load_player
 from service.schemas import HistoryQuerySchema
 
+
+class ChartQuerySchema(HistoryQuerySchema):
+    """The history's filters; the chart always covers every matching row."""
+
+    class Meta:
+        exclude = ("limit", "cursor")
+
+
 blp = Blueprint("charts", __name__, url_prefix="/v1/players",
                 description="Charts of players' balance history.")
 
@@ -22,9 +30,9 @@ blp = Blueprint("charts", __name__, url_prefix="/v1/players",
 @blp.route("/<player_id>/balance-history.svg")
 class BalanceChart(MethodView):
     @require("operator", "auditor", self_param="player_id")
-    @blp.arguments(HistoryQuerySchema, location="query")
-    @blp.response(200, description="The balance over time as SVG (downsampled past 600 buckets)",
-                  content_type="image/svg+xml")
+    @blp.arguments(ChartQuerySchema, location="query")
+    @blp.response(200, {"type": "string"}, content_type="image/svg+xml",
+                  description="The balance over time as SVG (downsampled past 600 buckets)")
     def get(self, query: dict[str, Any], player_id: str) -> Response:
         """A chart of the wallet's balance over time (filters as for balance-history)"""
         player = load_player(player_id)

@@ -8,7 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from auditing.chain_check import chain_check
-from auditing.hand_log import HandLog, load_table
+from auditing.hand_log import HandLog, TableLog, load_table
 from auditing.verify import report
 from games.contract import AUDITOR, Viewer
 from projections import tables
@@ -34,7 +34,7 @@ def _viewer(hand: dict[str, Any], who: Principal) -> Viewer:
     return viewer
 
 
-def _load(hand_id: str) -> tuple[HandLog, Viewer, Any]:
+def _load(hand_id: str) -> tuple[HandLog, Viewer, TableLog]:
     hand = tables.hand(db.conn(), hand_id)
     if hand is None:
         raise Problem(404, "hand_not_found", f"no hand {hand_id}")

@@ -41,7 +41,6 @@ def log_copy(source_url: str) -> Iterator[psycopg.Connection]:
             configure_connection(conn)
             # Only this copy may be edited: the immutability trigger stays on everywhere else.
             conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
-            conn.info_url = url  # type: ignore[attr-defined]
             yield conn
     finally:
         with psycopg.connect(admin, autocommit=True) as c:

@@ -50,7 +50,7 @@ def test_verify_names_what_a_tampered_copy_broke(database_url, played):
                                " AND type = 'game.CardDealt'", (stream,)).fetchone()[0]
         edit(copy, stream, version, lambda d: d["data"].update(card="Ks" if d["data"]["card"] != "Ks"
                                                                else "As"), rehash=False)
-        out = banco("verify", played["hand"], url=copy.info_url)
+        out = banco("verify", played["hand"], url=copy.info.dsn)
     assert out.returncode == 1
     assert f"FAIL integrity.chain: the stored hash does not match the event at {stream} v{version}" \
         in out.stdout
@@ -66,11 +66,11 @@ def test_a_saved_checkpoint_proves_the_log_unchanged_or_not(database_url, played
     same = banco("verify", "--against", str(digest), url=database_url)
     assert same.returncode == 0 and "log matches" in same.stdout
     with log_copy(database_url) as copy:
-        assert banco("verify", "--against", str(digest), url=copy.info_url).returncode == 0
+        assert banco("verify", "--against", str(digest), url=copy.info.dsn).returncode == 0
         version = copy.execute("SELECT max(version) FROM events WHERE stream_id = %s",
                                (played["stream"],)).fetchone()[0]
         edit(copy, played["stream"], version, lambda d: d.update(amount=d.get("amount", 0) + 1))
-        changed = banco("verify", "--against", str(digest), url=copy.info_url)
+        changed = banco("verify", "--against", str(digest), url=copy.info.dsn)
     assert changed.returncode == 1 and "log DIFFERS" in changed.stdout
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
