@@ -59,13 +59,18 @@ def replay(hand_id: str, stepwise: bool) -> None:
             raise click.UsageError(f"no hand {hand_id}")
         seats = ", ".join(f"{s['seat']} {s['player_id']}" for s in hand.seats)
         click.echo(f"hand {hand_id} at {hand.table_id} ({hand.game}); seats: {seats}")
+        if stepwise:
+            click.echo("(Enter: next event, q then Enter: stop)", err=True)
         for text in transcript(steps(conn, hand, Principal("auditor", "cli"), AUDITOR)):
             click.echo(text)
             if stepwise and sys.stdin.readline().strip().lower() == "q":
                 break
 
 
-def _show(found: dict[str, Any], every: bool) -> None:
+def _show(found: dict[str, Any], every: bool, as_json: bool = False) -> None:
+    if as_json:
+        click.echo(orjson.dumps(found).decode())
+        return
     state = "passed" if found["passed"] else "FAILED"
     click.echo(f"{found['hand_id']} ({found['game']} at {found['table_id']}): {state}")
     for check in found["checks"]:
@@ -99,7 +104,9 @@ def _against(conn: psycopg.Connection, path: Path) -> bool:
 @click.option("--all", "everything", is_flag=True, help="every hand ever dealt")
 @click.option("--against", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="a checkpoint file (banco checkpoint -o): the log must still hold that history")
-def verify(hand_id: str | None, table_id: str | None, everything: bool, against: Path | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="one JSON report a line, evidence included")
+def verify(hand_id: str | None, table_id: str | None, everything: bool, against: Path | None,
+           as_json: bool) -> None:
     """Check hands (deck, rules, money, hash chain) and the log against a saved digest."""
     from auditing import verify as v
     from auditing.hand_log import load_table
@@ -115,7 +122,7 @@ def verify(hand_id: str | None, table_id: str | None, everything: bool, against:
             found = v.verify_hand(conn, hand_id)
             if found is None:
                 raise click.UsageError(f"no hand {hand_id}")
-            _show(found, every=True)
+            _show(found, every=True, as_json=as_json)
             ok = ok and found["passed"]
         elif table_id or everything:
             ids = [table_id] if table_id else v.table_ids(conn)
@@ -127,9 +134,9 @@ def verify(hand_id: str | None, table_id: str | None, everything: bool, against:
                         raise click.UsageError(f"no table {tid}")
                     for found in v.verify_table(conn, table):
                         bar.update(1)
-                        if not found["passed"]:
-                            failed += 1
-                            _show(found, every=False)
+                        failed += not found["passed"]
+                        if as_json or not found["passed"]:
+                            _show(found, every=False, as_json=as_json)
             click.echo(f"{total - failed} of {total} hands passed every check")
             ok = ok and failed == 0
     sys.exit(0 if ok else 1)

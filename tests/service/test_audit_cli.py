@@ -41,6 +41,9 @@ def test_verify_a_hand_a_table_and_everything(database_url, played):
     everything = banco("verify", "--all", url=database_url)
     assert everything.returncode == 0, everything.stdout
     assert banco("verify", url=database_url).returncode == 2
+    as_json = banco("verify", played["hand"], "--json", url=database_url)
+    report = orjson.loads(as_json.stdout)
+    assert report["passed"] and report["checks"][0]["evidence"]["server_seed"]
 
 
 def test_verify_names_what_a_tampered_copy_broke(database_url, played):
