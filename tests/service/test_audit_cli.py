@@ -70,9 +70,12 @@ def test_a_saved_checkpoint_proves_the_log_unchanged_or_not(database_url, played
     assert same.returncode == 0 and "log matches" in same.stdout
     with log_copy(database_url) as copy:
         assert banco("verify", "--against", str(digest), url=copy.info.dsn).returncode == 0
-        version = copy.execute("SELECT max(version) FROM events WHERE stream_id = %s",
-                               (played["stream"],)).fetchone()[0]
-        edit(copy, played["stream"], version, lambda d: d.update(amount=d.get("amount", 0) + 1))
+        # The last event the digest covers (a concurrent transaction may hold its watermark back).
+        stream, version = copy.execute(
+            "SELECT stream_id, version FROM events WHERE (txid, position) <= (%s::text::xid8, %s)"
+            " ORDER BY txid DESC, position DESC LIMIT 1",
+            (str(saved["txid"]), saved["position"])).fetchone()
+        edit(copy, stream, version, lambda d: d.update(tampered=True))
         changed = banco("verify", "--against", str(digest), url=copy.info.dsn)
     assert changed.returncode == 1 and "log DIFFERS" in changed.stdout
     bad = tmp_path / "bad.json"
