@@ -21,6 +21,7 @@ ORDER_KEY = {"pirate-pairs": "pile", "cassino": "deck", **{g: "deck" for g in SE
 
 
 def material(hand: HandLog) -> SeedMaterial | None:
+    """The hand's seeds (server seed and the players' in seat order), once known."""
     seed = hand.server_seed()
     if seed is None:
         return None

@@ -23,6 +23,7 @@ class Check:
     event: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
+        """The check as the API and `banco verify --json` report it."""
         return {"name": self.name, "passed": self.passed, "evidence": self.evidence,
                 "event": self.event}
 

@@ -25,6 +25,7 @@ ENGINES = engines()
 
 
 def table_stream(table_id: str) -> str:
+    """The stream a table's events are appended to."""
     return f"table-{table_id}"
 
 
@@ -36,6 +37,7 @@ def read_stream(conn: psycopg.Connection, stream_id: str) -> list[StoredEvent]:
 
 
 def is_game(event: StoredEvent) -> bool:
+    """Whether the event is an engine's (`game.<Type>`)."""
     return event.type.startswith(GAME_EVENT_PREFIX)
 
 
@@ -54,16 +56,20 @@ class HandLog:
 
     @property
     def engine(self) -> Engine:
+        """The rules engine of the hand's game."""
         return ENGINES[self.game]
 
     @property
     def seats(self) -> list[dict[str, Any]]:
+        """The hand's line-up as `HandBegan` recorded it."""
         return list(self.began.data["seats"])
 
     def find(self, type_: str) -> StoredEvent | None:
+        """The hand's first event of `type_`."""
         return next((e for e in self.events if e.type == type_), None)
 
     def game_events(self) -> list[StoredEvent]:
+        """The engine's events of the hand, in order."""
         return [e for e in self.events if is_game(e)]
 
     def opening(self) -> StoredEvent | None:

@@ -30,6 +30,7 @@ class MerkleRoot:
         self.count = 0
 
     def add(self, digest: bytes) -> None:
+        """Append a leaf, merging equal-height subtrees."""
         height = 0
         while self._stack and self._stack[-1][0] == height:
             _, left = self._stack.pop()

@@ -77,6 +77,7 @@ def child(url: str, mode: str, account: str) -> dict[str, float]:
 
 
 def measure(url: str, mode: str) -> dict[str, float]:
+    """One measurement in a fresh child process."""
     out = subprocess.run([sys.executable, "-m", "bench.export", "--child", mode, "--url", url],
                          capture_output=True, check=True, text=True, cwd=ROOT)
     return dict(orjson.loads(out.stdout))
@@ -89,9 +90,11 @@ class Result:
     ceiling: list[dict[str, float]] = field(default_factory=list)
 
     def rate(self, which: str) -> float:
+        """Median rows/s of `export` or `ceiling`."""
         return report.median([m["rows"] / m["seconds"] for m in getattr(self, which)])
 
     def rss(self, which: str) -> float:
+        """Highest peak RSS (MB) of `export` or `ceiling`."""
         return max(m["rss_mb"] for m in getattr(self, which))
 
 
@@ -118,6 +121,7 @@ def run(url: str, sizes: Sequence[int], rounds: int,
 
 
 def markdown(results: Sequence[Result]) -> str:
+    """The results as a Markdown table."""
     rows = [[f"{r.rows:,}", report.rate(r.rate("export")), report.rate(r.rate("ceiling")),
              report.percent(r.rate("export") / r.rate("ceiling")), f"{r.rss('export'):.0f}",
              f"{r.rss('ceiling'):.0f}",
@@ -129,6 +133,7 @@ def markdown(results: Sequence[Result]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m bench export [--quick] [options]`."""
     parser = argparse.ArgumentParser(prog="python -m bench export", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a few seconds: 10,000 and 50,000 rows")

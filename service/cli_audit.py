@@ -21,6 +21,7 @@ class Moment(click.ParamType):
     name = "time"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> datetime:
+        """The aware datetime, or a usage error naming the value."""
         if isinstance(value, datetime):
             return value
         try:
@@ -34,6 +35,7 @@ MOMENT = Moment()
 
 
 def connect() -> psycopg.Connection:
+    """An autocommit connection to `DATABASE_URL` (a usage error when unset)."""
     url = os.environ.get("DATABASE_URL")
     if not url:
         raise click.UsageError("set DATABASE_URL (or use `banco run`, which embeds PostgreSQL)")
