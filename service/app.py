@@ -18,8 +18,10 @@ from events.postgres import PostgresEventStore, make_pool
 from service import (
     audit,
     auditors,
+    charts,
     db,
     games_api,
+    hand_audit,
     hands,
     idempotency,
     limits,
@@ -104,7 +106,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     idempotency.init_app(app)
     api = BancoApi(app)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
-                      hands.blp):
+                      hands.blp, hand_audit.blp, charts.blp):
         api.register_blueprint(blueprint)
     _domain_errors(app)
     app.extensions["banco.api"] = api

@@ -11,13 +11,16 @@ from marshmallow import Schema, fields
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
+from auditing import checkpoints
+from service import db
+from service.audit_schemas import CheckpointListSchema, CheckpointSchema
 from service.auth import require
 from service.problems import Problem
 from workers import jobs
 from workers.queues import queue
 
 blp = Blueprint("audit", __name__, url_prefix="/v1/audit",
-                description="Checks of the whole ledger, run in the background.")
+                description="Checks of the whole ledger and digests of the event log.")
 
 
 class LedgerCheckSchema(Schema):
@@ -56,3 +59,18 @@ class LedgerCheck(MethodView):
         except (NoSuchJobError, ValueError):  # ValueError: not even a well-formed job id
             raise Problem(404, "job_not_found", f"no ledger check {job_id}") from None
         return _describe(job)
+
+
+@blp.route("/checkpoints")
+class Checkpoints(MethodView):
+    @require("operator", "auditor")
+    @blp.response(200, CheckpointListSchema)
+    def get(self) -> dict[str, Any]:
+        """The latest digests of the event log (Merkle roots up to a watermark), newest first"""
+        return {"items": checkpoints.listed(db.conn())}
+
+    @require("operator")
+    @blp.response(201, CheckpointSchema)
+    def post(self) -> dict[str, Any]:
+        """Record a digest of the event log now; keep a copy outside the database"""
+        return checkpoints.record(db.conn())

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO
 
 import click
 import psycopg
 
+from service import cli_audit
 from service.config import Config, ConfigError
 
 
@@ -136,21 +138,33 @@ def export() -> None:
 
 @export.command("balance-history")
 @click.option("--player", required=True, help="player id")
-@click.option("--format", "fmt", type=click.Choice(["csv", "ndjson"]), default="csv", show_default=True)
+@click.option("--from", "since", type=cli_audit.MOMENT, help="ISO time (UTC when no offset given)")
+@click.option("--to", "until", type=cli_audit.MOMENT, help="ISO time, exclusive")
+@click.option("--format", "fmt", type=click.Choice(["csv", "ndjson", "json"]), default="csv",
+              show_default=True)
 @click.option("-o", "--output", type=click.File("wb"), default="-", help="file (default: stdout)")
-def export_history(player: str, fmt: str, output: BinaryIO) -> None:
-    """Write a player's whole balance history, streamed in constant memory."""
+def export_history(player: str, since: datetime | None, until: datetime | None, fmt: str,
+                   output: BinaryIO) -> None:
+    """Write a player's balance history, streamed in constant memory (progress bar with -o)."""
     from events.ledger import wallet
     from events.postgres import configure_connection
     from projections import history
-    from service.export import lines
+    from service.export import export
 
     with psycopg.connect(_database_url(), autocommit=True) as conn:
         configure_connection(conn)
         if conn.execute("SELECT 1 FROM players WHERE player_id = %s", (player,)).fetchone() is None:
             raise click.UsageError(f"no player {player}")
-        for chunk in lines(fmt, history.stream(conn, history.Filters(wallet(player)))):
-            output.write(chunk)
+        filters = history.Filters(wallet(player), since, until)
+        if output.name == "<stdout>":
+            for chunk in export(conn, filters, fmt):
+                output.write(chunk)
+            return
+        total = history.count(conn, filters)
+        with click.progressbar(length=total, label="exporting", file=sys.stderr) as bar:
+            for chunk in export(conn, filters, fmt):
+                output.write(chunk)
+                bar.update(chunk.count(b"\n"))  # about one line a row (a header, brackets)
 
 
 @main.group()
@@ -167,6 +181,9 @@ def openapi_write(path: Path) -> None:
     path.write_text(generate())
     click.echo(f"wrote {path}")
 
+
+for _audit_command in (cli_audit.replay, cli_audit.verify, cli_audit.checkpoint):
+    main.add_command(_audit_command)
 
 if __name__ == "__main__":
     main()

@@ -146,4 +146,4 @@ def _stream(pool: ConnectionPool, filters: history.Filters, fmt: str) -> Iterato
     # The request's connection goes back to the pool when the view returns, so the stream
     # takes its own for as long as the client reads.
     with pool.connection() as c:
-        yield from export.lines(fmt, history.stream(c, filters))
+        yield from export.export(c, filters, fmt)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from bench import append, db, rebuild
+from bench import append, db, export, rebuild
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool
@@ -63,3 +63,13 @@ def test_seeded_streams_carry_the_store_hash_chain(bench_url: str):
                                            "reason": "deposit", "table": None, "hand": None})
         [appended] = store.append(stream, [more], rebuild.STREAM_LENGTH)
         assert appended.hash == chain_hash(head, canonical_json(stream, more))
+
+
+def test_export_measures_export_and_ceiling_in_fresh_processes(bench_url: str):
+    results = export.run(bench_url, sizes=[300, 1_000], rounds=1)
+
+    assert [r.rows for r in results] == [300, 1_000]
+    for r in results:
+        assert r.rate("export") > 0 and r.rate("ceiling") > 0
+        assert 0 < r.rss("export") < 1000 and 0 < r.rss("ceiling") < 1000
+    assert "| 1,000 |" in export.markdown(results)

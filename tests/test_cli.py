@@ -59,6 +59,23 @@ def test_projections_rebuild_and_export(env, database_url):
     assert missing.returncode == 2 and "no player nobody" in missing.stderr
 
 
+def test_export_to_a_file_with_a_progress_bar_and_filters(env, tmp_path):
+    out = tmp_path / "history.json"
+    done = banco("export", "balance-history", "--player", "clitest", "--format", "json",
+                 "-o", str(out), env=env)
+    assert done.returncode == 0, done.stderr
+    assert "exporting" in done.stderr  # the bar goes to stderr, never into the file
+    rows = orjson.loads(out.read_bytes())
+    assert [(r["amount"], r["balance_after"]) for r in rows] == [(30, 30), (-4, 26)]
+    assert set(rows[0]) == {"position", "recorded_at", "account", "amount", "balance_after",
+                            "reason", "counterparty", "table", "hand"}
+    later = banco("export", "balance-history", "--player", "clitest", "--from", "2999-01-01",
+                  "--format", "json", env=env)
+    assert later.returncode == 0 and orjson.loads(later.stdout) == [] and later.stderr == ""
+    bad = banco("export", "balance-history", "--player", "clitest", "--to", "soon", env=env)
+    assert bad.returncode == 2 and "ISO 8601" in bad.stderr
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -86,3 +86,24 @@ def worker(config) -> Iterator[subprocess.Popen[bytes]]:
     yield proc
     proc.terminate()
     proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def played(app, worker) -> dict[str, Any]:
+    """One settled hand of Sette e mezzo."""
+    from tests.service.play import Session
+
+    client = app.test_client()
+    players = []
+    for i in range(3):
+        r = client.post("/v1/players", json={"name": f"V{i}"}, headers=OPERATOR)
+        player = Player(r.json["player"]["id"], r.json["token"])
+        client.post(f"/v1/players/{player.id}/deposits", json={"amount": 100, "reason": "seed"},
+                    headers=OPERATOR)
+        players.append(player)
+    session = Session(client, "sette-e-mezzo", players)
+    session.open({}, 50)
+    hand_id = session.deal()
+    session.play_hand()
+    session.wait_settled(hand_id)
+    return {"hand": hand_id, "stream": f"table-{session.table_id}", "players": players}

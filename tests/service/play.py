@@ -135,6 +135,17 @@ class Session:
             time.sleep(0.1)
         raise AssertionError(f"hand {hand_id} was not settled")
 
+    def audit(self, hand_id: str) -> None:
+        """Read the settled hand's replay and verification as each player, for the leak oracle."""
+        for p in self.players:
+            for what in ("replay", "verification"):
+                r = self.client.get(f"/v1/hands/{hand_id}/{what}", headers=p.auth)
+                assert r.status_code == 200, r.json
+                body = orjson.loads(r.data)
+                # A replay shows the hand up to its last event: judge it against that version.
+                versions = [s["version"] for s in body.get("steps", [])] or [self.last_version]
+                self.received.append(Received(p.id, max(versions), body))
+
     def auditor_events(self, auditor_token: str) -> list[dict[str, Any]]:
         r = self.client.get(f"/v1/tables/{self.table_id}/events", query_string={"limit": 1000},
                             headers=bearer(auditor_token))

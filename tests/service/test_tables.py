@@ -8,7 +8,7 @@ from events.catalog import GAME_EVENT_PREFIX
 from games.registry import engines
 from projections.tables import engine_event
 from service import handlers
-from tests.service.conftest import OPERATOR
+from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session, leaks
 
 GAMES = [
@@ -31,8 +31,8 @@ def totals(app) -> tuple[int, int]:
 
 @pytest.mark.parametrize(("game", "options", "buy_in", "players"), GAMES,
                          ids=[f"{g}-{o.get('variant', '')}" for g, o, _, _ in GAMES])
-def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, game, options, buy_in,
-                                            players):
+def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, auditor, game, options,
+                                            buy_in, players):
     """Play a whole hand, settle it in the worker, and check money and secrecy."""
     session = Session(client, game, [new_player(f"P{i}", deposit=200) for i in range(players)])
     session.open(options, buy_in)
@@ -76,5 +76,15 @@ def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, gam
         session.call(p, "get", f"/v1/tables/{session.table_id}/events", query_string={"limit": 1000})
         session.call(p, "get", f"/v1/hands/{hand_id}")
         session.call(p, "get", f"/v1/tables/{session.table_id}/hands")
+    session.audit(hand_id)
     assert leaks(session, stored) == []
     assert len(session.received) > 3 * players
+
+    # The hand verifies: deck, rules, money and the hash chain, each check named.
+    verification = client.get(f"/v1/hands/{hand_id}/verification", headers=bearer(auditor)).json
+    assert verification["passed"], [c for c in verification["checks"] if not c["passed"]]
+    assert {c["name"] for c in verification["checks"]} == {
+        "deck.commitment", "deck.order", "deck.dealt", "rules", "money.settlement",
+        "money.double_entry", "money.no_negative", "integrity.chain"}
+    outsider = new_player("Outsider")
+    assert client.get(f"/v1/hands/{hand_id}/replay", headers=outsider.auth).status_code == 403

@@ -1,0 +1,1 @@
+"""Audits of recorded hands: replaying them, verifying them and sealing the log with digests."""

@@ -1,0 +1,122 @@
+"""The deck checks: the revealed seed matches its commitment, the recorded deck order is the
+one the seeds give, and every card dealt came off that deck in order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from auditing.findings import Check, failed, passed
+from auditing.hand_log import HandLog
+from events.model import StoredEvent
+from games import deck
+from games.cassino.cards import DECK as CASSINO_DECK
+from games.contract import SeedMaterial
+from games.sevenhalf import cards as sevenhalf_cards
+from projections.tables import engine_event
+
+SEVENHALF = {"sette-e-mezzo", "siete-y-media", "casino-pirate"}
+# Where each engine's opening event keeps the shuffled order (auditor-only data).
+ORDER_KEY = {"pirate-pairs": "pile", "cassino": "deck", **{g: "deck" for g in SEVENHALF}}
+
+
+def material(hand: HandLog) -> SeedMaterial | None:
+    """The hand's seeds (server seed and the players' in seat order), once known."""
+    seed = hand.server_seed()
+    if seed is None:
+        return None
+    return SeedMaterial(seed, tuple(s.get("seed") or "" for s in hand.seats))
+
+
+def composition(hand: HandLog) -> tuple[str, ...]:
+    """The unshuffled deck of the hand's game."""
+    if hand.game in SEVENHALF:
+        return sevenhalf_cards.composition(hand.game, hand.engine.initial_state(hand.options).options)
+    return deck.pirate_pairs_55() if hand.game == "pirate-pairs" else CASSINO_DECK
+
+
+def commitment_check(hand: HandLog) -> Check:
+    """SHA-256 of the revealed seed equals the commitment recorded before the deal."""
+    seed = hand.server_seed()
+    recorded = hand.began.data.get("commitment")
+    if seed is None:
+        return failed("deck.commitment", hand.began, "no server seed was recorded")
+    try:
+        computed = deck.commitment(seed)
+    except ValueError:
+        return failed("deck.commitment", hand.find("SeedRevealed") or hand.opening(),
+                      "the server seed is not hex", server_seed=seed)
+    evidence = {"commitment": recorded, "server_seed": seed, "sha256_of_seed": computed}
+    if computed != recorded:
+        return failed("deck.commitment", hand.find("SeedRevealed") or hand.began,
+                      "SHA-256 of the seed differs from the commitment", **evidence)
+    return passed("deck.commitment", **evidence)
+
+
+def order_check(hand: HandLog) -> Check:
+    """The opening event's deck order equals the shuffle recomputed from the seeds."""
+    opening, seeds = hand.opening(), material(hand)
+    if opening is None or seeds is None:
+        return failed("deck.order", hand.began, "the hand has no opening event")
+    recorded = list(opening.data["data"].get(ORDER_KEY[hand.game]) or [])
+    try:
+        computed = list(deck.shuffled(composition(hand), seeds))
+    except ValueError:
+        return failed("deck.order", opening, "the seeds cannot be read")
+    if recorded != computed:
+        at = next((i for i, (a, b) in enumerate(zip(recorded, computed, strict=False)) if a != b),
+                  min(len(recorded), len(computed)))
+        return failed("deck.order", opening, f"the recorded order differs at position {at}",
+                      position=at, recorded=recorded[at:at + 1], recomputed=computed[at:at + 1])
+    return passed("deck.order", cards=len(computed), recomputed=computed)
+
+
+def _expected(hand: HandLog, state: Any, event: StoredEvent) -> tuple[str, list[str]] | None:
+    """The cards `event` must show as taken from the deck, and the field holding them."""
+    kind, data = event.type.split(".", 1)[1], event.data["data"]
+    if hand.game in SEVENHALF and kind == "CardDealt":
+        return "card", [state.deck[state.drawn]]
+    if hand.game == "cassino" and kind in ("CardsDealt", "TableDealt"):
+        return "cards", list(state.stock[:len(data["cards"])])
+    if hand.game == "cassino" and kind == "CardDrawn":
+        return "card", [state.stock[0]]
+    if hand.game == "pirate-pairs":
+        if kind == "CardsDealt":
+            opening = hand.opening()
+            assert opening is not None
+            pile, seats = opening.data["data"]["pile"], sorted(p.seat for p in state.players)
+            i, n = seats.index(data["seat"]), len(seats)
+            return "cards", [pile[k * n + i] for k in range(len(data["cards"]))]
+        if kind in ("CardDrawn", "PlayerChallenged"):
+            return "card", [state.pile[0]]
+        if kind == "DiscardsReshuffled":
+            shuffled = deck.shuffled(state.discards, state.material, f"reshuffle-{data['reshuffle']}")
+            return "pile", list(shuffled)
+    return None
+
+
+def dealt_check(hand: HandLog) -> Check:
+    """Every card dealt or drawn is the next one of the deck the seeds give, in order."""
+    engine, opening = hand.engine, hand.opening()
+    state = engine.initial_state(hand.options)
+    checked = 0
+    for event in hand.game_events():
+        try:
+            expected = None if event is opening else _expected(hand, state, event)
+            if expected is not None:
+                key, cards = expected
+                got = event.data["data"].get(key)
+                shown: Sequence[str] = got if isinstance(got, list) else [got]
+                if list(shown) != cards:
+                    return failed("deck.dealt", event, "a card dealt is not the deck's next card",
+                                  dealt=list(shown), expected=cards)
+                checked += len(cards)
+            state = engine.evolve(state, engine_event(event))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            return failed("deck.dealt", event, f"the event cannot be read ({type(e).__name__})")
+    return passed("deck.dealt", cards_checked=checked)
+
+
+def deck_checks(hand: HandLog) -> list[Check]:
+    """The three deck checks of a hand."""
+    return [commitment_check(hand), order_check(hand), dealt_check(hand)]

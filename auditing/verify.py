@@ -1,0 +1,54 @@
+"""Verify hands: deck, rules, money and integrity checks, hand by hand, table by table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+
+from auditing.chain_check import chain_check
+from auditing.deck_check import deck_checks
+from auditing.findings import Check
+from auditing.hand_log import HandLog, TableLog, load_table, table_of_hand
+from auditing.money_check import money_checks
+from auditing.rules_check import rules_check
+
+
+def report(conn: psycopg.Connection, hand: HandLog, chain: Check) -> dict[str, Any]:
+    """Every check of one hand, given its table's chain check."""
+    checks = [*deck_checks(hand), rules_check(hand), *money_checks(conn, hand), chain]
+    return {"hand_id": hand.hand_id, "table_id": hand.table_id, "game": hand.game,
+            "settled": hand.find("SeedRevealed") is not None,
+            "passed": all(c.passed for c in checks), "checks": [c.as_json() for c in checks]}
+
+
+def verify_table(conn: psycopg.Connection, table: TableLog) -> Iterator[dict[str, Any]]:
+    """A report for each hand of the table, in order."""
+    chain = chain_check(conn, table.events)
+    for hand in table.hands():
+        yield report(conn, hand, chain)
+
+
+def verify_hand(conn: psycopg.Connection, hand_id: str) -> dict[str, Any] | None:
+    """The report of one hand, or None when it was never dealt."""
+    table_id = table_of_hand(conn, hand_id)
+    table = None if table_id is None else load_table(conn, table_id)
+    if table is None:
+        return None
+    hand = next((h for h in table.hands() if h.hand_id == hand_id), None)
+    return None if hand is None else report(conn, hand, chain_check(conn, table.events))
+
+
+def table_ids(conn: psycopg.Connection) -> list[str]:
+    """Every table ever created, oldest first."""
+    rows = conn.execute("SELECT stream_id FROM events WHERE type = 'TableCreated' ORDER BY position")
+    return [str(r[0])[len("table-"):] for r in rows]
+
+
+def hand_count(conn: psycopg.Connection, table_id: str | None = None) -> int:
+    """How many hands were dealt (at one table, or anywhere)."""
+    sql = "SELECT count(*) FROM events WHERE type = 'HandBegan'"
+    row = (conn.execute(sql + " AND stream_id = %s", (f"table-{table_id}",)) if table_id
+           else conn.execute(sql)).fetchone()
+    return int(row[0]) if row else 0

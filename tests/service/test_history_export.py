@@ -1,0 +1,74 @@
+"""Balance-history exports: every row's references, who may export whom, and the SVG chart."""
+
+from __future__ import annotations
+
+import csv
+import io
+import xml.etree.ElementTree as ET
+from datetime import datetime
+
+import orjson
+
+from service.chart import MAX_BUCKETS, downsample
+from tests.service.conftest import OPERATOR, bearer
+
+COLUMNS = ["position", "recorded_at", "account", "amount", "balance_after", "reason",
+           "counterparty", "table", "hand"]
+
+
+def test_each_row_has_its_place_time_account_amount_balance_reason_and_refs(client, played):
+    player = played["players"][0]
+    r = client.get(f"/v1/players/{player.id}/balance-history",
+                   headers={**player.auth, "Accept": "text/csv"})
+    rows = list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
+    assert list(rows[0]) == COLUMNS
+    table_id = played["stream"][len("table-"):]
+    buy_in = next(row for row in rows if row["reason"] == "buy_in")
+    assert int(buy_in["amount"]) == -50 and buy_in["table"] == table_id
+    assert all(datetime.fromisoformat(row["recorded_at"]) for row in rows)
+    assert [int(row["position"]) for row in rows] == sorted(int(row["position"]) for row in rows)
+    r = client.get(f"/v1/players/{player.id}/balance-history",
+                   headers={**player.auth, "Accept": "application/x-ndjson"})
+    assert all(list(orjson.loads(line)) == COLUMNS for line in r.get_data().splitlines())
+
+
+def test_an_auditor_exports_anyone_a_player_only_himself(client, new_player):
+    ann, bob = new_player("Ann", deposit=5), new_player("Bob", deposit=5)
+    auditor = bearer(client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"])
+    for accept in ("text/csv", "application/x-ndjson", "application/json"):
+        path = f"/v1/players/{ann.id}/balance-history"
+        assert client.get(path, headers={**auditor, "Accept": accept}).status_code == 200
+        assert client.get(path, headers={**ann.auth, "Accept": accept}).status_code == 200
+        r = client.get(path, headers={**bob.auth, "Accept": accept})
+        assert r.status_code == 403 and r.mimetype == "application/problem+json"
+    svg = f"/v1/players/{ann.id}/balance-history.svg"
+    assert client.get(svg, headers=auditor).status_code == 200
+    assert client.get(svg, headers=bob.auth).status_code == 403
+    assert client.get(svg, headers=ann.auth, query_string={"from": "yesterday"}).status_code == 422
+    assert client.get("/v1/players/pl_nope/balance-history.svg", headers=auditor).status_code == 404
+
+
+def test_the_chart_is_svg_of_the_balance(client, new_player):
+    p = new_player("Chart")
+    for amount in (10, 20, 5):
+        client.post(f"/v1/players/{p.id}/deposits", json={"amount": amount, "reason": "d"},
+                    headers=OPERATOR)
+    r = client.get(f"/v1/players/{p.id}/balance-history.svg", headers=p.auth)
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    root = ET.fromstring(r.data)
+    line = root.find("{http://www.w3.org/2000/svg}polyline")
+    assert line is not None and len(line.get("points", "").split()) == 5  # 3 points, 2 steps
+    assert "35" in r.get_data(as_text=True)  # the highest balance labels the axis
+    empty = new_player("Empty")
+    r = client.get(f"/v1/players/{empty.id}/balance-history.svg", headers=empty.auth)
+    assert b"no postings" in r.data
+
+
+def test_long_histories_are_downsampled_keeping_the_extremes():
+    start = datetime(2026, 1, 1).timestamp()
+    points = [(datetime.fromtimestamp(start + i), (i * 7919) % 1000) for i in range(100_000)]
+    points[54_321] = (points[54_321][0], 5000)
+    kept = list(downsample(iter(points), len(points)))
+    assert len(kept) <= 4 * MAX_BUCKETS
+    assert max(b for _, b in kept) == 5000 and min(b for _, b in kept) == 0
+    assert [t for t, _ in kept] == sorted(t for t, _ in kept)

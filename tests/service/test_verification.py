@@ -1,0 +1,166 @@
+"""Verification catches tampering: each check fails on a copy of the log edited behind its back,
+naming the event (stream and version) where it broke."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from auditing.hand_log import load_table
+from auditing.verify import verify_hand, verify_table
+from tests.service.conftest import OPERATOR, bearer
+from tests.service.play import Session
+from tests.service.tamper import edit, log_copy
+
+
+@pytest.fixture
+def copy(database_url, played) -> Iterator[psycopg.Connection]:
+    with log_copy(database_url) as conn:
+        yield conn
+
+
+def failures(conn: psycopg.Connection, hand_id: str) -> dict[str, dict[str, Any] | None]:
+    report = verify_hand(conn, hand_id)
+    assert report is not None
+    return {c["name"]: c["event"] for c in report["checks"] if not c["passed"]}
+
+
+def first(conn: psycopg.Connection, stream: str, type_: str, where: str = "true") -> int:
+    row = conn.execute(f"SELECT version FROM events WHERE stream_id = %s AND type = %s AND {where}"
+                       " ORDER BY version LIMIT 1", (stream, type_)).fetchone()
+    assert row is not None, f"no {type_} in {stream}"
+    return int(row[0])
+
+
+def test_an_untouched_copy_passes_every_check(copy, played):
+    assert failures(copy, played["hand"]) == {}
+
+
+def test_an_edited_event_breaks_the_chain_and_the_rules(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "game.TurnPassed")
+    edit(copy, stream, version, lambda d: d["data"].update(at=d["data"]["at"] + 1), rehash=False)
+    found = failures(copy, played["hand"])
+    at = {"stream": stream, "version": version}
+    assert found["integrity.chain"] == at
+    assert found["rules"] == at
+
+
+def test_a_forged_chain_does_not_hide_an_edited_event_from_the_rules(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "game.TurnPassed")
+    edit(copy, stream, version, lambda d: d["data"].update(seat=d["data"]["seat"] + 1))
+    found = failures(copy, played["hand"])
+    assert "integrity.chain" not in found
+    assert found["rules"] == {"stream": stream, "version": version}
+
+
+def test_a_swapped_card_is_not_the_decks_next_card(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "game.CardDealt")
+
+    def change(d: dict[str, Any]) -> None:
+        d["data"]["card"] = "Ks" if d["data"]["card"] != "Ks" else "As"
+        if d["public"] and "card" in d["public"]:
+            d["public"]["card"] = d["data"]["card"]
+
+    edit(copy, stream, version, change)
+    found = failures(copy, played["hand"])
+    assert found["deck.dealt"] == {"stream": stream, "version": version}
+    assert found["rules"] == {"stream": stream, "version": version}
+
+
+def test_a_changed_posting_differs_from_settle(copy, played):
+    stream = played["stream"]
+    settled = first(copy, stream, "HandSettled")
+    version = first(copy, stream, "TreasurePosted", f"version > {settled}")
+    edit(copy, stream, version, lambda d: d.update(amount=d["amount"] + 1))
+    found = failures(copy, played["hand"])
+    assert found["money.settlement"] == {"stream": stream, "version": version}
+
+
+def test_an_overdraft_is_named(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "TreasurePosted", "data->>'reason' = 'bet'")
+    edit(copy, stream, version, lambda d: d.update(amount=1000))
+    found = failures(copy, played["hand"])
+    assert found["money.no_negative"] == {"stream": stream, "version": version}
+    assert found["rules"] == {"stream": stream, "version": version}
+
+
+def test_a_broken_link_is_named(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "game.CardDealt")
+    copy.execute("UPDATE events SET hash = sha256(hash) WHERE stream_id = %s AND version = %s",
+                 (stream, version))
+    found = failures(copy, played["hand"])
+    assert found == {"integrity.chain": {"stream": stream, "version": version}}
+
+
+def test_a_seed_that_does_not_match_its_commitment(copy, played):
+    stream = played["stream"]
+    version = first(copy, stream, "SeedRevealed")
+    edit(copy, stream, version, lambda d: d.update(server_seed="00" * 32))
+    found = failures(copy, played["hand"])
+    assert found["deck.commitment"] == {"stream": stream, "version": version}
+
+
+def test_who_may_replay_and_verify(client, played, new_player):
+    hand = played["hand"]
+    player = played["players"][0]
+    for what in ("replay", "verification"):
+        assert client.get(f"/v1/hands/{hand}/{what}", headers=player.auth).status_code == 200
+        outsider = new_player("Out")
+        r = client.get(f"/v1/hands/{hand}/{what}", headers=outsider.auth)
+        assert r.status_code == 403 and r.headers["Content-Type"] == "application/problem+json"
+        assert client.get(f"/v1/hands/hd_nope/{what}", headers=OPERATOR).status_code == 404
+    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"]
+    full = client.get(f"/v1/hands/{hand}/verification", headers=bearer(auditor)).json
+    order = next(c for c in full["checks"] if c["name"] == "deck.order")
+    assert order["evidence"]["recomputed"]
+    mine = client.get(f"/v1/hands/{hand}/verification", headers=player.auth).json
+    assert all(set(c["evidence"]) <= {"reason"} for c in mine["checks"])
+    steps = client.get(f"/v1/hands/{hand}/replay", headers=bearer(auditor)).json["steps"]
+    assert steps[0]["type"] == "HandBegan" and steps[0]["cause"]["command"]["name"] == "OpenHand"
+    assert any(s["cause"]["command"].get("name") == "Act" for s in steps
+               if isinstance(s["cause"]["command"], dict))
+    assert steps[-1]["state"] is not None
+
+
+@pytest.mark.parametrize(("game", "options", "buy_in"), [
+    ("sette-e-mezzo", {"banker": "lot"}, 60), ("cassino", {"variant": "draw"}, 30),
+    ("pirate-pairs", {"stake": 2}, 20)])
+def test_later_hands_verify_from_the_hand_before(app, client, new_player, worker, game, options,
+                                                 buy_in):
+    """`start` is given the previous hand's final state: banker rotation, Cassino's next round."""
+    session = Session(client, game, [new_player(f"L{i}", deposit=100) for i in range(3)])
+    session.open(options, buy_in)
+    for _ in range(3):
+        if client.get(f"/v1/tables/{session.table_id}", headers=OPERATOR).json["status"] != "open":
+            break
+        hand_id = session.deal()
+        session.play_hand()
+        session.wait_settled(hand_id)
+    with app.extensions["banco.pool"].connection() as conn:
+        table = load_table(conn, session.table_id)
+        assert table is not None
+        reports = list(verify_table(conn, table))
+    assert len(reports) >= 2 or game == "pirate-pairs"
+    assert [r["hand_id"] for r in reports if not r["passed"]] == []
+
+
+def test_a_hand_in_play_is_for_auditors_only(client, new_player, worker):
+    session = Session(client, "sette-e-mezzo", [new_player(f"U{i}", deposit=100) for i in range(2)])
+    session.open({}, 50)
+    hand_id = session.deal()
+    auditor = bearer(client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"])
+    for what in ("replay", "verification"):
+        r = client.get(f"/v1/hands/{hand_id}/{what}", headers=session.players[0].auth)
+        assert r.status_code == 403 and r.json["code"] == "hand_not_settled"
+        assert client.get(f"/v1/hands/{hand_id}/{what}", headers=OPERATOR).status_code == 403
+        assert client.get(f"/v1/hands/{hand_id}/{what}", headers=auditor).status_code == 200
+    found = client.get(f"/v1/hands/{hand_id}/verification", headers=auditor).json
+    assert found["passed"] and not found["settled"]
