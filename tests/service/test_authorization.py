@@ -61,6 +61,11 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/v1/tables/{table}/stream?timeout=0.1", None, True, "401 401 200 200 200 200"),
     ("GET", "/v1/tables/{table}/hands", None, True, "401 401 200 200 200 200"),
     ("GET", "/v1/hands/{hand}", None, True, "401 401 200 200 200 200"),
+    ("GET", "/v1/hands/{hand}/replay", None, True, "401 401 403 403 200 403"),
+    ("GET", "/v1/hands/{hand}/verification", None, True, "401 401 403 403 200 403"),
+    ("GET", "/v1/audit/checkpoints", None, False, "401 401 403 403 200 200"),
+    ("POST", "/v1/audit/checkpoints", None, False, "401 401 403 403 403 201"),
+    ("GET", "/v1/players/{me}/balance-history.svg", None, False, "401 401 200 403 200 200"),
 ]
 
 
