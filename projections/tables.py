@@ -64,12 +64,13 @@ def unseat(table: TableRow, player_id: str) -> None:
     table.state = None
 
 
-def load(conn: psycopg.Connection, table_id: str, lock: bool = False) -> TableRow | None:
-    """The table's row; with `lock`, held until the transaction ends."""
-    row = conn.execute(
-        f"SELECT {COLUMNS} FROM tables WHERE table_id = %s{' FOR UPDATE' if lock else ''}",
-        (table_id,),
-    ).fetchone()
+def load(conn: psycopg.Connection, table_id: str) -> TableRow | None:
+    """The table's row.
+
+    Never locked before an append: writers take the table stream's lock (in `banco_append`)
+    first and update this row after, always in that order, so they cannot deadlock.
+    """
+    row = conn.execute(f"SELECT {COLUMNS} FROM tables WHERE table_id = %s", (table_id,)).fetchone()
     if row is None:
         return None
     values = list(row)

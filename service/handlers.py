@@ -61,8 +61,8 @@ def recorded(table: TableRow, event: Event, metadata: dict[str, Any]) -> NewEven
                      "public": None if event.public is None else dict(event.public)}, metadata)
 
 
-def load(conn: psycopg.Connection, table_id: str, lock: bool = False) -> TableRow:
-    table = tables.load(conn, table_id, lock)
+def load(conn: psycopg.Connection, table_id: str) -> TableRow:
+    table = tables.load(conn, table_id)
     if table is None:
         raise Problem(404, "table_not_found", f"no table {table_id}")
     return table
@@ -257,7 +257,10 @@ def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
 def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, hand_id: str,
            metadata: dict[str, Any]) -> bool:
     """Pay out a finished hand; False (and nothing written) when it is not waiting to settle."""
-    table = load(conn, table_id, lock=True)
+    # No lock on the table's row before appending: every writer takes the stream's lock first
+    # (in banco_append) and the row's after, so none can deadlock another; a concurrent second
+    # settlement fails on the settlement stream below instead.
+    table = load(conn, table_id)
     if table.status != "settling" or table.hand_id != hand_id:
         return False
     # The hand's settlement stream can be created once: a unique key in the event store itself.

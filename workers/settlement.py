@@ -12,6 +12,7 @@ from redis import Redis
 from rq import Retry
 
 from events.catalog import default_types
+from events.model import ConcurrencyConflict
 from events.postgres import PostgresEventStore, make_pool
 from workers.queues import queue
 
@@ -28,12 +29,15 @@ def settle_hand(table_id: str, hand_id: str) -> bool:
     from service import handlers
 
     store = PostgresEventStore(_pool(), default_types())
-    with _pool().connection() as conn, conn.transaction():
-        done = handlers.settle(conn, store, table_id, hand_id,
-                               {"actor": "worker", "command": "SettleHand", "hand": hand_id})
-        if done and os.environ.get("BANCO_TEST_CRASH_POINT") == "settlement":
-            # A test hook: die like a killed worker, with the settlement written but not committed.
-            os.kill(os.getpid(), signal.SIGKILL)
+    try:
+        with _pool().connection() as conn, conn.transaction():
+            done = handlers.settle(conn, store, table_id, hand_id,
+                                   {"actor": "worker", "command": "SettleHand", "hand": hand_id})
+            if done and os.environ.get("BANCO_TEST_CRASH_POINT") == "settlement":
+                # A test hook: die like a killed worker, the settlement written but not committed.
+                os.kill(os.getpid(), signal.SIGKILL)
+    except ConcurrencyConflict:
+        done = False  # another worker (or the sweeper) settled it at the same moment
     log.info("hand %s %s", hand_id, "settled" if done else "was already settled")
     return done
 

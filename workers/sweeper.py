@@ -73,7 +73,7 @@ def end_expired(table_id: str) -> bool:
     store = PostgresEventStore(_pool(), default_types())
     try:
         with _pool().connection() as conn, conn.transaction():
-            table = tables.load(conn, table_id, lock=True)
+            table = tables.load(conn, table_id)  # the append's version check guards it
             if table is None or table.status != "open":
                 return False
             handlers.end(conn, store, table, "duration", {"actor": "worker", "command": "EndTable"})

@@ -107,3 +107,13 @@ def test_nul_characters_are_refused_not_a_500(client, new_player):
     assert r.status_code == 422 and r.json["code"] == "invalid_input"
     r = client.post("/v1/players", json={"name": "a\u0000b"}, headers=OPERATOR)
     assert r.status_code == 422 and r.headers["Content-Type"] == "application/problem+json"
+
+
+@pytest.mark.parametrize("query", [{"limit": 0}, {"limit": 100000}, {"cursor": -1}, {"limit": "x"}])
+def test_pagination_limits_are_enforced(client, new_player, query):
+    p = new_player()
+    for path in (f"/v1/players/{p.id}/balance-history", "/v1/tables"):
+        r = client.get(path, query_string=query, headers=p.auth)
+        if path == "/v1/tables" and "cursor" in query:
+            continue  # table cursors are ids, not numbers
+        assert r.status_code == 422 and r.headers["Content-Type"] == "application/problem+json"
