@@ -11,11 +11,11 @@ from marshmallow import Schema, fields
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
-from auditing import checkpoints
 from service import db
 from service.audit_schemas import CheckpointListSchema, CheckpointSchema
 from service.auth import require
 from service.problems import Problem
+from service.verification import checkpoints
 from workers import jobs
 from workers.queues import queue
 

@@ -49,11 +49,11 @@ def connect() -> psycopg.Connection:
 @click.option("--step", "stepwise", is_flag=True, help="one event at a time: Enter for the next, q to stop")
 def replay(hand_id: str, stepwise: bool) -> None:
     """Print a hand's transcript (as an auditor sees it): cards, totals, bets and payouts."""
-    from auditing.hand_log import load_hand
-    from auditing.transcript import transcript
     from games.contract import AUDITOR
     from service.auth import Principal
     from service.replay import steps
+    from service.verification.hand_log import load_hand
+    from service.verification.transcript import transcript
 
     with connect() as conn:
         hand = load_hand(conn, hand_id)
@@ -83,7 +83,7 @@ def _show(found: dict[str, Any], every: bool, as_json: bool = False) -> None:
 
 
 def _against(conn: psycopg.Connection, path: Path) -> bool:
-    from auditing.checkpoints import compare
+    from service.verification.checkpoints import compare
 
     try:
         saved = orjson.loads(path.read_bytes())
@@ -110,8 +110,8 @@ def _against(conn: psycopg.Connection, path: Path) -> bool:
 def verify(hand_id: str | None, table_id: str | None, everything: bool, against: Path | None,
            as_json: bool) -> None:
     """Check hands (deck, rules, money, hash chain) and the log against a saved digest."""
-    from auditing import verify as v
-    from auditing.hand_log import load_table
+    from service.verification import verify as v
+    from service.verification.hand_log import load_table
 
     if sum(map(bool, (hand_id, table_id, everything))) > 1 or not (hand_id or table_id or everything
                                                                    or against):

@@ -7,9 +7,6 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from auditing.chain_check import chain_check
-from auditing.hand_log import HandLog, TableLog, load_table
-from auditing.verify import report
 from games.contract import AUDITOR, Viewer
 from projections import tables
 from service import db
@@ -18,6 +15,9 @@ from service.auth import Principal, principal, require
 from service.problems import Problem
 from service.redaction import viewer_in
 from service.replay import steps
+from service.verification.chain_check import chain_check
+from service.verification.hand_log import HandLog, TableLog, load_table
+from service.verification.verify import report
 
 blp = Blueprint("hand-audit", __name__, description="Replaying and verifying recorded hands.")
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import psycopg
 
-from auditing.hand_log import HandLog, is_game
 from games.contract import Viewer
 from projections.tables import engine_event
 from service.auth import Principal
 from service.redaction import Redactor
+from service.verification.hand_log import HandLog, is_game
 
 
 def _command(command: Any, viewer: Viewer) -> Any:

@@ -11,8 +11,8 @@ from typing import Any
 
 import psycopg
 
-from auditing import checkpoints
 from events.postgres import configure_connection
+from service.verification import checkpoints
 
 
 def record_checkpoint(database_url: str | None = None) -> dict[str, Any]:

@@ -11,10 +11,10 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
-from auditing.chain_check import link
-from auditing.hand_log import read_stream
 from events import migrate
 from events.postgres import configure_connection
+from service.verification.chain_check import link
+from service.verification.hand_log import read_stream
 
 COPIED = {"events": "position, stream_id, version, type, schema_version, data, metadata,"
                     " recorded_at, txid, hash",

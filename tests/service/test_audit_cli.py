@@ -100,7 +100,7 @@ def test_checkpoints_over_http(client, auditor, new_player):
 
 def test_the_checkpoint_job_records_a_digest_the_log_still_matches(client, auditor, database_url,
                                                                    app):
-    from auditing.checkpoints import compare
+    from service.verification.checkpoints import compare
     from workers.checkpoints import record_checkpoint
 
     made = record_checkpoint(database_url)

@@ -9,8 +9,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from auditing.hand_log import load_table
-from auditing.verify import verify_hand, verify_table
+from service.verification.hand_log import load_table
+from service.verification.verify import verify_hand, verify_table
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session
 from tests.service.tamper import edit, log_copy

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import psycopg
 
-from auditing.findings import Check, failed, passed
 from events.model import NewEvent, StoredEvent, canonical_json, chain_hash
+from service.verification.findings import Check, failed, passed
 
 
 def link(previous: bytes, event: StoredEvent) -> bytes:

@@ -7,12 +7,12 @@ from typing import Any
 
 import psycopg
 
-from auditing.chain_check import chain_check
-from auditing.deck_check import deck_checks
-from auditing.findings import Check
-from auditing.hand_log import HandLog, TableLog, load_table, table_of_hand
-from auditing.money_check import money_checks
-from auditing.rules_check import rules_check
+from service.verification.chain_check import chain_check
+from service.verification.deck_check import deck_checks
+from service.verification.findings import Check
+from service.verification.hand_log import HandLog, TableLog, load_table, table_of_hand
+from service.verification.money_check import money_checks
+from service.verification.rules_check import rules_check
 
 
 def report(conn: psycopg.Connection, hand: HandLog, chain: Check) -> dict[str, Any]:

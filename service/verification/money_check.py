@@ -8,11 +8,11 @@ from typing import Any
 
 import psycopg
 
-from auditing.findings import Check, failed, passed
-from auditing.hand_log import HandLog
-from auditing.rules_check import UNREADABLE, postings
 from events.ledger import HOUSE
 from projections.tables import engine_event
+from service.verification.findings import Check, failed, passed
+from service.verification.hand_log import HandLog
+from service.verification.rules_check import UNREADABLE, postings
 
 LEGS = ("from", "to", "amount", "reason")
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import psycopg
 
-from auditing.merkle import MerkleRoot, leaf
 from events.postgres import COLUMNS, stored_event
+from service.verification.merkle import MerkleRoot, leaf
 
 CHECKPOINT_COLUMNS = "id, recorded_at, txid::text::bigint, position, events, root"
 

@@ -8,14 +8,14 @@ from typing import Any
 
 import orjson
 
-from auditing.deck_check import material
-from auditing.findings import Check, failed, passed
-from auditing.hand_log import HandLog, is_game
 from events.catalog import GAME_EVENT_PREFIX
 from events.model import StoredEvent
 from games.contract import Event, IllegalMove, Posting, SeatInfo
 from projections.tables import TableRow, engine_event
 from service.handlers import transfers
+from service.verification.deck_check import material
+from service.verification.findings import Check, failed, passed
+from service.verification.hand_log import HandLog, is_game
 
 UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
