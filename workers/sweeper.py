@@ -92,7 +92,20 @@ def sweep_logged(connection: Redis, queue_name: str) -> None:
         log.exception("sweep failed")
 
 
+def checkpoint_due(connection: Redis, queue_name: str) -> bool:
+    """True for one worker per `BANCO_CHECKPOINT_EVERY_S` (default an hour): it records a digest."""
+    every = int(float(os.environ.get("BANCO_CHECKPOINT_EVERY_S", "3600")))
+    return bool(connection.set(f"banco:{queue_name}:checkpoint-due", "1", nx=True, ex=max(every, 1)))
+
+
 def loop(connection: Redis, queue_name: str, every_s: float, stop: threading.Event) -> None:
-    """Sweep every `every_s` seconds until `stop` is set."""
+    """Sweep every `every_s` seconds until `stop` is set, and record the periodic checkpoints."""
+    from workers.checkpoints import record_checkpoint
+
     while not stop.wait(every_s):
         sweep_logged(connection, queue_name)
+        try:
+            if checkpoint_due(connection, queue_name):
+                log.info("checkpoint recorded: %s", record_checkpoint()["root"])
+        except Exception:  # retried at the next due time; a worker must not die of it
+            log.exception("checkpoint failed")

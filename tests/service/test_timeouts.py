@@ -284,3 +284,17 @@ def test_casino_pirate_tables_end_when_their_duration_runs_out(own, new_player):
         total = sum(client.get(f"/v1/players/{p.id}/balance", headers=OPERATOR).json["balance"]
                     for p in playing.players)
         assert total == 60
+
+
+def test_workers_record_periodic_checkpoints(own):
+    with app_on(own) as app:
+        client = app.test_client()
+
+        def ids() -> set[int]:
+            r = client.get("/v1/audit/checkpoints", headers=OPERATOR)
+            assert r.status_code == 200, r.json
+            return {c["id"] for c in r.json["items"]}
+
+        before = ids()
+        with worker_process(own, BANCO_CHECKPOINT_EVERY_S="1"):
+            wait_for(lambda: len(ids() - before) >= 2, timeout=60)
