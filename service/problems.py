@@ -6,14 +6,20 @@ from typing import Any
 
 import orjson
 from flask import Response, g
-from marshmallow import Schema, fields
+from marshmallow import INCLUDE, Schema, fields
 from werkzeug.exceptions import HTTPException
 
 PROBLEM = "application/problem+json"
 
 
 class ProblemSchema(Schema):
-    """An RFC 9457 problem: `code` is Banco's stable machine-readable reason."""
+    """An RFC 9457 problem: `code` is Banco's stable machine-readable reason.
+
+    Some problems carry extension members (RFC 9457 §3.2), e.g. `version` with a 412.
+    """
+
+    class Meta:
+        unknown = INCLUDE
 
     type = fields.String(metadata={"example": "urn:banco:problem:insufficient_treasure"})
     title = fields.String(metadata={"example": "Unprocessable Content"})
@@ -22,6 +28,9 @@ class ProblemSchema(Schema):
     code = fields.String(metadata={"example": "insufficient_treasure"})
     errors = fields.Dict(metadata={"description": "Field errors, by location and field"})
     request_id = fields.String()
+    version = fields.Integer(metadata={"description": "412: the table's current version"})
+    balance = fields.Integer(metadata={"description": "insufficient_treasure: what the account holds"})
+    checks = fields.Dict(metadata={"description": "503 from /readyz: each dependency's state"})
 
 
 class Problem(HTTPException):
