@@ -56,3 +56,18 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for test, figures in FIGURES.items():
         shown = ", ".join(f"{name} {value}" for name, value in figures.items())
         terminalreporter.write_line(f"{test}: {shown}")
+    totals: dict[str, int] = {}
+    for figures in FIGURES.values():
+        for name, value in figures.items():
+            totals[name] = totals.get(name, 0) + value
+    rows = [("requests sent", totals.get("requests", 0) + totals.get("responses checked", 0)),
+            ("responses checked", totals.get("responses checked", 0)),
+            ("conflicts seen", totals.get("conflicts", 0)),
+            ("faults injected", totals.get("postgres restarts", 0)),
+            ("treasure lost (must be 0)", totals.get("treasure lost", 0)),
+            ("leaks (must be 0)", totals.get("leaks", 0))]
+    terminalreporter.write_line("")
+    terminalreporter.write_line("| figure | count |")
+    terminalreporter.write_line("| --- | ---: |")
+    for name, value in rows:
+        terminalreporter.write_line(f"| {name} | {value} |")
