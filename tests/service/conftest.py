@@ -90,7 +90,8 @@ def worker(config) -> Iterator[subprocess.Popen[bytes]]:
 
 @pytest.fixture(scope="module")
 def played(app, worker) -> dict[str, Any]:
-    """One settled hand of Sette e mezzo."""
+    """One settled hand of Sette e mezzo whose settlement moves treasure (the tamper tests edit
+    its postings; a hand where every player busted settles with none, so deal again)."""
     from tests.service.play import Session
 
     client = app.test_client()
@@ -103,7 +104,9 @@ def played(app, worker) -> dict[str, Any]:
         players.append(player)
     session = Session(client, "sette-e-mezzo", players)
     session.open({}, 50)
-    hand_id = session.deal()
-    session.play_hand()
-    session.wait_settled(hand_id)
+    for _ in range(20):
+        hand_id = session.deal()
+        session.play_hand()
+        if session.wait_settled(hand_id)["postings"]:
+            break
     return {"hand": hand_id, "stream": f"table-{session.table_id}", "players": players}
