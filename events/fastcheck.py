@@ -80,7 +80,10 @@ def _field_check(field: fields.Field) -> Check | None:
         check = _plain(str)
     elif kind is fields.Integer:
         check = _plain(int)  # `type(True) is bool`, so booleans are left to marshmallow
-    elif kind is fields.Boolean:
+    elif isinstance(field, fields.Boolean) and kind is fields.Boolean:
+        # marshmallow accepts True and False only through its truthy and falsy sets.
+        if True not in field.truthy or False not in field.falsy:
+            return None
         check = _plain(bool)
     elif isinstance(field, fields.Dict) and kind is fields.Dict:
         if validators or field.key_field is not None or field.value_field is not None:

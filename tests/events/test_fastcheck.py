@@ -158,9 +158,13 @@ class WithDictValidator(Schema):
     options = fields.Dict(validate=validate.Length(max=1))
 
 
+class WithOwnTruth(Schema):
+    name = fields.Boolean(truthy={"yes"}, falsy={"no"})
+
+
 @pytest.mark.parametrize("schema", [WithHook(), Excluding(), WithNested(), WithCustomValidator(),
                                     WithEmail(), WithDictValidator(), WithHook(partial=True),
-                                    WithHook(many=True)])
+                                    WithHook(many=True), WithOwnTruth()])
 def test_anything_not_simple_is_left_to_marshmallow(schema: Schema):
     assert compile_check(schema) is None
     types = EventTypes()
