@@ -12,6 +12,7 @@ from typing import Any
 
 import marshmallow
 
+from events.fastcheck import Check, compile_check
 from events.model import InvalidEvent, NewEvent, StoredEvent
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
@@ -27,12 +28,18 @@ class EventType:
     upcasters: dict[int, Upcaster] = field(default_factory=dict)
 
 
+def _not_sure(data: Any) -> bool:
+    return False
+
+
 class EventTypes:
     """A set of registered event types."""
 
     def __init__(self) -> None:
         self._types: dict[str, EventType] = {}
         self._families: dict[str, marshmallow.Schema] = {}
+        # Each schema's precompiled check (events/fastcheck.py), or None: marshmallow alone.
+        self._checks: dict[int, tuple[marshmallow.Schema, Check | None]] = {}
 
     def register(self, name: str, schema: marshmallow.Schema, version: int = 1) -> None:
         """Register `name` with the schema of its current `version`."""
@@ -67,9 +74,18 @@ class EventTypes:
             known = EventType(event.type, family)
         if event.schema_version != known.version:
             raise InvalidEvent(event.type, f"schema version {event.schema_version} is not current")
+        if self._check(known.schema)(event.data):
+            return
+        # Not certainly valid: marshmallow decides, and words the errors.
         errors = known.schema.validate(event.data)
         if errors:
             raise InvalidEvent(event.type, errors)
+
+    def _check(self, schema: marshmallow.Schema) -> Check:
+        cached = self._checks.get(id(schema))
+        if cached is None or cached[0] is not schema:
+            cached = self._checks[id(schema)] = (schema, compile_check(schema))
+        return cached[1] or _not_sure
 
     def upcast(self, event: StoredEvent) -> StoredEvent:
         """The event in its type's current schema version."""

@@ -47,6 +47,56 @@ def test_a_loser_does_not_burn_a_position(pg_store: PostgresEventStore, database
     assert second.position == first.position + 1
 
 
+@pytest.mark.parametrize("batch", [1, 3])
+@pytest.mark.parametrize("expected", [0, 1])
+def test_a_conflict_aborts_the_callers_transaction(
+    pg_store: PostgresEventStore, database_url: str, batch: int, expected: int
+):
+    """Single events and batches, new streams and old: a loser's transaction is aborted by the
+    server (nothing of it can be committed) and no position is drawn."""
+    s = f"abort-{uuid.uuid4().hex}"
+    pg_store.append(s, [registered("a"), registered("b")], 0)
+    last = pg_store.read_stream(s)[-1].position
+    with psycopg.connect(database_url) as conn, pytest.raises(ConcurrencyConflict), conn.transaction():
+        pg_store.append(f"{s}-other", [registered("c")], 0, conn=conn)
+        with pytest.raises(ConcurrencyConflict):
+            pg_store.append(s, [registered("d") for _ in range(batch)], expected, conn=conn)
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+        raise ConcurrencyConflict(s, expected)
+    assert pg_store.stream_version(f"{s}-other") == 0
+    assert pg_store.stream_version(s) == 2
+    after = pg_store.append(s, [registered("e")], 2)[0]
+    assert after.version == 3
+    assert after.position == last + 2  # only the rolled-back "-other" append drew one
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_a_writer_that_waited_on_the_winner_loses_without_drawing_a_position(
+    pg_store: PostgresEventStore, database_url: str, batch: int
+):
+    s = f"race-{uuid.uuid4().hex}"
+    pg_store.append(s, [registered("a")], 0)
+    outcome: list[object] = []
+    with psycopg.connect(database_url) as conn:
+        with conn.transaction():
+            won = pg_store.append(s, [registered("w") for _ in range(batch)], 1, conn=conn)
+
+            def loser() -> None:
+                try:
+                    outcome.append(pg_store.append(s, [registered("l") for _ in range(batch)], 1))
+                except ConcurrencyConflict as e:
+                    outcome.append(e)
+
+            t = threading.Thread(target=loser)
+            t.start()
+            time.sleep(0.3)  # the loser now waits for the stream row the winner holds
+            assert t.is_alive()
+        t.join()
+    assert isinstance(outcome[0], ConcurrencyConflict)
+    after = pg_store.append(s, [registered("n")], 1 + batch)[0]
+    assert after.position == won[-1].position + 1
+
+
 def test_tailing_reader_sees_every_committed_event_once_in_a_stable_order(
     pg_store: PostgresEventStore, database_url: str
 ):
