@@ -24,6 +24,13 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return value
 
 
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "")
+    if raw not in ("", "0", "1"):
+        raise ConfigError(f"{name} must be 0 or 1, got {raw!r}")
+    return raw == "1"
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the service reads from its environment."""
@@ -35,6 +42,7 @@ class Config:
     pool_size: int = 10
     queue_name: str = "banco"
     page_limit: int = 500
+    bench_endpoints: bool = False  # the benchmark's ceiling endpoint (service/bench_endpoint.py)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -53,4 +61,5 @@ class Config:
             max_body_bytes=_int(env, "BANCO_MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             pool_size=_int(env, "BANCO_POOL_SIZE", 10, 1, 200),
             queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
+            bench_endpoints=_flag(env, "BANCO_BENCH_ENDPOINTS"),
         )
