@@ -81,8 +81,9 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     assert sum(r.tables.rates[0] for r in results) > 0 and sum(r.ceiling.rates[0] for r in results) > 0
     assert any(r.tables.latencies for r in results)
     assert "| cassino | 2 |" in http.markdown(results)
-    assert history.hands == (1, 3) and history.events[1] > history.events[0]
-    assert history.young and history.old and len(history.ratios) == 1
+    assert history.hands == {"young": 1, "old": 3, "twin": 1}
+    assert history.events["old"] > history.events["young"]
+    assert all(history.latencies[k] for k in http.LABELS) and history.ratio() > 0
     assert "| old | 3 |" in http.history_markdown(history)
     with psycopg.connect(bench_url) as conn:
         settled = conn.execute("SELECT count(*) FILTER (WHERE status = 'settled'), count(*)"
