@@ -16,8 +16,9 @@ at the same number of concurrent clients alternate case by case and round by rou
 rate ratio is the median of its rounds' ratios, latencies are pooled over its rounds.
 
 A second part measures what an action costs at a table with a long history: a table with
-`--history` played hands (built in-process through `service.handlers`, many hands per
-transaction) against one with 10, hands played over HTTP on each in turn.
+`--history` played hands (built in-process through `service.handlers`, one hand per transaction)
+against one with 10, and a twin of that one to show the method's own noise, one hand played over
+HTTP at each in turn; p50s are compared move type by move type.
 """
 
 from __future__ import annotations
