@@ -49,6 +49,7 @@ from bench import db, report
 from events.catalog import default_types
 from events.postgres import PostgresEventStore, make_pool
 from service import bench_endpoint, handlers
+from workers.queues import connect, queue
 
 ROOT = Path(__file__).resolve().parents[1]
 RATE_TARGET = 0.50  # actions/s at least half the ceiling's requests/s
@@ -95,9 +96,9 @@ def service(url: str, redis_url: str, workers: int = 2, threads: int = 4) -> Ite
     """gunicorn as `banco serve` starts it, and a settlement worker, both on database `url`."""
     port = free_port()
     key = "bench-" + secrets.token_hex(16)
+    queue_name = f"banco-bench-{os.getpid()}-{secrets.token_hex(3)}"
     env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_url, "BANCO_OPERATOR_KEY": key,
-           "BANCO_QUEUE": f"banco-bench-{os.getpid()}-{secrets.token_hex(3)}",
-           "BANCO_BENCH_ENDPOINTS": "1"}
+           "BANCO_QUEUE": queue_name, "BANCO_BENCH_ENDPOINTS": "1"}
     with tempfile.TemporaryDirectory(prefix="banco-bench-http-") as tmp:
         log = Path(tmp, "service.log")
         with log.open("wb") as out:
@@ -121,6 +122,9 @@ def service(url: str, redis_url: str, workers: int = 2, threads: int = 4) -> Ite
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
+            # The run's queue and anything left in it; Redis may be shared with other runs.
+            with suppress(Exception):
+                queue(connect(redis_url), queue_name).delete(delete_jobs=True)
 
 
 def _wait_ready(svc: Service, timeout: float = 60) -> None:
