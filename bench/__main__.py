@@ -1,19 +1,20 @@
-"""`python -m bench append|rebuild [options]`: run one benchmark; `all` runs both in turn."""
+"""`python -m bench append|rebuild|export|http [options]`: run one benchmark; `all` runs them in turn."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 
-from bench import append, export, rebuild
+from bench import append, export, http, rebuild
 
-COMMANDS = {"append": append.main, "rebuild": rebuild.main, "export": export.main}
+COMMANDS = {"append": append.main, "rebuild": rebuild.main, "export": export.main,
+            "http": http.main}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in (*COMMANDS, "all"):
-        print("usage: python -m bench {append,rebuild,export,all} [--quick] [options]\n"
+        print("usage: python -m bench {append,rebuild,export,http,all} [--quick] [options]\n"
               "       python -m bench append --help", file=sys.stderr)
         return 2
     if args[0] == "all":

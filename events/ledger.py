@@ -89,7 +89,9 @@ def post(
     Must run inside the caller's transaction: balances are checked under row locks before
     anything is appended, so a refused request writes nothing and draws no position.
     """
-    held = lock_balances(conn, [a for t in transfers for a in (t.from_account, t.to_account)])
+    accounts = [a for t in transfers for a in (t.from_account, t.to_account)]
+    # Most game moves post nothing: they lock no balance, so skip those two round trips.
+    held = lock_balances(conn, accounts) if accounts else {}
     for t in transfers:
         if t.from_account != HOUSE and held[t.from_account] < t.amount:
             raise InsufficientTreasure(t.from_account, held[t.from_account], t.amount)

@@ -108,6 +108,10 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
                       hands.blp, hand_audit.blp, charts.blp):
         api.register_blueprint(blueprint)
+    if config.bench_endpoints:
+        from service import bench_endpoint
+
+        api.register_blueprint(bench_endpoint.blp)
     _domain_errors(app)
     app.extensions["banco.api"] = api
     return app

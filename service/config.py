@@ -34,6 +34,13 @@ def _rate(value: str) -> str:
     return value
 
 
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "")
+    if raw not in ("", "0", "1"):
+        raise ConfigError(f"{name} must be 0 or 1, got {raw!r}")
+    return raw == "1"
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the service reads from its environment."""
@@ -46,6 +53,7 @@ class Config:
     queue_name: str = "banco"
     page_limit: int = 500
     rate_limit: str = "1200/minute"
+    bench_endpoints: bool = False  # the benchmark's ceiling endpoint (service/bench_endpoint.py)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -65,4 +73,5 @@ class Config:
             pool_size=_int(env, "BANCO_POOL_SIZE", 10, 1, 200),
             queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
             rate_limit=_rate(env.get("BANCO_RATE_LIMIT") or "1200/minute"),
+            bench_endpoints=_flag(env, "BANCO_BENCH_ENDPOINTS"),
         )

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from bench import append, db, export, rebuild
+from bench import append, db, export, http, rebuild
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool
@@ -21,7 +21,7 @@ def bench_url(database_url: str) -> Iterator[str]:
 
 
 def test_append_measures_store_and_ceiling(bench_url: str):
-    results = append.run(bench_url, batches=(1, 10), writers=(1, 2), seconds=0.1, rounds=1)
+    results = append.run(bench_url, batches=(1, 10), writers=(1, 2), seconds=0.2, rounds=1)
 
     assert [(r.case.batch, r.case.writers) for r in results] == [(1, 1), (1, 2), (10, 1), (10, 2)]
     for r in results:
@@ -73,3 +73,31 @@ def test_export_measures_export_and_ceiling_in_fresh_processes(bench_url: str):
         assert r.rate("export") > 0 and r.rate("ceiling") > 0
         assert 0 < r.rss("export") < 1000 and 0 < r.rss("ceiling") < 1000
     assert "| 1,000 |" in export.markdown(results)
+
+
+def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
+    """Both games at 1 and 2 tables under gunicorn with a worker, and a tiny history."""
+    http.prepare(bench_url)
+    with http.service(bench_url, redis_url) as svc:
+        results = http.run_throughput(svc, ("sette-e-mezzo", "cassino"), (1, 2), seconds=0.2,
+                                      rounds=1, mode="threads", warm=False)
+        history = http.run_history(svc, bench_url, hands=3, young=1, rounds=1, per_round=1,
+                                   warm=False)
+
+    assert [(r.case.game, r.case.tables) for r in results] == [
+        ("sette-e-mezzo", 1), ("cassino", 1), ("sette-e-mezzo", 2), ("cassino", 2)]
+    # A trial this short may fall wholly on a hand waiting for its settlement: no per-case rate.
+    assert all(len(r.tables.rates) == len(r.ceiling.rates) == 1 for r in results)
+    assert sum(r.tables.rates[0] for r in results) > 0 and sum(r.ceiling.rates[0] for r in results) > 0
+    assert any(r.tables.latencies for r in results)
+    assert "| cassino | 2 |" in http.markdown(results)
+    assert history.hands == {"young": 1, "old": 3, "twin": 1}
+    assert history.events["old"] > history.events["young"]
+    assert all(history.latencies[k] for k in http.LABELS) and history.ratio() > 0
+    assert "| old | 3 |" in http.history_markdown(history)
+    with psycopg.connect(bench_url) as conn:
+        settled = conn.execute("SELECT count(*) FILTER (WHERE status = 'settled'), count(*)"
+                               " FROM hands").fetchone()
+        inserted = conn.execute("SELECT count(*) FROM bench_ceiling").fetchone()
+    assert settled is not None and settled[0] >= settled[1] - 4  # at most one in play per table
+    assert inserted is not None and inserted[0] > 0
