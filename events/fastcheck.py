@@ -19,6 +19,7 @@ overridden loading methods, custom validators) gets no check at all: marshmallow
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -67,6 +68,12 @@ def _list_of(inner: Check, inner_allows_none: bool) -> Check:
     return check
 
 
+def _finite_float(value: object) -> bool:
+    if type(value) is int:  # marshmallow turns it into a float; beyond 2**53 it may refuse
+        return abs(value) < 2**53
+    return type(value) is float and math.isfinite(value)
+
+
 def _field_check(field: fields.Field) -> Check | None:
     """The check of one field's non-missing, non-None value, or None if it is not simple."""
     if field.pre_load or field.post_load:
@@ -80,6 +87,9 @@ def _field_check(field: fields.Field) -> Check | None:
         check = _plain(str)
     elif kind is fields.Integer:
         check = _plain(int)  # `type(True) is bool`, so booleans are left to marshmallow
+    elif isinstance(field, fields.Float) and kind is fields.Float and not field.allow_nan:
+        # Finite floats and moderate integers are certainly valid; the rest go to marshmallow.
+        check = _finite_float
     elif isinstance(field, fields.Boolean) and kind is fields.Boolean:
         # marshmallow accepts True and False only through its truthy and falsy sets.
         if True not in field.truthy or False not in field.falsy:

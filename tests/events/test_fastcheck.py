@@ -34,6 +34,8 @@ def typed(field: fields.Field) -> st.SearchStrategy[Any]:
         return st.one_of(*strategies)
     if isinstance(field, fields.Integer):
         return st.one_of(st.integers(-3, 3), st.integers())
+    if isinstance(field, fields.Float):
+        return st.one_of(st.floats(), st.integers(-3, 3))
     if isinstance(field, fields.Boolean):
         return st.booleans()
     if isinstance(field, fields.Dict):
