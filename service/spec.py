@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import yaml
 
 from service.app import create_app
@@ -19,4 +21,33 @@ def generate() -> str:
         content = response.get("content", {})
         if "application/json" in content:
             content["application/problem+json"] = content.pop("application/json")
+    add_links(spec["paths"])
     return yaml.safe_dump(spec, sort_keys=True, allow_unicode=True)
+
+
+def _ref(path: str, method: str) -> str:
+    return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
+
+
+# What a client can do next with what a response gave it (OpenAPI links): a player created, a
+# table opened, a hand dealt. Clients (and the contract fuzzer's stateful tests) follow them.
+LINKS = [
+    ("/v1/players", "post", "201", "$response.body#/player/id", "player_id",
+     [("/v1/players/{player_id}", "get"), ("/v1/players/{player_id}/deposits", "post"),
+      ("/v1/players/{player_id}/balance-history", "get")]),
+    ("/v1/tables", "post", "201", "$response.body#/id", "table_id",
+     [("/v1/tables/{table_id}", "get"), ("/v1/tables/{table_id}/seats", "post"),
+      ("/v1/tables/{table_id}/hands", "post"), ("/v1/tables/{table_id}/events", "get")]),
+    ("/v1/tables/{table_id}/hands", "post", "201", "$response.body#/hand/id", "hand_id",
+     [("/v1/hands/{hand_id}", "get"), ("/v1/hands/{hand_id}/replay", "get")]),
+]
+
+
+def add_links(paths: dict[str, Any]) -> None:
+    """Add the OpenAPI links of `LINKS` to the responses they start from."""
+    for path, method, status, value, parameter, targets in LINKS:
+        response = paths[path][method]["responses"][status]
+        response["links"] = {
+            f"{target_method}{target.replace('/', '_').replace('{', '').replace('}', '')}": {
+                "operationRef": _ref(target, target_method), "parameters": {parameter: value}}
+            for target, target_method in targets if target in paths}

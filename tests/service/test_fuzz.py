@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.stateful import run_state_machine_as_test
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from tests.service.conftest import OPERATOR, bearer
@@ -56,3 +58,27 @@ def test_the_api_keeps_its_contract(app, callers, operation):
 
     fuzz()
     assert checked
+
+
+def test_the_api_keeps_its_contract_along_its_links(app):
+    """Stateful: sequences of calls that follow the links (a player created, then deposited to
+    and read; a table opened, then dealt and read), as the operator."""
+    schema = schemathesis.openapi.from_path(SPEC)
+    schema.app = app
+    calls: list[tuple[str, str, int]] = []
+
+    class Machine(schema.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"app": app, "headers": OPERATOR}
+
+        def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
+            assert response.status_code < 500, (case.method, case.formatted_path, response.text)
+            calls.append((case.method, case.path, response.status_code))
+            case.validate_response(response, headers=OPERATOR, transport_kwargs={"app": app},
+                                   excluded_checks=[positive_data_acceptance])
+
+    run_state_machine_as_test(Machine, settings=settings(
+        max_examples=max(EXAMPLES // 2, 3), stateful_step_count=6, deadline=None,
+        suppress_health_check=list(HealthCheck)))
+    followed = {(m, p) for m, p, status in calls if status == 200 and "{" in p}
+    assert followed, "some call used an id a previous response gave (a link)"
