@@ -39,7 +39,10 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     def stop(*_: object) -> None:
         raise KeyboardInterrupt
 
+    # Both set explicitly: a process started in the background by a shell begins with SIGINT
+    # ignored, and Ctrl-C must still stop everything.
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     try:
         with psycopg.connect(servers.database_url, autocommit=True) as conn:
             migrate.upgrade(conn)

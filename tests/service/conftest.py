@@ -82,10 +82,12 @@ def worker(config) -> Iterator[subprocess.Popen[bytes]]:
     """
     env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
            "BANCO_QUEUE": config.queue_name}
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env)
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env,
+                            start_new_session=True)
     yield proc
-    proc.terminate()
-    proc.wait(timeout=30)
+    from tests.service.test_timeouts import stop_group
+
+    stop_group(proc)
 
 
 @pytest.fixture(scope="module")

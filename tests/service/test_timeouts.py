@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -31,13 +33,23 @@ def worker_process(config: Config, **env: str) -> Iterator[subprocess.Popen[byte
     """A real `banco worker` on `config`'s database, Redis and queue."""
     full = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
             "BANCO_QUEUE": config.queue_name, "BANCO_SWEEP_EVERY_S": "0.5", **env}
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=full)
+    # A session of its own: RQ's scheduler runs in a child process, which a worker killed
+    # with SIGKILL leaves behind; the whole group is stopped at the end.
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=full,
+                            start_new_session=True)
     try:
         yield proc
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait(timeout=30)
+        stop_group(proc)
+
+
+def stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a worker and anything it started (its scheduler)."""
+    if proc.poll() is None:
+        proc.terminate()
+        proc.wait(timeout=30)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
 
 
 @contextmanager
