@@ -48,7 +48,7 @@ import psycopg
 from bench import db, report
 from events.catalog import default_types
 from events.postgres import PostgresEventStore, make_pool
-from service import bench_endpoint, handlers
+from service import bench_endpoint, handlers, settling
 from workers.queues import connect, queue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -566,7 +566,7 @@ def build_history(url: str, table_id: str, hands: int, batch: int = 1,
                                              payload(table.game, action or rng.choice(offered), rng),
                                              metadata)
                     assert table.hand_id is not None
-                    handlers.settle(conn, store, table_id, table.hand_id,
+                    settling.settle(conn, store, table_id, table.hand_id,
                                     {**metadata, "hand": table.hand_id})
                     done += 1
             if progress and (done % 1000 == 0 or done == hands):

@@ -68,7 +68,7 @@ def load(conn: psycopg.Connection, table_id: str) -> TableRow:
     return table
 
 
-def _append(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+def append_batch(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
             events: Sequence[NewEvent], postings: Sequence[ledger.Transfer],
             metadata: dict[str, Any]) -> list[StoredEvent]:
     try:
@@ -86,7 +86,7 @@ def create_table(conn: psycopg.Connection, store: PostgresEventStore, game: str,
                      status="open", version=0, created_by=created_by)
     event = NewEvent("TableCreated", {"table_id": table.table_id, "game": game, "options": options,
                                       "created_by": created_by}, metadata)
-    table.created_at = _append(conn, store, table, [event], [], metadata)[0].recorded_at
+    table.created_at = append_batch(conn, store, table, [event], [], metadata)[0].recorded_at
     tables.save(conn, table)
     return table
 
@@ -106,7 +106,7 @@ def seat_player(conn: psycopg.Connection, store: PostgresEventStore, table: Tabl
     event = NewEvent("PlayerSeated", {**seat, "buy_in": buy_in}, metadata)
     move = [ledger.Transfer(ledger.wallet(player_id), seat_account(table.table_id, player_id),
                             buy_in, "buy_in", table=table.table_id)] if buy_in else []
-    _append(conn, store, table, [event], move, metadata)
+    append_batch(conn, store, table, [event], move, metadata)
     table.seats = [*table.seats, seat]
     tables.save(conn, table)
     return seat
@@ -121,7 +121,7 @@ def seat_balances(conn: psycopg.Connection, table: TableRow) -> dict[str, int]:
             for s in table.seats}
 
 
-def _cash_out(conn: psycopg.Connection, table: TableRow, player_ids: Sequence[str],
+def cash_out(conn: psycopg.Connection, table: TableRow, player_ids: Sequence[str],
               metadata: dict[str, Any]) -> tuple[list[NewEvent], list[ledger.Transfer]]:
     held = seat_balances(conn, table)
     events, moves = [], []
@@ -145,8 +145,8 @@ def leave(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
         raise Problem(404, "not_seated", "this player has no seat here")
     if table.status != "open" or (table.game == "cassino" and table.hand_number > 0):
         raise Problem(409, "hand_in_play", "players leave between hands (a Cassino game to its end)")
-    events, moves = _cash_out(conn, table, [player_id], metadata)
-    _append(conn, store, table, events, moves, metadata)
+    events, moves = cash_out(conn, table, [player_id], metadata)
+    append_batch(conn, store, table, events, moves, metadata)
     tables.unseat(table, player_id)
     tables.save(conn, table)
     return int(events[0].data["cash_out"])
@@ -241,7 +241,7 @@ def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
         table.deadline = datetime.fromtimestamp(deadline, UTC)
         table.turn = {**table.turn, "deadline": table.deadline.isoformat()}
     moves = transfers(table, [p for e in events for p in e.postings])
-    stored = _append(conn, store, table, records, moves, metadata)
+    stored = append_batch(conn, store, table, records, moves, metadata)
     last_of_hand = stored[last_game_event]
     table.state = state
     tables.save(conn, table)
@@ -252,59 +252,3 @@ def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
         assert table.hand_id is not None
         tables.hand_status(conn, table.hand_id, "settling", last_version=last_of_hand.version)
     return table
-
-
-def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, hand_id: str,
-           metadata: dict[str, Any]) -> bool:
-    """Pay out a finished hand; False (and nothing written) when it is not waiting to settle."""
-    # No lock on the table's row before appending: every writer takes the stream's lock first
-    # (in banco_append) and the row's after, so none can deadlock another; a concurrent second
-    # settlement fails on the settlement stream below instead.
-    table = load(conn, table_id)
-    if table.status != "settling" or table.hand_id != hand_id:
-        return False
-    # The hand's settlement stream can be created once: a unique key in the event store itself.
-    store.append(f"settlement-{hand_id}", [NewEvent("SettlementClaimed", {
-        "hand_id": hand_id, "table_id": table_id}, metadata)], 0, conn=conn)
-    engine = engine_of(table)
-    postings = engine.settle(table.state)
-    moves = transfers(table, postings)
-    hand = tables.hand(conn, hand_id)
-    assert hand is not None
-    # Only this hand's events are read: the cost does not grow with the table's history.
-    seeds = next(e.data["data"] for e in store.read_stream(stream(table_id), hand["first_version"], conn=conn)
-                 if e.type.startswith(GAME_EVENT_PREFIX) and "server_seed" in e.data["data"])
-    events = [
-        NewEvent("HandSettled", {"hand_id": hand_id, "postings": [
-            {"from": t.from_account, "to": t.to_account, "amount": t.amount, "reason": t.reason}
-            for t in moves]}, metadata),
-        NewEvent("SeedRevealed", {
-            "hand_id": hand_id, "server_seed": seeds["server_seed"],
-            "player_seeds": list(seeds.get("player_seeds", [])),
-            "auditors_only": engine.info.extra.get("seed_reveal") == "auditors"}, metadata),
-    ]
-    settled = _append(conn, store, table, events, moves, metadata)[0]
-    table.status = "open"
-    table.turn = None
-    if engine.table_over(table.state, time.time()):
-        # The table ends once the hand's own postings have landed.
-        end(conn, store, table, "game_over", metadata)
-    tables.save(conn, table)
-    tables.hand_status(conn, hand_id, "settled", postings=events[0].data["postings"],
-                       at=settled.recorded_at)
-    return True
-
-
-
-def end(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, reason: str,
-        metadata: dict[str, Any]) -> None:
-    """End the table: every seat is cashed out to its player's wallet."""
-    players = [s["player_id"] for s in table.seats]
-    left, cash = _cash_out(conn, table, players, metadata)
-    _append(conn, store, table, [*left, NewEvent("TableEnded", {"reason": reason}, metadata)],
-            cash, metadata)
-    for player_id in players:
-        tables.unseat(table, player_id)
-    table.status = "over"
-    table.deadline = None
-    tables.save(conn, table)

@@ -26,12 +26,12 @@ def _pool() -> ConnectionPool:
 
 def settle_hand(table_id: str, hand_id: str) -> bool:
     """Settle `hand_id`; False when it was already settled (a retry or a duplicate job)."""
-    from service import handlers
+    from service import settling
 
     store = PostgresEventStore(_pool(), default_types())
     try:
         with _pool().connection() as conn, conn.transaction():
-            done = handlers.settle(conn, store, table_id, hand_id,
+            done = settling.settle(conn, store, table_id, hand_id,
                                    {"actor": "worker", "command": "SettleHand", "hand": hand_id})
             if done and os.environ.get("BANCO_TEST_CRASH_POINT") == "settlement":
                 # A test hook: die like a killed worker, the settlement written but not committed.

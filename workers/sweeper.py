@@ -68,7 +68,7 @@ def sweep(connection: Redis | None, queue_name: str) -> Swept:
 
 def end_expired(table_id: str) -> bool:
     """End an open table whose `duration_s` has run out (Casino pirate)."""
-    from service import handlers
+    from service import settling
 
     store = PostgresEventStore(_pool(), default_types())
     try:
@@ -76,7 +76,7 @@ def end_expired(table_id: str) -> bool:
             table = tables.load(conn, table_id)  # the append's version check guards it
             if table is None or table.status != "open":
                 return False
-            handlers.end(conn, store, table, "duration", {"actor": "worker", "command": "EndTable"})
+            settling.end(conn, store, table, "duration", {"actor": "worker", "command": "EndTable"})
             return True
     except ConcurrencyConflict:
         return False

@@ -43,7 +43,7 @@ def fire(table_id: str, version: int) -> tables.TableRow | None:
     try:
         with _pool().connection() as conn, conn.transaction():
             # Not locked: the append below checks the version under the stream's lock, which
-            # every writer takes before the table's row (see `handlers.settle`).
+            # every writer takes before the table's row (see `service.settling`).
             table = tables.load(conn, table_id)
             if table is None or table.status != "playing" or table.version != version:
                 return None
