@@ -1,6 +1,6 @@
 """Longer runs of the reliability tests, excluded from the default suite.
 
-Run: `./quickstart test -m stress tests/stress` (about 15-30 minutes on two cores). Set
+Run: `./quickstart stress` (about 30 minutes on two cores). Set
 `BANCO_STRESS_ROUNDS` to scale it. The summary table at the end reports requests sent,
 responses checked, conflicts seen, faults injected, treasure lost (must be 0), leaks (must be 0).
 """
