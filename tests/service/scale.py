@@ -56,13 +56,18 @@ def race(app, new_player, threads: int, rounds: int, seed: int) -> dict[str, int
         for n in range(rounds):
             p = local.choice(wallets)
             kind = local.random()
-            key = {"Idempotency-Key": f"race-{i}-{n // 2}"}  # every key is used twice
             if kind < 0.3:
                 r = c.post(f"/v1/tables/{local.choice(tables)}/seats", json={"buy_in": 15},
                            headers=p.auth)
             elif kind < 0.6:
-                r = c.post(f"/v1/players/{p.id}/withdrawals", json={"amount": 7, "reason": "race"},
-                           headers={**OPERATOR, **key, "Idempotency-Key": f"w-{p.id}-{i}-{n // 2}"})
+                # Sent twice, as a client retrying after a lost response would: the retry must
+                # replay the first answer (or, if that was refused, be decided afresh).
+                headers = {**OPERATOR, "Idempotency-Key": f"w-{p.id}-{i}-{n}"}
+                body = {"amount": 7, "reason": "race"}
+                first = c.post(f"/v1/players/{p.id}/withdrawals", json=body, headers=headers)
+                r = c.post(f"/v1/players/{p.id}/withdrawals", json=body, headers=headers)
+                if first.status_code == 201:
+                    assert r.status_code == 201 and r.data == first.data
             elif kind < 0.8:
                 table = local.choice(tables)
                 r = c.post(f"/v1/tables/{table}/hands", headers=OPERATOR)
