@@ -40,6 +40,13 @@ def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, aud
     session.play_hand()
     hand = session.wait_settled(hand_id)
     assert totals(app) == (0, 0)
+    # The seed is revealed once settled; Casino pirate's to auditors only (it would uncover
+    # conceded hands), so the operator and the players do not get it there.
+    seen_by_auditor = client.get(f"/v1/hands/{hand_id}", headers=bearer(auditor)).json["server_seed"]
+    assert seen_by_auditor
+    for headers in (OPERATOR, session.players[0].auth):
+        shown = client.get(f"/v1/hands/{hand_id}", headers=headers).json["server_seed"]
+        assert shown == (None if game == "casino-pirate" else seen_by_auditor)
 
     store = app.extensions["banco.store"]
     stored = store.read_stream(handlers.stream(session.table_id))
