@@ -242,3 +242,34 @@ def test_rebuilding_the_table_projection_gives_the_same_rows(app, client, new_pl
     assert snapshot() == before
     after = table_of(client, midway).json
     assert after["status"] == "playing" and after["version"] > table["version"]
+
+
+def test_tables_list_filters_and_pages(client, new_player):
+    p = new_player()
+    made = [client.post("/v1/tables", json={"game": game}, headers=OPERATOR).json["id"]
+            for game in ("pirate-pairs", "cassino", "pirate-pairs")]
+    seen, cursor = [], None
+    while True:
+        query = {"game": "pirate-pairs", "status": "open", "limit": 1}
+        if cursor:
+            query["cursor"] = cursor
+        page = client.get("/v1/tables", query_string=query, headers=p.auth).json
+        assert all(t["game"] == "pirate-pairs" and t["status"] == "open" for t in page["items"])
+        seen += [t["id"] for t in page["items"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert {made[0], made[2]} <= set(seen) and made[1] not in seen
+    assert seen == sorted(seen, reverse=True) and len(seen) == len(set(seen))
+
+
+def test_an_unchanged_table_answers_304(client, new_player):
+    p = new_player(deposit=10)
+    table = client.post("/v1/tables", json={"game": "cassino"}, headers=OPERATOR)
+    etag = table.headers["ETag"]
+    same = client.get(f"/v1/tables/{table.json['id']}", headers={**p.auth, "If-None-Match": etag})
+    assert same.status_code == 304 and same.headers["ETag"] == etag
+    joined = client.post(f"/v1/tables/{table.json['id']}/seats", json={"buy_in": 5}, headers=p.auth)
+    assert joined.status_code == 201
+    changed = client.get(f"/v1/tables/{table.json['id']}", headers={**p.auth, "If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
