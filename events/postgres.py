@@ -30,36 +30,35 @@ COLUMNS = (
 
 # One event at an expected version: banco_append's single-event statement (migration 004), sent
 # as it is rather than through the pl/pgsql call, which cost ~60 us of the server's time per
-# append. Same order of checks: the stream row is written first (version checked, row locked,
-# version and head set, head = sha256(old head || text)); when the version is wrong that write
-# returns no row, the INSERT reads none and draws no position, and the LEFT JOIN's empty side
-# calls banco_conflict, which raises the same error as banco_append (and so aborts the
-# transaction the same way).
-_APPEND_ONE_REST = """
-), stored AS (
-    INSERT INTO events (stream_id, version, type, schema_version, data, metadata, hash)
-    SELECT %(stream)s::text, %(expected)s::integer + 1, j.e->>'type',
-           (j.e->>'schema_version')::integer, j.e->'data', j.e->'metadata', s.head
-    FROM s CROSS JOIN (SELECT %(text)s::text::jsonb AS e) AS j
-    RETURNING position, version, recorded_at, hash, txid::text::bigint AS txid
-)
-SELECT coalesce(stored.position, banco_conflict(%(stream)s::text, %(expected)s::integer)),
-       stored.version, stored.recorded_at, stored.hash, stored.txid
-FROM (VALUES (1)) AS one LEFT JOIN stored ON true
+# append. Same order of checks: the stream row is written first (row locked, version checked,
+# version and head set, head = sha256(old head || text)), and the event row is inserted from what
+# that write returns. A wrong version raises inside the stream row's write, through
+# banco_conflict (the same error as banco_append's, so it aborts the transaction the same way),
+# before the INSERT has drawn a position. Under READ COMMITTED a writer that waited on the
+# winner's row lock re-reads the row the winner left and so sees the version move.
+_APPEND_ONE_INSERT = """
+INSERT INTO events (stream_id, version, type, schema_version, data, metadata, hash)
+SELECT %(stream)s::text, s.version, j.e->>'type', (j.e->>'schema_version')::integer,
+       j.e->'data', j.e->'metadata', s.head
+FROM s CROSS JOIN (SELECT %(text)s::text::jsonb AS e) AS j
+RETURNING position, version, recorded_at, hash, txid::text::bigint
 """
 APPEND_ONE = """
 WITH s AS (
     UPDATE streams
-    SET version = %(expected)s::integer + 1,
+    SET version = CASE WHEN version = %(expected)s::integer THEN version + 1
+                       ELSE banco_conflict(%(stream)s::text, %(expected)s::integer)::integer END,
         head = sha256(head || convert_to(%(text)s::text, 'UTF8'))
-    WHERE stream_id = %(stream)s::text AND version = %(expected)s::integer
-    RETURNING head""" + _APPEND_ONE_REST
+    WHERE stream_id = %(stream)s::text
+    RETURNING version, head
+)""" + _APPEND_ONE_INSERT
 APPEND_ONE_NEW = """
 WITH s AS (
     INSERT INTO streams (stream_id, version, head)
     VALUES (%(stream)s::text, 1, sha256(convert_to(%(text)s::text, 'UTF8')))
-    ON CONFLICT DO NOTHING
-    RETURNING head""" + _APPEND_ONE_REST
+    ON CONFLICT (stream_id) DO UPDATE SET version = banco_conflict(%(stream)s::text, 0)::integer
+    RETURNING version, head
+)""" + _APPEND_ONE_INSERT
 
 
 def configure_connection(conn: psycopg.Connection) -> None:
@@ -141,11 +140,13 @@ class PostgresEventStore:
             texts = [canonical_json(batch.stream_id, e) for e in batch.events]
             try:
                 if len(texts) == 1 and batch.expected_version is not None:
+                    params = {"stream": batch.stream_id, "expected": batch.expected_version,
+                              "text": texts[0]}
                     rows = conn.execute(
-                        APPEND_ONE_NEW if batch.expected_version == 0 else APPEND_ONE,
-                        {"stream": batch.stream_id, "expected": batch.expected_version,
-                         "text": texts[0]},
+                        APPEND_ONE_NEW if batch.expected_version == 0 else APPEND_ONE, params
                     ).fetchall()
+                    if not rows:  # no stream row at all: abort the transaction as a conflict
+                        conn.execute("SELECT banco_conflict(%(stream)s, %(expected)s)", params)
                 else:
                     # The texts go as a binary array (%b): the text format would backslash-
                     # escape every quote of every JSON text, which cost more client CPU than the

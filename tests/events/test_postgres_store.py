@@ -71,6 +71,19 @@ def test_a_conflict_aborts_the_callers_transaction(
 
 
 @pytest.mark.parametrize("batch", [1, 3])
+def test_a_version_for_a_stream_that_does_not_exist_aborts_the_transaction(
+    pg_store: PostgresEventStore, database_url: str, batch: int
+):
+    s = f"missing-{uuid.uuid4().hex}"
+    with psycopg.connect(database_url) as conn, pytest.raises(ConcurrencyConflict), conn.transaction():
+        with pytest.raises(ConcurrencyConflict):
+            pg_store.append(s, [registered("d") for _ in range(batch)], 3, conn=conn)
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+        raise ConcurrencyConflict(s, 3)
+    assert pg_store.stream_version(s) == 0
+
+
+@pytest.mark.parametrize("batch", [1, 3])
 def test_a_writer_that_waited_on_the_winner_loses_without_drawing_a_position(
     pg_store: PostgresEventStore, database_url: str, batch: int
 ):
