@@ -92,11 +92,11 @@ def _store() -> PostgresEventStore:
 def _writer() -> _Writer:
     w: _Writer | None = getattr(_local, "writer", None)
     if w is None:
-        conns = [psycopg.connect(_shared["url"], autocommit=True) for _ in range(2)]
-        for conn in conns:
+        ceiling, own = (psycopg.connect(_shared["url"], autocommit=True) for _ in range(2))
+        for conn in (ceiling, own):
             configure_connection(conn)
         with _lock:
-            w = _local.writer = _Writer(f"{os.getpid()}-{next(_numbers)}", *conns)
+            w = _local.writer = _Writer(f"{os.getpid()}-{next(_numbers)}", ceiling, own)
             _writers.append(w)
     return w
 
