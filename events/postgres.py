@@ -35,13 +35,14 @@ COLUMNS = (
 # that write returns. A wrong version raises inside the stream row's write, through
 # banco_conflict (the same error as banco_append's, so it aborts the transaction the same way),
 # before the INSERT has drawn a position. Under READ COMMITTED a writer that waited on the
-# winner's row lock re-reads the row the winner left and so sees the version move.
+# winner's row lock re-reads the row the winner left and so sees the version move. The txid
+# comes back as xid8's text, which int() reads: cheaper for the server than a cast to bigint.
 _APPEND_ONE_INSERT = """
 INSERT INTO events (stream_id, version, type, schema_version, data, metadata, hash)
 SELECT %(stream)s::text, s.version, j.e->>'type', (j.e->>'schema_version')::integer,
        j.e->'data', j.e->'metadata', s.head
 FROM s CROSS JOIN (SELECT %(text)s::text::jsonb AS e) AS j
-RETURNING position, version, recorded_at, hash, txid::text::bigint
+RETURNING position, version, recorded_at, hash, txid
 """
 APPEND_ONE = """
 WITH s AS (
@@ -167,7 +168,7 @@ class PostgresEventStore:
                 stored.append(
                     StoredEvent(
                         position, batch.stream_id, version, event.type, event.schema_version,
-                        event.data, event.metadata, recorded_at, bytes(hash_), txid,
+                        event.data, event.metadata, recorded_at, bytes(hash_), int(txid),
                     )
                 )
         return stored
