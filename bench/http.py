@@ -40,6 +40,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
+from queue import Empty, Queue
 from typing import Any
 
 import orjson
@@ -335,6 +336,120 @@ def play(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | None
     return tally
 
 
+class Feeds:
+    """Each player's stream of his turns at one table (`GET .../stream?turns=true&events=false`),
+    read by a thread per player into one inbox of (seat, table as that seat sees it)."""
+
+    def __init__(self, spec: TableSpec, seconds: float) -> None:
+        self.inbox: Queue[tuple[int, dict[str, Any]]] = Queue()
+        self.conns: list[http.client.HTTPConnection] = []
+        path = (f"/v1/tables/{spec.table_id}/stream?turns=true&events=false"
+                f"&timeout={max(0.1, seconds):.2f}")
+        for seat, player in enumerate(spec.seats):
+            conn = http.client.HTTPConnection("127.0.0.1", spec.port, timeout=30)
+            conn.request("GET", path, headers={"Authorization": f"Bearer {player.token}"})
+            self.conns.append(conn)
+            threading.Thread(target=self._read, args=(conn, seat), daemon=True).start()
+
+    def _read(self, conn: http.client.HTTPConnection, seat: int) -> None:
+        # `close` ends a read from the client's own thread; http.client then fails in whatever
+        # way the moment gives (OSError, ValueError, AttributeError...): the feed is over.
+        with suppress(Exception):
+            response = conn.getresponse()
+            kind, data = "", b""
+            for line in iter(response.readline, b""):
+                if line.startswith(b"event: "):
+                    kind = line[7:].strip().decode()
+                elif line.startswith(b"data: "):
+                    data = line[6:]
+                elif line == b"\n" and data:
+                    if kind == "table":
+                        self.inbox.put((seat, orjson.loads(data)))
+                    kind, data = "", b""
+
+    def close(self) -> None:
+        for conn in self.conns:
+            with suppress(OSError):
+                if conn.sock is not None:
+                    conn.sock.shutdown(socket.SHUT_RDWR)
+            conn.close()
+
+
+def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | None = None) -> Tally:
+    """`play` as a client that follows its players' turns over Server-Sent Events: it never reads
+    the table before a move, nor asks whether a hand is settled; each player's stream brings him
+    the table when he has something to do (legal actions, or an open table to deal at)."""
+    rng = _rngs.setdefault(spec.table_id, random.Random(spec.table_id))
+    tally = Tally(table_id=spec.table_id)
+    client = Client(spec.port)
+    time.sleep(max(0.0, start_at - time.monotonic()))
+    cpu = time.thread_time()
+    feeds = Feeds(spec, stop_at - time.monotonic() + 0.5)
+    latest = 0  # the newest table version this client knows of
+    table: dict[str, Any] | None = None  # a table it can act on now, with the seat that sees it
+    seat = 0
+    finished = None  # when the hand in play ended, until a stream shows it settled
+    try:
+        while time.monotonic() < stop_at:
+            if table is None:
+                try:
+                    seat, table = feeds.inbox.get(timeout=max(0.001, stop_at - time.monotonic()))
+                except Empty:
+                    break
+                if table["version"] < latest:
+                    table = None  # news of a version this client has moved past
+                    continue
+            latest = table["version"]
+            state = table["status"]
+            if finished is not None and state != "settling":
+                tally.settling.append(time.monotonic() - finished)
+                finished = None
+            if max_hands is not None and tally.hands >= max_hands:
+                break
+            if state == "playing" and table["legal_actions"]:
+                action = payload(spec.game, rng.choice(table["legal_actions"]), rng)
+                began = time.monotonic()
+                status, body, _ = client.call("POST", f"/v1/tables/{spec.table_id}/actions",
+                                              spec.seats[seat].token, action,
+                                              {"If-Match": f'"{table["version"]}"'})
+                ended = time.monotonic()
+                tally.requests += 1
+                assert status == 200, (action, body)
+                latest = body["version"]
+                if body["status"] == "settling":
+                    finished = ended
+                if ended <= stop_at:
+                    tally.actions += 1
+                    tally.latencies.append(ended - began)
+                    tally.kinds.append(action["type"] + ("*" if body["status"] != "playing" else ""))
+                    if body["status"] != "playing":
+                        tally.hands += 1
+                # The same player may move again (his own response shows it); else wait for
+                # the stream of whoever moves next.
+                table = body if body["status"] == "playing" and body["legal_actions"] else None
+            elif state == "open":
+                status, body, _ = client.call("POST", f"/v1/tables/{spec.table_id}/hands",
+                                              spec.seats[seat].token)
+                tally.requests += 1
+                assert status == 201, body
+                latest = body["version"]
+                table = body if body["legal_actions"] else None
+            elif state == "over":
+                feeds.close()
+                open_table(client, spec)
+                tally.requests += 1 + len(spec.seats)
+                tally.table_id = spec.table_id
+                feeds = Feeds(spec, stop_at - time.monotonic() + 0.5)
+                latest, table = 0, None
+            else:
+                table = None  # nothing to do at this version; wait for the next news
+    finally:
+        feeds.close()
+        client.close()
+    tally.cpu = time.thread_time() - cpu
+    return tally
+
+
 def _mover(client: Client, spec: TableSpec, path: str, seat: int | None, tally: Tally) -> Any:
     """The table as seen by the player who has legal actions (the turn's seat first)."""
     order = [seat] if seat is not None else []
@@ -496,7 +611,8 @@ def trial(pool: Executor, svc: Service, side: Side, tasks: Tasks, seconds: float
 
 def run_throughput(svc: Service, games: Sequence[str], concurrency: Sequence[int], seconds: float,
                    rounds: int, mode: str = "processes",
-                   progress: Callable[[str], None] | None = None, warm: bool = True) -> list[Result]:
+                   progress: Callable[[str], None] | None = None, warm: bool = True,
+                   client: Callable[..., Tally] | None = None) -> list[Result]:
     """Every (game, tables) case, tables and ceiling interleaved; round 0 (unless not `warm`)
     warms the server, its pools and the tables up with short unrecorded trials."""
     most = max(concurrency)
@@ -512,7 +628,8 @@ def run_throughput(svc: Service, games: Sequence[str], concurrency: Sequence[int
         for r in range(0 if warm else 1, rounds + 1):
             for i, case in enumerate(cases):
                 res = results[case] if r else Result(case)
-                game_tasks = [(play, (spec,)) for spec in specs[case.game][:case.tables]]
+                game_tasks = [(client or follow, (spec,))
+                              for spec in specs[case.game][:case.tables]]
                 ceiling_tasks = [(insert, (svc.port, tokens[k])) for k in range(case.tables)]
                 order: list[tuple[str, Tasks]] = [("tables", game_tasks), ("ceiling", ceiling_tasks)]
                 if (r + i) % 2:
@@ -732,6 +849,22 @@ class Options:
     young: int = 10
     history_rounds: int = 100
     hands_per_round: int = 1
+    poll: bool = False  # clients that read before each move (`play`) instead of `follow`
+
+    @property
+    def client_kind(self) -> str:
+        return ("reading the table before each move and polling for settlement" if self.poll
+                else "following their turns over Server-Sent Events")
+
+    @property
+    def server_threads(self) -> int:
+        """gunicorn threads per worker: 4, as `banco serve` runs, when nothing holds one; with
+        streams, one per stream a trial can hold, either worker taking any of them, twice over
+        (a trial's streams end just after the next one's begin)."""
+        if self.poll:
+            return 4
+        players = max(GAMES[g].players for g in self.games)
+        return 2 * max(self.tables) * players + 8
 
 
 def prepare(url: str) -> None:
@@ -752,6 +885,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", choices=list(GAMES), default=list(GAMES))
     parser.add_argument("--threads", action="store_true",
                         help="one client thread per table instead of one process per table")
+    parser.add_argument("--poll", action="store_true",
+                        help="clients that read the table before a move and poll for settlement,"
+                        " instead of following their turns over Server-Sent Events")
     parser.add_argument("--history", type=int,
                         help="hands played at the long-lived table (default 10000, quick 50; 0 skips)")
     parser.add_argument("--url", help="server to create the benchmark database on"
@@ -762,6 +898,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seconds=args.seconds or (0.5 if args.quick else 2.0),
         rounds=args.rounds or (1 if args.quick else 5),
         mode="threads" if args.threads else "processes",
+        poll=args.poll,
         history=args.history if args.history is not None else (50 if args.quick else 10_000),
         history_rounds=2 if args.quick else 100,
         hands_per_round=1,
@@ -770,15 +907,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     with db.fresh_database(args.url) as url:
         print(f"# HTTP: tables vs a one-INSERT endpoint of the same app,"
               f" {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n"
-              f"gunicorn gthread 2 workers x 4 threads and one settlement worker, {db.describe(url)},"
+              f"gunicorn gthread 2 workers x {options.server_threads} threads and one settlement"
+              f" worker, {db.describe(url)}, clients {options.client_kind},"
               f" {os.cpu_count()} cores shared by the service, PostgreSQL, Redis and the clients;"
               f" clients as {options.mode}, {options.rounds} round(s) of {options.seconds:g} s per"
               " trial; rates are medians over rounds, actions/ceiling the median of each round's"
               " ratio, latencies pooled over rounds; CPU in cores\n", flush=True)
         prepare(url)
-        with service(url, redis_url()) as svc:
+        with service(url, redis_url(), threads=options.server_threads) as svc:
             results = run_throughput(svc, options.games, options.tables, options.seconds,
-                                     options.rounds, options.mode, progress)
+                                     options.rounds, options.mode, progress,
+                                     client=play if options.poll else follow)
             print(markdown(results), flush=True)
             if options.history:
                 history = run_history(svc, url, options.history, options.young,

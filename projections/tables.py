@@ -79,17 +79,27 @@ def load(conn: psycopg.Connection, table_id: str) -> TableRow | None:
     return TableRow(*values)
 
 
+# Every change of a table's row is notified on this channel to the streams that follow it
+# (service/notify.py) as `<table> <version> <seat whose turn it is, or -> <status>`. NOTIFY is
+# delivered when the writing transaction commits, and never if it rolls back.
+CHANNEL = "banco_tables"
+
+
 def save(conn: psycopg.Connection, table: TableRow) -> None:
-    """Insert or update the table's row."""
+    """Insert or update the table's row, and notify `CHANNEL` of the change (in one statement)."""
     state = pickle.dumps(table.state, protocol=5) if table.state is not None else None
     conn.execute(
+        "WITH saved AS ("
         "INSERT INTO tables (table_id, game, options, status, version, seats, hand_id, hand_number,"
         " state, turn, created_by, created_at, deadline, updated_at)"
         " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())"
         " ON CONFLICT (table_id) DO UPDATE SET status = EXCLUDED.status,"
         " version = EXCLUDED.version, seats = EXCLUDED.seats, hand_id = EXCLUDED.hand_id,"
         " hand_number = EXCLUDED.hand_number, state = EXCLUDED.state, turn = EXCLUDED.turn,"
-        " deadline = EXCLUDED.deadline, updated_at = now()",
+        " deadline = EXCLUDED.deadline, updated_at = now()"
+        " RETURNING table_id, version, turn->>'seat' AS seat, status)"
+        f" SELECT pg_notify('{CHANNEL}', concat_ws(' ', table_id, version, coalesce(seat, '-'),"
+        " status)) FROM saved",
         (table.table_id, table.game, Jsonb(table.options), table.status, table.version,
          Jsonb(table.seats), table.hand_id, table.hand_number, state,
          Jsonb(table.turn) if table.turn is not None else None, table.created_by, table.created_at,

@@ -26,6 +26,7 @@ from service import (
     idempotency,
     limits,
     logs,
+    notify,
     players,
     probes,
     tables,
@@ -99,6 +100,8 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
                                 timeout=5)
     store = PostgresEventStore(db_pool, default_types())
     app.extensions["banco.store"] = store
+    # Opens its LISTEN connection only when a first stream follows a table.
+    app.extensions["banco.notify"] = notify.Listener(config.database_url)
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
     logs.init_app(app)
     limits.init_app(app, config.redis_url, config.rate_limit)

@@ -120,6 +120,13 @@ class StreamQuerySchema(Schema):
     after = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
     timeout = fields.Float(load_default=60, validate=validate.Range(min=0.1, max=600),
                            metadata={"description": "Seconds before the server ends the stream."})
+    events = fields.Boolean(load_default=True, metadata={
+        "description": "Send the table's events as you may see them (one SSE event each)."})
+    turns = fields.Boolean(load_default=False, metadata={
+        "description": "Also send `event: table`, the table as GET /v1/tables/{id} shows it to"
+                       " you, whenever it changes and you have something to do: legal actions in"
+                       " the hand in play, or a seat at a table open for its next hand (or over)."
+                       " A client that follows its turns this way need not ask for them."})
 
 
 class TableEventSchema(Schema):

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import orjson
+import psycopg
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -15,8 +16,9 @@ from marshmallow import ValidationError
 from psycopg_pool import ConnectionPool
 
 from events.postgres import PostgresEventStore
+from projections import tables
 from projections.tables import TableRow
-from service import db, handlers
+from service import db, handlers, notify
 from service.auth import Principal, principal, require
 from service.context import metadata, store
 from service.problems import Problem
@@ -40,10 +42,10 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
                 description="Tables: seats, hands, actions and their events.")
 
 
-def render(table: TableRow, who: Principal) -> dict[str, Any]:
+def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None) -> dict[str, Any]:
     """The table as `who` may see it, with the actions open to him."""
     engine = handlers.engine_of(table)
-    held = handlers.seat_balances(db.conn(), table)
+    held = handlers.seat_balances(conn or db.conn(), table)
     viewer = viewer_in(who, table.seats)
     you = viewer.seat if viewer.kind == "seat" else None
     playing = table.state is not None and table.status == "playing"
@@ -259,37 +261,85 @@ class Events(MethodView):
 class Stream(MethodView):
     @require("operator", "auditor", "player")
     @blp.arguments(StreamQuerySchema, location="query")
-    @blp.response(200, description="Server-Sent Events: one `id:` per table version",
+    @blp.response(200, description="Server-Sent Events: one `id:` per table version; each"
+                  " event of the table as `event: <type>`, and with `turns=true` the table itself"
+                  " as `event: table` when it is your turn",
                   content_type="text/event-stream")
     def get(self, query: dict[str, Any], table_id: str) -> Response:
-        """The table's events as Server-Sent Events, resumable with Last-Event-ID"""
+        """The table's events (and your turns) as Server-Sent Events, resumable with Last-Event-ID"""
         handlers.load(db.conn(), table_id)
         after = query["after"]
         if after is None:
             last = request.headers.get("Last-Event-ID", "0")
             after = int(last) if last.isdigit() else 0
-        stream = _sse(store(), db.pool(), principal(), table_id, after, query["timeout"])
+        stream = _sse(store(), db.pool(), listener(), principal(), table_id, after, query)
         return Response(stream, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def _sse(event_store: PostgresEventStore, pool: ConnectionPool, who: Principal, table_id: str,
-         after: int, timeout: float) -> Iterator[bytes]:
+def listener() -> notify.Listener:
+    return current_app.extensions["banco.notify"]
+
+
+def _turn(conn: psycopg.Connection, who: Principal, table_id: str,
+          shown: int) -> tuple[int | None, dict[str, Any] | None]:
+    """`who`'s seat, and the table as he sees it if it changed since version `shown` and he has
+    something to do in it: legal actions in the hand in play, or a seat at a table open for its
+    next hand (or over)."""
+    table = tables.load(conn, table_id)
+    seat = None if table is None else table.seat_of(who.subject)
+    if table is None or seat is None or table.version == shown:
+        return seat, None
+    body = render(table, who, conn)
+    if body["legal_actions"] or table.status in ("open", "over"):
+        return seat, body
+    return seat, None
+
+
+def _concerns(changes: list[notify.Change] | None, seat: int | None) -> bool:
+    """Whether `changes` may have given the subscriber something to do: a turn that is his, or
+    anyone's, or a table no longer in play. None (no notice, or notices lost): look anyway."""
+    return changes is None or seat is None or any(
+        c.seat is None or c.seat == seat or c.status != "playing" for c in changes)
+
+
+def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.Listener,
+         who: Principal, table_id: str, after: int, query: dict[str, Any]) -> Iterator[bytes]:
     # The request's connection returns to the pool when the view returns; the stream borrows
-    # one per poll so that an idle subscriber holds none.
-    deadline = time.monotonic() + timeout
+    # one when the table changed (or every FALLBACK_S seconds), so an idle subscriber holds none.
+    deadline = time.monotonic() + query["timeout"]
     beat = time.monotonic()
-    yield b": connected\n\n"
-    while time.monotonic() < deadline:
-        with pool.connection() as conn:
-            found = event_store.read_stream(handlers.stream(table_id), after, conn=conn, limit=500)
-            events = list(Redactor(conn, who).events(found))
-        for event in events:
-            after = event["version"]
-            yield (f"id: {after}\nevent: {event['type']}\n").encode() + b"data: " + \
-                orjson.dumps(event) + b"\n\n"
-        if not events:
-            if time.monotonic() - beat > 10:
+    waiter = notices.subscribe(table_id)
+    shown = -1  # the table version of the last `table` event sent
+    seat: int | None = None  # the subscriber's, as last seen
+    look = query["turns"]
+    try:
+        yield b": connected\n\n"
+        while time.monotonic() < deadline:
+            sent = False
+            with pool.connection() as conn:
+                if query["events"]:
+                    found = event_store.read_stream(handlers.stream(table_id), after, conn=conn,
+                                                    limit=500)
+                    for event in Redactor(conn, who).events(found):
+                        after = event["version"]
+                        sent = True
+                        yield (f"id: {after}\nevent: {event['type']}\n").encode() + b"data: " + \
+                            orjson.dumps(event) + b"\n\n"
+                turn = None
+                if look:
+                    seat, turn = _turn(conn, who, table_id, shown)
+            if turn is not None:
+                shown = turn["version"]
+                sent = True
+                yield (f"id: {shown}\nevent: table\n").encode() + b"data: " + orjson.dumps(turn) + \
+                    b"\n\n"
+            if sent:
+                beat = time.monotonic()
+            elif time.monotonic() - beat > 10:
                 beat = time.monotonic()
                 yield b": keep-alive\n\n"
-            time.sleep(0.2)
+            changes = waiter.wait(max(0.0, min(notify.FALLBACK_S, deadline - time.monotonic())))
+            look = query["turns"] and _concerns(changes, seat)
+    finally:
+        notices.unsubscribe(waiter)

@@ -92,7 +92,8 @@ class Session:
     def peek(self, player: Player) -> None:
         """Read the table's events, as a page and as Server-Sent Events, in the middle of play."""
         self.call(player, "get", f"/v1/tables/{self.table_id}/events", query_string={"limit": 1000})
-        r = self.client.get(f"/v1/tables/{self.table_id}/stream", query_string={"timeout": 0.3},
+        r = self.client.get(f"/v1/tables/{self.table_id}/stream",
+                            query_string={"timeout": 0.3, "turns": "true"},
                             headers=player.auth)
         assert r.status_code == 200 and r.mimetype == "text/event-stream"
         for line in r.get_data(as_text=True).splitlines():

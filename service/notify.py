@@ -1,0 +1,131 @@
+"""Table changes pushed to this process's streams: one thread LISTENs, the streams wait on it.
+
+Every write of a table's row notifies PostgreSQL's `banco_tables` channel when its transaction
+commits (`projections.tables.save`), from the API and from the workers alike. A stream that
+follows a table waits for such a notice instead of asking PostgreSQL again and again; it still
+looks every `FALLBACK_S` seconds, so a notice lost while the listener reconnects only delays it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+import psycopg
+
+from projections.tables import CHANNEL
+
+log = logging.getLogger("banco.notify")
+
+FALLBACK_S = 1.0  # how long a stream waits without a notice before it looks anyway
+
+
+@dataclass(frozen=True)
+class Change:
+    """A committed change of a table: its new version, whose turn it is, its status."""
+
+    table_id: str
+    version: int
+    seat: int | None
+    status: str
+
+    @classmethod
+    def parse(cls, payload: str) -> Change | None:
+        parts = payload.split(" ")
+        if len(parts) != 4 or not parts[1].isdigit():
+            return None
+        seat = int(parts[2]) if parts[2].isdigit() else None
+        return cls(parts[0], int(parts[1]), seat, parts[3])
+
+
+class Waiter:
+    """One stream's place in the listener: the latest change of its table, and a flag."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self._event = threading.Event()
+        self._changes: list[Change] = []
+        self._lock = threading.Lock()
+
+    def wake(self, change: Change | None) -> None:
+        with self._lock:
+            if change is not None:
+                self._changes.append(change)
+        self._event.set()
+
+    def wait(self, timeout: float) -> list[Change] | None:
+        """The changes since the last call, or None when `timeout` passed without a notice (or
+        the listener lost its connection: anything may have changed)."""
+        if not self._event.wait(timeout):
+            return None
+        with self._lock:
+            self._event.clear()
+            changes, self._changes = self._changes, []
+        return changes or None
+
+
+class Listener:
+    """The process's LISTEN connection, started with the first subscriber."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._lock = threading.Lock()
+        self._waiters: dict[str, set[Waiter]] = {}
+        self._thread: threading.Thread | None = None
+        self.listening = threading.Event()  # set while the LISTEN connection is up
+
+    def subscribe(self, table_id: str) -> Waiter:
+        waiter = Waiter(table_id)
+        with self._lock:
+            self._waiters.setdefault(table_id, set()).add(waiter)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="banco-notify", daemon=True)
+                self._thread.start()
+        return waiter
+
+    def unsubscribe(self, waiter: Waiter) -> None:
+        with self._lock:
+            waiting = self._waiters.get(waiter.table_id)
+            if waiting is not None:
+                waiting.discard(waiter)
+                if not waiting:
+                    del self._waiters[waiter.table_id]
+
+    def _wake(self, table_id: str | None, change: Change | None) -> None:
+        with self._lock:
+            waiting = [w for t, ws in self._waiters.items() if table_id in (None, t) for w in ws]
+        for w in waiting:
+            w.wake(change)
+
+    def _idle(self) -> bool:
+        """Whether nobody is waiting any more; if so the thread ends (and the next subscriber
+        starts another), so an idle process holds no connection for this."""
+        with self._lock:
+            if self._waiters:
+                return False
+            self._thread = None
+            return True
+
+    def _run(self) -> None:
+        while True:
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    self._wake(None, None)  # whatever happened while we were not listening
+                    while True:
+                        for notice in conn.notifies(timeout=FALLBACK_S):
+                            change = Change.parse(notice.payload)
+                            if change is not None:
+                                self._wake(change.table_id, change)
+                        if self._idle():
+                            self.listening.clear()
+                            return
+            except psycopg.Error as e:
+                self.listening.clear()
+                log.warning("table notices interrupted (%s); streams poll until they resume", e)
+                self._wake(None, None)
+                if self._idle():
+                    return
+                threading.Event().wait(FALLBACK_S)

@@ -1,0 +1,144 @@
+"""Streams that follow a table: woken by PostgreSQL's notices, and bringing each player his turn.
+
+The streams are read through the Flask test client in threads of their own, as a live client
+would read them, while the test plays the moves they bring.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from typing import Any
+
+import orjson
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from projections import tables
+from service import notify
+from tests.service.conftest import OPERATOR, Player
+
+SLOW = 60.0  # the streams' fallback in these tests: a notice, not a poll, must bring the news
+SPAN = 6.0  # how long each stream of these tests lasts; every test waits for its streams' end
+
+
+@pytest.fixture(autouse=True)
+def only_notices_wake_streams(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(notify, "FALLBACK_S", SLOW)
+
+
+def follow(client: FlaskClient, table_id: str, player: Player, seconds: float,
+           inbox: queue.Queue[tuple[str, str, dict[str, Any]]], **query: str) -> threading.Thread:
+    """Read `player`'s stream of the table in a thread; put (player, event type, data) in `inbox`."""
+
+    def run() -> None:
+        r = client.get(f"/v1/tables/{table_id}/stream", headers=player.auth, buffered=False,
+                       query_string={"timeout": seconds, **query})
+        assert r.status_code == 200
+        pending = b""
+        for chunk in r.response:
+            pending += chunk
+            while b"\n\n" in pending:
+                block, pending = pending.split(b"\n\n", 1)
+                fields = dict(line.split(": ", 1) for line in block.decode().splitlines()
+                              if not line.startswith(":"))
+                if "data" in fields:
+                    inbox.put((player.id, fields["event"], orjson.loads(fields["data"])))
+        r.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def cassino_table(client: FlaskClient, players: list[Player]) -> str:
+    r = client.post("/v1/tables", json={"game": "cassino", "options": {"variant": "classic"}},
+                    headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    table_id = str(r.json["id"])
+    for p in players:
+        r = client.post(f"/v1/tables/{table_id}/seats", json={"buy_in": 1}, headers=p.auth)
+        assert r.status_code == 201, r.json
+    return table_id
+
+
+def test_a_turns_stream_brings_each_player_his_turn_and_nothing_more(client: FlaskClient,
+                                                                      new_player: Any):
+    """Seed: ../shared/seeds/003_37d90c873e067319.txt (Cassino: players move in turn). Each player's stream sends him
+    the table when it is his move, with his legal actions, and he plays from it alone."""
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    inbox: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
+    readers = [follow(client, table_id, p, SPAN, inbox, turns="true", events="false")
+               for p in players]
+    # A table open for its first hand is something to do for every seated player.
+    opened = [inbox.get(timeout=10) for _ in players]
+    assert {(who, kind, body["status"]) for who, kind, body in opened} == {
+        (p.id, "table", "open") for p in players}
+    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    by_id = {p.id: p for p in players}
+    moves = 0
+    version = int(r.json["version"])
+    while moves < 12:
+        who, kind, table = inbox.get(timeout=10)  # far sooner than the streams' SLOW fallback
+        assert kind == "table"
+        if table["version"] < version:
+            continue  # sent before the move this test made since; the next one follows
+        assert table["status"] == "playing", table
+        assert table["you"] == table["turn"]["seat"], "only the player to move is told"
+        assert table["legal_actions"], table
+        assert table["seats"][table["you"]]["player_id"] == who
+        r = client.post(f"/v1/tables/{table_id}/actions", json=table["legal_actions"][0],
+                        headers={**by_id[who].auth, "If-Match": f'"{table["version"]}"'})
+        assert r.status_code == 200, r.json
+        version = int(r.json["version"])
+        moves += 1
+        if r.json["status"] != "playing":
+            break
+    assert moves >= 4
+    for thread in readers:
+        thread.join(SPAN + 5)
+        assert not thread.is_alive()
+
+
+def test_events_still_flow_and_a_spectator_gets_no_table(client: FlaskClient, new_player: Any,
+                                                           app: Flask):
+    players = [new_player("Cy", 10), new_player("Di", 10)]
+    table_id = cassino_table(client, players)
+    r = client.post("/v1/auditors", json={"name": "Eve"}, headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    auditor = Player("auditor", r.json["token"])
+    inbox: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
+    reader = follow(client, table_id, auditor, SPAN, inbox, turns="true")
+    client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+    seen = []
+    while not any(kind == "HandBegan" for _, kind, _ in seen):
+        seen.append(inbox.get(timeout=10))
+    reader.join(SPAN + 5)
+    seen += list(inbox.queue)
+    assert all(kind != "table" for _, kind, _ in seen)
+
+
+def test_a_notice_is_sent_when_the_change_commits_and_never_when_it_rolls_back(app: Flask):
+    listener = notify.Listener(app.config["BANCO"].database_url)
+    row = tables.TableRow(table_id="tb_notice_test", game="cassino", options={}, status="open",
+                          version=1)
+    waiter = listener.subscribe(row.table_id)
+    try:
+        assert listener.listening.wait(10)
+        waiter.wait(0)  # the listener's "look anyway" as it started
+        pool = app.extensions["banco.pool"]
+        with pool.connection() as conn:
+            with conn.transaction(force_rollback=True):
+                tables.save(conn, row)
+            assert waiter.wait(1.0) is None
+            row.version, row.status, row.turn = 2, "playing", {"seat": 1}
+            with conn.transaction():
+                tables.save(conn, row)
+        assert waiter.wait(10) == [notify.Change("tb_notice_test", 2, 1, "playing")]
+    finally:
+        listener.unsubscribe(waiter)
+        with app.extensions["banco.pool"].connection() as conn:
+            conn.execute("DELETE FROM tables WHERE table_id = %s", (row.table_id,))
