@@ -80,13 +80,14 @@ def load(conn: psycopg.Connection, table_id: str) -> TableRow | None:
 
 
 # Every change of a table's row is notified on this channel to the streams that follow it
-# (service/notify.py) as `<table> <version> <seat whose turn it is, or -> <status>`. NOTIFY is
-# delivered when the writing transaction commits, and never if it rolls back.
+# (service/notify.py) as `<table> <version> <seat whose turn it is, or -> <status> <actor, or ->`.
+# NOTIFY is delivered when the writing transaction commits, and never if it rolls back.
 CHANNEL = "banco_tables"
 
 
-def save(conn: psycopg.Connection, table: TableRow) -> None:
-    """Insert or update the table's row, and notify `CHANNEL` of the change (in one statement)."""
+def save(conn: psycopg.Connection, table: TableRow, actor: str | None = None) -> None:
+    """Insert or update the table's row, and notify `CHANNEL` of the change (in one statement),
+    naming the `actor` whose command made it."""
     state = pickle.dumps(table.state, protocol=5) if table.state is not None else None
     conn.execute(
         "WITH saved AS ("
@@ -99,11 +100,11 @@ def save(conn: psycopg.Connection, table: TableRow) -> None:
         " deadline = EXCLUDED.deadline, updated_at = now()"
         " RETURNING table_id, version, turn->>'seat' AS seat, status)"
         f" SELECT pg_notify('{CHANNEL}', concat_ws(' ', table_id, version, coalesce(seat, '-'),"
-        " status)) FROM saved",
+        " status, coalesce(%s, '-'))) FROM saved",
         (table.table_id, table.game, Jsonb(table.options), table.status, table.version,
          Jsonb(table.seats), table.hand_id, table.hand_number, state,
          Jsonb(table.turn) if table.turn is not None else None, table.created_by, table.created_at,
-         table.deadline),
+         table.deadline, actor),
     )
 
 

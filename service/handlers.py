@@ -87,7 +87,7 @@ def create_table(conn: psycopg.Connection, store: PostgresEventStore, game: str,
     event = NewEvent("TableCreated", {"table_id": table.table_id, "game": game, "options": options,
                                       "created_by": created_by}, metadata)
     table.created_at = append_batch(conn, store, table, [event], [], metadata)[0].recorded_at
-    tables.save(conn, table)
+    tables.save(conn, table, metadata.get("actor"))
     return table
 
 
@@ -108,7 +108,7 @@ def seat_player(conn: psycopg.Connection, store: PostgresEventStore, table: Tabl
                             buy_in, "buy_in", table=table.table_id)] if buy_in else []
     append_batch(conn, store, table, [event], move, metadata)
     table.seats = [*table.seats, seat]
-    tables.save(conn, table)
+    tables.save(conn, table, metadata.get("actor"))
     return seat
 
 
@@ -148,7 +148,7 @@ def leave(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
     events, moves = cash_out(conn, table, [player_id], metadata)
     append_batch(conn, store, table, events, moves, metadata)
     tables.unseat(table, player_id)
-    tables.save(conn, table)
+    tables.save(conn, table, metadata.get("actor"))
     return int(events[0].data["cash_out"])
 
 
@@ -244,7 +244,7 @@ def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
     stored = append_batch(conn, store, table, records, moves, metadata)
     last_of_hand = stored[last_game_event]
     table.state = state
-    tables.save(conn, table)
+    tables.save(conn, table, metadata.get("actor"))
     if first_version is not None:
         tables.hand_began(conn, table, str(records[0].data["commitment"]), first_version,
                           stored[0].recorded_at)

@@ -23,20 +23,21 @@ FALLBACK_S = 1.0  # how long a stream waits without a notice before it looks any
 
 @dataclass(frozen=True)
 class Change:
-    """A committed change of a table: its new version, whose turn it is, its status."""
+    """A committed change of a table: its new version, whose turn it is, its status, and who."""
 
     table_id: str
     version: int
     seat: int | None
     status: str
+    actor: str | None = None  # the principal whose command made the change (`role:subject`)
 
     @classmethod
     def parse(cls, payload: str) -> Change | None:
         parts = payload.split(" ")
-        if len(parts) != 4 or not parts[1].isdigit():
+        if len(parts) != 5 or not parts[1].isdigit():
             return None
         seat = int(parts[2]) if parts[2].isdigit() else None
-        return cls(parts[0], int(parts[1]), seat, parts[3])
+        return cls(parts[0], int(parts[1]), seat, parts[3], None if parts[4] == "-" else parts[4])
 
 
 class Waiter:

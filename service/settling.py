@@ -54,7 +54,7 @@ def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, h
     if engine.table_over(table.state, time.time()):
         # The table ends once the hand's own postings have landed.
         end(conn, store, table, "game_over", metadata)
-    tables.save(conn, table)
+    tables.save(conn, table, metadata.get("actor"))
     tables.hand_status(conn, hand_id, "settled", postings=events[0].data["postings"],
                        at=settled.recorded_at)
     return True
@@ -72,4 +72,4 @@ def end(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, re
         tables.unseat(table, player_id)
     table.status = "over"
     table.deadline = None
-    tables.save(conn, table)
+    tables.save(conn, table, metadata.get("actor"))

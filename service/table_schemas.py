@@ -124,8 +124,10 @@ class StreamQuerySchema(Schema):
         "description": "Send the table's events as you may see them (one SSE event each)."})
     turns = fields.Boolean(load_default=False, metadata={
         "description": "Also send `event: table`, the table as GET /v1/tables/{id} shows it to"
-                       " you, whenever it changes and you have something to do: legal actions in"
-                       " the hand in play, or a seat at a table open for its next hand (or over)."
+                       " you, whenever someone else's command changes it (your own requests'"
+                       " responses show you the table) and you have something to do: legal actions in"
+                       " the hand in play, or a seat at a table open for its next hand; and once"
+                       " when the table has ended."
                        " A client that follows its turns this way need not ask for them."})
 
 

@@ -90,8 +90,9 @@ def check_if_match(table: TableRow, required: bool) -> None:
                       version=table.version)
 
 
-def schedule_after_commit(table: TableRow) -> None:
-    """Once the action commits: queue the settlement, or schedule the next turn's deadline.
+def schedule_after_commit(table: TableRow, ended: int | None = None) -> None:
+    """Once the action commits: queue the settlement, or schedule the next turn's deadline, and
+    cancel the timeout of the turn the action `ended` (the version that turn began at).
 
     Redis being down loses nothing: the deadline and the `settling` status are in PostgreSQL,
     where the worker's sweeper finds them.
@@ -103,7 +104,7 @@ def schedule_after_commit(table: TableRow) -> None:
 
     def schedule() -> None:
         try:
-            timeouts.after(connection, config.queue_name, snapshot)
+            timeouts.after(connection, config.queue_name, snapshot, ended)
         except Exception:  # Redis unreachable: the sweeper will fire it from PostgreSQL
             logger.warning("could not schedule work for table %s; the sweeper will",
                            snapshot.table_id)
@@ -229,9 +230,11 @@ class Actions(MethodView):
             raise Problem(403, "not_your_seat", "you may act only for your own seat")
         check_if_match(table, required=True)
         payload = {k: v for k, v in body.items() if k != "seat"}
+        # The turn in play has a timeout job scheduled at this version; the action ends it.
+        ended = table.version if table.deadline is not None else None
         table = handlers.act(db.conn(), store(), table, seat, payload,
                              metadata("Act"))
-        schedule_after_commit(table)
+        schedule_after_commit(table, ended)
         return respond(table)
 
 
@@ -285,10 +288,12 @@ def _turn(conn: psycopg.Connection, who: Principal, table_id: str,
           shown: int) -> tuple[int | None, dict[str, Any] | None]:
     """`who`'s seat, and the table as he sees it if it changed since version `shown` and he has
     something to do in it: legal actions in the hand in play, or a seat at a table open for its
-    next hand (or over)."""
+    next hand. That a table has ended (its seats cashed out) is news for every follower."""
     table = tables.load(conn, table_id)
-    seat = None if table is None else table.seat_of(who.subject)
-    if table is None or seat is None or table.version == shown:
+    if table is None:
+        return None, None
+    seat = table.seat_of(who.subject)
+    if table.version == shown or (seat is None and table.status != "over"):
         return seat, None
     body = render(table, who, conn)
     if body["legal_actions"] or table.status in ("open", "over"):
@@ -296,11 +301,13 @@ def _turn(conn: psycopg.Connection, who: Principal, table_id: str,
     return seat, None
 
 
-def _concerns(changes: list[notify.Change] | None, seat: int | None) -> bool:
+def _concerns(changes: list[notify.Change] | None, seat: int | None, who: Principal) -> bool:
     """Whether `changes` may have given the subscriber something to do: a turn that is his, or
-    anyone's, or a table no longer in play. None (no notice, or notices lost): look anyway."""
+    anyone's, or a table no longer in play, by someone else's command (his own requests' responses
+    showed him the table). None (no notice, or notices lost): look anyway."""
     return changes is None or seat is None or any(
-        c.seat is None or c.seat == seat or c.status != "playing" for c in changes)
+        c.actor != who.key and (c.seat is None or c.seat == seat or c.status != "playing")
+        for c in changes)
 
 
 def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.Listener,
@@ -317,18 +324,19 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
         yield b": connected\n\n"
         while time.monotonic() < deadline:
             sent = False
-            with pool.connection() as conn:
-                if query["events"]:
-                    found = event_store.read_stream(handlers.stream(table_id), after, conn=conn,
-                                                    limit=500)
-                    for event in Redactor(conn, who).events(found):
-                        after = event["version"]
-                        sent = True
-                        yield (f"id: {after}\nevent: {event['type']}\n").encode() + b"data: " + \
-                            orjson.dumps(event) + b"\n\n"
-                turn = None
-                if look:
-                    seat, turn = _turn(conn, who, table_id, shown)
+            turn = None
+            if query["events"] or look:
+                with pool.connection() as conn:
+                    if query["events"]:
+                        found = event_store.read_stream(handlers.stream(table_id), after,
+                                                        conn=conn, limit=500)
+                        for event in Redactor(conn, who).events(found):
+                            after = event["version"]
+                            sent = True
+                            yield (f"id: {after}\nevent: {event['type']}\n").encode() + \
+                                b"data: " + orjson.dumps(event) + b"\n\n"
+                    if look:
+                        seat, turn = _turn(conn, who, table_id, shown)
             if turn is not None:
                 shown = turn["version"]
                 sent = True
@@ -340,6 +348,6 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
                 beat = time.monotonic()
                 yield b": keep-alive\n\n"
             changes = waiter.wait(max(0.0, min(notify.FALLBACK_S, deadline - time.monotonic())))
-            look = query["turns"] and _concerns(changes, seat)
+            look = query["turns"] and _concerns(changes, seat, who)
     finally:
         notices.unsubscribe(waiter)

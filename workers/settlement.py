@@ -9,6 +9,7 @@ from functools import cache
 
 from psycopg_pool import ConnectionPool
 from redis import Redis
+from redis.client import Pipeline
 from rq import Retry
 
 from events.catalog import default_types
@@ -42,8 +43,9 @@ def settle_hand(table_id: str, hand_id: str) -> bool:
     return done
 
 
-def enqueue_settlement(connection: Redis, queue_name: str, table_id: str, hand_id: str) -> None:
+def enqueue_settlement(connection: Redis, queue_name: str, table_id: str, hand_id: str,
+                       pipeline: Pipeline | None = None) -> None:
     """Queue the settlement; the job id is the hand's, so duplicates collapse into one job."""
     queue(connection, queue_name).enqueue(
         settle_hand, table_id, hand_id, job_id=f"settle-{hand_id}",
-        retry=Retry(max=5, interval=[1, 2, 5, 10, 30]), result_ttl=3600)
+        retry=Retry(max=5, interval=[1, 2, 5, 10, 30]), result_ttl=3600, pipeline=pipeline)

@@ -11,7 +11,10 @@ import logging
 from datetime import datetime
 
 from redis import Redis
+from redis.client import Pipeline
 from rq import Retry
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
 from events.catalog import default_types
 from events.model import ConcurrencyConflict
@@ -28,11 +31,24 @@ def job_id(table_id: str, version: int) -> str:
     return f"timeout-{table_id}-{version}"
 
 
-def schedule(connection: Redis, queue_name: str, table_id: str, version: int, at: datetime) -> None:
+def schedule(connection: Redis, queue_name: str, table_id: str, version: int, at: datetime,
+             pipeline: Pipeline | None = None) -> None:
     """Schedule the timeout of the turn that began at `version`."""
     queue(connection, queue_name).enqueue_at(
         at, fire_timeout, table_id, version, job_id=job_id(table_id, version),
-        retry=Retry(max=3, interval=[1, 5, 15]), result_ttl=600)
+        retry=Retry(max=3, interval=[1, 5, 15]), result_ttl=600, pipeline=pipeline)
+
+
+def cancel(connection: Redis, queue_name: str, table_id: str, version: int,
+           pipeline: Pipeline | None = None) -> None:
+    """Drop the scheduled timeout of the turn that began at `version`: it ended in time. A job
+    the scheduler has already queued still runs, finds the version moved on and does nothing."""
+    pipe = pipeline if pipeline is not None else connection.pipeline()
+    ident = job_id(table_id, version)
+    ScheduledJobRegistry(queue=queue(connection, queue_name)).remove(ident, pipeline=pipe)
+    pipe.delete(Job.key_for(ident))
+    if pipeline is None:
+        pipe.execute()
 
 
 def fire(table_id: str, version: int) -> tables.TableRow | None:
@@ -52,14 +68,21 @@ def fire(table_id: str, version: int) -> tables.TableRow | None:
         return None  # a player's action landed first: the turn is over
 
 
-def after(connection: Redis, queue_name: str, table: tables.TableRow | None) -> None:
-    """What a changed table needs next: its next deadline scheduled, or its settlement queued."""
+def after(connection: Redis, queue_name: str, table: tables.TableRow | None,
+          ended: int | None = None) -> None:
+    """What a changed table needs next: its next deadline scheduled, or its settlement queued,
+    and the timeout of the turn it `ended` (the version that turn began at) cancelled; all in
+    one round trip to Redis."""
     if table is None:
         return
+    pipe = connection.pipeline()
+    if ended is not None:
+        cancel(connection, queue_name, table.table_id, ended, pipe)
     if table.status == "settling" and table.hand_id is not None:
-        enqueue_settlement(connection, queue_name, table.table_id, table.hand_id)
+        enqueue_settlement(connection, queue_name, table.table_id, table.hand_id, pipe)
     elif table.status == "playing" and table.deadline is not None:
-        schedule(connection, queue_name, table.table_id, table.version, table.deadline)
+        schedule(connection, queue_name, table.table_id, table.version, table.deadline, pipe)
+    pipe.execute()
 
 
 def fire_timeout(table_id: str, version: int) -> bool:

@@ -65,8 +65,9 @@ def cassino_table(client: FlaskClient, players: list[Player]) -> str:
 
 def test_a_turns_stream_brings_each_player_his_turn_and_nothing_more(client: FlaskClient,
                                                                       new_player: Any):
-    """Seed: ../shared/seeds/003_37d90c873e067319.txt (Cassino: players move in turn). Each player's stream sends him
-    the table when it is his move, with his legal actions, and he plays from it alone."""
+    """Seed: ../shared/seeds/003_37d90c873e067319.txt (Cassino: players move in turn). Each
+    player's stream sends him the table when it is his move, with his legal actions, and he
+    plays from it alone."""
     players = [new_player("Ann", 10), new_player("Bob", 10)]
     table_id = cassino_table(client, players)
     inbox: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
@@ -136,9 +137,30 @@ def test_a_notice_is_sent_when_the_change_commits_and_never_when_it_rolls_back(a
             assert waiter.wait(1.0) is None
             row.version, row.status, row.turn = 2, "playing", {"seat": 1}
             with conn.transaction():
-                tables.save(conn, row)
-        assert waiter.wait(10) == [notify.Change("tb_notice_test", 2, 1, "playing")]
+                tables.save(conn, row, "player:pl_someone")
+        assert waiter.wait(10) == [notify.Change("tb_notice_test", 2, 1, "playing",
+                                                 "player:pl_someone")]
     finally:
         listener.unsubscribe(waiter)
         with app.extensions["banco.pool"].connection() as conn:
             conn.execute("DELETE FROM tables WHERE table_id = %s", (row.table_id,))
+
+
+def test_every_follower_hears_that_the_table_ended(client: FlaskClient, new_player: Any, app: Flask):
+    """Ending a table cashes its seats out; its former players still get its last state."""
+    from service import handlers, settling
+
+    players = [new_player("Fa", 10), new_player("Gu", 10)]
+    table_id = cassino_table(client, players)
+    inbox: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
+    readers = [follow(client, table_id, p, SPAN, inbox, turns="true", events="false")
+               for p in players]
+    assert {inbox.get(timeout=10)[2]["status"] for _ in players} == {"open"}
+    store = app.extensions["banco.store"]
+    with app.extensions["banco.pool"].connection() as conn, conn.transaction():
+        settling.end(conn, store, handlers.load(conn, table_id), "closed", {"actor": "test"})
+    ended = [inbox.get(timeout=10) for _ in players]
+    assert {(who, body["status"]) for who, _, body in ended} == {(p.id, "over") for p in players}
+    assert all(body["seats"] == [] and body["legal_actions"] == [] for _, _, body in ended)
+    for thread in readers:
+        thread.join(SPAN + 5)

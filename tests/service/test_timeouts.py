@@ -310,3 +310,31 @@ def test_workers_record_periodic_checkpoints(own):
         before = ids()
         with worker_process(own, BANCO_CHECKPOINT_EVERY_S="1"):
             wait_for(lambda: len(ids() - before) >= 2, timeout=60)
+
+
+def test_a_turn_played_in_time_cancels_its_timeout_job(own, new_player):
+    """Seed: ../shared/seeds/003_37d90c873e067319.txt (Cassino: players move in turn). Each turn
+    schedules its timeout; the move that ends the turn in time cancels it, so no moot job is
+    left to fire later."""
+    from rq.job import Job
+    from rq.registry import ScheduledJobRegistry
+
+    from workers.queues import queue
+
+    with app_on(own) as app:
+        client = app.test_client()
+        session = Session(client, "cassino", [new_player(f"C{i}", deposit=5) for i in range(2)])
+        session.open({"variant": "classic"}, 1)
+        session.deal()
+        redis = app.extensions["banco.redis"]
+        scheduled = ScheduledJobRegistry(queue=queue(redis, own.queue_name))
+        first = client.get(f"/v1/tables/{session.table_id}", headers=OPERATOR).json["version"]
+        assert scheduled.get_job_ids() == [timeouts.job_id(session.table_id, first)]
+        mover = next(p for p in session.players
+                     if client.get(f"/v1/tables/{session.table_id}", headers=p.auth).json["legal_actions"])
+        table = client.get(f"/v1/tables/{session.table_id}", headers=mover.auth).json
+        r = client.post(f"/v1/tables/{session.table_id}/actions", json=table["legal_actions"][0],
+                        headers={**mover.auth, "If-Match": f'"{first}"'})
+        assert r.status_code == 200, r.json
+        assert scheduled.get_job_ids() == [timeouts.job_id(session.table_id, r.json["version"])]
+        assert not redis.exists(Job.key_for(timeouts.job_id(session.table_id, first)))
