@@ -76,12 +76,13 @@ def after(connection: Redis, queue_name: str, table: tables.TableRow | None,
     if table is None:
         return
     pipe = connection.pipeline()
-    if ended is not None:
-        cancel(connection, queue_name, table.table_id, ended, pipe)
+    # RQ starts its transaction on the pipeline while enqueueing, so the enqueue comes first.
     if table.status == "settling" and table.hand_id is not None:
         enqueue_settlement(connection, queue_name, table.table_id, table.hand_id, pipe)
     elif table.status == "playing" and table.deadline is not None:
         schedule(connection, queue_name, table.table_id, table.version, table.deadline, pipe)
+    if ended is not None:
+        cancel(connection, queue_name, table.table_id, ended, pipe)
     pipe.execute()
 
 

@@ -338,3 +338,31 @@ def test_a_turn_played_in_time_cancels_its_timeout_job(own, new_player):
         assert r.status_code == 200, r.json
         assert scheduled.get_job_ids() == [timeouts.job_id(session.table_id, r.json["version"])]
         assert not redis.exists(Job.key_for(timeouts.job_id(session.table_id, first)))
+
+
+@pytest.mark.parametrize("status", ["playing", "settling"])
+def test_what_follows_a_move_is_queued_and_its_turns_job_cancelled_together(own, status):
+    from datetime import UTC, datetime, timedelta
+
+    from rq.job import Job
+    from rq.registry import ScheduledJobRegistry
+
+    from projections.tables import TableRow
+    from workers.queues import connect, queue
+
+    redis = connect(own.redis_url)
+    q = queue(redis, own.queue_name)
+    at = datetime.now(UTC) + timedelta(seconds=60)
+    timeouts.schedule(redis, own.queue_name, "tb_follow", 4, at)
+    table = TableRow(table_id="tb_follow", game="cassino", options={}, status=status, version=5,
+                     hand_id="hd_follow", deadline=at if status == "playing" else None)
+    timeouts.after(redis, own.queue_name, table, ended=4)
+    scheduled = ScheduledJobRegistry(queue=q).get_job_ids()
+    assert timeouts.job_id("tb_follow", 4) not in scheduled
+    assert not redis.exists(Job.key_for(timeouts.job_id("tb_follow", 4)))
+    if status == "playing":
+        assert scheduled == [timeouts.job_id("tb_follow", 5)]
+    else:
+        assert q.job_ids == ["settle-hd_follow"]
+    timeouts.cancel(redis, own.queue_name, "tb_follow", 5)
+    q.delete(delete_jobs=True)
