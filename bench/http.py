@@ -1,13 +1,17 @@
 """Whole hands played over HTTP against the service under gunicorn, against a one-INSERT endpoint
 of the same app, in the same run.
 
-The service runs as `banco serve` runs it (gunicorn, gthread workers, 2 x 4 threads) with a real
-worker process (`python -m service.cli worker`) settling the hands, on a database of the run's
-own. Each table is driven by one client (a process, or a thread with `--threads`) that holds every
-player token of its table: it deals as a seated player, reads the table as the player whose turn
-it is when the last response does not already show him his `legal_actions`, plays one of them
-with the table's version as If-Match, and waits for the worker to settle a finished hand before
-dealing the next. Cassino tables end when a side reaches 21: the client then opens a new one.
+The service runs as `banco serve` runs it (gunicorn, gthread workers, 2 x 32 threads, more when
+the clients' streams need them) with a real worker process (`python -m service.cli worker`)
+settling the hands, on a database of the run's own. Each table is driven by one client (a
+process, or a thread with `--threads`) that holds every player token of its table and follows
+each player's turns over Server-Sent Events (`GET /v1/tables/{id}/stream?turns=true`): when a
+player's stream brings him the table with `legal_actions`, the client plays one of them with the
+table's version as If-Match (and goes on from the response while the same player has moves);
+when a stream shows the table open for its next hand (the worker has settled the last), it deals
+as that player. Cassino tables end when a side reaches 21: the client then opens a new one. With
+`--poll` the clients instead read the table as the player whose turn it is before a move and
+ask every 5 ms whether a finished hand is settled.
 
 The ceiling is `POST /v1/bench/inserts` (service/bench_endpoint.py) in the same app: the same
 gunicorn, authentication (a player token looked up like the tables' callers), pooled connection
@@ -50,6 +54,7 @@ from bench import db, report
 from events.catalog import default_types
 from events.postgres import PostgresEventStore, make_pool
 from service import bench_endpoint, handlers, settling
+from service.runner import THREADS
 from workers.queues import connect, queue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,7 +98,7 @@ class Service:
 
 
 @contextmanager
-def service(url: str, redis_url: str, workers: int = 2, threads: int = 4) -> Iterator[Service]:
+def service(url: str, redis_url: str, workers: int = 2, threads: int = THREADS) -> Iterator[Service]:
     """gunicorn as `banco serve` starts it, and a settlement worker, both on database `url`."""
     port = free_port()
     key = "bench-" + secrets.token_hex(16)
@@ -858,13 +863,13 @@ class Options:
 
     @property
     def server_threads(self) -> int:
-        """gunicorn threads per worker: 4, as `banco serve` runs, when nothing holds one; with
-        streams, one per stream a trial can hold, either worker taking any of them, twice over
-        (a trial's streams end just after the next one's begin)."""
+        """gunicorn threads per worker: as many as `banco serve` runs, or, with streams, one per
+        stream a trial can hold, either worker taking any of them, twice over (a trial's streams
+        end just after the next one's begin), whichever is more."""
         if self.poll:
-            return 4
+            return THREADS
         players = max(GAMES[g].players for g in self.games)
-        return 2 * max(self.tables) * players + 8
+        return max(THREADS, 2 * max(self.tables) * players + 8)
 
 
 def prepare(url: str) -> None:

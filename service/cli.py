@@ -13,6 +13,7 @@ import psycopg
 
 from service import cli_audit
 from service.config import Config, ConfigError
+from service.runner import THREADS
 
 
 def _database_url() -> str:
@@ -44,14 +45,17 @@ def run_cmd(data_dir: Path, host: str, port: int, workers: int) -> None:
 @main.command()
 @click.option("--bind", default="127.0.0.1:8000", show_default=True)
 @click.option("--workers", default=2, show_default=True)
-def serve(bind: str, workers: int) -> None:
+@click.option("--threads", default=THREADS, show_default=True,
+              help="threads per worker; every open stream holds one")
+def serve(bind: str, workers: int, threads: int) -> None:
     """Run the API under gunicorn (needs DATABASE_URL, REDIS_URL, BANCO_OPERATOR_KEY)."""
     try:
         Config.from_env()
     except ConfigError as e:
         raise click.UsageError(str(e)) from e
     os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind", bind,
-                               "--workers", str(workers), "--worker-class", "gthread", "--threads", "4"])
+                               "--workers", str(workers), "--worker-class", "gthread",
+                               "--threads", str(threads)])
 
 
 @main.command()

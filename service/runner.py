@@ -16,6 +16,10 @@ import psycopg
 from events import migrate
 from service import embedded
 
+# gunicorn threads per worker: requests are short, but every open Server-Sent Events stream
+# holds a thread for as long as its subscriber follows the table.
+THREADS = 32
+
 
 def operator_key(data_dir: Path) -> str:
     """`BANCO_OPERATOR_KEY`, or the key generated on the first start and kept in the data dir."""
@@ -51,7 +55,7 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
                "BANCO_OPERATOR_KEY": key}
         children.append(subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind", f"{host}:{port}",
-             "--workers", str(workers), "--worker-class", "gthread", "--threads", "4",
+             "--workers", str(workers), "--worker-class", "gthread", "--threads", str(THREADS),
              "--access-logfile", "-", "--log-level", "warning"], env=env))
         children.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env))
         click.echo(f"Banco is running at http://{host}:{port}  (data in {data_dir})")
