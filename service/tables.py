@@ -302,11 +302,13 @@ def _turn(conn: psycopg.Connection, who: Principal, table_id: str,
 
 
 def _concerns(changes: list[notify.Change] | None, seat: int | None, who: Principal) -> bool:
-    """Whether `changes` may have given the subscriber something to do: a turn that is his, or
-    anyone's, or a table no longer in play, by someone else's command (his own requests' responses
-    showed him the table). None (no notice, or notices lost): look anyway."""
-    return changes is None or seat is None or any(
-        c.actor != who.key and (c.seat is None or c.seat == seat or c.status != "playing")
+    """Whether `changes` may have given the subscriber something to do, by someone else's
+    command (his own requests' responses showed him the table): a turn in play that is his or
+    anyone's, or a table open for its next hand, or ended. A hand being settled is nobody's to
+    act in. None (no notice, or notices lost): look anyway."""
+    return changes is None or any(
+        c.actor != who.key and (c.status in ("open", "over") or (
+            seat is not None and c.status == "playing" and c.seat in (None, seat)))
         for c in changes)
 
 
