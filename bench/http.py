@@ -276,6 +276,26 @@ class Tally:
 _rngs: dict[str, random.Random] = {}
 
 
+def _act(client: Client, spec: TableSpec, token: str, table: dict[str, Any], rng: random.Random,
+         tally: Tally, stop_at: float) -> tuple[dict[str, Any], float]:
+    """Play one of `table`'s legal actions as `token`'s player; count it if it ended in time.
+    Returns the table the response shows and when it came."""
+    action = payload(spec.game, rng.choice(table["legal_actions"]), rng)
+    began = time.monotonic()
+    status, body, _ = client.call("POST", f"/v1/tables/{spec.table_id}/actions", token, action,
+                                  {"If-Match": f'"{table["version"]}"'})
+    ended = time.monotonic()
+    tally.requests += 1
+    assert status == 200, (action, body)
+    if ended <= stop_at:
+        tally.actions += 1
+        tally.latencies.append(ended - began)
+        tally.kinds.append(action["type"] + ("*" if body["status"] != "playing" else ""))
+        if body["status"] != "playing":
+            tally.hands += 1
+    return body, ended
+
+
 def play(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | None = None) -> Tally:
     """Play hands at `spec`'s table from `start_at` to `stop_at` (monotonic clock, shared by
     processes); count the actions and hands that completed in that span. With `max_hands`, stop
@@ -304,21 +324,9 @@ def play(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | None
                 if seat is None or table["you"] != seat or not table["legal_actions"]:
                     table = _mover(client, spec, path, seat, tally)
                     seat = table["you"]
-                action = payload(spec.game, rng.choice(table["legal_actions"]), rng)
-                began = time.monotonic()
-                status, table, _ = client.call("POST", path + "/actions", by_seat[seat].token, action,
-                                               {"If-Match": f'"{table["version"]}"'})
-                ended = time.monotonic()
-                tally.requests += 1
-                assert status == 200, (action, table)
+                table, ended = _act(client, spec, by_seat[seat].token, table, rng, tally, stop_at)
                 if table["status"] == "settling":
                     finished = ended
-                if ended <= stop_at:
-                    tally.actions += 1
-                    tally.latencies.append(ended - began)
-                    tally.kinds.append(action["type"] + ("*" if table["status"] != "playing" else ""))
-                    if table["status"] != "playing":
-                        tally.hands += 1
             elif state == "settling":
                 time.sleep(POLL)
                 status, table, _ = client.call("GET", path, spec.operator_key)
@@ -412,23 +420,10 @@ def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | No
             if max_hands is not None and tally.hands >= max_hands:
                 break
             if state == "playing" and table["legal_actions"]:
-                action = payload(spec.game, rng.choice(table["legal_actions"]), rng)
-                began = time.monotonic()
-                status, body, _ = client.call("POST", f"/v1/tables/{spec.table_id}/actions",
-                                              spec.seats[seat].token, action,
-                                              {"If-Match": f'"{table["version"]}"'})
-                ended = time.monotonic()
-                tally.requests += 1
-                assert status == 200, (action, body)
+                body, ended = _act(client, spec, spec.seats[seat].token, table, rng, tally, stop_at)
                 latest = body["version"]
                 if body["status"] == "settling":
                     finished = ended
-                if ended <= stop_at:
-                    tally.actions += 1
-                    tally.latencies.append(ended - began)
-                    tally.kinds.append(action["type"] + ("*" if body["status"] != "playing" else ""))
-                    if body["status"] != "playing":
-                        tally.hands += 1
                 # The same player may move again (his own response shows it); else wait for
                 # the stream of whoever moves next.
                 table = body if body["status"] == "playing" and body["legal_actions"] else None
