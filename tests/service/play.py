@@ -57,6 +57,7 @@ class Session:
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     received: list[Received] = field(default_factory=list)
     last_version: int = 0
+    turn_tables: int = 0  # `event: table` messages read from streams (the leak oracle saw them)
 
     def call(self, player: Player, method: str, path: str, **kwargs: Any) -> Any:
         r = getattr(self.client, method)(path, headers={**player.auth, **kwargs.pop("headers", {})},
@@ -90,13 +91,16 @@ class Session:
         return concrete(action, self.rng) if self.game in SEVENHALF else dict(action)
 
     def peek(self, player: Player) -> None:
-        """Read the table's events, as a page and as Server-Sent Events, in the middle of play."""
+        """Read the table's events, as a page and as Server-Sent Events (with the table itself
+        when it is the player's turn), in the middle of play."""
         self.call(player, "get", f"/v1/tables/{self.table_id}/events", query_string={"limit": 1000})
         r = self.client.get(f"/v1/tables/{self.table_id}/stream",
                             query_string={"timeout": 0.3, "turns": "true"},
                             headers=player.auth)
         assert r.status_code == 200 and r.mimetype == "text/event-stream"
         for line in r.get_data(as_text=True).splitlines():
+            if line == "event: table":
+                self.turn_tables += 1
             if line.startswith("data: "):
                 self.received.append(Received(player.id, self.last_version, orjson.loads(line[6:])))
 
@@ -112,6 +116,8 @@ class Session:
             movers = [p for p in self.players if views[p.id].json["legal_actions"]]
             assert movers, "a hand in play must offer someone an action"
             p = self.rng.choice(movers)
+            if step % 7 == 0:
+                self.peek(p)  # his stream brings him the table: the oracle reads that too
             table = views[p.id].json
             action = self.payload(self.rng.choice(table["legal_actions"]))
             if step % 5 == 1 and len(self.players) > 1:

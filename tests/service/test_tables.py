@@ -86,6 +86,7 @@ def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, aud
     session.audit(hand_id)
     assert leaks(session, stored) == []
     assert len(session.received) > 3 * players
+    assert session.turn_tables > 0, "the oracle read tables sent over streams"
 
     # The hand verifies: deck, rules, money and the hash chain, each check named.
     verification = client.get(f"/v1/hands/{hand_id}/verification", headers=bearer(auditor)).json
