@@ -325,26 +325,26 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
     try:
         yield b": connected\n\n"
         while time.monotonic() < deadline:
-            sent = False
+            events: list[dict[str, Any]] = []
             turn = None
             if query["events"] or look:
+                # Read, then write: the connection goes back before a slow client is written to.
                 with pool.connection() as conn:
                     if query["events"]:
                         found = event_store.read_stream(handlers.stream(table_id), after,
                                                         conn=conn, limit=500)
-                        for event in Redactor(conn, who).events(found):
-                            after = event["version"]
-                            sent = True
-                            yield (f"id: {after}\nevent: {event['type']}\n").encode() + \
-                                b"data: " + orjson.dumps(event) + b"\n\n"
+                        events = list(Redactor(conn, who).events(found))
                     if look:
                         seat, turn = _turn(conn, who, table_id, shown)
+            for event in events:
+                after = event["version"]
+                yield (f"id: {after}\nevent: {event['type']}\n").encode() + b"data: " + \
+                    orjson.dumps(event) + b"\n\n"
             if turn is not None:
                 shown = turn["version"]
-                sent = True
                 yield (f"id: {shown}\nevent: table\n").encode() + b"data: " + orjson.dumps(turn) + \
                     b"\n\n"
-            if sent:
+            if events or turn is not None:
                 beat = time.monotonic()
             elif time.monotonic() - beat > 10:
                 beat = time.monotonic()
