@@ -357,7 +357,7 @@ class Feeds:
         self.inbox: Queue[tuple[int, dict[str, Any]]] = Queue()
         self.conns: list[http.client.HTTPConnection] = []
         path = (f"/v1/tables/{spec.table_id}/stream?turns=true&events=false"
-                f"&timeout={max(0.1, seconds):.2f}")
+                f"&timeout={min(600.0, max(0.1, seconds)):.2f}")  # the API allows 0.1-600 s
         for seat, player in enumerate(spec.seats):
             conn = http.client.HTTPConnection("127.0.0.1", spec.port, timeout=30)
             conn.request("GET", path, headers={"Authorization": f"Bearer {player.token}"})
