@@ -7,6 +7,7 @@ would read them, while the test plays the moves they bring.
 from __future__ import annotations
 
 import queue
+import random
 import threading
 from typing import Any
 
@@ -17,6 +18,7 @@ from flask.testing import FlaskClient
 
 from projections import tables
 from service import notify
+from tests.games.test_sevenhalf_properties import concrete
 from tests.service.conftest import OPERATOR, Player
 
 SLOW = 60.0  # the streams' fallback in these tests: a notice, not a poll, must bring the news
@@ -102,6 +104,52 @@ def test_a_turns_stream_brings_each_player_his_turn_and_nothing_more(client: Fla
     for thread in readers:
         thread.join(SPAN + 5)
         assert not thread.is_alive()
+
+
+def test_a_players_own_moves_are_not_echoed_to_him(client: FlaskClient, new_player: Any):
+    """Seed: ../shared/seeds/001_6b5bbd2473d5c47f.txt (Sette e mezzo: a player draws card after
+    card until he stands). After a draw the same player moves again: his response shows him the
+    table, and his stream stays quiet; the next player's stream tells him once it is his turn."""
+    players = [new_player(f"S{i}", 100) for i in range(3)]
+    r = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}}, headers=OPERATOR)
+    table_id = str(r.json["id"])
+    for i, p in enumerate(players):
+        r = client.post(f"/v1/tables/{table_id}/seats", json={"buy_in": 50, "age": 20 + i},
+                        headers=p.auth)
+        assert r.status_code == 201, r.json
+    inbox: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
+    readers = [follow(client, table_id, p, SPAN, inbox, turns="true", events="false")
+               for p in players]
+    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+    by_id = {p.id: p for p in players}
+    rng = random.Random(3)
+    version, made_by, told, again = int(r.json["version"]), {}, [], 0
+    table: dict[str, Any] | None = None
+    while True:
+        if table is None:
+            who, _, table = inbox.get(timeout=10)
+            told.append((who, table["version"]))
+            if table["version"] < version:
+                table = None
+                continue
+        assert table["status"] == "playing", table
+        offered = table["legal_actions"]
+        action = next((a for a in offered if a["type"] == "hit"), offered[0])
+        r = client.post(f"/v1/tables/{table_id}/actions", json=concrete(action, rng),
+                        headers={**by_id[who].auth, "If-Match": f'"{table["version"]}"'})
+        assert r.status_code == 200, r.json
+        version = int(r.json["version"])
+        made_by[version] = who
+        if r.json["status"] != "playing":
+            break  # the hand is over (no worker settles it here)
+        # The same player moves again from his own response; else a stream brings the next.
+        table = r.json if r.json["legal_actions"] else None
+        again += table is not None
+    for thread in readers:
+        thread.join(SPAN + 5)
+    told += [(who, body["version"]) for who, _, body in list(inbox.queue)]
+    assert again, "some player moved twice in a row"
+    assert not [(who, v) for who, v in told if made_by.get(v) == who]
 
 
 def test_events_still_flow_and_a_spectator_gets_no_table(client: FlaskClient, new_player: Any,
