@@ -29,3 +29,14 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines.append("| " + " | ".join(aligns) + " |")
     lines.extend("| " + " | ".join(r) + " |" for r in rows)
     return "\n".join(lines)
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from bench import append, db, export, http, rebuild
+from bench import append, db, export, http, http_history, http_service, rebuild
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool
@@ -77,11 +77,11 @@ def test_export_measures_export_and_ceiling_in_fresh_processes(bench_url: str):
 
 def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     """Both games at 1 and 2 tables under gunicorn with a worker, and a tiny history."""
-    http.prepare(bench_url)
-    with http.service(bench_url, redis_url) as svc:
+    http_service.prepare(bench_url)
+    with http_service.service(bench_url, redis_url) as svc:
         results = http.run_throughput(svc, ("sette-e-mezzo", "cassino"), (1, 2), seconds=0.2,
                                       rounds=1, mode="threads", warm=False)
-        history = http.run_history(svc, bench_url, hands=3, young=1, rounds=1, per_round=1,
+        history = http_history.run_history(svc, bench_url, hands=3, young=1, rounds=1, per_round=1,
                                    warm=False)
 
     assert [(r.case.game, r.case.tables) for r in results] == [
@@ -93,8 +93,8 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     assert "| cassino | 2 |" in http.markdown(results)
     assert history.hands == {"young": 1, "old": 3, "twin": 1}
     assert history.events["old"] > history.events["young"]
-    assert all(history.latencies[k] for k in http.LABELS) and history.ratio() > 0
-    assert "| old | 3 |" in http.history_markdown(history)
+    assert all(history.latencies[k] for k in http_history.LABELS) and history.ratio() > 0
+    assert "| old | 3 |" in http_history.history_markdown(history)
     with psycopg.connect(bench_url) as conn:
         settled = conn.execute("SELECT count(*) FILTER (WHERE status = 'settled'), count(*)"
                                " FROM hands").fetchone()
