@@ -52,9 +52,10 @@ def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, h
     table.status = "open"
     table.turn = None
     if engine.table_over(table.state, time.time()):
-        # The table ends once the hand's own postings have landed.
+        # The table ends once the hand's own postings have landed (and `end` saves it).
         end(conn, store, table, "game_over", metadata)
-    tables.save(conn, table, metadata.get("actor"))
+    else:
+        tables.save(conn, table, metadata.get("actor"))
     tables.hand_status(conn, hand_id, "settled", postings=events[0].data["postings"],
                        at=settled.recorded_at)
     return True
