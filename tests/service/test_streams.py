@@ -106,10 +106,14 @@ def test_a_turns_stream_brings_each_player_his_turn_and_nothing_more(client: Fla
         assert not thread.is_alive()
 
 
-def test_a_players_own_moves_are_not_echoed_to_him(client: FlaskClient, new_player: Any):
+def test_a_players_own_moves_are_not_echoed_to_him(client: FlaskClient, new_player: Any,
+                                                   app: Flask):
     """Seed: ../shared/seeds/001_6b5bbd2473d5c47f.txt (Sette e mezzo: a player draws card after
     card until he stands). After a draw the same player moves again: his response shows him the
-    table, and his stream stays quiet; the next player's stream tells him once it is his turn."""
+    table, and his stream stays quiet; the next player's stream tells him once it is his turn.
+    Hands are dealt (and settled here) until some player has moved twice in a row."""
+    from service import settling
+
     players = [new_player(f"S{i}", 100) for i in range(3)]
     r = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}}, headers=OPERATOR)
     table_id = str(r.json["id"])
@@ -120,31 +124,41 @@ def test_a_players_own_moves_are_not_echoed_to_him(client: FlaskClient, new_play
     inbox: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
     readers = [follow(client, table_id, p, SPAN, inbox, turns="true", events="false")
                for p in players]
-    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
     by_id = {p.id: p for p in players}
     rng = random.Random(3)
-    version, made_by, told, again = int(r.json["version"]), {}, [], 0
-    table: dict[str, Any] | None = None
-    while True:
-        if table is None:
-            who, _, table = inbox.get(timeout=10)
-            told.append((who, table["version"]))
-            if table["version"] < version:
-                table = None
-                continue
-        assert table["status"] == "playing", table
-        offered = table["legal_actions"]
-        action = next((a for a in offered if a["type"] == "hit"), offered[0])
-        r = client.post(f"/v1/tables/{table_id}/actions", json=concrete(action, rng),
-                        headers={**by_id[who].auth, "If-Match": f'"{table["version"]}"'})
-        assert r.status_code == 200, r.json
+    made_by: dict[int, str] = {}  # the versions each player's own moves made
+    told: list[tuple[str, int]] = []  # every (player, version) a stream sent
+    again = 0
+    for _ in range(8):
+        r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+        assert r.status_code == 201, r.json
         version = int(r.json["version"])
-        made_by[version] = who
-        if r.json["status"] != "playing":
-            break  # the hand is over (no worker settles it here)
-        # The same player moves again from his own response; else a stream brings the next.
-        table = r.json if r.json["legal_actions"] else None
-        again += table is not None
+        table: dict[str, Any] | None = None
+        while True:
+            if table is None:
+                who, _, table = inbox.get(timeout=10)
+                told.append((who, table["version"]))
+                if table["version"] < version:
+                    table = None
+                    continue
+            assert table["status"] == "playing", table
+            offered = table["legal_actions"]
+            action = next((a for a in offered if a["type"] == "hit"), offered[0])
+            r = client.post(f"/v1/tables/{table_id}/actions", json=concrete(action, rng),
+                            headers={**by_id[who].auth, "If-Match": f'"{table["version"]}"'})
+            assert r.status_code == 200, r.json
+            version = int(r.json["version"])
+            made_by[version] = who
+            if r.json["status"] != "playing":
+                break
+            # The same player moves again from his own response; else a stream brings the next.
+            table = r.json if r.json["legal_actions"] else None
+            again += table is not None
+        if again:
+            break
+        with app.extensions["banco.pool"].connection() as conn, conn.transaction():
+            assert settling.settle(conn, app.extensions["banco.store"], table_id,
+                                   r.json["hand"]["id"], {"actor": "test"})
     for thread in readers:
         thread.join(SPAN + 5)
     told += [(who, body["version"]) for who, _, body in list(inbox.queue)]
