@@ -35,6 +35,9 @@ class TableRow:
     created_by: str = ""
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     deadline: datetime | None = None
+    # The seats' balances by player, as the statement that loaded or saved the row read them
+    # (None when it did not): a render needs them, and this spares it a round trip of its own.
+    balances: dict[str, int] | None = field(default=None, compare=False)
 
     def seat_of(self, player_id: str) -> int | None:
         return next((s["seat"] for s in self.seats if s["player_id"] == player_id), None)
@@ -64,19 +67,39 @@ def unseat(table: TableRow, player_id: str) -> None:
     table.state = None
 
 
-def load(conn: psycopg.Connection, table_id: str) -> TableRow | None:
-    """The table's row.
+# The balances of a table row's seats, as an expression over the row `t`: the seat accounts are
+# `seat:<table>:<player>` (see `service.handlers.seat_account`). Read in the statement that reads
+# or writes the row, so a render has the table and its balances from one snapshot, in one trip.
+def _seat_balances(t: str) -> str:
+    return ("(SELECT coalesce(jsonb_object_agg(b.account, b.balance), '{}'::jsonb)"
+            " FROM balances AS b WHERE b.account = ANY(ARRAY("
+            f"SELECT 'seat:' || {t}.table_id || ':' || (s->>'player_id')"
+            f" FROM jsonb_array_elements({t}.seats) AS s)))")
+
+
+def _by_player(table: TableRow, held: dict[str, int]) -> dict[str, int]:
+    prefix = f"seat:{table.table_id}:"
+    return {s["player_id"]: held.get(prefix + s["player_id"], 0) for s in table.seats}
+
+
+def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> TableRow | None:
+    """The table's row, and with `balances` its seats' balances.
 
     Never locked before an append: writers take the table stream's lock (in `banco_append`)
     first and update this row after, always in that order, so they cannot deadlock.
     """
-    row = conn.execute(f"SELECT {COLUMNS} FROM tables WHERE table_id = %s", (table_id,)).fetchone()
+    extra = f", {_seat_balances('t')}" if balances else ""
+    row = conn.execute(f"SELECT {COLUMNS}{extra} FROM tables AS t WHERE t.table_id = %s",
+                       (table_id,)).fetchone()
     if row is None:
         return None
-    values = list(row)
+    values = list(row[:13])
     # The snapshot is ours, written by `save` from an engine state; it never comes from a client.
     values[8] = pickle.loads(values[8]) if values[8] is not None else None
-    return TableRow(*values)
+    table = TableRow(*values)
+    if balances:
+        table.balances = _by_player(table, row[13])
+    return table
 
 
 # Every change of a table's row is notified on this channel to the streams that follow it
@@ -87,9 +110,10 @@ CHANNEL = "banco_tables"
 
 def save(conn: psycopg.Connection, table: TableRow, actor: str | None = None) -> None:
     """Insert or update the table's row, and notify `CHANNEL` of the change (in one statement),
-    naming the `actor` whose command made it."""
+    naming the `actor` whose command made it. The same statement reads the seats' balances into
+    `table.balances`: every posting of the command is in them by then."""
     state = pickle.dumps(table.state, protocol=5) if table.state is not None else None
-    conn.execute(
+    row = conn.execute(
         "WITH saved AS ("
         "INSERT INTO tables (table_id, game, options, status, version, seats, hand_id, hand_number,"
         " state, turn, created_by, created_at, deadline, updated_at)"
@@ -98,14 +122,16 @@ def save(conn: psycopg.Connection, table: TableRow, actor: str | None = None) ->
         " version = EXCLUDED.version, seats = EXCLUDED.seats, hand_id = EXCLUDED.hand_id,"
         " hand_number = EXCLUDED.hand_number, state = EXCLUDED.state, turn = EXCLUDED.turn,"
         " deadline = EXCLUDED.deadline, updated_at = now()"
-        " RETURNING table_id, version, turn->>'seat' AS seat, status)"
+        " RETURNING table_id, version, turn->>'seat' AS seat, status, seats)"
         f" SELECT pg_notify('{CHANNEL}', concat_ws(' ', table_id, version, coalesce(seat, '-'),"
-        " status, coalesce(%s, '-'))) FROM saved",
+        f" status, coalesce(%s, '-'))), {_seat_balances('saved')} FROM saved",
         (table.table_id, table.game, Jsonb(table.options), table.status, table.version,
          Jsonb(table.seats), table.hand_id, table.hand_number, state,
          Jsonb(table.turn) if table.turn is not None else None, table.created_by, table.created_at,
          table.deadline, actor),
-    )
+    ).fetchone()
+    assert row is not None  # an upsert always returns its row
+    table.balances = _by_player(table, row[1])
 
 
 def hand_began(conn: psycopg.Connection, table: TableRow, commitment: str, first_version: int,

@@ -61,8 +61,8 @@ def recorded(table: TableRow, event: Event, metadata: dict[str, Any]) -> NewEven
                      "public": None if event.public is None else dict(event.public)}, metadata)
 
 
-def load(conn: psycopg.Connection, table_id: str) -> TableRow:
-    table = tables.load(conn, table_id)
+def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> TableRow:
+    table = tables.load(conn, table_id, balances)
     if table is None:
         raise Problem(404, "table_not_found", f"no table {table_id}")
     return table

@@ -45,7 +45,8 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
 def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None) -> dict[str, Any]:
     """The table as `who` may see it, with the actions open to him."""
     engine = handlers.engine_of(table)
-    held = handlers.seat_balances(conn or db.conn(), table)
+    held = table.balances if table.balances is not None else handlers.seat_balances(
+        conn or db.conn(), table)
     viewer = viewer_in(who, table.seats)
     you = viewer.seat if viewer.kind == "seat" else None
     playing = table.state is not None and table.status == "playing"
@@ -163,7 +164,7 @@ class Table(MethodView):
     @blp.response(200, TableSchema)
     def get(self, table_id: str) -> Response:
         """The table as you may see it: the hand in play, whose turn, and your legal actions"""
-        table = handlers.load(db.conn(), table_id)
+        table = handlers.load(db.conn(), table_id, balances=True)
         if request.if_none_match and request.if_none_match.contains(str(table.version)):
             return Response(status=304, headers={"ETag": etag(table)})
         return respond(table)
@@ -289,7 +290,7 @@ def _turn(conn: psycopg.Connection, who: Principal, table_id: str,
     """`who`'s seat, and the table as he sees it if it changed since version `shown` and he has
     something to do in it: legal actions in the hand in play, or a seat at a table open for its
     next hand. That a table has ended (its seats cashed out) is news for every follower."""
-    table = tables.load(conn, table_id)
+    table = tables.load(conn, table_id, balances=True)
     if table is None:
         return None, None
     seat = table.seat_of(who.subject)
