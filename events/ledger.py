@@ -55,6 +55,11 @@ def wallet(player_id: str) -> str:
     return f"wallet:{player_id}"
 
 
+def seat(table_id: str, player_id: str) -> str:
+    """The account of a player's seat at a table: what he brought to it, less what he bet."""
+    return f"seat:{table_id}:{player_id}"
+
+
 def lock_balances(conn: psycopg.Connection, accounts: Sequence[str]) -> dict[str, int]:
     """Lock the accounts' balance rows (creating missing ones) and return their balances.
 

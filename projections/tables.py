@@ -10,6 +10,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from events import ledger
 from events.catalog import GAME_EVENT_PREFIX
 from events.model import StoredEvent
 from games.contract import Engine, Event
@@ -36,7 +37,8 @@ class TableRow:
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     deadline: datetime | None = None
     # The seats' balances by player, as the statement that loaded or saved the row read them
-    # (None when it did not): a render needs them, and this spares it a round trip of its own.
+    # (None when it did not, or when a posting came since): a render needs them, and this spares
+    # it a round trip of its own. Read them through `seat_balances`.
     balances: dict[str, int] | None = field(default=None, compare=False)
 
     def seat_of(self, player_id: str) -> int | None:
@@ -68,8 +70,8 @@ def unseat(table: TableRow, player_id: str) -> None:
 
 
 # The balances of a table row's seats, as an expression over the row `t`: the seat accounts are
-# `seat:<table>:<player>` (see `service.handlers.seat_account`). Read in the statement that reads
-# or writes the row, so a render has the table and its balances from one snapshot, in one trip.
+# `seat:<table>:<player>` (`events.ledger.seat`). Read in the statement that reads or writes the
+# row, so a render has the table and its balances from one snapshot, in one trip.
 def _seat_balances(t: str) -> str:
     return ("(SELECT coalesce(jsonb_object_agg(b.account, b.balance), '{}'::jsonb)"
             " FROM balances AS b WHERE b.account = ANY(ARRAY("
@@ -78,8 +80,19 @@ def _seat_balances(t: str) -> str:
 
 
 def _by_player(table: TableRow, held: dict[str, int]) -> dict[str, int]:
-    prefix = f"seat:{table.table_id}:"
-    return {s["player_id"]: held.get(prefix + s["player_id"], 0) for s in table.seats}
+    return {s["player_id"]: held.get(ledger.seat(table.table_id, s["player_id"]), 0)
+            for s in table.seats}
+
+
+def seat_balances(conn: psycopg.Connection, table: TableRow) -> dict[str, int]:
+    """The seats' balances by player: as read with the row, unless a posting came since (see
+    `service.handlers.append_batch`), else read now."""
+    if table.balances is None:
+        row = conn.execute(f"SELECT {_seat_balances('t')} FROM (SELECT %s::text AS table_id,"
+                           " %s::jsonb AS seats) AS t", (table.table_id, Jsonb(table.seats))).fetchone()
+        assert row is not None
+        table.balances = _by_player(table, row[0])
+    return table.balances
 
 
 def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> TableRow | None:

@@ -35,17 +35,13 @@ def stream(table_id: str) -> str:
     return f"table-{table_id}"
 
 
-def seat_account(table_id: str, player_id: str) -> str:
-    return f"seat:{table_id}:{player_id}"
-
-
 def account(table: TableRow, name: str) -> str:
     """The ledger account of an engine account (`seat:<n>`, `escrow`, `pot`)."""
     if name == "escrow":
         return f"escrow:{table.table_id}:{table.hand_id}"
     if name == "pot":
         return f"pot:{table.table_id}:pot"
-    return seat_account(table.table_id, table.player_at(int(name.split(":", 1)[1])))
+    return ledger.seat(table.table_id, table.player_at(int(name.split(":", 1)[1])))
 
 
 def transfers(table: TableRow, postings: Sequence[Posting]) -> list[ledger.Transfer]:
@@ -77,6 +73,8 @@ def append_batch(conn: psycopg.Connection, store: PostgresEventStore, table: Tab
     except ledger.InsufficientTreasure as e:
         raise Problem(422, "insufficient_treasure", str(e)) from e
     table.version = stored[-1].version
+    if postings:
+        table.balances = None  # read with the row before these postings: `save` reads them again
     return stored
 
 
@@ -104,7 +102,7 @@ def seat_player(conn: psycopg.Connection, store: PostgresEventStore, table: Tabl
         raise Problem(409, "table_full", f"{table.game} seats at most {engine.info.max_players}")
     seat = {"seat": len(table.seats), "player_id": player_id, "age": age, "seed": seed}
     event = NewEvent("PlayerSeated", {**seat, "buy_in": buy_in}, metadata)
-    move = [ledger.Transfer(ledger.wallet(player_id), seat_account(table.table_id, player_id),
+    move = [ledger.Transfer(ledger.wallet(player_id), ledger.seat(table.table_id, player_id),
                             buy_in, "buy_in", table=table.table_id)] if buy_in else []
     append_batch(conn, store, table, [event], move, metadata)
     table.seats = [*table.seats, seat]
@@ -112,18 +110,9 @@ def seat_player(conn: psycopg.Connection, store: PostgresEventStore, table: Tabl
     return seat
 
 
-def seat_balances(conn: psycopg.Connection, table: TableRow) -> dict[str, int]:
-    accounts = [seat_account(table.table_id, s["player_id"]) for s in table.seats]
-    rows = conn.execute("SELECT account, balance FROM balances WHERE account = ANY(%s)",
-                        (accounts,)).fetchall()
-    held: dict[str, int] = dict(rows)
-    return {s["player_id"]: held.get(seat_account(table.table_id, s["player_id"]), 0)
-            for s in table.seats}
-
-
 def cash_out(conn: psycopg.Connection, table: TableRow, player_ids: Sequence[str],
               metadata: dict[str, Any]) -> tuple[list[NewEvent], list[ledger.Transfer]]:
-    held = seat_balances(conn, table)
+    held = tables.seat_balances(conn, table)
     events, moves = [], []
     for s in table.seats:
         if s["player_id"] not in player_ids:
@@ -132,7 +121,7 @@ def cash_out(conn: psycopg.Connection, table: TableRow, player_ids: Sequence[str
         events.append(NewEvent("PlayerLeft", {"seat": s["seat"], "player_id": s["player_id"],
                                               "cash_out": amount}, metadata))
         if amount:
-            moves.append(ledger.Transfer(seat_account(table.table_id, s["player_id"]),
+            moves.append(ledger.Transfer(ledger.seat(table.table_id, s["player_id"]),
                                          ledger.wallet(s["player_id"]), amount, "cash_out",
                                          table=table.table_id))
     return events, moves
@@ -161,7 +150,7 @@ def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableR
                       f"the table is {table.status}")
     if len(table.seats) < engine.info.min_players:
         raise Problem(409, "not_enough_players", f"{table.game} needs {engine.info.min_players}")
-    held = seat_balances(conn, table)
+    held = tables.seat_balances(conn, table)
     seats = [SeatInfo(s["seat"], s["player_id"], held[s["player_id"]], s["age"], s["seed"])
              for s in table.seats]
     server_seed = deck.new_server_seed()

@@ -45,8 +45,7 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
 def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None) -> dict[str, Any]:
     """The table as `who` may see it, with the actions open to him."""
     engine = handlers.engine_of(table)
-    held = table.balances if table.balances is not None else handlers.seat_balances(
-        conn or db.conn(), table)
+    held = tables.seat_balances(conn or db.conn(), table)
     viewer = viewer_in(who, table.seats)
     you = viewer.seat if viewer.kind == "seat" else None
     playing = table.state is not None and table.status == "playing"
@@ -206,7 +205,7 @@ class Hands(MethodView):
     @blp.response(201, TableSchema)
     def post(self, table_id: str) -> Response:
         """Deal the next hand (or round); its deck is committed before any card is dealt"""
-        table = handlers.load(db.conn(), table_id)
+        table = handlers.load(db.conn(), table_id, balances=True)  # the deal needs them
         who = principal()
         if who.role == "player" and table.seat_of(who.subject) is None:
             raise Problem(403, "not_seated", "only a seated player (or the operator) deals")
