@@ -25,11 +25,18 @@ def _pool() -> ConnectionPool:
     return make_pool(os.environ["DATABASE_URL"], min_size=1, max_size=4)
 
 
+@cache
+def _store() -> PostgresEventStore:
+    """The worker's store, made once: building the type registry's schemas costs more than a
+    short job's own work."""
+    return PostgresEventStore(_pool(), default_types())
+
+
 def settle_hand(table_id: str, hand_id: str) -> bool:
     """Settle `hand_id`; False when it was already settled (a retry or a duplicate job)."""
     from service import settling
 
-    store = PostgresEventStore(_pool(), default_types())
+    store = _store()
     try:
         with _pool().connection() as conn, conn.transaction():
             done = settling.settle(conn, store, table_id, hand_id,

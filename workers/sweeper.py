@@ -14,12 +14,10 @@ from dataclasses import dataclass
 
 from redis import Redis
 
-from events.catalog import default_types
 from events.model import ConcurrencyConflict
-from events.postgres import PostgresEventStore
 from projections import tables
 from workers import timeouts
-from workers.settlement import _pool, settle_hand
+from workers.settlement import _pool, _store, settle_hand
 
 log = logging.getLogger("banco.sweeper")
 
@@ -70,7 +68,7 @@ def end_expired(table_id: str) -> bool:
     """End an open table whose `duration_s` has run out (Casino pirate)."""
     from service import settling
 
-    store = PostgresEventStore(_pool(), default_types())
+    store = _store()
     try:
         with _pool().connection() as conn, conn.transaction():
             table = tables.load(conn, table_id)  # the append's version check guards it

@@ -16,12 +16,10 @@ from rq import Retry
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
-from events.catalog import default_types
 from events.model import ConcurrencyConflict
-from events.postgres import PostgresEventStore
 from projections import tables
 from workers.queues import queue
-from workers.settlement import _pool, enqueue_settlement
+from workers.settlement import _pool, _store, enqueue_settlement
 
 log = logging.getLogger("banco.timeouts")
 
@@ -55,7 +53,7 @@ def fire(table_id: str, version: int) -> tables.TableRow | None:
     """Time out the turn in play if the table is still at `version`; the table after, or None."""
     from service import handlers
 
-    store = PostgresEventStore(_pool(), default_types())
+    store = _store()
     try:
         with _pool().connection() as conn, conn.transaction():
             # Not locked: the append below checks the version under the stream's lock, which
