@@ -32,6 +32,7 @@ from service import (
     tables,
 )
 from service.config import Config
+from service.deferred_jobs import DeferredJobs
 from service.problems import Problem, ProblemSchema, render
 from workers import queues
 
@@ -103,6 +104,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     # Opens its LISTEN connection only when a first stream follows a table.
     app.extensions["banco.notify"] = notify.Listener(config.database_url)
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
+    app.extensions["banco.jobs"] = DeferredJobs(app.extensions["banco.redis"], config.queue_name)
     logs.init_app(app)
     limits.init_app(app, config.redis_url, config.rate_limit)
     db.init_app(app, db_pool)

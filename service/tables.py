@@ -21,6 +21,7 @@ from projections.tables import TableRow
 from service import db, handlers, notify
 from service.auth import Principal, principal, require
 from service.context import metadata, store
+from service.deferred_jobs import DeferredJobs
 from service.problems import Problem
 from service.redaction import Redactor, viewer_in
 from service.table_schemas import (
@@ -36,7 +37,6 @@ from service.table_schemas import (
     TablePageSchema,
     TableSchema,
 )
-from workers import timeouts
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
                 description="Tables: seats, hands, actions and their events.")
@@ -92,24 +92,15 @@ def check_if_match(table: TableRow, required: bool) -> None:
 
 def schedule_after_commit(table: TableRow, ended: int | None = None) -> None:
     """Once the action commits: queue the settlement, or schedule the next turn's deadline, and
-    cancel the timeout of the turn the action `ended` (the version that turn began at).
+    cancel the timeout of the turn the action `ended` (the version that turn began at); sent to
+    Redis shortly after, off the request (`service.deferred_jobs`).
 
     Redis being down loses nothing: the deadline and the `settling` status are in PostgreSQL,
     where the worker's sweeper finds them.
     """
-    config = current_app.config["BANCO"]
-    connection = current_app.extensions["banco.redis"]
+    jobs: DeferredJobs = current_app.extensions["banco.jobs"]
     snapshot = replace(table, state=None)
-    logger = current_app.logger
-
-    def schedule() -> None:
-        try:
-            timeouts.after(connection, config.queue_name, snapshot, ended)
-        except Exception:  # Redis unreachable: the sweeper will fire it from PostgreSQL
-            logger.warning("could not schedule work for table %s; the sweeper will",
-                           snapshot.table_id)
-
-    db.after_commit(schedule)
+    db.after_commit(lambda: jobs.after(snapshot, ended))
 
 
 @blp.route("")

@@ -229,6 +229,7 @@ def test_flushing_redis_loses_the_jobs_but_not_the_deadlines(own, new_player, lo
         session = Session(client, "pirate-pairs", [new_player(f"F{i}", deposit=30) for i in range(3)])
         session.open({"turn_timeout_s": 1}, 10)
         hand_id = session.deal()
+        app.extensions["banco.jobs"].flush()  # what the request left to send, sent now
         redis = app.extensions["banco.redis"]
         assert redis.keys("rq:*"), "the deadline was scheduled in Redis"
         redis.flushall()
@@ -327,6 +328,8 @@ def test_a_turn_played_in_time_cancels_its_timeout_job(own, new_player):
         session.open({"variant": "classic"}, 1)
         session.deal()
         redis = app.extensions["banco.redis"]
+        jobs = app.extensions["banco.jobs"]
+        jobs.flush()  # sent now rather than after the batching delay
         scheduled = ScheduledJobRegistry(queue=queue(redis, own.queue_name))
         first = client.get(f"/v1/tables/{session.table_id}", headers=OPERATOR).json["version"]
         assert scheduled.get_job_ids() == [timeouts.job_id(session.table_id, first)]
@@ -336,6 +339,7 @@ def test_a_turn_played_in_time_cancels_its_timeout_job(own, new_player):
         r = client.post(f"/v1/tables/{session.table_id}/actions", json=table["legal_actions"][0],
                         headers={**mover.auth, "If-Match": f'"{first}"'})
         assert r.status_code == 200, r.json
+        jobs.flush()
         assert scheduled.get_job_ids() == [timeouts.job_id(session.table_id, r.json["version"])]
         assert not redis.exists(Job.key_for(timeouts.job_id(session.table_id, first)))
 

@@ -1,0 +1,128 @@
+"""The jobs a committed table change needs, sent to Redis by one thread per process, in batches.
+
+An action ends one turn and begins the next: its turn's timeout job is cancelled and the next
+turn's is scheduled (`workers.timeouts.after`). Done in the request, that is a Redis round trip
+and some RQ bookkeeping on every move, paid before the client has his answer. Here the request
+only records what it needs; a thread sends what accumulated every `DELAY_S` seconds, in one
+pipeline. A turn that begins and ends within that delay (the usual case at a busy table) never
+reaches Redis at all: its schedule and its cancellation annul each other.
+
+Nothing is lost by waiting: deadlines are absolute times, so a job written `DELAY_S` late still
+fires at its deadline, and settlement jobs are never dropped. If the process dies with changes
+not yet sent, or Redis is down, the deadline and the `settling` status are in PostgreSQL, where
+the workers' sweeper finds them (`workers.sweeper`), as it does for any job that was lost.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import threading
+from dataclasses import dataclass, field
+from weakref import WeakSet
+
+from redis import Redis
+
+from projections.tables import TableRow
+from workers import timeouts
+from workers.settlement import enqueue_settlement
+
+log = logging.getLogger("banco.jobs")
+
+DELAY_S = 0.05  # how long a change waits for the next one of its table before it is sent
+IDLE_S = 5.0  # an idle sender thread ends; the next change starts another
+
+_live: WeakSet[DeferredJobs] = WeakSet()
+
+
+@dataclass
+class _Table:
+    """What one table needs sent: the deadline of its newest turn, and stale ones to cancel."""
+
+    turn: TableRow | None = None  # the newest change with a deadline, not yet scheduled
+    cancel: set[int] = field(default_factory=set)  # versions whose jobs may be in Redis
+    settle: list[str] = field(default_factory=list)  # hands to settle, in order
+
+
+class DeferredJobs:
+    def __init__(self, connection: Redis, queue_name: str, delay_s: float = DELAY_S) -> None:
+        self.connection = connection
+        self.queue_name = queue_name
+        self.delay_s = delay_s
+        self._lock = threading.Lock()
+        self._pending: dict[str, _Table] = {}
+        self._wake = threading.Event()
+        self._hurry = threading.Event()
+        self._thread: threading.Thread | None = None
+        _live.add(self)
+
+    def after(self, table: TableRow, ended: int | None = None) -> None:
+        """Record what the committed `table` needs, as `timeouts.after` would send it: its
+        settlement queued, or its turn's deadline scheduled; and the timeout of the turn it
+        `ended` (the version that turn began at) cancelled."""
+        with self._lock:
+            pending = self._pending.setdefault(table.table_id, _Table())
+            unsent = pending.turn
+            if unsent is not None and unsent.version < table.version:
+                # The table has moved past that turn: it ended before its job was written.
+                pending.turn = None
+                if ended == unsent.version:
+                    ended = None
+            if ended is not None:
+                pending.cancel.add(ended)
+            if table.status == "settling" and table.hand_id is not None:
+                pending.settle.append(table.hand_id)
+                self._hurry.set()  # the players wait for it: no delay
+            elif table.status == "playing" and table.deadline is not None and (
+                    pending.turn is None or pending.turn.version < table.version):
+                # (A change committed earlier may be recorded later: its turn is over already.)
+                pending.turn = table
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="banco-jobs", daemon=True)
+                self._thread.start()
+        self._wake.set()
+
+    def flush(self) -> None:
+        """Send everything recorded so far, now (tests, and a process on its way out)."""
+        with self._lock:
+            pending, self._pending = self._pending, {}
+            self._hurry.clear()
+        if not pending:
+            return
+        try:
+            self._send(pending)
+        except Exception:  # Redis unreachable: the sweeper will do it from PostgreSQL
+            log.warning("could not schedule work for %d table(s); the sweeper will", len(pending))
+
+    def _send(self, pending: dict[str, _Table]) -> None:
+        pipe = self.connection.pipeline()
+        # RQ may WATCH while enqueueing, which must come before any other command: every
+        # settlement first, then the schedules, then the cancellations.
+        for table_id, p in pending.items():
+            for hand_id in p.settle:
+                enqueue_settlement(self.connection, self.queue_name, table_id, hand_id, pipe)
+        for table_id, p in pending.items():
+            if p.turn is not None and p.turn.deadline is not None:
+                timeouts.schedule(self.connection, self.queue_name, table_id, p.turn.version,
+                                  p.turn.deadline, pipe)
+        for table_id, p in pending.items():
+            for version in p.cancel:
+                timeouts.cancel(self.connection, self.queue_name, table_id, version, pipe)
+        pipe.execute()
+
+    def _run(self) -> None:
+        while True:
+            if not self._wake.wait(IDLE_S):
+                with self._lock:
+                    if not self._pending:
+                        self._thread = None
+                        return
+            self._wake.clear()
+            self._hurry.wait(self.delay_s)  # let the changes that follow soon join in
+            self.flush()
+
+
+@atexit.register
+def _flush_all() -> None:
+    for jobs in list(_live):
+        jobs.flush()
