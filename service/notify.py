@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import psycopg
@@ -41,15 +42,19 @@ class Change:
 
 
 class Waiter:
-    """One stream's place in the listener: the latest change of its table, and a flag."""
+    """One stream's place in the listener: the changes of its table it `wants`, and a flag."""
 
-    def __init__(self, table_id: str) -> None:
+    def __init__(self, table_id: str, wants: Callable[[Change], bool] | None = None) -> None:
         self.table_id = table_id
+        self.wants = wants
         self._event = threading.Event()
         self._changes: list[Change] = []
         self._lock = threading.Lock()
 
     def wake(self, change: Change | None) -> None:
+        """Note `change` (None: anything may have changed) unless the stream has no use for it."""
+        if change is not None and self.wants is not None and not self.wants(change):
+            return
         with self._lock:
             if change is not None:
                 self._changes.append(change)
@@ -76,8 +81,8 @@ class Listener:
         self._thread: threading.Thread | None = None
         self.listening = threading.Event()  # set while the LISTEN connection is up
 
-    def subscribe(self, table_id: str) -> Waiter:
-        waiter = Waiter(table_id)
+    def subscribe(self, table_id: str, wants: Callable[[Change], bool] | None = None) -> Waiter:
+        waiter = Waiter(table_id, wants)
         with self._lock:
             self._waiters.setdefault(table_id, set()).add(waiter)
             if self._thread is None or not self._thread.is_alive():

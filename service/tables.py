@@ -292,15 +292,13 @@ def _turn(conn: psycopg.Connection, who: Principal, table_id: str,
     return seat, None
 
 
-def _concerns(changes: list[notify.Change] | None, seat: int | None, who: Principal) -> bool:
-    """Whether `changes` may have given the subscriber something to do, by someone else's
+def _concerns(change: notify.Change, seat: int | None, who: Principal) -> bool:
+    """Whether `change` may have given the subscriber something to do, by someone else's
     command (his own requests' responses showed him the table): a turn in play that is his or
     anyone's, or a table open for its next hand, or ended. A hand being settled is nobody's to
-    act in. None (no notice, or notices lost): look anyway."""
-    return changes is None or any(
-        c.actor != who.key and (c.status in ("open", "over") or (
-            seat is not None and c.status == "playing" and c.seat in (None, seat)))
-        for c in changes)
+    act in."""
+    return change.actor != who.key and (change.status in ("open", "over") or (
+        seat is not None and change.status == "playing" and change.seat in (None, seat)))
 
 
 def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.Listener,
@@ -309,10 +307,14 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
     # one when the table changed (or every FALLBACK_S seconds), so an idle subscriber holds none.
     deadline = time.monotonic() + query["timeout"]
     beat = time.monotonic()
-    waiter = notices.subscribe(table_id)
     shown = -1  # the table version of the last `table` event sent
     seat: int | None = None  # the subscriber's, as last seen
-    look = query["turns"]
+    turns = query["turns"]
+    look = turns
+    # A stream without events wakes only for the changes that concern it: at a busy table,
+    # most notices are for someone else's turn. (`seat` is read when a notice comes.)
+    waiter = notices.subscribe(table_id, None if query["events"] else
+                               lambda change: turns and _concerns(change, seat, who))
     try:
         yield b": connected\n\n"
         while time.monotonic() < deadline:
@@ -341,6 +343,7 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
                 beat = time.monotonic()
                 yield b": keep-alive\n\n"
             changes = waiter.wait(max(0.0, min(notify.FALLBACK_S, deadline - time.monotonic())))
-            look = query["turns"] and _concerns(changes, seat, who)
+            # None: no notice came in time, or notices were lost; look anyway.
+            look = turns and (changes is None or any(_concerns(c, seat, who) for c in changes))
     finally:
         notices.unsubscribe(waiter)

@@ -208,6 +208,31 @@ def test_a_notice_is_sent_when_the_change_commits_and_never_when_it_rolls_back(a
             conn.execute("DELETE FROM tables WHERE table_id = %s", (row.table_id,))
 
 
+def test_a_waiter_is_woken_only_by_the_changes_it_wants(app: Flask):
+    """A stream of turns without events asks only for the changes that may be its turn: at a
+    busy table, the notices of other players' turns do not wake it."""
+    listener = notify.Listener(app.config["BANCO"].database_url)
+    row = tables.TableRow(table_id="tb_wants_test", game="cassino", options={}, status="playing",
+                          version=1, turn={"seat": 0})
+    waiter = listener.subscribe(row.table_id, lambda change: change.seat == 1)
+    try:
+        assert listener.listening.wait(10)
+        waiter.wait(0)  # the listener's "look anyway" as it started
+        pool = app.extensions["banco.pool"]
+        with pool.connection() as conn:
+            with conn.transaction():
+                tables.save(conn, row, "player:pl_zero")
+            assert waiter.wait(1.0) is None
+            row.version, row.turn = 2, {"seat": 1}
+            with conn.transaction():
+                tables.save(conn, row, "player:pl_one")
+        assert waiter.wait(10) == [notify.Change("tb_wants_test", 2, 1, "playing", "player:pl_one")]
+    finally:
+        listener.unsubscribe(waiter)
+        with app.extensions["banco.pool"].connection() as conn:
+            conn.execute("DELETE FROM tables WHERE table_id = %s", (row.table_id,))
+
+
 def test_every_follower_hears_that_the_table_ended(client: FlaskClient, new_player: Any, app: Flask):
     """Ending a table cashes its seats out; its former players still get its last state."""
     from service import handlers, settling
