@@ -36,9 +36,7 @@ def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, h
     moves = transfers(table, postings)
     hand = tables.hand(conn, hand_id)
     assert hand is not None
-    # Only this hand's events are read: the cost does not grow with the table's history.
-    seeds = next(e.data["data"] for e in store.read_stream(stream(table_id), hand["first_version"], conn=conn)
-                 if e.type.startswith(GAME_EVENT_PREFIX) and "server_seed" in e.data["data"])
+    seeds = _seeds(conn, store, table_id, hand["first_version"])
     events = [
         NewEvent("HandSettled", {"hand_id": hand_id, "postings": [
             {"from": t.from_account, "to": t.to_account, "amount": t.amount, "reason": t.reason}
@@ -60,6 +58,21 @@ def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, h
                        at=settled.recorded_at)
     return True
 
+
+def _seeds(conn: psycopg.Connection, store: PostgresEventStore, table_id: str,
+           first_version: int) -> dict[str, Any]:
+    """The seeds the hand was dealt with, from the engine's event that carries them: one of the
+    hand's first, so it is read a few events at a time, from the hand's start (the cost grows
+    neither with the table's history nor with the hand's length)."""
+    after = first_version  # HandBegan; the engine's events follow it
+    while True:
+        page = store.read_stream(stream(table_id), after, conn=conn, limit=4)
+        if not page:
+            raise LookupError(f"no seeds recorded for the hand at version {first_version}")
+        for e in page:
+            if e.type.startswith(GAME_EVENT_PREFIX) and "server_seed" in e.data["data"]:
+                return dict(e.data["data"])
+        after = page[-1].version
 
 
 def end(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, reason: str,
