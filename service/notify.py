@@ -49,11 +49,14 @@ class Waiter:
         self.wants = wants
         self._event = threading.Event()
         self._changes: list[Change] = []
+        self._heard = False  # a notice came that the stream did not want
         self._lock = threading.Lock()
 
     def wake(self, change: Change | None) -> None:
-        """Note `change` (None: anything may have changed) unless the stream has no use for it."""
+        """Note `change` (None: anything may have changed); one the stream does not want does
+        not wake it, but shows that notices still flow."""
         if change is not None and self.wants is not None and not self.wants(change):
+            self._heard = True
             return
         with self._lock:
             if change is not None:
@@ -61,14 +64,17 @@ class Waiter:
         self._event.set()
 
     def wait(self, timeout: float) -> list[Change] | None:
-        """The changes since the last call, or None when `timeout` passed without a notice (or
-        the listener lost its connection: anything may have changed)."""
-        if not self._event.wait(timeout):
-            return None
+        """The changes since the last call; [] when `timeout` passed with only notices the
+        stream did not want; None when it passed without any notice, or the listener lost its
+        connection: anything may have changed."""
+        woken = self._event.wait(timeout)
         with self._lock:
             self._event.clear()
             changes, self._changes = self._changes, []
-        return changes or None
+            heard, self._heard = self._heard, False
+        if changes:
+            return changes
+        return [] if heard and not woken else None
 
 
 class Listener:
