@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service import embedded
 from service.app import create_app
 from service.config import Config
 
@@ -72,6 +74,17 @@ def new_player(client: FlaskClient) -> Any:
         return player
 
     return make
+
+
+@pytest.fixture(scope="module")
+def lone_redis() -> Iterator[str]:
+    """A Redis of the module's own, which its tests may flush without harming anyone."""
+    with tempfile.TemporaryDirectory(prefix="banco-redis-") as tmp:
+        url, server = embedded.start_redis(Path(tmp))
+        try:
+            yield url
+        finally:
+            server.shutdown()
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,9 @@ own, whose command counts are the test's alone."""
 from __future__ import annotations
 
 import logging
-import tempfile
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from redis import Redis
@@ -17,23 +15,12 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from projections.tables import TableRow
-from service import embedded
 from service.deferred_jobs import DeferredJobs
 from workers import timeouts
 from workers.queues import connect, queue
 
 QUEUE = "banco-deferred-test"
 LATER = datetime.now(UTC) + timedelta(hours=1)
-
-
-@pytest.fixture(scope="module")
-def lone_redis() -> Iterator[str]:
-    with tempfile.TemporaryDirectory(prefix="banco-redis-") as tmp:
-        url, server = embedded.start_redis(Path(tmp))
-        try:
-            yield url
-        finally:
-            server.shutdown()
 
 
 @pytest.fixture

@@ -8,17 +8,15 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from service import embedded, handlers
+from service import handlers
 from service.app import create_app
 from service.config import Config
 from tests.service.conftest import OPERATOR, ROOT
@@ -209,17 +207,6 @@ def test_a_worker_killed_mid_settlement_settles_exactly_once_after_restart(own, 
         wallets = sum(client.get(f"/v1/players/{p.id}/balance", headers=OPERATOR).json["balance"]
                       for p in session.players)
         assert wallets == 120  # the table is over: everything is back in the wallets
-
-
-@pytest.fixture
-def lone_redis() -> Iterator[str]:
-    """A Redis of this test's own, which it may flush without harming anyone."""
-    with tempfile.TemporaryDirectory(prefix="banco-redis-") as tmp:
-        url, server = embedded.start_redis(Path(tmp))
-        try:
-            yield url
-        finally:
-            server.shutdown()
 
 
 def test_flushing_redis_loses_the_jobs_but_not_the_deadlines(own, new_player, lone_redis):
