@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -113,6 +114,13 @@ def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> Tab
     if balances:
         table.balances = _by_player(table, row[13])
     return table
+
+
+def versions(conn: psycopg.Connection, table_ids: Sequence[str]) -> dict[str, int]:
+    """The current version of each of `table_ids` that exists."""
+    rows = conn.execute("SELECT table_id, version FROM tables WHERE table_id = ANY(%s)",
+                        (list(table_ids),)).fetchall()
+    return {table_id: version for table_id, version in rows}
 
 
 # Every change of a table's row is notified on this channel to the streams that follow it

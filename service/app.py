@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
@@ -15,6 +16,7 @@ from events.catalog import default_types
 from events.ledger import InsufficientTreasure
 from events.model import ConcurrencyConflict, InvalidEvent
 from events.postgres import PostgresEventStore, make_pool
+from projections import tables as table_projection
 from service import (
     audit,
     auditors,
@@ -87,6 +89,11 @@ def _domain_errors(app: Flask) -> None:
         return render(Problem(422, "invalid_event", f"invalid {e.event_type} event", errors=e.errors))
 
 
+def _table_versions(pool: ConnectionPool, table_ids: Sequence[str]) -> dict[str, int]:
+    with pool.connection() as conn:
+        return table_projection.versions(conn, table_ids)
+
+
 def create_app(config: Config, pool: ConnectionPool | None = None,
                redis_client: redis.Redis | None = None, connect: bool = True) -> Flask:
     """A Banco app on `config`; pass `pool` / `redis_client` to share existing ones.
@@ -104,7 +111,9 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     # Opens its LISTEN connection only when a first stream follows a table.
     app.extensions["banco.notify"] = notify.Listener(config.database_url)
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
-    app.extensions["banco.jobs"] = DeferredJobs(app.extensions["banco.redis"], config.queue_name)
+    app.extensions["banco.jobs"] = DeferredJobs(
+        app.extensions["banco.redis"], config.queue_name,
+        versions=lambda table_ids: _table_versions(db_pool, table_ids))
     logs.init_app(app)
     limits.init_app(app, config.redis_url, config.rate_limit)
     db.init_app(app, db_pool)

@@ -7,6 +7,10 @@ only records what it needs; a thread sends what accumulated every `DELAY_S` seco
 pipeline. A turn that begins and ends within that delay (the usual case at a busy table) never
 reaches Redis at all: its schedule and its cancellation annul each other.
 
+The move that ends a turn may be served by another process, which cannot annul what this one
+holds: before a batch is sent, the tables' current versions are read (one query for the batch),
+and a turn its table has moved past is dropped rather than left in Redis to fire for nothing.
+
 Nothing is lost by waiting: deadlines are absolute times, so a job written `DELAY_S` late still
 fires at its deadline, and settlement jobs are never dropped. If the process dies with changes
 not yet sent, or Redis is down, the deadline and the `settling` status are in PostgreSQL, where
@@ -18,6 +22,7 @@ from __future__ import annotations
 import atexit
 import logging
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from weakref import WeakSet
 
@@ -34,6 +39,9 @@ IDLE_S = 5.0  # an idle sender thread ends; the next change starts another
 
 _live: WeakSet[DeferredJobs] = WeakSet()
 
+# The current version of each of some tables (those that exist), from the table projection.
+Versions = Callable[[Sequence[str]], Mapping[str, int]]
+
 
 @dataclass
 class _Table:
@@ -45,10 +53,12 @@ class _Table:
 
 
 class DeferredJobs:
-    def __init__(self, connection: Redis, queue_name: str, delay_s: float = DELAY_S) -> None:
+    def __init__(self, connection: Redis, queue_name: str, delay_s: float = DELAY_S,
+                 versions: Versions | None = None) -> None:
         self.connection = connection
         self.queue_name = queue_name
         self.delay_s = delay_s
+        self.versions = versions
         self._lock = threading.Lock()
         self._pending: dict[str, _Table] = {}
         self._wake = threading.Event()
@@ -95,16 +105,25 @@ class DeferredJobs:
             log.warning("could not schedule work for %d table(s); the sweeper will", len(pending))
 
     def _send(self, pending: dict[str, _Table]) -> None:
+        turns = {t: p.turn for t, p in pending.items() if p.turn is not None}
+        if turns and self.versions is not None:
+            try:
+                current = self.versions(list(turns))
+            except Exception:  # cannot tell: send them all; a job for a turn over does nothing
+                log.warning("could not read the tables' versions; scheduling every turn")
+                current = {}
+            turns = {t: turn for t, turn in turns.items()
+                     if current.get(t, turn.version) == turn.version}
         pipe = self.connection.pipeline()
         # RQ may WATCH while enqueueing, which must come before any other command: every
         # settlement first, then the schedules, then the cancellations.
         for table_id, p in pending.items():
             for hand_id in p.settle:
                 enqueue_settlement(self.connection, self.queue_name, table_id, hand_id, pipe)
-        for table_id, p in pending.items():
-            if p.turn is not None and p.turn.deadline is not None:
-                timeouts.schedule(self.connection, self.queue_name, table_id, p.turn.version,
-                                  p.turn.deadline, pipe)
+        for table_id, turn in turns.items():
+            if turn.deadline is not None:
+                timeouts.schedule(self.connection, self.queue_name, table_id, turn.version,
+                                  turn.deadline, pipe)
         for table_id, p in pending.items():
             for version in p.cancel:
                 timeouts.cancel(self.connection, self.queue_name, table_id, version, pipe)

@@ -16,6 +16,7 @@ from rq.registry import ScheduledJobRegistry
 
 from projections.tables import TableRow
 from service.deferred_jobs import DeferredJobs
+from tests.service.conftest import OPERATOR
 from workers import timeouts
 from workers.queues import connect, queue
 
@@ -117,3 +118,35 @@ def test_redis_down_loses_nothing_the_sweeper_cannot_find(caplog):
     with caplog.at_level(logging.WARNING, logger="banco.jobs"):
         jobs.flush()
     assert "the sweeper will" in caplog.text
+
+
+def test_a_turn_its_table_has_moved_past_is_not_sent(redis):
+    """The move that ended the turn was served by another process: this one learns it from the
+    table projection before it sends, and drops the turn instead of leaving a job to fire for
+    nothing. A table the projection does not know is sent as it is."""
+    current = {"tb_h": 9, "tb_i": 3}
+    jobs = DeferredJobs(redis, QUEUE, delay_s=30, versions=lambda ids: {
+        t: current[t] for t in ids if t in current})
+    jobs.after(turn("tb_h", 8))
+    jobs.after(turn("tb_i", 3))
+    jobs.after(turn("tb_j", 5))
+    jobs.flush()
+    assert scheduled(redis) == [timeouts.job_id("tb_i", 3), timeouts.job_id("tb_j", 5)]
+
+
+def test_turns_are_sent_when_the_versions_cannot_be_read(redis):
+    def unreadable(ids):
+        raise OSError("PostgreSQL is away")
+
+    jobs = DeferredJobs(redis, QUEUE, delay_s=30, versions=unreadable)
+    jobs.after(turn("tb_k", 2))
+    jobs.flush()
+    assert scheduled(redis) == [timeouts.job_id("tb_k", 2)]
+
+
+def test_the_app_reads_the_versions_from_the_table_projection(app, client):
+    r = client.post("/v1/tables", json={"game": "cassino", "options": {"variant": "classic"}},
+                    headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    versions = app.extensions["banco.jobs"].versions
+    assert versions([r.json["id"], "tb_no_such_table"]) == {r.json["id"]: r.json["version"]}
