@@ -74,9 +74,7 @@ def _domain_errors(app: Flask) -> None:
     @app.errorhandler(PoolTimeout)
     def unavailable(e: Exception) -> Any:
         app.logger.warning("database unavailable: %s", type(e).__name__)
-        response = render(Problem(503, "unavailable", "the database is unavailable; retry shortly"))
-        response.headers["Retry-After"] = "1"
-        return response
+        return db.unavailable()
 
     @app.errorhandler(psycopg.DataError)
     def bad_value(e: psycopg.DataError) -> Any:

@@ -32,6 +32,13 @@ def conn() -> psycopg.Connection:
     return g.db_conn
 
 
+def unavailable() -> Response:
+    """503 problem+json: the database went away during the request, which wrote nothing."""
+    response = render(Problem(503, "unavailable", "the database is unavailable; retry shortly"))
+    response.headers["Retry-After"] = "1"
+    return response
+
+
 def after_commit(fn: Callable[[], None]) -> None:
     """Run `fn` once the request's transaction has committed (never if it rolls back)."""
     g.setdefault("after_commit", []).append(fn)
@@ -50,7 +57,7 @@ def _finish(response: Response) -> Response:
     except psycopg.OperationalError:
         # The connection died before the commit was confirmed: the client must not be told
         # it succeeded. (It did not commit, or a retry with its Idempotency-Key replays it.)
-        return render(Problem(503, "unavailable", "the database is unavailable; retry shortly"))
+        return unavailable()
     for fn in g.pop("after_commit", []):
         fn()
     return response

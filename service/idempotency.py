@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
+import psycopg
 from flask import Flask, Response, g, request
 from psycopg.types.json import Jsonb
 
@@ -64,11 +65,16 @@ def _after(response: Response) -> Response:
     kept = g.pop("idempotency", None)
     if kept is not None and response.status_code < 400 and not response.is_streamed:
         headers = {h: response.headers[h] for h in KEPT_HEADERS if h in response.headers}
-        db.conn().execute(
-            "UPDATE idempotency_keys SET status = %s, body = %s, headers = %s"
-            " WHERE principal = %s AND key = %s",
-            (response.status_code, response.get_data(), Jsonb(headers), *kept),
-        )
+        try:
+            db.conn().execute(
+                "UPDATE idempotency_keys SET status = %s, body = %s, headers = %s"
+                " WHERE principal = %s AND key = %s",
+                (response.status_code, response.get_data(), Jsonb(headers), *kept),
+            )
+        except psycopg.OperationalError:
+            # The database went away after the view: nothing of the request can commit. (An
+            # after-request hook's error would otherwise reach the client as a 500.)
+            return db.unavailable()
     return response
 
 

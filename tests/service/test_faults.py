@@ -17,7 +17,7 @@ from pathlib import Path
 import psycopg
 
 from events import migrate
-from service import embedded
+from service import db, embedded
 from service.app import create_app
 from tests.service.conftest import OPERATOR
 
@@ -76,3 +76,42 @@ def test_postgres_restart_gives_503s_then_recovers_and_loses_nothing(config):
         finally:
             app.extensions["banco.pool"].close()
             server.cleanup()
+
+
+def test_a_connection_lost_after_the_view_gives_503_and_writes_nothing(config):
+    """The database goes away between the view and the commit, while the Idempotency-Key's
+    record is being filled in (an after-request hook): 503 problem+json, not a 500, and a retry
+    with the same key makes the write once."""
+    app = create_app(config)
+    kill = threading.Event()
+
+    @app.after_request  # registered last, so it runs before the app's own hooks
+    def cut_the_connection(response):
+        if kill.is_set():
+            kill.clear()
+            pid = db.conn().info.backend_pid
+            with psycopg.connect(config.database_url, autocommit=True) as other:
+                other.execute("SELECT pg_terminate_backend(%s)", (pid,))
+                while other.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s",
+                                    (pid,)).fetchone():
+                    time.sleep(0.01)
+        return response
+
+    try:
+        client = app.test_client()
+        player = client.post("/v1/players", json={"name": "Cut"}, headers=OPERATOR).json
+        path = f"/v1/players/{player['player']['id']}/deposits"
+        headers = {**OPERATOR, "Idempotency-Key": "cut-1"}
+        kill.set()
+        r = client.post(path, json={"amount": 7, "reason": "cut"}, headers=headers)
+        assert r.status_code == 503, r.json
+        assert r.headers["Content-Type"] == "application/problem+json"
+        assert r.json["code"] == "unavailable"
+        balance = client.get(f"/v1/players/{player['player']['id']}/balance", headers=OPERATOR)
+        assert balance.json["balance"] == 0
+        again = client.post(path, json={"amount": 7, "reason": "cut"}, headers=headers)
+        assert again.status_code == 201, again.json
+        balance = client.get(f"/v1/players/{player['player']['id']}/balance", headers=OPERATOR)
+        assert balance.json["balance"] == 7
+    finally:
+        app.extensions["banco.pool"].close()
