@@ -33,7 +33,9 @@ def conn() -> psycopg.Connection:
 
 
 def unavailable() -> Response:
-    """503 problem+json: the database went away during the request, which wrote nothing."""
+    """503 problem+json: the database went away during the request. It wrote nothing, except
+    when the connection dropped as its COMMIT landed (see `_finish`): a retry with the same
+    Idempotency-Key settles which."""
     response = render(Problem(503, "unavailable", "the database is unavailable; retry shortly"))
     response.headers["Retry-After"] = "1"
     return response
