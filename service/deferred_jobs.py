@@ -30,7 +30,6 @@ from redis import Redis
 
 from projections.tables import TableRow
 from workers import timeouts
-from workers.settlement import enqueue_settlement
 
 log = logging.getLogger("banco.jobs")
 
@@ -114,20 +113,12 @@ class DeferredJobs:
                 current = {}
             turns = {t: turn for t, turn in turns.items()
                      if current.get(t, turn.version) == turn.version}
-        pipe = self.connection.pipeline()
-        # RQ may WATCH while enqueueing, which must come before any other command: every
-        # settlement first, then the schedules, then the cancellations.
-        for table_id, p in pending.items():
-            for hand_id in p.settle:
-                enqueue_settlement(self.connection, self.queue_name, table_id, hand_id, pipe)
-        for table_id, turn in turns.items():
-            if turn.deadline is not None:
-                timeouts.schedule(self.connection, self.queue_name, table_id, turn.version,
-                                  turn.deadline, pipe)
-        for table_id, p in pending.items():
-            for version in p.cancel:
-                timeouts.cancel(self.connection, self.queue_name, table_id, version, pipe)
-        pipe.execute()
+        timeouts.send(
+            self.connection, self.queue_name,
+            settle=[(t, hand_id) for t, p in pending.items() for hand_id in p.settle],
+            turns=[(t, turn.version, turn.deadline) for t, turn in turns.items()
+                   if turn.deadline is not None],
+            ended=[(t, version) for t, p in pending.items() for version in p.cancel])
 
     def _run(self) -> None:
         while True:

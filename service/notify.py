@@ -55,10 +55,11 @@ class Waiter:
     def wake(self, change: Change | None) -> None:
         """Note `change` (None: anything may have changed); one the stream does not want does
         not wake it, but shows that notices still flow."""
-        if change is not None and self.wants is not None and not self.wants(change):
-            self._heard = True
-            return
+        wanted = change is None or self.wants is None or self.wants(change)
         with self._lock:
+            if not wanted:
+                self._heard = True
+                return
             if change is not None:
                 self._changes.append(change)
         self._event.set()

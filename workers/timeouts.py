@@ -8,6 +8,7 @@ find the version moved on and append nothing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import datetime
 
 from redis import Redis
@@ -66,6 +67,24 @@ def fire(table_id: str, version: int) -> tables.TableRow | None:
         return None  # a player's action landed first: the turn is over
 
 
+def send(connection: Redis, queue_name: str, settle: Iterable[tuple[str, str]] = (),
+         turns: Iterable[tuple[str, int, datetime]] = (),
+         ended: Iterable[tuple[str, int]] = ()) -> None:
+    """In one round trip to Redis: the settlements of (table, hand) queued, the timeouts of the
+    turns (table, version it began at, deadline) scheduled, and those of the turns (table,
+    version) that `ended` cancelled."""
+    pipe = connection.pipeline()
+    # RQ may start its transaction on the pipeline while enqueueing, which must come before any
+    # other command: so settlements first, then schedules, then cancellations.
+    for table_id, hand_id in settle:
+        enqueue_settlement(connection, queue_name, table_id, hand_id, pipe)
+    for table_id, version, at in turns:
+        schedule(connection, queue_name, table_id, version, at, pipe)
+    for table_id, version in ended:
+        cancel(connection, queue_name, table_id, version, pipe)
+    pipe.execute()
+
+
 def after(connection: Redis, queue_name: str, table: tables.TableRow | None,
           ended: int | None = None) -> None:
     """What a changed table needs next: its next deadline scheduled, or its settlement queued,
@@ -73,15 +92,12 @@ def after(connection: Redis, queue_name: str, table: tables.TableRow | None,
     one round trip to Redis."""
     if table is None:
         return
-    pipe = connection.pipeline()
-    # RQ starts its transaction on the pipeline while enqueueing, so the enqueue comes first.
-    if table.status == "settling" and table.hand_id is not None:
-        enqueue_settlement(connection, queue_name, table.table_id, table.hand_id, pipe)
-    elif table.status == "playing" and table.deadline is not None:
-        schedule(connection, queue_name, table.table_id, table.version, table.deadline, pipe)
-    if ended is not None:
-        cancel(connection, queue_name, table.table_id, ended, pipe)
-    pipe.execute()
+    send(connection, queue_name,
+         settle=[(table.table_id, table.hand_id)]
+         if table.status == "settling" and table.hand_id is not None else [],
+         turns=[(table.table_id, table.version, table.deadline)]
+         if table.status == "playing" and table.deadline is not None else [],
+         ended=[(table.table_id, ended)] if ended is not None else [])
 
 
 def fire_timeout(table_id: str, version: int) -> bool:
