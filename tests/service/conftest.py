@@ -114,12 +114,13 @@ def played(app, worker) -> dict[str, Any]:
     for i in range(3):
         r = client.post("/v1/players", json={"name": f"V{i}"}, headers=OPERATOR)
         player = Player(r.json["player"]["id"], r.json["token"])
-        client.post(f"/v1/players/{player.id}/deposits", json={"amount": 100, "reason": "seed"},
+        client.post(f"/v1/players/{player.id}/deposits", json={"amount": 1000, "reason": "seed"},
                     headers=OPERATOR)
         players.append(player)
-    session = Session(client, "sette-e-mezzo", players)
-    session.open({}, 50)
+    # A table of its own for each try: the tests take the hand to be its table's only one.
     for _ in range(20):
+        session = Session(client, "sette-e-mezzo", players)
+        session.open({}, 50)
         hand_id = session.deal()
         session.play_hand()
         if session.wait_settled(hand_id)["postings"]:
