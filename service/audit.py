@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
@@ -14,6 +13,7 @@ from rq.job import Job
 from service import db
 from service.audit_schemas import CheckpointListSchema, CheckpointSchema
 from service.auth import require
+from service.blueprint import Blueprint
 from service.problems import Problem
 from service.verification import checkpoints
 from workers import jobs

@@ -6,10 +6,10 @@ import secrets
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service import db
 from service.auth import new_token, require
+from service.blueprint import Blueprint
 from service.schemas import AuditorCreatedSchema, AuditorCreateSchema
 
 blp = Blueprint("auditors", __name__, url_prefix="/v1/auditors",

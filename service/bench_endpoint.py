@@ -13,10 +13,10 @@ from typing import Any
 
 import psycopg
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service import db
 from service.auth import principal, require
+from service.blueprint import Blueprint
 
 TABLE = "bench_ceiling"
 

@@ -6,12 +6,12 @@ from typing import Any
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from events import ledger
 from projections import history
 from service import chart, db
 from service.auth import require
+from service.blueprint import Blueprint
 from service.players import load_player
 from service.schemas import HistoryQuerySchema
 

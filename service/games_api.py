@@ -6,10 +6,10 @@ from typing import Any
 
 import marshmallow
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields
 
 from service.auth import require
+from service.blueprint import Blueprint
 from service.handlers import ENGINES
 from service.table_schemas import GameSchema
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from games.contract import AUDITOR, Viewer
 from projections import tables
 from service import db
 from service.audit_schemas import ReplaySchema, VerificationSchema
 from service.auth import Principal, principal, require
+from service.blueprint import Blueprint
 from service.problems import Problem
 from service.redaction import viewer_in
 from service.replay import steps

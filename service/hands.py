@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from events.catalog import GAME_EVENT_PREFIX
 from projections import tables
 from projections.tables import engine_event
 from service import db, handlers
 from service.auth import Principal, principal, require
+from service.blueprint import Blueprint
 from service.context import store
 from service.problems import Problem
 from service.redaction import Redactor, viewer_in

@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from psycopg_pool import ConnectionPool
 
 from events import ledger
@@ -16,6 +15,7 @@ from events.model import NewEvent
 from projections import apply_inline, history
 from service import db, export
 from service.auth import new_token, require
+from service.blueprint import Blueprint
 from service.context import metadata, store
 from service.problems import Problem
 from service.schemas import (

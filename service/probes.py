@@ -6,12 +6,12 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 from rq import Worker
 
 from events import migrate
 from service import db
+from service.blueprint import Blueprint
 from service.problems import Problem
 from workers.queues import queue
 

@@ -11,7 +11,6 @@ import orjson
 import psycopg
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 from psycopg_pool import ConnectionPool
 
@@ -20,6 +19,7 @@ from projections import tables
 from projections.tables import TableRow
 from service import db, handlers, notify
 from service.auth import Principal, principal, require
+from service.blueprint import Blueprint
 from service.context import metadata, store
 from service.deferred_jobs import DeferredJobs
 from service.problems import Problem

@@ -117,3 +117,25 @@ def test_pagination_limits_are_enforced(client, new_player, query):
         if path == "/v1/tables" and "cursor" in query:
             continue  # table cursors are ids, not numbers
         assert r.status_code == 422 and r.headers["Content-Type"] == "application/problem+json"
+
+
+def test_unknown_query_parameters_are_refused_not_ignored(client, new_player, app):
+    """A misspelt filter is a 422 naming it, on every endpoint that takes query parameters;
+    ignored, `?stauts=open` would have listed every table as if it were the filter."""
+    p = new_player(deposit=5)
+    r = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}}, headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    table = r.json["id"]
+    before = count_events(app)
+    for path, known in [("/v1/tables", {"status": "open"}),
+                        (f"/v1/players/{p.id}/balance-history", {"limit": 5}),
+                        (f"/v1/players/{p.id}/balance-history.svg", {"reason": "seed"}),
+                        (f"/v1/tables/{table}/events", {"after": 0}),
+                        (f"/v1/tables/{table}/stream", {"timeout": 0.1}),
+                        (f"/v1/tables/{table}/hands", {"limit": 5})]:
+        assert client.get(path, query_string=known, headers=OPERATOR).status_code == 200, path
+        r = client.get(path, query_string={**known, "stauts": "open"}, headers=OPERATOR)
+        assert r.status_code == 422, (path, r.status_code)
+        assert r.headers["Content-Type"] == "application/problem+json"
+        assert "stauts" in r.json["errors"]["query"], (path, r.json)
+    assert count_events(app) == before

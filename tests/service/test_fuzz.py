@@ -64,6 +64,9 @@ def test_the_api_keeps_its_contract_along_its_links(app):
     """Stateful: sequences of calls that follow the links (a player created, then deposited to
     and read; a table opened, then dealt and read), as the operator."""
     schema = schemathesis.openapi.from_path(SPEC)
+    # Every call carries the operator's token (below): a case generated without it, or with a
+    # broken one, would be sent with it all the same and then be taken for accepted bad input.
+    schema.config.generation.update(with_security_parameters=False)
     schema.app = app
     calls: list[tuple[str, str, int]] = []
 
