@@ -79,10 +79,11 @@ class DeferredJobs:
                     ended = None
             if ended is not None:
                 pending.cancel.add(ended)
-            if table.status == "settling" and table.hand_id is not None:
-                pending.settle.append(table.hand_id)
+            settle = timeouts.settlement(table)
+            if settle is not None:
+                pending.settle.append(settle[1])
                 self._hurry.set()  # the players wait for it: no delay
-            elif table.status == "playing" and table.deadline is not None and (
+            elif timeouts.deadline(table) is not None and (
                     pending.turn is None or pending.turn.version < table.version):
                 # (A change committed earlier may be recorded later: its turn is over already.)
                 pending.turn = table
@@ -116,8 +117,7 @@ class DeferredJobs:
         timeouts.send(
             self.connection, self.queue_name,
             settle=[(t, hand_id) for t, p in pending.items() for hand_id in p.settle],
-            turns=[(t, turn.version, turn.deadline) for t, turn in turns.items()
-                   if turn.deadline is not None],
+            turns=[due for turn in turns.values() if (due := timeouts.deadline(turn)) is not None],
             ended=[(t, version) for t, p in pending.items() for version in p.cancel])
 
     def _run(self) -> None:

@@ -85,6 +85,21 @@ def send(connection: Redis, queue_name: str, settle: Iterable[tuple[str, str]] =
     pipe.execute()
 
 
+def settlement(table: tables.TableRow) -> tuple[str, str] | None:
+    """The (table, hand) whose settlement the committed `table` waits for, if it does."""
+    if table.status == "settling" and table.hand_id is not None:
+        return table.table_id, table.hand_id
+    return None
+
+
+def deadline(table: tables.TableRow) -> tuple[str, int, datetime] | None:
+    """The (table, version its turn began at, deadline) of the committed `table`'s turn in play,
+    if it has one."""
+    if table.status == "playing" and table.deadline is not None:
+        return table.table_id, table.version, table.deadline
+    return None
+
+
 def after(connection: Redis, queue_name: str, table: tables.TableRow | None,
           ended: int | None = None) -> None:
     """What a changed table needs next: its next deadline scheduled, or its settlement queued,
@@ -92,11 +107,8 @@ def after(connection: Redis, queue_name: str, table: tables.TableRow | None,
     one round trip to Redis."""
     if table is None:
         return
-    send(connection, queue_name,
-         settle=[(table.table_id, table.hand_id)]
-         if table.status == "settling" and table.hand_id is not None else [],
-         turns=[(table.table_id, table.version, table.deadline)]
-         if table.status == "playing" and table.deadline is not None else [],
+    settle, turn = settlement(table), deadline(table)
+    send(connection, queue_name, settle=[settle] if settle else [], turns=[turn] if turn else [],
          ended=[(table.table_id, ended)] if ended is not None else [])
 
 
