@@ -1,4 +1,5 @@
-"""The blueprint every resource module uses: flask-smorest's, refusing unknown query parameters.
+"""The blueprint every resource module uses: flask-smorest's, refusing unknown query parameters,
+with each arguments schema made once.
 
 webargs ignores a query parameter its schema does not name, so `GET /v1/tables?stauts=open` would
 list every table as if unfiltered. Here it is a 422 problem naming the parameter instead, as an
@@ -7,8 +8,11 @@ unknown field of a JSON body already is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask_smorest import Blueprint as SmorestBlueprint
-from marshmallow import RAISE
+from marshmallow import RAISE, Schema
 from webargs.flaskparser import FlaskParser
 
 
@@ -21,3 +25,10 @@ class _Parser(FlaskParser):
 
 class Blueprint(SmorestBlueprint):
     ARGUMENTS_PARSER = _Parser()
+
+    def arguments(self, schema: type[Schema] | Schema, *args: Any, **kwargs: Any) -> Callable[..., Any]:
+        # Given a class, webargs makes a new schema (its fields and their validators) for every
+        # request: more than half of the 18 µs an action's body took to parse. A schema's `load`
+        # keeps no state of its own, so one instance serves every request and thread.
+        instance = schema() if isinstance(schema, type) else schema
+        return super().arguments(instance, *args, **kwargs)
