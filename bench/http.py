@@ -37,12 +37,14 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-from bench import db, report
+from bench import db, http_cpu, report
 from bench.http_clients import GAMES, Tally, _hold, follow, insert, play, tables_for
 from bench.http_history import history_markdown, run_history
 from bench.http_service import Service, machine_cpu, prepare, process_cpu, redis_url, service
 from service.runner import THREADS
 
+# The request each side's actions are: a move, or the ceiling's INSERT (for `--cpu`).
+ROUTES = {"tables": "POST /v1/tables/{id}/actions", "ceiling": "POST /v1/bench/inserts"}
 RATE_TARGET = 0.50  # actions/s at least half the ceiling's requests/s
 P99_TARGET = 3.0  # action p99 under 3 times the ceiling's p99
 
@@ -67,6 +69,7 @@ class Side:
     client_cpu: list[float] = field(default_factory=list)  # cores
     server_cpu: list[float] = field(default_factory=list)  # gunicorn's, cores
     other_cpu: list[float] = field(default_factory=list)  # the rest of the machine, cores
+    parts: list[dict[str, float]] = field(default_factory=list)  # with --cpu: ms per action
 
 
 @dataclass
@@ -108,8 +111,12 @@ Tasks = list[tuple[Callable[..., Tally], tuple[Any, ...]]]  # a client function 
 
 
 def trial(pool: Executor, svc: Service, side: Side, tasks: Tasks, seconds: float,
-          lead: float = 0.05) -> list[Tally]:
-    """Run every task from one shared instant for `seconds`; record the figures into `side`."""
+          lead: float = 0.05, request_route: str = "") -> list[Tally]:
+    """Run every task from one shared instant for `seconds`; record the figures into `side`
+    (with the service's CPU counted, its parts per action, `request_route` the action's own)."""
+    folder = svc.cpu_dir
+    if folder is not None:
+        before = http_cpu.snapshot(folder, svc.gunicorn_workers(), svc.processes_cpu())
     start_at = time.monotonic() + lead
     stop_at = start_at + seconds
     busy0, _ = machine_cpu()
@@ -129,6 +136,10 @@ def trial(pool: Executor, svc: Service, side: Side, tasks: Tasks, seconds: float
     side.client_cpu.append(client / span)
     side.server_cpu.append(server / span)
     side.other_cpu.append(max(0.0, (busy1 - busy0) - client - server) / span)
+    if folder is not None:
+        after = http_cpu.snapshot(folder, svc.gunicorn_workers(), svc.processes_cpu())
+        side.parts.append(http_cpu.parts(before, after, request_route, client,
+                                         sum(t.actions for t in tallies)))
     return tallies
 
 
@@ -159,7 +170,7 @@ def run_throughput(svc: Service, games: Sequence[str], concurrency: Sequence[int
                     order.reverse()
                 for kind, tasks in order:
                     tallies = trial(pool, svc, getattr(res, kind), tasks,
-                                    seconds if r else min(seconds, 0.3))
+                                    seconds if r else min(seconds, 0.3), request_route=ROUTES[kind])
                     if kind == "tables":
                         for spec, tally in zip(specs[case.game], tallies, strict=False):
                             spec.table_id = tally.table_id
@@ -208,6 +219,13 @@ def markdown(results: Sequence[Result]) -> str:
     )
 
 
+def cpu_markdown(results: Sequence[Result]) -> str:
+    """With --cpu: ms of CPU per action (or ceiling request) by part, medians over rounds."""
+    rows = [((res.case.game, str(res.case.tables), side), getattr(res, side).parts)
+            for res in results for side in ("tables", "ceiling")]
+    return http_cpu.markdown(rows, ["game", "tables", "side"])
+
+
 @dataclass
 class Options:
     games: Sequence[str] = tuple(GAMES)
@@ -220,6 +238,7 @@ class Options:
     history_rounds: int = 100
     hands_per_round: int = 1
     poll: bool = False  # clients that read before each move (`play`) instead of `follow`
+    cpu: bool = False  # count the CPU of each part of the service (`bench.http_cpu`)
 
     @property
     def client_kind(self) -> str:
@@ -252,6 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--poll", action="store_true",
                         help="clients that read the table before a move and poll for settlement,"
                         " instead of following their turns over Server-Sent Events")
+    parser.add_argument("--cpu", action="store_true",
+                        help="also split each trial's CPU into its parts, per action (gunicorn"
+                        " counts its requests by endpoint; local PostgreSQL and Redis from /proc)")
     parser.add_argument("--history", type=int,
                         help="hands played at the long-lived table (default 10000, quick 50; 0 skips)")
     parser.add_argument("--url", help="server to create the benchmark database on"
@@ -263,6 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rounds=args.rounds or (1 if args.quick else 5),
         mode="threads" if args.threads else "processes",
         poll=args.poll,
+        cpu=args.cpu,
         history=args.history if args.history is not None else (50 if args.quick else 10_000),
         history_rounds=2 if args.quick else 100,
         hands_per_round=1,
@@ -278,11 +301,14 @@ def main(argv: Sequence[str] | None = None) -> int:
               " trial; rates are medians over rounds, actions/ceiling the median of each round's"
               " ratio, latencies pooled over rounds; CPU in cores\n", flush=True)
         prepare(url)
-        with service(url, redis_url(), threads=options.server_threads) as svc:
+        with service(url, redis_url(), threads=options.server_threads, cpu=options.cpu) as svc:
             results = run_throughput(svc, options.games, options.tables, options.seconds,
                                      options.rounds, options.mode, progress,
                                      client=play if options.poll else follow)
             print(markdown(results), flush=True)
+            if options.cpu:
+                print("\n## CPU per action (or ceiling request), ms, by part\n")
+                print(cpu_markdown(results), flush=True)
             if options.history:
                 history = run_history(svc, url, options.history, options.young,
                                       options.history_rounds, options.hands_per_round, progress)

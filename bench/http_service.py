@@ -17,6 +17,7 @@ from pathlib import Path
 
 import psycopg
 
+from bench import http_cpu
 from bench.http_clients import Client
 from service import bench_endpoint
 from service.runner import THREADS
@@ -38,11 +39,23 @@ class Service:
     gunicorn: subprocess.Popen[bytes]
     worker: subprocess.Popen[bytes]
     log: Path
+    cpu_dir: Path | None = None  # with `cpu`: where gunicorn's workers report their CPU
+
+    def gunicorn_workers(self) -> list[int]:
+        return _pids(self.gunicorn.pid)[1:]
+
+    def processes_cpu(self) -> dict[str, float]:
+        """CPU seconds so far of gunicorn, the settlement worker, PostgreSQL and Redis."""
+        return {"gunicorn": process_cpu(self.gunicorn.pid), "worker": process_cpu(self.worker.pid),
+                "postgres": http_cpu.named_cpu(["postgres"]),
+                "redis": http_cpu.named_cpu(["redis-server"])}
 
 
 @contextmanager
-def service(url: str, redis_url: str, workers: int = 2, threads: int = THREADS) -> Iterator[Service]:
-    """gunicorn as `banco serve` starts it, and a settlement worker, both on database `url`."""
+def service(url: str, redis_url: str, workers: int = 2, threads: int = THREADS,
+            cpu: bool = False) -> Iterator[Service]:
+    """gunicorn as `banco serve` starts it, and a settlement worker, both on database `url`;
+    with `cpu`, gunicorn's workers count their requests' CPU (`bench.http_cpu`)."""
     port = free_port()
     key = "bench-" + secrets.token_hex(16)
     queue_name = f"banco-bench-{os.getpid()}-{secrets.token_hex(3)}"
@@ -52,15 +65,21 @@ def service(url: str, redis_url: str, workers: int = 2, threads: int = THREADS) 
            "BANCO_RATE_LIMIT": "100000000/minute"}
     with tempfile.TemporaryDirectory(prefix="banco-bench-http-") as tmp:
         log = Path(tmp, "service.log")
+        cpu_dir = Path(tmp, "cpu") if cpu else None
+        extra = []
+        if cpu_dir is not None:
+            cpu_dir.mkdir()
+            env[http_cpu.DIR_ENV] = str(cpu_dir)
+            extra = ["--config", "python:bench.http_cpu"]
         with log.open("wb") as out:
             gunicorn = subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind",
                  f"127.0.0.1:{port}", "--workers", str(workers), "--worker-class", "gthread",
-                 "--threads", str(threads), "--log-level", "warning"],
+                 "--threads", str(threads), "--log-level", "warning", *extra],
                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=out)
             worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT,
                                       env=env, stdout=subprocess.DEVNULL, stderr=out)
-        running = Service(port, key, gunicorn, worker, log)
+        running = Service(port, key, gunicorn, worker, log, cpu_dir)
         try:
             _wait_ready(running)
             yield running

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from bench import append, db, export, http, http_history, http_service, rebuild
+from bench import append, db, export, http, http_cpu, http_history, http_service, rebuild
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool
@@ -101,3 +101,36 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
         inserted = conn.execute("SELECT count(*) FROM bench_ceiling").fetchone()
     assert settled is not None and settled[0] >= settled[1] - 4  # at most one in play per table
     assert inserted is not None and inserted[0] > 0
+
+
+def test_http_cpu_counts_requests_by_route_and_streamed_chunks_as_made():
+    counts = http_cpu.Counts()
+
+    def app(environ, start_response):
+        start_response("200 OK", [])
+        return iter([b"a", b"b"])
+
+    wrapped = http_cpu.counting(app, counts)
+    for path in ("/v1/tables/tb_0123456789abcdef/actions", "/v1/tables/tb_fedcba9876543210/actions"):
+        body = wrapped({"REQUEST_METHOD": "POST", "PATH_INFO": path}, lambda *a: None)
+        assert list(body) == [b"a", b"b"]
+    requests, seconds = counts.by_route["POST /v1/tables/{id}/actions"]
+    assert requests == 2 and seconds >= 0
+    assert list(counts.by_route) == ["POST /v1/tables/{id}/actions"]
+
+
+def test_http_cpu_splits_each_trial_into_its_parts(bench_url: str, redis_url: str):
+    """gunicorn's workers report their requests' CPU on demand; each trial gets its parts."""
+    http_service.prepare(bench_url)
+    with http_service.service(bench_url, redis_url, cpu=True) as svc:
+        results = http.run_throughput(svc, ("cassino",), (1,), seconds=0.5, rounds=1,
+                                      mode="threads", warm=False)
+
+    [res] = results
+    [tables], [ceiling] = res.tables.parts, res.ceiling.parts
+    assert set(tables) == set(ceiling) == set(http_cpu.PARTS)
+    assert tables["the request"] > 0 and ceiling["the request"] > 0
+    assert tables["streams"] > 0 and ceiling["streams"] == 0  # the ceiling's clients hold none
+    if http_cpu.named_cpu(["postgres"]) > 0:  # a server on this machine, seen in /proc
+        assert tables["PostgreSQL"] > 0 and ceiling["PostgreSQL"] > 0
+    assert "| cassino | 1 | tables |" in http.cpu_markdown(results)
