@@ -15,6 +15,7 @@ import psycopg
 
 from events import migrate
 from service import embedded
+from service.config import Config, ConfigError
 
 # gunicorn threads per worker: requests are short, but every open Server-Sent Events stream
 # holds a thread for as long as its subscriber follows the table.
@@ -48,11 +49,17 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        with psycopg.connect(servers.database_url, autocommit=True) as conn:
-            migrate.upgrade(conn)
         key = operator_key(data_dir)
         env = {**os.environ, "DATABASE_URL": servers.database_url, "REDIS_URL": servers.redis_url,
                "BANCO_OPERATOR_KEY": key}
+        try:
+            # Every process reads these settings: refuse bad ones here, once and plainly, rather
+            # than as a traceback from each gunicorn worker that fails to start.
+            Config.from_env(env)
+        except ConfigError as e:
+            raise click.UsageError(str(e)) from e
+        with psycopg.connect(servers.database_url, autocommit=True) as conn:
+            migrate.upgrade(conn)
         children.append(subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind", f"{host}:{port}",
              "--workers", str(workers), "--worker-class", "gthread", "--threads", str(THREADS),

@@ -162,3 +162,16 @@ def test_jobs_lists_failures_and_requeues_them(env, redis_url):
     # (The burst worker's sweep may also have scheduled deadlines of other tests' tables.)
     assert "1 queued," in after and "0 failed" in after
     q.empty()
+
+
+def test_run_refuses_bad_settings_before_starting_anything(env, tmp_path):
+    """A short operator key (or any bad setting) is one clear error, not a worker's traceback."""
+    result = subprocess.run(
+        [sys.executable, "-m", "service.cli", "run", "--data-dir", str(tmp_path / "data"),
+         "--port", str(free_port())],
+        cwd=ROOT, env={**env, "BANCO_OPERATOR_KEY": "too-short"},
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "BANCO_OPERATOR_KEY must be at least 16 characters" in result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "Banco is running" not in result.stdout
