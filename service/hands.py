@@ -29,20 +29,36 @@ def summary(hand: dict[str, Any], who: Principal) -> dict[str, Any]:
         return out
     table = handlers.load(db.conn(), hand["table_id"])
     engine = handlers.engine_of(table)
-    # The hand's own events and the settlement right after them: bounded by the hand's length.
-    length = hand["last_version"] - hand["first_version"] + 1 + len(hand["postings"] or []) + 2
-    stored = store().read_stream(handlers.stream(hand["table_id"]), hand["first_version"] - 1,
-                                 conn=db.conn(), limit=length)
-    redactor = Redactor(db.conn(), who)
+    # The hand's own events, its first to its last: bounded by the hand's length.
+    own = store().read_stream(handlers.stream(hand["table_id"]), hand["first_version"] - 1,
+                              conn=db.conn(), limit=hand["last_version"] - hand["first_version"] + 1)
     state = engine.initial_state(table.options)
-    for event in stored:
-        if event.type == "SeedRevealed" and event.data["hand_id"] == hand["hand_id"]:
-            out["server_seed"] = redactor.event(event)["data"].get("server_seed")
-            break
+    for event in own:
         if event.type.startswith(GAME_EVENT_PREFIX):
             state = engine.evolve(state, engine_event(event))
+    out["server_seed"] = _revealed_seed(hand, Redactor(db.conn(), who))
     out["outcome"] = engine.view(state, viewer_in(who, hand["seats"]))
     return out
+
+
+def _revealed_seed(hand: dict[str, Any], redactor: Redactor) -> str | None:
+    """The server seed as the hand's settlement revealed it, as `redactor`'s viewer may see it.
+
+    The settlement follows the hand's last event, after the postings of its last move (a bust
+    pays the banker at once) and with its own: it is read a few events at a time, up to the next
+    hand at the latest.
+    """
+    after = hand["last_version"]
+    while True:
+        page = store().read_stream(handlers.stream(hand["table_id"]), after, conn=db.conn(), limit=8)
+        for event in page:
+            if event.type == "SeedRevealed" and event.data["hand_id"] == hand["hand_id"]:
+                return redactor.event(event)["data"].get("server_seed")
+            if event.type == "HandBegan":
+                return None
+        if not page:
+            return None
+        after = page[-1].version
 
 
 @blp.route("/v1/tables/<table_id>/hands")

@@ -96,3 +96,59 @@ def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, aud
         "money.double_entry", "money.no_negative", "integrity.chain"}
     outsider = new_player("Outsider")
     assert client.get(f"/v1/hands/{hand_id}/replay", headers=outsider.auth).status_code == 403
+
+
+def _play_always_hitting(session: Session) -> None:
+    """Every punter bets the least and hits while he may; everyone else takes his first move."""
+    path = f"/v1/tables/{session.table_id}"
+    while True:
+        views = {p.id: session.call(p, "get", path).json for p in session.players}
+        if next(iter(views.values()))["status"] != "playing":
+            return
+        p = next(p for p in session.players if views[p.id]["legal_actions"])
+        offered = {a["type"]: a for a in views[p.id]["legal_actions"]}
+        if "hit" in offered:
+            action = {"type": "hit"}
+        elif "bet" in offered:
+            action = {"type": "bet", "amount": offered["bet"]["amount"]["min"]}
+        else:
+            action = session.payload(next(iter(offered.values())))
+        r = session.call(p, "post", f"{path}/actions", json=action,
+                         headers={"If-Match": f'"{views[p.id]["version"]}"'})
+        assert r.status_code == 200, (action, r.json)
+
+
+def test_a_hand_ended_by_a_move_that_posts_shows_the_seed_its_settlement_revealed(
+        app, client, new_player, worker, auditor):
+    """Seed: ../shared/seeds/001_6b5bbd2473d5c47f.txt (Sette e mezzo: over 7½ the player loses
+    the stake at once). The move that busts the only punter ends the hand and pays the banker;
+    the settlement, and the seed it reveals, come after that posting, and the hand's summary must
+    still find the seed."""
+    session = Session(client, "sette-e-mezzo", [new_player(f"H{i}", deposit=100) for i in range(2)])
+    session.open({}, 50)
+    store = app.extensions["banco.store"]
+    for _ in range(30):  # nearly every hand ends in a bust when the punter always hits
+        hand_id = session.deal()
+        _play_always_hitting(session)
+        session.wait_settled(hand_id)
+        after_last = store.read_stream(handlers.stream(session.table_id),
+                                       _last_version(app, hand_id), limit=1)[0]
+        if after_last.type == "TreasurePosted" and after_last.data["hand"] == hand_id:
+            break
+    else:
+        raise AssertionError("no hand ended on a move that posted")
+    revealed = next(e for e in store.read_stream(handlers.stream(session.table_id))
+                    if e.type == "SeedRevealed" and e.data["hand_id"] == hand_id)
+    for headers in (bearer(auditor), OPERATOR, session.players[0].auth):
+        shown = client.get(f"/v1/hands/{hand_id}", headers=headers).json
+        assert shown["status"] == "settled"
+        assert shown["server_seed"] == revealed.data["server_seed"]
+    listed = client.get(f"/v1/tables/{session.table_id}/hands", headers=bearer(auditor)).json
+    assert [h["server_seed"] for h in listed["items"] if h["id"] == hand_id] == [
+        revealed.data["server_seed"]]
+
+
+def _last_version(app, hand_id: str) -> int:
+    with app.extensions["banco.pool"].connection() as conn:
+        return int(conn.execute("SELECT last_version FROM hands WHERE hand_id = %s",
+                                (hand_id,)).fetchone()[0])
