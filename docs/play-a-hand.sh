@@ -35,7 +35,8 @@ while true; do
          -d "$ACTION" > /dev/null
   done
 done
-sleep 1   # the worker settles the hand
+# The worker settles the hand in a moment.
+until [ "$(curl -s "$B/v1/hands/$HAND" "${ann[@]}" | jq -r .status)" = settled ]; do sleep 0.2; done
 curl -s "$B/v1/hands/$HAND" "${ann[@]}" | jq -c '{status, commitment, server_seed, postings}'
 curl -s "$B/v1/players/$ANN_ID/balance" "${ann[@]}" | jq -c '{balance}'
 curl -s "$B/v1/tables/$TABLE" "${ann[@]}" | jq -c '{status, seats}'
