@@ -15,9 +15,11 @@ class CauseSchema(Schema):
     request_id = fields.String(allow_none=True)
     causation_id = fields.String(allow_none=True)
     correlation_id = fields.String(allow_none=True)
-    command = fields.Raw(allow_none=True, metadata={
-        "description": "The command decided: {name, seat, payload, now}; the payload only to "
-                       "auditors and to the seat that sent it."})
+    command = fields.Dict(allow_none=True, metadata={
+        "description": "The command decided: {name, seat, payload, now} for a player's or a"
+                       " timeout's, {name} alone for a worker's (`SettleHand`); the payload only"
+                       " to auditors and to the seat that sent it.",
+        "example": {"name": "Act", "seat": 1, "payload": {"type": "hit"}, "now": 1795446884.9}})
 
 
 class ReplayStepSchema(Schema):

@@ -18,9 +18,13 @@ from service.redaction import Redactor
 from service.verification.hand_log import HandLog, is_game
 
 
-def _command(command: Any, viewer: Viewer) -> Any:
+def _command(command: Any, viewer: Viewer) -> dict[str, Any] | None:
+    """The command as an object, always: the workers record theirs by name alone (`SettleHand`),
+    and a client reading `cause.command.name` must find it for every step."""
+    if command is None:
+        return None
     if not isinstance(command, dict):
-        return command
+        return {"name": str(command)}
     mine = viewer.kind == "auditor" or (viewer.kind == "seat" and command.get("seat") == viewer.seat)
     return command if mine else {k: v for k, v in command.items() if k != "payload"}
 
