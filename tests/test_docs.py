@@ -1,5 +1,6 @@
-"""The README's hand played with curl: docs/play-a-hand.sh, as the README shows it, plays a hand
-to its settlement against `banco run`."""
+"""The README's walkthrough against `banco run`: docs/play-a-hand.sh, as the README lists it,
+plays a hand to its settlement; then the README's own listings audit the hand and export a
+player's balance history."""
 
 from __future__ import annotations
 
@@ -20,22 +21,26 @@ from games import deck
 from tests.test_cli import free_port, wait_ready
 
 ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
 SCRIPT = ROOT / "docs" / "play-a-hand.sh"
+
+
+def listing(after: str) -> str:
+    """The README's first shell listing after the text `after`."""
+    return README.read_text().split(after, 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
 
 
 def test_the_readme_shows_the_script_as_it_is():
     """The README's listing is the script, but for its two settings' defaults."""
-    readme = (ROOT / "README.md").read_text()
-    listing = readme.split("## Playing a hand with curl", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
     script = SCRIPT.read_text().split("set -euo pipefail\n", 1)[1]
     script = script.replace("B=${B:-http://127.0.0.1:8000}", "B=http://127.0.0.1:8000")
     script = script.replace("KEY=${KEY:-$(cat .banco/operator_key)}", "KEY=$(cat .banco/operator_key)")
-    assert listing == script
+    assert listing("## Playing a hand with curl") == script
 
 
 @pytest.fixture
 def banco(database_url: str, redis_url: str, tmp_path: Path):
-    """`banco run` on the session's servers: its URL and operator key."""
+    """`banco run` on the session's servers: its URL, operator key and database."""
     port, key = free_port(), secrets.token_urlsafe(24)
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
            "BANCO_OPERATOR_KEY": key, "BANCO_QUEUE": f"banco-docs-{secrets.token_hex(4)}"}
@@ -44,33 +49,47 @@ def banco(database_url: str, redis_url: str, tmp_path: Path):
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60)
-        yield f"http://127.0.0.1:{port}", key
+        yield f"http://127.0.0.1:{port}", key, database_url
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
 
 
-def test_the_script_plays_a_hand_to_its_settlement(banco, tmp_path: Path):
-    url, key = banco
+def test_the_walkthrough_plays_audits_and_exports_a_hand(banco, tmp_path: Path):
+    url, key, database_url = banco
     tools = tmp_path / "bin"
     tools.mkdir()
     (tools / "jq").write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'tests' / 'jq_cli.py'} \"$@\"\n")
     (tools / "jq").chmod(0o755)
     assert shutil.which("curl"), "the documentation's examples use curl"
-    run = subprocess.run(["bash", str(SCRIPT)], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "B": url, "KEY": key,
-                                           "PATH": f"{tools}:{os.environ['PATH']}"})
+    # The play script, then the README's listings that go on from its shell variables.
+    walkthrough = f"source {SCRIPT}\n{listing('## Auditing a hand')}{listing('**Exports.**')}"
+    path = f"{tools}:{Path(sys.executable).parent}:{os.environ['PATH']}"  # jq, and `banco`
+    run = subprocess.run(["bash", "-c", walkthrough], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "B": url, "KEY": key, "PATH": path,
+                                           "DATABASE_URL": database_url})
     assert run.returncode == 0, run.stderr
 
     lines = run.stdout.splitlines()
     assert lines[:2] == ['{"seat":0}', '{"seat":1}']
     moves = [line for line in lines if re.match(r"^(ann|bob) sends \{", line)]
     assert moves and all(json.loads(m.split(" sends ", 1)[1])["type"] for m in moves)
-    hand, balance, table = (json.loads(line) for line in lines[-3:])
+    at = next(i for i, line in enumerate(lines) if line.startswith('{"status":"settled"'))
+    hand, balance, table = (json.loads(line) for line in lines[at:at + 3])
     # The hand is settled and its deck's commitment opens with the seed now revealed.
-    assert hand["status"] == "settled"
     assert re.fullmatch(r"[0-9a-f]{64}", hand["server_seed"])
     assert hand["commitment"] == deck.commitment(hand["server_seed"])
     # Ann keeps in her wallet what she did not bring to the table; no treasure was lost.
     assert balance == {"balance": 50}
     assert table["status"] == "open" and sum(s["balance"] for s in table["seats"]) == 100
+    # The auditor's replay, step by step, then the verification: passed, check by check.
+    audit = lines[at + 3:]
+    steps = [json.loads(line) for line in audit if line.startswith('{"step"')]
+    assert [s["step"] for s in steps] == list(range(1, len(steps) + 1))
+    assert steps[0]["type"] == "HandBegan" and "SeedRevealed" in {s["type"] for s in steps}
+    verdict = audit[len(steps):]
+    checks = [json.loads(line) for line in verdict[1:]]
+    assert verdict[0] == "true" and checks and all(c["passed"] for c in checks)
+    # Ann's balance history, as CSV and as a chart.
+    assert (tmp_path / "ann.csv").read_text().splitlines()[0].startswith("position,")
+    assert (tmp_path / "ann.svg").read_text().lstrip().startswith("<svg")
