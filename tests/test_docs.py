@@ -1,6 +1,6 @@
-"""The README's walkthrough against `banco run`: docs/play-a-hand.sh, as the README lists it,
-plays a hand to its settlement; then the README's own listings audit the hand and export a
-player's balance history."""
+"""The README's curl listings, run as written against `banco run`: the first session (a player
+registered, credited and read), then docs/play-a-hand.sh as the README lists it, playing a hand
+to its settlement, and the listings that audit that hand and export a balance history."""
 
 from __future__ import annotations
 
@@ -38,9 +38,10 @@ def test_the_readme_shows_the_script_as_it_is():
     assert listing("## Playing a hand with curl") == script
 
 
-@pytest.fixture
-def banco(database_url: str, redis_url: str, tmp_path: Path):
+@pytest.fixture(scope="module")
+def banco(database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory):
     """`banco run` on the session's servers: its URL, operator key and database."""
+    tmp_path = tmp_path_factory.mktemp("banco")
     port, key = free_port(), secrets.token_urlsafe(24)
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
            "BANCO_OPERATOR_KEY": key, "BANCO_QUEUE": f"banco-docs-{secrets.token_hex(4)}"}
@@ -55,19 +56,38 @@ def banco(database_url: str, redis_url: str, tmp_path: Path):
         proc.wait(timeout=60)
 
 
+def tools(tmp_path: Path) -> str:
+    """A PATH with `jq` (tests/jq_cli.py) and `banco` first; curl is the machine's."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    (folder / "jq").write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'tests' / 'jq_cli.py'} \"$@\"\n")
+    (folder / "jq").chmod(0o755)
+    assert shutil.which("curl"), "the documentation's examples use curl"
+    return f"{folder}:{Path(sys.executable).parent}:{os.environ['PATH']}"
+
+
+def test_the_first_session_registers_credits_and_reads_a_player(banco, tmp_path: Path):
+    url, key, _ = banco
+    (tmp_path / ".banco").mkdir()
+    (tmp_path / ".banco" / "operator_key").write_text(key + "\n")  # where `banco run` keeps it
+    session = listing("## A first session with curl").replace("B=http://127.0.0.1:8000", f"B={url}")
+    run = subprocess.run(["bash", "-euo", "pipefail", "-c", session], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PATH": tools(tmp_path)})
+    assert run.returncode == 0, run.stderr
+    deposit, balance, *csv = run.stdout.splitlines()
+    assert json.loads(deposit)["posting"]["amount"] == 100
+    assert json.loads(deposit)["balance"]["balance"] == json.loads(balance)["balance"] == 100
+    assert csv[0].startswith("position,") and len(csv) == 2  # the header and the deposit
+
+
 def test_the_walkthrough_plays_audits_and_exports_a_hand(banco, tmp_path: Path):
     url, key, database_url = banco
-    tools = tmp_path / "bin"
-    tools.mkdir()
-    (tools / "jq").write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'tests' / 'jq_cli.py'} \"$@\"\n")
-    (tools / "jq").chmod(0o755)
-    assert shutil.which("curl"), "the documentation's examples use curl"
     # The play script, then the README's listings that go on from its shell variables.
     walkthrough = f"source {SCRIPT}\n{listing('## Auditing a hand')}{listing('**Exports.**')}"
-    path = f"{tools}:{Path(sys.executable).parent}:{os.environ['PATH']}"  # jq, and `banco`
     run = subprocess.run(["bash", "-c", walkthrough], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "B": url, "KEY": key, "PATH": path,
-                                           "DATABASE_URL": database_url})
+                         timeout=120, env={**os.environ, "B": url, "KEY": key,
+                                           "PATH": tools(tmp_path), "DATABASE_URL": database_url})
     assert run.returncode == 0, run.stderr
 
     lines = run.stdout.splitlines()
