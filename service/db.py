@@ -65,6 +65,15 @@ def _finish(response: Response) -> Response:
     return response
 
 
+def release() -> None:
+    """Give the request's connection back to the pool now, before a long wait: a waiting client
+    must not hold one of the few connections every other request needs. Reads only: a write's
+    transaction stays open to the request's end. A later `conn()` takes a connection again."""
+    if request.method in WRITE_METHODS:
+        raise RuntimeError("a write request keeps its connection to the end")
+    _release(None)
+
+
 def _release(_: BaseException | None) -> None:
     c = g.pop("db_conn", None)
     if c is None:

@@ -229,8 +229,32 @@ class Actions(MethodView):
         return respond(table)
 
 
-def _read_events(table_id: str, after: int, limit: int) -> list[Any]:
-    return store().read_stream(handlers.stream(table_id), after, conn=db.conn(), limit=limit)
+def _read_events(table_id: str, after: int, limit: int,
+                 conn: psycopg.Connection | None = None) -> list[Any]:
+    return store().read_stream(handlers.stream(table_id), after, conn=conn or db.conn(), limit=limit)
+
+
+def _long_poll(table_id: str, after: int, limit: int, wait: float) -> list[Any]:
+    """The table's events after `after` as soon as there are any, for up to `wait` seconds.
+
+    Woken by the table's notices, as streams are (`service.notify`), and holding no database
+    connection while it waits: it borrows one for each read.
+    """
+    deadline = time.monotonic() + wait
+    db.release()
+    # Subscribed before the first read: a change committed between a read and the wait that
+    # follows it still wakes the wait.
+    waiter = listener().subscribe(table_id)
+    try:
+        while True:
+            with db.pool().connection() as conn:
+                found = _read_events(table_id, after, limit, conn)
+            remaining = deadline - time.monotonic()
+            if found or remaining <= 0:
+                return found
+            waiter.wait(min(notify.FALLBACK_S, remaining))
+    finally:
+        listener().unsubscribe(waiter)
 
 
 @blp.route("/<table_id>/events")
@@ -241,11 +265,9 @@ class Events(MethodView):
     def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any]:
         """The table's events after `after`, as you may see them; `wait` long-polls for news"""
         table = handlers.load(db.conn(), table_id)
-        deadline = time.monotonic() + query["wait"]
         found = _read_events(table_id, query["after"], query["limit"])
-        while not found and time.monotonic() < deadline:
-            time.sleep(0.1)
-            found = _read_events(table_id, query["after"], query["limit"])
+        if not found and query["wait"] > 0:
+            found = _long_poll(table_id, query["after"], query["limit"], query["wait"])
         redactor = Redactor(db.conn(), principal())
         version = found[-1].version if found else max(table.version, query["after"])
         return {"items": list(redactor.events(found)), "version": version}

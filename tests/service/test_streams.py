@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 
 from projections import tables
 from service import notify
+from service.app import create_app
 from tests.games.test_sevenhalf_properties import concrete
 from tests.service.conftest import OPERATOR, Player
 
@@ -252,3 +253,57 @@ def test_every_follower_hears_that_the_table_ended(client: FlaskClient, new_play
     assert all(body["seats"] == [] and body["legal_actions"] == [] for _, _, body in ended)
     for thread in readers:
         thread.join(SPAN + 5)
+
+
+def _events(client: FlaskClient, table_id: str, **query: Any) -> dict[str, Any]:
+    r = client.get(f"/v1/tables/{table_id}/events", query_string=query, headers=OPERATOR)
+    assert r.status_code == 200, r.json
+    return dict(r.json)
+
+
+def test_a_long_poll_returns_the_events_as_soon_as_they_commit(app: Flask, client: FlaskClient,
+                                                             new_player: Any):
+    """`GET /events?wait=` answers when the table's next events commit, woken by the table's
+    notice (the fallback poll is a minute here, longer than the wait)."""
+    table_id = cassino_table(client, [new_player("Ann", 10)])
+    version = _events(client, table_id)["version"]
+    late = new_player("Bob", 10)
+
+    def join_soon() -> None:
+        threading.Event().wait(0.5)
+        r = app.test_client().post(f"/v1/tables/{table_id}/seats", json={"buy_in": 1},
+                                   headers=late.auth)
+        assert r.status_code == 201, r.json
+
+    joiner = threading.Thread(target=join_soon)
+    joiner.start()
+    page = _events(client, table_id, after=version, wait=20)
+    joiner.join()
+    assert [e["type"] for e in page["items"]][:1] == ["PlayerSeated"]
+    assert page["items"][0]["data"]["player_id"] == late.id and page["version"] > version
+    # An answer at the 20 s deadline would have had no events: the notice brought them.
+
+
+def test_long_polls_hold_no_connection_while_they_wait(config: Any, new_player: Any):
+    """More clients waiting on a quiet table than the API has connections: the others' requests
+    are served meanwhile, and each wait ends with an empty page at its deadline."""
+    small = type(config)(**{**config.__dict__, "pool_size": 2})
+    app = create_app(small)
+    try:
+        client = app.test_client()
+        table_id = cassino_table(client, [new_player("Cy", 10)])
+        version = _events(client, table_id)["version"]
+        pages: queue.Queue[dict[str, Any]] = queue.Queue()
+        polls = [threading.Thread(target=lambda: pages.put(
+            _events(app.test_client(), table_id, after=version, wait=4))) for _ in range(4)]
+        for poll in polls:
+            poll.start()
+        threading.Event().wait(1.0)  # every poll has read once and is waiting
+        r = client.get(f"/v1/tables/{table_id}", headers=OPERATOR)
+        assert r.status_code == 200 and all(poll.is_alive() for poll in polls)
+        for poll in polls:
+            poll.join()
+        answers = [pages.get_nowait() for _ in polls]
+        assert answers == [{"items": [], "version": version}] * len(polls)
+    finally:
+        app.extensions["banco.pool"].close()
