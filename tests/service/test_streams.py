@@ -307,3 +307,34 @@ def test_long_polls_hold_no_connection_while_they_wait(config: Any, new_player: 
         assert answers == [{"items": [], "version": version}] * len(polls)
     finally:
         app.extensions["banco.pool"].close()
+
+
+def _sse_ids(client: FlaskClient, table_id: str, player: Player, headers: dict[str, str],
+             **query: Any) -> list[tuple[int, str]]:
+    """(id, event type) of every event a short stream sends."""
+    r = client.get(f"/v1/tables/{table_id}/stream", headers={**player.auth, **headers},
+                   query_string={"timeout": 0.5, **query})
+    assert r.status_code == 200
+    sent = []
+    for block in r.get_data(as_text=True).split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":"))
+        if "id" in fields:
+            sent.append((int(fields["id"]), fields["event"]))
+    return sent
+
+
+def test_a_stream_resumes_after_its_last_event_id(client: FlaskClient, new_player: Any):
+    """A reconnecting client sends `Last-Event-ID`: the stream goes on from the next event,
+    without repeating or skipping any; `after` does the same from the query."""
+    players = [new_player("Fay", 10), new_player("Gus", 10)]
+    table_id = cassino_table(client, players)
+    assert client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR).status_code == 201
+    everything = _sse_ids(client, table_id, players[0], {})
+    versions = [v for v, _ in everything]
+    assert versions == list(range(1, len(versions) + 1)) and len(versions) > 4
+    middle = versions[len(versions) // 2]
+    resumed = _sse_ids(client, table_id, players[0], {"Last-Event-ID": str(middle)})
+    assert resumed == [e for e in everything if e[0] > middle]
+    assert _sse_ids(client, table_id, players[0], {}, after=middle) == resumed
+    # An id the stream never sent starts it from the beginning.
+    assert _sse_ids(client, table_id, players[0], {"Last-Event-ID": "not-an-id"}) == everything
