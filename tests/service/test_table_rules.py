@@ -273,3 +273,48 @@ def test_an_unchanged_table_answers_304(client, new_player):
     assert joined.status_code == 201
     changed = client.get(f"/v1/tables/{table.json['id']}", headers={**p.auth, "If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_seats_that_cannot_be_taken_or_left_are_refused_and_change_nothing(client, new_player):
+    """Join twice, join a full table or one with a hand in play, deal with too few players, leave
+    during a hand or without a seat: each a 409 (404 without a seat) problem, and the table and
+    the wallets as they were."""
+    before, wallets = {}, {}
+
+    def remember(session):
+        before[session.table_id] = table_of(client, session).json["version"]
+        wallets[session.table_id] = [client.get(f"/v1/players/{p.id}/balance",
+                                                headers=p.auth).json["balance"]
+                                     for p in session.players]
+
+    def refused(r, status, code, session):
+        assert r.status_code == status and r.json["code"] == code, r.json
+        assert r.headers["Content-Type"] == "application/problem+json"
+        assert table_of(client, session).json["version"] == before[session.table_id]
+        assert [client.get(f"/v1/players/{p.id}/balance", headers=p.auth).json["balance"]
+                for p in session.players] == wallets[session.table_id]
+
+    full = seated(client, new_player, game="cassino", players=4, buy_in=10,
+                  options={"variant": "spades"})
+    remember(full)
+    late = new_player("Late", deposit=100)
+    path = f"/v1/tables/{full.table_id}/seats"
+    refused(client.post(path, json={"buy_in": 10}, headers=late.auth), 409, "table_full", full)
+    refused(client.post(path, json={"buy_in": 10}, headers=full.players[0].auth), 409,
+            "already_seated", full)
+
+    alone = seated(client, new_player, players=1, buy_in=20)
+    remember(alone)
+    refused(client.post(f"/v1/tables/{alone.table_id}/hands", headers=OPERATOR), 409,
+            "not_enough_players", alone)
+
+    playing = seated(client, new_player, players=2, buy_in=20)
+    assert client.post(f"/v1/tables/{playing.table_id}/hands", headers=OPERATOR).status_code == 201
+    remember(playing)
+    path = f"/v1/tables/{playing.table_id}/seats"
+    refused(client.post(path, json={"buy_in": 10}, headers=late.auth), 409, "table_not_open",
+            playing)
+    leaver = playing.players[1]
+    refused(client.delete(f"{path}/{leaver.id}", headers=leaver.auth), 409, "hand_in_play", playing)
+    refused(client.delete(f"{path}/{late.id}", headers=late.auth), 404, "not_seated", playing)
+    assert client.get(f"/v1/players/{late.id}/balance", headers=late.auth).json["balance"] == 100
