@@ -204,9 +204,16 @@ def test_several_hands_at_one_table(client, new_player, worker):
         hand_id = session.deal()
         session.play_hand()
         assert session.wait_settled(hand_id)["number"] == number
-    hands = client.get(f"/v1/tables/{session.table_id}/hands", headers=OPERATOR).json["items"]
+    path = f"/v1/tables/{session.table_id}/hands"
+    hands = client.get(path, headers=OPERATOR).json["items"]
     assert [h["number"] for h in hands] == [1, 2, 3]
-    assert all(h["status"] == "settled" for h in hands)
+    assert all(h["status"] == "settled" and h["server_seed"] for h in hands)
+    # Pages: `next_cursor` is the `after` of the next page, None on the last.
+    first = client.get(path, query_string={"limit": 2}, headers=OPERATOR).json
+    assert [h["number"] for h in first["items"]] == [1, 2] and first["next_cursor"] == 2
+    last = client.get(path, query_string={"limit": 2, "after": first["next_cursor"]},
+                      headers=OPERATOR).json
+    assert [h["number"] for h in last["items"]] == [3] and last["next_cursor"] is None
 
 
 def test_rebuilding_the_table_projection_gives_the_same_rows(app, client, new_player, worker):
