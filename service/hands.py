@@ -51,13 +51,13 @@ def _revealed_seed(hand: dict[str, Any], redactor: Redactor) -> str | None:
     after = hand["last_version"]
     while True:
         page = store().read_stream(handlers.stream(hand["table_id"]), after, conn=db.conn(), limit=8)
+        if not page:
+            return None
         for event in page:
             if event.type == "SeedRevealed" and event.data["hand_id"] == hand["hand_id"]:
                 return redactor.event(event)["data"].get("server_seed")
             if event.type == "HandBegan":
                 return None
-        if not page:
-            return None
         after = page[-1].version
 
 
