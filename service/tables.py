@@ -130,6 +130,9 @@ class Tables(MethodView):
     @blp.response(200, TablePageSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Tables, newest first, filtered by game and status"""
+        if query["game"] is not None and query["game"] not in handlers.ENGINES:
+            # A misspelt game would otherwise list no table, as if there were none.
+            raise Problem(422, "unknown_game", f"no game {query['game']!r}; see GET /v1/games")
         clauses, params = ["true"], []
         for column in ("game", "status"):
             if query[column] is not None:

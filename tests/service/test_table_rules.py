@@ -268,6 +268,9 @@ def test_tables_list_filters_and_pages(client, new_player):
             break
     assert {made[0], made[2]} <= set(seen) and made[1] not in seen
     assert seen == sorted(seen, reverse=True) and len(seen) == len(set(seen))
+    # A game that does not exist is refused, not answered with an empty list.
+    r = client.get("/v1/tables", query_string={"game": "pirate-pair"}, headers=p.auth)
+    assert r.status_code == 422 and r.json["code"] == "unknown_game"
 
 
 def test_an_unchanged_table_answers_304(client, new_player):
