@@ -104,6 +104,11 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     # A short wait for a connection: with PostgreSQL away, answer 503 soon rather than hang.
     db_pool = pool or make_pool(config.database_url, max_size=config.pool_size, open=connect,
                                 timeout=5)
+    # Streamed exports read from a pool of their own (`service.players`), a quarter the size: a
+    # client reading one slowly holds one of these, never a connection other requests need.
+    app.extensions["banco.export_pool"] = make_pool(
+        config.database_url, min_size=0, max_size=max(1, config.pool_size // 4), open=connect,
+        timeout=1)
     store = PostgresEventStore(db_pool, default_types())
     app.extensions["banco.store"] = store
     # Opens its LISTEN connection only when a first stream follows a table.

@@ -6,9 +6,10 @@ import secrets
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, request
+import psycopg
+from flask import Response, current_app, request
 from flask.views import MethodView
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events import ledger
 from events.model import NewEvent
@@ -17,7 +18,7 @@ from service import db, export
 from service.auth import new_token, require
 from service.blueprint import Blueprint
 from service.context import metadata, store
-from service.problems import Problem
+from service.problems import Problem, render
 from service.schemas import (
     BalanceSchema,
     HistoryPageSchema,
@@ -137,13 +138,46 @@ class BalanceHistory(MethodView):
                                   query["reason"], query["table"], query["hand"])
         mime = request.accept_mimetypes.best_match(["application/json", *export.FORMATS])
         if mime in export.FORMATS:
-            return Response(_stream(db.pool(), filters, export.FORMATS[mime]), mimetype=mime)
+            return _export(filters, export.FORMATS[mime], mime)
         items, next_cursor = history.page(db.conn(), filters, query["cursor"], query["limit"])
         return {"items": items, "next_cursor": next_cursor}
 
 
-def _stream(pool: ConnectionPool, filters: history.Filters, fmt: str) -> Iterator[bytes]:
-    # The request's connection goes back to the pool when the view returns, so the stream
-    # takes its own for as long as the client reads.
-    with pool.connection() as c:
-        yield from export.export(c, filters, fmt)
+def _export(filters: history.Filters, fmt: str, mime: str) -> Response:
+    """The history streamed for as long as the client reads, from a connection of the exports'
+    own pool: a client that reads slowly holds one of those, never a connection the API's other
+    requests need. It is taken before the response starts, so that with every one in use the
+    answer is a 503 now rather than an error halfway through a 200."""
+    pool: ConnectionPool = current_app.extensions["banco.export_pool"]
+    try:
+        lease = _Lease(pool, pool.getconn())
+    except PoolTimeout:
+        busy = render(Problem(503, "exports_busy",
+                              "as many exports as the service runs at once are being read;"
+                              " retry shortly"))
+        busy.headers["Retry-After"] = "5"
+        return busy
+
+    def body() -> Iterator[bytes]:
+        try:
+            yield from export.export(lease.conn, filters, fmt)
+        finally:
+            lease.give_back()
+
+    response = Response(body(), mimetype=mime)
+    # Also when the response is closed before its body was read to the end, or at all.
+    response.call_on_close(lease.give_back)
+    return response
+
+
+class _Lease:
+    """A connection borrowed from `pool`, given back once, by whichever comes first."""
+
+    def __init__(self, pool: ConnectionPool, conn: psycopg.Connection) -> None:
+        self.pool, self.conn = pool, conn
+        self._back = False
+
+    def give_back(self) -> None:
+        if not self._back:
+            self._back = True
+            self.pool.putconn(self.conn)  # rolled back first if an export stopped midway

@@ -72,3 +72,30 @@ def test_long_histories_are_downsampled_keeping_the_extremes():
     assert len(kept) <= 4 * MAX_BUCKETS
     assert max(b for _, b in kept) == 5000 and min(b for _, b in kept) == 0
     assert [t for t, _ in kept] == sorted(t for t, _ in kept)
+
+
+def test_exports_read_slowly_hold_no_connection_other_requests_need(config, new_player):
+    """Exports stream from a pool of their own: clients that leave theirs unread take its
+    connections, not the API's; one export too many is a 503 problem at once, not a stalled
+    200; and a closed export gives its connection back."""
+    from service.app import create_app
+
+    # One connection for the API's requests, and so one for exports.
+    app = create_app(type(config)(**{**config.__dict__, "pool_size": 1}))
+    try:
+        client = app.test_client()
+        ann = new_player("Ann", deposit=5)
+        path, csv_ = f"/v1/players/{ann.id}/balance-history", {**OPERATOR, "Accept": "text/csv"}
+        held = client.get(path, headers=csv_, buffered=False)  # started, never read
+        assert held.status_code == 200
+        extra = client.get(path, headers=csv_)
+        assert extra.status_code == 503 and extra.json["code"] == "exports_busy"
+        assert extra.headers["Retry-After"] and extra.mimetype == "application/problem+json"
+        # The API's one connection is free for its requests meanwhile.
+        assert client.get(f"/v1/players/{ann.id}/balance", headers=OPERATOR).status_code == 200
+        held.close()
+        again = client.get(path, headers=csv_)
+        assert again.status_code == 200 and again.get_data(as_text=True).startswith("position,")
+    finally:
+        app.extensions["banco.pool"].close()
+        app.extensions["banco.export_pool"].close()
