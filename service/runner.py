@@ -48,6 +48,7 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     # ignored, and Ctrl-C must still stop everything.
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    failed = False  # a process ended by itself (a port in use, say): not a clean stop
     try:
         key = operator_key(data_dir)
         env = {**os.environ, "DATABASE_URL": servers.database_url, "REDIS_URL": servers.redis_url,
@@ -71,6 +72,7 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
         while all(child.poll() is None for child in children):
             time.sleep(0.5)
         click.echo("a Banco process exited; stopping the others", err=True)
+        failed = True
     except KeyboardInterrupt:
         click.echo("stopping Banco")
     finally:
@@ -83,3 +85,5 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
             except subprocess.TimeoutExpired:
                 child.kill()
         servers.stop()
+    if failed:
+        raise SystemExit(1)

@@ -175,3 +175,18 @@ def test_run_refuses_bad_settings_before_starting_anything(env, tmp_path):
     assert "BANCO_OPERATOR_KEY must be at least 16 characters" in result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     assert "Banco is running" not in result.stdout
+
+
+def test_run_exits_with_an_error_when_a_process_of_it_fails(env, tmp_path):
+    """A port in use: gunicorn cannot start, and `banco run` stops the rest and fails (exit 1),
+    so that whatever started it can tell."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        result = subprocess.run(
+            [sys.executable, "-m", "service.cli", "run", "--data-dir", str(tmp_path / "data"),
+             "--port", str(taken.getsockname()[1])],
+            cwd=ROOT, env={**env, "BANCO_OPERATOR_KEY": "k" * 32, "BANCO_QUEUE": "banco-cli-port"},
+            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert "a Banco process exited; stopping the others" in result.stderr
