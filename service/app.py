@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -105,10 +106,12 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     db_pool = pool or make_pool(config.database_url, max_size=config.pool_size, open=connect,
                                 timeout=5)
     # Streamed exports read from a pool of their own (`service.players`), a quarter the size: a
-    # client reading one slowly holds one of these, never a connection other requests need.
-    app.extensions["banco.export_pool"] = make_pool(
-        config.database_url, min_size=0, max_size=max(1, config.pool_size // 4), open=connect,
-        timeout=1)
+    # client reading one slowly holds one of these, never a connection other requests need. Its
+    # slots tell an export too many (503 exports_busy) from a database away (503 unavailable).
+    exports = max(1, config.pool_size // 4)
+    app.extensions["banco.export_pool"] = make_pool(config.database_url, min_size=0,
+                                                    max_size=exports, open=connect, timeout=5)
+    app.extensions["banco.export_slots"] = threading.BoundedSemaphore(exports)
     store = PostgresEventStore(db_pool, default_types())
     app.extensions["banco.store"] = store
     # Opens its LISTEN connection only when a first stream follows a table.

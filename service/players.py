@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 import psycopg
 from flask import Response, current_app, request
 from flask.views import MethodView
-from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool import ConnectionPool
 
 from events import ledger
 from events.model import NewEvent
@@ -149,14 +150,18 @@ def _export(filters: history.Filters, fmt: str, mime: str) -> Response:
     requests need. It is taken before the response starts, so that with every one in use the
     answer is a 503 now rather than an error halfway through a 200."""
     pool: ConnectionPool = current_app.extensions["banco.export_pool"]
-    try:
-        lease = _Lease(pool, pool.getconn())
-    except PoolTimeout:
+    slots: threading.BoundedSemaphore = current_app.extensions["banco.export_slots"]
+    if not slots.acquire(blocking=False):
         busy = render(Problem(503, "exports_busy",
                               "as many exports as the service runs at once are being read;"
                               " retry shortly"))
         busy.headers["Retry-After"] = "5"
         return busy
+    try:
+        lease = _Lease(pool, pool.getconn(), slots)  # PostgreSQL away: the app's 503
+    except BaseException:
+        slots.release()
+        raise
 
     def body() -> Iterator[bytes]:
         try:
@@ -171,13 +176,15 @@ def _export(filters: history.Filters, fmt: str, mime: str) -> Response:
 
 
 class _Lease:
-    """A connection borrowed from `pool`, given back once, by whichever comes first."""
+    """An export's connection and slot, given back once, by whichever comes first."""
 
-    def __init__(self, pool: ConnectionPool, conn: psycopg.Connection) -> None:
-        self.pool, self.conn = pool, conn
+    def __init__(self, pool: ConnectionPool, conn: psycopg.Connection,
+                 slots: threading.BoundedSemaphore) -> None:
+        self.pool, self.conn, self.slots = pool, conn, slots
         self._back = False
 
     def give_back(self) -> None:
         if not self._back:
             self._back = True
-            self.pool.putconn(self.conn)  # rolled back first if an export stopped midway
+            self.pool.putconn(self.conn)  # reset (or dropped) if an export stopped midway
+            self.slots.release()
