@@ -60,7 +60,7 @@ def service(url: str, redis_url: str, workers: int = 2, threads: int = THREADS,
     key = "bench-" + secrets.token_hex(16)
     queue_name = f"banco-bench-{os.getpid()}-{secrets.token_hex(3)}"
     env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_url, "BANCO_OPERATOR_KEY": key,
-           "BANCO_QUEUE": queue_name, "BANCO_BENCH_ENDPOINTS": "1",
+           "BANCO_QUEUE": queue_name, "BANCO_BENCH_ENDPOINTS": "1", "BANCO_THREADS": str(threads),
            # The benchmark drives each token far past any per-token rate limit a service uses.
            "BANCO_RATE_LIMIT": "100000000/minute"}
     with tempfile.TemporaryDirectory(prefix="banco-bench-http-") as tmp:

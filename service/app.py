@@ -37,6 +37,7 @@ from service import (
 from service.config import Config
 from service.deferred_jobs import DeferredJobs
 from service.problems import Problem, ProblemSchema, render
+from service.waits import Waits
 from workers import queues
 
 API_SPEC = {
@@ -112,6 +113,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.extensions["banco.export_pool"] = make_pool(config.database_url, min_size=0,
                                                     max_size=exports, open=connect, timeout=5)
     app.extensions["banco.export_slots"] = threading.BoundedSemaphore(exports)
+    app.extensions["banco.waits"] = Waits(config.threads)
     store = PostgresEventStore(db_pool, default_types())
     app.extensions["banco.store"] = store
     # Opens its LISTEN connection only when a first stream follows a table.

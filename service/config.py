@@ -54,6 +54,7 @@ class Config:
     page_limit: int = 500
     rate_limit: str = "1200/minute"
     bench_endpoints: bool = False  # the benchmark's ceiling endpoint (service/bench_endpoint.py)
+    threads: int | None = None  # gunicorn threads per worker, when known (service/waits.py)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -74,4 +75,5 @@ class Config:
             queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
             rate_limit=_rate(env.get("BANCO_RATE_LIMIT") or "1200/minute"),
             bench_endpoints=_flag(env, "BANCO_BENCH_ENDPOINTS"),
+            threads=_int(env, "BANCO_THREADS", 0, 0, 10_000) or None,
         )

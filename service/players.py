@@ -19,7 +19,7 @@ from service import db, export
 from service.auth import new_token, require
 from service.blueprint import Blueprint
 from service.context import metadata, store
-from service.problems import Problem, render
+from service.problems import Problem, busy
 from service.schemas import (
     BalanceSchema,
     HistoryPageSchema,
@@ -152,11 +152,8 @@ def _export(filters: history.Filters, fmt: str, mime: str) -> Response:
     pool: ConnectionPool = current_app.extensions["banco.export_pool"]
     slots: threading.BoundedSemaphore = current_app.extensions["banco.export_slots"]
     if not slots.acquire(blocking=False):
-        busy = render(Problem(503, "exports_busy",
-                              "as many exports as the service runs at once are being read;"
-                              " retry shortly"))
-        busy.headers["Retry-After"] = "5"
-        return busy
+        return busy("exports_busy",
+                    "as many exports as the service runs at once are being read; retry shortly")
     try:
         lease = _Lease(pool, pool.getconn(), slots)  # PostgreSQL away: the app's 503
     except BaseException:

@@ -53,6 +53,13 @@ _DEFAULT_CODES = {
 }
 
 
+def busy(code: str, detail: str, retry_after_s: int = 5) -> Response:
+    """503 problem+json for a limit of the service's own, saying when to retry."""
+    response = render(Problem(503, code, detail))
+    response.headers["Retry-After"] = str(retry_after_s)
+    return response
+
+
 def render(error: HTTPException) -> Response:
     """The problem+json response for any HTTP error."""
     status = error.code or 500

@@ -52,7 +52,7 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     try:
         key = operator_key(data_dir)
         env = {**os.environ, "DATABASE_URL": servers.database_url, "REDIS_URL": servers.redis_url,
-               "BANCO_OPERATOR_KEY": key}
+               "BANCO_OPERATOR_KEY": key, "BANCO_THREADS": str(THREADS)}
         try:
             # Every process reads these settings: refuse bad ones here, once and plainly, rather
             # than as a traceback from each gunicorn worker that fails to start.

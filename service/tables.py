@@ -22,7 +22,7 @@ from service.auth import Principal, principal, require
 from service.blueprint import Blueprint
 from service.context import metadata, store
 from service.deferred_jobs import DeferredJobs
-from service.problems import Problem
+from service.problems import Problem, busy
 from service.redaction import Redactor, viewer_in
 from service.table_schemas import (
     ActionSchema,
@@ -37,6 +37,7 @@ from service.table_schemas import (
     TablePageSchema,
     TableSchema,
 )
+from service.waits import Waits
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
                 description="Tables: seats, hands, actions and their events.")
@@ -265,12 +266,18 @@ class Events(MethodView):
     @require("operator", "auditor", "player")
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, EventPageSchema)
-    def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any]:
+    def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any] | Response:
         """The table's events after `after`, as you may see them; `wait` long-polls for news"""
         table = handlers.load(db.conn(), table_id)
         found = _read_events(table_id, query["after"], query["limit"])
         if not found and query["wait"] > 0:
-            found = _long_poll(table_id, query["after"], query["limit"], query["wait"])
+            give_back = waits().take()
+            if give_back is None:
+                return waiters_busy()
+            try:
+                found = _long_poll(table_id, query["after"], query["limit"], query["wait"])
+            finally:
+                give_back()
         redactor = Redactor(db.conn(), principal())
         version = found[-1].version if found else max(table.version, query["after"])
         return {"items": list(redactor.events(found)), "version": version}
@@ -291,13 +298,27 @@ class Stream(MethodView):
         if after is None:
             last = request.headers.get("Last-Event-ID", "0")
             after = int(last) if last.isdigit() else 0
+        give_back = waits().take()
+        if give_back is None:
+            return waiters_busy()
         stream = _sse(store(), db.pool(), listener(), principal(), table_id, after, query)
-        return Response(stream, mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        response = Response(stream, mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        response.call_on_close(give_back)  # the stream ended, or its client left
+        return response
 
 
 def listener() -> notify.Listener:
     return current_app.extensions["banco.notify"]
+
+
+def waits() -> Waits:
+    return current_app.extensions["banco.waits"]
+
+
+def waiters_busy() -> Response:
+    return busy("waiters_busy", "as many streams and long polls as this server holds at once"
+                " are open; retry shortly")
 
 
 def _turn(conn: psycopg.Connection, who: Principal, table_id: str,

@@ -338,3 +338,33 @@ def test_a_stream_resumes_after_its_last_event_id(client: FlaskClient, new_playe
     assert _sse_ids(client, table_id, players[0], {}, after=middle) == resumed
     # An id the stream never sent starts it from the beginning.
     assert _sse_ids(client, table_id, players[0], {"Last-Event-ID": "not-an-id"}) == everything
+
+
+def test_streams_and_long_polls_leave_a_quarter_of_the_threads_to_other_requests(
+        config: Any, new_player: Any):
+    """Each open stream or waiting long poll holds a server thread: with 4 threads, 3 may wait
+    and the next is refused at once (503 waiters_busy, Retry-After), while moves and reads are
+    still served; a stream that ends gives its thread back."""
+    app = create_app(type(config)(**{**config.__dict__, "threads": 4}))
+    try:
+        client = app.test_client()
+        ann = new_player("Ann", 10)
+        table_id = cassino_table(client, [ann])
+        stream = f"/v1/tables/{table_id}/stream"
+        held = [client.get(stream, headers=ann.auth, query_string={"timeout": 30}, buffered=False)
+                for _ in range(3)]
+        assert [r.status_code for r in held] == [200, 200, 200]
+        version = _events(client, table_id)["version"]  # no wait: served
+        for refused in (client.get(stream, headers=ann.auth),
+                        client.get(f"/v1/tables/{table_id}/events", headers=OPERATOR,
+                                   query_string={"after": version, "wait": 5})):
+            assert refused.status_code == 503 and refused.json["code"] == "waiters_busy"
+            assert refused.headers["Retry-After"] and refused.mimetype == "application/problem+json"
+        assert client.get(f"/v1/tables/{table_id}", headers=ann.auth).status_code == 200
+        held.pop().close()
+        page = _events(client, table_id, after=version, wait=0.2)
+        assert page == {"items": [], "version": version}
+    finally:
+        for r in held:
+            r.close()
+        app.extensions["banco.pool"].close()
