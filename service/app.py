@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,7 +36,7 @@ from service import (
 from service.config import Config
 from service.deferred_jobs import DeferredJobs
 from service.problems import Problem, ProblemSchema, render
-from service.waits import Waits
+from service.slots import Slots, for_waiting
 from workers import queues
 
 API_SPEC = {
@@ -112,8 +111,8 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     exports = max(1, config.pool_size // 4)
     app.extensions["banco.export_pool"] = make_pool(config.database_url, min_size=0,
                                                     max_size=exports, open=connect, timeout=5)
-    app.extensions["banco.export_slots"] = threading.BoundedSemaphore(exports)
-    app.extensions["banco.waits"] = Waits(config.threads)
+    app.extensions["banco.export_slots"] = Slots(exports)
+    app.extensions["banco.waits"] = for_waiting(config.threads)
     store = PostgresEventStore(db_pool, default_types())
     app.extensions["banco.store"] = store
     # Opens its LISTEN connection only when a first stream follows a table.

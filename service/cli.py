@@ -53,7 +53,7 @@ def serve(bind: str, workers: int, threads: int) -> None:
         Config.from_env()
     except ConfigError as e:
         raise click.UsageError(str(e)) from e
-    os.environ["BANCO_THREADS"] = str(threads)  # what streams and long polls may hold (waits.py)
+    os.environ["BANCO_THREADS"] = str(threads)  # what streams and long polls may hold (service/slots.py)
     os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind", bind,
                                "--workers", str(workers), "--worker-class", "gthread",
                                "--threads", str(threads)])

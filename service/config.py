@@ -54,7 +54,7 @@ class Config:
     page_limit: int = 500
     rate_limit: str = "1200/minute"
     bench_endpoints: bool = False  # the benchmark's ceiling endpoint (service/bench_endpoint.py)
-    threads: int | None = None  # gunicorn threads per worker, when known (service/waits.py)
+    threads: int | None = None  # gunicorn threads per worker, when known (service/slots.py)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:

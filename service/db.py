@@ -14,7 +14,7 @@ import psycopg
 from flask import Flask, Response, current_app, g, request
 from psycopg_pool import ConnectionPool
 
-from service.problems import Problem, render
+from service.problems import retry_later
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -36,9 +36,7 @@ def unavailable() -> Response:
     """503 problem+json: the database went away during the request. It wrote nothing, except
     when the connection dropped as its COMMIT landed (see `_finish`): a retry with the same
     Idempotency-Key settles which."""
-    response = render(Problem(503, "unavailable", "the database is unavailable; retry shortly"))
-    response.headers["Retry-After"] = "1"
-    return response
+    return retry_later("unavailable", "the database is unavailable", retry_after_s=1)
 
 
 def after_commit(fn: Callable[[], None]) -> None:

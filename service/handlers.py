@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -31,8 +31,25 @@ def engine_of(table: TableRow) -> Engine:
     return ENGINES[table.game]
 
 
+def engine_named(game: str) -> Engine:
+    """The engine of `game`, as a client names it (422 when there is none)."""
+    engine = ENGINES.get(game)
+    if engine is None:
+        raise Problem(422, "unknown_game", f"no game {game!r}; see GET /v1/games")
+    return engine
+
+
 def stream(table_id: str) -> str:
     return f"table-{table_id}"
+
+
+def events_after(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, after: int,
+                 page: int = 8) -> Iterator[StoredEvent]:
+    """The table's events after version `after`, read a few at a time, for a caller that stops
+    at the one it looks for: what it costs follows how far it reads, not the table's history."""
+    while found := store.read_stream(stream(table_id), after, conn=conn, limit=page):
+        yield from found
+        after = found[-1].version
 
 
 def account(table: TableRow, name: str) -> str:

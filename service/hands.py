@@ -48,17 +48,12 @@ def _revealed_seed(hand: dict[str, Any], redactor: Redactor) -> str | None:
     pays the banker at once) and with its own: it is read a few events at a time, up to the next
     hand at the latest.
     """
-    after = hand["last_version"]
-    while True:
-        page = store().read_stream(handlers.stream(hand["table_id"]), after, conn=db.conn(), limit=8)
-        if not page:
-            return None
-        for event in page:
-            if event.type == "SeedRevealed" and event.data["hand_id"] == hand["hand_id"]:
-                return redactor.event(event)["data"].get("server_seed")
-            if event.type == "HandBegan":
-                return None
-        after = page[-1].version
+    for event in handlers.events_after(db.conn(), store(), hand["table_id"], hand["last_version"]):
+        if event.type == "SeedRevealed" and event.data["hand_id"] == hand["hand_id"]:
+            return redactor.event(event)["data"].get("server_seed")
+        if event.type == "HandBegan":
+            break
+    return None
 
 
 @blp.route("/v1/tables/<table_id>/hands")

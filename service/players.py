@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import secrets
-import threading
 from collections.abc import Iterator
 from typing import Any
 
-import psycopg
 from flask import Response, current_app, request
 from flask.views import MethodView
 from psycopg_pool import ConnectionPool
@@ -19,7 +17,7 @@ from service import db, export
 from service.auth import new_token, require
 from service.blueprint import Blueprint
 from service.context import metadata, store
-from service.problems import Problem, busy
+from service.problems import Problem, retry_later
 from service.schemas import (
     BalanceSchema,
     HistoryPageSchema,
@@ -30,6 +28,7 @@ from service.schemas import (
     TransferResultSchema,
     TransferSchema,
 )
+from service.slots import Slots, once
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players",
                 description="Players, their wallets and balance history.")
@@ -150,38 +149,26 @@ def _export(filters: history.Filters, fmt: str, mime: str) -> Response:
     requests need. It is taken before the response starts, so that with every one in use the
     answer is a 503 now rather than an error halfway through a 200."""
     pool: ConnectionPool = current_app.extensions["banco.export_pool"]
-    slots: threading.BoundedSemaphore = current_app.extensions["banco.export_slots"]
-    if not slots.acquire(blocking=False):
-        return busy("exports_busy",
-                    "as many exports as the service runs at once are being read; retry shortly")
+    slots: Slots = current_app.extensions["banco.export_slots"]
+    slot = slots.take()
+    if slot is None:
+        return retry_later("exports_busy",
+                           "as many exports as the service runs at once are being read")
     try:
-        lease = _Lease(pool, pool.getconn(), slots)  # PostgreSQL away: the app's 503
+        conn = pool.getconn()  # PostgreSQL away: the app's 503
     except BaseException:
-        slots.release()
+        slot()
         raise
+    # Reset (or dropped) if an export stopped midway; given back once, by whichever comes first.
+    give_back = once(lambda: pool.putconn(conn), slot)
 
     def body() -> Iterator[bytes]:
         try:
-            yield from export.export(lease.conn, filters, fmt)
+            yield from export.export(conn, filters, fmt)
         finally:
-            lease.give_back()
+            give_back()
 
     response = Response(body(), mimetype=mime)
     # Also when the response is closed before its body was read to the end, or at all.
-    response.call_on_close(lease.give_back)
+    response.call_on_close(give_back)
     return response
-
-
-class _Lease:
-    """An export's connection and slot, given back once, by whichever comes first."""
-
-    def __init__(self, pool: ConnectionPool, conn: psycopg.Connection,
-                 slots: threading.BoundedSemaphore) -> None:
-        self.pool, self.conn, self.slots = pool, conn, slots
-        self._back = False
-
-    def give_back(self) -> None:
-        if not self._back:
-            self._back = True
-            self.pool.putconn(self.conn)  # reset (or dropped) if an export stopped midway
-            self.slots.release()

@@ -53,9 +53,10 @@ _DEFAULT_CODES = {
 }
 
 
-def busy(code: str, detail: str, retry_after_s: int = 5) -> Response:
-    """503 problem+json for a limit of the service's own, saying when to retry."""
-    response = render(Problem(503, code, detail))
+def retry_later(code: str, detail: str, retry_after_s: int = 5) -> Response:
+    """503 problem+json saying when to retry: the database away, or a bound of the service's
+    own reached."""
+    response = render(Problem(503, code, f"{detail}; retry shortly"))
     response.headers["Retry-After"] = str(retry_after_s)
     return response
 

@@ -16,7 +16,7 @@ from events.model import NewEvent
 from events.postgres import PostgresEventStore
 from projections import tables
 from projections.tables import TableRow
-from service.handlers import append_batch, cash_out, engine_of, load, stream, transfers
+from service.handlers import append_batch, cash_out, engine_of, events_after, load, transfers
 
 
 def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, hand_id: str,
@@ -64,15 +64,11 @@ def _seeds(conn: psycopg.Connection, store: PostgresEventStore, table_id: str,
     """The seeds the hand was dealt with, from the engine's event that carries them: one of the
     hand's first, so it is read a few events at a time, from the hand's start (the cost grows
     neither with the table's history nor with the hand's length)."""
-    after = first_version  # HandBegan; the engine's events follow it
-    while True:
-        page = store.read_stream(stream(table_id), after, conn=conn, limit=4)
-        if not page:
-            raise LookupError(f"no seeds recorded for the hand at version {first_version}")
-        for e in page:
-            if e.type.startswith(GAME_EVENT_PREFIX) and "server_seed" in e.data["data"]:
-                return dict(e.data["data"])
-        after = page[-1].version
+    # After HandBegan (at `first_version`); the engine's events follow it.
+    for e in events_after(conn, store, table_id, first_version, page=4):
+        if e.type.startswith(GAME_EVENT_PREFIX) and "server_seed" in e.data["data"]:
+            return dict(e.data["data"])
+    raise LookupError(f"no seeds recorded for the hand at version {first_version}")
 
 
 def end(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, reason: str,

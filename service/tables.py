@@ -22,8 +22,9 @@ from service.auth import Principal, principal, require
 from service.blueprint import Blueprint
 from service.context import metadata, store
 from service.deferred_jobs import DeferredJobs
-from service.problems import Problem, busy
+from service.problems import Problem, retry_later
 from service.redaction import Redactor, viewer_in
+from service.slots import Slots
 from service.table_schemas import (
     ActionSchema,
     EventPageSchema,
@@ -37,7 +38,6 @@ from service.table_schemas import (
     TablePageSchema,
     TableSchema,
 )
-from service.waits import Waits
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
                 description="Tables: seats, hands, actions and their events.")
@@ -111,9 +111,7 @@ class Tables(MethodView):
     @blp.response(201, TableSchema)
     def post(self, body: dict[str, Any]) -> Response:
         """Open a table for a game, with its options (defaults filled in)"""
-        engine = handlers.ENGINES.get(body["game"])
-        if engine is None:
-            raise Problem(422, "unknown_game", f"no game {body['game']!r}; see GET /v1/games")
+        engine = handlers.engine_named(body["game"])
         raw = dict(body["options"])
         if body["variant"] is not None:
             raw["variant"] = body["variant"]
@@ -131,9 +129,8 @@ class Tables(MethodView):
     @blp.response(200, TablePageSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Tables, newest first, filtered by game and status"""
-        if query["game"] is not None and query["game"] not in handlers.ENGINES:
-            # A misspelt game would otherwise list no table, as if there were none.
-            raise Problem(422, "unknown_game", f"no game {query['game']!r}; see GET /v1/games")
+        if query["game"] is not None:
+            handlers.engine_named(query["game"])  # a misspelt game would list no table at all
         clauses, params = ["true"], []
         for column in ("game", "status"):
             if query[column] is not None:
@@ -312,13 +309,13 @@ def listener() -> notify.Listener:
     return current_app.extensions["banco.notify"]
 
 
-def waits() -> Waits:
+def waits() -> Slots:
     return current_app.extensions["banco.waits"]
 
 
 def waiters_busy() -> Response:
-    return busy("waiters_busy", "as many streams and long polls as this server holds at once"
-                " are open; retry shortly")
+    return retry_later("waiters_busy",
+                       "as many streams and long polls as this server holds at once are open")
 
 
 def _turn(conn: psycopg.Connection, who: Principal, table_id: str,

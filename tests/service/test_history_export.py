@@ -99,3 +99,24 @@ def test_exports_read_slowly_hold_no_connection_other_requests_need(config, new_
     finally:
         app.extensions["banco.pool"].close()
         app.extensions["banco.export_pool"].close()
+
+
+def test_an_export_with_the_database_away_is_unavailable_not_busy(config, new_player):
+    """The exports' pool cannot connect: a 503 unavailable, as for any request, and the slot
+    it took is given back, so the next try is unavailable again rather than exports_busy."""
+    from events.postgres import make_pool
+    from service.app import create_app
+
+    app = create_app(type(config)(**{**config.__dict__, "pool_size": 4}))  # 1 export slot
+    app.extensions["banco.export_pool"] = make_pool("postgresql://postgres@127.0.0.1:1/none",
+                                                    min_size=0, max_size=1, timeout=0.5)
+    try:
+        client = app.test_client()
+        ann = new_player("Ann", deposit=5)
+        for _ in range(2):
+            r = client.get(f"/v1/players/{ann.id}/balance-history",
+                           headers={**OPERATOR, "Accept": "text/csv"})
+            assert r.status_code == 503 and r.json["code"] == "unavailable"
+    finally:
+        app.extensions["banco.pool"].close()
+        app.extensions["banco.export_pool"].close()
