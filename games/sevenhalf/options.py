@@ -6,14 +6,22 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+# Bounds that keep every option a sane number (and a 64-bit one, as the event log stores it):
+# a bet or buy-in no larger than a seat's buy-in may be, a turn of at most a day, a table of at
+# most thirty days.
+MAX_TREASURE = 10**9
+MAX_TURN_S = 86_400
+MAX_DURATION_S = 30 * 86_400
+
 
 class CommonOptions(Schema):
     """Options every game of the family takes."""
 
-    min_bet = fields.Integer(load_default=1, validate=validate.Range(min=1))
-    max_bet = fields.Integer(load_default=100, validate=validate.Range(min=1))
-    turn_timeout_s = fields.Integer(load_default=30, validate=validate.Range(min=1))
-    banker_timeout_s = fields.Integer(load_default=60, validate=validate.Range(min=1))
+    min_bet = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_TREASURE))
+    max_bet = fields.Integer(load_default=100, validate=validate.Range(min=1, max=MAX_TREASURE))
+    turn_timeout_s = fields.Integer(load_default=30, validate=validate.Range(min=1, max=MAX_TURN_S))
+    banker_timeout_s = fields.Integer(load_default=60,
+                                      validate=validate.Range(min=1, max=MAX_TURN_S))
     banker_stand_at = fields.Integer(load_default=5, validate=validate.Range(min=1, max=7))
 
     @validates_schema
@@ -38,10 +46,11 @@ class SieteOptions(SetteOptions):
 class PirateOptions(CommonOptions):
     """Casino pirate: bets of 1 or 2, buy-in, duration and the deck's counts."""
 
-    min_bet = fields.Integer(load_default=1, validate=validate.Range(min=1))
-    max_bet = fields.Integer(load_default=2, validate=validate.Range(min=1))
-    buy_in = fields.Integer(load_default=10, validate=validate.Range(min=1))
-    duration_s = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
+    min_bet = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_TREASURE))
+    max_bet = fields.Integer(load_default=2, validate=validate.Range(min=1, max=MAX_TREASURE))
+    buy_in = fields.Integer(load_default=10, validate=validate.Range(min=1, max=MAX_TREASURE))
+    duration_s = fields.Integer(load_default=None, allow_none=True,
+                                validate=validate.Range(min=1, max=MAX_DURATION_S))
     gems = fields.Integer(load_default=4, validate=validate.Range(min=1, max=8))
     gold_coins = fields.Integer(load_default=8, validate=validate.Range(min=0, max=16))
     pebbles = fields.Integer(load_default=4, validate=validate.Range(min=0, max=16))

@@ -140,3 +140,25 @@ def test_unknown_query_parameters_are_refused_not_ignored(client, new_player, ap
         assert r.headers["Content-Type"] == "application/problem+json"
         assert "stauts" in r.json["errors"]["query"], (path, r.json)
     assert count_events(app) == before
+
+
+def test_every_numeric_table_option_is_bounded_and_past_its_bound_refused(client, app):
+    """An option past any sane size (a turn of 10**30 seconds, say) was stored and then failed
+    the event log's 64-bit numbers, or the deadline's date, with a 500. Every integer option of
+    every game now has a maximum, shown by `GET /v1/games`, and a value past it is a 422."""
+    games = client.get("/v1/games", headers=OPERATOR).json
+    before = count_events(app)
+    checked = 0
+    for game in games:
+        for name, option in game["options"].items():
+            if option["type"] != "integer":
+                continue
+            assert option.get("max") is not None, f"{game['name']}.{name} has no maximum"
+            for value in (option["max"] + 1, 10**30, 1e308):
+                r = client.post("/v1/tables", json={"game": game["name"], "options": {name: value}},
+                                headers=OPERATOR)
+                assert r.status_code == 422, (game["name"], name, value, r.json)
+                assert r.json["code"] == "invalid_options" and name in r.json["errors"]["options"]
+                checked += 1
+    assert checked >= 3 * 10
+    assert count_events(app) == before
