@@ -60,7 +60,8 @@ class TableListQuerySchema(Schema):
     game = fields.String(load_default=None, allow_none=True)
     status = fields.String(load_default=None, allow_none=True,
                            validate=validate.OneOf(["open", "playing", "settling", "over"]))
-    cursor = fields.String(load_default=None, allow_none=True)
+    cursor = fields.String(load_default=None, allow_none=True, metadata={
+        "description": "The `next_cursor` of the page before: the list goes on after that table."})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
