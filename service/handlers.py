@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -194,8 +194,13 @@ def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, se
     if table.status != "playing":
         raise Problem(409, "no_hand_in_play", f"the table is {table.status}")
     now = time.time()
+    read = _Reads(payload)
     try:
-        command = engine.parse_action(seat, payload, now)
+        command = engine.parse_action(seat, read, now)
+        if unknown := sorted(payload.keys() - read.keys_read):
+            # Not a parameter of this action: a typo the engine would ignore, or junk that would
+            # stay in the log with the command for ever.
+            raise IllegalMove("bad_action", f"{payload['type']!r} takes no {', '.join(unknown)}")
         events = engine.decide(table.state, command)
     except IllegalMove as e:
         raise Problem(422, e.code, e.message) from e
@@ -203,6 +208,25 @@ def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, se
     recorded_command = {"name": "Act", "seat": seat, "payload": payload, "now": now}
     return _play(conn, store, table, table.state, events, {**metadata, "command": recorded_command},
                  now)
+
+
+class _Reads(Mapping[str, Any]):
+    """An action's payload that notes which of its keys the engine's parser reads: the
+    parameters of the action it parsed, whichever the game."""
+
+    def __init__(self, payload: Mapping[str, Any]) -> None:
+        self._payload = payload
+        self.keys_read = {"type"}
+
+    def __getitem__(self, key: str) -> Any:
+        self.keys_read.add(key)
+        return self._payload[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._payload)
+
+    def __len__(self) -> int:
+        return len(self._payload)
 
 
 def time_out(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,

@@ -334,3 +334,24 @@ def test_seats_that_cannot_be_taken_or_left_are_refused_and_change_nothing(clien
     refused(client.delete(f"{path}/{leaver.id}", headers=leaver.auth), 409, "hand_in_play", playing)
     refused(client.delete(f"{path}/{late.id}", headers=late.auth), 404, "not_seated", playing)
     assert client.get(f"/v1/players/{late.id}/balance", headers=late.auth).json["balance"] == 100
+
+
+@pytest.mark.parametrize(("game", "buy_in"), [("sette-e-mezzo", 50), ("siete-y-media", 50),
+                                              ("casino-pirate", None), ("pirate-pairs", 40),
+                                              ("cassino", 30)])
+def test_an_action_with_a_parameter_it_does_not_take_is_refused(client, new_player, game, buy_in):
+    """An action is exactly as `legal_actions` offers it. A parameter the action does not take
+    (a misspelt optional one, or anything at all) was ignored, and kept in the log with the
+    command; it is now a 422 that changes nothing, in every game."""
+    session = seated(client, new_player, game, players=2, buy_in=buy_in)
+    session.deal()
+    p, table = mover(client, session)
+    action = session.payload(table["legal_actions"][0])
+    url = f"/v1/tables/{session.table_id}/actions"
+    headers = {**p.auth, "If-Match": f'"{table["version"]}"'}
+    r = client.post(url, json={**action, "amonut": 1}, headers=headers)
+    assert r.status_code == 422 and r.json["code"] == "bad_action", r.json
+    assert "amonut" in r.json["detail"]
+    assert table_of(client, session, p).json["version"] == table["version"]
+    r = client.post(url, json=action, headers=headers)
+    assert r.status_code == 200, r.json
