@@ -1,5 +1,5 @@
 """The blueprint every resource module uses: flask-smorest's, refusing unknown query parameters,
-with each arguments schema made once.
+with each arguments schema made once, and a body of another type than JSON a 415.
 
 webargs ignores a query parameter its schema does not name, so `GET /v1/tables?stauts=open` would
 list every table as if unfiltered. Here it is a 422 problem naming the parameter instead, as an
@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from flask import Request
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import RAISE, Schema
-from webargs.flaskparser import FlaskParser
+from webargs.flaskparser import FlaskParser, is_json_request
+
+from service.problems import Problem
 
 
 class _Parser(FlaskParser):
@@ -21,6 +24,14 @@ class _Parser(FlaskParser):
         super().__init__()
         self.DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION,
                                             "query": RAISE, "querystring": RAISE}
+
+    def load_json(self, req: Request, schema: Schema) -> Any:
+        # webargs reads a body sent as another type (curl -d sends a form) as no body at all,
+        # which a client would read as his fields missing: say what is wrong instead.
+        if req.content_length and not is_json_request(req):
+            raise Problem(415, "unsupported_media_type",
+                          f"send the body as application/json, not {req.mimetype or 'untyped'}")
+        return super().load_json(req, schema)
 
 
 class Blueprint(SmorestBlueprint):

@@ -162,3 +162,20 @@ def test_every_numeric_table_option_is_bounded_and_past_its_bound_refused(client
                 checked += 1
     assert checked >= 3 * 10
     assert count_events(app) == before
+
+
+def test_a_body_that_is_not_json_is_415_not_missing_fields(client, new_player, app):
+    """`curl -d` sends a form unless told otherwise: the body was read as no body at all, and the
+    client told his fields were missing. Now a 415 says what to send, and nothing is written."""
+    p = new_player()
+    before = count_events(app)
+    for mimetype in ("application/x-www-form-urlencoded", "text/plain"):
+        r = client.post(f"/v1/players/{p.id}/deposits", data=b'{"amount": 5, "reason": "r"}',
+                        headers={**OPERATOR, "Content-Type": mimetype})
+        assert r.status_code == 415 and r.json["code"] == "unsupported_media_type"
+        assert mimetype in r.json["detail"] and r.headers["Content-Type"] == "application/problem+json"
+    assert count_events(app) == before
+    # JSON with a charset is JSON.
+    r = client.post(f"/v1/players/{p.id}/deposits", data=b'{"amount": 5, "reason": "r"}',
+                    headers={**OPERATOR, "Content-Type": "application/json; charset=utf-8"})
+    assert r.status_code == 201, r.json
