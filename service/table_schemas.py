@@ -111,7 +111,8 @@ class ActionSchema(Schema):
 
 class EventsQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0),
-                           metadata={"description": "The last version you have."})
+                           metadata={"description": "The last version you have (at most the "
+                                     "table's: past it is a 422 after_beyond_version)."})
     wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30),
                         metadata={"description": "Seconds to wait for news (long poll)."})
     limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))

@@ -237,6 +237,14 @@ class Actions(MethodView):
         return respond(table)
 
 
+def _known(table: TableRow, after: int) -> None:
+    """Refuse an `after` past the table's version: no response ever gave it, and a client
+    waiting for events after it would wait, silently, until the table caught up."""
+    if after > table.version:
+        raise Problem(422, "after_beyond_version", f"the table is at version {table.version}",
+                      version=table.version)
+
+
 def _read_events(table_id: str, after: int, limit: int,
                  conn: psycopg.Connection | None = None) -> list[Any]:
     return store().read_stream(handlers.stream(table_id), after, conn=conn or db.conn(), limit=limit)
@@ -273,6 +281,7 @@ class Events(MethodView):
     def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any] | Response:
         """The table's events after `after`, as you may see them; `wait` long-polls for news"""
         table = handlers.load(db.conn(), table_id)
+        _known(table, query["after"])
         found = _read_events(table_id, query["after"], query["limit"])
         if not found and query["wait"] > 0:
             give_back = waits().take()
@@ -283,7 +292,7 @@ class Events(MethodView):
             finally:
                 give_back()
         redactor = Redactor(db.conn(), principal())
-        version = found[-1].version if found else max(table.version, query["after"])
+        version = found[-1].version if found else table.version
         return {"items": list(redactor.events(found)), "version": version}
 
 
@@ -297,9 +306,11 @@ class Stream(MethodView):
                   content_type="text/event-stream")
     def get(self, query: dict[str, Any], table_id: str) -> Response:
         """The table's events (and your turns) as Server-Sent Events, resumable with Last-Event-ID"""
-        handlers.load(db.conn(), table_id)
+        table = handlers.load(db.conn(), table_id)
         after = query["after"]
-        if after is None:
+        if after is not None:
+            _known(table, after)
+        else:
             last = request.headers.get("Last-Event-ID", "0")
             after = int(last) if last.isdigit() else 0
         give_back = waits().take()

@@ -368,3 +368,18 @@ def test_streams_and_long_polls_leave_a_quarter_of_the_threads_to_other_requests
         for r in held:
             r.close()
         app.extensions["banco.pool"].close()
+
+
+def test_an_after_past_the_tables_version_is_refused(client: FlaskClient, new_player: Any):
+    """No response gives a version the table has not reached: such an `after` (another table's,
+    say) was answered with an empty page, or an empty wait, until the table caught up, and the
+    page's `version` echoed it back. It is a 422 naming the table's version."""
+    ann = new_player("Ann", 10)
+    table_id = cassino_table(client, [ann])
+    version = _events(client, table_id)["version"]
+    assert _events(client, table_id, after=version)["version"] == version
+    for path in ("events", "stream"):
+        r = client.get(f"/v1/tables/{table_id}/{path}", query_string={"after": version + 1},
+                       headers=ann.auth)
+        assert r.status_code == 422 and r.json["code"] == "after_beyond_version", r.json
+        assert r.json["version"] == version
