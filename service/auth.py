@@ -77,7 +77,7 @@ def require(*roles: Role, self_param: str | None = None) -> Callable[[F], F]:
                 return fn(*args, **kwargs)
             if self_param and who.role == "player" and kwargs.get(self_param) == who.subject:
                 return fn(*args, **kwargs)
-            raise Problem(403, "forbidden", f"a {who.role} may not do this")
+            raise Problem(403, "forbidden", f"{who.role}s may not do this")
 
         return wrapper  # type: ignore[return-value]
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 PLAYER_ID = {"example": "pl_3f9a1c2b7d4e5f60"}
 
@@ -76,6 +78,12 @@ class HistoryQuerySchema(Schema):
     reason = fields.String(load_default=None, allow_none=True)
     table = fields.String(load_default=None, allow_none=True)
     hand = fields.String(load_default=None, allow_none=True)
+
+    @validates_schema
+    def _in_order(self, data: dict[str, Any], **_: Any) -> None:
+        # Reversed, the two would select nothing, which reads as a history with no postings.
+        if data.get("since") and data.get("until") and data["since"] > data["until"]:
+            raise ValidationError("from must not come after to", "from")
 
 
 class HistoryRowSchema(Schema):

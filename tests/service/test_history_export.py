@@ -120,3 +120,21 @@ def test_an_export_with_the_database_away_is_unavailable_not_busy(config, new_pl
     finally:
         app.extensions["banco.pool"].close()
         app.extensions["banco.export_pool"].close()
+
+
+def test_a_period_that_ends_before_it_begins_is_refused(client, new_player):
+    """`from` after `to` selected nothing, an empty history as if the player had no postings;
+    it is a 422 in every form of the export, while `from` = `to` is a period like any other."""
+    ann = new_player("Ann", deposit=5)
+    reversed_ = {"from": "2027-01-01T00:00:00Z", "to": "2026-01-01T00:00:00Z"}
+    for path, accept in [("balance-history", "application/json"), ("balance-history", "text/csv"),
+                         ("balance-history.svg", "image/svg+xml")]:
+        r = client.get(f"/v1/players/{ann.id}/{path}", query_string=reversed_,
+                       headers={**ann.auth, "Accept": accept})
+        assert r.status_code == 422 and r.json["errors"]["query"]["from"], (path, r.data)
+    at = {"from": "2026-01-01T00:00:00Z", "to": "2026-01-01T00:00:00Z"}
+    r = client.get(f"/v1/players/{ann.id}/balance-history", query_string=at, headers=ann.auth)
+    assert r.status_code == 200 and r.json["items"] == []
+    everything = {"from": "2000-01-01T00:00:00Z", "to": "2100-01-01T00:00:00Z"}
+    r = client.get(f"/v1/players/{ann.id}/balance-history", query_string=everything, headers=ann.auth)
+    assert [row["amount"] for row in r.json["items"]] == [5]
