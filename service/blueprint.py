@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Request
+from flask import Flask, Request, current_app, request
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import RAISE, Schema
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -43,3 +43,27 @@ class Blueprint(SmorestBlueprint):
         # keeps no state of its own, so one instance serves every request and thread.
         instance = schema() if isinstance(schema, type) else schema
         return super().arguments(instance, *args, **kwargs)
+
+
+def _takes_query(endpoint: str, method: str) -> bool:
+    """Whether the view of `endpoint` for `method` declares query arguments (`Blueprint.arguments`
+    leaves them in the view's `_apidoc`)."""
+    view: Any = current_app.view_functions[endpoint]
+    view_class = getattr(view, "view_class", None)
+    if view_class is not None:
+        view = getattr(view_class, "get" if method == "HEAD" else method.lower(), None)
+    parameters = getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", [])
+    return any(p["in"] in ("query", "querystring") for p in parameters)
+
+
+def refuse_undeclared_query(app: Flask) -> None:
+    """An endpoint that takes no query parameters refuses them as one that takes some refuses
+    those it does not name: `GET /v1/audit/checkpoints?limit=5` would otherwise list them all."""
+
+    @app.before_request
+    def _refuse() -> None:
+        if (request.args and request.endpoint and request.method != "OPTIONS"
+                and request.endpoint in current_app.view_functions
+                and not _takes_query(request.endpoint, request.method)):
+            raise Problem(422, "invalid_input", "this endpoint takes no query parameters",
+                          errors={"query": {name: ["Unknown field."] for name in request.args}})

@@ -139,6 +139,15 @@ def test_unknown_query_parameters_are_refused_not_ignored(client, new_player, ap
         assert r.status_code == 422, (path, r.status_code)
         assert r.headers["Content-Type"] == "application/problem+json"
         assert "stauts" in r.json["errors"]["query"], (path, r.json)
+    # An endpoint that takes none refuses them too: a `limit` would have been ignored.
+    for path in ("/v1/audit/checkpoints", f"/v1/tables/{table}", "/v1/games",
+                 f"/v1/players/{p.id}/balance"):
+        assert client.get(path, headers=OPERATOR).status_code == 200, path
+        r = client.get(path, query_string={"limit": 5}, headers=OPERATOR)
+        assert r.status_code == 422 and "limit" in r.json["errors"]["query"], (path, r.json)
+    r = client.post(f"/v1/players/{p.id}/deposits?amount=5", json={"amount": 1, "reason": "r"},
+                    headers=OPERATOR)
+    assert r.status_code == 422 and "amount" in r.json["errors"]["query"]
     assert count_events(app) == before
 
 
