@@ -33,7 +33,6 @@ from service import (
     probes,
     tables,
 )
-from service.blueprint import refuse_undeclared_query
 from service.config import Config
 from service.deferred_jobs import DeferredJobs
 from service.problems import Problem, ProblemSchema, render
@@ -134,7 +133,6 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
         from service import bench_endpoint
 
         api.register_blueprint(bench_endpoint.blp)
-    refuse_undeclared_query(app)
     _domain_errors(app)
     app.extensions["banco.api"] = api
     return app

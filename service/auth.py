@@ -13,6 +13,7 @@ from typing import Any, Literal, TypeVar
 from flask import current_app, g, request
 
 from service import db
+from service.blueprint import refuse_what_it_does_not_take
 from service.problems import Problem
 
 Role = Literal["operator", "auditor", "player"]
@@ -67,17 +68,18 @@ def principal() -> Principal:
 
 
 def require(*roles: Role, self_param: str | None = None) -> Callable[[F], F]:
-    """Allow `roles`; with `self_param`, also a player acting on his own id (else 403)."""
+    """Allow `roles`; with `self_param`, also a player acting on his own id (else 403). Every
+    endpoint but the probes passes here, so here too it refuses what the view would ignore."""
 
     def decorate(fn: F) -> F:
         @wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             who = principal()
-            if who.role in roles:
-                return fn(*args, **kwargs)
-            if self_param and who.role == "player" and kwargs.get(self_param) == who.subject:
-                return fn(*args, **kwargs)
-            raise Problem(403, "forbidden", f"{who.role}s may not do this")
+            if not (who.role in roles or (self_param and who.role == "player"
+                                          and kwargs.get(self_param) == who.subject)):
+                raise Problem(403, "forbidden", f"{who.role}s may not do this")
+            refuse_what_it_does_not_take(fn)
+            return fn(*args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
 

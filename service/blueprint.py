@@ -3,15 +3,19 @@ with each arguments schema made once, and a body of another type than JSON a 415
 
 webargs ignores a query parameter its schema does not name, so `GET /v1/tables?stauts=open` would
 list every table as if unfiltered. Here it is a 422 problem naming the parameter instead, as an
-unknown field of a JSON body already is.
+unknown field of a JSON body already is. `refuse_what_it_does_not_take` does the same for
+endpoints that take no query parameters or no body, and answers 406 to an `Accept` the endpoint
+cannot meet, each read from what the view declares to flask-smorest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from flask import Flask, Request, current_app, request
+from flask import Request, request
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import RAISE, Schema
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -45,25 +49,50 @@ class Blueprint(SmorestBlueprint):
         return super().arguments(instance, *args, **kwargs)
 
 
-def _takes_query(endpoint: str, method: str) -> bool:
-    """Whether the view of `endpoint` for `method` declares query arguments (`Blueprint.arguments`
-    leaves them in the view's `_apidoc`)."""
-    view: Any = current_app.view_functions[endpoint]
-    view_class = getattr(view, "view_class", None)
-    if view_class is not None:
-        view = getattr(view_class, "get" if method == "HEAD" else method.lower(), None)
-    parameters = getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", [])
-    return any(p["in"] in ("query", "querystring") for p in parameters)
+@dataclass(frozen=True)
+class _Takes:
+    """What one view declares: where it reads arguments and the types it answers in."""
+
+    locations: frozenset[str]
+    answers: tuple[str, ...]
 
 
-def refuse_undeclared_query(app: Flask) -> None:
-    """An endpoint that takes no query parameters refuses them as one that takes some refuses
-    those it does not name: `GET /v1/audit/checkpoints?limit=5` would otherwise list them all."""
+@cache
+def _takes(view: Callable[..., Any]) -> _Takes:
+    # From the `_apidoc` that `Blueprint.arguments` and `.response` leave on the view.
+    doc = getattr(view, "_apidoc", {})
+    parameters = doc.get("arguments", {}).get("parameters", [])
+    responses = doc.get("response", {}).get("responses", {})
+    answers = {d.get("content_type") or "application/json"
+               for status in doc.get("success_status_codes", []) for d in responses.get(status, [])}
+    return _Takes(frozenset(p["in"] for p in parameters), tuple(sorted(answers)))
 
-    @app.before_request
-    def _refuse() -> None:
-        if (request.args and request.endpoint and request.method != "OPTIONS"
-                and request.endpoint in current_app.view_functions
-                and not _takes_query(request.endpoint, request.method)):
-            raise Problem(422, "invalid_input", "this endpoint takes no query parameters",
-                          errors={"query": {name: ["Unknown field."] for name in request.args}})
+
+def refuse_what_it_does_not_take(view: Callable[..., Any]) -> None:
+    """Refuse what `view` would otherwise ignore: query parameters when it takes none
+    (`GET /v1/audit/checkpoints?limit=5` would list them all), a body when it takes none, and an
+    `Accept` none of its answers meets (a client asking for CSV would be handed JSON).
+
+    `auth.require` calls it once the caller may use the view, so that a caller learns nothing
+    of an endpoint before his token is checked, as with the view's own arguments."""
+    takes = _takes(view)
+    if request.args and not takes.locations & {"query", "querystring"}:
+        raise Problem(422, "invalid_input", "this endpoint takes no query parameters",
+                      errors={"query": {name: ["Unknown field."] for name in request.args}})
+    if request.content_length and "json" not in takes.locations:
+        _refuse_body()
+    if (request.headers.get("Accept") and takes.answers
+            and request.accept_mimetypes.best_match(takes.answers) is None):
+        raise Problem(406, "not_acceptable", f"this endpoint answers in {', '.join(takes.answers)}",
+                      available=list(takes.answers))
+
+
+def _refuse_body() -> None:
+    # `{}` is what many clients send with every POST: it says nothing, so it is let through.
+    body = request.get_json(silent=True)
+    if body == {}:
+        return
+    if isinstance(body, dict):
+        raise Problem(422, "invalid_input", "this endpoint takes no body",
+                      errors={"json": {name: ["Unknown field."] for name in body}})
+    raise Problem(422, "invalid_input", "this endpoint takes no body")

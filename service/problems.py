@@ -30,6 +30,7 @@ class ProblemSchema(Schema):
     request_id = fields.String()
     version = fields.Integer(metadata={"description": "412: the table's current version"})
     balance = fields.Integer(metadata={"description": "insufficient_treasure: what the account holds"})
+    available = fields.List(fields.String(), metadata={"description": "406: what the endpoint answers in"})
     checks = fields.Dict(metadata={"description": "503 from /readyz: each dependency's state"})
 
 

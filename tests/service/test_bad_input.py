@@ -38,9 +38,10 @@ def test_malformed_json_is_a_4xx_problem(client, new_player):
 
 
 def test_unknown_player_is_404(client):
-    for method, path in (("get", "/v1/players/pl_nobody"), ("get", "/v1/players/pl_nobody/balance"),
-                         ("post", "/v1/players/pl_nobody/deposits")):
-        r = getattr(client, method)(path, json={"amount": 1, "reason": "r"}, headers=OPERATOR)
+    for method, path, body in (("get", "/v1/players/pl_nobody", None),
+                               ("get", "/v1/players/pl_nobody/balance", None),
+                               ("post", "/v1/players/pl_nobody/deposits", {"amount": 1, "reason": "r"})):
+        r = getattr(client, method)(path, json=body, headers=OPERATOR)
         assert r.status_code == 404 and r.json["code"] == "player_not_found"
 
 
@@ -149,6 +150,55 @@ def test_unknown_query_parameters_are_refused_not_ignored(client, new_player, ap
                     headers=OPERATOR)
     assert r.status_code == 422 and "amount" in r.json["errors"]["query"]
     assert count_events(app) == before
+
+
+def test_a_body_sent_to_an_endpoint_that_takes_none_is_refused_not_ignored(client, new_player, app):
+    """`POST /v1/tables/{id}/hands {"seed": ...}` dealt as if the seed were used; now the field
+    is named as unknown. An empty object, which many clients send with every POST, says nothing
+    and passes."""
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}},
+                        headers=OPERATOR).json["id"]
+    before = count_events(app)
+    for path in (f"/v1/tables/{table}/hands", "/v1/audit/ledger-checks", "/v1/audit/checkpoints"):
+        r = client.post(path, json={"seed": "abc"}, headers=OPERATOR)
+        assert r.status_code == 422 and r.mimetype == "application/problem+json", (path, r.json)
+        assert r.json["errors"] == {"json": {"seed": ["Unknown field."]}}
+        r = client.post(path, json=[1], headers=OPERATOR)
+        assert r.status_code == 422 and r.json["detail"] == "this endpoint takes no body"
+    assert count_events(app) == before
+    # Passed through: no seated players is the table's own refusal, not the body's.
+    r = client.post(f"/v1/tables/{table}/hands", json={}, headers=OPERATOR)
+    assert r.status_code == 409, r.json
+    assert client.post("/v1/audit/ledger-checks", json={}, headers=OPERATOR).status_code == 202
+
+
+def test_an_accept_no_answer_meets_is_406_not_another_type(client, new_player):
+    """A client asking for CSV where only JSON is made was handed JSON it would misread."""
+    p = new_player(deposit=5)
+    history = f"/v1/players/{p.id}/balance-history"
+    for path, accept, answered in [
+            ("/v1/games", "application/json", "application/json"),
+            ("/v1/games", "text/html,application/xhtml+xml,*/*;q=0.8", "application/json"),
+            (history, "text/csv", "text/csv"),
+            (history, "application/x-ndjson", "application/x-ndjson"),
+            (history + ".svg", "image/*", "image/svg+xml")]:
+        r = client.get(path, headers={**p.auth, "Accept": accept})
+        assert r.status_code == 200 and r.mimetype == answered, (path, accept, r.mimetype)
+    for path, accept in [("/v1/games", "text/csv"), (history, "image/svg+xml"),
+                         (history + ".svg", "application/json")]:
+        r = client.get(path, headers={**p.auth, "Accept": accept})
+        assert r.status_code == 406 and r.mimetype == "application/problem+json", (path, accept)
+        assert r.json["code"] == "not_acceptable" and accept not in r.json["available"]
+    assert set(client.get(history, headers={**p.auth, "Accept": "text/plain"}).json["available"]) == {
+        "application/json", "text/csv", "application/x-ndjson"}
+
+
+def test_a_caller_is_authenticated_before_his_request_is_judged(client):
+    """Who is asking comes first: an unknown caller learns nothing of what an endpoint takes."""
+    r = client.get("/v1/audit/checkpoints", query_string={"limit": 5})
+    assert r.status_code == 401
+    r = client.post("/v1/audit/ledger-checks", json={"seed": 1}, headers={"Accept": "text/csv"})
+    assert r.status_code == 401
 
 
 def test_every_numeric_table_option_is_bounded_and_past_its_bound_refused(client, app):
