@@ -109,6 +109,10 @@ def test_nul_characters_are_refused_not_a_500(client, new_player):
     assert r.status_code == 422 and r.json["code"] == "invalid_input"
     r = client.post("/v1/players", json={"name": "a\u0000b"}, headers=OPERATOR)
     assert r.status_code == 422 and r.headers["Content-Type"] == "application/problem+json"
+    # In an id it names nothing there is: a 404, not a value that "cannot be stored".
+    for path in ("/v1/tables/tb_%00", f"/v1/players/{p.id}%00", "/v1/hands/hd_%00/replay"):
+        r = client.get(path, headers=OPERATOR)
+        assert r.status_code == 404 and r.json["code"] == "not_found", (path, r.json)
 
 
 @pytest.mark.parametrize("query", [{"limit": 0}, {"limit": 100000}, {"cursor": -1}, {"limit": "x"}])
