@@ -54,5 +54,6 @@ def parse(kinds: Collection[str], seat: int, payload: Mapping[str, Any], now: fl
         raise IllegalMove("bad_action", "an action is a JSON object")
     kind = payload.get("type")
     if not isinstance(kind, str) or kind not in kinds:
-        raise IllegalMove("bad_action", f"unknown action type {kind!r}")
+        raise IllegalMove("bad_action", f"unknown action type {kind!r}: this game's are "
+                                        + ", ".join(k for k in PARSERS if k in kinds))
     return PARSERS[kind](seat, payload, now)

@@ -279,3 +279,11 @@ def test_table_is_over_when_nobody_can_bet_against_the_banker():
     t.when(Stand(1, 2.0))
     t.when(Stand(0, 2.0))
     assert E.is_terminal(t.state) and not E.table_over(t.state, 0.0)
+
+
+def test_an_action_of_another_game_is_refused_naming_this_games():
+    """`split` is Siete y media's (seed 004); Sette e mezzo's refusal says what it takes instead."""
+    with pytest.raises(IllegalMove) as e:
+        E.parse_action(1, {"type": "split"}, 1.0)
+    assert e.value.code == "bad_action"
+    assert str(e.value).endswith("this game's are bet, hit, stand")
