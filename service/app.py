@@ -31,6 +31,7 @@ from service import (
     notify,
     players,
     probes,
+    streams,
     tables,
 )
 from service.config import Config
@@ -127,7 +128,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     idempotency.init_app(app)
     api = BancoApi(app)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
-                      hands.blp, hand_audit.blp, charts.blp):
+                      streams.blp, hands.blp, hand_audit.blp, charts.blp):
         api.register_blueprint(blueprint)
     if config.bench_endpoints:
         from service import bench_endpoint

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -12,27 +10,21 @@ import psycopg
 from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import ValidationError
-from psycopg_pool import ConnectionPool
 
-from events.postgres import PostgresEventStore
 from projections import tables
 from projections.tables import TableRow
-from service import db, handlers, notify
+from service import db, handlers
 from service.auth import Principal, principal, require
 from service.blueprint import Blueprint
 from service.context import metadata, store
 from service.deferred_jobs import DeferredJobs
-from service.problems import Problem, retry_later
-from service.redaction import Redactor, viewer_in
-from service.slots import Slots
+from service.problems import Problem
+from service.redaction import viewer_in
 from service.table_schemas import (
     ActionSchema,
-    EventPageSchema,
-    EventsQuerySchema,
     JoinedSchema,
     JoinSchema,
     LeftSchema,
-    StreamQuerySchema,
     TableCreateSchema,
     TableListQuerySchema,
     TablePageSchema,
@@ -235,176 +227,3 @@ class Actions(MethodView):
                              metadata("Act"))
         schedule_after_commit(table, ended)
         return respond(table)
-
-
-def _known(table: TableRow, after: int) -> None:
-    """Refuse an `after` past the table's version: no response ever gave it, and a client
-    waiting for events after it would wait, silently, until the table caught up."""
-    if after > table.version:
-        raise Problem(422, "after_beyond_version", f"the table is at version {table.version}",
-                      version=table.version)
-
-
-def _read_events(table_id: str, after: int, limit: int,
-                 conn: psycopg.Connection | None = None) -> list[Any]:
-    return store().read_stream(handlers.stream(table_id), after, conn=conn or db.conn(), limit=limit)
-
-
-def _long_poll(table_id: str, after: int, limit: int, wait: float) -> list[Any]:
-    """The table's events after `after` as soon as there are any, for up to `wait` seconds.
-
-    Woken by the table's notices, as streams are (`service.notify`), and holding no database
-    connection while it waits: it borrows one for each read.
-    """
-    deadline = time.monotonic() + wait
-    db.release()
-    # Subscribed before the first read: a change committed between a read and the wait that
-    # follows it still wakes the wait.
-    waiter = listener().subscribe(table_id)
-    try:
-        while True:
-            with db.pool().connection() as conn:
-                found = _read_events(table_id, after, limit, conn)
-            remaining = deadline - time.monotonic()
-            if found or remaining <= 0:
-                return found
-            waiter.wait(min(notify.FALLBACK_S, remaining))
-    finally:
-        listener().unsubscribe(waiter)
-
-
-@blp.route("/<table_id>/events")
-class Events(MethodView):
-    @require("operator", "auditor", "player")
-    @blp.arguments(EventsQuerySchema, location="query")
-    @blp.response(200, EventPageSchema)
-    def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any] | Response:
-        """The table's events after `after`, as you may see them; `wait` long-polls for news"""
-        table = handlers.load(db.conn(), table_id)
-        _known(table, query["after"])
-        found = _read_events(table_id, query["after"], query["limit"])
-        if not found and query["wait"] > 0:
-            give_back = waits().take()
-            if give_back is None:
-                return waiters_busy()
-            try:
-                found = _long_poll(table_id, query["after"], query["limit"], query["wait"])
-            finally:
-                give_back()
-        redactor = Redactor(db.conn(), principal())
-        version = found[-1].version if found else table.version
-        return {"items": list(redactor.events(found)), "version": version}
-
-
-@blp.route("/<table_id>/stream")
-class Stream(MethodView):
-    @require("operator", "auditor", "player")
-    @blp.arguments(StreamQuerySchema, location="query")
-    @blp.response(200, description="Server-Sent Events: one `id:` per table version; each"
-                  " event of the table as `event: <type>`, and with `turns=true` the table itself"
-                  " as `event: table` when it is your turn",
-                  content_type="text/event-stream")
-    def get(self, query: dict[str, Any], table_id: str) -> Response:
-        """The table's events (and your turns) as Server-Sent Events, resumable with Last-Event-ID"""
-        table = handlers.load(db.conn(), table_id)
-        after = query["after"]
-        if after is not None:
-            _known(table, after)
-        else:
-            last = request.headers.get("Last-Event-ID", "0")
-            after = int(last) if last.isdigit() else 0
-        give_back = waits().take()
-        if give_back is None:
-            return waiters_busy()
-        stream = _sse(store(), db.pool(), listener(), principal(), table_id, after, query)
-        response = Response(stream, mimetype="text/event-stream",
-                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-        response.call_on_close(give_back)  # the stream ended, or its client left
-        return response
-
-
-def listener() -> notify.Listener:
-    return current_app.extensions["banco.notify"]
-
-
-def waits() -> Slots:
-    return current_app.extensions["banco.waits"]
-
-
-def waiters_busy() -> Response:
-    return retry_later("waiters_busy",
-                       "as many streams and long polls as this server holds at once are open")
-
-
-def _turn(conn: psycopg.Connection, who: Principal, table_id: str,
-          shown: int) -> tuple[int | None, dict[str, Any] | None]:
-    """`who`'s seat, and the table as he sees it if it changed since version `shown` and he has
-    something to do in it: legal actions in the hand in play, or a seat at a table open for its
-    next hand. That a table has ended (its seats cashed out) is news for every follower."""
-    table = tables.load(conn, table_id, balances=True)
-    if table is None:
-        return None, None
-    seat = table.seat_of(who.subject)
-    if table.version == shown or (seat is None and table.status != "over"):
-        return seat, None
-    body = render(table, who, conn)
-    if body["legal_actions"] or table.status in ("open", "over"):
-        return seat, body
-    return seat, None
-
-
-def _concerns(change: notify.Change, seat: int | None, who: Principal) -> bool:
-    """Whether `change` may have given the subscriber something to do, by someone else's
-    command (his own requests' responses showed him the table): a turn in play that is his or
-    anyone's, or a table open for its next hand, or ended. A hand being settled is nobody's to
-    act in."""
-    return change.actor != who.key and (change.status in ("open", "over") or (
-        seat is not None and change.status == "playing" and change.seat in (None, seat)))
-
-
-def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.Listener,
-         who: Principal, table_id: str, after: int, query: dict[str, Any]) -> Iterator[bytes]:
-    # The request's connection returns to the pool when the view returns; the stream borrows
-    # one when the table changed (or every FALLBACK_S seconds), so an idle subscriber holds none.
-    deadline = time.monotonic() + query["timeout"]
-    beat = time.monotonic()
-    shown = -1  # the table version of the last `table` event sent
-    seat: int | None = None  # the subscriber's, as last seen
-    turns = query["turns"]
-    look = turns
-    # A stream without events wakes only for the changes that concern it: at a busy table,
-    # most notices are for someone else's turn. (`seat` is read when a notice comes.)
-    waiter = notices.subscribe(table_id, None if query["events"] else
-                               lambda change: turns and _concerns(change, seat, who))
-    try:
-        yield b": connected\n\n"
-        while time.monotonic() < deadline:
-            events: list[dict[str, Any]] = []
-            turn = None
-            if query["events"] or look:
-                # Read, then write: the connection goes back before a slow client is written to.
-                with pool.connection() as conn:
-                    if query["events"]:
-                        found = event_store.read_stream(handlers.stream(table_id), after,
-                                                        conn=conn, limit=500)
-                        events = list(Redactor(conn, who).events(found))
-                    if look:
-                        seat, turn = _turn(conn, who, table_id, shown)
-            for event in events:
-                after = event["version"]
-                yield (f"id: {after}\nevent: {event['type']}\n").encode() + b"data: " + \
-                    orjson.dumps(event) + b"\n\n"
-            if turn is not None:
-                shown = turn["version"]
-                yield (f"id: {shown}\nevent: table\n").encode() + b"data: " + orjson.dumps(turn) + \
-                    b"\n\n"
-            if events or turn is not None:
-                beat = time.monotonic()
-            elif time.monotonic() - beat > 10:
-                beat = time.monotonic()
-                yield b": keep-alive\n\n"
-            changes = waiter.wait(max(0.0, min(notify.FALLBACK_S, deadline - time.monotonic())))
-            # None: no notice came in time, or notices were lost; look anyway.
-            look = turns and (changes is None or any(_concerns(c, seat, who) for c in changes))
-    finally:
-        notices.unsubscribe(waiter)
