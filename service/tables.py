@@ -1,4 +1,4 @@
-"""Games, tables, seats, hands and actions over REST."""
+"""Tables over REST: creating and listing them, views, seats, hands and actions."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from service.table_schemas import (
 )
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
-                description="Tables: seats, hands, actions and their events.")
+                description="Tables: seats, hands and actions.")
 
 
 def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None) -> dict[str, Any]:
