@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import Request, request
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import RAISE, Schema
+from webargs.core import parse_json
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from service.problems import Problem
@@ -35,7 +36,15 @@ class _Parser(FlaskParser):
         if req.content_length and not is_json_request(req):
             raise Problem(415, "unsupported_media_type",
                           f"send the body as application/json, not {req.mimetype or 'untyped'}")
-        return super().load_json(req, schema)
+        try:
+            return super().load_json(req, schema)
+        except RecursionError:
+            # Arrays nested a thousand deep overflow the JSON decoder's stack, not its grammar.
+            raise Problem(400, "invalid_json", "the body nests too deeply to be read") from None
+
+    def _handle_invalid_json_error(self, error: Exception, req: Request, *args: Any,
+                                   **kwargs: Any) -> NoReturn:
+        raise Problem(400, "invalid_json", f"the body is not valid JSON: {error}")
 
 
 class Blueprint(SmorestBlueprint):
@@ -93,7 +102,10 @@ def refuse_what_it_does_not_take(view: Callable[..., Any]) -> None:
 
 def _refuse_body() -> None:
     # `{}` is what many clients send with every POST: it says nothing, so it is let through.
-    body = request.get_json(silent=True)
+    try:
+        body = parse_json(request.get_data(cache=True))
+    except (ValueError, RecursionError):
+        body = None
     if body == {}:
         return
     if isinstance(body, dict):

@@ -227,6 +227,25 @@ def test_every_numeric_table_option_is_bounded_and_past_its_bound_refused(client
     assert count_events(app) == before
 
 
+def test_a_body_that_is_not_json_is_a_400_saying_where(client, new_player, app):
+    """Broken JSON is a 400 `invalid_json` that says what is wrong (it was the browser's "could
+    not understand"), and arrays nested a thousand deep, which overflowed the decoder, were a 500."""
+    p = new_player()
+    before = count_events(app)
+    deep = b"[" * 1500 + b"]" * 1500  # within the 4 KiB the tests allow a body
+    for body, said in [(b'{"amount": 5, "reason": }', "line 1 column 25"),
+                       (b'{"amount": 5, "reason": "\xe9"}', "decoding"),
+                       (b'{"amount": 5, "reason": ' + deep + b"}", "nests too deeply")]:
+        for path in (f"/v1/players/{p.id}/deposits", "/v1/audit/ledger-checks"):
+            r = client.post(path, data=body, headers={**OPERATOR, "Content-Type": "application/json"})
+            assert r.status_code in (400, 422), (path, body[:30], r.status_code)
+            assert r.headers["Content-Type"] == "application/problem+json"
+            if path.endswith("deposits"):
+                assert r.status_code == 400 and r.json["code"] == "invalid_json"
+                assert said in r.json["detail"], r.json
+    assert count_events(app) == before
+
+
 def test_a_body_that_is_not_json_is_415_not_missing_fields(client, new_player, app):
     """`curl -d` sends a form unless told otherwise: the body was read as no body at all, and the
     client told his fields were missing. Now a 415 says what to send, and nothing is written."""
