@@ -108,8 +108,7 @@ class Stream(MethodView):
         if after is not None:
             _known(table, after)
         else:
-            last = request.headers.get("Last-Event-ID", "0")
-            after = int(last) if last.isdigit() else 0
+            after = _resumed_after(request.headers.get("Last-Event-ID", ""), table)
         give_back = waits().take()
         if give_back is None:
             return waiters_busy()
@@ -118,6 +117,15 @@ class Stream(MethodView):
                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         response.call_on_close(give_back)  # the stream ended, or its client left
         return response
+
+
+def _resumed_after(last: str, table: TableRow) -> int:
+    """Where a reconnecting stream goes on: after the `Last-Event-ID` it was last sent, or from
+    the beginning for an id this table's stream never sent. Only ASCII digits are read, as many
+    as a version has: `str.isdigit` also takes '²', and `int` refuses 5,000 digits."""
+    if last.isascii() and last.isdigit() and len(last) <= 19 and int(last) <= table.version:
+        return int(last)
+    return 0
 
 
 def listener() -> notify.Listener:

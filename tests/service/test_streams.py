@@ -336,8 +336,11 @@ def test_a_stream_resumes_after_its_last_event_id(client: FlaskClient, new_playe
     resumed = _sse_ids(client, table_id, players[0], {"Last-Event-ID": str(middle)})
     assert resumed == [e for e in everything if e[0] > middle]
     assert _sse_ids(client, table_id, players[0], {}, after=middle) == resumed
-    # An id the stream never sent starts it from the beginning.
-    assert _sse_ids(client, table_id, players[0], {"Last-Event-ID": "not-an-id"}) == everything
+    # An id the stream never sent starts it from the beginning: one past the table's version
+    # would wait for events that may never come, and '²' (a digit to `str.isdigit`) or 5,000
+    # digits (past `int`'s limit) were a 500.
+    for never_sent in ("not-an-id", str(versions[-1] + 5), "\u00b2", "9" * 5000):
+        assert _sse_ids(client, table_id, players[0], {"Last-Event-ID": never_sent}) == everything
 
 
 def test_streams_and_long_polls_leave_a_quarter_of_the_threads_to_other_requests(
