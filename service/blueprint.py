@@ -1,5 +1,6 @@
 """The blueprint every resource module uses: flask-smorest's, refusing unknown query parameters,
-with each arguments schema made once, and a body of another type than JSON a 415.
+with each arguments schema made once, a body of another type than JSON a 415 and a body that is
+not valid JSON a 400 saying where.
 
 webargs ignores a query parameter its schema does not name, so `GET /v1/tables?stauts=open` would
 list every table as if unfiltered. Here it is a 422 problem naming the parameter instead, as an

@@ -1,4 +1,4 @@
-"""A table's events, as others see them: pages, long polls and Server-Sent Events.
+"""A table's events as the caller may see them: pages, long polls and Server-Sent Events.
 
 Waiting requests (a long poll, a stream) hold a gunicorn thread each but no database connection
 while they wait: they are woken by the table's notices (`service.notify`) and borrow a connection
