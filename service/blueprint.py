@@ -79,10 +79,10 @@ def _takes(view: Callable[..., Any]) -> _Takes:
 
 
 def refuse_what_it_does_not_take(view: Callable[..., Any]) -> None:
-    """Refuse what `view` would otherwise ignore, or fail on: an id with a NUL character, query
-    parameters when it takes none (`GET /v1/audit/checkpoints?limit=5` would list them all), a
-    body when it takes none, and an `Accept` none of its answers meets (a client asking for CSV
-    would be handed JSON).
+    """Refuse what `view` would otherwise ignore, or fail on: an id or a query parameter with a
+    NUL character, query parameters when it takes none (`GET /v1/audit/checkpoints?limit=5`
+    would list them all), a body when it takes none, and an `Accept` none of its answers meets
+    (a client asking for CSV would be handed JSON).
 
     `auth.require` calls it once the caller may use the view, so that a caller learns nothing
     of an endpoint before his token is checked, as with the view's own arguments."""
@@ -90,6 +90,12 @@ def refuse_what_it_does_not_take(view: Callable[..., Any]) -> None:
     # No id holds one (PostgreSQL's text cannot), so the lookup would fail as if storing it.
     if any("\x00" in value for value in (request.view_args or {}).values() if isinstance(value, str)):
         raise Problem(404, "not_found", "no resource has a NUL character in its id")
+    # Nor does any value a query filters by; refused here, before a streamed export's 200 starts
+    # and its query then fails halfway through the body.
+    with_nul = {name for name, value in request.args.items(multi=True) if "\x00" in value}
+    if with_nul:
+        raise Problem(422, "invalid_input", "a query parameter holds a NUL character",
+                      errors={"query": {name: ["Must not contain a NUL character."] for name in with_nul}})
     if request.args and not takes.locations & {"query", "querystring"}:
         raise Problem(422, "invalid_input", "this endpoint takes no query parameters",
                       errors={"query": {name: ["Unknown field."] for name in request.args}})

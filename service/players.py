@@ -138,6 +138,12 @@ class BalanceHistory(MethodView):
                                   query["reason"], query["table"], query["hand"])
         mime = request.accept_mimetypes.best_match(["application/json", *export.FORMATS])
         if mime in export.FORMATS:
+            # An export is the whole (filtered) history: a page asked of it would be ignored.
+            paged = [name for name in ("limit", "cursor") if name in request.args]
+            if paged:
+                raise Problem(422, "invalid_input", f"{mime} exports the whole history; "
+                              "limit and cursor page the JSON one",
+                              errors={"query": {name: ["Pages application/json only."] for name in paged}})
             return _export(filters, export.FORMATS[mime], mime)
         items, next_cursor = history.page(db.conn(), filters, query["cursor"], query["limit"])
         return {"items": items, "next_cursor": next_cursor}

@@ -139,3 +139,22 @@ def test_a_period_that_ends_before_it_begins_is_refused(client, new_player):
     everything = {"from": "2000-01-01T00:00:00Z", "to": "2100-01-01T00:00:00Z"}
     r = client.get(f"/v1/players/{ann.id}/balance-history", query_string=everything, headers=ann.auth)
     assert [row["amount"] for row in r.json["items"]] == [5]
+
+
+def test_an_export_refuses_a_page_it_would_not_give_and_a_nul_before_it_starts(client, new_player):
+    """`limit` and `cursor` page the JSON history; asked of a CSV or NDJSON export they were
+    ignored and the whole history came back. A NUL in a filter failed the export's query after
+    its 200 had begun, a body cut short; now both are a 422 before anything is sent."""
+    ann = new_player("Ann", deposit=5)
+    path = f"/v1/players/{ann.id}/balance-history"
+    for accept in ("text/csv", "application/x-ndjson"):
+        r = client.get(path, query_string={"limit": 1, "cursor": 0},
+                       headers={**ann.auth, "Accept": accept})
+        assert r.status_code == 422 and set(r.json["errors"]["query"]) == {"limit", "cursor"}, r.data
+        for name in ("reason", "table", "hand"):
+            r = client.get(path, query_string={name: "a\x00"}, headers={**ann.auth, "Accept": accept})
+            assert r.status_code == 422 and r.mimetype == "application/problem+json", (name, r.data)
+            assert name in r.json["errors"]["query"]
+    assert client.get(path, query_string={"limit": 1}, headers=ann.auth).json["items"]
+    r = client.get(path, query_string={"reason": "seed"}, headers={**ann.auth, "Accept": "text/csv"})
+    assert r.status_code == 200 and r.get_data(as_text=True).count("\n") == 2  # header and the deposit
