@@ -197,12 +197,16 @@ def test_an_accept_no_answer_meets_is_406_not_another_type(client, new_player):
         "application/json", "text/csv", "application/x-ndjson"}
 
 
-def test_a_caller_is_authenticated_before_his_request_is_judged(client):
-    """Who is asking comes first: an unknown caller learns nothing of what an endpoint takes."""
-    r = client.get("/v1/audit/checkpoints", query_string={"limit": 5})
-    assert r.status_code == 401
-    r = client.post("/v1/audit/ledger-checks", json={"seed": 1}, headers={"Accept": "text/csv"})
-    assert r.status_code == 401
+def test_a_caller_is_authenticated_before_his_request_is_judged(client, new_player):
+    """Who is asking comes first: an unknown caller learns nothing of what an endpoint takes, and
+    one who may not use it is told so (403) before what is wrong with his request."""
+    p = new_player()
+    for headers, status in (({}, 401), (p.auth, 403)):
+        r = client.get("/v1/audit/checkpoints", query_string={"limit": 5}, headers=headers)
+        assert r.status_code == status, r.json
+        r = client.post("/v1/audit/ledger-checks", json={"seed": 1},
+                        headers={**headers, "Accept": "text/csv"})
+        assert r.status_code == status, r.json
 
 
 def test_every_numeric_table_option_is_bounded_and_past_its_bound_refused(client, app):
@@ -238,11 +242,12 @@ def test_a_body_that_is_not_json_is_a_400_saying_where(client, new_player, app):
                        (b'{"amount": 5, "reason": ' + deep + b"}", "nests too deeply")]:
         for path in (f"/v1/players/{p.id}/deposits", "/v1/audit/ledger-checks"):
             r = client.post(path, data=body, headers={**OPERATOR, "Content-Type": "application/json"})
-            assert r.status_code in (400, 422), (path, body[:30], r.status_code)
-            assert r.headers["Content-Type"] == "application/problem+json"
+            assert r.headers["Content-Type"] == "application/problem+json", (path, r.status_code)
             if path.endswith("deposits"):
                 assert r.status_code == 400 and r.json["code"] == "invalid_json"
                 assert said in r.json["detail"], r.json
+            else:  # it takes no body, and one it cannot even read is still one
+                assert r.status_code == 422 and r.json["detail"] == "this endpoint takes no body"
     assert count_events(app) == before
 
 
