@@ -75,6 +75,16 @@ def test_export_measures_export_and_ceiling_in_fresh_processes(bench_url: str):
     assert "| 1,000 |" in export.markdown(results)
 
 
+def test_http_shows_the_rounds_range_of_actions_per_ceiling():
+    """The median of the rounds' own ratios, with their range: one round whose ceiling ran slow
+    must show as the noise it is, not pass for the tables' rate."""
+    res = http.Result(http.Case("cassino", 4))
+    res.tables.rates, res.ceiling.rates = [300.0, 400.0, 350.0], [1000.0, 1000.0, 700.0]
+    assert http.spread(res) == "40% (30-50%)"
+    res.tables.rates, res.ceiling.rates = [300.0], [1000.0]
+    assert http.spread(res) == "30%"
+
+
 def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     """Both games at 1 and 2 tables under gunicorn with a worker, and a tiny history."""
     http_service.prepare(bench_url)
