@@ -198,8 +198,7 @@ def spread(res: Result) -> str:
     ratios = res.ratios
     if len(ratios) < 2:
         return report.percent(res.ratio)
-    return (f"{report.percent(res.ratio)} ({report.percent(min(ratios))[:-1]}-"
-            f"{report.percent(max(ratios))})")
+    return f"{report.percent(res.ratio)} ({min(ratios) * 100:.0f}-{report.percent(max(ratios))})"
 
 
 def markdown(results: Sequence[Result]) -> str:
