@@ -128,7 +128,11 @@ def named_cpu(names: Sequence[str]) -> float:
         command, _, rest = text.partition(" (")[2].rpartition(")")
         if command in names:
             fields = rest.split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
+            # utime and stime, and cutime and cstime: the CPU of exited children their parent
+            # has reaped. A PostgreSQL backend that exits mid-trial (another client's session
+            # ending) moves its CPU to the postmaster's children's count instead of taking it
+            # out of the total, which would otherwise go down.
+            total += sum(int(f) for f in fields[11:15])
     return total / os.sysconf("SC_CLK_TCK")
 
 
