@@ -36,7 +36,7 @@ from service import (
 )
 from service.config import Config
 from service.deferred_jobs import DeferredJobs
-from service.problems import Problem, ProblemSchema, render
+from service.problems import Problem, ProblemSchema, render, retry_later
 from service.slots import Slots, for_waiting
 from workers import queues
 
@@ -77,6 +77,12 @@ def _domain_errors(app: Flask) -> None:
     def unavailable(e: Exception) -> Any:
         app.logger.warning("database unavailable: %s", type(e).__name__)
         return db.unavailable()
+
+    @app.errorhandler(redis.ConnectionError)
+    @app.errorhandler(redis.TimeoutError)
+    def queue_unavailable(e: Exception) -> Any:
+        app.logger.warning("redis unavailable: %s", type(e).__name__)
+        return retry_later("unavailable", "the job queue is unavailable", retry_after_s=1)
 
     @app.errorhandler(psycopg.DataError)
     def bad_value(e: psycopg.DataError) -> Any:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
 from marshmallow import Schema, fields
-from rq.exceptions import NoSuchJobError
+from rq.exceptions import DeserializationError, NoSuchJobError
 from rq.job import Job
 
 from service import db
@@ -30,6 +31,25 @@ class LedgerCheckSchema(Schema):
         "description": "accounts, total (always 0), negative_accounts, drifting_accounts, ok"})
 
 
+# Ledger checks share the queue's job ids with settlements and timeouts: a job is one only if
+# its function is, and an id of any other form (RQ reads `<id>:<execution>` as `<id>`) is none.
+CHECK_LEDGER = f"{jobs.check_ledger.__module__}.{jobs.check_ledger.__qualname__}"
+
+
+def _ledger_check(job_id: str) -> Job:
+    """The ledger check `job_id`, or 404."""
+    missing = Problem(404, "job_not_found", f"no ledger check {job_id}")
+    try:
+        if str(uuid.UUID(job_id)) != job_id:
+            raise missing
+        job = Job.fetch(job_id, connection=current_app.extensions["banco.redis"])
+        if job.func_name != CHECK_LEDGER:
+            raise missing
+    except (ValueError, NoSuchJobError, DeserializationError):
+        raise missing from None
+    return job
+
+
 def _describe(job: Job) -> dict[str, Any]:
     status = job.get_status()
     return {"id": job.id, "status": str(status.value if status else "unknown"),
@@ -44,7 +64,7 @@ class LedgerChecks(MethodView):
         """Start a check of the whole ledger: conservation, no negative balance, no drift"""
         config = current_app.config["BANCO"]
         job = queue(current_app.extensions["banco.redis"], config.queue_name).enqueue(
-            jobs.check_ledger, result_ttl=86400)
+            jobs.check_ledger, job_id=str(uuid.uuid4()), result_ttl=86400)
         return _describe(job)
 
 
@@ -54,11 +74,7 @@ class LedgerCheck(MethodView):
     @blp.response(200, LedgerCheckSchema)
     def get(self, job_id: str) -> dict[str, Any]:
         """A ledger check's status and, once finished, its result"""
-        try:
-            job = Job.fetch(job_id, connection=current_app.extensions["banco.redis"])
-        except (NoSuchJobError, ValueError):  # ValueError: not even a well-formed job id
-            raise Problem(404, "job_not_found", f"no ledger check {job_id}") from None
-        return _describe(job)
+        return _describe(_ledger_check(job_id))
 
 
 @blp.route("/checkpoints")

@@ -47,8 +47,9 @@ def _read_events(table_id: str, after: int, limit: int,
     return store().read_stream(handlers.stream(table_id), after, conn=conn or db.conn(), limit=limit)
 
 
-def _long_poll(table_id: str, after: int, limit: int, wait: float) -> list[Any]:
-    """The table's events after `after` as soon as there are any, for up to `wait` seconds.
+def _long_poll(table_id: str, after: int, limit: int, wait: float) -> tuple[list[Any], int]:
+    """The table's events after `after` as soon as there are any, for up to `wait` seconds, and
+    the table's version read after them.
 
     Woken by the table's notices, as streams are (`service.notify`), and holding no database
     connection while it waits: it borrows one for each read.
@@ -62,9 +63,9 @@ def _long_poll(table_id: str, after: int, limit: int, wait: float) -> list[Any]:
         while True:
             with db.pool().connection() as conn:
                 found = _read_events(table_id, after, limit, conn)
-            remaining = deadline - time.monotonic()
-            if found or remaining <= 0:
-                return found
+                remaining = deadline - time.monotonic()
+                if found or remaining <= 0:
+                    return found, tables.versions(conn, [table_id])[table_id]
             waiter.wait(min(notify.FALLBACK_S, remaining))
     finally:
         listener().unsubscribe(waiter)
@@ -77,20 +78,26 @@ class Events(MethodView):
     @blp.response(200, EventPageSchema)
     def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any] | Response:
         """The table's events after `after`, as you may see them; `wait` long-polls for news"""
+        after = query["after"]
+        found = _read_events(table_id, after, query["limit"])
+        # The table's row changes in the transaction that appends its events, and each statement
+        # sees what had committed when it began: read after the events, its version is at least
+        # the last one's, never behind the page.
         table = handlers.load(db.conn(), table_id)
-        _known(table, query["after"])
-        found = _read_events(table_id, query["after"], query["limit"])
+        _known(table, after)
+        version = table.version
         if not found and query["wait"] > 0:
             give_back = waits().take()
             if give_back is None:
                 return waiters_busy()
             try:
-                found = _long_poll(table_id, query["after"], query["limit"], query["wait"])
+                found, version = _long_poll(table_id, after, query["limit"], query["wait"])
             finally:
                 give_back()
         redactor = Redactor(db.conn(), principal())
-        version = found[-1].version if found else table.version
-        return {"items": list(redactor.events(found)), "version": version}
+        next_after = found[-1].version if found else after
+        return {"items": list(redactor.events(found)), "version": version,
+                "next_after": next_after, "more": next_after < version}
 
 
 @blp.route("/<table_id>/stream")

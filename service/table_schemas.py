@@ -144,7 +144,14 @@ class TableEventSchema(Schema):
 
 class EventPageSchema(Schema):
     items = fields.List(fields.Nested(TableEventSchema), required=True)
-    version = fields.Integer(required=True, metadata={"description": "The table's version now."})
+    version = fields.Integer(required=True, metadata={
+        "description": "The table's version now, whether or not `limit` cut the page short of it."})
+    next_after = fields.Integer(required=True, metadata={
+        "description": "The `after` to ask for the next page: the last item's version, or this"
+                       " request's `after` when the page is empty."})
+    more = fields.Boolean(required=True, metadata={
+        "description": "Whether the table has events after `next_after` (`next_after` <"
+                       " `version`): ask again with `after=next_after` until it is false."})
 
 
 class HandSchema(Schema):

@@ -304,7 +304,8 @@ def test_long_polls_hold_no_connection_while_they_wait(config: Any, new_player: 
         for poll in polls:
             poll.join()
         answers = [pages.get_nowait() for _ in polls]
-        assert answers == [{"items": [], "version": version}] * len(polls)
+        assert answers == [{"items": [], "version": version, "next_after": version,
+                            "more": False}] * len(polls)
     finally:
         app.extensions["banco.pool"].close()
 
@@ -366,7 +367,7 @@ def test_streams_and_long_polls_leave_a_quarter_of_the_threads_to_other_requests
         assert client.get(f"/v1/tables/{table_id}", headers=ann.auth).status_code == 200
         held.pop().close()
         page = _events(client, table_id, after=version, wait=0.2)
-        assert page == {"items": [], "version": version}
+        assert page == {"items": [], "version": version, "next_after": version, "more": False}
     finally:
         for r in held:
             r.close()
@@ -386,3 +387,51 @@ def test_an_after_past_the_tables_version_is_refused(client: FlaskClient, new_pl
                        headers=ann.auth)
         assert r.status_code == 422 and r.json["code"] == "after_beyond_version", r.json
         assert r.json["version"] == version
+
+
+def test_paging_by_next_after_reads_every_event_once_and_version_is_the_tables(
+        client: FlaskClient, new_player: Any):
+    """A page cut by `limit` says the table's version all the same, and that more events follow:
+    its `version` was the last item's, and a client paging until it reached it stopped early."""
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    assert client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR).status_code == 201
+    table = client.get(f"/v1/tables/{table_id}", headers=OPERATOR).json["version"]
+    assert table > 6
+    seen: list[int] = []
+    after = 0
+    while True:
+        page = _events(client, table_id, after=after, limit=3)
+        assert page["version"] == table
+        seen += [e["version"] for e in page["items"]]
+        assert page["next_after"] == (seen[-1] if page["items"] else after)
+        assert page["more"] is (page["next_after"] < table)
+        if not page["more"]:
+            break
+        after = page["next_after"]
+    assert seen == list(range(1, table + 1))
+    # The last page, asked again with a wait, answers the same at its deadline.
+    assert _events(client, table_id, after=table, wait=0.2) == {
+        "items": [], "version": table, "more": False, "next_after": table}
+
+
+def test_a_long_poll_cut_by_its_limit_says_the_tables_version_and_that_more_follow(
+        app: Flask, client: FlaskClient, new_player: Any):
+    """The events a long poll wakes for may be more than its `limit`: its page says the table's
+    version and `more`, as a page served at once does."""
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    before = _events(client, table_id)["version"]
+
+    def deal_soon() -> None:
+        threading.Event().wait(0.5)
+        r = app.test_client().post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+        assert r.status_code == 201, r.json
+
+    dealer = threading.Thread(target=deal_soon)
+    dealer.start()
+    page = _events(client, table_id, after=before, wait=20, limit=1)
+    dealer.join()
+    table = client.get(f"/v1/tables/{table_id}", headers=OPERATOR).json["version"]
+    assert table > before + 1 and [e["version"] for e in page["items"]] == [before + 1]
+    assert page["version"] == table and page["more"] is True and page["next_after"] == before + 1
