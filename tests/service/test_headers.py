@@ -1,16 +1,24 @@
 """Headers: nosniff everywhere, no-store on what is private or an error, Retry-After only with
-429 and 503, Allow with 405."""
+429 and 503, Allow with 405; and gunicorn's own refusals in problem+json."""
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from dataclasses import replace
 
+import orjson
 import pytest
 import redis
 from werkzeug.test import TestResponse
 
 from service.app import create_app
-from tests.service.conftest import OPERATOR
+from tests.service.conftest import OPERATOR, OPERATOR_KEY, ROOT
+from tests.test_cli import free_port, wait_ready
 
 
 def secure(r: TestResponse, private: bool = True) -> None:
@@ -82,3 +90,57 @@ def test_a_405_says_what_is_allowed(client, method, path, allowed):
     assert r.status_code == 405 and r.mimetype == "application/problem+json"
     assert set(r.headers["Allow"].split(", ")) == allowed
     secure(r)
+
+
+@pytest.fixture(scope="module")
+def served(database_url: str, redis_url: str) -> Iterator[int]:
+    """`banco serve` on the session's servers: its port."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+           "BANCO_OPERATOR_KEY": OPERATOR_KEY}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--bind", f"127.0.0.1:{port}",
+                             "--workers", "1", "--threads", "4"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/healthz", time.monotonic() + 60)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def raw(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(request)
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    return int(status_line.split()[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+@pytest.mark.parametrize(("request_bytes", "status", "code"), [
+    (b"GET /healthz?" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request_line_too_long"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Note: a\x01b\r\n\r\n", 400, "bad_request"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(120))
+     + b"\r\n", 431, "headers_too_large"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", 431,
+     "headers_too_large"),
+], ids=["request-line", "control-character", "too-many-headers", "header-too-large"])
+def test_gunicorn_refuses_in_problem_json(served, request_bytes, status, code):
+    got, headers, body = raw(served, request_bytes)
+    assert got == status, body
+    assert headers["content-type"] == "application/problem+json"
+    assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-store"
+    problem = orjson.loads(body)
+    assert (problem["status"], problem["code"]) == (status, code) and problem["detail"]
+
+
+def test_the_app_behind_gunicorn_answers_with_its_headers(served):
+    got, headers, _ = raw(served, b"GET /v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                          b"Authorization: Bearer " + OPERATOR_KEY.encode() + b"\r\n\r\n")
+    assert got == 200
+    assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-store"
+    assert "retry-after" not in headers
