@@ -20,7 +20,7 @@ import psycopg
 from bench import http_cpu
 from bench.http_clients import Client
 from service import bench_endpoint
-from service.runner import THREADS
+from service.runner import THREADS, gunicorn_command
 from workers.queues import connect, queue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,9 +73,8 @@ def service(url: str, redis_url: str, workers: int = 2, threads: int = THREADS,
             extra = ["--config", "python:bench.http_cpu"]
         with log.open("wb") as out:
             gunicorn = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind",
-                 f"127.0.0.1:{port}", "--workers", str(workers), "--worker-class", "gthread",
-                 "--threads", str(threads), "--log-level", "warning", *extra],
+                [*gunicorn_command(f"127.0.0.1:{port}", workers, threads), "--log-level",
+                 "warning", *extra],
                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=out)
             worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT,
                                       env=env, stdout=subprocess.DEVNULL, stderr=out)

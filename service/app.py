@@ -25,6 +25,7 @@ from service import (
     games_api,
     hand_audit,
     hands,
+    headers,
     idempotency,
     limits,
     logs,
@@ -128,9 +129,10 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.extensions["banco.jobs"] = DeferredJobs(
         app.extensions["banco.redis"], config.queue_name,
         versions=lambda table_ids: _table_versions(db_pool, table_ids))
+    headers.init_app(app)
     logs.init_app(app)
-    limits.init_app(app, config.redis_url, config.rate_limit)
     db.init_app(app, db_pool)
+    limits.init_app(app, config.redis_url, config.rate_limit)
     idempotency.init_app(app)
     api = BancoApi(app)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,

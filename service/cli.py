@@ -13,7 +13,7 @@ import psycopg
 
 from service import cli_audit
 from service.config import Config, ConfigError
-from service.runner import THREADS
+from service.runner import THREADS, gunicorn_command
 
 
 def _database_url() -> str:
@@ -54,9 +54,7 @@ def serve(bind: str, workers: int, threads: int) -> None:
     except ConfigError as e:
         raise click.UsageError(str(e)) from e
     os.environ["BANCO_THREADS"] = str(threads)  # what streams and long polls may hold (service/slots.py)
-    os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind", bind,
-                               "--workers", str(workers), "--worker-class", "gthread",
-                               "--threads", str(threads)])
+    os.execvp(sys.executable, gunicorn_command(bind, workers, threads))
 
 
 @main.command()

@@ -48,10 +48,18 @@ class Problem(HTTPException):
 _DEFAULT_CODES = {
     400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
     405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 412: "precondition_failed",
-    413: "body_too_large", 415: "unsupported_media_type", 422: "invalid_input",
-    428: "precondition_required", 429: "too_many_requests", 500: "internal_error",
-    503: "unavailable",
+    413: "body_too_large", 414: "request_line_too_long", 415: "unsupported_media_type",
+    417: "expectation_failed", 422: "invalid_input", 428: "precondition_required",
+    429: "too_many_requests", 431: "headers_too_large", 500: "internal_error",
+    501: "not_implemented", 503: "unavailable",
 }
+
+
+def document(status: int, title: str, detail: str, code: str | None = None) -> dict[str, Any]:
+    """The problem's members, `code` defaulting to the status's."""
+    code = code or _DEFAULT_CODES.get(status, "error")
+    return {"title": title, "status": status, "type": f"urn:banco:problem:{code}", "code": code,
+            "detail": detail}
 
 
 def retry_later(code: str, detail: str, retry_after_s: int = 5) -> Response:
@@ -65,28 +73,28 @@ def retry_later(code: str, detail: str, retry_after_s: int = 5) -> Response:
 def render(error: HTTPException) -> Response:
     """The problem+json response for any HTTP error."""
     status = error.code or 500
-    body: dict[str, Any] = {
-        "title": error.name,
-        "status": status,
-    }
+    extra: dict[str, Any] = {}
     if isinstance(error, Problem):
-        code, detail = error.problem_code, error.detail
-        body.update(error.extra)
+        code: str | None = error.problem_code
+        detail = error.detail
+        extra.update(error.extra)
     else:
-        code = _DEFAULT_CODES.get(status, "error")
+        code = None
         data = getattr(error, "data", None) or {}
         detail = data.get("message") or error.description or error.name
         messages = data.get("messages") or data.get("errors")
         if messages:
-            body["errors"] = messages
+            extra["errors"] = messages
             if status == 422:
                 detail = "the request does not match its schema"
-    body["type"] = f"urn:banco:problem:{code}"
-    body["code"] = code
-    body["detail"] = detail
+    body = {**document(status, error.name, detail, code), **extra}
     if "request_id" in g:
         body["request_id"] = g.request_id
     response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM)
+    # What werkzeug's own errors say in headers (a 405's Allow, say), the body's type apart.
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers.add(name, value)
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="banco"'
     return response

@@ -22,6 +22,13 @@ from service.config import Config, ConfigError
 THREADS = 32
 
 
+def gunicorn_command(bind: str, workers: int, threads: int = THREADS) -> list[str]:
+    """gunicorn serving the API, its own refusals in problem+json (`service.http_worker`)."""
+    return [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind", bind,
+            "--workers", str(workers), "--worker-class", "service.http_worker.ProblemWorker",
+            "--threads", str(threads)]
+
+
 def operator_key(data_dir: Path) -> str:
     """`BANCO_OPERATOR_KEY`, or the key generated on the first start and kept in the data dir."""
     if os.environ.get("BANCO_OPERATOR_KEY"):
@@ -62,9 +69,8 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
         with psycopg.connect(servers.database_url, autocommit=True) as conn:
             migrate.upgrade(conn)
         children.append(subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind", f"{host}:{port}",
-             "--workers", str(workers), "--worker-class", "gthread", "--threads", str(THREADS),
-             "--access-logfile", "-", "--log-level", "warning"], env=env))
+            [*gunicorn_command(f"{host}:{port}", workers), "--access-logfile", "-",
+             "--log-level", "warning"], env=env))
         children.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env))
         click.echo(f"Banco is running at http://{host}:{port}  (data in {data_dir})")
         click.echo(f"Operator key: {key}")

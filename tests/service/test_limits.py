@@ -1,29 +1,111 @@
-"""Per-token rate limits: 429 problem+json with Retry-After; probes and other tokens unaffected."""
+"""Rate limits: one budget per principal (per address without a valid token), counted in Redis
+with one round trip a request; 429 problem+json with Retry-After past it; probes unaffected."""
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+import pytest
+import redis
+from flask import Flask
+
 from service.app import create_app
-from tests.service.conftest import OPERATOR
+from tests.service.conftest import OPERATOR, OPERATOR_KEY, bearer
 
 
-def test_a_token_past_its_limit_gets_429_with_retry_after(config, new_player):
-    strict = replace(config, rate_limit="5/minute")
-    app = create_app(strict)
-    try:
-        client = app.test_client()
-        p = new_player()
-        statuses = [client.get(f"/v1/players/{p.id}", headers=p.auth).status_code for _ in range(7)]
-        assert statuses == [200] * 5 + [429] * 2
-        limited = client.get(f"/v1/players/{p.id}", headers=p.auth)
-        assert limited.headers["Content-Type"] == "application/problem+json"
-        assert limited.json["code"] == "too_many_requests"
-        assert 0 < int(limited.headers["Retry-After"]) <= 60
-        assert client.get(f"/v1/players/{p.id}", headers=OPERATOR).status_code == 200
-        assert all(client.get("/healthz").status_code == 200 for _ in range(10))
-    finally:
+@pytest.fixture
+def limited(config, lone_redis) -> Iterator[Callable[[str], Flask]]:
+    """Apps counting in a Redis of the module's own, emptied for each test: other sessions'
+    counts for the same principals (the operator's) never mix with these."""
+    redis.Redis.from_url(lone_redis).flushall()
+    apps: list[Flask] = []
+
+    def make(rate_limit: str) -> Flask:
+        apps.append(create_app(replace(config, redis_url=lone_redis, rate_limit=rate_limit)))
+        return apps[-1]
+
+    yield make
+    for app in apps:
         app.extensions["banco.pool"].close()
+
+
+def test_a_token_past_its_limit_gets_429_with_retry_after(limited, new_player):
+    client = limited("5/minute").test_client()
+    p = new_player()
+    statuses = [client.get(f"/v1/players/{p.id}", headers=p.auth).status_code for _ in range(7)]
+    assert statuses == [200] * 5 + [429] * 2
+    limited_response = client.get(f"/v1/players/{p.id}", headers=p.auth)
+    assert limited_response.headers["Content-Type"] == "application/problem+json"
+    assert limited_response.json["code"] == "too_many_requests"
+    assert 0 < int(limited_response.headers["Retry-After"]) <= 60
+    assert client.get(f"/v1/players/{p.id}", headers=OPERATOR).status_code == 200
+    assert all(client.get("/healthz").status_code == 200 for _ in range(10))
+
+
+def test_one_budget_covers_all_of_a_callers_endpoints(limited, new_player):
+    client = limited("4/minute").test_client()
+    p = new_player()
+    urls = [f"/v1/players/{p.id}", f"/v1/players/{p.id}/balance"] * 3
+    assert [client.get(url, headers=p.auth).status_code for url in urls] == [200] * 4 + [429] * 2
+
+
+def test_bad_tokens_from_one_address_share_its_budget(limited):
+    client = limited("5/minute").test_client()
+    statuses = [client.get("/v1/players/pl_x", headers=bearer(secrets.token_urlsafe(16))).status_code
+                for _ in range(30)]
+    assert statuses == [401] * 5 + [429] * 25
+    # Without a header, or with another scheme, the same address and the same budget.
+    assert client.get("/v1/players/pl_x").status_code == 429
+    assert client.get("/v1/players/pl_x", headers={"Authorization": "Basic eDp5"}).status_code == 429
+    # Another address has its own.
+    other = client.get("/v1/players/pl_x", environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 401
+
+
+def test_the_spelling_of_the_scheme_does_not_give_a_fresh_budget(limited):
+    client = limited("5/minute").test_client()
+    statuses = [client.get("/v1/games", headers={"Authorization": f"{scheme} {OPERATOR_KEY}"}).status_code
+                for scheme in ("Bearer", "bearer", "BEARER") * 3]
+    assert statuses == [200] * 5 + [429] * 4
+
+
+def test_players_and_the_address_have_budgets_of_their_own(limited, new_player):
+    client = limited("3/minute").test_client()
+    p1, p2 = new_player("P1"), new_player("P2")
+    assert [client.get(f"/v1/players/{p1.id}", headers=p1.auth).status_code
+            for _ in range(4)] == [200] * 3 + [429]
+    assert [client.get(f"/v1/players/{p2.id}", headers=p2.auth).status_code
+            for _ in range(4)] == [200] * 3 + [429]
+    assert client.get(f"/v1/players/{p1.id}").status_code == 401  # the address: untouched
+
+
+def test_a_request_costs_one_redis_round_trip_for_its_limit(limited, lone_redis, new_player,
+                                                             monkeypatch):
+    """The limit's whole cost in Redis is one command a request, 429s included: no
+    X-RateLimit headers or Retry-After read back from the window."""
+    app = limited("3/minute")
+    client = app.test_client()
+    p = new_player()
+    client.get("/v1/players/pl_x")  # connects, and loads the limit's script into this Redis
+    sends = []
+    send = redis.connection.AbstractConnection.send_packed_command
+
+    def counted(conn, command, *args, **kwargs):  # every round trip to any Redis starts here
+        sends.append(command)
+        return send(conn, command, *args, **kwargs)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counted)
+    server = redis.Redis.from_url(lone_redis)
+    server.config_resetstat()
+    sends.clear()
+    requests = [(f"/v1/players/{p.id}", p.auth)] * 4 + [("/v1/players/pl_x", bearer("bad"))] * 3
+    statuses = [client.get(url, headers=headers).status_code for url, headers in requests]
+    assert statuses == [200, 200, 200, 429, 401, 401, 429]
+    assert len(sends) == len(requests), sends
+    # What reached the server: one script call each (the commands it ran inside are counted too).
+    assert server.info("commandstats")["cmdstat_evalsha"]["calls"] == len(requests)
 
 
 def test_limits_step_aside_when_redis_is_down(config, new_player):

@@ -1,0 +1,20 @@
+"""Headers every response carries: no content sniffing, and no caching of anything private."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+
+def _secure(response: Response) -> Response:
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    # A response to a request with credentials may hold tokens or a player's private data (and a
+    # stream's no-cache would still let a cache store it), and an error is never worth keeping.
+    if "Authorization" in request.headers or response.status_code >= 400:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Register first: after-request hooks run in reverse, so this one runs last, on whatever
+    response the others made (a 503 from a failed commit included)."""
+    app.after_request(_secure)
