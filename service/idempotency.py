@@ -4,7 +4,8 @@ The key's record is inserted in the request's own transaction before the view ru
 with the response before commit. A concurrent retry blocks on that row until the first request
 ends: it then replays the committed response, or, if the first rolled back, runs itself.
 
-A response that
+A record holds for `BANCO_IDEMPOTENCY_RETENTION_S` (the workers purge it after,
+workers/idempotency_purge.py); past that the key is new again, purged or not. A response that
 issued a bearer token is kept without it, under the token's id: its replay issues a new token
 in place of that one, so a client who lost the answer gets a working token, and the last answer
 given always holds the only one that works.
@@ -17,7 +18,7 @@ from typing import Any
 
 import orjson
 import psycopg
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from psycopg.types.json import Jsonb
 
 from service import db
@@ -45,22 +46,34 @@ def _before() -> Response | None:
         raise Problem(422, "invalid_idempotency_key", "Idempotency-Key must be 1 to 200 printable characters")
     who = principal().key
     digest = _request_hash()
+    retention = current_app.config["BANCO"].idempotency_retention_s
     c = db.conn()
-    inserted = c.execute(
-        "INSERT INTO idempotency_keys (principal, key, request_hash) VALUES (%s, %s, %s)"
-        " ON CONFLICT DO NOTHING RETURNING 1",
-        (who, key, digest),
-    ).fetchone()
-    if inserted:
-        g.idempotency = (who, key)
-        return None
-    row = c.execute(
-        "SELECT request_hash, status, body, headers, token_id FROM idempotency_keys"
-        " WHERE principal = %s AND key = %s FOR UPDATE",
-        (who, key),
-    ).fetchone()
-    assert row is not None  # it conflicted with a committed row, which is never deleted
-    return _replay(row, digest, who, key)
+    # Three tries: the purge may delete an expired record between two of these statements.
+    for _ in range(3):
+        inserted = c.execute(
+            "INSERT INTO idempotency_keys (principal, key, request_hash) VALUES (%s, %s, %s)"
+            " ON CONFLICT DO NOTHING RETURNING 1",
+            (who, key, digest),
+        ).fetchone()
+        # An expired record is no record, whether or not the purge has reached it yet.
+        renewed = inserted or c.execute(
+            "UPDATE idempotency_keys SET request_hash = %s, status = NULL, body = NULL,"
+            " headers = NULL, token_id = NULL, created_at = now()"
+            " WHERE principal = %s AND key = %s AND created_at <= now() - make_interval(secs => %s)"
+            " RETURNING 1",
+            (digest, who, key, retention),
+        ).fetchone()
+        if renewed:
+            g.idempotency = (who, key)
+            return None
+        row = c.execute(
+            "SELECT request_hash, status, body, headers, token_id FROM idempotency_keys"
+            " WHERE principal = %s AND key = %s FOR UPDATE",
+            (who, key),
+        ).fetchone()
+        if row is not None:
+            return _replay(row, digest, who, key)
+    raise Problem(409, "conflict", "this Idempotency-Key is being renewed; retry")
 
 
 def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response:

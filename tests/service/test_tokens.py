@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 
 import orjson
@@ -10,6 +11,7 @@ import pytest
 
 from service.app import create_app
 from tests.service.conftest import OPERATOR, bearer
+from workers.idempotency_purge import purge_expired
 
 
 def works(client, token: str) -> int:
@@ -173,6 +175,63 @@ def test_no_token_is_stored_in_clear_anywhere(app, client, new_player):
     assert_nowhere(app, tokens)
 
 
+def age(app, key: str, seconds: int) -> None:
+    with app.extensions["banco.pool"].connection() as c:
+        c.execute("UPDATE idempotency_keys SET created_at = created_at - make_interval(secs => %s)"
+                  " WHERE key = %s", (seconds, key))
+
+
+def test_a_key_reused_after_its_retention_is_a_new_request(app, client, new_player):
+    p = new_player()
+    key = f"late-{p.id}"
+    headers = {**OPERATOR, "Idempotency-Key": key}
+    body = {"amount": 4, "reason": "d"}
+    assert client.post(f"/v1/players/{p.id}/deposits", json=body, headers=headers).status_code == 201
+    age(app, key, 24 * 3600 - 60)
+    replayed = client.post(f"/v1/players/{p.id}/deposits", json=body, headers=headers)
+    assert replayed.headers.get("Idempotent-Replayed") == "true"
+    age(app, key, 120)  # now past the default 24 hours, and not purged
+    fresh = client.post(f"/v1/players/{p.id}/deposits", json=body, headers=headers)
+    assert fresh.status_code == 201 and "Idempotent-Replayed" not in fresh.headers
+    assert client.get(f"/v1/players/{p.id}/balance", headers=OPERATOR).json["balance"] == 8
+    again = client.post(f"/v1/players/{p.id}/deposits", json=body, headers=headers)
+    assert again.headers.get("Idempotent-Replayed") == "true" and again.data == fresh.data
+    age(app, key, 25 * 3600)
+    other = client.post(f"/v1/players/{p.id}/deposits", json={**body, "amount": 1}, headers=headers)
+    assert other.status_code == 201  # expired: not a reuse for another request either
+
+
+def test_the_purge_deletes_expired_records_only_in_batches_with_workers_side_by_side(
+        app, database_url):
+    tag = uuid.uuid4().hex
+    # Older than any other test's records, so only these are past this retention.
+    retention = 1000 * 24 * 3600
+    with app.extensions["banco.pool"].connection() as c:
+        c.execute(
+            "INSERT INTO idempotency_keys (principal, key, request_hash, created_at)"
+            " SELECT %s, 'k' || i, '\\x00', now() - make_interval(days => 1000 + i)"
+            " FROM generate_series(1, 25) i", (f"purge:{tag}",))
+        c.execute("INSERT INTO idempotency_keys (principal, key, request_hash, created_at)"
+                  " VALUES (%s, 'young', '\\x00', now() - interval '999 days')", (f"purge:{tag}",))
+    counts: list[int] = []
+
+    def purge() -> None:
+        with psycopg.connect(database_url) as conn:
+            counts.append(purge_expired(conn, retention, batch=3))
+
+    threads = [threading.Thread(target=purge) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(counts) == 25
+    with psycopg.connect(database_url) as conn:
+        assert purge_expired(conn, retention, batch=3) == 0
+        left = conn.execute("SELECT key FROM idempotency_keys WHERE principal = %s",
+                            (f"purge:{tag}",)).fetchall()
+    assert left == [("young",)]
+
+
 def test_the_upgrade_takes_the_tokens_out_of_responses_kept_before(servers):
     from psycopg.conninfo import make_conninfo
 
@@ -204,3 +263,22 @@ def test_the_upgrade_takes_the_tokens_out_of_responses_kept_before(servers):
     assert token_id is not None and rows == {"live": token_id[0], "gone": "tk_revoked"}
     assert bodies == [{"player": {"id": "pl_1"}}] * 2
     assert live.encode().hex() not in text and gone.encode().hex() not in text
+
+
+def test_a_worker_purges_expired_records_as_it_sweeps(app, config):
+    from tests.service.test_timeouts import wait_for, worker_process
+
+    principal = f"purge:{uuid.uuid4().hex}"
+    pool = app.extensions["banco.pool"]
+    with pool.connection() as c:
+        c.execute("INSERT INTO idempotency_keys (principal, key, request_hash, created_at)"
+                  " VALUES (%s, 'old', '\\x00', now() - interval '2 days'),"
+                  " (%s, 'new', '\\x00', now())", (principal, principal))
+
+    def keys() -> list[str]:
+        with pool.connection() as c:
+            return [r[0] for r in c.execute(
+                "SELECT key FROM idempotency_keys WHERE principal = %s", (principal,))]
+
+    with worker_process(config):
+        wait_for(lambda: keys() == ["new"])
