@@ -30,11 +30,30 @@ class PlayerRegisteredSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=100))
 
 
+class AuditorRegisteredSchema(Schema):
+    """An auditor was given read access (his tokens' events follow in his stream)."""
+
+    auditor_id = fields.String(required=True)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+
+
+class TokenChangedSchema(Schema):
+    """A bearer token issued or revoked: whose, its id and who did it; never the token nor its hash."""
+
+    role = fields.String(required=True, validate=validate.OneOf(["player", "auditor"]))
+    subject = fields.String(required=True)
+    token_id = fields.String(required=True)
+    actor = fields.String(required=True)
+
+
 def default_types() -> EventTypes:
     """A registry with every non-game event type."""
     types = EventTypes()
     types.register("TreasurePosted", TreasurePostedSchema())
     types.register("PlayerRegistered", PlayerRegisteredSchema())
+    types.register("AuditorRegistered", AuditorRegisteredSchema())
+    types.register("TokenIssued", TokenChangedSchema())
+    types.register("TokenRevoked", TokenChangedSchema())
     for name, schema in TABLE_EVENTS.items():
         types.register(name, schema())
     types.register_family(GAME_EVENT_PREFIX, GameEventSchema())

@@ -34,8 +34,9 @@ def pending(conn: psycopg.Connection) -> list[int]:
     return [version for version, _, _ in available() if version not in done]
 
 
-def upgrade(conn: psycopg.Connection) -> list[str]:
-    """Apply every pending migration in one transaction; returns the names applied."""
+def upgrade(conn: psycopg.Connection, upto: int | None = None) -> list[str]:
+    """Apply every pending migration (up to version `upto`) in one transaction; returns the names
+    applied."""
     names = []
     with conn.transaction():
         # Concurrent starters queue here; the second one then finds nothing left to do. Without
@@ -48,7 +49,7 @@ def upgrade(conn: psycopg.Connection) -> list[str]:
         )
         done = applied(conn)
         for version, name, sql in available():
-            if version in done:
+            if version in done or (upto is not None and version > upto):
                 continue
             conn.execute(sql.encode())
             conn.execute(

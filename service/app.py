@@ -34,6 +34,7 @@ from service import (
     probes,
     streams,
     tables,
+    tokens,
 )
 from service.config import Config
 from service.deferred_jobs import DeferredJobs
@@ -136,7 +137,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     idempotency.init_app(app)
     api = BancoApi(app)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
-                      streams.blp, hands.blp, hand_audit.blp, charts.blp):
+                      streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp):
         api.register_blueprint(blueprint)
     if config.bench_endpoints:
         from service import bench_endpoint

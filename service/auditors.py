@@ -1,4 +1,4 @@
-"""Auditor tokens: read everything, change nothing."""
+"""Auditors: read everything, change nothing."""
 
 from __future__ import annotations
 
@@ -7,10 +7,13 @@ from typing import Any
 
 from flask.views import MethodView
 
-from service import db
-from service.auth import new_token, require
+from events.model import NewEvent
+from service import db, tokens
+from service.auth import require
 from service.blueprint import Blueprint
-from service.schemas import AuditorCreatedSchema, AuditorCreateSchema
+from service.context import metadata, store
+from service.problems import Problem
+from service.schemas import AuditorCreatedSchema, AuditorCreateSchema, AuditorSchema
 
 blp = Blueprint("auditors", __name__, url_prefix="/v1/auditors",
                 description="Read-only credentials for auditors.")
@@ -22,11 +25,32 @@ class Auditors(MethodView):
     @blp.arguments(AuditorCreateSchema)
     @blp.response(201, AuditorCreatedSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Create an auditor token, shown only in this response"""
+        """Register an auditor; the response holds his token, shown only once
+
+        The token is stored only hashed. Replayed with its `Idempotency-Key`, the request issues
+        a new token in place of the one the earlier answer carried, which stops working
+        (`Idempotent-Replayed: true`): the last answer received holds the working token.
+        """
         auditor_id = "au_" + secrets.token_hex(8)
-        token, digest = new_token()
-        db.conn().execute(
-            "INSERT INTO tokens (token_hash, role, subject) VALUES (%s, 'auditor', %s)",
-            (digest, auditor_id),
-        )
-        return {"id": auditor_id, "name": body["name"], "token": token}
+        c = db.conn()
+        event = NewEvent("AuditorRegistered", {"auditor_id": auditor_id, "name": body["name"]},
+                         metadata("RegisterAuditor"))
+        issued, token_event = tokens.issue("auditor", auditor_id, "RegisterAuditor")
+        [registered, _] = store().append(tokens.stream("auditor", auditor_id),
+                                         [event, token_event], 0, conn=c)
+        c.execute("INSERT INTO auditors (auditor_id, name, created_at) VALUES (%s, %s, %s)",
+                  (auditor_id, body["name"], registered.recorded_at))
+        return {"id": auditor_id, "name": body["name"], "token": issued["token"]}
+
+
+@blp.route("/<auditor_id>")
+class Auditor(MethodView):
+    @require("operator", "auditor")
+    @blp.response(200, AuditorSchema)
+    def get(self, auditor_id: str) -> dict[str, Any]:
+        """An auditor"""
+        row = db.conn().execute("SELECT auditor_id, name, created_at FROM auditors"
+                                " WHERE auditor_id = %s", (auditor_id,)).fetchone()
+        if row is None:
+            raise Problem(404, "auditor_not_found", f"no auditor {auditor_id}")
+        return {"id": row[0], "name": row[1], "created_at": row[2]}

@@ -41,6 +41,12 @@ def _flag(env: Mapping[str, str], name: str) -> bool:
     return raw == "1"
 
 
+def idempotency_retention_s(env: Mapping[str, str] | None = None) -> int:
+    """How long an Idempotency-Key's record holds: read by the API and by the workers' purge."""
+    return _int(os.environ if env is None else env, "BANCO_IDEMPOTENCY_RETENTION_S",
+                24 * 3600, 60, 366 * 24 * 3600)
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the service reads from its environment."""
@@ -55,6 +61,7 @@ class Config:
     rate_limit: str = "1200/minute"
     bench_endpoints: bool = False  # the benchmark's ceiling endpoint (service/bench_endpoint.py)
     threads: int | None = None  # gunicorn threads per worker, when known (service/slots.py)
+    idempotency_retention_s: int = 24 * 3600
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -76,4 +83,5 @@ class Config:
             rate_limit=_rate(env.get("BANCO_RATE_LIMIT") or "1200/minute"),
             bench_endpoints=_flag(env, "BANCO_BENCH_ENDPOINTS"),
             threads=_int(env, "BANCO_THREADS", 0, 0, 10_000) or None,
+            idempotency_retention_s=idempotency_retention_s(env),
         )

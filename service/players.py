@@ -13,8 +13,8 @@ from psycopg_pool import ConnectionPool
 from events import ledger
 from events.model import NewEvent
 from projections import apply_inline, history
-from service import db, export
-from service.auth import new_token, require
+from service import db, export, tokens
+from service.auth import require
 from service.blueprint import Blueprint
 from service.context import metadata, store
 from service.problems import Problem, retry_later
@@ -57,16 +57,20 @@ class Players(MethodView):
     @blp.arguments(PlayerCreateSchema)
     @blp.response(201, PlayerCreatedSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Register a player; the response holds his bearer token, shown only once"""
+        """Register a player; the response holds his bearer token, shown only once
+
+        The token is stored only hashed. Replayed with its `Idempotency-Key`, the request issues
+        him a new token in place of the one the earlier answer carried, which stops working
+        (`Idempotent-Replayed: true`): the last answer received holds the working token.
+        """
         player_id = "pl_" + secrets.token_hex(8)
-        token, digest = new_token()
         c = db.conn()
         event = NewEvent("PlayerRegistered", {"player_id": player_id, "name": body["name"]},
                          metadata("RegisterPlayer"))
-        apply_inline(c, store().append(f"player-{player_id}", [event], 0, conn=c))
-        c.execute("INSERT INTO tokens (token_hash, role, subject) VALUES (%s, 'player', %s)",
-                  (digest, player_id))
-        return {"player": load_player(player_id), "token": token}
+        issued, token_event = tokens.issue("player", player_id, "RegisterPlayer")
+        apply_inline(c, store().append(tokens.stream("player", player_id), [event, token_event], 0,
+                                       conn=c))
+        return {"player": load_player(player_id), "token": issued["token"]}
 
 
 @blp.route("/<player_id>")

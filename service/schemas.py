@@ -102,3 +102,24 @@ class HistoryPageSchema(Schema):
     items = fields.List(fields.Nested(HistoryRowSchema), required=True)
     next_cursor = fields.Integer(allow_none=True, required=True, metadata={
         "description": "Pass as `cursor` for the next page; null on the last page."})
+
+
+TOKEN_ID = {"description": "The token's id, which events name; never the token.",
+            "example": "tk_5e6f7a8b9c0d1e2f"}
+
+
+class TokenSchema(Schema):
+    token_id = fields.String(required=True, metadata=TOKEN_ID)
+    role = fields.String(required=True, metadata={"example": "player"})
+    subject = fields.String(required=True, metadata={
+        "description": "The player's or the auditor's id.", **PLAYER_ID})
+    token = fields.String(required=True, metadata={
+        "description": "The new bearer token. It is shown only in this response.",
+        "example": "bnc_p3yHq..."})
+
+
+class AuditorSchema(Schema):
+    id = fields.String(required=True, metadata={"example": "au_0c1d2e3f4a5b6c7d"})
+    name = fields.String(required=True, allow_none=True, metadata={
+        "description": "Null for an auditor registered before names were kept."})
+    created_at = fields.DateTime(required=True)

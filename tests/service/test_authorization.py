@@ -26,6 +26,7 @@ class World:
     hand: str | None
     job: str
     auditor: str
+    auditor_id: str
 
     def headers(self, caller: str) -> dict[str, str]:
         return {
@@ -46,6 +47,11 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/v1/players/{me}/balance", None, False, "401 401 200 403 200 200"),
     ("GET", "/v1/players/{me}/balance-history", None, False, "401 401 200 403 200 200"),
     ("POST", "/v1/auditors", {"name": "x"}, False, "401 401 403 403 403 201"),
+    ("GET", "/v1/auditors/{auditor}", None, False, "401 401 403 403 200 200"),
+    ("POST", "/v1/players/{me}/token", None, False, "401 401 201 403 403 201"),
+    ("DELETE", "/v1/players/{me}/token", None, False, "401 401 403 403 403 204"),
+    ("POST", "/v1/auditors/{auditor}/token", None, False, "401 401 403 403 403 201"),
+    ("DELETE", "/v1/auditors/{auditor}/token", None, False, "401 401 403 403 403 204"),
     ("POST", "/v1/audit/ledger-checks", None, False, "401 401 403 403 202 202"),
     ("GET", "/v1/audit/ledger-checks/{job}", None, False, "401 401 403 403 200 200"),
     ("GET", "/v1/games", None, False, "401 401 200 200 200 200"),
@@ -79,8 +85,8 @@ def make_world(client, new_player, deal: bool) -> World:
     if deal:
         hand = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).json["hand"]["id"]
     job = client.post("/v1/audit/ledger-checks", headers=OPERATOR).json["id"]
-    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"]
-    return World(me, stranger, table, hand, job, auditor)
+    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
+    return World(me, stranger, table, hand, job, auditor["token"], auditor["id"])
 
 
 def test_every_route_has_a_row(app):
@@ -91,6 +97,7 @@ def test_every_route_has_a_row(app):
             continue
         path = str(rule).replace("<table_id>", "{table}").replace("<player_id>", "{me}")
         path = path.replace("<hand_id>", "{hand}").replace("<job_id>", "{job}")
+        path = path.replace("<auditor_id>", "{auditor}")
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             routes.add((method, path))
     assert routes == rows
@@ -101,7 +108,8 @@ def test_every_route_has_a_row(app):
 def test_who_may_call_what(client, new_player, method, route, body, deal, expected):
     for caller, allowed in zip(CALLERS, expected.split(), strict=True):
         world = make_world(client, new_player, deal)
-        path = route.format(me=world.me.id, table=world.table, hand=world.hand, job=world.job)
+        path = route.format(me=world.me.id, table=world.table, hand=world.hand, job=world.job,
+                            auditor=world.auditor_id)
         headers = world.headers(caller)
         if method == "POST" and "/actions" in path:
             version = client.get(f"/v1/tables/{world.table}", headers=OPERATOR).json["version"]

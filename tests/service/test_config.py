@@ -12,11 +12,13 @@ GOOD = {"DATABASE_URL": "postgresql://x/y", "REDIS_URL": "redis://x", "BANCO_OPE
 def test_a_complete_environment_loads_with_defaults():
     config = Config.from_env(GOOD)
     assert config.max_body_bytes == 65536 and config.queue_name == "banco"
+    assert config.idempotency_retention_s == 24 * 3600
 
 
 @pytest.mark.parametrize("change", [
     {"DATABASE_URL": ""}, {"REDIS_URL": ""}, {"BANCO_OPERATOR_KEY": ""},
     {"BANCO_OPERATOR_KEY": "short"}, {"BANCO_MAX_BODY_BYTES": "lots"}, {"BANCO_POOL_SIZE": "0"},
+    {"BANCO_IDEMPOTENCY_RETENTION_S": "a day"},
 ])
 def test_bad_settings_are_refused_by_name(change):
     with pytest.raises(ConfigError) as e:
