@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -71,14 +72,30 @@ def respond(table: TableRow, status: int = 200, body: dict[str, Any] | None = No
 
 
 def check_if_match(table: TableRow, required: bool) -> None:
-    """412 when the caller's version is stale; 428 when it is required and missing."""
-    header = request.headers.get("If-Match")
-    if header is None:
+    """412 when the caller's version is stale; 428 when it is required and missing.
+
+    Where it is `required` (an action) it must name one version: `*`, a list or anything that is
+    no version would let the copies of a retried or repeated request each apply at whatever
+    version they found, so only one concrete version is accepted. Weak tags count as their
+    version (a proxy may weaken the ETag it passes on; a table version has one body).
+    """
+    if "If-Match" not in request.headers:
         if required:
             raise Problem(428, "if_match_required", "send If-Match with the table's version (ETag)")
         return
-    versions = {v.strip().removeprefix("W/").strip('"') for v in header.split(",")}
-    if "*" not in versions and str(table.version) not in versions:
+    tags = request.if_match
+    if required:
+        sent = tags.as_set(include_weak=True)
+        version = next(iter(sent)) if len(sent) == 1 and not tags.star_tag else None
+        if version is None or not re.fullmatch(r"[0-9]+", version):
+            raise Problem(428, "if_match_required",
+                          "send If-Match with exactly one version of the table, its ETag"
+                          " (not *, not a list)")
+        if int(version) != table.version:
+            raise Problem(412, "stale_version", f"the table is at version {table.version}",
+                          version=table.version)
+        return
+    if not tags.star_tag and not tags.contains_weak(str(table.version)):
         raise Problem(412, "stale_version", f"the table is at version {table.version}",
                       version=table.version)
 

@@ -118,6 +118,61 @@ def test_two_clients_acting_at_once_one_wins(app, client, new_player):
     assert events["items"][-1]["version"] == after["version"]
 
 
+def at_a_hit(client, session):
+    """Bet until a player may `hit`: a move he may repeat, so two copies of it could both apply."""
+    for _ in range(20):
+        p, table = mover(client, session)
+        if any(a["type"] == "hit" for a in table["legal_actions"]):
+            return p, table
+        r = client.post(f"/v1/tables/{session.table_id}/actions",
+                        json=session.payload(table["legal_actions"][0]),
+                        headers={**p.auth, "If-Match": f'"{table["version"]}"'})
+        assert r.status_code == 200, r.json
+    raise AssertionError("nobody came to hit")
+
+
+@pytest.mark.parametrize(("form", "applied", "refusal"), [
+    ('"{v}"', 1, 412), ("{v}", 1, 412), ('W/"{v}"', 1, 412),
+    ("*", 0, 428), ('"{v}", *', 0, 428), ('"{p}", "{v}"', 0, 428), ("", 0, 428),
+    ("garbage", 0, 428), ('"{v}" junk', 0, 428), ('"{p}"', 0, 412),
+])
+def test_copies_of_an_action_apply_once_whatever_the_if_match(app, client, new_player, form,
+                                                               applied, refusal):
+    """Eight copies of one `hit` at once: the one that names the table's version applies and the
+    others are 412; `*`, a list or no version at all applied a copy at each version it found (four
+    of eight), and is now a 428 like a missing If-Match, for every copy."""
+    session = seated(client, new_player)
+    session.deal()
+    p, table = at_a_hit(client, session)
+    header = form.format(v=table["version"], p=table["version"] - 1)
+    statuses: list[int] = []
+    barrier = threading.Barrier(8)
+
+    def act() -> None:
+        c = app.test_client()
+        barrier.wait()
+        r = c.post(f"/v1/tables/{session.table_id}/actions", json={"type": "hit"},
+                   headers={**p.auth, "If-Match": header})
+        statuses.append(r.status_code)
+        if r.status_code != 200:
+            assert r.headers["Content-Type"] == "application/problem+json"
+
+    threads = [threading.Thread(target=act) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses.count(200) == applied, statuses
+    # The copies that lost the race to the first may see its commit (412) or not yet (409).
+    assert all(s in ((409, 412) if applied else (refusal,)) for s in statuses if s != 200), statuses
+    with app.extensions["banco.pool"].connection() as c:
+        acts = c.execute("SELECT count(DISTINCT metadata->>'request_id') FROM events"
+                         " WHERE stream_id = %s AND version > %s"
+                         " AND metadata->'command'->>'name' = 'Act'",
+                         (f"table-{session.table_id}", table["version"])).fetchone()[0]
+    assert acts == applied
+
+
 def test_parallel_buy_ins_never_overdraw_a_wallet(app, client, new_player):
     rich = new_player("Rich", deposit=100)
     tables = [client.post("/v1/tables", json={"game": "sette-e-mezzo"}, headers=OPERATOR).json["id"]
