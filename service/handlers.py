@@ -106,6 +106,23 @@ def create_table(conn: psycopg.Connection, store: PostgresEventStore, game: str,
     return table
 
 
+def buy_in_for(table: TableRow, asked: int | None) -> int:
+    """What a new seat brings: the amount asked, or where the game fixes the buy-in (the table
+    option its engine names as `buy_in_option`) exactly that option, which another amount is
+    refused for (422)."""
+    option = engine_of(table).info.extra.get("buy_in_option")
+    if option is not None:
+        fixed = int(table.options[option])
+        if asked is not None and asked != fixed:
+            raise Problem(422, "buy_in_fixed",
+                          f"a seat at this {table.game} table buys in at exactly {fixed}"
+                          f" (its {option} option), not {asked}", buy_in=fixed)
+        return fixed
+    if asked is None:
+        raise Problem(422, "buy_in_required", "say how much treasure you bring to the seat")
+    return asked
+
+
 def seat_player(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
                 player_id: str, buy_in: int, age: int | None, seed: str | None,
                 metadata: dict[str, Any]) -> dict[str, Any]:

@@ -186,11 +186,9 @@ class Seats(MethodView):
         """Take a seat, moving your buy-in from your wallet to the seat"""
         table = handlers.load(db.conn(), table_id)
         check_if_match(table, required=False)
-        buy_in = body["buy_in"] if body["buy_in"] is not None else table.options.get("buy_in")
-        if buy_in is None:
-            raise Problem(422, "buy_in_required", "say how much treasure you bring to the seat")
+        buy_in = handlers.buy_in_for(table, body["buy_in"])
         player_id = principal().subject
-        seat = handlers.seat_player(db.conn(), store(), table, player_id, int(buy_in), body["age"],
+        seat = handlers.seat_player(db.conn(), store(), table, player_id, buy_in, body["age"],
                                     body["seed"], metadata("JoinTable"))
         return respond(table, 201, {"seat": seat["seat"], "player_id": player_id,
                                     "table": render(table, principal())})

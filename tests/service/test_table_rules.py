@@ -391,6 +391,32 @@ def test_seats_that_cannot_be_taken_or_left_are_refused_and_change_nothing(clien
     assert client.get(f"/v1/players/{late.id}/balance", headers=late.auth).json["balance"] == 100
 
 
+def test_a_casino_pirate_seat_buys_in_at_exactly_the_tables_buy_in(client, new_player):
+    """RULES.md 1c (000_1414b0b0fea70c86.txt): each player receives 10 treasures to stake; the
+    table's `buy_in` (10 unless set) is what every seat brings. Any amount was accepted; another
+    than the table's is now a 422 naming it, which moves nothing, and none asked means it."""
+    table = client.post("/v1/tables", json={"game": "casino-pirate", "options": {"buy_in": 7}},
+                        headers=OPERATOR).json
+    path = f"/v1/tables/{table['id']}/seats"
+    rich = new_player("Rich", deposit=100)
+    for wrong in (10, 6, 8, 100):
+        r = client.post(path, json={"buy_in": wrong}, headers=rich.auth)
+        assert r.status_code == 422 and r.json["code"] == "buy_in_fixed", r.json
+        assert r.json["buy_in"] == 7 and "7" in r.json["detail"]
+        assert r.headers["Content-Type"] == "application/problem+json"
+    assert client.get(f"/v1/tables/{table['id']}", headers=OPERATOR).json["version"] == table["version"]
+    assert client.get(f"/v1/players/{rich.id}/balance", headers=rich.auth).json["balance"] == 100
+    exact = client.post(path, json={"buy_in": 7}, headers=rich.auth)
+    assert exact.status_code == 201
+    other = new_player("Other", deposit=100)
+    assert client.post(path, json={}, headers=other.auth).status_code == 201
+    seats = client.get(f"/v1/tables/{table['id']}", headers=OPERATOR).json["seats"]
+    assert [s["balance"] for s in seats] == [7, 7]
+    default = client.post("/v1/tables", json={"game": "casino-pirate"}, headers=OPERATOR).json
+    r = client.post(f"/v1/tables/{default['id']}/seats", json={"buy_in": 50}, headers=other.auth)
+    assert r.status_code == 422 and r.json["buy_in"] == 10
+
+
 @pytest.mark.parametrize(("game", "buy_in"), [("sette-e-mezzo", 50), ("siete-y-media", 50),
                                               ("casino-pirate", None), ("pirate-pairs", 40),
                                               ("cassino", 30)])
