@@ -42,7 +42,9 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
     held = tables.seat_balances(conn or db.conn(), table)
     viewer = viewer_in(who, table.seats)
     you = viewer.seat if viewer.kind == "seat" else None
-    playing = table.state is not None and table.status == "playing"
+    # Between hands the state the last hand ended in may still offer something (a Casino pirate
+    # volunteer for meneur), taken until the next deal.
+    live = table.state is not None and table.status in ("playing", "open")
     return {
         "id": table.table_id, "game": table.game, "options": table.options, "status": table.status,
         "version": table.version,
@@ -55,7 +57,7 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
         "turn": table.turn if table.status == "playing" else None,
         "you": you,
         "view": engine.view(table.state, viewer) if table.state is not None else None,
-        "legal_actions": engine.legal_actions(table.state, you) if playing and you is not None else [],
+        "legal_actions": engine.legal_actions(table.state, you) if live and you is not None else [],
     }
 
 

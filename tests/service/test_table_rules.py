@@ -6,8 +6,10 @@ import threading
 
 import pytest
 
+from projections.table_rebuild import _fold
 from service.app import create_app
-from tests.service.conftest import OPERATOR
+from service.verification.hand_log import read_stream
+from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session
 from tests.service.test_worker import run_worker
 
@@ -269,6 +271,80 @@ def test_several_hands_at_one_table(client, new_player, worker):
     last = client.get(path, query_string={"limit": 2, "after": first["next_cursor"]},
                       headers=OPERATOR).json
     assert [h["number"] for h in last["items"]] == [3] and last["next_cursor"] is None
+
+
+PLAIN = ("bet", "stand", "call", "concede", "hide", "hit")
+
+
+def play_without_seven_half(client, session):
+    """A Casino pirate hand in which no 7½ is ever shown: every player stands on his first card,
+    the meneur calls as soon as he may, and every called player concedes."""
+    while table_of(client, session).json["status"] == "playing":
+        p, table = mover(client, session)
+        offered = {a["type"]: a for a in table["legal_actions"]}
+        action = session.payload(offered[next(t for t in PLAIN if t in offered)])
+        if action["type"] == "bet":
+            action["amount"] = 1
+        action.pop("declare", None)
+        r = client.post(f"/v1/tables/{session.table_id}/actions", json=action,
+                        headers={**p.auth, "If-Match": f'"{table["version"]}"'})
+        assert r.status_code == 200, r.json
+
+
+def test_a_casino_pirate_player_volunteers_between_hands_to_be_the_next_meneur(app, client,
+                                                                                new_player, worker):
+    """RULES.md 1c (000_1414b0b0fea70c86.txt): when no 7½ took the post, the meneur stays unless
+    another player volunteers, between hands. `volunteer` was never offered and refused once the
+    hand was over (409, no hand in play); it is now offered to the other seats while the table
+    waits for its next deal, and the next meneur follows the order: a volunteer, else the same
+    meneur, else (a changed line-up) the oldest."""
+    session = seated(client, new_player, game="casino-pirate", players=3, buy_in=None)
+    first = session.deal()
+    assert table_of(client, session).json["view"]["banker"] == 2  # the oldest: ages 20, 27, 34
+    play_without_seven_half(client, session)
+    session.wait_settled(first)
+    views = [table_of(client, session, p).json for p in session.players]
+    assert views[0]["status"] == "open" and views[0]["view"]["next_banker"] is None
+    assert [v["legal_actions"] for v in views] == [[{"type": "volunteer"}]] * 2 + [[]]
+    url = f"/v1/tables/{session.table_id}/actions"
+    meneur, volunteer, other = session.players[2], session.players[0], session.players[1]
+    version = views[0]["version"]
+    r = client.post(url, json={"type": "volunteer"}, headers={**meneur.auth, "If-Match": f'"{version}"'})
+    assert r.status_code == 409 and r.json["code"] == "no_hand_in_play"
+    r = client.post(url, json={"type": "hit"}, headers={**volunteer.auth, "If-Match": f'"{version}"'})
+    assert r.status_code == 409 and r.json["code"] == "no_hand_in_play"
+    r = client.post(url, json={"type": "volunteer"},
+                    headers={**volunteer.auth, "If-Match": f'"{version}"'})
+    assert r.status_code == 200, r.json
+    assert r.json["status"] == "open" and r.json["turn"] is None and r.json["legal_actions"] == []
+    assert r.json["view"]["volunteers"] == [0] and r.json["version"] == version + 1
+    # The projection replayed from the log holds the volunteer too, and the table stays open.
+    with app.extensions["banco.pool"].connection() as c:
+        rebuilt, _ = _fold(read_stream(c, f"table-{session.table_id}"))
+    assert (rebuilt.status, rebuilt.version, rebuilt.turn) == ("open", version + 1, None)
+    assert rebuilt.state.volunteers == (0,)
+    # One volunteer is enough: nobody else is offered the post now.
+    assert table_of(client, session, other).json["legal_actions"] == []
+    r = client.post(url, json={"type": "volunteer"},
+                    headers={**other.auth, "If-Match": f'"{version + 1}"'})
+    assert r.status_code == 409 and r.json["code"] == "no_hand_in_play"
+
+    second = session.deal()
+    assert table_of(client, session).json["view"]["banker"] == 0  # the volunteer
+    play_without_seven_half(client, session)
+    session.wait_settled(second)
+    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"]
+    checks = client.get(f"/v1/hands/{second}/verification", headers=bearer(auditor)).json["checks"]
+    assert all(c["passed"] for c in checks), checks  # the deal is `start` again, volunteer included
+
+    third = session.deal()
+    assert table_of(client, session).json["view"]["banker"] == 0  # nobody volunteered: he stays
+    play_without_seven_half(client, session)
+    session.wait_settled(third)
+    client.delete(f"/v1/tables/{session.table_id}/seats/{other.id}", headers=other.auth)
+    session.players.remove(other)
+    session.deal()
+    assert table_of(client, session).json["view"]["banker"] == 1  # the oldest, seat 2 before
 
 
 def test_rebuilding_the_table_projection_gives_the_same_rows(app, client, new_player, worker):
