@@ -8,7 +8,7 @@ from typing import Any
 
 import psycopg
 
-from events.model import NewEvent, StoredEvent
+from events.model import ConcurrencyConflict, NewEvent, StoredEvent
 from events.postgres import PostgresEventStore
 from projections import apply_inline
 
@@ -101,6 +101,11 @@ def post(
     held = lock_balances(conn, accounts) if accounts else {}
     for t in transfers:
         if t.from_account != HOUSE and held[t.from_account] < t.amount:
+            if (expected_version is not None
+                    and store.stream_version(stream_id, conn=conn) != expected_version):
+                # The balance was moved by a writer that got there first: the caller lost the
+                # race and decided on a state that is gone, so it is a conflict, not a shortfall.
+                raise ConcurrencyConflict(stream_id, expected_version)
             raise InsufficientTreasure(t.from_account, held[t.from_account], t.amount)
         held[t.from_account] -= t.amount
         held[t.to_account] += t.amount

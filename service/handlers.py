@@ -106,6 +106,23 @@ def create_table(conn: psycopg.Connection, store: PostgresEventStore, game: str,
     return table
 
 
+def buy_in_for(table: TableRow, asked: int | None) -> int:
+    """What a new seat brings: the amount asked, or where the game fixes the buy-in (the table
+    option its engine names as `buy_in_option`) exactly that option, which another amount is
+    refused for (422)."""
+    option = engine_of(table).info.extra.get("buy_in_option")
+    if option is not None:
+        fixed = int(table.options[option])
+        if asked is not None and asked != fixed:
+            raise Problem(422, "buy_in_fixed",
+                          f"a seat at this {table.game} table buys in at exactly {fixed}"
+                          f" (its {option} option), not {asked}", buy_in=fixed)
+        return fixed
+    if asked is None:
+        raise Problem(422, "buy_in_required", "say how much treasure you bring to the seat")
+    return asked
+
+
 def seat_player(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
                 player_id: str, buy_in: int, age: int | None, seed: str | None,
                 metadata: dict[str, Any]) -> dict[str, Any]:
@@ -189,9 +206,12 @@ def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableR
 
 def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, seat: int,
         payload: dict[str, Any], metadata: dict[str, Any]) -> TableRow:
-    """A seat's action, decided by the engine on the snapshot of the hand in play."""
+    """A seat's action, decided by the engine on the snapshot of the hand in play, or between
+    hands on the state the last one ended in (a Casino pirate volunteer for meneur)."""
     engine = engine_of(table)
-    if table.status != "playing":
+    between = table.status == "open" and table.state is not None
+    offered = engine.legal_actions(table.state, seat) if between else []
+    if table.status != "playing" and payload["type"] not in {a["type"] for a in offered}:
         raise Problem(409, "no_hand_in_play", f"the table is {table.status}")
     now = time.time()
     read = _Reads(payload)
@@ -206,8 +226,26 @@ def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, se
         raise Problem(422, e.code, e.message) from e
     # The command as decided (seat, payload, time), so an auditor can decide it again.
     recorded_command = {"name": "Act", "seat": seat, "payload": payload, "now": now}
-    return _play(conn, store, table, table.state, events, {**metadata, "command": recorded_command},
-                 now)
+    metadata = {**metadata, "command": recorded_command}
+    if between:
+        return _between_hands(conn, store, table, events, metadata)
+    return _play(conn, store, table, table.state, events, metadata, now)
+
+
+def _between_hands(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+                   events: Sequence[Event], metadata: dict[str, Any]) -> TableRow:
+    """Record an action taken while the table waits for its next deal: the state the hand ended
+    in takes it (the next `start` reads it as `previous`), and the table stays open, with no turn
+    and no deadline. Its events belong to the hand they follow."""
+    state = table.state
+    for event in events:
+        state = engine_of(table).evolve(state, event)
+    records = [recorded(table, e, metadata) for e in events]
+    moves = transfers(table, [p for e in events for p in e.postings])
+    append_batch(conn, store, table, records, moves, metadata)
+    table.state = state
+    tables.save(conn, table, metadata.get("actor"))
+    return table
 
 
 class _Reads(Mapping[str, Any]):

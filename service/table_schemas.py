@@ -82,7 +82,8 @@ class JoinSchema(Schema):
     buy_in = fields.Integer(load_default=None, allow_none=True, strict=True,
                             validate=validate.Range(min=1, max=10**9),
                             metadata={"description": "Treasure moved from your wallet to the seat "
-                                      "(Casino pirate: defaults to the table's buy_in)."})
+                                      "(Casino pirate: exactly the table's buy_in, the default;"
+                                      " another amount is a 422 buy_in_fixed)."})
     age = fields.Integer(load_default=None, allow_none=True, strict=True,
                          validate=validate.Range(min=0, max=150))
     seed = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -41,7 +42,9 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
     held = tables.seat_balances(conn or db.conn(), table)
     viewer = viewer_in(who, table.seats)
     you = viewer.seat if viewer.kind == "seat" else None
-    playing = table.state is not None and table.status == "playing"
+    # Between hands the state the last hand ended in may still offer something (a Casino pirate
+    # volunteer for meneur), taken until the next deal.
+    live = table.state is not None and table.status in ("playing", "open")
     return {
         "id": table.table_id, "game": table.game, "options": table.options, "status": table.status,
         "version": table.version,
@@ -54,7 +57,7 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
         "turn": table.turn if table.status == "playing" else None,
         "you": you,
         "view": engine.view(table.state, viewer) if table.state is not None else None,
-        "legal_actions": engine.legal_actions(table.state, you) if playing and you is not None else [],
+        "legal_actions": engine.legal_actions(table.state, you) if live and you is not None else [],
     }
 
 
@@ -71,14 +74,30 @@ def respond(table: TableRow, status: int = 200, body: dict[str, Any] | None = No
 
 
 def check_if_match(table: TableRow, required: bool) -> None:
-    """412 when the caller's version is stale; 428 when it is required and missing."""
-    header = request.headers.get("If-Match")
-    if header is None:
+    """412 when the caller's version is stale; 428 when it is required and missing.
+
+    Where it is `required` (an action) it must name one version: `*`, a list or anything that is
+    no version would let the copies of a retried or repeated request each apply at whatever
+    version they found, so only one concrete version is accepted. Weak tags count as their
+    version (a proxy may weaken the ETag it passes on; a table version has one body).
+    """
+    if "If-Match" not in request.headers:
         if required:
             raise Problem(428, "if_match_required", "send If-Match with the table's version (ETag)")
         return
-    versions = {v.strip().removeprefix("W/").strip('"') for v in header.split(",")}
-    if "*" not in versions and str(table.version) not in versions:
+    tags = request.if_match
+    if required:
+        sent = tags.as_set(include_weak=True)
+        version = next(iter(sent)) if len(sent) == 1 and not tags.star_tag else None
+        if version is None or not re.fullmatch(r"[0-9]+", version):
+            raise Problem(428, "if_match_required",
+                          "send If-Match with exactly one version of the table, its ETag"
+                          " (not *, not a list)")
+        if int(version) != table.version:
+            raise Problem(412, "stale_version", f"the table is at version {table.version}",
+                          version=table.version)
+        return
+    if not tags.star_tag and not tags.contains_weak(str(table.version)):
         raise Problem(412, "stale_version", f"the table is at version {table.version}",
                       version=table.version)
 
@@ -169,11 +188,9 @@ class Seats(MethodView):
         """Take a seat, moving your buy-in from your wallet to the seat"""
         table = handlers.load(db.conn(), table_id)
         check_if_match(table, required=False)
-        buy_in = body["buy_in"] if body["buy_in"] is not None else table.options.get("buy_in")
-        if buy_in is None:
-            raise Problem(422, "buy_in_required", "say how much treasure you bring to the seat")
+        buy_in = handlers.buy_in_for(table, body["buy_in"])
         player_id = principal().subject
-        seat = handlers.seat_player(db.conn(), store(), table, player_id, int(buy_in), body["age"],
+        seat = handlers.seat_player(db.conn(), store(), table, player_id, buy_in, body["age"],
                                     body["seed"], metadata("JoinTable"))
         return respond(table, 201, {"seat": seat["seat"], "player_id": player_id,
                                     "table": render(table, principal())})

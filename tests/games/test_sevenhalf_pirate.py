@@ -192,6 +192,21 @@ def test_a_busted_meneur_pays_every_uncalled_player_his_stake():
     assert t.state.hands[1].hidden == ("gem3.1",)  # paid without showing
 
 
+def test_a_busted_meneur_pays_an_uncalled_player_who_busted_too():
+    """RULES.md 1c Decision (seed 000_1414b0b0fea70c86.txt): busts are never announced, so a
+    busted meneur pays every player not yet called his stake, whatever his hidden total."""
+    t = betted(["gem5.1", "gem6.1", "gem3.1", "gem5.2", "gem4.1"], bets={1: 1, 2: 2})
+    t.when(Stand(1, 2.0))
+    t.when(Hit(2, 2.0))
+    t.when(Hide(2, 2.0, "gem6.1"))  # 9 points, unannounced
+    t.when(Stand(2, 2.0))
+    t.when(Hit(0, 3.0))
+    t.when(Hit(0, 3.0))  # 9: the meneur busts before any call
+    assert E.is_terminal(t.state)
+    assert nets(t) == {1: 1, 2: 2}
+    assert sorted(r["seat"] for r in t.state.results if r.get("uncalled")) == [1, 2]
+
+
 def test_conceding_keeps_the_cards_hidden_from_all_but_auditors():
     """000_1414b0b0fea70c86.txt: a beaten player may give his stake without showing his game."""
     t = meneur_at(["gem5.1", "gem3.1", "gem7.1"])
@@ -257,6 +272,46 @@ def test_otherwise_the_meneur_stays_unless_a_player_volunteers():
     events = t.when(Volunteer(2, 7.0))
     assert types(events) == ["Volunteered"] and E.settle(t.state)
     assert open_table(E, previous=t.state).state.banker == 2
+
+
+def test_the_next_meneur_is_a_seven_half_else_one_volunteer_else_the_same_else_the_oldest():
+    """000_1414b0b0fea70c86.txt: the first to show 7½ is the next meneur; otherwise the meneur
+    stays unless another player volunteers. Volunteering is offered between hands only, to the
+    other seats, once, and not when a 7½ took the post (RULES.md 1c's order; a line-up that
+    changed starts afresh with the oldest)."""
+    during = betted(["gem5.1", "gem3.1", "gem7.1"])
+    assert all(a["type"] != "volunteer" for s in (0, 1, 2) for a in E.legal_actions(during.state, s))
+    assert during.refused(Volunteer(1, 2.0)) == "wrong_phase"
+
+    seven = betted(["gem7.1", "gem3.1", "gold.1", "gem5.1"])
+    seven.when(Hit(1, 2.0))
+    seven.when(Hide(1, 2.0, "gold.1"))
+    seven.when(Stand(1, 2.0))
+    seven.when(Stand(2, 2.0))
+    seven.when(Hit(0, 3.0))
+    seven.when(Call(0, 3.0, 1))
+    seven.when(Reveal(1, 4.0))
+    seven.when(Call(0, 5.0, 2))
+    seven.when(Concede(2, 6.0))
+    assert seven.state.next_banker == 1
+    assert [E.legal_actions(seven.state, s) for s in (0, 1, 2)] == [[], [], []]
+    assert seven.refused(Volunteer(2, 7.0)) == "cannot_volunteer"
+    assert open_table(E, previous=seven.state).state.banker == 1
+
+    quiet = meneur_at(["gem5.1", "gem3.1", "gem7.1"])
+    quiet.when(Call(0, 3.0, 1))
+    quiet.when(Concede(1, 4.0))
+    quiet.when(Call(0, 5.0, 2))
+    quiet.when(Concede(2, 6.0))
+    assert [E.legal_actions(quiet.state, s) for s in (0, 1, 2)] == [[], *[[{"type": "volunteer"}]] * 2]
+    assert open_table(E, previous=quiet.state).state.banker == 0  # nobody volunteered: he stays
+    stays = quiet.state
+    quiet.when(Volunteer(2, 7.0))
+    assert [E.legal_actions(quiet.state, s) for s in (0, 1, 2)] == [[], [], []]
+    assert quiet.refused(Volunteer(1, 8.0)) == "cannot_volunteer"
+    assert open_table(E, previous=quiet.state).state.banker == 2
+    assert open_table(E, previous=stays).state.banker == 0
+    assert open_table(E, ages=(30, 60, 45), previous=None).state.banker == 1
 
 
 def test_skeleton_value_is_declared_privately_when_standing():

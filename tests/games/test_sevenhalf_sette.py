@@ -178,6 +178,18 @@ def test_a_single_seven_half_takes_the_bank():
     assert nxt.state.banker == 1 and nxt.state.order == (0, 2)
 
 
+def test_a_single_seven_half_takes_the_bank_even_when_the_banker_has_it_too():
+    """RULES.md 1a Decision (seed 001_6b5bbd2473d5c47f.txt): the text ties the bank to the 7½,
+    not to the win, so the player at 7½ banks next even though the banker's 7½ took his stake."""
+    t = betted(["7s", "2s", "7h", "Kd", "Kh"])
+    t.when(Hit(2, 2.0))  # seat 2: 7½
+    t.when(Stand(1, 2.0))
+    t.when(Hit(0, 3.0))  # banker 7½
+    assert {r["seat"]: r["net"] for r in t.state.results if "net" in r}[2] == -10
+    assert t.state.next_banker == 2
+    assert open_table(E, (50, 50, 50), previous=t.state).state.banker == 2
+
+
 def test_of_several_seven_halves_the_first_counter_clockwise_takes_the_bank():
     """001_6b5bbd2473d5c47f.txt: the first of them counter-clockwise from the banker."""
     t = betted(["7s", "7h", "3h", "Kd", "Kh"], balances=(50, 50, 50))

@@ -11,6 +11,7 @@ import pytest
 
 from events import ledger
 from events.ledger import HOUSE, InsufficientTreasure, Transfer
+from events.model import ConcurrencyConflict
 from projections.rebuild import rebuild_all
 from tests.service.conftest import OPERATOR
 
@@ -94,6 +95,20 @@ def test_a_refused_posting_writes_nothing_and_draws_no_position(pool, store):
         post(pool, store, [Transfer(a, HOUSE, 3, "ok"), Transfer(a, HOUSE, 3, "too much")])
     after = post(pool, store, [Transfer(a, HOUSE, 5, "all")])[0]
     assert after.position == first.position + 1
+
+
+def test_a_posting_decided_on_a_stale_version_is_a_conflict_not_a_shortfall(pool, store):
+    """Two copies of a move decided at one version: the first spends the balance, and the second,
+    which finds it spent, lost a race (409) rather than met a lack of treasure (422)."""
+    a, stream = f"wallet:{uuid.uuid4().hex[:8]}", f"ledger-{uuid.uuid4().hex[:8]}"
+    seeded = post(pool, store, [Transfer(HOUSE, a, 5, "seed")], stream=stream)[-1].version
+    with pool.connection() as c, c.transaction():
+        ledger.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
+    with pool.connection() as c, c.transaction(), pytest.raises(ConcurrencyConflict):
+        ledger.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
+    with pool.connection() as c, c.transaction(), pytest.raises(InsufficientTreasure):
+        ledger.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {},
+                    expected_version=seeded + 1)
 
 
 def test_treasure_is_conserved_and_rebuild_equals_the_inline_projections(pool, store):

@@ -6,8 +6,10 @@ import threading
 
 import pytest
 
+from projections.table_rebuild import _fold
 from service.app import create_app
-from tests.service.conftest import OPERATOR
+from service.verification.hand_log import read_stream
+from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session
 from tests.service.test_worker import run_worker
 
@@ -118,6 +120,61 @@ def test_two_clients_acting_at_once_one_wins(app, client, new_player):
     assert events["items"][-1]["version"] == after["version"]
 
 
+def at_a_hit(client, session):
+    """Bet until a player may `hit`: a move he may repeat, so two copies of it could both apply."""
+    for _ in range(20):
+        p, table = mover(client, session)
+        if any(a["type"] == "hit" for a in table["legal_actions"]):
+            return p, table
+        r = client.post(f"/v1/tables/{session.table_id}/actions",
+                        json=session.payload(table["legal_actions"][0]),
+                        headers={**p.auth, "If-Match": f'"{table["version"]}"'})
+        assert r.status_code == 200, r.json
+    raise AssertionError("nobody came to hit")
+
+
+@pytest.mark.parametrize(("form", "applied", "refusal"), [
+    ('"{v}"', 1, 412), ("{v}", 1, 412), ('W/"{v}"', 1, 412),
+    ("*", 0, 428), ('"{v}", *', 0, 428), ('"{p}", "{v}"', 0, 428), ("", 0, 428),
+    ("garbage", 0, 428), ('"{v}" junk', 0, 428), ('"{p}"', 0, 412),
+])
+def test_copies_of_an_action_apply_once_whatever_the_if_match(app, client, new_player, form,
+                                                               applied, refusal):
+    """Eight copies of one `hit` at once: the one that names the table's version applies and the
+    others are 412; `*`, a list or no version at all applied a copy at each version it found (four
+    of eight), and is now a 428 like a missing If-Match, for every copy."""
+    session = seated(client, new_player)
+    session.deal()
+    p, table = at_a_hit(client, session)
+    header = form.format(v=table["version"], p=table["version"] - 1)
+    statuses: list[int] = []
+    barrier = threading.Barrier(8)
+
+    def act() -> None:
+        c = app.test_client()
+        barrier.wait()
+        r = c.post(f"/v1/tables/{session.table_id}/actions", json={"type": "hit"},
+                   headers={**p.auth, "If-Match": header})
+        statuses.append(r.status_code)
+        if r.status_code != 200:
+            assert r.headers["Content-Type"] == "application/problem+json"
+
+    threads = [threading.Thread(target=act) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses.count(200) == applied, statuses
+    # The copies that lost the race to the first may see its commit (412) or not yet (409).
+    assert all(s in ((409, 412) if applied else (refusal,)) for s in statuses if s != 200), statuses
+    with app.extensions["banco.pool"].connection() as c:
+        acts = c.execute("SELECT count(DISTINCT metadata->>'request_id') FROM events"
+                         " WHERE stream_id = %s AND version > %s"
+                         " AND metadata->'command'->>'name' = 'Act'",
+                         (f"table-{session.table_id}", table["version"])).fetchone()[0]
+    assert acts == applied
+
+
 def test_parallel_buy_ins_never_overdraw_a_wallet(app, client, new_player):
     rich = new_player("Rich", deposit=100)
     tables = [client.post("/v1/tables", json={"game": "sette-e-mezzo"}, headers=OPERATOR).json["id"]
@@ -214,6 +271,80 @@ def test_several_hands_at_one_table(client, new_player, worker):
     last = client.get(path, query_string={"limit": 2, "after": first["next_cursor"]},
                       headers=OPERATOR).json
     assert [h["number"] for h in last["items"]] == [3] and last["next_cursor"] is None
+
+
+PLAIN = ("bet", "stand", "call", "concede", "hide", "hit")
+
+
+def play_without_seven_half(client, session):
+    """A Casino pirate hand in which no 7½ is ever shown: every player stands on his first card,
+    the meneur calls as soon as he may, and every called player concedes."""
+    while table_of(client, session).json["status"] == "playing":
+        p, table = mover(client, session)
+        offered = {a["type"]: a for a in table["legal_actions"]}
+        action = session.payload(offered[next(t for t in PLAIN if t in offered)])
+        if action["type"] == "bet":
+            action["amount"] = 1
+        action.pop("declare", None)
+        r = client.post(f"/v1/tables/{session.table_id}/actions", json=action,
+                        headers={**p.auth, "If-Match": f'"{table["version"]}"'})
+        assert r.status_code == 200, r.json
+
+
+def test_a_casino_pirate_player_volunteers_between_hands_to_be_the_next_meneur(app, client,
+                                                                                new_player, worker):
+    """RULES.md 1c (000_1414b0b0fea70c86.txt): when no 7½ took the post, the meneur stays unless
+    another player volunteers, between hands. `volunteer` was never offered and refused once the
+    hand was over (409, no hand in play); it is now offered to the other seats while the table
+    waits for its next deal, and the next meneur follows the order: a volunteer, else the same
+    meneur, else (a changed line-up) the oldest."""
+    session = seated(client, new_player, game="casino-pirate", players=3, buy_in=None)
+    first = session.deal()
+    assert table_of(client, session).json["view"]["banker"] == 2  # the oldest: ages 20, 27, 34
+    play_without_seven_half(client, session)
+    session.wait_settled(first)
+    views = [table_of(client, session, p).json for p in session.players]
+    assert views[0]["status"] == "open" and views[0]["view"]["next_banker"] is None
+    assert [v["legal_actions"] for v in views] == [[{"type": "volunteer"}]] * 2 + [[]]
+    url = f"/v1/tables/{session.table_id}/actions"
+    meneur, volunteer, other = session.players[2], session.players[0], session.players[1]
+    version = views[0]["version"]
+    r = client.post(url, json={"type": "volunteer"}, headers={**meneur.auth, "If-Match": f'"{version}"'})
+    assert r.status_code == 409 and r.json["code"] == "no_hand_in_play"
+    r = client.post(url, json={"type": "hit"}, headers={**volunteer.auth, "If-Match": f'"{version}"'})
+    assert r.status_code == 409 and r.json["code"] == "no_hand_in_play"
+    r = client.post(url, json={"type": "volunteer"},
+                    headers={**volunteer.auth, "If-Match": f'"{version}"'})
+    assert r.status_code == 200, r.json
+    assert r.json["status"] == "open" and r.json["turn"] is None and r.json["legal_actions"] == []
+    assert r.json["view"]["volunteers"] == [0] and r.json["version"] == version + 1
+    # The projection replayed from the log holds the volunteer too, and the table stays open.
+    with app.extensions["banco.pool"].connection() as c:
+        rebuilt, _ = _fold(read_stream(c, f"table-{session.table_id}"))
+    assert (rebuilt.status, rebuilt.version, rebuilt.turn) == ("open", version + 1, None)
+    assert rebuilt.state.volunteers == (0,)
+    # One volunteer is enough: nobody else is offered the post now.
+    assert table_of(client, session, other).json["legal_actions"] == []
+    r = client.post(url, json={"type": "volunteer"},
+                    headers={**other.auth, "If-Match": f'"{version + 1}"'})
+    assert r.status_code == 409 and r.json["code"] == "no_hand_in_play"
+
+    second = session.deal()
+    assert table_of(client, session).json["view"]["banker"] == 0  # the volunteer
+    play_without_seven_half(client, session)
+    session.wait_settled(second)
+    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"]
+    checks = client.get(f"/v1/hands/{second}/verification", headers=bearer(auditor)).json["checks"]
+    assert all(c["passed"] for c in checks), checks  # the deal is `start` again, volunteer included
+
+    third = session.deal()
+    assert table_of(client, session).json["view"]["banker"] == 0  # nobody volunteered: he stays
+    play_without_seven_half(client, session)
+    session.wait_settled(third)
+    client.delete(f"/v1/tables/{session.table_id}/seats/{other.id}", headers=other.auth)
+    session.players.remove(other)
+    session.deal()
+    assert table_of(client, session).json["view"]["banker"] == 1  # the oldest, seat 2 before
 
 
 def test_rebuilding_the_table_projection_gives_the_same_rows(app, client, new_player, worker):
@@ -334,6 +465,32 @@ def test_seats_that_cannot_be_taken_or_left_are_refused_and_change_nothing(clien
     refused(client.delete(f"{path}/{leaver.id}", headers=leaver.auth), 409, "hand_in_play", playing)
     refused(client.delete(f"{path}/{late.id}", headers=late.auth), 404, "not_seated", playing)
     assert client.get(f"/v1/players/{late.id}/balance", headers=late.auth).json["balance"] == 100
+
+
+def test_a_casino_pirate_seat_buys_in_at_exactly_the_tables_buy_in(client, new_player):
+    """RULES.md 1c (000_1414b0b0fea70c86.txt): each player receives 10 treasures to stake; the
+    table's `buy_in` (10 unless set) is what every seat brings. Any amount was accepted; another
+    than the table's is now a 422 naming it, which moves nothing, and none asked means it."""
+    table = client.post("/v1/tables", json={"game": "casino-pirate", "options": {"buy_in": 7}},
+                        headers=OPERATOR).json
+    path = f"/v1/tables/{table['id']}/seats"
+    rich = new_player("Rich", deposit=100)
+    for wrong in (10, 6, 8, 100):
+        r = client.post(path, json={"buy_in": wrong}, headers=rich.auth)
+        assert r.status_code == 422 and r.json["code"] == "buy_in_fixed", r.json
+        assert r.json["buy_in"] == 7 and "7" in r.json["detail"]
+        assert r.headers["Content-Type"] == "application/problem+json"
+    assert client.get(f"/v1/tables/{table['id']}", headers=OPERATOR).json["version"] == table["version"]
+    assert client.get(f"/v1/players/{rich.id}/balance", headers=rich.auth).json["balance"] == 100
+    exact = client.post(path, json={"buy_in": 7}, headers=rich.auth)
+    assert exact.status_code == 201
+    other = new_player("Other", deposit=100)
+    assert client.post(path, json={}, headers=other.auth).status_code == 201
+    seats = client.get(f"/v1/tables/{table['id']}", headers=OPERATOR).json["seats"]
+    assert [s["balance"] for s in seats] == [7, 7]
+    default = client.post("/v1/tables", json={"game": "casino-pirate"}, headers=OPERATOR).json
+    r = client.post(f"/v1/tables/{default['id']}/seats", json={"buy_in": 50}, headers=other.auth)
+    assert r.status_code == 422 and r.json["buy_in"] == 10
 
 
 @pytest.mark.parametrize(("game", "buy_in"), [("sette-e-mezzo", 50), ("siete-y-media", 50),
