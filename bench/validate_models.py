@@ -1,13 +1,15 @@
-"""The catalog's event payloads as pydantic models, for bench/validate.py to compare with msgspec.
+"""The catalog's event payloads as pydantic models and marshmallow schemas, for bench/validate.py.
 
-Each model states what its msgspec Struct in events/catalog.py states: strict types, no unknown
-keys, the same bounds and patterns.
+Each pydantic model states what its msgspec Struct in events/catalog.py states: strict types, no
+unknown keys, the same bounds and patterns. The marshmallow schemas are those the catalog had
+before its Structs, as loose as they were (a non-strict integer or float field takes "5").
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
+from marshmallow import Schema, fields, validate
 from pydantic import BaseModel, ConfigDict, Field
 
 from events.catalog import ACCOUNT_PATTERN
@@ -103,4 +105,109 @@ MODELS: dict[str, type[Model]] = {
     "HandBegan": HandBegan, "HandSettled": HandSettled, "SeedRevealed": SeedRevealed,
     "TableEnded": TableEnded, "DeadlineSet": DeadlineSet, "SettlementClaimed": SettlementClaimed,
     "GameEvent": GameEvent,
+}
+
+
+# marshmallow, as the catalog had them
+
+ACCOUNT = validate.Regexp(
+    ACCOUNT_PATTERN,
+    error="not a ledger account",
+)
+
+
+class TreasurePostedSchema(Schema):
+    """One double-entry posting: `amount` moves from `from` to `to`."""
+
+    from_ = fields.String(required=True, data_key="from", validate=ACCOUNT)
+    to = fields.String(required=True, validate=ACCOUNT)
+    amount = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    table = fields.String(allow_none=True, load_default=None)
+    hand = fields.String(allow_none=True, load_default=None)
+
+
+class PlayerRegisteredSchema(Schema):
+    """A player joined Banco."""
+
+    player_id = fields.String(required=True)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+
+
+class GameEventSchema(Schema):
+    """A rules engine's event, as recorded: who may read `data`, and what everyone else gets."""
+
+    hand = fields.String(required=True)
+    data = fields.Dict(required=True)
+    visible_to = fields.List(fields.Integer(), allow_none=True, load_default=None)
+    public = fields.Dict(allow_none=True, load_default=None)
+
+
+class TableCreatedSchema(Schema):
+    table_id = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    created_by = fields.String(required=True)
+
+
+class PlayerSeatedSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    player_id = fields.String(required=True)
+    buy_in = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    age = fields.Integer(allow_none=True, load_default=None)
+    seed = fields.String(allow_none=True, load_default=None)
+
+
+class PlayerLeftSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    player_id = fields.String(required=True)
+    cash_out = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+
+
+class HandBeganSchema(Schema):
+    hand_id = fields.String(required=True)
+    number = fields.Integer(required=True, strict=True)
+    seats = fields.List(fields.Dict(), required=True)
+    commitment = fields.String(required=True)
+
+
+class HandSettledSchema(Schema):
+    hand_id = fields.String(required=True)
+    postings = fields.List(fields.Dict(), required=True)
+
+
+class SeedRevealedSchema(Schema):
+    hand_id = fields.String(required=True)
+    server_seed = fields.String(required=True)
+    player_seeds = fields.List(fields.String(), required=True)
+    auditors_only = fields.Boolean(required=True)
+
+
+class TableEndedSchema(Schema):
+    reason = fields.String(required=True)
+
+
+class DeadlineSetSchema(Schema):
+    """The turn in play and when it times out (seconds since the epoch)."""
+
+    hand = fields.String(required=True)
+    seat = fields.Integer(required=True, strict=True)
+    waiting_for = fields.String(required=True)
+    deadline = fields.Float(required=True)
+
+
+class SettlementClaimedSchema(Schema):
+    """The one settlement of a hand: its stream exists once, so a second settlement conflicts."""
+
+    hand_id = fields.String(required=True)
+    table_id = fields.String(required=True)
+
+
+SCHEMAS: dict[str, Schema] = {
+    "TreasurePosted": TreasurePostedSchema(), "PlayerRegistered": PlayerRegisteredSchema(),
+    "TableCreated": TableCreatedSchema(), "PlayerSeated": PlayerSeatedSchema(),
+    "PlayerLeft": PlayerLeftSchema(), "HandBegan": HandBeganSchema(),
+    "HandSettled": HandSettledSchema(), "SeedRevealed": SeedRevealedSchema(),
+    "TableEnded": TableEndedSchema(), "DeadlineSet": DeadlineSetSchema(),
+    "SettlementClaimed": SettlementClaimedSchema(), "GameEvent": GameEventSchema(),
 }
