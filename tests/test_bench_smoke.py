@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from bench import append, db, export, http, http_cpu, http_history, http_service, rebuild
+from bench import append, db, export, http, http_cpu, http_history, http_service, rebuild, validate
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool
@@ -151,3 +151,16 @@ def test_http_cpu_splits_each_trial_into_its_parts(bench_url: str, redis_url: st
     if http_cpu.named_cpu(["postgres"]) > 0:  # a server on this machine, seen in /proc
         assert tables["PostgreSQL"] > 0 and ceiling["PostgreSQL"] > 0
     assert "| cassino | 1 | tables |" in http.cpu_markdown(results)
+
+
+def test_validate_times_every_way_on_every_payload(bench_url: str):
+    rows = validate.run(rounds=2, seconds=0.002)
+
+    assert [r.label for r in rows] == [label for label, _, _ in validate.CASES]
+    for r in rows:
+        assert set(r.micros) == set(validate.WAYS)
+        assert all(len(times) == 2 and min(times) > 0 for times in r.micros.values())
+    assert "| hot mix (the first six, each once) |" in validate.markdown(rows)
+    result = validate.run_appends(bench_url, rounds=1, seconds=0.05)
+    assert all(len(rates) == 1 and rates[0] > 0 for rates in result.rates.values())
+    assert "| registry |" in validate.appends_markdown(result)

@@ -1,0 +1,213 @@
+"""The catalog's event payloads as pydantic models and marshmallow schemas, for bench/validate.py.
+
+Each pydantic model states what its msgspec Struct in events/catalog.py states: strict types, no
+unknown keys, the same bounds and patterns. The marshmallow schemas are those the catalog had
+before its Structs, as loose as they were (a non-strict integer or float field takes "5").
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from marshmallow import Schema, fields, validate
+from pydantic import BaseModel, ConfigDict, Field
+
+from events.catalog import ACCOUNT_PATTERN
+
+Account = Annotated[str, Field(pattern=ACCOUNT_PATTERN)]
+Json = dict[str, Any]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class TreasurePosted(Model):
+    from_: Annotated[Account, Field(alias="from")]
+    to: Account
+    amount: Annotated[int, Field(ge=1)]
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+    table: str | None = None
+    hand: str | None = None
+
+
+class PlayerRegistered(Model):
+    player_id: str
+    name: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class GameEvent(Model):
+    hand: str
+    data: Json
+    visible_to: list[int] | None = None
+    public: Json | None = None
+
+
+class TableCreated(Model):
+    table_id: str
+    game: str
+    options: Json
+    created_by: str
+
+
+class PlayerSeated(Model):
+    seat: int
+    player_id: str
+    buy_in: Annotated[int, Field(ge=0)]
+    age: int | None = None
+    seed: str | None = None
+
+
+class PlayerLeft(Model):
+    seat: int
+    player_id: str
+    cash_out: Annotated[int, Field(ge=0)]
+
+
+class HandBegan(Model):
+    hand_id: str
+    number: int
+    seats: list[Json]
+    commitment: str
+
+
+class HandSettled(Model):
+    hand_id: str
+    postings: list[Json]
+
+
+class SeedRevealed(Model):
+    hand_id: str
+    server_seed: str
+    player_seeds: list[str]
+    auditors_only: bool
+
+
+class TableEnded(Model):
+    reason: str
+
+
+class DeadlineSet(Model):
+    hand: str
+    seat: int
+    waiting_for: str
+    deadline: Annotated[float, Field(allow_inf_nan=False)]
+
+
+class SettlementClaimed(Model):
+    hand_id: str
+    table_id: str
+
+
+MODELS: dict[str, type[Model]] = {
+    "TreasurePosted": TreasurePosted, "PlayerRegistered": PlayerRegistered,
+    "TableCreated": TableCreated, "PlayerSeated": PlayerSeated, "PlayerLeft": PlayerLeft,
+    "HandBegan": HandBegan, "HandSettled": HandSettled, "SeedRevealed": SeedRevealed,
+    "TableEnded": TableEnded, "DeadlineSet": DeadlineSet, "SettlementClaimed": SettlementClaimed,
+    "GameEvent": GameEvent,
+}
+
+
+# marshmallow, as the catalog had them
+
+ACCOUNT = validate.Regexp(
+    ACCOUNT_PATTERN,
+    error="not a ledger account",
+)
+
+
+class TreasurePostedSchema(Schema):
+    """One double-entry posting: `amount` moves from `from` to `to`."""
+
+    from_ = fields.String(required=True, data_key="from", validate=ACCOUNT)
+    to = fields.String(required=True, validate=ACCOUNT)
+    amount = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    table = fields.String(allow_none=True, load_default=None)
+    hand = fields.String(allow_none=True, load_default=None)
+
+
+class PlayerRegisteredSchema(Schema):
+    """A player joined Banco."""
+
+    player_id = fields.String(required=True)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+
+
+class GameEventSchema(Schema):
+    """A rules engine's event, as recorded: who may read `data`, and what everyone else gets."""
+
+    hand = fields.String(required=True)
+    data = fields.Dict(required=True)
+    visible_to = fields.List(fields.Integer(), allow_none=True, load_default=None)
+    public = fields.Dict(allow_none=True, load_default=None)
+
+
+class TableCreatedSchema(Schema):
+    table_id = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    created_by = fields.String(required=True)
+
+
+class PlayerSeatedSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    player_id = fields.String(required=True)
+    buy_in = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    age = fields.Integer(allow_none=True, load_default=None)
+    seed = fields.String(allow_none=True, load_default=None)
+
+
+class PlayerLeftSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    player_id = fields.String(required=True)
+    cash_out = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+
+
+class HandBeganSchema(Schema):
+    hand_id = fields.String(required=True)
+    number = fields.Integer(required=True, strict=True)
+    seats = fields.List(fields.Dict(), required=True)
+    commitment = fields.String(required=True)
+
+
+class HandSettledSchema(Schema):
+    hand_id = fields.String(required=True)
+    postings = fields.List(fields.Dict(), required=True)
+
+
+class SeedRevealedSchema(Schema):
+    hand_id = fields.String(required=True)
+    server_seed = fields.String(required=True)
+    player_seeds = fields.List(fields.String(), required=True)
+    auditors_only = fields.Boolean(required=True)
+
+
+class TableEndedSchema(Schema):
+    reason = fields.String(required=True)
+
+
+class DeadlineSetSchema(Schema):
+    """The turn in play and when it times out (seconds since the epoch)."""
+
+    hand = fields.String(required=True)
+    seat = fields.Integer(required=True, strict=True)
+    waiting_for = fields.String(required=True)
+    deadline = fields.Float(required=True)
+
+
+class SettlementClaimedSchema(Schema):
+    """The one settlement of a hand: its stream exists once, so a second settlement conflicts."""
+
+    hand_id = fields.String(required=True)
+    table_id = fields.String(required=True)
+
+
+SCHEMAS: dict[str, Schema] = {
+    "TreasurePosted": TreasurePostedSchema(), "PlayerRegistered": PlayerRegisteredSchema(),
+    "TableCreated": TableCreatedSchema(), "PlayerSeated": PlayerSeatedSchema(),
+    "PlayerLeft": PlayerLeftSchema(), "HandBegan": HandBeganSchema(),
+    "HandSettled": HandSettledSchema(), "SeedRevealed": SeedRevealedSchema(),
+    "TableEnded": TableEndedSchema(), "DeadlineSet": DeadlineSetSchema(),
+    "SettlementClaimed": SettlementClaimedSchema(), "GameEvent": GameEventSchema(),
+}
