@@ -134,6 +134,22 @@ class PlayerRegisteredSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=100))
 
 
+class AuditorRegisteredSchema(Schema):
+    """An auditor was given read access (his tokens' events follow in his stream)."""
+
+    auditor_id = fields.String(required=True)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+
+
+class TokenChangedSchema(Schema):
+    """A bearer token issued or revoked: whose, its id and who did it; never the token nor its hash."""
+
+    role = fields.String(required=True, validate=validate.OneOf(["player", "auditor"]))
+    subject = fields.String(required=True)
+    token_id = fields.String(required=True)
+    actor = fields.String(required=True)
+
+
 class GameEventSchema(Schema):
     """A rules engine's event, as recorded: who may read `data`, and what everyone else gets."""
 
@@ -205,6 +221,8 @@ class SettlementClaimedSchema(Schema):
 
 SCHEMAS: dict[str, Schema] = {
     "TreasurePosted": TreasurePostedSchema(), "PlayerRegistered": PlayerRegisteredSchema(),
+    "AuditorRegistered": AuditorRegisteredSchema(), "TokenIssued": TokenChangedSchema(),
+    "TokenRevoked": TokenChangedSchema(),
     "TableCreated": TableCreatedSchema(), "PlayerSeated": PlayerSeatedSchema(),
     "PlayerLeft": PlayerLeftSchema(), "HandBegan": HandBeganSchema(),
     "HandSettled": HandSettledSchema(), "SeedRevealed": SeedRevealedSchema(),
