@@ -66,6 +66,12 @@ def _query_not_unicode(pairs: list[tuple[str, str]]) -> dict[str, list[str]] | N
     return errors or None
 
 
+def _refuse_not_unicode(location: str, errors: Any) -> None:
+    if errors is not None:
+        raise Problem(422, "invalid_input", "the request holds text that is not Unicode",
+                      errors={location: errors if isinstance(errors, dict) else {"_schema": errors}})
+
+
 def _refuse_json_constant(name: str) -> NoReturn:
     # Python's json reads NaN and Infinity, which JSON has not (RFC 8259 §6).
     raise Problem(400, "invalid_json", f"the body is not valid JSON: {name} is not a JSON number")
@@ -109,9 +115,7 @@ class _Parser(FlaskParser):
                                                   keep_blank_values=True, errors="surrogateescape"))
         else:
             errors = _not_unicode(location_data)
-        if errors is not None:
-            raise Problem(422, "invalid_input", "the request holds text that is not Unicode",
-                          errors={location: errors if isinstance(errors, dict) else {"_schema": errors}})
+        _refuse_not_unicode(location, errors)
         return location_data
 
     def _handle_invalid_json_error(self, error: Exception, req: Request, *args: Any,
@@ -186,6 +190,8 @@ def _refuse_body() -> None:
         body = None
     if body == {}:
         return
+    # Its field names are shown back, and one that is not Unicode cannot be.
+    _refuse_not_unicode("json", _not_unicode(body))
     if isinstance(body, dict):
         raise Problem(422, "invalid_input", "this endpoint takes no body",
                       errors={"json": {name: ["Unknown field."] for name in body}})

@@ -117,6 +117,10 @@ def test_a_lone_surrogate_anywhere_is_a_422_naming_it(client, app, world):
                   ("post", "/v1/tables", "json"), ("post", "/v1/tables/{table_id}/actions", "json"),
                   ("get", "/v1/players/{player_id}/balance-history", "query")]:
         assert where in checked, where
+    # An endpoint that takes no body names the fields of one sent all the same: not these.
+    r = _send(client, world, "post", "/v1/tables/{table_id}/hands", json={LONE: 1, "k": LONE})
+    assert r.status_code == 422 and r.json["errors"] == {
+        "json": {"_schema": [NOT_UNICODE]}}, r.get_data()
     assert count_events(app) == before
 
 
