@@ -1,6 +1,6 @@
 """The blueprint every resource module uses: flask-smorest's, refusing unknown query parameters,
-with each arguments schema made once, a body of another type than JSON a 415 and a body that is
-not valid JSON a 400 saying where.
+with each arguments schema made once, a body of another type than JSON a 415, a body that is
+not valid JSON a 400 saying where, and text that is not Unicode a 422 naming its field.
 
 webargs ignores a query parameter its schema does not name, so `GET /v1/tables?stauts=open` would
 list every table as if unfiltered. Here it is a 422 problem naming the parameter instead, as an
@@ -11,18 +11,70 @@ cannot meet, each read from what the view declares to flask-smorest.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, NoReturn
+from urllib.parse import parse_qsl
 
 from flask import Request, request
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import RAISE, Schema
-from webargs.core import parse_json
+from webargs.core import missing, parse_json
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from service.problems import Problem
+
+NOT_UNICODE = "Not valid Unicode: holds a lone surrogate or bytes that are not UTF-8."
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _not_unicode(value: Any) -> Any:
+    """marshmallow-shaped errors for the text in `value` that is not Unicode, or None.
+
+    JSON's `"\\ud800"` escape decodes to a lone surrogate, a Python `str` no encoder will write:
+    stored, it failed the event log's encoder with a 500. A key that is not Unicode is named by
+    the object holding it, as the key itself could not be shown."""
+    if isinstance(value, str):
+        return None if _is_unicode(value) else [NOT_UNICODE]
+    if isinstance(value, Mapping):
+        if not all(_is_unicode(key) for key in value):
+            return [NOT_UNICODE]
+        errors = {key: e for key, item in value.items() if (e := _not_unicode(item)) is not None}
+        return errors or None
+    if isinstance(value, list):
+        errors = {str(i): e for i, item in enumerate(value) if (e := _not_unicode(item)) is not None}
+        return errors or None
+    return None
+
+
+def _query_not_unicode(pairs: list[tuple[str, str]]) -> dict[str, list[str]] | None:
+    errors = {}
+    for name, value in pairs:
+        if not _is_unicode(name):
+            errors["_schema"] = [NOT_UNICODE]
+        elif not _is_unicode(value):
+            errors[name] = [NOT_UNICODE]
+    return errors or None
+
+
+def _refuse_not_unicode(location: str, errors: Any) -> None:
+    if errors is not None:
+        raise Problem(422, "invalid_input", "the request holds text that is not Unicode",
+                      errors={location: errors if isinstance(errors, dict) else {"_schema": errors}})
+
+
+def _refuse_json_constant(name: str) -> NoReturn:
+    # Python's json reads NaN and Infinity, which JSON has not (RFC 8259 §6).
+    raise Problem(400, "invalid_json", f"the body is not valid JSON: {name} is not a JSON number")
 
 
 class _Parser(FlaskParser):
@@ -42,6 +94,29 @@ class _Parser(FlaskParser):
         except RecursionError:
             # Arrays nested a thousand deep overflow the JSON decoder's stack, not its grammar.
             raise Problem(400, "invalid_json", "the body nests too deeply to be read") from None
+
+    def _raw_load_json(self, req: Request) -> Any:
+        if not is_json_request(req):
+            return missing
+        body = req.get_data(cache=True)
+        try:
+            text = body.decode()
+        except UnicodeDecodeError as e:
+            raise Problem(400, "invalid_json", f"the body is not valid JSON: decoding byte {e.start} "
+                          f"as UTF-8 failed ({e.reason})") from None
+        return json.loads(text, parse_constant=_refuse_json_constant)
+
+    def pre_load(self, location_data: Any, *, schema: Schema, req: Request, location: str) -> Any:
+        # Every string a client sends is checked here, once, before any schema or game reads it.
+        if location in ("query", "querystring"):
+            # werkzeug leaves bytes that are not UTF-8 percent-encoded, as if sent so: decoded
+            # here, they are lone surrogates like those of a JSON escape.
+            errors = _query_not_unicode(parse_qsl(req.query_string.decode("utf-8", "surrogateescape"),
+                                                  keep_blank_values=True, errors="surrogateescape"))
+        else:
+            errors = _not_unicode(location_data)
+        _refuse_not_unicode(location, errors)
+        return location_data
 
     def _handle_invalid_json_error(self, error: Exception, req: Request, *args: Any,
                                    **kwargs: Any) -> NoReturn:
@@ -115,6 +190,8 @@ def _refuse_body() -> None:
         body = None
     if body == {}:
         return
+    # Its field names are shown back, and one that is not Unicode cannot be.
+    _refuse_not_unicode("json", _not_unicode(body))
     if isinstance(body, dict):
         raise Problem(422, "invalid_input", "this endpoint takes no body",
                       errors={"json": {name: ["Unknown field."] for name in body}})

@@ -16,8 +16,8 @@ MAX_PLAYERS = 8
 class OptionsSchema(marshmallow.Schema):
     """`stake` paid by every player into the pot at the start; `turn_timeout_s` per turn."""
 
-    stake = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
-    turn_timeout_s = fields.Integer(load_default=60, validate=validate.Range(min=1, max=86_400))
+    stake = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=1_000_000))
+    turn_timeout_s = fields.Integer(load_default=60, strict=True, validate=validate.Range(min=1, max=86_400))
 
 
 @dataclass(frozen=True)

@@ -15,14 +15,17 @@ MAX_DURATION_S = 30 * 86_400
 
 
 class CommonOptions(Schema):
-    """Options every game of the family takes."""
+    """Options every game of the family takes.
 
-    min_bet = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_TREASURE))
-    max_bet = fields.Integer(load_default=100, validate=validate.Range(min=1, max=MAX_TREASURE))
-    turn_timeout_s = fields.Integer(load_default=30, validate=validate.Range(min=1, max=MAX_TURN_S))
-    banker_timeout_s = fields.Integer(load_default=60,
+    Every integer is strict: marshmallow would otherwise cut 1.5 down to 1 and take it."""
+
+    min_bet = fields.Integer(load_default=1, strict=True, validate=validate.Range(min=1, max=MAX_TREASURE))
+    max_bet = fields.Integer(load_default=100, strict=True, validate=validate.Range(min=1, max=MAX_TREASURE))
+    turn_timeout_s = fields.Integer(load_default=30, strict=True,
+                                    validate=validate.Range(min=1, max=MAX_TURN_S))
+    banker_timeout_s = fields.Integer(load_default=60, strict=True,
                                       validate=validate.Range(min=1, max=MAX_TURN_S))
-    banker_stand_at = fields.Integer(load_default=5, validate=validate.Range(min=1, max=7))
+    banker_stand_at = fields.Integer(load_default=5, strict=True, validate=validate.Range(min=1, max=7))
 
     @validates_schema
     def _bets_in_order(self, data: dict[str, Any], **_: Any) -> None:
@@ -39,19 +42,19 @@ class SetteOptions(CommonOptions):
 class SieteOptions(SetteOptions):
     """Siete y media: payout multiplier when bank and player both have 7½, bank passing."""
 
-    both_seven_half_pays = fields.Integer(load_default=4, validate=validate.Range(min=1, max=10))
+    both_seven_half_pays = fields.Integer(load_default=4, strict=True, validate=validate.Range(min=1, max=10))
     seven_half_takes_bank = fields.Boolean(load_default=False)
 
 
 class PirateOptions(CommonOptions):
     """Casino pirate: bets of 1 or 2, buy-in, duration and the deck's counts."""
 
-    min_bet = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_TREASURE))
-    max_bet = fields.Integer(load_default=2, validate=validate.Range(min=1, max=MAX_TREASURE))
-    buy_in = fields.Integer(load_default=10, validate=validate.Range(min=1, max=MAX_TREASURE))
-    duration_s = fields.Integer(load_default=None, allow_none=True,
+    min_bet = fields.Integer(load_default=1, strict=True, validate=validate.Range(min=1, max=MAX_TREASURE))
+    max_bet = fields.Integer(load_default=2, strict=True, validate=validate.Range(min=1, max=MAX_TREASURE))
+    buy_in = fields.Integer(load_default=10, strict=True, validate=validate.Range(min=1, max=MAX_TREASURE))
+    duration_s = fields.Integer(load_default=None, allow_none=True, strict=True,
                                 validate=validate.Range(min=1, max=MAX_DURATION_S))
-    gems = fields.Integer(load_default=4, validate=validate.Range(min=1, max=8))
-    gold_coins = fields.Integer(load_default=8, validate=validate.Range(min=0, max=16))
-    pebbles = fields.Integer(load_default=4, validate=validate.Range(min=0, max=16))
-    skeletons = fields.Integer(load_default=2, validate=validate.Range(min=0, max=8))
+    gems = fields.Integer(load_default=4, strict=True, validate=validate.Range(min=1, max=8))
+    gold_coins = fields.Integer(load_default=8, strict=True, validate=validate.Range(min=0, max=16))
+    pebbles = fields.Integer(load_default=4, strict=True, validate=validate.Range(min=0, max=16))
+    skeletons = fields.Integer(load_default=2, strict=True, validate=validate.Range(min=0, max=8))

@@ -2,10 +2,14 @@
 operator, a player and an auditor. No 5xx, every response as the spec says, every 4xx a problem.
 
 `BANCO_FUZZ_EXAMPLES` sets the examples per operation (default 10; `make`-style long run: 500).
+
+Each operation's strings are drawn from `FUZZ_CODEC`'s characters, lone surrogates among them:
+a client may send `"\\ud800"` in JSON, and schemathesis's default codec (UTF-8) never draws one.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
 from pathlib import Path
 from typing import Any
@@ -21,6 +25,30 @@ from tests.service.conftest import OPERATOR, bearer
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 EXAMPLES = int(os.environ.get("BANCO_FUZZ_EXAMPLES", "10"))
 
+# Hypothesis draws a string's characters from those its codec encodes, a fifth of them uniformly
+# past the first 256: from all of Unicode a lone surrogate would be one character in 2,700, so
+# the alphabet is kept small enough for them to be one in ten. It holds text of every UTF-8
+# length too: Latin, Greek, Cyrillic, Hebrew and Arabic (2 bytes), kana (3), and playing cards
+# (4, a surrogate pair in JSON, which must pass where a lone surrogate must not).
+FUZZ_CODEC = "banco_fuzz"
+_ALPHABET = ((0, 0x7FF), (0x3040, 0x30FF), (0xD800, 0xDFFF), (0x1F0A0, 0x1F0FF))
+
+
+def _fuzz_codec(name: str) -> codecs.CodecInfo | None:
+    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
+        for i, char in enumerate(text):
+            if not any(low <= ord(char) <= high for low, high in _ALPHABET):
+                raise UnicodeEncodeError(FUZZ_CODEC, text, i, i + 1, "not in the fuzz's alphabet")
+        return text.encode("utf-8", "surrogatepass"), len(text)
+
+    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
+        return bytes(data).decode("utf-8", "surrogatepass"), len(data)
+
+    return codecs.CodecInfo(encode, decode, name=FUZZ_CODEC) if name == FUZZ_CODEC else None
+
+
+codecs.register(_fuzz_codec)
+
 
 @pytest.fixture
 def callers(client, new_player) -> list[dict[str, str]]:
@@ -31,6 +59,7 @@ def callers(client, new_player) -> list[dict[str, str]]:
 
 def operations():
     schema = schemathesis.openapi.from_path(SPEC)
+    schema.config.generation.update(codec=FUZZ_CODEC)
     return [result.ok() for result in schema.get_all_operations()]
 
 
@@ -63,6 +92,8 @@ def test_the_api_keeps_its_contract(app, callers, operation):
 def test_the_api_keeps_its_contract_along_its_links(app):
     """Stateful: sequences of calls that follow the links (a player created, then deposited to
     and read; a table opened, then dealt and read), as the operator."""
+    # Its own strings stay UTF-8: drawing invalid queries, schemathesis (4.32) encodes them as
+    # UTF-8 and fails on a lone surrogate itself. The test above sends them.
     schema = schemathesis.openapi.from_path(SPEC)
     # Every call carries the operator's token (below): a case generated without it, or with a
     # broken one, would be sent with it all the same and then be taken for accepted bad input.
