@@ -13,14 +13,14 @@ as that player. Cassino tables end when a side reaches 21: the client then opens
 `--poll` the clients instead read the table as the player whose turn it is before a move and
 ask every 5 ms whether a finished hand is settled.
 
-The ceiling is `POST /v1/bench/inserts` (service/bench_endpoint.py) in the same app: the same
+The ceiling is `POST /v1/bench/inserts` (service/http/bench_endpoint.py) in the same app: the same
 gunicorn, authentication (a player token looked up like the tables' callers), pooled connection
 and request transaction, but one single-row INSERT as its work. Table trials and ceiling trials
 at the same number of concurrent clients alternate case by case and round by round; a case's
 rate ratio is the median of its rounds' ratios, latencies are pooled over its rounds.
 
 A second part measures what an action costs at a table with a long history: a table with
-`--history` played hands (built in-process through `service.handlers`, one hand per transaction)
+`--history` played hands (built in-process through `service.commands.handlers`, one hand per transaction)
 against one with 10, and a twin of that one to show the method's own noise, one hand played over
 HTTP at each in turn; p50s are compared move type by move type.
 """
@@ -41,7 +41,7 @@ from bench import db, http_cpu, report
 from bench.http_clients import GAMES, Tally, _hold, follow, insert, play, tables_for
 from bench.http_history import history_markdown, run_history
 from bench.http_service import Service, machine_cpu, prepare, process_cpu, redis_url, service
-from service.runner import THREADS
+from service.cli.runner import THREADS
 
 # The request each side's actions are: a move, or the ceiling's INSERT (for `--cpu`).
 ROUTES = {"tables": "POST /v1/tables/{id}/actions", "ceiling": "POST /v1/bench/inserts"}

@@ -173,7 +173,8 @@ def snapshot(folder: Path, workers: Sequence[int], processes: dict[str, float],
 # The parts a trial's CPU is split into, in the order they are reported.
 PARTS = ("the request", "streams", "other requests", "listener and jobs", "gunicorn, the rest",
          "settlement worker", "PostgreSQL", "Redis", "clients")
-BACKGROUND_THREADS = ("banco-notify", "banco-jobs")  # service/notify.py, service/deferred_jobs.py
+# service/commands/notify.py, service/http/deferred_jobs.py
+BACKGROUND_THREADS = ("banco-notify", "banco-jobs")
 
 
 def parts(before: Snapshot, after: Snapshot, request_route: str, clients: float,

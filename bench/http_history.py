@@ -15,7 +15,7 @@ from bench import report
 from bench.http_clients import GAMES, TableSpec, Tally, payload, play, tables_for
 from events.catalog import default_types
 from events.postgres import PostgresEventStore, make_pool
-from service import handlers, settling
+from service.commands import handlers, settling
 
 if TYPE_CHECKING:
     from bench.http_service import Service

@@ -19,8 +19,8 @@ import psycopg
 
 from bench import http_cpu
 from bench.http_clients import Client
-from service import bench_endpoint
-from service.runner import THREADS, gunicorn_command
+from service.cli.runner import THREADS, gunicorn_command
+from service.http import bench_endpoint
 from workers.queues import connect, queue
 
 ROOT = Path(__file__).resolve().parents[1]

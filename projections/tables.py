@@ -50,7 +50,7 @@ class TableRow:
 
 
 def engine_event(stored: StoredEvent) -> Event:
-    """A rules engine's event back from its record (see `service.handlers.recorded`)."""
+    """A rules engine's event back from its record (see `service.commands.handlers.recorded`)."""
     d = stored.data
     visible = None if d["visible_to"] is None else frozenset(d["visible_to"])
     return Event(stored.type[len(GAME_EVENT_PREFIX):], d["data"], visible, d["public"])
@@ -87,7 +87,7 @@ def _by_player(table: TableRow, held: dict[str, int]) -> dict[str, int]:
 
 def seat_balances(conn: psycopg.Connection, table: TableRow) -> dict[str, int]:
     """The seats' balances by player: as read with the row, unless a posting came since (see
-    `service.handlers.append_batch`), else read now."""
+    `service.commands.handlers.append_batch`), else read now."""
     if table.balances is None:
         row = conn.execute(f"SELECT {_seat_balances('t')} FROM (SELECT %s::text AS table_id,"
                            " %s::jsonb AS seats) AS t", (table.table_id, Jsonb(table.seats))).fetchone()
@@ -124,7 +124,7 @@ def versions(conn: psycopg.Connection, table_ids: Sequence[str]) -> dict[str, in
 
 
 # Every change of a table's row is notified on this channel to the streams that follow it
-# (service/notify.py) as `<table> <version> <seat whose turn it is, or -> <status> <actor, or ->`.
+# (service/commands/notify.py) as `<table> <version> <seat whose turn it is, or -> <status> <actor, or ->`.
 # NOTIFY is delivered when the writing transaction commits, and never if it rolls back.
 CHANNEL = "banco_tables"
 

@@ -14,7 +14,7 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from events import migrate
-from service import embedded
+from service.runtime import embedded
 
 
 @pytest.fixture(scope="session")

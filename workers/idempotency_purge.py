@@ -12,7 +12,7 @@ import logging
 
 import psycopg
 
-from service.config import idempotency_retention_s
+from service.runtime.config import idempotency_retention_s
 
 log = logging.getLogger("banco.purge")
 

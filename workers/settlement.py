@@ -34,7 +34,7 @@ def _store() -> PostgresEventStore:
 
 def settle_hand(table_id: str, hand_id: str) -> bool:
     """Settle `hand_id`; False when it was already settled (a retry or a duplicate job)."""
-    from service import settling
+    from service.commands import settling
 
     store = _store()
     try:

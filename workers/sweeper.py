@@ -66,7 +66,7 @@ def sweep(connection: Redis | None, queue_name: str) -> Swept:
 
 def end_expired(table_id: str) -> bool:
     """End an open table whose `duration_s` has run out (Casino pirate)."""
-    from service import settling
+    from service.commands import settling
 
     store = _store()
     try:

@@ -52,13 +52,13 @@ def cancel(connection: Redis, queue_name: str, table_id: str, version: int,
 
 def fire(table_id: str, version: int) -> tables.TableRow | None:
     """Time out the turn in play if the table is still at `version`; the table after, or None."""
-    from service import handlers
+    from service.commands import handlers
 
     store = _store()
     try:
         with _pool().connection() as conn, conn.transaction():
             # Not locked: the append below checks the version under the stream's lock, which
-            # every writer takes before the table's row (see `service.settling`).
+            # every writer takes before the table's row (see `service.commands.settling`).
             table = tables.load(conn, table_id)
             if table is None or table.status != "playing" or table.version != version:
                 return None

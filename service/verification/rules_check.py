@@ -12,7 +12,7 @@ from events.catalog import GAME_EVENT_PREFIX
 from events.model import StoredEvent
 from games.contract import Event, IllegalMove, Posting, SeatInfo
 from projections.tables import TableRow, engine_event
-from service.handlers import transfers
+from service.commands.handlers import transfers
 from service.verification.deck_check import material
 from service.verification.findings import Check, failed, passed
 from service.verification.hand_log import HandLog, is_game
@@ -41,7 +41,7 @@ def _json(value: Any) -> Any:
 
 
 def as_recorded(hand: HandLog, event: Event) -> dict[str, Any]:
-    """An engine event as `service.handlers.recorded` stores it."""
+    """An engine event as `service.commands.handlers.recorded` stores it."""
     visible = None if event.visible_to is None else sorted(event.visible_to)
     return _json({"type": GAME_EVENT_PREFIX + event.type,
                   "data": {"hand": hand.hand_id, "data": dict(event.data), "visible_to": visible,

@@ -15,9 +15,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service import embedded
-from service.app import create_app
-from service.config import Config
+from service.http.app import create_app
+from service.runtime import embedded
+from service.runtime.config import Config
 
 OPERATOR_KEY = "test-operator-key-0123456789"
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from service import bench_endpoint
-from service.app import create_app
-from service.config import Config, ConfigError
+from service.http import bench_endpoint
+from service.http.app import create_app
+from service.runtime.config import Config, ConfigError
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.test_config import GOOD
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service import schemas
+from service.http import schemas
 from tests.service.conftest import OPERATOR
 
 

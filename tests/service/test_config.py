@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.config import Config, ConfigError
+from service.runtime.config import Config, ConfigError
 
 GOOD = {"DATABASE_URL": "postgresql://x/y", "REDIS_URL": "redis://x", "BANCO_OPERATOR_KEY": "k" * 16}
 

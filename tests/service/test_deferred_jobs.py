@@ -15,7 +15,7 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from projections.tables import TableRow
-from service.deferred_jobs import DeferredJobs
+from service.http.deferred_jobs import DeferredJobs
 from tests.service.conftest import OPERATOR
 from workers import timeouts
 from workers.queues import connect, queue

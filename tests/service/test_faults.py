@@ -17,8 +17,9 @@ from pathlib import Path
 import psycopg
 
 from events import migrate
-from service import db, embedded
-from service.app import create_app
+from service.http import db
+from service.http.app import create_app
+from service.runtime import embedded
 from tests.service.conftest import OPERATOR
 
 

@@ -16,7 +16,7 @@ import pytest
 import redis
 from werkzeug.test import TestResponse
 
-from service.app import create_app
+from service.http.app import create_app
 from tests.service.conftest import OPERATOR, OPERATOR_KEY, ROOT
 from tests.test_cli import free_port, wait_ready
 

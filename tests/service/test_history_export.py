@@ -9,7 +9,7 @@ from datetime import datetime
 
 import orjson
 
-from service.chart import MAX_BUCKETS, downsample
+from service.commands.chart import MAX_BUCKETS, downsample
 from tests.service.conftest import OPERATOR, bearer
 
 COLUMNS = ["position", "recorded_at", "account", "amount", "balance_after", "reason",
@@ -79,7 +79,7 @@ def test_exports_read_slowly_hold_no_connection_other_requests_need(config, new_
     """Exports stream from a pool of their own: clients that leave theirs unread take its
     connections, not the API's; one export too many is a 503 problem at once, not a stalled
     200; and a closed export gives its connection back."""
-    from service.app import create_app
+    from service.http.app import create_app
 
     # One connection for the API's requests, and so one for exports.
     app = create_app(type(config)(**{**config.__dict__, "pool_size": 1}))
@@ -106,7 +106,7 @@ def test_an_export_with_the_database_away_is_unavailable_not_busy(config, new_pl
     """The exports' pool cannot connect: a 503 unavailable, as for any request, and the slot
     it took is given back, so the next try is unavailable again rather than exports_busy."""
     from events.postgres import make_pool
-    from service.app import create_app
+    from service.http.app import create_app
 
     app = create_app(type(config)(**{**config.__dict__, "pool_size": 4}))  # 1 export slot
     app.extensions["banco.export_pool"] = make_pool("postgresql://postgres@127.0.0.1:1/none",

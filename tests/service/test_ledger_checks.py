@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rq.job import Job
 
-from service.config import Config
+from service.runtime.config import Config
 from tests.service.conftest import OPERATOR
 from workers import timeouts
 

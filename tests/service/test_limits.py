@@ -11,7 +11,7 @@ import pytest
 import redis
 from flask import Flask
 
-from service.app import create_app
+from service.http.app import create_app
 from tests.service.conftest import OPERATOR, OPERATOR_KEY, bearer
 
 

@@ -7,7 +7,7 @@ import logging
 
 import orjson
 
-from service import logs
+from service.runtime import logs
 
 
 def test_request_logs_are_json_with_the_request_id(client):

@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 from openapi_spec_validator import validate
 
-from service.spec import generate
+from service.http.spec import generate
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"
 

@@ -7,9 +7,9 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from service import embedded
-from service.app import create_app
-from service.config import Config
+from service.http.app import create_app
+from service.runtime import embedded
+from service.runtime.config import Config
 from tests.service.conftest import OPERATOR
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from service.blueprint import NOT_UNICODE
+from service.http.blueprint import NOT_UNICODE
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.test_bad_input import count_events
 

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from events import ledger
 from projections import tables
-from service import handlers
+from service.commands import handlers
 from tests.service.conftest import OPERATOR, Player
 
 

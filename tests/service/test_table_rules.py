@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from projections.table_rebuild import _fold
-from service.app import create_app
+from service.http.app import create_app
 from service.verification.hand_log import read_stream
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session

@@ -7,7 +7,7 @@ import pytest
 from events.catalog import GAME_EVENT_PREFIX
 from games.registry import engines
 from projections.tables import engine_event
-from service import handlers
+from service.commands import handlers
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session, leaks
 

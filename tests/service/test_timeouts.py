@@ -16,9 +16,9 @@ from dataclasses import replace
 
 import pytest
 
-from service import handlers
-from service.app import create_app
-from service.config import Config
+from service.commands import handlers
+from service.http.app import create_app
+from service.runtime.config import Config
 from tests.service.conftest import OPERATOR, ROOT
 from tests.service.play import Session
 from workers import settlement, timeouts

@@ -9,7 +9,7 @@ import orjson
 import psycopg
 import pytest
 
-from service.app import create_app
+from service.http.app import create_app
 from tests.service.conftest import OPERATOR, bearer
 from workers.idempotency_purge import purge_expired
 
@@ -236,7 +236,7 @@ def test_the_upgrade_takes_the_tokens_out_of_responses_kept_before(servers):
     from psycopg.conninfo import make_conninfo
 
     from events import migrate
-    from service.auth import new_token
+    from service.http.auth import new_token
 
     name = f"banco_mig_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(servers.database_url, autocommit=True) as admin:

@@ -1,0 +1,159 @@
+"""`banco replay`, `banco verify` and `banco checkpoint`: auditing from the command line."""
+
+from __future__ import annotations
+
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import click
+import orjson
+import psycopg
+
+from events.postgres import configure_connection
+
+
+class Moment(click.ParamType):
+    """An ISO 8601 time; one without an offset is taken as UTC."""
+
+    name = "time"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> datetime:
+        """The aware datetime, or a usage error naming the value."""
+        if isinstance(value, datetime):
+            return value
+        try:
+            moment = datetime.fromisoformat(str(value))
+        except ValueError:
+            self.fail(f"{value!r} is not an ISO 8601 time", param, ctx)
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+MOMENT = Moment()
+
+
+def connect() -> psycopg.Connection:
+    """An autocommit connection to `DATABASE_URL` (a usage error when unset)."""
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        raise click.UsageError("set DATABASE_URL (or use `banco run`, which embeds PostgreSQL)")
+    conn = psycopg.connect(url, autocommit=True)
+    configure_connection(conn)
+    return conn
+
+
+@click.command()
+@click.argument("hand_id")
+@click.option("--step", "stepwise", is_flag=True, help="one event at a time: Enter for the next, q to stop")
+def replay(hand_id: str, stepwise: bool) -> None:
+    """Print a hand's transcript (as an auditor sees it): cards, totals, bets and payouts."""
+    from games.contract import AUDITOR
+    from service.commands.principal import Principal
+    from service.commands.replay import steps
+    from service.verification.hand_log import load_hand
+    from service.verification.transcript import transcript
+
+    with connect() as conn:
+        hand = load_hand(conn, hand_id)
+        if hand is None:
+            raise click.UsageError(f"no hand {hand_id}")
+        seats = ", ".join(f"{s['seat']} {s['player_id']}" for s in hand.seats)
+        click.echo(f"hand {hand_id} at {hand.table_id} ({hand.game}); seats: {seats}")
+        if stepwise:
+            click.echo("(Enter: next event, q then Enter: stop)", err=True)
+        for text in transcript(steps(conn, hand, Principal("auditor", "cli"), AUDITOR)):
+            click.echo(text)
+            if stepwise and sys.stdin.readline().strip().lower() == "q":
+                break
+
+
+def _show(found: dict[str, Any], every: bool, as_json: bool = False) -> None:
+    if as_json:
+        click.echo(orjson.dumps(found).decode())
+        return
+    state = "passed" if found["passed"] else "FAILED"
+    click.echo(f"{found['hand_id']} ({found['game']} at {found['table_id']}): {state}")
+    for check in found["checks"]:
+        if every or not check["passed"]:
+            mark = "ok  " if check["passed"] else "FAIL"
+            reason = check["evidence"].get("reason", "")
+            click.echo(f"  {mark} {check['name']}{': ' + reason if reason else ''}")
+
+
+def _against(conn: psycopg.Connection, path: Path) -> bool:
+    from service.verification.checkpoints import compare
+
+    try:
+        saved = orjson.loads(path.read_bytes())
+        result = compare(conn, saved)
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+        raise click.UsageError(f"{path} is not a checkpoint file: {e}") from e
+    now = result["recomputed"]
+    if result["passed"]:
+        click.echo(f"log matches {path}: {now['events']} events up to position "
+                   f"{saved['position']}, root {now['root']}")
+    else:
+        click.echo(f"log DIFFERS from {path}: saved {saved['events']} events, root {saved['root']};"
+                   f" now {now['events']} events, root {now['root']}")
+    return bool(result["passed"])
+
+
+@click.command()
+@click.argument("hand_id", required=False)
+@click.option("--table", "table_id", help="every hand of this table")
+@click.option("--all", "everything", is_flag=True, help="every hand ever dealt")
+@click.option("--against", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="a checkpoint file (banco checkpoint -o): the log must still hold that history")
+@click.option("--json", "as_json", is_flag=True, help="one JSON report a line, evidence included")
+def verify(hand_id: str | None, table_id: str | None, everything: bool, against: Path | None,
+           as_json: bool) -> None:
+    """Check hands (deck, rules, money, hash chain) and the log against a saved digest."""
+    from service.verification import verify as v
+    from service.verification.hand_log import load_table
+
+    if sum(map(bool, (hand_id, table_id, everything))) > 1 or not (hand_id or table_id or everything
+                                                                   or against):
+        raise click.UsageError("give one of HAND, --table T or --all (and/or --against FILE)")
+    ok = True
+    with connect() as conn:
+        if against is not None:
+            ok = _against(conn, against)
+        if hand_id:
+            found = v.verify_hand(conn, hand_id)
+            if found is None:
+                raise click.UsageError(f"no hand {hand_id}")
+            _show(found, every=True, as_json=as_json)
+            ok = ok and found["passed"]
+        elif table_id or everything:
+            ids = [table_id] if table_id else v.table_ids(conn)
+            total, failed = v.hand_count(conn, table_id), 0
+            with click.progressbar(length=total, label="verifying hands", file=sys.stderr) as bar:
+                for tid in ids:
+                    table = load_table(conn, tid)
+                    if table is None:
+                        raise click.UsageError(f"no table {tid}")
+                    for found in v.verify_table(conn, table):
+                        bar.update(1)
+                        failed += not found["passed"]
+                        if as_json or not found["passed"]:
+                            _show(found, every=False, as_json=as_json)
+            click.echo(f"{total - failed} of {total} hands passed every check")
+            ok = ok and failed == 0
+    sys.exit(0 if ok else 1)
+
+
+@click.command()
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="also write the digest to this file, to keep outside the database")
+def checkpoint(output: Path | None) -> None:
+    """Record a digest of the event log now (a Merkle root up to a watermark)."""
+    from workers.checkpoints import record_checkpoint
+
+    connect().close()  # fails early with a usage message when DATABASE_URL is missing
+    found = record_checkpoint()
+    text = orjson.dumps(found, option=orjson.OPT_INDENT_2).decode()
+    if output is not None:
+        output.write_text(text + "\n")
+    click.echo(text)

@@ -1,0 +1,95 @@
+"""`banco run`: the API, a worker with its scheduler, and embedded servers when none are named."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import click
+import psycopg
+
+from events import migrate
+from service.runtime import embedded
+from service.runtime.config import Config, ConfigError
+
+# gunicorn threads per worker: requests are short, but every open Server-Sent Events stream
+# holds a thread for as long as its subscriber follows the table.
+THREADS = 32
+
+
+def gunicorn_command(bind: str, workers: int, threads: int = THREADS) -> list[str]:
+    """gunicorn serving the API, its own refusals in problem+json (`service.http.gunicorn_worker`)."""
+    return [sys.executable, "-m", "gunicorn", "service.http.wsgi:app", "--bind", bind,
+            "--workers", str(workers), "--worker-class", "service.http.gunicorn_worker.ProblemWorker",
+            "--threads", str(threads)]
+
+
+def operator_key(data_dir: Path) -> str:
+    """`BANCO_OPERATOR_KEY`, or the key generated on the first start and kept in the data dir."""
+    if os.environ.get("BANCO_OPERATOR_KEY"):
+        return os.environ["BANCO_OPERATOR_KEY"]
+    path = data_dir / "operator_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_urlsafe(32)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path.touch(mode=0o600)
+    path.write_text(key + "\n")
+    return key
+
+
+def run(data_dir: Path, host: str, port: int, workers: int) -> None:
+    """Start everything, print how to reach it, and stop everything on Ctrl-C or SIGTERM."""
+    servers = embedded.start(data_dir)
+    children: list[subprocess.Popen[bytes]] = []
+
+    def stop(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    # Both set explicitly: a process started in the background by a shell begins with SIGINT
+    # ignored, and Ctrl-C must still stop everything.
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    failed = False  # a process ended by itself (a port in use, say): not a clean stop
+    try:
+        key = operator_key(data_dir)
+        env = {**os.environ, "DATABASE_URL": servers.database_url, "REDIS_URL": servers.redis_url,
+               "BANCO_OPERATOR_KEY": key, "BANCO_THREADS": str(THREADS)}
+        try:
+            # Every process reads these settings: refuse bad ones here, once and plainly, rather
+            # than as a traceback from each gunicorn worker that fails to start.
+            Config.from_env(env)
+        except ConfigError as e:
+            raise click.UsageError(str(e)) from e
+        with psycopg.connect(servers.database_url, autocommit=True) as conn:
+            migrate.upgrade(conn)
+        children.append(subprocess.Popen(
+            [*gunicorn_command(f"{host}:{port}", workers), "--access-logfile", "-",
+             "--log-level", "warning"], env=env))
+        children.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env))
+        click.echo(f"Banco is running at http://{host}:{port}  (data in {data_dir})")
+        click.echo(f"Operator key: {key}")
+        click.echo("Press Ctrl-C to stop.")
+        while all(child.poll() is None for child in children):
+            time.sleep(0.5)
+        click.echo("a Banco process exited; stopping the others", err=True)
+        failed = True
+    except KeyboardInterrupt:
+        click.echo("stopping Banco")
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+        for child in children:
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        servers.stop()
+    if failed:
+        raise SystemExit(1)

@@ -1,0 +1,322 @@
+"""Table commands: enrich them with time, actor and seeds, let the engine decide, then append its
+events and their postings with the table's expected version, projections included, in the
+caller's transaction."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+
+from events import ledger
+from events.catalog import GAME_EVENT_PREFIX
+from events.model import NewEvent, StoredEvent
+from events.postgres import PostgresEventStore
+from games import deck
+from games.contract import Engine, Event, IllegalMove, Posting, SeatInfo, SeedMaterial
+from games.registry import engines
+from projections import tables
+from projections.tables import TableRow, turn_of
+from service.commands.errors import Conflict, Invalid, NotFound
+
+ENGINES = engines()
+
+
+def engine_of(table: TableRow) -> Engine:
+    return ENGINES[table.game]
+
+
+def engine_named(game: str) -> Engine:
+    """The engine of `game`, as a client names it (422 when there is none)."""
+    engine = ENGINES.get(game)
+    if engine is None:
+        raise Invalid("unknown_game", f"no game {game!r}; see GET /v1/games")
+    return engine
+
+
+def stream(table_id: str) -> str:
+    return f"table-{table_id}"
+
+
+def events_after(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, after: int,
+                 page: int = 8) -> Iterator[StoredEvent]:
+    """The table's events after version `after`, read a few at a time, for a caller that stops
+    at the one it looks for: what it costs follows how far it reads, not the table's history."""
+    while found := store.read_stream(stream(table_id), after, conn=conn, limit=page):
+        yield from found
+        after = found[-1].version
+
+
+def account(table: TableRow, name: str) -> str:
+    """The ledger account of an engine account (`seat:<n>`, `escrow`, `pot`)."""
+    if name == "escrow":
+        return f"escrow:{table.table_id}:{table.hand_id}"
+    if name == "pot":
+        return f"pot:{table.table_id}:pot"
+    return ledger.seat(table.table_id, table.player_at(int(name.split(":", 1)[1])))
+
+
+def transfers(table: TableRow, postings: Sequence[Posting]) -> list[ledger.Transfer]:
+    return [ledger.Transfer(account(table, p.from_account), account(table, p.to_account), p.amount,
+                            p.reason, table=table.table_id, hand=table.hand_id) for p in postings]
+
+
+def recorded(table: TableRow, event: Event, metadata: dict[str, Any]) -> NewEvent:
+    """An engine event as the store keeps it, visibility included."""
+    visible = None if event.visible_to is None else sorted(event.visible_to)
+    return NewEvent(GAME_EVENT_PREFIX + event.type,
+                    {"hand": table.hand_id, "data": dict(event.data), "visible_to": visible,
+                     "public": None if event.public is None else dict(event.public)}, metadata)
+
+
+def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> TableRow:
+    table = tables.load(conn, table_id, balances)
+    if table is None:
+        raise NotFound("table_not_found", f"no table {table_id}")
+    return table
+
+
+def append_batch(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+            events: Sequence[NewEvent], postings: Sequence[ledger.Transfer],
+            metadata: dict[str, Any]) -> list[StoredEvent]:
+    try:
+        stored = ledger.post(conn, store, stream(table.table_id), postings, metadata,
+                             expected_version=table.version, extra=events)
+    except ledger.InsufficientTreasure as e:
+        raise Invalid("insufficient_treasure", str(e)) from e
+    table.version = stored[-1].version
+    if postings:
+        table.balances = None  # read with the row before these postings: `save` reads them again
+    return stored
+
+
+def create_table(conn: psycopg.Connection, store: PostgresEventStore, game: str,
+                 options: dict[str, Any], created_by: str, metadata: dict[str, Any]) -> TableRow:
+    table = TableRow(table_id="tb_" + secrets.token_hex(8), game=game, options=options,
+                     status="open", version=0, created_by=created_by)
+    event = NewEvent("TableCreated", {"table_id": table.table_id, "game": game, "options": options,
+                                      "created_by": created_by}, metadata)
+    table.created_at = append_batch(conn, store, table, [event], [], metadata)[0].recorded_at
+    tables.save(conn, table, metadata.get("actor"))
+    return table
+
+
+def buy_in_for(table: TableRow, asked: int | None) -> int:
+    """What a new seat brings: the amount asked, or where the game fixes the buy-in (the table
+    option its engine names as `buy_in_option`) exactly that option, which another amount is
+    refused for (422)."""
+    option = engine_of(table).info.extra.get("buy_in_option")
+    if option is not None:
+        fixed = int(table.options[option])
+        if asked is not None and asked != fixed:
+            raise Invalid("buy_in_fixed",
+                          f"a seat at this {table.game} table buys in at exactly {fixed}"
+                          f" (its {option} option), not {asked}", buy_in=fixed)
+        return fixed
+    if asked is None:
+        raise Invalid("buy_in_required", "say how much treasure you bring to the seat")
+    return asked
+
+
+def seat_player(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+                player_id: str, buy_in: int, age: int | None, seed: str | None,
+                metadata: dict[str, Any]) -> dict[str, Any]:
+    """Seat a player with `buy_in` moved from his wallet to the seat."""
+    engine = engine_of(table)
+    if table.status != "open" or (table.game == "cassino" and table.hand_number > 0):
+        raise Conflict("table_not_open", "players join between hands of an open table")
+    if table.seat_of(player_id) is not None:
+        raise Conflict("already_seated", "this player already has a seat here")
+    if len(table.seats) >= engine.info.max_players:
+        raise Conflict("table_full", f"{table.game} seats at most {engine.info.max_players}")
+    seat = {"seat": len(table.seats), "player_id": player_id, "age": age, "seed": seed}
+    event = NewEvent("PlayerSeated", {**seat, "buy_in": buy_in}, metadata)
+    move = [ledger.Transfer(ledger.wallet(player_id), ledger.seat(table.table_id, player_id),
+                            buy_in, "buy_in", table=table.table_id)] if buy_in else []
+    append_batch(conn, store, table, [event], move, metadata)
+    table.seats = [*table.seats, seat]
+    tables.save(conn, table, metadata.get("actor"))
+    return seat
+
+
+def cash_out(conn: psycopg.Connection, table: TableRow, player_ids: Sequence[str],
+              metadata: dict[str, Any]) -> tuple[list[NewEvent], list[ledger.Transfer]]:
+    held = tables.seat_balances(conn, table)
+    events, moves = [], []
+    for s in table.seats:
+        if s["player_id"] not in player_ids:
+            continue
+        amount = held[s["player_id"]]
+        events.append(NewEvent("PlayerLeft", {"seat": s["seat"], "player_id": s["player_id"],
+                                              "cash_out": amount}, metadata))
+        if amount:
+            moves.append(ledger.Transfer(ledger.seat(table.table_id, s["player_id"]),
+                                         ledger.wallet(s["player_id"]), amount, "cash_out",
+                                         table=table.table_id))
+    return events, moves
+
+
+def leave(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, player_id: str,
+          metadata: dict[str, Any]) -> int:
+    """Unseat a player between hands; his seat balance goes back to his wallet."""
+    if table.seat_of(player_id) is None:
+        raise NotFound("not_seated", "this player has no seat here")
+    if table.status != "open" or (table.game == "cassino" and table.hand_number > 0):
+        raise Conflict("hand_in_play", "players leave between hands (a Cassino game to its end)")
+    events, moves = cash_out(conn, table, [player_id], metadata)
+    append_batch(conn, store, table, events, moves, metadata)
+    tables.unseat(table, player_id)
+    tables.save(conn, table, metadata.get("actor"))
+    return int(events[0].data["cash_out"])
+
+
+def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+              metadata: dict[str, Any]) -> TableRow:
+    """Deal the next hand: a fresh secret seed whose commitment opens the hand."""
+    engine = engine_of(table)
+    if table.status != "open":
+        raise Conflict("hand_in_play" if table.status != "over" else "table_over",
+                      f"the table is {table.status}")
+    if len(table.seats) < engine.info.min_players:
+        raise Conflict("not_enough_players", f"{table.game} needs {engine.info.min_players}")
+    held = tables.seat_balances(conn, table)
+    seats = [SeatInfo(s["seat"], s["player_id"], held[s["player_id"]], s["age"], s["seed"])
+             for s in table.seats]
+    server_seed = deck.new_server_seed()
+    material = SeedMaterial(server_seed, tuple(s["seed"] or "" for s in table.seats))
+    now = time.time()
+    metadata = {**metadata, "command": {"name": "OpenHand", "now": now}}
+    try:
+        events = engine.start(table.options, seats, material, previous=table.state, now=now)
+    except IllegalMove as e:
+        raise Invalid(e.code, e.message) from e
+    opened = replace(table, hand_id="hd_" + secrets.token_hex(8), hand_number=table.hand_number + 1)
+    began = NewEvent("HandBegan", {"hand_id": opened.hand_id, "number": opened.hand_number,
+                                   "seats": table.seats,
+                                   "commitment": deck.commitment(server_seed)}, metadata)
+    first_version = table.version + 1
+    return _play(conn, store, opened, engine.initial_state(table.options), events, metadata, now,
+                 prefix=[began], first_version=first_version)
+
+
+def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, seat: int,
+        payload: dict[str, Any], metadata: dict[str, Any]) -> TableRow:
+    """A seat's action, decided by the engine on the snapshot of the hand in play, or between
+    hands on the state the last one ended in (a Casino pirate volunteer for meneur)."""
+    engine = engine_of(table)
+    between = table.status == "open" and table.state is not None
+    offered = engine.legal_actions(table.state, seat) if between else []
+    if table.status != "playing" and payload["type"] not in {a["type"] for a in offered}:
+        raise Conflict("no_hand_in_play", f"the table is {table.status}")
+    now = time.time()
+    read = _Reads(payload)
+    try:
+        command = engine.parse_action(seat, read, now)
+        if unknown := sorted(payload.keys() - read.keys_read):
+            # Not a parameter of this action: a typo the engine would ignore, or junk that would
+            # stay in the log with the command for ever.
+            raise IllegalMove("bad_action", f"{payload['type']!r} takes no {', '.join(unknown)}")
+        events = engine.decide(table.state, command)
+    except IllegalMove as e:
+        raise Invalid(e.code, e.message) from e
+    # The command as decided (seat, payload, time), so an auditor can decide it again.
+    recorded_command = {"name": "Act", "seat": seat, "payload": payload, "now": now}
+    metadata = {**metadata, "command": recorded_command}
+    if between:
+        return _between_hands(conn, store, table, events, metadata)
+    return _play(conn, store, table, table.state, events, metadata, now)
+
+
+def _between_hands(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+                   events: Sequence[Event], metadata: dict[str, Any]) -> TableRow:
+    """Record an action taken while the table waits for its next deal: the state the hand ended
+    in takes it (the next `start` reads it as `previous`), and the table stays open, with no turn
+    and no deadline. Its events belong to the hand they follow."""
+    state = table.state
+    for event in events:
+        state = engine_of(table).evolve(state, event)
+    records = [recorded(table, e, metadata) for e in events]
+    moves = transfers(table, [p for e in events for p in e.postings])
+    append_batch(conn, store, table, records, moves, metadata)
+    table.state = state
+    tables.save(conn, table, metadata.get("actor"))
+    return table
+
+
+class _Reads(Mapping[str, Any]):
+    """An action's payload that notes which of its keys the engine's parser reads: the
+    parameters of the action it parsed, whichever the game."""
+
+    def __init__(self, payload: Mapping[str, Any]) -> None:
+        self._payload = payload
+        self.keys_read = {"type"}
+
+    def __getitem__(self, key: str) -> Any:
+        self.keys_read.add(key)
+        return self._payload[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._payload)
+
+    def __len__(self) -> int:
+        return len(self._payload)
+
+
+def time_out(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+             metadata: dict[str, Any]) -> TableRow | None:
+    """Apply the game's timeout rule to the turn in play; None when the engine has none to apply."""
+    engine = engine_of(table)
+    now = time.time()
+    try:
+        command = engine.timeout(table.state, now)
+        events = engine.decide(table.state, command)
+    except IllegalMove:
+        return None
+    recorded_command = {"name": "TimeOut", "seat": getattr(command, "seat", None), "now": now}
+    return _play(conn, store, table, table.state, events, {**metadata, "command": recorded_command},
+                 now)
+
+
+def turn_limit(table: TableRow, turn: dict[str, Any]) -> float:
+    """Seconds the turn may last: the banker's (or meneur's) limit, or a player's."""
+    key = "banker_timeout_s" if turn["role"] == "banker" else "turn_timeout_s"
+    return float(table.options.get(key) or table.options.get("turn_timeout_s") or 60)
+
+
+def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, state: Any,
+          events: Sequence[Event], metadata: dict[str, Any], now: float,
+          prefix: Sequence[NewEvent] = (), first_version: int | None = None) -> TableRow:
+    engine = engine_of(table)
+    for event in events:
+        state = engine.evolve(state, event)
+    records = [*prefix, *(recorded(table, e, metadata) for e in events)]
+    last_game_event = len(records) - 1
+    table.status = "settling" if engine.is_terminal(state) else "playing"
+    table.turn = turn_of(engine, state)
+    table.deadline = None
+    if table.status == "playing" and table.turn is not None:
+        # The deadline is recorded with the turn, so replays are deterministic and clients can
+        # count down; the projection keeps it for the sweeper.
+        deadline = now + turn_limit(table, table.turn)
+        records.append(NewEvent("DeadlineSet", {"hand": table.hand_id, "seat": table.turn["seat"],
+                                                "waiting_for": table.turn["waiting_for"],
+                                                "deadline": deadline}, metadata))
+        table.deadline = datetime.fromtimestamp(deadline, UTC)
+        table.turn = {**table.turn, "deadline": table.deadline.isoformat()}
+    moves = transfers(table, [p for e in events for p in e.postings])
+    stored = append_batch(conn, store, table, records, moves, metadata)
+    last_of_hand = stored[last_game_event]
+    table.state = state
+    tables.save(conn, table, metadata.get("actor"))
+    if first_version is not None:
+        tables.hand_began(conn, table, str(records[0].data["commitment"]), first_version,
+                          stored[0].recorded_at)
+    if table.status == "settling":
+        assert table.hand_id is not None
+        tables.hand_status(conn, table.hand_id, "settling", last_version=last_of_hand.version)
+    return table

@@ -1,0 +1,64 @@
+"""What of a table each caller may receive: every table response goes through here.
+
+A seat's number belongs to a hand (seats are renumbered when a player leaves), so the viewer of
+an engine event is worked out from that hand's line-up, never from today's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import psycopg
+
+from events.catalog import GAME_EVENT_PREFIX
+from events.model import StoredEvent
+from games.contract import AUDITOR, SPECTATOR, Viewer, redact
+from projections import tables
+from projections.tables import engine_event
+from service.commands.principal import Principal
+
+
+def viewer_in(principal: Principal, seats: Iterable[dict[str, Any]]) -> Viewer:
+    """The viewer `principal` is among these seats: auditor, his own seat, or a spectator."""
+    if principal.role == "auditor":
+        return AUDITOR
+    if principal.role == "player":
+        for seat in seats:
+            if seat["player_id"] == principal.subject:
+                return Viewer.at_seat(int(seat["seat"]))
+    return SPECTATOR
+
+
+class Redactor:
+    """Redacts a table's stored events for one caller, remembering each hand's line-up."""
+
+    def __init__(self, conn: psycopg.Connection, principal: Principal) -> None:
+        self.conn = conn
+        self.principal = principal
+        self._viewers: dict[str, Viewer] = {}
+
+    def viewer_for_hand(self, hand_id: str) -> Viewer:
+        if hand_id not in self._viewers:
+            hand = tables.hand(self.conn, hand_id)
+            self._viewers[hand_id] = viewer_in(self.principal, hand["seats"] if hand else [])
+        return self._viewers[hand_id]
+
+    def event(self, stored: StoredEvent) -> dict[str, Any]:
+        """The event as this caller may receive it."""
+        out: dict[str, Any] = {"version": stored.version, "recorded_at": stored.recorded_at.isoformat()}
+        if stored.type.startswith(GAME_EVENT_PREFIX):
+            hand = stored.data["hand"]
+            shown = redact(engine_event(stored), self.viewer_for_hand(hand))
+            return {**out, "kind": "game", "type": shown.type, "hand": hand, "data": dict(shown.data)}
+        data = dict(stored.data)
+        if stored.type == "SeedRevealed" and data["auditors_only"] and self.principal.role != "auditor":
+            # A conceded Casino pirate hand stays hidden: its seed would let anyone recompute it.
+            data = {"hand_id": data["hand_id"], "auditors_only": True}
+        kind = "ledger" if stored.type == "TreasurePosted" else "table"
+        return {**out, "kind": kind, "type": stored.type, "hand": data.get("hand_id") or data.get("hand"),
+                "data": data}
+
+    def events(self, stored: Iterable[StoredEvent]) -> Iterator[dict[str, Any]]:
+        for event in stored:
+            yield self.event(event)

@@ -1,0 +1,56 @@
+"""A hand step by step, each event with its cause and the state after it, as a caller may see it.
+
+Everything shown goes through the engines' redaction for the seat the caller held in that hand
+(`service.commands.redaction`), and a command's payload only to auditors and to the seat that sent it:
+an opening card chosen in secret is a payload too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from games.contract import Viewer
+from projections.tables import engine_event
+from service.commands.principal import Principal
+from service.commands.redaction import Redactor
+from service.verification.hand_log import HandLog, is_game
+
+
+def _command(command: Any, viewer: Viewer) -> dict[str, Any] | None:
+    """The command as an object, always: the workers record theirs by name alone (`SettleHand`),
+    and a client reading `cause.command.name` must find it for every step."""
+    if command is None:
+        return None
+    if not isinstance(command, dict):
+        return {"name": str(command)}
+    mine = viewer.kind == "auditor" or (viewer.kind == "seat" and command.get("seat") == viewer.seat)
+    return command if mine else {k: v for k, v in command.items() if k != "payload"}
+
+
+def _cause(metadata: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    return {"actor": metadata.get("actor"), "request_id": metadata.get("request_id"),
+            "causation_id": metadata.get("causation_id"),
+            "correlation_id": metadata.get("correlation_id"),
+            "command": _command(metadata.get("command"), viewer)}
+
+
+def steps(conn: psycopg.Connection, hand: HandLog, who: Principal, viewer: Viewer) -> list[dict[str, Any]]:
+    """Every event of the hand in order with the state after it, for `viewer`."""
+    engine = hand.engine
+    redactor = Redactor(conn, who)
+    state: Any = None
+    out = []
+    for number, stored in enumerate(hand.events, 1):
+        shown = redactor.event(stored)
+        if is_game(stored):
+            state = engine.evolve(engine.initial_state(hand.options) if state is None else state,
+                                  engine_event(stored))
+        command = stored.metadata.get("command")
+        timeout = shown["data"].get("timeout") is True or (
+            isinstance(command, dict) and command.get("name") == "TimeOut")
+        out.append({"step": number, **shown, "timeout": timeout,
+                    "cause": _cause(stored.metadata, viewer),
+                    "state": None if state is None else engine.view(state, viewer)})
+    return out

@@ -1,0 +1,157 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+import redis
+from flask import Flask
+from flask_smorest import Api
+from psycopg_pool import ConnectionPool, PoolTimeout
+from werkzeug.exceptions import HTTPException
+
+from events.catalog import default_types
+from events.ledger import InsufficientTreasure
+from events.model import ConcurrencyConflict, InvalidEvent
+from events.postgres import PostgresEventStore, make_pool
+from projections import tables as table_projection
+from service.commands import notify
+from service.commands.errors import Conflict, Invalid, NotFound, Refused
+from service.http import (
+    audit,
+    auditors,
+    charts,
+    db,
+    games_api,
+    hand_audit,
+    hands,
+    headers,
+    idempotency,
+    limits,
+    players,
+    probes,
+    streams,
+    tables,
+    tokens,
+)
+from service.http.deferred_jobs import DeferredJobs
+from service.http.problems import Problem, ProblemSchema, render, retry_later
+from service.http.slots import Slots, for_waiting
+from service.runtime import logs
+from service.runtime.config import Config
+from workers import queues
+
+API_SPEC = {
+    "API_TITLE": "Banco",
+    "API_VERSION": "1.0.0",
+    "OPENAPI_VERSION": "3.0.3",
+    "API_SPEC_OPTIONS": {
+        "info": {"description": "An event-sourced game ledger for traditional card games."},
+        "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+        "security": [{"bearer": []}],
+    },
+}
+
+
+class BancoApi(Api):
+    """flask-smorest with every error rendered as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def handle_http_exception(self, error: HTTPException) -> Any:
+        return render(error)
+
+
+# The HTTP status of each kind of refusal of the application (`service.commands.errors`).
+REFUSED_STATUS: dict[type[Refused], int] = {NotFound: 404, Conflict: 409, Invalid: 422}
+
+
+def _domain_errors(app: Flask) -> None:
+    """The one map from domain errors to HTTP problems."""
+
+    @app.errorhandler(Refused)
+    def refused(e: Refused) -> Any:
+        return render(Problem(REFUSED_STATUS[type(e)], e.code, e.detail, **e.extra))
+
+    @app.errorhandler(ConcurrencyConflict)
+    def conflict(e: ConcurrencyConflict) -> Any:
+        return render(Problem(409, "version_conflict", "someone else changed this first; reload and retry"))
+
+    @app.errorhandler(InsufficientTreasure)
+    def insufficient(e: InsufficientTreasure) -> Any:
+        return render(Problem(422, "insufficient_treasure", str(e)))
+
+    @app.errorhandler(psycopg.OperationalError)
+    @app.errorhandler(PoolTimeout)
+    def unavailable(e: Exception) -> Any:
+        app.logger.warning("database unavailable: %s", type(e).__name__)
+        return db.unavailable()
+
+    @app.errorhandler(redis.ConnectionError)
+    @app.errorhandler(redis.TimeoutError)
+    def queue_unavailable(e: Exception) -> Any:
+        app.logger.warning("redis unavailable: %s", type(e).__name__)
+        return retry_later("unavailable", "the job queue is unavailable", retry_after_s=1)
+
+    @app.errorhandler(psycopg.DataError)
+    def bad_value(e: psycopg.DataError) -> Any:
+        # Values the schemas let through but PostgreSQL cannot hold (a NUL character, say).
+        return render(Problem(422, "invalid_input", "a value in the request cannot be stored",
+                              reason=type(e).__name__))
+
+    @app.errorhandler(InvalidEvent)
+    def invalid(e: InvalidEvent) -> Any:
+        return render(Problem(422, "invalid_event", f"invalid {e.event_type} event", errors=e.errors))
+
+
+def _table_versions(pool: ConnectionPool, table_ids: Sequence[str]) -> dict[str, int]:
+    with pool.connection() as conn:
+        return table_projection.versions(conn, table_ids)
+
+
+def create_app(config: Config, pool: ConnectionPool | None = None,
+               redis_client: redis.Redis | None = None, connect: bool = True) -> Flask:
+    """A Banco app on `config`; pass `pool` / `redis_client` to share existing ones.
+
+    With `connect=False` nothing is opened: enough to write the OpenAPI document.
+    """
+    app = Flask("banco")
+    app.config.update(API_SPEC, BANCO=config, MAX_CONTENT_LENGTH=config.max_body_bytes)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    # A short wait for a connection: with PostgreSQL away, answer 503 soon rather than hang.
+    db_pool = pool or make_pool(config.database_url, max_size=config.pool_size, open=connect,
+                                timeout=5)
+    # Streamed exports read from a pool of their own (`service.http.players`), a quarter the size: a
+    # client reading one slowly holds one of these, never a connection other requests need. Its
+    # slots tell an export too many (503 exports_busy) from a database away (503 unavailable).
+    exports = max(1, config.pool_size // 4)
+    app.extensions["banco.export_pool"] = make_pool(config.database_url, min_size=0,
+                                                    max_size=exports, open=connect, timeout=5)
+    app.extensions["banco.export_slots"] = Slots(exports)
+    app.extensions["banco.waits"] = for_waiting(config.threads)
+    store = PostgresEventStore(db_pool, default_types())
+    app.extensions["banco.store"] = store
+    # Opens its LISTEN connection only when a first stream follows a table.
+    app.extensions["banco.notify"] = notify.Listener(config.database_url)
+    app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
+    app.extensions["banco.jobs"] = DeferredJobs(
+        app.extensions["banco.redis"], config.queue_name,
+        versions=lambda table_ids: _table_versions(db_pool, table_ids))
+    headers.init_app(app)
+    logs.init_app(app)
+    db.init_app(app, db_pool)
+    limits.init_app(app, config.redis_url, config.rate_limit)
+    idempotency.init_app(app)
+    api = BancoApi(app)
+    for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
+                      streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp):
+        api.register_blueprint(blueprint)
+    if config.bench_endpoints:
+        from service.http import bench_endpoint
+
+        api.register_blueprint(bench_endpoint.blp)
+    _domain_errors(app)
+    app.extensions["banco.api"] = api
+    return app

@@ -1,0 +1,73 @@
+"""Who is calling: the operator, an auditor or a player, from `Authorization: Bearer`."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import current_app, g, request
+
+from service.commands.principal import Principal, Role
+from service.http import db
+from service.http.blueprint import refuse_what_it_does_not_take
+from service.http.problems import Problem
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def new_token() -> tuple[str, bytes]:
+    """A bearer token to show once, and the hash that is stored."""
+    token = "bnc_" + secrets.token_urlsafe(32)
+    return token, token_hash(token)
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def _authenticate() -> Principal:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise Problem(401, "unauthorized", "send Authorization: Bearer <token>")
+    operator_key = current_app.config["BANCO"].operator_key
+    if hmac.compare_digest(token.encode(), operator_key.encode()):
+        return Principal("operator", "operator")
+    # Tokens are looked up by their SHA-256: the stored value reveals nothing, and the lookup
+    # time does not depend on how much of a guessed token is right.
+    row = db.conn().execute(
+        "SELECT role, subject FROM tokens WHERE token_hash = %s", (token_hash(token),)
+    ).fetchone()
+    if row is None:
+        raise Problem(401, "unauthorized", "unknown or revoked token")
+    return Principal(row[0], row[1])
+
+
+def principal() -> Principal:
+    """The caller of this request (401 when unauthenticated)."""
+    if "principal" not in g:
+        g.principal = _authenticate()
+    return g.principal
+
+
+def require(*roles: Role, self_param: str | None = None) -> Callable[[F], F]:
+    """Allow `roles`; with `self_param`, also a player acting on his own id (else 403). Every
+    endpoint but the probes passes here, so here too it refuses what the view would ignore."""
+
+    def decorate(fn: F) -> F:
+        @wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            who = principal()
+            if not (who.role in roles or (self_param and who.role == "player"
+                                          and kwargs.get(self_param) == who.subject)):
+                raise Problem(403, "forbidden", f"{who.role}s may not do this")
+            refuse_what_it_does_not_take(fn)
+            return fn(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

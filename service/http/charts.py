@@ -1,0 +1,45 @@
+"""Charts of a wallet's balance history, with the same filters and rights as the history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+
+from events import ledger
+from projections import history
+from service.commands import chart
+from service.http import db
+from service.http.auth import require
+from service.http.blueprint import Blueprint
+from service.http.players import load_player
+from service.http.schemas import HistoryQuerySchema
+
+
+class ChartQuerySchema(HistoryQuerySchema):
+    """The history's filters; the chart always covers every matching row."""
+
+    class Meta:
+        exclude = ("limit", "cursor")
+
+
+blp = Blueprint("charts", __name__, url_prefix="/v1/players",
+                description="Charts of players' balance history.")
+
+
+@blp.route("/<player_id>/balance-history.svg")
+class BalanceChart(MethodView):
+    @require("operator", "auditor", self_param="player_id")
+    @blp.arguments(ChartQuerySchema, location="query")
+    @blp.response(200, {"type": "string"}, content_type="image/svg+xml",
+                  description="The balance over time as SVG (downsampled past 600 buckets)")
+    def get(self, query: dict[str, Any], player_id: str) -> Response:
+        """A chart of the wallet's balance over time (filters as for balance-history)"""
+        player = load_player(player_id)
+        filters = history.Filters(ledger.wallet(player_id), query["since"], query["until"],
+                                  query["reason"], query["table"], query["hand"])
+        count = history.count(db.conn(), filters)
+        rows = ((r[1], r[4]) for r in history.stream(db.conn(), filters))
+        title = f"Balance of {player['name']} ({player_id})"
+        return Response(chart.svg(title, chart.downsample(rows, count)), mimetype="image/svg+xml")

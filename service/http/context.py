@@ -1,0 +1,29 @@
+"""What every event written during a request records about it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, g, request
+
+from events.postgres import PostgresEventStore
+from service.http.auth import principal
+from service.http.idempotency import HEADER
+
+
+def metadata(command: str, **extra: Any) -> dict[str, Any]:
+    """Actor, request id, correlation and idempotency key, and the command that produced it."""
+    return {
+        "actor": principal().key,
+        "request_id": g.get("request_id"),
+        "correlation_id": request.headers.get("X-Correlation-ID") or g.get("request_id"),
+        # What caused these events: the request that carried the command.
+        "causation_id": g.get("request_id"),
+        "idempotency_key": request.headers.get(HEADER),
+        "command": command,
+        **extra,
+    }
+
+
+def store() -> PostgresEventStore:
+    return current_app.extensions["banco.store"]

@@ -1,0 +1,74 @@
+"""A hand's replay and verification over the API, for auditors and, once settled, its players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+
+from games.contract import AUDITOR, Viewer
+from projections import tables
+from service.commands.principal import Principal
+from service.commands.redaction import viewer_in
+from service.commands.replay import steps
+from service.http import db
+from service.http.audit_schemas import ReplaySchema, VerificationSchema
+from service.http.auth import principal, require
+from service.http.blueprint import Blueprint
+from service.http.problems import Problem
+from service.verification.chain_check import chain_check
+from service.verification.hand_log import HandLog, TableLog, load_table
+from service.verification.verify import report
+
+blp = Blueprint("hand-audit", __name__, description="Replaying and verifying recorded hands.")
+
+
+def _viewer(hand: dict[str, Any], who: Principal) -> Viewer:
+    """Auditors always; the hand's players (and the operator, as a spectator) once it is settled."""
+    if who.role == "auditor":
+        return AUDITOR
+    if hand["status"] != "settled":
+        raise Problem(403, "hand_not_settled", "only auditors see a hand before it is settled")
+    viewer = viewer_in(who, hand["seats"])
+    if who.role == "player" and viewer.kind != "seat":
+        raise Problem(403, "forbidden", "only the hand's players and auditors may see it")
+    return viewer
+
+
+def _load(hand_id: str) -> tuple[HandLog, Viewer, TableLog]:
+    hand = tables.hand(db.conn(), hand_id)
+    if hand is None:
+        raise Problem(404, "hand_not_found", f"no hand {hand_id}")
+    viewer = _viewer(hand, principal())
+    table = load_table(db.conn(), hand["table_id"])
+    log = None if table is None else next((h for h in table.hands() if h.hand_id == hand_id), None)
+    if table is None or log is None:
+        raise Problem(404, "hand_not_found", f"no events of hand {hand_id}")
+    return log, viewer, table
+
+
+@blp.route("/v1/hands/<hand_id>/replay")
+class Replay(MethodView):
+    @require("operator", "auditor", "player")
+    @blp.response(200, ReplaySchema)
+    def get(self, hand_id: str) -> dict[str, Any]:
+        """Every event of a hand in order, its cause, and the state after it, as you may see it"""
+        log, viewer, _ = _load(hand_id)
+        return {"hand_id": hand_id, "table_id": log.table_id, "game": log.game,
+                "viewer": {"kind": viewer.kind, "seat": viewer.seat},
+                "steps": steps(db.conn(), log, principal(), viewer)}
+
+
+@blp.route("/v1/hands/<hand_id>/verification")
+class Verification(MethodView):
+    @require("operator", "auditor", "player")
+    @blp.response(200, VerificationSchema)
+    def get(self, hand_id: str) -> dict[str, Any]:
+        """Check a hand: deck commitment and order, rules, money, hash chain (evidence: auditors)"""
+        log, viewer, table = _load(hand_id)
+        out = report(db.conn(), log, chain_check(db.conn(), table.events))
+        if viewer.kind != "auditor":
+            # The evidence holds the seeds and the whole deck: a conceded hand stays hidden.
+            out["checks"] = [{**c, "evidence": {k: v for k, v in c["evidence"].items()
+                                                if k == "reason"}} for c in out["checks"]]
+        return out

@@ -1,0 +1,126 @@
+"""`Idempotency-Key` on POST: a retry gets the first response back and writes nothing.
+
+The key's record is inserted in the request's own transaction before the view runs and filled
+with the response before commit. A concurrent retry blocks on that row until the first request
+ends: it then replays the committed response, or, if the first rolled back, runs itself.
+
+A record holds for `BANCO_IDEMPOTENCY_RETENTION_S` (the workers purge it after,
+workers/idempotency_purge.py); past that the key is new again, purged or not. A response that
+issued a bearer token is kept without it, under the token's id: its replay issues a new token
+in place of that one, so a client who lost the answer gets a working token, and the last answer
+given always holds the only one that works.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import orjson
+import psycopg
+from flask import Flask, Response, current_app, g, request
+from psycopg.types.json import Jsonb
+
+from service.http import db
+from service.http.auth import principal
+from service.http.problems import Problem
+
+HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+KEPT_HEADERS = ("Content-Type", "Location", "ETag")
+
+
+def _request_hash() -> bytes:
+    h = hashlib.sha256()
+    for part in (request.method, request.path, request.query_string.decode()):
+        h.update(part.encode() + b"\0")
+    h.update(request.get_data(cache=True))
+    return h.digest()
+
+
+def _before() -> Response | None:
+    key = request.headers.get(HEADER)
+    if request.method != "POST" or key is None:
+        return None
+    if not 1 <= len(key) <= 200 or not key.isprintable():
+        raise Problem(422, "invalid_idempotency_key", "Idempotency-Key must be 1 to 200 printable characters")
+    who = principal().key
+    digest = _request_hash()
+    retention = current_app.config["BANCO"].idempotency_retention_s
+    c = db.conn()
+    # Three tries: the purge may delete an expired record between two of these statements.
+    for _ in range(3):
+        inserted = c.execute(
+            "INSERT INTO idempotency_keys (principal, key, request_hash) VALUES (%s, %s, %s)"
+            " ON CONFLICT DO NOTHING RETURNING 1",
+            (who, key, digest),
+        ).fetchone()
+        # An expired record is no record, whether or not the purge has reached it yet.
+        renewed = inserted or c.execute(
+            "UPDATE idempotency_keys SET request_hash = %s, status = NULL, body = NULL,"
+            " headers = NULL, token_id = NULL, created_at = now()"
+            " WHERE principal = %s AND key = %s AND created_at <= now() - make_interval(secs => %s)"
+            " RETURNING 1",
+            (digest, who, key, retention),
+        ).fetchone()
+        if renewed:
+            g.idempotency = (who, key)
+            return None
+        row = c.execute(
+            "SELECT request_hash, status, body, headers, token_id FROM idempotency_keys"
+            " WHERE principal = %s AND key = %s FOR UPDATE",
+            (who, key),
+        ).fetchone()
+        if row is not None:
+            return _replay(row, digest, who, key)
+    raise Problem(409, "conflict", "this Idempotency-Key is being renewed; retry")
+
+
+def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response:
+    request_hash, status, body, headers, token_id = row
+    if bytes(request_hash) != digest:
+        raise Problem(422, "idempotency_key_reused",
+                      "this Idempotency-Key was used for a different request")
+    body = bytes(body)
+    if token_id is not None:
+        from service.http import tokens
+
+        issued = tokens.reissue(token_id)
+        if issued is None:
+            raise Problem(409, "token_revoked",
+                          "the token this request issued was revoked or replaced since; have a new"
+                          " one issued with POST /v1/players/{id}/token or /v1/auditors/{id}/token")
+        body = orjson.dumps({**orjson.loads(body), "token": issued["token"]})
+        db.conn().execute("UPDATE idempotency_keys SET token_id = %s WHERE principal = %s AND key = %s",
+                          (issued["token_id"], who, key))
+    response = Response(body, status=status, headers=headers)
+    response.headers[REPLAYED] = "true"
+    return response
+
+
+def _after(response: Response) -> Response:
+    kept = g.pop("idempotency", None)
+    if kept is not None and response.status_code < 400 and not response.is_streamed:
+        headers = {h: response.headers[h] for h in KEPT_HEADERS if h in response.headers}
+        body = response.get_data()
+        token_id = g.pop("issued_token_id", None)
+        if token_id is not None:
+            # Kept without the token: a replay issues a new one in its place.
+            body = orjson.dumps({k: v for k, v in orjson.loads(body).items() if k != "token"})
+        try:
+            db.conn().execute(
+                "UPDATE idempotency_keys SET status = %s, body = %s, headers = %s, token_id = %s"
+                " WHERE principal = %s AND key = %s",
+                (response.status_code, body, Jsonb(headers), token_id, *kept),
+            )
+        except psycopg.OperationalError:
+            # The database went away after the view: nothing of the request can commit. (An
+            # after-request hook's error would otherwise reach the client as a 500.)
+            return db.unavailable()
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Register after `db.init_app`: after-request hooks run in reverse, so this one runs first."""
+    app.before_request(_before)
+    app.after_request(_after)

@@ -1,0 +1,67 @@
+"""Per-caller rate limits, counted in Redis: 429 with Retry-After past the limit.
+
+One budget per authenticated principal (`operator:operator`, `player:pl_...`), whatever the
+spelling of its `Authorization` header; a request without a valid token counts against its
+address, all such requests of one address in one budget, so guessed tokens are limited too. If
+Redis is unreachable the limit is skipped rather than the request refused: actions go on while
+Redis is away.
+
+A request costs one Redis round trip for its limit (the fixed window's increment): no
+X-RateLimit headers, which would cost two more, and a 429's Retry-After is the limit's whole
+window, a bound that needs no second trip to read the window's remaining time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from flask import Flask, Response, g, request
+from flask_limiter import Limiter, RateLimitExceeded
+
+from service.http.auth import principal
+from service.http.problems import Problem, render
+
+PROBES = ("/healthz", "/readyz")  # an orchestrator's probes are never limited
+
+
+def _identify() -> None:
+    """Authenticate before the limit is counted, so that the count is the principal's. A database
+    away answers 503 from here, at once, rather than after a second wait in the view."""
+    if request.path in PROBES:
+        return
+    with contextlib.suppress(Problem):  # no valid token: the view answers 401 if it needs one
+        g.limit_key = principal().key
+
+
+def caller_key() -> str:
+    return g.get("limit_key") or "addr:" + (request.remote_addr or "unknown")
+
+
+def storage_uri(redis_url: str) -> str:
+    """The `limits` library's spelling of a Redis URL (unix sockets are `redis+unix://`)."""
+    if redis_url.startswith("unix://"):
+        return "redis+unix://" + redis_url.removeprefix("unix://")
+    return redis_url
+
+
+def too_many(e: RateLimitExceeded) -> Response:
+    window = e.limit.limit.get_expiry()
+    response = render(Problem(429, "too_many_requests",
+                              f"more than {e.limit.limit} for this caller; retry within {window}s"))
+    response.headers["Retry-After"] = str(window)
+    return response
+
+
+def init_app(app: Flask, redis_url: str, limit: str) -> Limiter:
+    """Apply `limit` (e.g. `1200/minute`) to each caller's requests, all endpoints together,
+    the probes excepted. Register after `db` (authentication reads the tokens) and before
+    `idempotency` (a refused request records no key)."""
+    app.before_request(_identify)
+    limiter = Limiter(caller_key, app=app, storage_uri=storage_uri(redis_url),
+                      application_limits=[limit], strategy="fixed-window",
+                      headers_enabled=False, swallow_errors=True,
+                      storage_options={"socket_connect_timeout": 1, "socket_timeout": 2})
+    limiter.request_filter(lambda: request.path in PROBES)
+    app.register_error_handler(RateLimitExceeded, too_many)
+    return limiter
+

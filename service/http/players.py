@@ -1,0 +1,185 @@
+"""Players, their wallets and their balance history."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from psycopg_pool import ConnectionPool
+
+from events import ledger
+from events.model import NewEvent
+from projections import apply_inline, history
+from service.commands import export
+from service.http import db, tokens
+from service.http.auth import require
+from service.http.blueprint import Blueprint
+from service.http.context import metadata, store
+from service.http.problems import Problem, retry_later
+from service.http.schemas import (
+    BalanceSchema,
+    HistoryPageSchema,
+    HistoryQuerySchema,
+    PlayerCreatedSchema,
+    PlayerCreateSchema,
+    PlayerSchema,
+    TransferResultSchema,
+    TransferSchema,
+)
+from service.http.slots import Slots, once
+
+blp = Blueprint("players", __name__, url_prefix="/v1/players",
+                description="Players, their wallets and balance history.")
+
+
+def load_player(player_id: str) -> dict[str, Any]:
+    row = db.conn().execute(
+        "SELECT player_id, name, created_at FROM players WHERE player_id = %s", (player_id,)
+    ).fetchone()
+    if row is None:
+        raise Problem(404, "player_not_found", f"no player {player_id}")
+    return {"id": row[0], "name": row[1], "created_at": row[2]}
+
+
+def balance_of(account: str, player_id: str) -> dict[str, Any]:
+    row = db.conn().execute(
+        "SELECT balance, last_position FROM balances WHERE account = %s", (account,)
+    ).fetchone()
+    balance, position = row if row else (0, 0)
+    return {"player_id": player_id, "account": account, "balance": balance, "as_of_position": position}
+
+
+@blp.route("")
+class Players(MethodView):
+    @require("operator")
+    @blp.arguments(PlayerCreateSchema)
+    @blp.response(201, PlayerCreatedSchema)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Register a player; the response holds his bearer token, shown only once
+
+        The token is stored only hashed. Replayed with its `Idempotency-Key`, the request issues
+        him a new token in place of the one the earlier answer carried, which stops working
+        (`Idempotent-Replayed: true`): the last answer received holds the working token.
+        """
+        player_id = "pl_" + secrets.token_hex(8)
+        c = db.conn()
+        event = NewEvent("PlayerRegistered", {"player_id": player_id, "name": body["name"]},
+                         metadata("RegisterPlayer"))
+        issued, token_event = tokens.issue("player", player_id, "RegisterPlayer")
+        apply_inline(c, store().append(tokens.stream("player", player_id), [event, token_event], 0,
+                                       conn=c))
+        return {"player": load_player(player_id), "token": issued["token"]}
+
+
+@blp.route("/<player_id>")
+class Player(MethodView):
+    @require("operator", "auditor", self_param="player_id")
+    @blp.response(200, PlayerSchema)
+    def get(self, player_id: str) -> dict[str, Any]:
+        """A player"""
+        return load_player(player_id)
+
+
+def _transfer(player_id: str, body: dict[str, Any], deposit: bool) -> dict[str, Any]:
+    load_player(player_id)
+    account = ledger.wallet(player_id)
+    source, target = (ledger.HOUSE, account) if deposit else (account, ledger.HOUSE)
+    transfer = ledger.Transfer(source, target, body["amount"], body["reason"])
+    try:
+        [event] = ledger.post(db.conn(), store(), f"player-{player_id}", [transfer],
+                              metadata("Deposit" if deposit else "Withdraw"))
+    except ledger.InsufficientTreasure as e:
+        raise Problem(422, "insufficient_treasure", str(e), balance=e.balance) from e
+    posting = {**event.data, "position": event.position, "recorded_at": event.recorded_at}
+    return {"posting": posting, "balance": balance_of(account, player_id)}
+
+
+@blp.route("/<player_id>/deposits")
+class Deposits(MethodView):
+    @require("operator")
+    @blp.arguments(TransferSchema)
+    @blp.response(201, TransferResultSchema)
+    def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
+        """Credit a player's wallet with newly issued treasure"""
+        return _transfer(player_id, body, deposit=True)
+
+
+@blp.route("/<player_id>/withdrawals")
+class Withdrawals(MethodView):
+    @require("operator")
+    @blp.arguments(TransferSchema)
+    @blp.response(201, TransferResultSchema)
+    def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
+        """Pay treasure out of a player's wallet (422 `insufficient_treasure` if it holds less)"""
+        return _transfer(player_id, body, deposit=False)
+
+
+@blp.route("/<player_id>/balance")
+class Balance(MethodView):
+    @require("operator", "auditor", self_param="player_id")
+    @blp.response(200, BalanceSchema)
+    def get(self, player_id: str) -> dict[str, Any]:
+        """A player's wallet balance"""
+        load_player(player_id)
+        return balance_of(ledger.wallet(player_id), player_id)
+
+
+@blp.route("/<player_id>/balance-history")
+class BalanceHistory(MethodView):
+    @require("operator", "auditor", self_param="player_id")
+    @blp.arguments(HistoryQuerySchema, location="query")
+    @blp.response(200, HistoryPageSchema, content_type="application/json")
+    @blp.alt_response(200, description="The whole history streamed (constant memory)",
+                      content_type="text/csv", success=True)
+    @blp.alt_response(200, description="The whole history, one JSON object per line",
+                      content_type="application/x-ndjson", success=True)
+    def get(self, query: dict[str, Any], player_id: str) -> Any:
+        """A wallet's postings with running balance: JSON pages, or CSV / NDJSON by `Accept`"""
+        load_player(player_id)
+        filters = history.Filters(ledger.wallet(player_id), query["since"], query["until"],
+                                  query["reason"], query["table"], query["hand"])
+        mime = request.accept_mimetypes.best_match(["application/json", *export.FORMATS])
+        if mime in export.FORMATS:
+            # An export is the whole (filtered) history: a page asked of it would be ignored.
+            paged = [name for name in ("limit", "cursor") if name in request.args]
+            if paged:
+                raise Problem(422, "invalid_input", f"{mime} exports the whole history; "
+                              "limit and cursor page the JSON one",
+                              errors={"query": {name: ["Pages application/json only."] for name in paged}})
+            return _export(filters, export.FORMATS[mime], mime)
+        items, next_cursor = history.page(db.conn(), filters, query["cursor"], query["limit"])
+        return {"items": items, "next_cursor": next_cursor}
+
+
+def _export(filters: history.Filters, fmt: str, mime: str) -> Response:
+    """The history streamed for as long as the client reads, from a connection of the exports'
+    own pool: a client that reads slowly holds one of those, never a connection the API's other
+    requests need. It is taken before the response starts, so that with every one in use the
+    answer is a 503 now rather than an error halfway through a 200."""
+    pool: ConnectionPool = current_app.extensions["banco.export_pool"]
+    slots: Slots = current_app.extensions["banco.export_slots"]
+    slot = slots.take()
+    if slot is None:
+        return retry_later("exports_busy",
+                           "as many exports as the service runs at once are being read")
+    try:
+        conn = pool.getconn()  # PostgreSQL away: the app's 503
+    except BaseException:
+        slot()
+        raise
+    # Reset (or dropped) if an export stopped midway; given back once, by whichever comes first.
+    give_back = once(lambda: pool.putconn(conn), slot)
+
+    def body() -> Iterator[bytes]:
+        try:
+            yield from export.export(conn, filters, fmt)
+        finally:
+            give_back()
+
+    response = Response(body(), mimetype=mime)
+    # Also when the response is closed before its body was read to the end, or at all.
+    response.call_on_close(give_back)
+    return response

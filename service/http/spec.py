@@ -1,0 +1,53 @@
+"""The OpenAPI document, generated from the code's schemas and views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from service.http.app import create_app
+from service.runtime.config import Config
+
+
+def generate() -> str:
+    """The document as YAML, stable from run to run."""
+    config = Config(database_url="postgresql://unused", redis_url="redis://unused",
+                    operator_key="unused-unused-unused")
+    app = create_app(config, connect=False)
+    spec = app.extensions["banco.api"].spec.to_dict()
+    # Errors are rendered as problem+json (service/http/problems.py); say so in the document.
+    for response in spec["components"]["responses"].values():
+        content = response.get("content", {})
+        if "application/json" in content:
+            content["application/problem+json"] = content.pop("application/json")
+    add_links(spec["paths"])
+    return yaml.safe_dump(spec, sort_keys=True, allow_unicode=True)
+
+
+def _ref(path: str, method: str) -> str:
+    return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
+
+
+# What a client can do next with what a response gave it (OpenAPI links): a player created, a
+# table opened, a hand dealt. Clients (and the contract fuzzer's stateful tests) follow them.
+LINKS = [
+    ("/v1/players", "post", "201", "$response.body#/player/id", "player_id",
+     [("/v1/players/{player_id}", "get"), ("/v1/players/{player_id}/deposits", "post"),
+      ("/v1/players/{player_id}/balance-history", "get")]),
+    ("/v1/tables", "post", "201", "$response.body#/id", "table_id",
+     [("/v1/tables/{table_id}", "get"), ("/v1/tables/{table_id}/seats", "post"),
+      ("/v1/tables/{table_id}/hands", "post"), ("/v1/tables/{table_id}/events", "get")]),
+    ("/v1/tables/{table_id}/hands", "post", "201", "$response.body#/hand/id", "hand_id",
+     [("/v1/hands/{hand_id}", "get"), ("/v1/hands/{hand_id}/replay", "get")]),
+]
+
+
+def add_links(paths: dict[str, Any]) -> None:
+    """Add the OpenAPI links of `LINKS` to the responses they start from."""
+    for path, method, status, value, parameter, targets in LINKS:
+        response = paths[path][method]["responses"][status]
+        response["links"] = {
+            f"{target_method}{target.replace('/', '_').replace('{', '').replace('}', '')}": {
+                "operationRef": _ref(target, target_method), "parameters": {parameter: value}}
+            for target, target_method in targets if target in paths}

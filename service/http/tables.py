@@ -1,0 +1,248 @@
+"""Tables over REST: creating and listing them, views, seats, hands and actions."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import orjson
+import psycopg
+from flask import Response, current_app, request
+from flask.views import MethodView
+from marshmallow import ValidationError
+
+from projections import tables
+from projections.tables import TableRow
+from service.commands import handlers
+from service.commands.principal import Principal
+from service.commands.redaction import viewer_in
+from service.http import db
+from service.http.auth import principal, require
+from service.http.blueprint import Blueprint
+from service.http.context import metadata, store
+from service.http.deferred_jobs import DeferredJobs
+from service.http.problems import Problem
+from service.http.table_schemas import (
+    ActionSchema,
+    JoinedSchema,
+    JoinSchema,
+    LeftSchema,
+    TableCreateSchema,
+    TableListQuerySchema,
+    TablePageSchema,
+    TableSchema,
+)
+
+blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
+                description="Tables: seats, hands and actions.")
+
+
+def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None) -> dict[str, Any]:
+    """The table as `who` may see it, with the actions open to him."""
+    engine = handlers.engine_of(table)
+    held = tables.seat_balances(conn or db.conn(), table)
+    viewer = viewer_in(who, table.seats)
+    you = viewer.seat if viewer.kind == "seat" else None
+    # Between hands the state the last hand ended in may still offer something (a Casino pirate
+    # volunteer for meneur), taken until the next deal.
+    live = table.state is not None and table.status in ("playing", "open")
+    return {
+        "id": table.table_id, "game": table.game, "options": table.options, "status": table.status,
+        "version": table.version,
+        "seats": [{"seat": s["seat"], "player_id": s["player_id"], "balance": held[s["player_id"]]}
+                  for s in table.seats],
+        "hand": None if table.hand_id is None else {
+            "id": table.hand_id, "number": table.hand_number,
+            "status": "playing" if table.status == "playing" else
+            ("settling" if table.status == "settling" else "settled")},
+        "turn": table.turn if table.status == "playing" else None,
+        "you": you,
+        "view": engine.view(table.state, viewer) if table.state is not None else None,
+        "legal_actions": engine.legal_actions(table.state, you) if live and you is not None else [],
+    }
+
+
+def etag(table: TableRow) -> str:
+    return f'"{table.version}"'
+
+
+def respond(table: TableRow, status: int = 200, body: dict[str, Any] | None = None) -> Response:
+    """A table response with its version as the ETag (the schema documents the body)."""
+    payload = body if body is not None else render(table, principal())
+    response = Response(orjson.dumps(payload), status=status, mimetype="application/json")
+    response.headers["ETag"] = etag(table)
+    return response
+
+
+def check_if_match(table: TableRow, required: bool) -> None:
+    """412 when the caller's version is stale; 428 when it is required and missing.
+
+    Where it is `required` (an action) it must name one version: `*`, a list or anything that is
+    no version would let the copies of a retried or repeated request each apply at whatever
+    version they found, so only one concrete version is accepted. Weak tags count as their
+    version (a proxy may weaken the ETag it passes on; a table version has one body).
+    """
+    if "If-Match" not in request.headers:
+        if required:
+            raise Problem(428, "if_match_required", "send If-Match with the table's version (ETag)")
+        return
+    tags = request.if_match
+    if required:
+        sent = tags.as_set(include_weak=True)
+        version = next(iter(sent)) if len(sent) == 1 and not tags.star_tag else None
+        if version is None or not re.fullmatch(r"[0-9]+", version):
+            raise Problem(428, "if_match_required",
+                          "send If-Match with exactly one version of the table, its ETag"
+                          " (not *, not a list)")
+        if int(version) != table.version:
+            raise Problem(412, "stale_version", f"the table is at version {table.version}",
+                          version=table.version)
+        return
+    if not tags.star_tag and not tags.contains_weak(str(table.version)):
+        raise Problem(412, "stale_version", f"the table is at version {table.version}",
+                      version=table.version)
+
+
+def schedule_after_commit(table: TableRow, ended: int | None = None) -> None:
+    """Once the action commits: queue the settlement, or schedule the next turn's deadline, and
+    cancel the timeout of the turn the action `ended` (the version that turn began at); sent to
+    Redis shortly after, off the request (`service.http.deferred_jobs`).
+
+    Redis being down loses nothing: the deadline and the `settling` status are in PostgreSQL,
+    where the worker's sweeper finds them.
+    """
+    jobs: DeferredJobs = current_app.extensions["banco.jobs"]
+    snapshot = replace(table, state=None)
+    db.after_commit(lambda: jobs.after(snapshot, ended))
+
+
+@blp.route("")
+class Tables(MethodView):
+    @require("operator", "player")
+    @blp.arguments(TableCreateSchema)
+    @blp.response(201, TableSchema)
+    def post(self, body: dict[str, Any]) -> Response:
+        """Open a table for a game, with its options (defaults filled in)"""
+        engine = handlers.engine_named(body["game"])
+        raw = dict(body["options"])
+        if body["variant"] is not None:
+            raw["variant"] = body["variant"]
+        try:
+            options = engine.options_schema().load(raw)
+        except ValidationError as e:
+            raise Problem(422, "invalid_options", "the options do not fit this game",
+                          errors={"options": e.messages}) from e
+        table = handlers.create_table(db.conn(), store(), body["game"], dict(options),
+                                      principal().key, metadata("CreateTable"))
+        return respond(table, 201)
+
+    @require("operator", "auditor", "player")
+    @blp.arguments(TableListQuerySchema, location="query")
+    @blp.response(200, TablePageSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """Tables, newest first, filtered by game and status"""
+        if query["game"] is not None:
+            handlers.engine_named(query["game"])  # a misspelt game would list no table at all
+        conn = db.conn()
+        clauses, params = ["true"], []
+        for column in ("game", "status"):
+            if query[column] is not None:
+                clauses.append(f"{column} = %s")
+                params.append(query[column])
+        if query["cursor"] is not None:
+            # The cursor is the last table of the page before; ids are random, so the page goes
+            # on from that table's creation time.
+            after = conn.execute("SELECT created_at FROM tables WHERE table_id = %s",
+                                 (query["cursor"],)).fetchone()
+            if after is None:
+                raise Problem(422, "invalid_cursor", "cursor is not a next_cursor this list gave")
+            clauses.append("(created_at, table_id) < (%s, %s)")
+            params += [after[0], query["cursor"]]
+        rows = conn.execute(
+            f"SELECT table_id, game, status, jsonb_array_length(seats), hand_number FROM tables"
+            f" WHERE {' AND '.join(clauses)} ORDER BY created_at DESC, table_id DESC LIMIT %s",
+            [*params, query["limit"] + 1]).fetchall()
+        items = [{"id": r[0], "game": r[1], "status": r[2], "players": r[3], "hands": r[4]}
+                 for r in rows[: query["limit"]]]
+        more = len(rows) > query["limit"]
+        return {"items": items, "next_cursor": items[-1]["id"] if more else None}
+
+
+@blp.route("/<table_id>")
+class Table(MethodView):
+    @require("operator", "auditor", "player")
+    @blp.response(200, TableSchema)
+    def get(self, table_id: str) -> Response:
+        """The table as you may see it: the hand in play, whose turn, and your legal actions"""
+        table = handlers.load(db.conn(), table_id, balances=True)
+        if request.if_none_match and request.if_none_match.contains(str(table.version)):
+            return Response(status=304, headers={"ETag": etag(table)})
+        return respond(table)
+
+
+@blp.route("/<table_id>/seats")
+class Seats(MethodView):
+    @require("player")
+    @blp.arguments(JoinSchema)
+    @blp.response(201, JoinedSchema)
+    def post(self, body: dict[str, Any], table_id: str) -> Response:
+        """Take a seat, moving your buy-in from your wallet to the seat"""
+        table = handlers.load(db.conn(), table_id)
+        check_if_match(table, required=False)
+        buy_in = handlers.buy_in_for(table, body["buy_in"])
+        player_id = principal().subject
+        seat = handlers.seat_player(db.conn(), store(), table, player_id, buy_in, body["age"],
+                                    body["seed"], metadata("JoinTable"))
+        return respond(table, 201, {"seat": seat["seat"], "player_id": player_id,
+                                    "table": render(table, principal())})
+
+
+@blp.route("/<table_id>/seats/<player_id>")
+class Seat(MethodView):
+    @require("operator", self_param="player_id")
+    @blp.response(200, LeftSchema)
+    def delete(self, table_id: str, player_id: str) -> dict[str, Any]:
+        """Leave between hands: the seat's treasure goes back to the wallet"""
+        table = handlers.load(db.conn(), table_id)
+        cash = handlers.leave(db.conn(), store(), table, player_id, metadata("LeaveTable"))
+        return {"player_id": player_id, "cash_out": cash}
+
+
+@blp.route("/<table_id>/hands")
+class Hands(MethodView):
+    @require("operator", "player")
+    @blp.response(201, TableSchema)
+    def post(self, table_id: str) -> Response:
+        """Deal the next hand (or round); its deck is committed before any card is dealt"""
+        table = handlers.load(db.conn(), table_id, balances=True)  # the deal needs them
+        who = principal()
+        if who.role == "player" and table.seat_of(who.subject) is None:
+            raise Problem(403, "not_seated", "only a seated player (or the operator) deals")
+        check_if_match(table, required=False)
+        table = handlers.open_hand(db.conn(), store(), table, metadata("OpenHand"))
+        schedule_after_commit(table)
+        return respond(table, 201)
+
+
+@blp.route("/<table_id>/actions")
+class Actions(MethodView):
+    @require("player")
+    @blp.arguments(ActionSchema)
+    @blp.response(200, TableSchema)
+    def post(self, body: dict[str, Any], table_id: str) -> Response:
+        """Play one of your `legal_actions`; send the table's version as If-Match"""
+        table = handlers.load(db.conn(), table_id)
+        seat = table.seat_of(principal().subject)
+        if seat is None:
+            raise Problem(403, "not_seated", "you have no seat at this table")
+        if "seat" in body and body["seat"] != seat:
+            raise Problem(403, "not_your_seat", "you may act only for your own seat")
+        check_if_match(table, required=True)
+        payload = {k: v for k, v in body.items() if k != "seat"}
+        # The turn in play has a timeout job scheduled at this version; the action ends it.
+        ended = table.version if table.deadline is not None else None
+        table = handlers.act(db.conn(), store(), table, seat, payload,
+                             metadata("Act"))
+        schedule_after_commit(table, ended)
+        return respond(table)

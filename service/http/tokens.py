@@ -1,0 +1,150 @@
+"""Bearer tokens of players and auditors: issued, rotated and revoked, each change an event.
+
+A token is stored only as its SHA-256, under an id (`tk_...`) that events and answers may name.
+Revoking deletes its row: every API process looks tokens up in the database on each request, so
+the next request with it is a 401 wherever it lands. Each change is appended to the subject's
+stream (`player-<id>`, `auditor-<id>`) with the subject's row locked, so two changes of one
+subject's tokens queue and a rotation leaves exactly one token alive.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Literal
+
+from flask import g
+from flask.views import MethodView
+
+from events.model import NewEvent
+from service.http import db
+from service.http.auth import new_token, require
+from service.http.blueprint import Blueprint
+from service.http.context import metadata, store
+from service.http.problems import Problem
+from service.http.schemas import TokenSchema
+
+Holder = Literal["player", "auditor"]
+_REGISTRY = {  # the table that says the subject exists, and its 404
+    "player": ("SELECT 1 FROM players WHERE player_id = %s FOR NO KEY UPDATE", "player_not_found"),
+    "auditor": ("SELECT 1 FROM auditors WHERE auditor_id = %s FOR NO KEY UPDATE", "auditor_not_found"),
+}
+
+blp = Blueprint("tokens", __name__, url_prefix="/v1",
+                description="Bearer tokens of players and auditors: rotate and revoke.")
+
+
+def stream(role: Holder, subject: str) -> str:
+    return f"{role}-{subject}"
+
+
+def lock_subject(role: Holder, subject: str) -> None:
+    """Lock the player's or auditor's row for the rest of the transaction (404 when unknown)."""
+    sql, code = _REGISTRY[role]
+    if db.conn().execute(sql, (subject,)).fetchone() is None:
+        raise Problem(404, code, f"no {role} {subject}")
+
+
+def _event(kind: str, role: str, subject: str, token_id: str, command: str) -> NewEvent:
+    meta = metadata(command)
+    return NewEvent(kind, {"role": role, "subject": subject, "token_id": token_id,
+                           "actor": meta["actor"]}, meta)
+
+
+def issue(role: Holder, subject: str, command: str) -> tuple[dict[str, Any], NewEvent]:
+    """A new token for `subject` (shown once, in the returned dict) and its `TokenIssued` event.
+
+    The request's idempotency record keeps the token's id, never the token (service/http/idempotency.py).
+    """
+    token, digest = new_token()
+    token_id = "tk_" + secrets.token_hex(8)
+    db.conn().execute(
+        "INSERT INTO tokens (token_hash, role, subject, token_id) VALUES (%s, %s, %s, %s)",
+        (digest, role, subject, token_id))
+    g.issued_token_id = token_id
+    issued = {"token_id": token_id, "role": role, "subject": subject, "token": token}
+    return issued, _event("TokenIssued", role, subject, token_id, command)
+
+
+def revoke_all(role: Holder, subject: str, command: str) -> list[NewEvent]:
+    """Revoke every token of `subject`; a `TokenRevoked` event each."""
+    rows = db.conn().execute(
+        "DELETE FROM tokens WHERE role = %s AND subject = %s RETURNING token_id",
+        (role, subject)).fetchall()
+    return [_event("TokenRevoked", role, subject, token_id, command)
+            for (token_id,) in sorted(rows)]
+
+
+def append(role: Holder, subject: str, events: list[NewEvent]) -> None:
+    if events:
+        c = db.conn()
+        store().append(stream(role, subject), events, None, conn=c)
+
+
+def rotate(role: Holder, subject: str, command: str) -> dict[str, Any]:
+    """Revoke `subject`'s tokens and issue one in their place."""
+    lock_subject(role, subject)
+    revoked = revoke_all(role, subject, command)
+    issued, event = issue(role, subject, command)
+    append(role, subject, [*revoked, event])
+    return issued
+
+
+def reissue(token_id: str) -> dict[str, Any] | None:
+    """Replace the token `token_id` by a new one of the same subject; None if it was revoked.
+
+    For the replay of a response that issued `token_id`: its client may have lost it.
+    """
+    c = db.conn()
+    row = c.execute("SELECT role, subject FROM tokens WHERE token_id = %s", (token_id,)).fetchone()
+    if row is None:
+        return None
+    role, subject = row
+    lock_subject(role, subject)
+    if c.execute("DELETE FROM tokens WHERE token_id = %s RETURNING 1", (token_id,)).fetchone() is None:
+        return None  # revoked or rotated while we waited for the subject's lock
+    revoked = _event("TokenRevoked", role, subject, token_id, "ReissueToken")
+    issued, event = issue(role, subject, "ReissueToken")
+    append(role, subject, [revoked, event])
+    return issued
+
+
+@blp.route("/players/<player_id>/token")
+class PlayerToken(MethodView):
+    @require("operator", self_param="player_id")
+    @blp.response(201, TokenSchema)
+    def post(self, player_id: str) -> dict[str, Any]:
+        """Rotate a player's token: the operator, or the player himself
+
+        His current token stops working at once; the response holds the new one, shown only
+        once. Replayed with its `Idempotency-Key`, it issues yet another in place of the one the
+        earlier answer carried (`Idempotent-Replayed: true`), which stops working.
+        """
+        return rotate("player", player_id, "RotatePlayerToken")
+
+    @require("operator")
+    @blp.response(204)
+    def delete(self, player_id: str) -> None:
+        """Revoke a player's token(s): a 401 at once, until the operator issues him a new one"""
+        lock_subject("player", player_id)
+        append("player", player_id, revoke_all("player", player_id, "RevokePlayerToken"))
+
+
+@blp.route("/auditors/<auditor_id>/token")
+class AuditorToken(MethodView):
+    @require("operator")
+    @blp.response(201, TokenSchema)
+    def post(self, auditor_id: str) -> dict[str, Any]:
+        """Rotate an auditor's token
+
+        His current token stops working at once; the response holds the new one, shown only
+        once. Replayed with its `Idempotency-Key`, it issues yet another in place of the one the
+        earlier answer carried (`Idempotent-Replayed: true`), which stops working.
+        """
+        return rotate("auditor", auditor_id, "RotateAuditorToken")
+
+    @require("operator")
+    @blp.response(204)
+    def delete(self, auditor_id: str) -> None:
+        """Revoke an auditor's token(s): a 401 at once, until the operator issues a new one"""
+        lock_subject("auditor", auditor_id)
+        append("auditor", auditor_id, revoke_all("auditor", auditor_id, "RevokeAuditorToken"))

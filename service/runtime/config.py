@@ -1,0 +1,87 @@
+"""Configuration from the environment, checked at start-up so a bad value fails fast."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed."""
+
+
+def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be an integer, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low} and {high}, got {value}")
+    return value
+
+
+def _rate(value: str) -> str:
+    from limits import parse
+
+    try:
+        parse(value)
+    except ValueError:
+        raise ConfigError(f"BANCO_RATE_LIMIT must read like '1200/minute', got {value!r}") from None
+    return value
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "")
+    if raw not in ("", "0", "1"):
+        raise ConfigError(f"{name} must be 0 or 1, got {raw!r}")
+    return raw == "1"
+
+
+def idempotency_retention_s(env: Mapping[str, str] | None = None) -> int:
+    """How long an Idempotency-Key's record holds: read by the API and by the workers' purge."""
+    return _int(os.environ if env is None else env, "BANCO_IDEMPOTENCY_RETENTION_S",
+                24 * 3600, 60, 366 * 24 * 3600)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the service reads from its environment."""
+
+    database_url: str
+    redis_url: str
+    operator_key: str
+    max_body_bytes: int = 64 * 1024
+    pool_size: int = 10
+    queue_name: str = "banco"
+    page_limit: int = 500
+    rate_limit: str = "1200/minute"
+    bench_endpoints: bool = False  # the benchmark's ceiling endpoint (service/http/bench_endpoint.py)
+    threads: int | None = None  # gunicorn threads per worker, when known (service/http/slots.py)
+    idempotency_retention_s: int = 24 * 3600
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        """Read `DATABASE_URL`, `REDIS_URL`, `BANCO_OPERATOR_KEY` and the optional limits."""
+        env = os.environ if env is None else env
+        missing = [n for n in ("DATABASE_URL", "REDIS_URL", "BANCO_OPERATOR_KEY") if not env.get(n)]
+        if missing:
+            raise ConfigError(f"missing setting(s): {', '.join(missing)}")
+        key = env["BANCO_OPERATOR_KEY"]
+        if len(key) < 16:
+            raise ConfigError("BANCO_OPERATOR_KEY must be at least 16 characters")
+        return cls(
+            database_url=env["DATABASE_URL"],
+            redis_url=env["REDIS_URL"],
+            operator_key=key,
+            max_body_bytes=_int(env, "BANCO_MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
+            pool_size=_int(env, "BANCO_POOL_SIZE", 10, 1, 200),
+            queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
+            rate_limit=_rate(env.get("BANCO_RATE_LIMIT") or "1200/minute"),
+            bench_endpoints=_flag(env, "BANCO_BENCH_ENDPOINTS"),
+            threads=_int(env, "BANCO_THREADS", 0, 0, 10_000) or None,
+            idempotency_retention_s=idempotency_retention_s(env),
+        )
