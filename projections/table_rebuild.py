@@ -8,11 +8,12 @@ from typing import Any
 import psycopg
 
 from events.catalog import GAME_EVENT_PREFIX
+from events.game_records import engine_event
 from events.model import StoredEvent
 from events.postgres import COLUMNS, stored_event
 from games.registry import engines
 from projections import tables
-from projections.tables import TableRow, engine_event, turn_of
+from projections.tables import TableRow, turn_of
 
 
 def _fold(events: list[StoredEvent]) -> tuple[TableRow, list[dict[str, Any]]]:

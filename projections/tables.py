@@ -12,9 +12,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from events import ledger
-from events.catalog import GAME_EVENT_PREFIX
-from events.model import StoredEvent
-from games.contract import Engine, Event
+from games.contract import Engine
 
 COLUMNS = ("table_id, game, options, status, version, seats, hand_id, hand_number, state, turn,"
            " created_by, created_at, deadline")
@@ -47,13 +45,6 @@ class TableRow:
 
     def player_at(self, seat: int) -> str:
         return next(s["player_id"] for s in self.seats if s["seat"] == seat)
-
-
-def engine_event(stored: StoredEvent) -> Event:
-    """A rules engine's event back from its record (see `service.commands.handlers.recorded`)."""
-    d = stored.data
-    visible = None if d["visible_to"] is None else frozenset(d["visible_to"])
-    return Event(stored.type[len(GAME_EVENT_PREFIX):], d["data"], visible, d["public"])
 
 
 def turn_of(engine: Engine, state: Any) -> dict[str, Any] | None:

@@ -14,7 +14,7 @@ from typing import Any
 import psycopg
 
 from events import ledger
-from events.catalog import GAME_EVENT_PREFIX
+from events.game_records import recorded
 from events.model import NewEvent, StoredEvent
 from events.postgres import PostgresEventStore
 from games import deck
@@ -64,14 +64,6 @@ def account(table: TableRow, name: str) -> str:
 def transfers(table: TableRow, postings: Sequence[Posting]) -> list[ledger.Transfer]:
     return [ledger.Transfer(account(table, p.from_account), account(table, p.to_account), p.amount,
                             p.reason, table=table.table_id, hand=table.hand_id) for p in postings]
-
-
-def recorded(table: TableRow, event: Event, metadata: dict[str, Any]) -> NewEvent:
-    """An engine event as the store keeps it, visibility included."""
-    visible = None if event.visible_to is None else sorted(event.visible_to)
-    return NewEvent(GAME_EVENT_PREFIX + event.type,
-                    {"hand": table.hand_id, "data": dict(event.data), "visible_to": visible,
-                     "public": None if event.public is None else dict(event.public)}, metadata)
 
 
 def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> TableRow:
@@ -240,7 +232,7 @@ def _between_hands(conn: psycopg.Connection, store: PostgresEventStore, table: T
     state = table.state
     for event in events:
         state = engine_of(table).evolve(state, event)
-    records = [recorded(table, e, metadata) for e in events]
+    records = [recorded(table.hand_id, e, metadata) for e in events]
     moves = transfers(table, [p for e in events for p in e.postings])
     append_batch(conn, store, table, records, moves, metadata)
     table.state = state
@@ -294,7 +286,7 @@ def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
     engine = engine_of(table)
     for event in events:
         state = engine.evolve(state, event)
-    records = [*prefix, *(recorded(table, e, metadata) for e in events)]
+    records = [*prefix, *(recorded(table.hand_id, e, metadata) for e in events)]
     last_game_event = len(records) - 1
     table.status = "settling" if engine.is_terminal(state) else "playing"
     table.turn = turn_of(engine, state)

@@ -12,10 +12,10 @@ from typing import Any
 import psycopg
 
 from events.catalog import GAME_EVENT_PREFIX
+from events.game_records import engine_event
 from events.model import StoredEvent
 from games.contract import AUDITOR, SPECTATOR, Viewer, redact
 from projections import tables
-from projections.tables import engine_event
 from service.commands.principal import Principal
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import psycopg
 
+from events.game_records import engine_event
 from games.contract import Viewer
-from projections.tables import engine_event
 from service.commands.principal import Principal
 from service.commands.redaction import Redactor
 from service.verification.hand_log import HandLog, is_game

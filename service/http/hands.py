@@ -7,8 +7,8 @@ from typing import Any
 from flask.views import MethodView
 
 from events.catalog import GAME_EVENT_PREFIX
+from events.game_records import engine_event
 from projections import tables
-from projections.tables import engine_event
 from service.commands import handlers
 from service.commands.principal import Principal
 from service.commands.redaction import Redactor, viewer_in

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from events.game_records import engine_event
 from events.model import StoredEvent
 from games import deck
 from games.cassino.cards import DECK as CASSINO_DECK
 from games.contract import SeedMaterial
 from games.sevenhalf import cards as sevenhalf_cards
-from projections.tables import engine_event
 from service.verification.findings import Check, failed, passed
 from service.verification.hand_log import HandLog
 

@@ -15,11 +15,11 @@ from typing import Any
 import psycopg
 
 from events.catalog import GAME_EVENT_PREFIX
+from events.game_records import engine_event
 from events.model import StoredEvent
 from events.postgres import COLUMNS, stored_event
 from games.contract import Engine
 from games.registry import engines
-from projections.tables import engine_event
 
 ENGINES = engines()
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import psycopg
 
+from events.game_records import engine_event
 from events.ledger import HOUSE
-from projections.tables import engine_event
 from service.verification.findings import Check, failed, passed
 from service.verification.hand_log import HandLog
 from service.verification.rules_check import UNREADABLE, postings

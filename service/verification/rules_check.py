@@ -9,9 +9,10 @@ from typing import Any
 import orjson
 
 from events.catalog import GAME_EVENT_PREFIX
+from events.game_records import engine_event, record_data
 from events.model import StoredEvent
 from games.contract import Event, IllegalMove, Posting, SeatInfo
-from projections.tables import TableRow, engine_event
+from projections.tables import TableRow
 from service.commands.handlers import transfers
 from service.verification.deck_check import material
 from service.verification.findings import Check, failed, passed
@@ -41,11 +42,8 @@ def _json(value: Any) -> Any:
 
 
 def as_recorded(hand: HandLog, event: Event) -> dict[str, Any]:
-    """An engine event as `service.commands.handlers.recorded` stores it."""
-    visible = None if event.visible_to is None else sorted(event.visible_to)
-    return _json({"type": GAME_EVENT_PREFIX + event.type,
-                  "data": {"hand": hand.hand_id, "data": dict(event.data), "visible_to": visible,
-                           "public": None if event.public is None else dict(event.public)}})
+    """An engine event's record as stored, in its JSON form."""
+    return _json({"type": GAME_EVENT_PREFIX + event.type, "data": record_data(hand.hand_id, event)})
 
 
 def postings(hand: HandLog, moves: Sequence[Posting]) -> list[dict[str, Any]]:

@@ -11,10 +11,10 @@ import orjson
 from flask.testing import FlaskClient
 
 from events.catalog import GAME_EVENT_PREFIX
+from events.game_records import engine_event
 from events.model import StoredEvent
 from games import deck
 from games.contract import SPECTATOR, Viewer
-from projections.tables import engine_event
 from tests.games.test_sevenhalf_properties import concrete
 from tests.service.conftest import OPERATOR, Player, bearer
 

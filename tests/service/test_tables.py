@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from events.catalog import GAME_EVENT_PREFIX
+from events.game_records import engine_event
 from games.registry import engines
-from projections.tables import engine_event
 from service.commands import handlers
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session, leaks
