@@ -12,7 +12,7 @@ import os
 import threading
 from dataclasses import dataclass
 
-from redis import Redis
+from redis import Redis, RedisError
 
 from events.model import ConcurrencyConflict
 from projections import tables
@@ -55,13 +55,26 @@ def sweep(connection: Redis | None, queue_name: str) -> Swept:
         table = timeouts.fire(table_id, version)
         if table is not None:
             done.deadlines += 1
-            if connection is not None:
-                timeouts.after(connection, queue_name, table)
+            connection = follow_up(connection, queue_name, table)
     for table_id, hand_id in stuck:
         done.settled += settle_hand(table_id, hand_id)
     for (table_id,) in expired:
         done.ended += end_expired(table_id)
     return done
+
+
+def follow_up(connection: Redis | None, queue_name: str, table: tables.TableRow) -> Redis | None:
+    """Send Redis what a fired deadline leads to (the next turn's job, the settlement's); the
+    connection to use for the rest of the sweep, None once Redis failed: what was not sent is in
+    PostgreSQL, where the next sweeps find it, and the sweep must not wait on Redis meanwhile."""
+    if connection is None:
+        return None
+    try:
+        timeouts.after(connection, queue_name, table)
+        return connection
+    except RedisError as e:
+        log.debug("Redis unreachable (%s): the rest of this sweep goes without it", e)
+        return None
 
 
 def end_expired(table_id: str) -> bool:
@@ -93,7 +106,11 @@ def sweep_logged(connection: Redis, queue_name: str) -> None:
 def checkpoint_due(connection: Redis, queue_name: str) -> bool:
     """True for one worker per `BANCO_CHECKPOINT_EVERY_S` (default an hour): it records a digest."""
     every = int(float(os.environ.get("BANCO_CHECKPOINT_EVERY_S", "3600")))
-    return bool(connection.set(f"banco:{queue_name}:checkpoint-due", "1", nx=True, ex=max(every, 1)))
+    try:
+        return bool(connection.set(f"banco:{queue_name}:checkpoint-due", "1", nx=True,
+                                   ex=max(every, 1)))
+    except RedisError:  # Redis away: asked again at the next pass, without a traceback a second
+        return False
 
 
 def loop(connection: Redis, queue_name: str, every_s: float, stop: threading.Event) -> None:

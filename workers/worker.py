@@ -1,29 +1,184 @@
-"""`banco worker`: an RQ worker with its scheduler and the sweeper, one process, no fork per job."""
+"""`banco worker`: an RQ worker with its scheduler and the sweeper, one process, no fork per job.
+
+The worker outlives Redis: an outage is waited out (the sweeper goes on from PostgreSQL
+meanwhile), and a Redis that comes back without the worker's registration gets it again.
+"""
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
+from collections.abc import Callable
+from typing import Any
 
-from rq import SimpleWorker
+from redis import Redis
+from redis.client import Pipeline
+from redis.exceptions import ConnectionError, TimeoutError
+from rq import Queue, SimpleWorker, worker_registration
+from rq.job import Job
 
 from workers import sweeper
 from workers.queues import connect, queue
+
+log = logging.getLogger("banco.worker")
+
+REDIS_AWAY = (ConnectionError, TimeoutError)
+HEARTBEAT_S = 2.0  # how often a worker tells Redis it is alive, whatever job it runs
+# How long Redis keeps a worker listed after its last heartbeat: a killed worker (which cannot
+# register its death) is gone from `/readyz` and `banco jobs` this soon, not after RQ's minutes.
+HEARTBEAT_TTL_S = 10
+WORKER_TTL_S = 30  # RQ's: its blocking wait for a job lasts this less 15 s
+MAX_WAIT_S = 4.0  # the longest pause between two tries to reach Redis again
+
+
+class Worker(SimpleWorker):
+    """SimpleWorker that waits out a Redis outage instead of quitting, and registers again when
+    Redis has forgotten it (restarted empty, flushed)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Between its birth and its death, and only then, heartbeats may register it again.
+        self._registration = threading.Lock()
+        self._registered = False
+
+    def register_birth(self) -> None:
+        with self._registration:
+            super().register_birth()
+            self._registered = True
+
+    def register_death(self) -> None:
+        with self._registration:
+            self._registered = False
+            super().register_death()
+
+    def beat(self) -> None:
+        """One heartbeat, which puts the worker back on Redis's lists if it is missing there."""
+        with self._registration:
+            if self._registered:
+                self._beat()
+
+    def _beat(self) -> None:
+        with self.connection.pipeline() as pipe:
+            super().heartbeat(HEARTBEAT_TTL_S, pipeline=pipe)
+            worker_registration.register(self, pipe)
+            created = pipe.execute()[0]
+        if created:  # the hash had no heartbeat: Redis had lost it, write the rest again
+            with self.connection.pipeline() as pipe:
+                pipe.hset(self.key, mapping={**self.serialize(), "state": self.get_state()})
+                pipe.expire(self.key, HEARTBEAT_TTL_S)
+                pipe.execute()
+            log.info("Worker %s: registered again with Redis", self.name)
+
+    def heartbeat(self, timeout: int | None = None, pipeline: Pipeline | None = None) -> None:
+        # The worker's key lives HEARTBEAT_TTL_S past each heartbeat, whatever RQ asks: the
+        # heartbeat thread keeps it alive through long jobs.
+        if pipeline is not None:
+            super().heartbeat(HEARTBEAT_TTL_S, pipeline=pipeline)
+            return
+        while True:
+            try:
+                self.beat()
+                self.revive_scheduler()
+                return
+            except REDIS_AWAY as e:
+                if self._stop_requested:
+                    return
+                self.wait_for_redis(e)
+
+    def revive_scheduler(self) -> None:
+        """Start this worker's scheduler again if it died (of a Redis outage), as RQ's
+        maintenance does, but at once rather than at the next maintenance."""
+        process = self.scheduler._process if self.scheduler is not None else None
+        if process is not None and not process.is_alive():
+            assert self.scheduler is not None
+            self.scheduler.acquire_locks(auto_start=True)
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        try:
+            super().execute_job(job, queue)
+        except REDIS_AWAY as e:
+            # The job's work is in PostgreSQL; only RQ's record of it is lost, and the sweeper
+            # finishes whatever the job left (a deadline's follow-up, a settlement).
+            self.executions.clear()
+            self.wait_for_redis(e)
+
+    def check_for_suspension(self, burst: bool) -> None:
+        try:
+            super().check_for_suspension(burst)
+        except REDIS_AWAY as e:
+            self.wait_for_redis(e)
+
+    def run_maintenance_tasks(self) -> None:
+        try:
+            super().run_maintenance_tasks()
+        except REDIS_AWAY as e:
+            self.wait_for_redis(e)
+
+    def teardown(self) -> None:
+        try:
+            super().teardown()
+        except REDIS_AWAY:  # stopping while Redis is away: its key expires with the heartbeats
+            log.warning("Worker %s: stopped without telling Redis, which is unreachable", self.name)
+
+    def wait_for_redis(self, error: Exception) -> None:
+        wait_for_redis(self.connection, error, lambda: self._stop_requested)
+
+    def _pubsub_exception_handler(self, exc: Exception, pubsub: Any, pubsub_thread: Any) -> None:
+        if not isinstance(exc, ConnectionError):
+            super()._pubsub_exception_handler(exc, pubsub, pubsub_thread)
+            return
+        time.sleep(MAX_WAIT_S)  # the outage is logged by the job loop; redis-py resubscribes
+
+
+def wait_for_redis(connection: Redis, error: Exception,
+                   stopping: Callable[[], bool] = lambda: False) -> None:
+    """Wait until Redis answers again, with a growing pause; the outage is logged once."""
+    log.warning("Redis is unreachable (%s): jobs wait for it, the sweeper goes on from PostgreSQL",
+                error)
+    began, pause = time.monotonic(), 0.25
+    while not stopping():
+        time.sleep(pause)
+        try:
+            connection.ping()
+            break
+        except REDIS_AWAY:
+            pause = min(pause * 2, MAX_WAIT_S)
+    log.warning("Redis is back after %.0f s", time.monotonic() - began)
+
+
+def keep_beating(worker: Worker, stop: threading.Event) -> None:
+    """Heartbeats from a thread of their own, so a long job does not make the worker look dead."""
+    while not stop.wait(HEARTBEAT_S):
+        try:
+            worker.beat()
+        except REDIS_AWAY:
+            pass  # the job loop waits for Redis and says so; the next beat registers again
+        except Exception:  # the thread must outlive anything a heartbeat meets
+            log.exception("heartbeat failed")
 
 
 def run(redis_url: str, queue_name: str = "banco", burst: bool = False,
         sweep_every_s: float = 1.0) -> bool:
     """Work the queue (until it is empty with `burst`); returns whether any job ran."""
     connection = connect(redis_url)
-    # SimpleWorker runs jobs in-process: a fork per job caps RQ near 100 jobs/s on two cores,
-    # and Banco's jobs are short and load all they need from PostgreSQL.
-    worker = SimpleWorker([queue(connection, queue_name)], connection=connection)
     if burst:
+        worker = Worker([queue(connection, queue_name)], connection=connection)
         sweeper.sweep_logged(connection, queue_name)
         return worker.work(burst=True, with_scheduler=True)
     stop = threading.Event()
-    thread = threading.Thread(target=sweeper.loop, args=(connection, queue_name, sweep_every_s, stop),
-                              name="sweeper", daemon=True)
-    thread.start()
+    # The sweeper has a connection of its own: RQ lengthens its worker's socket timeout to
+    # cover a blocking wait for a job, which a sweep must not spend on a Redis that hangs.
+    threading.Thread(target=sweeper.loop, args=(connect(redis_url), queue_name, sweep_every_s, stop),
+                     name="sweeper", daemon=True).start()
+    try:
+        connection.ping()
+    except REDIS_AWAY as e:  # started while Redis is away (RQ's worker needs it from the start)
+        wait_for_redis(connection, e)
+    # SimpleWorker runs jobs in-process: a fork per job caps RQ near 100 jobs/s on two cores,
+    # and Banco's jobs are short and load all they need from PostgreSQL.
+    worker = Worker([queue(connection, queue_name)], connection=connection, worker_ttl=WORKER_TTL_S)
+    threading.Thread(target=keep_beating, args=(worker, stop), name="heartbeat", daemon=True).start()
     try:
         return worker.work(with_scheduler=True)
     finally:

