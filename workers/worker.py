@@ -45,6 +45,9 @@ class Worker(SimpleWorker):
     def register_birth(self) -> None:
         with self._registration:
             super().register_birth()
+            # RQ keeps a new worker's key for worker_ttl + 60 s: killed before its first
+            # heartbeat, the worker would stay listed that long.
+            self.connection.expire(self.key, HEARTBEAT_TTL_S)
             self._registered = True
 
     def register_death(self) -> None:
