@@ -6,13 +6,14 @@ import threading
 
 from rq import SimpleWorker
 
-from workers import sweeper
+from workers import job_logs, sweeper
 from workers.queues import connect, queue
 
 
 def run(redis_url: str, queue_name: str = "banco", burst: bool = False,
         sweep_every_s: float = 1.0) -> bool:
     """Work the queue (until it is empty with `burst`); returns whether any job ran."""
+    job_logs.configure()
     connection = connect(redis_url)
     # SimpleWorker runs jobs in-process: a fork per job caps RQ near 100 jobs/s on two cores,
     # and Banco's jobs are short and load all they need from PostgreSQL.
