@@ -18,7 +18,7 @@ from redis.exceptions import ConnectionError, TimeoutError
 from rq import Queue, SimpleWorker, worker_registration
 from rq.job import Job
 
-from workers import sweeper
+from workers import job_logs, sweeper
 from workers.queues import connect, queue
 
 log = logging.getLogger("banco.worker")
@@ -164,6 +164,7 @@ def keep_beating(worker: Worker, stop: threading.Event) -> None:
 def run(redis_url: str, queue_name: str = "banco", burst: bool = False,
         sweep_every_s: float = 1.0) -> bool:
     """Work the queue (until it is empty with `burst`); returns whether any job ran."""
+    job_logs.configure()
     connection = connect(redis_url)
     if burst:
         worker = Worker([queue(connection, queue_name)], connection=connection)

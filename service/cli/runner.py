@@ -68,9 +68,9 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
             raise click.UsageError(str(e)) from e
         with psycopg.connect(servers.database_url, autocommit=True) as conn:
             migrate.upgrade(conn)
+        # No gunicorn access log: the API writes one JSON line per request (service/runtime/logs.py).
         children.append(subprocess.Popen(
-            [*gunicorn_command(f"{host}:{port}", workers), "--access-logfile", "-",
-             "--log-level", "warning"], env=env))
+            [*gunicorn_command(f"{host}:{port}", workers), "--log-level", "warning"], env=env))
         children.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env))
         click.echo(f"Banco is running at http://{host}:{port}  (data in {data_dir})")
         click.echo(f"Operator key: {key}")

@@ -33,13 +33,14 @@ class BalanceChart(MethodView):
     @require("operator", "auditor", self_param="player_id")
     @blp.arguments(ChartQuerySchema, location="query")
     @blp.response(200, {"type": "string"}, content_type="image/svg+xml",
-                  description="The balance over time as SVG (downsampled past 600 buckets)")
+                  description="The wallet's balance over time as SVG, times in UTC"
+                              " (downsampled past 600 buckets)")
     def get(self, query: dict[str, Any], player_id: str) -> Response:
         """A chart of the wallet's balance over time (filters as for balance-history)"""
         player = load_player(player_id)
         filters = history.Filters(ledger.wallet(player_id), query["since"], query["until"],
                                   query["reason"], query["table"], query["hand"])
         count = history.count(db.conn(), filters)
-        rows = ((r[1], r[4]) for r in history.stream(db.conn(), filters))
-        title = f"Balance of {player['name']} ({player_id})"
+        rows = ((r[1], r[4], chart.kind(r[3], r[6])) for r in history.stream(db.conn(), filters))
+        title = f"Wallet balance of {player['name']} ({player_id})"
         return Response(chart.svg(title, chart.downsample(rows, count)), mimetype="image/svg+xml")

@@ -67,12 +67,12 @@ def test_the_chart_is_svg_of_the_balance(client, new_player):
 
 def test_long_histories_are_downsampled_keeping_the_extremes():
     start = datetime(2026, 1, 1).timestamp()
-    points = [(datetime.fromtimestamp(start + i), (i * 7919) % 1000) for i in range(100_000)]
-    points[54_321] = (points[54_321][0], 5000)
-    kept = list(downsample(iter(points), len(points)))
+    points = [(datetime.fromtimestamp(start + i), (i * 7919) % 1000, "") for i in range(100_000)]
+    points[54_321] = (points[54_321][0], 5000, "")
+    kept = downsample(iter(points), len(points)).points
     assert len(kept) <= 4 * MAX_BUCKETS
-    assert max(b for _, b in kept) == 5000 and min(b for _, b in kept) == 0
-    assert [t for t, _ in kept] == sorted(t for t, _ in kept)
+    assert max(b for _, b, _ in kept) == 5000 and min(b for _, b, _ in kept) == 0
+    assert [t for t, _, _ in kept] == sorted(t for t, _, _ in kept)
 
 
 def test_exports_read_slowly_hold_no_connection_other_requests_need(config, new_player):

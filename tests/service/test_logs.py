@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import io
 import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
 
 import orjson
 
 from service.runtime import logs
+from tests.service.conftest import ROOT
 
 
 def test_request_logs_are_json_with_the_request_id(client):
@@ -49,3 +56,45 @@ def test_no_secret_or_seed_reaches_the_logs(app, config, new_player, monkeypatch
     assert '"path": "/v1/tables' in written or '"path":"/v1/tables' in written
     for secret in (OPERATOR_KEY, seed, *(p.token for p in session.players)):
         assert secret and secret not in written
+
+
+def test_banco_run_logs_one_line_per_request_and_one_per_job(database_url, redis_url, tmp_path):
+    """`banco run` answering N requests writes N request lines (no second access line from
+    gunicorn), and its worker writes one line per job: what ran, how long and how it ended, or
+    for a failure the error (RQ alone writes four lines for a job that succeeds)."""
+    from tests.test_cli import free_port, wait_ready
+    from workers.queues import connect, queue
+
+    port, name = free_port(), f"banco-logs-{os.getpid()}"
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+           "BANCO_OPERATOR_KEY": "k" * 32, "BANCO_QUEUE": name}
+    with (tmp_path / "out").open("w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--data-dir", str(tmp_path),
+                                 "--port", str(port), "--workers", "1"],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    q = queue(connect(redis_url), name)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60)
+        request_ids = [f"count-{n}-{os.getpid()}" for n in range(5)]
+        for request_id in request_ids:
+            urllib.request.urlopen(urllib.request.Request(
+                f"http://127.0.0.1:{port}/healthz", headers={"X-Request-ID": request_id}), timeout=10).close()
+        ok = q.enqueue("json.loads", '"logged-ok"')
+        bad = q.enqueue("json.loads", "{logged-bad")
+        deadline = time.monotonic() + 30
+        while not (ok.is_finished and bad.is_failed) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert ok.is_finished and bad.is_failed
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+        q.delete(delete_jobs=True)
+    lines = (tmp_path / "out").read_text().splitlines()
+    served = [line for line in lines if "/healthz" in line]
+    assert len(served) == len(request_ids), served
+    assert sorted(orjson.loads(line)["request_id"] for line in served) == sorted(request_ids)
+    [ok_line] = [line for line in lines if ok.id in line or "logged-ok" in line]
+    assert "Successfully completed json.loads" in orjson.loads(ok_line)["message"]
+    [bad_line] = [line for line in lines if bad.id in line or "logged-bad" in line]
+    failure = orjson.loads(bad_line)
+    assert failure["level"] == "ERROR" and "JSONDecodeError" in failure["message"]
