@@ -32,6 +32,7 @@ from service.http import (
     limits,
     players,
     probes,
+    reference,
     streams,
     tables,
     tokens,
@@ -52,6 +53,7 @@ API_SPEC = {
         "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
         "security": [{"bearer": []}],
     },
+    **reference.SETTINGS,
 }
 
 
@@ -62,6 +64,10 @@ class BancoApi(Api):
 
     def handle_http_exception(self, error: HTTPException) -> Any:
         return render(error)
+
+    def _openapi_json(self) -> Any:
+        # The contract as committed in openapi.yaml, not flask-smorest's draft of it.
+        return reference.contract_json()
 
 
 # The HTTP status of each kind of refusal of the application (`service.commands.errors`).
@@ -145,6 +151,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     limits.init_app(app, config.redis_url, config.rate_limit)
     idempotency.init_app(app)
     api = BancoApi(app)
+    app.register_blueprint(reference.blp)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
                       streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp):
         api.register_blueprint(blueprint)

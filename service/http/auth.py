@@ -56,7 +56,8 @@ def principal() -> Principal:
 
 def require(*roles: Role, self_param: str | None = None) -> Callable[[F], F]:
     """Allow `roles`; with `self_param`, also a player acting on his own id (else 403). Every
-    endpoint but the probes passes here, so here too it refuses what the view would ignore."""
+    endpoint but the probes and the `public` ones passes here, so here too it refuses what the
+    view would ignore."""
 
     def decorate(fn: F) -> F:
         @wraps(fn)
@@ -71,3 +72,15 @@ def require(*roles: Role, self_param: str | None = None) -> Callable[[F], F]:
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def public(fn: F) -> F:
+    """Let anyone call `fn`, with a token or none: for what holds no one's data (the games and
+    their rules). What the view would ignore is still refused, as behind `require`."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        refuse_what_it_does_not_take(fn)
+        return fn(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]

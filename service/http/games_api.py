@@ -1,20 +1,25 @@
-"""`GET /v1/games`: every game, its variants and its table options, from the engines."""
+"""`GET /v1/games`: every game, its variants and its table options, from the engines, and each
+game's rules page. Public: they describe the games, not anyone's play."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import marshmallow
+from flask import Response
 from flask.views import MethodView
 from marshmallow import fields
 
+from games.contract import Engine
+from games.registry import rules
+from service.commands.errors import NotFound
 from service.commands.handlers import ENGINES
-from service.http.auth import require
+from service.http.auth import public
 from service.http.blueprint import Blueprint
 from service.http.table_schemas import GameSchema
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
-                description="The games Banco can run and their table options.")
+                description="The games Banco can run, their table options and their rules.")
 
 
 def _describe(field: fields.Field) -> dict[str, Any]:
@@ -36,13 +41,49 @@ def options_of(schema: type[marshmallow.Schema]) -> dict[str, Any]:
             if not f.dump_only}
 
 
+def _game(name: str, engine: Engine) -> dict[str, Any]:
+    return {"name": name, "title": engine.info.title, "min_players": engine.info.min_players,
+            "max_players": engine.info.max_players, "variants": list(engine.info.variants),
+            "rules_source": f"/v1/games/{name}/rules", "options": options_of(engine.options_schema)}
+
+
+def _engine(game: str) -> Engine:
+    engine = ENGINES.get(game)
+    if engine is None:
+        raise NotFound("unknown_game", f"no game {game!r}; see GET /v1/games")
+    return engine
+
+
 @blp.route("")
 class Games(MethodView):
-    @require("operator", "auditor", "player")
+    @blp.doc(security=[])
+    @public
     @blp.response(200, GameSchema(many=True))
     def get(self) -> list[dict[str, Any]]:
         """Every game, its variants, player counts and table options with their defaults"""
-        return [{"name": name, "title": e.info.title, "min_players": e.info.min_players,
-                 "max_players": e.info.max_players, "variants": list(e.info.variants),
-                 "rules_source": e.info.rules_source, "options": options_of(e.options_schema)}
-                for name, e in sorted(ENGINES.items())]
+        return [_game(name, engine) for name, engine in sorted(ENGINES.items())]
+
+
+@blp.route("/<game>")
+class Game(MethodView):
+    @blp.doc(security=[])
+    @public
+    @blp.response(200, GameSchema)
+    def get(self, game: str) -> dict[str, Any]:
+        """One game, its variants, player counts and table options with their defaults"""
+        return _game(game, _engine(game))
+
+
+@blp.route("/<game>/rules")
+class Rules(MethodView):
+    @blp.doc(security=[])
+    @public
+    @blp.response(200, {"type": "string"}, content_type="text/markdown",
+                  description="The game's rules page, in Markdown")
+    def get(self, game: str) -> Response:
+        """The rules of a game as Banco enforces them, in Markdown
+
+        Its table options and what the engine settles where the rule text is silent: the page
+        `rules_source` names."""
+        _engine(game)
+        return Response(rules(game), mimetype="text/markdown")

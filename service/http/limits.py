@@ -22,12 +22,20 @@ from service.http.auth import principal
 from service.http.problems import Problem, render
 
 PROBES = ("/healthz", "/readyz")  # an orchestrator's probes are never limited
+# Nor is the API reference (service/http/reference.py): static, served from memory with no
+# database or Redis, and one look at it is several requests that would spend the budget its
+# address has for requests without a valid token.
+REFERENCE = ("/", "/openapi.json", "/openapi.yaml", "/docs")
+
+
+def _unlimited() -> bool:
+    return request.path in PROBES or request.path in REFERENCE or request.path.startswith("/docs/")
 
 
 def _identify() -> None:
     """Authenticate before the limit is counted, so that the count is the principal's. A database
     away answers 503 from here, at once, rather than after a second wait in the view."""
-    if request.path in PROBES:
+    if _unlimited():
         return
     with contextlib.suppress(Problem):  # no valid token: the view answers 401 if it needs one
         g.limit_key = principal().key
@@ -54,14 +62,14 @@ def too_many(e: RateLimitExceeded) -> Response:
 
 def init_app(app: Flask, redis_url: str, limit: str) -> Limiter:
     """Apply `limit` (e.g. `1200/minute`) to each caller's requests, all endpoints together,
-    the probes excepted. Register after `db` (authentication reads the tokens) and before
-    `idempotency` (a refused request records no key)."""
+    the probes and the API reference excepted. Register after `db` (authentication reads the
+    tokens) and before `idempotency` (a refused request records no key)."""
     app.before_request(_identify)
     limiter = Limiter(caller_key, app=app, storage_uri=storage_uri(redis_url),
                       application_limits=[limit], strategy="fixed-window",
                       headers_enabled=False, swallow_errors=True,
                       storage_options={"socket_connect_timeout": 1, "socket_timeout": 2})
-    limiter.request_filter(lambda: request.path in PROBES)
+    limiter.request_filter(_unlimited)
     app.register_error_handler(RateLimitExceeded, too_many)
     return limiter
 

@@ -2,27 +2,40 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import yaml
+from flask_smorest import Api
 
-from service.http.app import create_app
 from service.runtime.config import Config
 
 
 def generate() -> str:
     """The document as YAML, stable from run to run."""
+    # Imported here: the app serves `document` (service/http/reference.py), so imports this module.
+    from service.http.app import create_app
+
     config = Config(database_url="postgresql://unused", redis_url="redis://unused",
                     operator_key="unused-unused-unused")
-    app = create_app(config, connect=False)
-    spec = app.extensions["banco.api"].spec.to_dict()
+    return to_yaml(document(create_app(config, connect=False).extensions["banco.api"]))
+
+
+def to_yaml(spec: dict[str, Any]) -> str:
+    return yaml.safe_dump(spec, sort_keys=True, allow_unicode=True)
+
+
+def document(api: Api) -> dict[str, Any]:
+    """The contract of `api`'s routes: flask-smorest's document, completed."""
+    # A copy: apispec hands out its own components, which are completed here in place.
+    spec = copy.deepcopy(api.spec.to_dict())
     # Errors are rendered as problem+json (service/http/problems.py); say so in the document.
     for response in spec["components"]["responses"].values():
         content = response.get("content", {})
         if "application/json" in content:
             content["application/problem+json"] = content.pop("application/json")
     add_links(spec["paths"])
-    return yaml.safe_dump(spec, sort_keys=True, allow_unicode=True)
+    return spec
 
 
 def _ref(path: str, method: str) -> str:

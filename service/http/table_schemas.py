@@ -14,7 +14,9 @@ class GameSchema(Schema):
     min_players = fields.Integer(required=True, metadata={"example": 2})
     max_players = fields.Integer(required=True, metadata={"example": 12})
     variants = fields.List(fields.String(), required=True)
-    rules_source = fields.String(required=True)
+    rules_source = fields.String(required=True, metadata={
+        "example": "/v1/games/sette-e-mezzo/rules",
+        "description": "The path of the game's rules page (text/markdown, no token needed)."})
     options = fields.Dict(required=True, metadata={
         "description": "The table options: each with its type, default and limits."})
 

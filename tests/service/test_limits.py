@@ -117,3 +117,16 @@ def test_limits_step_aside_when_redis_is_down(config, new_player):
                 for _ in range(4)] == [200] * 4
     finally:
         app.extensions["banco.pool"].close()
+
+
+def test_the_api_reference_is_not_limited(limited):
+    """Reading the reference (a page, its assets, the contract) spends none of the budget its
+    address has for requests without a valid token."""
+    client = limited("3/minute").test_client()
+    reference = ["/", "/docs", "/docs/assets/swagger-ui.css", "/openapi.json", "/openapi.yaml"] * 4
+    statuses = set()
+    for path in reference:
+        with client.get(path) as r:  # an asset is a file the response holds open
+            statuses.add(r.status_code)
+    assert statuses == {200, 302}
+    assert [client.get("/v1/games").status_code for _ in range(4)] == [200] * 3 + [429]

@@ -1,0 +1,56 @@
+"""The API reference a person reads: the contract at `/openapi.json` and `/openapi.yaml`, Swagger
+UI at `/docs`, and `/` leading there.
+
+flask-smorest serves the JSON and the Swagger UI page (`SETTINGS`); the page's scripts and styles
+come from the swagger-ui-bundle package, served here, so the reference works with no network
+beyond Banco. The contract served is the one `banco openapi write` commits, made from the same
+views (`service.http.spec.document`). All of it is public and static: it describes the API and
+holds no one's data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Blueprint, Response, current_app, redirect, url_for
+from swagger_ui_bundle import swagger_ui_path
+
+from service.http.spec import document, to_yaml
+
+ASSETS = "/docs/assets"
+
+# flask-smorest's settings for its documentation blueprint ("api-docs").
+SETTINGS: dict[str, Any] = {
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "OPENAPI_SWAGGER_UI_PATH": "docs",
+    "OPENAPI_SWAGGER_UI_URL": ASSETS + "/",
+    # No validator badge: it would send the contract to a validator on the internet.
+    "OPENAPI_SWAGGER_UI_CONFIG": {"validatorUrl": None, "deepLinking": True},
+}
+
+blp = Blueprint("reference", __name__, static_folder=str(swagger_ui_path), static_url_path=ASSETS)
+
+
+def _contract() -> dict[str, Any]:
+    # Made once per app: the routes do not change after `create_app`.
+    cached = current_app.extensions.get("banco.contract")
+    if cached is None:
+        cached = current_app.extensions["banco.contract"] = document(current_app.extensions["banco.api"])
+    return cached
+
+
+def contract_json() -> Response:
+    """The contract as JSON (what flask-smorest's `/openapi.json` serves here)."""
+    return Response(orjson.dumps(_contract()), mimetype="application/json")
+
+
+@blp.get("/openapi.yaml")
+def contract_yaml() -> Response:
+    return Response(to_yaml(_contract()), mimetype="application/yaml")
+
+
+@blp.get("/")
+def home() -> Any:
+    return redirect(url_for("api-docs.openapi_swagger_ui"))
