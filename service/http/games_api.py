@@ -39,6 +39,7 @@ def options_of(schema: type[marshmallow.Schema]) -> dict[str, Any]:
 @blp.route("")
 class Games(MethodView):
     @require("operator", "auditor", "player")
+    @blp.operation("listGames")
     @blp.response(200, GameSchema(many=True))
     def get(self) -> list[dict[str, Any]]:
         """Every game, its variants, player counts and table options with their defaults"""
