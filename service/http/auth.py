@@ -68,7 +68,7 @@ def require(*roles: Role, self_param: str | None = None) -> Callable[[F], F]:
             refuse_what_it_does_not_take(fn)
             return fn(*args, **kwargs)
 
-        # Every role may call it, unless some player may call it for his own id only.
+        # Some caller gets a 403 unless every role may call it, whatever the id.
         restricted = bool(self_param) or set(roles) != set(get_args(Role))
         return contract.authenticated(wrapper, restricted)
 
