@@ -23,6 +23,7 @@ from service.http import (
     audit,
     auditors,
     charts,
+    contract,
     db,
     games_api,
     hand_audit,
@@ -61,6 +62,13 @@ class BancoApi(Api):
     """flask-smorest with every error rendered as problem+json."""
 
     ERROR_SCHEMA = ProblemSchema
+    # Each operation lists the statuses it answers (`service.http.contract`): a `default` would
+    # let any other status pass for documented.
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def _register_responses(self) -> None:
+        super()._register_responses()
+        contract.register_responses(self.spec)
 
     def handle_http_exception(self, error: HTTPException) -> Any:
         return render(error)

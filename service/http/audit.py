@@ -59,6 +59,7 @@ def _describe(job: Job) -> dict[str, Any]:
 @blp.route("/ledger-checks")
 class LedgerChecks(MethodView):
     @require("operator", "auditor")
+    @blp.operation("startLedgerCheck")
     @blp.response(202, LedgerCheckSchema)
     def post(self) -> dict[str, Any]:
         """Start a check of the whole ledger: conservation, no negative balance, no drift"""
@@ -71,6 +72,7 @@ class LedgerChecks(MethodView):
 @blp.route("/ledger-checks/<job_id>")
 class LedgerCheck(MethodView):
     @require("operator", "auditor")
+    @blp.operation("getLedgerCheck", 404)
     @blp.response(200, LedgerCheckSchema)
     def get(self, job_id: str) -> dict[str, Any]:
         """A ledger check's status and, once finished, its result"""
@@ -80,12 +82,14 @@ class LedgerCheck(MethodView):
 @blp.route("/checkpoints")
 class Checkpoints(MethodView):
     @require("operator", "auditor")
+    @blp.operation("listCheckpoints")
     @blp.response(200, CheckpointListSchema)
     def get(self) -> dict[str, Any]:
         """The latest digests of the event log (Merkle roots up to a watermark), newest first"""
         return {"items": checkpoints.listed(db.conn())}
 
     @require("operator")
+    @blp.operation("recordCheckpoint")
     @blp.response(201, CheckpointSchema)
     def post(self) -> dict[str, Any]:
         """Record a digest of the event log now; keep a copy outside the database"""

@@ -22,6 +22,7 @@ blp = Blueprint("auditors", __name__, url_prefix="/v1/auditors",
 @blp.route("")
 class Auditors(MethodView):
     @require("operator")
+    @blp.operation("createAuditor")
     @blp.arguments(AuditorCreateSchema)
     @blp.response(201, AuditorCreatedSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -46,6 +47,7 @@ class Auditors(MethodView):
 @blp.route("/<auditor_id>")
 class Auditor(MethodView):
     @require("operator", "auditor")
+    @blp.operation("getAuditor", 404)
     @blp.response(200, AuditorSchema)
     def get(self, auditor_id: str) -> dict[str, Any]:
         """An auditor"""

@@ -7,12 +7,12 @@ import hmac
 import secrets
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from flask import current_app, g, request
 
 from service.commands.principal import Principal, Role
-from service.http import db
+from service.http import contract, db
 from service.http.blueprint import refuse_what_it_does_not_take
 from service.http.problems import Problem
 
@@ -69,7 +69,9 @@ def require(*roles: Role, self_param: str | None = None) -> Callable[[F], F]:
             refuse_what_it_does_not_take(fn)
             return fn(*args, **kwargs)
 
-        return wrapper  # type: ignore[return-value]
+        # Some caller gets a 403 unless every role may call it, whatever the id.
+        restricted = bool(self_param) or set(roles) != set(get_args(Role))
+        return contract.authenticated(wrapper, restricted)
 
     return decorate
 
@@ -83,4 +85,4 @@ def public(fn: F) -> F:
         refuse_what_it_does_not_take(fn)
         return fn(*args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return contract.open_to_all(wrapper)

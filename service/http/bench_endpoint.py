@@ -33,6 +33,7 @@ def create_table(conn: psycopg.Connection) -> None:
 @blp.route("/inserts")
 class Inserts(MethodView):
     @require("operator", "auditor", "player")
+    @blp.operation("benchInsert")
     @blp.response(201)
     def post(self) -> dict[str, Any]:
         """Insert one row into the scratch table"""

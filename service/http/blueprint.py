@@ -24,7 +24,11 @@ from marshmallow import RAISE, Schema
 from webargs.core import missing, parse_json
 from webargs.flaskparser import FlaskParser, is_json_request
 
+from service.http import contract
 from service.http.problems import Problem
+
+# The schema of a body that is text of its own type (CSV, NDJSON, SVG, an event stream).
+TEXT = {"type": "string"}
 
 NOT_UNICODE = "Not valid Unicode: holds a lone surrogate or bytes that are not UTF-8."
 
@@ -125,6 +129,18 @@ class _Parser(FlaskParser):
 
 class Blueprint(SmorestBlueprint):
     ARGUMENTS_PARSER = _Parser()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._prepare_doc_cbks.append(contract.prepare_doc)
+
+    @staticmethod
+    def operation(operation_id: str, *refusals: int,
+                  headers: tuple[Mapping[str, Any], ...] = ()) -> Callable[[Any], Any]:
+        """Document the view as `operation_id`, answering the problem statuses `refusals` of its
+        own besides those of the shared checks, and reading the header parameters `headers`
+        (`service.http.contract`)."""
+        return lambda fn: contract.operation(fn, operation_id, refusals, headers)
 
     def arguments(self, schema: type[Schema] | Schema, *args: Any, **kwargs: Any) -> Callable[..., Any]:
         # Given a class, webargs makes a new schema (its fields and their validators) for every

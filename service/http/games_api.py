@@ -58,6 +58,7 @@ def _engine(game: str) -> Engine:
 class Games(MethodView):
     @blp.doc(security=[])
     @public
+    @blp.operation("listGames")
     @blp.response(200, GameSchema(many=True))
     def get(self) -> list[dict[str, Any]]:
         """Every game, its variants, player counts and table options with their defaults"""
@@ -68,6 +69,7 @@ class Games(MethodView):
 class Game(MethodView):
     @blp.doc(security=[])
     @public
+    @blp.operation("getGame", 404)
     @blp.response(200, GameSchema)
     def get(self, game: str) -> dict[str, Any]:
         """One game, its variants, player counts and table options with their defaults"""
@@ -78,6 +80,7 @@ class Game(MethodView):
 class Rules(MethodView):
     @blp.doc(security=[])
     @public
+    @blp.operation("getGameRules", 404)
     @blp.response(200, {"type": "string"}, content_type="text/markdown",
                   description="The game's rules page, in Markdown")
     def get(self, game: str) -> Response:

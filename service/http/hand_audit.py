@@ -50,6 +50,7 @@ def _load(hand_id: str) -> tuple[HandLog, Viewer, TableLog]:
 @blp.route("/v1/hands/<hand_id>/replay")
 class Replay(MethodView):
     @require("operator", "auditor", "player")
+    @blp.operation("getHandReplay", 403, 404)
     @blp.response(200, ReplaySchema)
     def get(self, hand_id: str) -> dict[str, Any]:
         """Every event of a hand in order, its cause, and the state after it, as you may see it"""
@@ -62,6 +63,7 @@ class Replay(MethodView):
 @blp.route("/v1/hands/<hand_id>/verification")
 class Verification(MethodView):
     @require("operator", "auditor", "player")
+    @blp.operation("verifyHand", 403, 404)
     @blp.response(200, VerificationSchema)
     def get(self, hand_id: str) -> dict[str, Any]:
         """Check a hand: deck commitment and order, rules, money, hash chain (evidence: auditors)"""

@@ -61,6 +61,7 @@ def _revealed_seed(hand: dict[str, Any], redactor: Redactor) -> str | None:
 @blp.route("/v1/tables/<table_id>/hands")
 class TableHands(MethodView):
     @require("operator", "auditor", "player")
+    @blp.operation("listTableHands", 404)
     @blp.arguments(HandListQuerySchema, location="query")
     @blp.response(200, HandPageSchema)
     def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any]:
@@ -75,6 +76,7 @@ class TableHands(MethodView):
 @blp.route("/v1/hands/<hand_id>")
 class Hand(MethodView):
     @require("operator", "auditor", "player")
+    @blp.operation("getHand", 404)
     @blp.response(200, HandSchema)
     def get(self, hand_id: str) -> dict[str, Any]:
         """A hand: its players, commitment, postings and, once settled, seed and outcome"""

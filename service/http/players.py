@@ -16,7 +16,7 @@ from projections import apply_inline, history
 from service.commands import export
 from service.http import db, tokens
 from service.http.auth import require
-from service.http.blueprint import Blueprint
+from service.http.blueprint import TEXT, Blueprint
 from service.http.context import metadata, store
 from service.http.problems import Problem, retry_later
 from service.http.schemas import (
@@ -55,6 +55,7 @@ def balance_of(account: str, player_id: str) -> dict[str, Any]:
 @blp.route("")
 class Players(MethodView):
     @require("operator")
+    @blp.operation("createPlayer")
     @blp.arguments(PlayerCreateSchema)
     @blp.response(201, PlayerCreatedSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -77,6 +78,7 @@ class Players(MethodView):
 @blp.route("/<player_id>")
 class Player(MethodView):
     @require("operator", "auditor", self_param="player_id")
+    @blp.operation("getPlayer", 404)
     @blp.response(200, PlayerSchema)
     def get(self, player_id: str) -> dict[str, Any]:
         """A player"""
@@ -100,6 +102,7 @@ def _transfer(player_id: str, body: dict[str, Any], deposit: bool) -> dict[str, 
 @blp.route("/<player_id>/deposits")
 class Deposits(MethodView):
     @require("operator")
+    @blp.operation("createDeposit", 404)
     @blp.arguments(TransferSchema)
     @blp.response(201, TransferResultSchema)
     def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
@@ -110,6 +113,7 @@ class Deposits(MethodView):
 @blp.route("/<player_id>/withdrawals")
 class Withdrawals(MethodView):
     @require("operator")
+    @blp.operation("createWithdrawal", 404)
     @blp.arguments(TransferSchema)
     @blp.response(201, TransferResultSchema)
     def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
@@ -120,6 +124,7 @@ class Withdrawals(MethodView):
 @blp.route("/<player_id>/balance")
 class Balance(MethodView):
     @require("operator", "auditor", self_param="player_id")
+    @blp.operation("getBalance", 404)
     @blp.response(200, BalanceSchema)
     def get(self, player_id: str) -> dict[str, Any]:
         """A player's wallet balance"""
@@ -130,12 +135,14 @@ class Balance(MethodView):
 @blp.route("/<player_id>/balance-history")
 class BalanceHistory(MethodView):
     @require("operator", "auditor", self_param="player_id")
+    @blp.operation("getBalanceHistory", 404)
     @blp.arguments(HistoryQuerySchema, location="query")
-    @blp.response(200, HistoryPageSchema, content_type="application/json")
-    @blp.alt_response(200, description="The whole history streamed (constant memory)",
-                      content_type="text/csv", success=True)
-    @blp.alt_response(200, description="The whole history, one JSON object per line",
-                      content_type="application/x-ndjson", success=True)
+    @blp.response(200, HistoryPageSchema, content_type="application/json",
+                  description="A page of postings; with `Accept: text/csv` or"
+                  " `application/x-ndjson`, the whole history streamed (constant memory), one"
+                  " posting a line")
+    @blp.alt_response(200, schema=TEXT, content_type="text/csv", success=True)
+    @blp.alt_response(200, schema=TEXT, content_type="application/x-ndjson", success=True)
     def get(self, query: dict[str, Any], player_id: str) -> Any:
         """A wallet's postings with running balance: JSON pages, or CSV / NDJSON by `Accept`"""
         load_player(player_id)

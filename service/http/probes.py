@@ -12,7 +12,7 @@ from rq import Worker
 from events import migrate
 from service.http import db
 from service.http.blueprint import Blueprint
-from service.http.problems import Problem
+from service.http.problems import PROBLEM, Problem, ProblemSchema
 from workers.queues import queue
 
 blp = Blueprint("probes", __name__, description="Liveness and readiness.")
@@ -30,6 +30,7 @@ class ReadySchema(Schema):
 @blp.route("/healthz")
 class Health(MethodView):
     @blp.doc(security=[])
+    @blp.operation("getHealth")
     @blp.response(200, HealthSchema)
     def get(self) -> dict[str, Any]:
         """The process is up"""
@@ -39,8 +40,10 @@ class Health(MethodView):
 @blp.route("/readyz")
 class Ready(MethodView):
     @blp.doc(security=[])
+    @blp.operation("getReadiness")
     @blp.response(200, ReadySchema)
-    @blp.alt_response(503, description="A dependency is down or migrations are pending")
+    @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM,
+                      description="A dependency is down or migrations are pending: `checks` says which")
     def get(self) -> dict[str, Any]:
         """PostgreSQL and Redis reachable, migrations current"""
         checks: dict[str, str] = {}

@@ -23,9 +23,9 @@ from projections.tables import TableRow
 from service.commands import handlers, notify
 from service.commands.principal import Principal
 from service.commands.redaction import Redactor
-from service.http import db
+from service.http import contract, db
 from service.http.auth import principal, require
-from service.http.blueprint import Blueprint
+from service.http.blueprint import TEXT, Blueprint
 from service.http.context import store
 from service.http.problems import Problem, retry_later
 from service.http.slots import Slots
@@ -76,6 +76,7 @@ def _long_poll(table_id: str, after: int, limit: int, wait: float) -> tuple[list
 @blp.route("/<table_id>/events")
 class Events(MethodView):
     @require("operator", "auditor", "player")
+    @blp.operation("listTableEvents", 404)
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, EventPageSchema)
     def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any] | Response:
@@ -105,8 +106,9 @@ class Events(MethodView):
 @blp.route("/<table_id>/stream")
 class Stream(MethodView):
     @require("operator", "auditor", "player")
+    @blp.operation("streamTableEvents", 404, headers=(contract.LAST_EVENT_ID,))
     @blp.arguments(StreamQuerySchema, location="query")
-    @blp.response(200, description="Server-Sent Events: one `id:` per table version; each"
+    @blp.response(200, TEXT, description="Server-Sent Events: one `id:` per table version; each"
                   " event of the table as `event: <type>`, and with `turns=true` the table itself"
                   " as `event: table` when it is your turn",
                   content_type="text/event-stream")

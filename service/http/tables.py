@@ -17,7 +17,7 @@ from projections.tables import TableRow
 from service.commands import handlers
 from service.commands.principal import Principal
 from service.commands.redaction import viewer_in
-from service.http import db
+from service.http import contract, db
 from service.http.auth import principal, require
 from service.http.blueprint import Blueprint
 from service.http.context import metadata, store
@@ -120,8 +120,9 @@ def schedule_after_commit(table: TableRow, ended: int | None = None) -> None:
 @blp.route("")
 class Tables(MethodView):
     @require("operator", "player")
+    @blp.operation("createTable")
     @blp.arguments(TableCreateSchema)
-    @blp.response(201, TableSchema)
+    @blp.response(201, TableSchema, headers=contract.ETAG)
     def post(self, body: dict[str, Any]) -> Response:
         """Open a table for a game, with its options (defaults filled in)"""
         engine = handlers.engine_named(body["game"])
@@ -138,6 +139,7 @@ class Tables(MethodView):
         return respond(table, 201)
 
     @require("operator", "auditor", "player")
+    @blp.operation("listTables")
     @blp.arguments(TableListQuerySchema, location="query")
     @blp.response(200, TablePageSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
@@ -172,7 +174,10 @@ class Tables(MethodView):
 @blp.route("/<table_id>")
 class Table(MethodView):
     @require("operator", "auditor", "player")
-    @blp.response(200, TableSchema)
+    @blp.operation("getTable", 404, headers=(contract.IF_NONE_MATCH,))
+    @blp.response(200, TableSchema, headers=contract.ETAG)
+    @blp.alt_response(304, description="Still at the version `If-None-Match` names",
+                      headers=contract.ETAG)
     def get(self, table_id: str) -> Response:
         """The table as you may see it: the hand in play, whose turn, and your legal actions"""
         table = handlers.load(db.conn(), table_id, balances=True)
@@ -184,8 +189,9 @@ class Table(MethodView):
 @blp.route("/<table_id>/seats")
 class Seats(MethodView):
     @require("player")
+    @blp.operation("joinTable", 404, 409, 412, headers=(contract.IF_MATCH,))
     @blp.arguments(JoinSchema)
-    @blp.response(201, JoinedSchema)
+    @blp.response(201, JoinedSchema, headers=contract.ETAG)
     def post(self, body: dict[str, Any], table_id: str) -> Response:
         """Take a seat, moving your buy-in from your wallet to the seat"""
         table = handlers.load(db.conn(), table_id)
@@ -201,6 +207,7 @@ class Seats(MethodView):
 @blp.route("/<table_id>/seats/<player_id>")
 class Seat(MethodView):
     @require("operator", self_param="player_id")
+    @blp.operation("leaveTable", 404, 409)
     @blp.response(200, LeftSchema)
     def delete(self, table_id: str, player_id: str) -> dict[str, Any]:
         """Leave between hands: the seat's treasure goes back to the wallet"""
@@ -212,7 +219,8 @@ class Seat(MethodView):
 @blp.route("/<table_id>/hands")
 class Hands(MethodView):
     @require("operator", "player")
-    @blp.response(201, TableSchema)
+    @blp.operation("dealHand", 403, 404, 409, 412, headers=(contract.IF_MATCH,))
+    @blp.response(201, TableSchema, headers=contract.ETAG)
     def post(self, table_id: str) -> Response:
         """Deal the next hand (or round); its deck is committed before any card is dealt"""
         table = handlers.load(db.conn(), table_id, balances=True)  # the deal needs them
@@ -228,8 +236,9 @@ class Hands(MethodView):
 @blp.route("/<table_id>/actions")
 class Actions(MethodView):
     @require("player")
+    @blp.operation("actOnTable", 403, 404, 409, 412, 428, headers=(contract.IF_MATCH_REQUIRED,))
     @blp.arguments(ActionSchema)
-    @blp.response(200, TableSchema)
+    @blp.response(200, TableSchema, headers=contract.ETAG)
     def post(self, body: dict[str, Any], table_id: str) -> Response:
         """Play one of your `legal_actions`; send the table's version as If-Match"""
         table = handlers.load(db.conn(), table_id)

@@ -111,6 +111,7 @@ def reissue(token_id: str) -> dict[str, Any] | None:
 @blp.route("/players/<player_id>/token")
 class PlayerToken(MethodView):
     @require("operator", self_param="player_id")
+    @blp.operation("issuePlayerToken", 404)
     @blp.response(201, TokenSchema)
     def post(self, player_id: str) -> dict[str, Any]:
         """Rotate a player's token: the operator, or the player himself
@@ -122,6 +123,7 @@ class PlayerToken(MethodView):
         return rotate("player", player_id, "RotatePlayerToken")
 
     @require("operator")
+    @blp.operation("revokePlayerToken", 404)
     @blp.response(204)
     def delete(self, player_id: str) -> None:
         """Revoke a player's token(s): a 401 at once, until the operator issues him a new one"""
@@ -132,6 +134,7 @@ class PlayerToken(MethodView):
 @blp.route("/auditors/<auditor_id>/token")
 class AuditorToken(MethodView):
     @require("operator")
+    @blp.operation("issueAuditorToken", 404)
     @blp.response(201, TokenSchema)
     def post(self, auditor_id: str) -> dict[str, Any]:
         """Rotate an auditor's token
@@ -143,6 +146,7 @@ class AuditorToken(MethodView):
         return rotate("auditor", auditor_id, "RotateAuditorToken")
 
     @require("operator")
+    @blp.operation("revokeAuditorToken", 404)
     @blp.response(204)
     def delete(self, auditor_id: str) -> None:
         """Revoke an auditor's token(s): a 401 at once, until the operator issues a new one"""

@@ -1,5 +1,9 @@
 """Contract fuzzing: schemathesis drives the committed openapi.yaml against the app, as the
-operator, a player and an auditor. No 5xx, every response as the spec says, every 4xx a problem.
+operator, a player and an auditor. No 5xx, every 4xx a problem, and every response as the spec
+says: schemathesis's checks but positive_data_acceptance, among them status_code_conformance
+(each operation lists its statuses, with no `default` that would pass any),
+response_headers_conformance (ETag, Retry-After, WWW-Authenticate where declared required) and
+content_type_conformance (CSV, NDJSON, SVG, event streams, problem+json).
 
 `BANCO_FUZZ_EXAMPLES` sets the examples per operation (default 10; `make`-style long run: 500).
 
@@ -104,6 +108,12 @@ def test_the_api_keeps_its_contract_along_its_links(app):
     class Machine(schema.as_state_machine()):  # type: ignore[misc]
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
             return {"app": app, "headers": OPERATOR}
+
+        def before_call(self, case: Any) -> None:
+            # Derandomized runs draw the same keys again, and a key is answered by what it was
+            # first sent with: a run would then follow other links than the run before it.
+            if case.headers:
+                case.headers.pop("Idempotency-Key", None)
 
         def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
             assert response.status_code < 500, (case.method, case.formatted_path, response.text)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import pytest
 import yaml
 from openapi_spec_validator import validate
 
 from service.http.spec import generate
+from tests.service.conftest import OPERATOR, bearer
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -29,3 +34,85 @@ def test_every_route_of_the_app_is_documented(app):
     routes = {str(rule).replace("<", "{").replace(">", "}") for rule in app.url_map.iter_rules()
               if not rule.endpoint.startswith(REFERENCE)}
     assert routes == documented
+
+
+def _operations() -> list[tuple[str, str, dict[str, Any]]]:
+    paths = yaml.safe_load(COMMITTED.read_text())["paths"]
+    return [(method.upper(), path, operation) for path, item in paths.items()
+            for method, operation in item.items() if method != "parameters"]
+
+
+def test_every_operation_has_a_unique_operation_id():
+    ids = [operation.get("operationId") for _, _, operation in _operations()]
+    assert None not in ids, [f"{m} {p}" for m, p, o in _operations() if "operationId" not in o]
+    assert all(re.fullmatch(r"[a-z][A-Za-z]+", i) for i in ids), ids
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
+@dataclass
+class World:
+    """Ids of real resources, for requests that go past the lookup of what they name."""
+
+    ids: dict[str, str]
+    callers: dict[str, dict[str, str]]
+
+
+@pytest.fixture
+def world(client, new_player) -> World:
+    me, partner = new_player("Me", deposit=100), new_player("Partner", deposit=100)
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo"}, headers=OPERATOR).json["id"]
+    for p in (me, partner):
+        assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": 20},
+                           headers=p.auth).status_code == 201
+    hand = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).json["hand"]["id"]
+    job = client.post("/v1/audit/ledger-checks", headers=OPERATOR).json["id"]
+    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
+    return World({"player_id": me.id, "table_id": table, "hand_id": hand, "job_id": job,
+                  "auditor_id": auditor["id"]},
+                 {"operator": OPERATOR, "player": me.auth, "auditor": bearer(auditor["token"])})
+
+
+JSON = "application/json"
+# What each shared check refuses, sent as each caller: (name, path's ids, request's keywords).
+# The ids are the world's, or unknown ones, or one with a NUL character.
+PROVOCATIONS: list[tuple[str, str, dict[str, Any]]] = [
+    ("as is", "known", {}),
+    ("unknown ids", "unknown", {}),
+    ("an id with NUL", "nul", {}),
+    ("an unknown query parameter", "known", {"query_string": {"nope": "1"}}),
+    ("an Accept it cannot meet", "known", {"headers": {"Accept": "application/x-nope"}}),
+    ("a body too large", "known", {"data": "[" + " " * 5000 + "]", "content_type": JSON}),
+    ("a body that is not JSON", "known", {"data": "nope", "content_type": "text/plain"}),
+    ("invalid JSON", "known", {"data": "{", "content_type": JSON}),
+    ("a body of unknown fields", "known", {"json": {"nope": 1}}),
+    ("an Idempotency-Key too long", "known", {"headers": {"Idempotency-Key": "k" * 201}}),
+    ("If-Match *", "known", {"json": {"type": "stand"}, "headers": {"If-Match": "*"}}),
+    ("a stale If-Match", "known", {"json": {"type": "stand"}, "headers": {"If-Match": '"99999"'}}),
+    ("a stale If-Match and no body", "known", {"headers": {"If-Match": '"99999"'}}),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "operation"), _operations(),
+                         ids=[f"{m} {p}" for m, p, _ in _operations()])
+def test_every_status_an_operation_answers_is_listed(client, world, method, path, operation):
+    """What the shared checks answer (401, 403, 404, 406, 413, 415, 400, 422, 428, 412, ...),
+    provoked on each operation, is among the statuses the document lists for it: a client
+    generated from it knows every answer it can get."""
+    listed = set(operation["responses"])
+    assert "default" not in listed, "list the statuses: a default passes any for documented"
+    ids = {"known": world.ids, "unknown": dict.fromkeys(world.ids, "unknown0"),
+           "nul": dict.fromkeys(world.ids, "a%00")}
+    unlisted = []
+    answered = {}
+    for caller, auth in [("nobody", {}), *world.callers.items()]:
+        for name, which, kwargs in PROVOCATIONS:
+            url = path.format(**ids[which])
+            headers = {**kwargs.get("headers", {}), **auth}
+            r = client.open(url, method=method, **{**kwargs, "headers": headers})
+            answered[(caller, name)] = r.status_code
+            if str(r.status_code) not in listed:
+                unlisted.append(f"{r.status_code} to {name} as {caller}: {r.get_data(as_text=True)[:200]}")
+            r.close()  # a stream's, say: it holds a slot until closed
+    assert not unlisted, f"{method} {path} answered what it does not list: {unlisted}"
+    if operation.get("security") != []:
+        assert answered[("nobody", "as is")] == 401
