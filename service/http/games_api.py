@@ -44,5 +44,6 @@ class Games(MethodView):
         """Every game, its variants, player counts and table options with their defaults"""
         return [{"name": name, "title": e.info.title, "min_players": e.info.min_players,
                  "max_players": e.info.max_players, "variants": list(e.info.variants),
+                 "variant_options": {k: dict(v) for k, v in e.info.variants.items()},
                  "rules_source": e.info.rules_source, "options": options_of(e.options_schema)}
                 for name, e in sorted(ENGINES.items())]
