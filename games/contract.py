@@ -175,6 +175,11 @@ class Engine(Protocol):
         """The actions `seat` may take now, each `{"type": ..., parameters...}`."""
         ...
 
+    def readable(self, data: Json) -> Json:
+        """An event's data as shown to someone, with a display form beside each value it holds
+        in a unit people do not read (7½'s half-points); `view` already carries them."""
+        ...
+
     def parse_action(self, seat: int, payload: Mapping[str, Any], now: float) -> Any:
         """A command from a client's `{"type": ..., ...}` payload, or `IllegalMove`."""
         ...
