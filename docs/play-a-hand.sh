@@ -40,3 +40,7 @@ until [ "$(curl -s "$B/v1/hands/$HAND" "${ann[@]}" | jq -r .status)" = settled ]
 curl -s "$B/v1/hands/$HAND" "${ann[@]}" | jq -c '{status, commitment, server_seed, postings}'
 curl -s "$B/v1/players/$ANN_ID/balance" "${ann[@]}" | jq -c '{balance}'
 curl -s "$B/v1/tables/$TABLE" "${ann[@]}" | jq -c '{status, seats}'
+# Every treasure move of the hand: the bet, what was paid during the hand (a bust pays at once)
+# and the settlement's postings.
+curl -s "$B/v1/tables/$TABLE/events" "${ann[@]}" \
+  | jq -c '.items[] | select(.type == "TreasurePosted" and .hand != null) | .data | {reason, amount, from, to}'

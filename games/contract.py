@@ -117,15 +117,25 @@ class Turn:
 
 @dataclass(frozen=True)
 class GameInfo:
-    """How a game presents itself in `GET /v1/games`."""
+    """How a game presents itself in `GET /v1/games`.
+
+    `variants` names each variant with the table options it sets: the catalog lists them and a
+    table is created with one by that name, from this one mapping. A game's variants set the same
+    options to different values, so a table's options make at most one of them.
+    """
 
     name: str
     title: str
     min_players: int
     max_players: int
-    variants: tuple[str, ...] = ()
+    variants: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     rules_source: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def variant_of(self, options: Mapping[str, Any]) -> str | None:
+        """The listed variant a table with these (loaded) options plays, or None."""
+        return next((name for name, sets in self.variants.items()
+                     if all(options.get(k) == v for k, v in sets.items())), None)
 
 
 class Engine(Protocol):
@@ -163,6 +173,11 @@ class Engine(Protocol):
 
     def legal_actions(self, state: Any, seat: int) -> list[Json]:
         """The actions `seat` may take now, each `{"type": ..., parameters...}`."""
+        ...
+
+    def readable(self, data: Json) -> Json:
+        """An event's data as shown to someone, with a display form beside each value it holds
+        in a unit people do not read (7½'s half-points); `view` already carries them."""
         ...
 
     def parse_action(self, seat: int, payload: Mapping[str, Any], now: float) -> Any:

@@ -102,8 +102,21 @@ def test_the_walkthrough_plays_audits_and_exports_a_hand(banco, tmp_path: Path):
     # Ann keeps in her wallet what she did not bring to the table; no treasure was lost.
     assert balance == {"balance": 50}
     assert table["status"] == "open" and sum(s["balance"] for s in table["seats"]) == 100
+    # The hand's treasure moves: Bob's bet, then what was paid during the hand (a bust) and what
+    # the settlement paid, its postings; together they make the seats' balances.
+    moved = [json.loads(line) for line in lines[at + 3:] if line.startswith('{"reason"')]
+    assert moved[0]["reason"] == "bet"
+    assert moved[len(moved) - len(hand["postings"]):] == hand["postings"]
+    if not hand["postings"]:  # Bob busted: his stake was paid to Ann's seat during the hand
+        assert [m["reason"] for m in moved] == ["bet", "bust"]
+    balances = {s["player_id"]: s["balance"] for s in table["seats"]}
+    for m in moved:
+        for side, sign in (("from", -1), ("to", 1)):
+            if m[side].startswith("seat:"):
+                balances[m[side].rsplit(":", 1)[1]] -= sign * m["amount"]
+    assert set(balances.values()) == {50}, balances  # every seat began with its buy-in
     # The auditor's replay, step by step, then the verification: passed, check by check.
-    audit = lines[at + 3:]
+    audit = lines[at + 3 + len(moved):]
     steps = [json.loads(line) for line in audit if line.startswith('{"step"')]
     assert [s["step"] for s in steps] == list(range(1, len(steps) + 1))
     assert steps[0]["type"] == "HandBegan" and "SeedRevealed" in {s["type"] for s in steps}

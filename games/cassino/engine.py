@@ -79,6 +79,10 @@ class CassinoEngine:
         """What `viewer` may see."""
         return view(state, viewer)
 
+    def readable(self, data: Json) -> Json:
+        """`data` as it is: Cassino's points and scores are whole numbers."""
+        return data
+
     def legal_actions(self, state: State, seat: int) -> list[Json]:
         """Every capture set, build, reservation, extension (or trail) open to the seat."""
         if not isinstance(state.phase, Playing) or state.phase.to_move != seat:

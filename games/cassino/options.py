@@ -51,7 +51,7 @@ INFO = GameInfo(
     title="Cassino",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
-    variants=VARIANTS,
+    variants={v: {"variant": v} for v in VARIANTS},
     rules_source="003_37d90c873e067319.txt",
     extra={"teams": "with 4 players seats 0+2 and 1+3 score together", "targets": TARGETS},
 )

@@ -60,6 +60,10 @@ class PiratePairsEngine:
         """What `viewer` may see, as JSON."""
         return view.view(state, viewer)
 
+    def readable(self, data: Json) -> Json:
+        """`data` as it is: Pirate pairs counts cards, not points."""
+        return data
+
     def legal_actions(self, state: State, seat: int) -> list[Json]:
         """The complete actions `seat` may send now."""
         return actions.legal_actions(state, seat)

@@ -27,6 +27,7 @@ from games.contract import (
 from games.sevenhalf import cards, parse
 from games.sevenhalf import events as ev
 from games.sevenhalf.commands import TimeOut
+from games.sevenhalf.display import readable
 from games.sevenhalf.evolve import evolve
 from games.sevenhalf.state import (
     Announcing,
@@ -154,6 +155,10 @@ class FamilyEngine:
         out["turn"] = None if turn is None else {"seat": turn.seat, "waiting_for": turn.waiting_for,
                                                  "role": turn.role}
         return out
+
+    def readable(self, data: Json) -> Json:
+        """`data` with `total_display` ("7½") beside each half-point `total` (15)."""
+        return dict(readable(data))
 
     def legal_actions(self, state: State, seat: int) -> list[Json]:
         """The actions `seat` may take now."""

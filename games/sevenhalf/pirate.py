@@ -36,7 +36,7 @@ class PirateEngine(FamilyEngine):
     # Conceded hands and hands paid by a busted meneur stay hidden for good, and the revealed
     # seed would let anyone recompute them: `seed_reveal` asks the service to show it to
     # auditors only for this game.
-    info = GameInfo("casino-pirate", "Casino pirate", 2, 8, (), "000_1414b0b0fea70c86.txt",
+    info = GameInfo("casino-pirate", "Casino pirate", 2, 8, {}, "000_1414b0b0fea70c86.txt",
                     {"buy_in_option": "buy_in", "seed_reveal": "auditors"})
     options_schema: type[marshmallow.Schema] = PirateOptions
     kinds: ClassVar[tuple[str, ...]] = ("bet", "hit", "hide", "stand", "call", "reveal",

@@ -37,7 +37,8 @@ def refuse_turn(state: State, command: Any, seat: int) -> None:
 class SetteEngine(FamilyEngine):
     """Sette e mezzo, and the base Siete y media builds on."""
 
-    info = GameInfo("sette-e-mezzo", "Sette e mezzo", 2, 12, ("banker:seat0", "banker:lot"),
+    info = GameInfo("sette-e-mezzo", "Sette e mezzo", 2, 12,
+                    {"banker:seat0": {"banker": "seat0"}, "banker:lot": {"banker": "lot"}},
                     "001_6b5bbd2473d5c47f.txt")
     options_schema: type[marshmallow.Schema] = SetteOptions
     kinds: ClassVar[tuple[str, ...]] = ("bet", "hit", "stand")

@@ -19,7 +19,8 @@ from games.sevenhalf.state import BANK, Announcing, Betting, Opening, Playing, S
 class SieteEngine(SetteEngine):
     """Siete y media: Sette e mezzo's flow with the Spanish betting and payouts."""
 
-    info = GameInfo("siete-y-media", "Siete y media", 2, 8, ("seven_half_takes_bank",),
+    info = GameInfo("siete-y-media", "Siete y media", 2, 8,
+                    {"seven_half_takes_bank": {"seven_half_takes_bank": True}},
                     "004_34f1b911eeb84e49.txt")
     options_schema: type[marshmallow.Schema] = SieteOptions
     kinds: ClassVar[tuple[str, ...]] = ("announce", "bet", "sit_out", "hit", "stand", "split")

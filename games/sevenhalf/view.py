@@ -7,6 +7,7 @@ from typing import Any
 
 from games.contract import Json, Viewer
 from games.sevenhalf import cards
+from games.sevenhalf.display import readable
 from games.sevenhalf.state import BANK, Ended, Hand, State
 
 
@@ -29,7 +30,7 @@ def hand_view(state: State, index: int, hand: Hand, viewer: Viewer) -> Json:
 
 
 def view(state: State, viewer: Viewer) -> Json:
-    """The state as JSON for `viewer`."""
+    """The state as JSON for `viewer`, each total it shows with its display form (`total_display`)."""
     phase = state.phase
     out: Json = {
         "game": state.game,
@@ -51,4 +52,4 @@ def view(state: State, viewer: Viewer) -> Json:
         out["results"] = [dict(r) for r in state.results]
     if viewer.kind == "auditor":
         out["deck"] = list(state.deck[state.drawn :])
-    return out
+    return readable(out)

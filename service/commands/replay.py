@@ -2,7 +2,8 @@
 
 Everything shown goes through the engines' redaction for the seat the caller held in that hand
 (`service.commands.redaction`), and a command's payload only to auditors and to the seat that sent it:
-an opening card chosen in secret is a payload too.
+an opening card chosen in secret is a payload too. Totals come with their display forms
+(`total_display`: "7½" for 15 half-points), in the events' data and in the states alike.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def steps(conn: psycopg.Connection, hand: HandLog, who: Principal, viewer: Viewe
     for number, stored in enumerate(hand.events, 1):
         shown = redactor.event(stored)
         if is_game(stored):
+            # The display forms are made from the data as redacted for the caller, never before.
+            shown = {**shown, "data": engine.readable(shown["data"])}
             state = engine.evolve(engine.initial_state(hand.options) if state is None else state,
                                   engine_event(stored))
         command = stored.metadata.get("command")

@@ -44,6 +44,7 @@ def options_of(schema: type[marshmallow.Schema]) -> dict[str, Any]:
 def _game(name: str, engine: Engine) -> dict[str, Any]:
     return {"name": name, "title": engine.info.title, "min_players": engine.info.min_players,
             "max_players": engine.info.max_players, "variants": list(engine.info.variants),
+            "variant_options": {k: dict(v) for k, v in engine.info.variants.items()},
             "rules_source": f"/v1/games/{name}/rules", "options": options_of(engine.options_schema)}
 
 

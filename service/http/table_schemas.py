@@ -13,7 +13,14 @@ class GameSchema(Schema):
     title = fields.String(required=True, metadata={"example": "Sette e mezzo"})
     min_players = fields.Integer(required=True, metadata={"example": 2})
     max_players = fields.Integer(required=True, metadata={"example": 12})
-    variants = fields.List(fields.String(), required=True)
+    variants = fields.List(fields.String(), required=True, metadata={
+        "description": "Each is taken as `variant` when creating a table.",
+        "example": ["banker:seat0", "banker:lot"]})
+    variant_options = fields.Dict(
+        keys=fields.String(), values=fields.Dict(), required=True, metadata={
+            "description": "The table options each variant stands for: a table created with the"
+                           " variant plays with them, and its options may repeat them.",
+            "example": {"banker:seat0": {"banker": "seat0"}, "banker:lot": {"banker": "lot"}}})
     rules_source = fields.String(required=True, metadata={
         "example": "/v1/games/sette-e-mezzo/rules",
         "description": "The path of the game's rules page (text/markdown, no token needed)."})
@@ -24,7 +31,8 @@ class GameSchema(Schema):
 class TableCreateSchema(Schema):
     game = fields.String(required=True, metadata={"example": "sette-e-mezzo"})
     variant = fields.String(load_default=None, allow_none=True, metadata={
-        "description": "Shorthand for options.variant (Cassino: classic, spades, draw)."})
+        "description": "One of the game's `variants` (GET /v1/games), standing for its"
+                       " `variant_options`.", "example": "banker:lot"})
     options = fields.Dict(load_default=dict, metadata={"example": {"min_bet": 1, "max_bet": 20}})
 
 
@@ -43,6 +51,10 @@ class HandRefSchema(Schema):
 class TableSchema(Schema):
     id = fields.String(required=True, metadata=TABLE_ID)
     game = fields.String(required=True)
+    variant = fields.String(allow_none=True, required=True, metadata={
+        "description": "The listed variant (GET /v1/games) the table's options make it, or null"
+                       " when they make none (the game has no variants, or a Siete y media table"
+                       " without the 7½-takes-the-bank rule).", "example": "banker:lot"})
     options = fields.Dict(required=True)
     status = fields.String(required=True, metadata={
         "description": "open (between hands), playing, settling (a finished hand is being paid) or over"})

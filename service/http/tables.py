@@ -10,13 +10,13 @@ import orjson
 import psycopg
 from flask import Response, current_app, request
 from flask.views import MethodView
-from marshmallow import ValidationError
 
 from projections import tables
 from projections.tables import TableRow
 from service.commands import handlers
 from service.commands.principal import Principal
 from service.commands.redaction import viewer_in
+from service.commands.table_options import table_options
 from service.http import contract, db
 from service.http.auth import principal, require
 from service.http.blueprint import Blueprint
@@ -48,7 +48,8 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
     # volunteer for meneur), taken until the next deal.
     live = table.state is not None and table.status in ("playing", "open")
     return {
-        "id": table.table_id, "game": table.game, "options": table.options, "status": table.status,
+        "id": table.table_id, "game": table.game, "variant": engine.info.variant_of(table.options),
+        "options": table.options, "status": table.status,
         "version": table.version,
         "seats": [{"seat": s["seat"], "player_id": s["player_id"], "balance": held[s["player_id"]]}
                   for s in table.seats],
@@ -126,15 +127,8 @@ class Tables(MethodView):
     def post(self, body: dict[str, Any]) -> Response:
         """Open a table for a game, with its options (defaults filled in)"""
         engine = handlers.engine_named(body["game"])
-        raw = dict(body["options"])
-        if body["variant"] is not None:
-            raw["variant"] = body["variant"]
-        try:
-            options = engine.options_schema().load(raw)
-        except ValidationError as e:
-            raise Problem(422, "invalid_options", "the options do not fit this game",
-                          errors={"options": e.messages}) from e
-        table = handlers.create_table(db.conn(), store(), body["game"], dict(options),
+        options = table_options(engine, body["variant"], body["options"])
+        table = handlers.create_table(db.conn(), store(), body["game"], options,
                                       principal().key, metadata("CreateTable"))
         return respond(table, 201)
 

@@ -1,4 +1,8 @@
-"""A replay as text: one readable line per event, with the totals the caller may see."""
+"""A replay as text: one readable line per event, with the totals the caller may see.
+
+Totals are printed in the display form the replay carries beside each (`total_display`, "7½"),
+never recomputed here: the replay made it from what the caller may see.
+"""
 
 from __future__ import annotations
 
@@ -10,18 +14,18 @@ import orjson
 BULKY = {"deck", "pile", "options", "seats", "server_seed", "player_seeds", "postings"}
 
 
-def points(half_points: int) -> str:
-    """7½-family totals are kept in half-points: 15 is 7½."""
-    whole, half = divmod(half_points, 2)
-    return f"{whole}½" if half else str(whole)
-
-
 def _cards(data: dict[str, Any]) -> str:
     if "cards" in data:
         return " ".join(data["cards"])
     if "card" in data:
         return str(data["card"])
     return f"{data['count']} cards face down" if "count" in data else "a card face down"
+
+
+def _value(data: dict[str, Any], key: str, value: Any) -> str:
+    """A value as the line shows it: a total by its display form (7½), the rest as JSON."""
+    shown = data.get(f"{key}_display")
+    return str(shown) if isinstance(shown, str) else orjson.dumps(value).decode()
 
 
 def describe(step: dict[str, Any]) -> str:
@@ -40,8 +44,9 @@ def describe(step: dict[str, Any]) -> str:
     if kind == "HandBegan":
         return f"hand {data['number']}, commitment {data['commitment']}"
     rest = {k: v for k, v in data.items()
-            if k not in BULKY and k != "seat" and v is not None and v is not False}
-    text = " ".join(f"{k}={orjson.dumps(v).decode()}" for k, v in rest.items())
+            if k not in BULKY and k != "seat" and v is not None and v is not False
+            and not (k.endswith("_display") and k[: -len("_display")] in data)}
+    text = " ".join(f"{k}={_value(data, k, v)}" for k, v in rest.items())
     return f"{seat}{text}"[:140]
 
 
@@ -49,11 +54,11 @@ def totals(state: dict[str, Any] | None) -> str:
     """The totals and stakes shown in the state, when the game has them."""
     if not state or "hands" not in state or not isinstance(state.get("bank"), dict):
         return ""
-    parts = [f"seat {h['seat']}: {points(h['total'])}" + (f" (bet {h['stake']})" if h.get("stake") else "")
-             for h in state["hands"] if "total" in h and h.get("cards")]
+    parts = [f"seat {h['seat']}: {h['total_display']}" + (f" (bet {h['stake']})" if h.get("stake") else "")
+             for h in state["hands"] if "total_display" in h and h.get("cards")]
     bank = state["bank"]
-    if "total" in bank and bank.get("cards"):
-        parts.append(f"bank: {points(bank['total'])}")
+    if "total_display" in bank and bank.get("cards"):
+        parts.append(f"bank: {bank['total_display']}")
     return "; ".join(parts)
 
 

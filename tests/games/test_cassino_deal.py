@@ -205,4 +205,4 @@ def test_options_have_defaults_and_are_validated():
     with pytest.raises(IllegalMove) as e:
         ENGINE.start({"variant": "poker"}, seats(2), material(1))
     assert e.value.code == "bad_options"
-    assert ENGINE.info.variants == ("classic", "spades", "draw")
+    assert ENGINE.info.variants == {v: {"variant": v} for v in ("classic", "spades", "draw")}

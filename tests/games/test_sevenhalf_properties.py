@@ -19,12 +19,14 @@ from games.contract import (
     SPECTATOR,
     Event,
     IllegalMove,
+    Json,
     SeatInfo,
     SeedMaterial,
     Viewer,
     redact,
 )
 from games.sevenhalf import ENGINES, cards
+from games.sevenhalf.display import points
 from tests.games import gwt
 
 KINDS = ("announce", "bet", "sit_out", "hit", "stand", "split", "hide", "call", "reveal",
@@ -136,6 +138,19 @@ class Oracle:
         assert not leaked, f"{what} shows {leaked} to {viewer_key}"
 
 
+def check_totals(view: Json, what: str) -> None:
+    """A hand with a card hidden from the viewer shows no total, nor any display of one; a total
+    shown comes with its display form."""
+    for hand in [*view["hands"], view["bank"]]:
+        if None in hand["cards"]:
+            assert "total" not in hand and "total_display" not in hand, f"{what} reveals {hand}"
+        elif "total" in hand:
+            assert hand["total_display"] == points(hand["total"]), f"{what}: {hand}"
+    for result in view.get("results", []):
+        if isinstance(result.get("total"), int):
+            assert result["total_display"] == points(result["total"]), f"{what}: {result}"
+
+
 def viewers(n: int) -> list[tuple[Any, Viewer]]:
     return [*((s, Viewer.at_seat(s)) for s in range(n)), ("spectator", SPECTATOR)]
 
@@ -168,6 +183,7 @@ class Run:
         for key, viewer in viewers(self.n):
             seen = self.engine.view(self.state, viewer)
             self.oracle.check(key, seen, f"view after {new[-1].type}")
+            check_totals(seen, f"view after {new[-1].type} to {key}")
 
 
 def probe(engine: Any, state: Any, n: int, deck: list[str], rnd: random.Random,

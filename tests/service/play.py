@@ -177,8 +177,23 @@ def knowledge(stored: list[StoredEvent], player: str, cards: set[str]) -> list[t
     return out
 
 
+def hidden_totals(value: Any) -> set[str]:
+    """The totals (and their display forms) shown beside a card hidden from the reader: a total
+    would tell what the hidden card is worth."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        if isinstance(value.get("cards"), list) and None in value["cards"]:
+            found |= {k for k in ("total", "total_display") if k in value}
+        value = list(value.values())
+    if isinstance(value, list):
+        for v in value:
+            found |= hidden_totals(v)
+    return found
+
+
 def leaks(session: Session, stored: list[StoredEvent]) -> list[tuple[str, int, set[str]]]:
-    """Every response that showed its player a card he could not know at that version."""
+    """Every response that showed its player a card he could not know at that version, or the
+    total of a hand holding a card hidden from him."""
     cards = set(DECKS[session.game])
     found = []
     for player in session.players:
@@ -189,5 +204,7 @@ def leaks(session: Session, stored: list[StoredEvent]) -> list[tuple[str, int, s
             shown = strings(got.body) & cards
             if not shown <= allowed:
                 found.append((player.id, version, shown - allowed))
+            if totals := hidden_totals(got.body):
+                found.append((player.id, version, totals))
     return found
 

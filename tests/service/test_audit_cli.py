@@ -109,3 +109,17 @@ def test_the_checkpoint_job_records_a_digest_the_log_still_matches(client, audit
     with app.extensions["banco.pool"].connection() as conn:
         assert compare(conn, made)["passed"]
         assert not compare(conn, {**made, "root": "00" * 32})["passed"]
+
+
+def test_the_transcript_prints_totals_in_the_display_form_the_replay_carries():
+    """001_6b5bbd2473d5c47f.txt: a figure is ½ and 7½ is 15 half-points; the transcript prints
+    what the replay's display forms say, and nothing for a hand it shows no total of."""
+    from service.verification.transcript import describe, totals
+
+    state = {"hands": [{"seat": 1, "cards": ["Kd"], "stake": 2, "total": 1, "total_display": "0½"},
+                       {"seat": 2, "cards": [None]}],
+             "bank": {"seat": 0, "cards": ["7s", "Kd"], "total": 15, "total_display": "7½"}}
+    assert totals(state) == "seat 1: 0½ (bet 2); bank: 7½"
+    step = {"type": "CallDecided", "data": {"seat": 1, "total": 20, "total_display": "10",
+                                            "meneur_total": 13, "meneur_total_display": "6½"}}
+    assert describe(step) == "seat 1 total=10 meneur_total=6½"

@@ -46,7 +46,7 @@ def test_games_lists_every_game_with_its_options(client, new_player):
     ({"game": "poker"}, "unknown_game"),
     ({"game": "sette-e-mezzo", "options": {"min_bet": "x"}}, "invalid_options"),
     ({"game": "sette-e-mezzo", "options": {"nonsense": 1}}, "invalid_options"),
-    ({"game": "cassino", "variant": "blitz"}, "invalid_options"),
+    ({"game": "cassino", "variant": "blitz"}, "unknown_variant"),
     ({"game": "sette-e-mezzo", "colour": "red"}, "invalid_input"),
     ({}, "invalid_input"),
 ])

@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from games.sevenhalf.display import points
 from service.verification.hand_log import load_table
 from service.verification.verify import verify_hand, verify_table
 from tests.service.conftest import OPERATOR, bearer
@@ -129,6 +130,34 @@ def test_who_may_replay_and_verify(client, played, new_player):
     names = [s["cause"]["command"]["name"] for s in steps]
     assert "Act" in names and names[-1] == "SettleHand"
     assert steps[-1]["state"] is not None
+
+
+def dicts(value: Any) -> Iterator[dict[str, Any]]:
+    """Every object anywhere in a JSON value."""
+    if isinstance(value, dict):
+        yield value
+        value = list(value.values())
+    if isinstance(value, list):
+        for v in value:
+            yield from dicts(v)
+
+
+def test_a_replay_shows_each_total_with_its_display_only_where_it_may(client, played):
+    """A replay's totals (7½'s half-points) carry their display form, in the events' data and in
+    the states, made from what the caller may see: a hidden card's hand shows neither."""
+    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"]
+    for auth in [bearer(auditor), *(p.auth for p in played["players"])]:
+        steps = client.get(f"/v1/hands/{played['hand']}/replay", headers=auth).json["steps"]
+        shown = {"data": 0, "state": 0}
+        for step in steps:
+            for part in shown:
+                for d in dicts(step[part]):
+                    if None in d.get("cards", ()):
+                        assert "total" not in d and "total_display" not in d, d
+                    if isinstance(d.get("total"), int):
+                        assert d["total_display"] == points(d["total"]), d
+                        shown[part] += 1
+        assert shown["data"] and shown["state"], shown  # the results, the hands
 
 
 @pytest.mark.parametrize(("game", "options", "buy_in"), [

@@ -1,0 +1,31 @@
+"""Totals as people write them: the family counts in half-points (15), players say 7½."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# The keys whose integer values are half-point totals, in views and in events' data.
+TOTALS = ("total", "meneur_total")
+
+
+def points(half_points: int) -> str:
+    """A half-point total as written: 15 is "7½", 1 is "0½", 20 is "10"."""
+    whole, half = divmod(half_points, 2)
+    return f"{whole}½" if half else str(whole)
+
+
+def readable(value: Any) -> Any:
+    """`value` (JSON) with `<key>_display` beside every half-point total in it.
+
+    The display is made from the total the value already holds and from nothing else: where a
+    view leaves out the total of a hidden card, no display of it can appear either."""
+    if isinstance(value, list):
+        return [readable(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: readable(v) for k, v in value.items()}
+    for key in TOTALS:
+        total = value.get(key)
+        if isinstance(total, int) and not isinstance(total, bool):
+            out[f"{key}_display"] = points(total)
+    return out
