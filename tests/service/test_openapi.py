@@ -68,7 +68,7 @@ def world(client, new_player) -> World:
     job = client.post("/v1/audit/ledger-checks", headers=OPERATOR).json["id"]
     auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
     return World({"player_id": me.id, "table_id": table, "hand_id": hand, "job_id": job,
-                  "auditor_id": auditor["id"]},
+                  "auditor_id": auditor["id"], "game": "sette-e-mezzo"},
                  {"operator": OPERATOR, "player": me.auth, "auditor": bearer(auditor["token"])})
 
 
