@@ -24,6 +24,13 @@ class SevenHalfPhaseSchema(Strict):
     at = fields.Float(metadata={"description": "When the turn began (seconds since the epoch)."})
 
 
+class SevenHalfTurnSchema(Strict):
+    seat = fields.Integer(required=True)
+    waiting_for = fields.String(required=True, validate=validate.OneOf(
+        ["announce", "bet", "choose", "play", "bank", "answer"]))
+    role = fields.String(required=True, validate=validate.OneOf(["player", "banker"]))
+
+
 class SevenHalfHandSchema(Strict):
     seat = fields.Integer(required=True)
     index = fields.Integer(required=True, metadata={"description": "-1: the banker's (meneur's)."})
@@ -66,6 +73,7 @@ class SevenHalfViewSchema(Strict):
     next_banker = fields.Integer(required=True, allow_none=True)
     volunteers = fields.List(fields.Integer(), required=True)
     commitment = fields.String(required=True)
+    turn = fields.Nested(SevenHalfTurnSchema, required=True, allow_none=True)
     results = fields.List(fields.Nested(SevenHalfResultSchema), metadata={
         "description": "Once the hand has ended."})
     deck = fields.List(fields.String(), metadata={"description": "The cards left, to auditors."})
