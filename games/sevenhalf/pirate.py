@@ -194,7 +194,7 @@ class PirateEngine(FamilyEngine):
             case Playing(seat=s, index=i) if s == seat:
                 hand = state.hands[i]
                 if len(hand.hidden) > 1:
-                    return [{"type": "hide", "card": list(hand.hidden)}]
+                    return [{"type": "hide", "card": c} for c in hand.hidden]
                 return [*hit, pirate_calls.with_declare({"type": "stand"}, state, hand)]
             case Banking(seat=s) if s == seat:
                 return pirate_calls.meneur_actions(state)

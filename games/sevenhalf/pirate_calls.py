@@ -66,10 +66,9 @@ def meneur_actions(state: State) -> list[Json]:
     """Draw, declare a skeleton, call a player."""
     out: list[Json] = [{"type": "hit"}] if state.remaining > 0 else []
     free = undeclared(state, state.bank)
-    if free:
-        out.append({"type": "declare", "card": free, "value": dict(JOKER_RANGE)})
-    if may_call(state) and targets(state):
-        out.append({"type": "call", "target": targets(state)})
+    out += [{"type": "declare", "card": c, "value": dict(JOKER_RANGE)} for c in free]
+    if may_call(state):
+        out += [{"type": "call", "target": seat} for seat in targets(state)]
     return out
 
 

@@ -31,6 +31,7 @@ from service.http import (
     headers,
     idempotency,
     limits,
+    play_schemas,
     players,
     probes,
     reference,
@@ -41,6 +42,7 @@ from service.http import (
 from service.http.deferred_jobs import DeferredJobs
 from service.http.problems import Problem, ProblemSchema, render, retry_later
 from service.http.slots import Slots, for_waiting
+from service.http.unions import UnionPlugin
 from service.runtime import logs
 from service.runtime.config import Config
 from workers import queues
@@ -158,7 +160,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     db.init_app(app, db_pool)
     limits.init_app(app, config.redis_url, config.rate_limit)
     idempotency.init_app(app)
-    api = BancoApi(app)
+    api = BancoApi(app, spec_kwargs={"marshmallow_plugin": UnionPlugin()})
     app.register_blueprint(reference.blp)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
                       streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp):
@@ -167,6 +169,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
         from service.http import bench_endpoint
 
         api.register_blueprint(bench_endpoint.blp)
+    play_schemas.register(api.spec)
     _domain_errors(app)
     app.extensions["banco.api"] = api
     return app

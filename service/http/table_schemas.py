@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from service.http.play_schemas import LegalActionSchema, ViewSchema
+
 TABLE_ID = {"example": "tb_5c1e0a9b3d2f4e61"}
 HAND_ID = {"example": "hd_0a1b2c3d4e5f6071"}
 
@@ -64,10 +66,9 @@ class TableSchema(Schema):
     turn = fields.Dict(allow_none=True, required=True, metadata={
         "example": {"seat": 1, "waiting_for": "play", "role": "player"}})
     you = fields.Integer(allow_none=True, required=True, metadata={"description": "Your seat, if any."})
-    view = fields.Dict(allow_none=True, required=True, metadata={
-        "description": "The hand in play as you may see it."})
-    legal_actions = fields.List(fields.Dict(), required=True, metadata={
-        "example": [{"type": "stand"}, {"type": "hit"}]})
+    view = fields.Nested(ViewSchema, allow_none=True, required=True)
+    legal_actions = fields.List(fields.Nested(LegalActionSchema), required=True, metadata={
+        "example": [{"type": "hit"}, {"type": "stand"}]})
 
 
 class TableListQuerySchema(Schema):
@@ -113,15 +114,6 @@ class JoinedSchema(Schema):
 class LeftSchema(Schema):
     player_id = fields.String(required=True)
     cash_out = fields.Integer(required=True)
-
-
-class ActionSchema(Schema):
-    """`{"type": ..., ...parameters}` exactly as offered by `legal_actions`."""
-
-    class Meta:
-        unknown = "include"
-
-    type = fields.String(required=True, metadata={"example": "hit"})
 
 
 class EventsQuerySchema(Schema):

@@ -22,9 +22,9 @@ from service.http.auth import principal, require
 from service.http.blueprint import Blueprint
 from service.http.context import metadata, store
 from service.http.deferred_jobs import DeferredJobs
+from service.http.play_schemas import ActionSchema
 from service.http.problems import Problem
 from service.http.table_schemas import (
-    ActionSchema,
     JoinedSchema,
     JoinSchema,
     LeftSchema,

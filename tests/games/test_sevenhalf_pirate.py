@@ -86,7 +86,8 @@ def test_carte_deals_face_down_and_the_player_chooses_which_card_stays_hidden():
     (card,) = t.when(Hit(1, 2.0))
     assert card.visible_to == frozenset({1}) and "card" not in card.public
     assert E.turn(t.state).waiting_for == "choose"
-    assert E.legal_actions(t.state, 1) == [{"type": "hide", "card": ["gem2.1", "gem4.1"]}]
+    assert E.legal_actions(t.state, 1) == [{"type": "hide", "card": "gem2.1"},
+                                          {"type": "hide", "card": "gem4.1"}]
     assert t.refused(Stand(1, 2.0)) == "wrong_phase"
     (up,) = t.when(Hide(1, 2.0, "gem4.1"))
     assert up.type == "CardTurnedUp" and up.data["card"] == "gem2.1"
@@ -344,7 +345,7 @@ def test_skeleton_value_declared_when_revealing_or_chosen_best_by_the_engine():
 def test_the_meneur_declares_a_skeleton_he_turns_up():
     """000_1414b0b0fea70c86.txt: the meneur fixes the value of his skeleton when turned up."""
     t = meneur_at(["gem5.1", "gem3.1", "skeleton.1"])
-    assert {"type": "declare", "card": ["skeleton.1"], "value": {"min": 1, "max": 7}} in (
+    assert {"type": "declare", "card": "skeleton.1", "value": {"min": 1, "max": 7}} in (
         E.legal_actions(t.state, 0))
     (declared,) = t.when(Declare(0, 3.0, "skeleton.1", 4))
     assert declared.visible_to is None and declared.data["value"] == 4

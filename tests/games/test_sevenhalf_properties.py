@@ -45,7 +45,7 @@ def concrete(action: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
         elif isinstance(spec, dict):
             out[key] = rnd.randint(spec["min"], spec["max"])
         else:
-            out[key] = rnd.choice(spec)
+            out[key] = spec
     return out
 
 
@@ -54,7 +54,8 @@ PARAMS = {"announce": ("amount",), "bet": ("amount",), "hide": ("card",), "call"
 
 
 def covers(action: dict[str, Any], payload: dict[str, Any]) -> bool:
-    """True when `payload` is one of the choices `action` offers (extra keys are ignored)."""
+    """True when `payload` is the action `action` offers, a value within each range (extra keys
+    are ignored)."""
     if action["type"] != payload.get("type"):
         return False
     for key in PARAMS.get(action["type"], ()):
@@ -70,7 +71,7 @@ def covers(action: dict[str, Any], payload: dict[str, Any]) -> bool:
         elif isinstance(spec, dict):
             if not (isinstance(value, int) and spec["min"] <= value <= spec["max"]):
                 return False
-        elif spec is None or value not in spec:
+        elif spec is None or value != spec:
             return False
     return True
 

@@ -14,17 +14,21 @@ a client may send `"\\ud800"` in JSON, and schemathesis's default codec (UTF-8) 
 from __future__ import annotations
 
 import codecs
+import copy
 import os
+import re
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.stateful import run_state_machine_as_test
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from tests.service.conftest import OPERATOR, bearer
+from tests.service.conftest import OPERATOR, Player, bearer
+from tests.service.play import Session
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 EXAMPLES = int(os.environ.get("BANCO_FUZZ_EXAMPLES", "10"))
@@ -128,3 +132,56 @@ def test_the_api_keeps_its_contract_along_its_links(app):
         suppress_health_check=list(HealthCheck), derandomize=True))
     followed = {(m, p) for m, p, status in calls if status == 200 and "{" in p}
     assert followed, "some call used an id a previous response gave (a link)"
+
+
+PLAYED = [("sette-e-mezzo", {}, 50, 3), ("siete-y-media", {}, 50, 3), ("casino-pirate", {}, None, 3),
+          ("pirate-pairs", {}, 40, 3), ("cassino", {"variant": "draw"}, 30, 2)]
+
+
+class Checked(Session):
+    """A session that holds every table it is shown to the committed spec."""
+
+    operations: dict[tuple[str, str], Any]
+    checked: int = 0
+
+    def call(self, player: Player, method: str, path: str, **kwargs: Any) -> Any:
+        r = super().call(player, method, path, **kwargs)
+        route = re.sub(r"^/v1/tables/[^/]+", "/v1/tables/{table_id}", path)
+        operation = self.operations.get((route, method))
+        if operation is not None and r.status_code < 300:
+            operation.validate_response(r)
+            self.checked += 1
+        return r
+
+
+@pytest.mark.parametrize(("game", "options", "buy_in", "players"), PLAYED, ids=[g for g, *_ in PLAYED])
+def test_every_table_shown_in_a_hand_keeps_its_games_schema(client, new_player, game, options,
+                                                           buy_in, players):
+    """The fuzz draws no hand in play, so a hand of each game is played and each table the
+    players are shown (its `view` and `legal_actions`) is held to the spec: a wrong view (a
+    field more, one less, a value of the wrong kind) is refused, as the free-form object the
+    spec said before let anything through."""
+    schema = schemathesis.openapi.from_path(SPEC)
+    table = schema["/v1/tables/{table_id}"]["GET"]
+    session = Checked(client, game, [new_player(f"P{i}", deposit=100) for i in range(players)])
+    session.operations = {("/v1/tables/{table_id}", "get"): table,
+                          ("/v1/tables/{table_id}/actions", "post"):
+                              schema["/v1/tables/{table_id}/actions"]["POST"]}
+    session.open(options, buy_in)
+    session.deal()
+    session.play_hand()
+    assert session.checked > 3
+
+    shown = client.get(f"/v1/tables/{session.table_id}", headers=session.players[0].auth)
+    body = shown.json
+    assert body["view"]["game"] == game
+    wrong = [lambda v: v.update(secret=1), lambda v: v.pop("commitment"),
+             lambda v: v.update(commitment=1), lambda v: v.update(game="another")]
+    for spoil in wrong:
+        view = copy.deepcopy(body["view"])
+        spoil(view)
+        shown.set_data(orjson.dumps({**body, "view": view}))
+        assert not table.is_valid_response(shown), spoil
+    offered = {**body, "legal_actions": [{"type": "hit", "card": "7.3"}]}
+    shown.set_data(orjson.dumps(offered))
+    assert not table.is_valid_response(shown)

@@ -47,6 +47,8 @@ def _body_schema(operation: dict[str, Any]) -> dict[str, Any] | None:
 
 def _lone_surrogates(schema: dict[str, Any], at: tuple[str, ...] = ()) -> Iterator[tuple[Any, Any]]:
     """(body, the errors it must get) for every place a string may go in `schema`."""
+    for alternative in schema.get("oneOf", []):  # an action: each game's, by its `type`
+        yield from _lone_surrogates(_resolve(alternative), at)
     for name, field in schema.get("properties", {}).items():
         field = _resolve(field)
         if field.get("type") == "string":
@@ -54,7 +56,7 @@ def _lone_surrogates(schema: dict[str, Any], at: tuple[str, ...] = ()) -> Iterat
         elif field.get("type") == "object":
             yield from _lone_surrogates(field, (*at, name))
     if schema.get("additionalProperties") not in (None, False):
-        # A free-form object (a table's options, an action's parameters): any key, any value,
+        # A free-form object (a table's options, an action's `declare`): any key, any value,
         # nested at any depth. A key is named by the object that holds it.
         yield _nest(at, {LONE: 1}), _nest(at, [NOT_UNICODE]) if at else {"_schema": [NOT_UNICODE]}
         yield _nest(at, {"k": LONE}), _nest((*at, "k"), [NOT_UNICODE])
