@@ -335,3 +335,23 @@ def test_commands_find_the_embedded_servers_of_the_data_folder_or_start_them(tmp
         assert "Traceback" not in result.stderr
     assert postgres_processes(data) == []
     assert not (data / "redis" / "redis.sock").exists()
+
+
+BAD_STARTS = {
+    "a port out of range": (["run", "--port", "99999"], {}, "--port"),
+    "a port that is no number": (["run"], {"BANCO_PORT": "eighty"}, "--port"),
+    "no gunicorn worker": (["run", "--workers", "0"], {}, "--workers"),
+    "no thread": (["serve", "--threads", "0"], {}, "--threads"),
+    "a sweep that is no number": (["worker", "--burst"], {"BANCO_SWEEP_EVERY_S": "often"},
+                                  "BANCO_SWEEP_EVERY_S"),
+    "a data folder that cannot be made": (["run", "--data-dir", "/proc/banco"], {},
+                                          "cannot make the data folder /proc/banco"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_STARTS)
+def test_run_serve_and_worker_refuse_bad_settings_in_one_line(case, tmp_path):
+    args, settings, message = BAD_STARTS[case]
+    result = banco(*args, env={**no_server_env(), "BANCO_DATA_DIR": str(tmp_path / "data"), **settings})
+    assert message in one_line_error(result)
+    assert "Banco is running" not in result.stdout

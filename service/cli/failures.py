@@ -9,6 +9,8 @@ import click
 import psycopg
 import redis
 
+from service.runtime.embedded import EmbeddedError
+
 
 def _first_line(e: BaseException) -> str:
     text = str(e).strip() or type(e).__name__
@@ -28,5 +30,7 @@ class Banco(click.Group):
             if e.sqlstate is not None and not e.sqlstate.startswith("08"):
                 raise  # not a connection's failure
             raise click.ClickException(f"cannot reach PostgreSQL: {_first_line(e)}") from e
+        except EmbeddedError as e:
+            raise click.ClickException(str(e)) from e
         except redis.ConnectionError as e:
             raise click.ClickException(f"cannot reach Redis: {_first_line(e)}") from e

@@ -31,9 +31,10 @@ def main() -> None:
 @click.option("--data-dir", type=click.Path(path_type=Path),
               default=lambda: os.environ.get("BANCO_DATA_DIR", ".banco"), show_default=".banco")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=lambda: int(os.environ.get("BANCO_PORT", "8000")), type=int,
-              show_default="8000")
-@click.option("--workers", default=2, show_default=True, help="gunicorn worker processes")
+@click.option("--port", default=lambda: os.environ.get("BANCO_PORT", "8000"),
+              type=click.IntRange(1, 65535), show_default="8000")
+@click.option("--workers", default=2, type=click.IntRange(min=1), show_default=True,
+              help="gunicorn worker processes")
 def run_cmd(data_dir: Path, host: str, port: int, workers: int) -> None:
     """Run everything: API, worker and scheduler, on embedded servers unless URLs are set."""
     from service.cli.runner import run
@@ -43,8 +44,8 @@ def run_cmd(data_dir: Path, host: str, port: int, workers: int) -> None:
 
 @main.command()
 @click.option("--bind", default="127.0.0.1:8000", show_default=True)
-@click.option("--workers", default=2, show_default=True)
-@click.option("--threads", default=THREADS, show_default=True,
+@click.option("--workers", default=2, type=click.IntRange(min=1), show_default=True)
+@click.option("--threads", default=THREADS, type=click.IntRange(min=1), show_default=True,
               help="threads per worker; every open stream holds one")
 def serve(bind: str, workers: int, threads: int) -> None:
     """Run the API under gunicorn (needs DATABASE_URL, REDIS_URL, BANCO_OPERATOR_KEY)."""
@@ -63,11 +64,15 @@ def worker(burst: bool, data_dir: Path) -> None:
     """Run an RQ worker with its scheduler."""
     from workers.worker import run
 
+    try:
+        sweep_every_s = float(os.environ.get("BANCO_SWEEP_EVERY_S") or "1")
+    except ValueError:
+        raise click.UsageError("BANCO_SWEEP_EVERY_S must be a number of seconds") from None
     with servers(data_dir, database=True, redis=True) as found:
         # The jobs read DATABASE_URL from the environment the worker hands down.
         os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = found.database_url, found.redis_url
         run(found.redis_url, os.environ.get("BANCO_QUEUE", "banco"), burst=burst,
-            sweep_every_s=float(os.environ.get("BANCO_SWEEP_EVERY_S", "1")))
+            sweep_every_s=sweep_every_s)
 
 
 @main.group(invoke_without_command=True)

