@@ -33,7 +33,9 @@ def test_db_upgrade_is_idempotent(env):
     assert result.returncode == 0 and "schema is current" in result.stdout
 
 
-def test_projections_rebuild_and_export(env, database_url):
+@pytest.fixture(scope="module")
+def clitest(database_url: str) -> str:
+    """A player with two postings: 30 in, 4 out."""
     from events import ledger
     from events.catalog import default_types
     from events.model import NewEvent
@@ -49,6 +51,10 @@ def test_projections_rebuild_and_export(env, database_url):
                 ledger.Transfer("wallet:clitest", ledger.HOUSE, 4, "fee")], {}, extra=[registered])
     finally:
         pool.close()
+    return "clitest"
+
+
+def test_projections_rebuild_and_export(env, clitest):
     rebuilt = banco("projections", "rebuild", env=env)
     assert rebuilt.returncode == 0 and "rebuilt projections from" in rebuilt.stdout
     exported = banco("export", "balance-history", "--player", "clitest", "--format", "ndjson", env=env)
@@ -59,7 +65,7 @@ def test_projections_rebuild_and_export(env, database_url):
     assert missing.returncode == 2 and "no player nobody" in missing.stderr
 
 
-def test_export_to_a_file_with_a_progress_bar_and_filters(env, tmp_path):
+def test_export_to_a_file_with_a_progress_bar_and_filters(env, clitest, tmp_path):
     out = tmp_path / "history.json"
     done = banco("export", "balance-history", "--player", "clitest", "--format", "json",
                  "-o", str(out), env=env)
@@ -190,3 +196,162 @@ def test_run_exits_with_an_error_when_a_process_of_it_fails(env, tmp_path):
             capture_output=True, text=True, timeout=120)
     assert result.returncode == 1
     assert "a Banco process exited; stopping the others" in result.stderr
+
+
+def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    """The message of a refused command: non-zero exit, no traceback, one `Error:` line."""
+    assert result.returncode != 0, result.stdout
+    assert "Traceback" not in result.stderr, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1, result.stderr
+    return errors[0]
+
+
+MISTAKES = {
+    "checkpoint to a missing folder": (["checkpoint", "-o", "{tmp}/missing/digest.json"], "cannot write"),
+    "checkpoint to a folder": (["checkpoint", "-o", "{tmp}"], "is a directory"),
+    "export to a missing folder": (["export", "balance-history", "--player", "clitest", "-o",
+                                    "{tmp}/missing/ann.csv"], "cannot write"),
+    "export of an unknown player": (["export", "balance-history", "--player", "nobody", "-o",
+                                     "{tmp}/nobody.csv"], "no player nobody"),
+    "export with a bad time": (["export", "balance-history", "--player", "clitest", "--from",
+                                "2026-13-01"], "ISO 8601"),
+    "export ending before it begins": (["export", "balance-history", "--player", "clitest",
+                                        "--from", "2026-02-01", "--to", "2026-01-01"], "is before"),
+    "openapi to a missing folder": (["openapi", "write", "{tmp}/missing/openapi.yaml"], "cannot write"),
+    "requeue of an unknown job": (["jobs", "requeue", "no-such-job"], "no failed job no-such-job"),
+    "replay of an unknown hand": (["replay", "hd_nope"], "no hand hd_nope"),
+    "verify of an unknown hand": (["verify", "hd_nope"], "no hand hd_nope"),
+    "verify of an unknown table": (["verify", "--table", "tb_nope"], "no table tb_nope"),
+    "verify against a missing file": (["verify", "--against", "{tmp}/digest.json"], "does not exist"),
+    "verify of nothing": (["verify"], "give one of"),
+}
+
+
+@pytest.mark.parametrize("case", MISTAKES)
+def test_a_mistake_is_one_line_and_changes_nothing(env, clitest, database_url, tmp_path, case):
+    args, message = MISTAKES[case]
+    queue = f"banco-mistakes-{os.getpid()}"
+
+    def state() -> tuple[object, ...]:
+        with psycopg.connect(database_url) as conn:
+            checkpoints = conn.execute("SELECT count(*) FROM audit_checkpoints").fetchone()
+            events = conn.execute("SELECT count(*) FROM events").fetchone()
+        return checkpoints, events, sorted(tmp_path.iterdir())
+
+    before = state()
+    result = banco(*(a.replace("{tmp}", str(tmp_path)) for a in args),
+                   env={**env, "BANCO_QUEUE": queue})
+    assert message in one_line_error(result)
+    assert state() == before  # nothing recorded, no file written, not even in part
+
+
+def test_checkpoint_records_nothing_when_its_file_cannot_be_written(env, database_url, tmp_path):
+    """The digest's file is made before the checkpoint is recorded, and written whole."""
+    with psycopg.connect(database_url) as conn:
+        before = conn.execute("SELECT count(*) FROM audit_checkpoints").fetchone()
+    refused = banco("checkpoint", "-o", str(tmp_path / "safe" / "place" / "digest.json"), env=env)
+    assert "cannot write" in one_line_error(refused)
+    with psycopg.connect(database_url) as conn:
+        assert conn.execute("SELECT count(*) FROM audit_checkpoints").fetchone() == before
+    done = banco("checkpoint", "-o", str(tmp_path / "digest.json"), env=env)
+    assert done.returncode == 0, done.stderr
+    assert orjson.loads((tmp_path / "digest.json").read_bytes()) == orjson.loads(done.stdout)
+    assert [p.name for p in tmp_path.iterdir()] == ["digest.json"]  # no temporary file left
+
+
+def no_server_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items()
+            if k not in ("DATABASE_URL", "REDIS_URL", "BANCO_OPERATOR_KEY", "BANCO_DATA_DIR")}
+
+
+SERVED = [["replay", "hd_x"], ["verify", "hd_x"], ["checkpoint"], ["projections", "rebuild"],
+          ["export", "balance-history", "--player", "x"], ["db", "upgrade"], ["jobs"],
+          ["jobs", "requeue"], ["worker", "--burst"]]
+
+
+@pytest.mark.parametrize("args", SERVED, ids=" ".join)
+def test_without_servers_or_data_a_command_says_how_to_start_them(args, tmp_path):
+    nothing = tmp_path / "nothing"
+    result = banco(*args, "--data-dir", str(nothing), env=no_server_env())
+    assert f"no Banco data in {nothing}: start Banco there first" in one_line_error(result)
+    assert not nothing.exists()  # no empty database made where none was
+
+
+@pytest.mark.parametrize("args", SERVED, ids=" ".join)
+def test_servers_that_do_not_answer_are_one_line(args, env, database_url):
+    closed = free_port()
+    result = banco(*args, env={**env, "DATABASE_URL": f"postgresql://postgres@127.0.0.1:{closed}/x",
+                               "REDIS_URL": f"redis://127.0.0.1:{closed}/0"})
+    server = "Redis" if args[0] in ("jobs", "worker") else "PostgreSQL"
+    assert f"cannot reach {server}" in one_line_error(result)
+
+
+def test_a_database_without_the_schema_says_to_upgrade_it(env, servers):
+    from psycopg.conninfo import make_conninfo
+
+    name = f"banco_empty_{os.getpid()}"
+    with psycopg.connect(servers.database_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        result = banco("replay", "hd_x", env={**env, "DATABASE_URL": make_conninfo(
+            servers.database_url, dbname=name)})
+        assert "run `banco db upgrade`" in one_line_error(result)
+    finally:
+        with psycopg.connect(servers.database_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def test_commands_find_the_embedded_servers_of_the_data_folder_or_start_them(tmp_path):
+    """While servers run on the data folder (as `banco run` holds them), a command uses them and
+    leaves them running; when none does, it starts them for itself and stops them after."""
+    from events import migrate
+    from service.runtime import embedded
+    from workers.queues import connect
+
+    data = tmp_path / "data"
+    env = {**no_server_env(), "BANCO_DATA_DIR": str(data)}
+    url, postgres = embedded.start_postgres(data / "postgres")
+    redis_url, redis = embedded.start_redis(data / "redis")
+    try:
+        assert redis_url == f"unix://{data.resolve() / 'redis' / 'redis.sock'}"
+        with psycopg.connect(url, autocommit=True) as conn:
+            migrate.upgrade(conn)
+        recorded = banco("checkpoint", "-o", str(tmp_path / "digest.json"), env=env)
+        assert recorded.returncode == 0, recorded.stderr
+        shown = banco("jobs", env=env)
+        assert shown.returncode == 0 and shown.stdout.startswith("queue banco: 0 queued"), shown.stderr
+        with psycopg.connect(url) as conn:  # still running
+            assert conn.execute("SELECT count(*) FROM audit_checkpoints").fetchone() == (1,)
+        assert connect(redis_url).ping()
+    finally:
+        redis.shutdown()
+        postgres.cleanup()
+    assert postgres_processes(data) == []
+
+    for args in (["verify", "--against", str(tmp_path / "digest.json")], ["checkpoint"], ["jobs"]):
+        result = banco(*args, env=env)
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+    assert postgres_processes(data) == []
+    assert not (data / "redis" / "redis.sock").exists()
+
+
+BAD_STARTS = {
+    "a port out of range": (["run", "--port", "99999"], {}, "--port"),
+    "a port that is no number": (["run"], {"BANCO_PORT": "eighty"}, "--port"),
+    "no gunicorn worker": (["run", "--workers", "0"], {}, "--workers"),
+    "no thread": (["serve", "--threads", "0"], {}, "--threads"),
+    "a sweep that is no number": (["worker", "--burst"], {"BANCO_SWEEP_EVERY_S": "often"},
+                                  "BANCO_SWEEP_EVERY_S"),
+    "a data folder that cannot be made": (["run", "--data-dir", "/proc/banco"], {},
+                                          "cannot make the data folder /proc/banco"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_STARTS)
+def test_run_serve_and_worker_refuse_bad_settings_in_one_line(case, tmp_path):
+    args, settings, message = BAD_STARTS[case]
+    result = banco(*args, env={**no_server_env(), "BANCO_DATA_DIR": str(tmp_path / "data"), **settings})
+    assert message in one_line_error(result)
+    assert "Banco is running" not in result.stdout

@@ -1,13 +1,15 @@
-"""The README's curl listings, run as written against `banco run`: the first session (a player
-registered, credited and read), then docs/play-a-hand.sh as the README lists it, playing a hand
-to its settlement, and the listings that audit that hand and export a balance history."""
+"""The README's listings, run as written against `banco run` started as a new user does, in a
+clone with `.venv` and no DATABASE_URL / REDIS_URL (embedded servers, data in `.banco/`): the
+first session (a player registered, credited and read), then docs/play-a-hand.sh as the README
+lists it, playing a hand to its settlement, the listings that audit that hand (curl and
+`.venv/bin/banco`), record and check a checkpoint and export a balance history, and those of the
+`banco` command's section."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import secrets
 import shutil
 import signal
 import subprocess
@@ -38,19 +40,33 @@ def test_the_readme_shows_the_script_as_it_is():
     assert listing("## Playing a hand with curl") == script
 
 
+# What a new user's shell has: none of the settings that name servers or the data folder.
+UNSET = ("DATABASE_URL", "REDIS_URL", "BANCO_OPERATOR_KEY", "BANCO_DATA_DIR", "BANCO_QUEUE")
+
+
+def user_env(**extra: str) -> dict[str, str]:
+    return {**{k: v for k, v in os.environ.items() if k not in UNSET}, **extra}
+
+
 @pytest.fixture(scope="module")
-def banco(database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory):
-    """`banco run` on the session's servers: its URL, operator key and database."""
-    tmp_path = tmp_path_factory.mktemp("banco")
-    port, key = free_port(), secrets.token_urlsafe(24)
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-           "BANCO_OPERATOR_KEY": key, "BANCO_QUEUE": f"banco-docs-{secrets.token_hex(4)}"}
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--data-dir",
-                             str(tmp_path / "data"), "--port", str(port), "--workers", "1"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder laid out as a clone after `./quickstart run`: `.venv` (this one), `.banco/`."""
+    folder = tmp_path_factory.mktemp("clone")
+    (folder / ".venv").symlink_to(Path(sys.prefix))
+    assert (folder / ".venv" / "bin" / "banco").exists(), "the tests run from the project's .venv"
+    return folder
+
+
+@pytest.fixture(scope="module")
+def banco(clone: Path):
+    """`banco run` as `./quickstart run` starts it, in the clone: its URL and operator key."""
+    port = free_port()
+    proc = subprocess.Popen([".venv/bin/banco", "run", "--port", str(port), "--workers", "1"],
+                            cwd=clone, env=user_env(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     try:
-        wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60)
-        yield f"http://127.0.0.1:{port}", key, database_url
+        wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 90)
+        yield f"http://127.0.0.1:{port}", (clone / ".banco" / "operator_key").read_text().strip()
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
@@ -66,14 +82,12 @@ def tools(tmp_path: Path) -> str:
     return f"{folder}:{Path(sys.executable).parent}:{os.environ['PATH']}"
 
 
-def test_the_first_session_registers_credits_and_reads_a_player(banco, tmp_path: Path):
-    url, key, _ = banco
-    (tmp_path / ".banco").mkdir()
-    (tmp_path / ".banco" / "operator_key").write_text(key + "\n")  # where `banco run` keeps it
+def test_the_first_session_registers_credits_and_reads_a_player(banco, clone: Path, tmp_path: Path):
+    url, _ = banco
     session = listing("## A first session with curl").replace("B=http://127.0.0.1:8000", f"B={url}")
-    run = subprocess.run(["bash", "-euo", "pipefail", "-c", session], cwd=tmp_path,
+    run = subprocess.run(["bash", "-euo", "pipefail", "-c", session], cwd=clone,
                          capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "PATH": tools(tmp_path)})
+                         env=user_env(PATH=tools(tmp_path)))
     assert run.returncode == 0, run.stderr
     deposit, balance, *csv = run.stdout.splitlines()
     assert json.loads(deposit)["posting"]["amount"] == 100
@@ -81,23 +95,58 @@ def test_the_first_session_registers_credits_and_reads_a_player(banco, tmp_path:
     assert csv[0].startswith("position,") and len(csv) == 2  # the header and the deposit
 
 
-def test_the_walkthrough_plays_audits_and_exports_a_hand(banco, tmp_path: Path):
-    url, key, database_url = banco
-    # The play script, then the README's listings that go on from its shell variables.
-    walkthrough = f"source {SCRIPT}\n{listing('## Auditing a hand')}{listing('**Exports.**')}"
-    run = subprocess.run(["bash", "-c", walkthrough], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "B": url, "KEY": key,
-                                           "PATH": tools(tmp_path), "DATABASE_URL": database_url})
-    assert run.returncode == 0, run.stderr
+def command_lines(after: str) -> str:
+    """The commands (`$ ` lines) of the README's first listing of output after the text `after`."""
+    block = README.read_text().split(after, 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    return "".join(line[2:] + "\n" for line in block.splitlines() if line.startswith("$ "))
 
-    lines = run.stdout.splitlines()
+
+def output_lines(after: str) -> list[str]:
+    """The lines the README shows the commands of that listing printing."""
+    block = README.read_text().split(after, 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if not line.startswith("$ ")]
+
+
+def sections(stdout: str) -> dict[str, list[str]]:
+    """The output of a script whose parts begin with `echo '=== name'`, by part."""
+    parts: dict[str, list[str]] = {"play": []}
+    current = parts["play"]
+    for line in stdout.splitlines():
+        if line.startswith("=== "):
+            current = parts.setdefault(line[4:], [])
+        else:
+            current.append(line)
+    return parts
+
+
+def test_the_walkthrough_plays_audits_and_exports_a_hand(banco, clone: Path, tmp_path: Path):
+    url, key = banco
+    home = tmp_path / "home"
+    home.mkdir()
+    # The play script, then the README's listings that go on from its shell variables, each
+    # `banco` line as written: the embedded servers found from `.banco/`, no URL in the environment.
+    walkthrough = "\n".join([
+        f"source {SCRIPT}",
+        "echo '=== audit'", listing("## Auditing a hand"),
+        "echo '=== replay'", command_lines("The same from the command line").split("\n")[0],
+        "echo '=== verify'", command_lines("The same from the command line").split("\n")[1],
+        "echo '=== checkpoint'", listing("**Checkpoints.**"),
+        "echo '=== exports'", listing("**Exports.**")])
+    run = subprocess.run(["bash", "-c", walkthrough], cwd=clone, capture_output=True, text=True,
+                         timeout=180, env=user_env(B=url, KEY=key, HOME=str(home),
+                                                   PATH=tools(tmp_path)))
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    parts = sections(run.stdout)
+
+    lines = parts["play"]
     assert lines[:2] == ['{"seat":0}', '{"seat":1}']
     moves = [line for line in lines if re.match(r"^(ann|bob) sends \{", line)]
     assert moves and all(json.loads(m.split(" sends ", 1)[1])["type"] for m in moves)
     at = next(i for i, line in enumerate(lines) if line.startswith('{"status":"settled"'))
     hand, balance, table = (json.loads(line) for line in lines[at:at + 3])
     # The hand is settled and its deck's commitment opens with the seed now revealed.
-    assert re.fullmatch(r"[0-9a-f]{64}", hand["server_seed"])
+    assert hand["status"] == "settled" and re.fullmatch(r"[0-9a-f]{64}", hand["server_seed"])
     assert hand["commitment"] == deck.commitment(hand["server_seed"])
     # Ann keeps in her wallet what she did not bring to the table; no treasure was lost.
     assert balance == {"balance": 50}
@@ -116,13 +165,47 @@ def test_the_walkthrough_plays_audits_and_exports_a_hand(banco, tmp_path: Path):
                 balances[m[side].rsplit(":", 1)[1]] -= sign * m["amount"]
     assert set(balances.values()) == {50}, balances  # every seat began with its buy-in
     # The auditor's replay, step by step, then the verification: passed, check by check.
-    audit = lines[at + 3 + len(moved):]
+    audit = parts["audit"]
     steps = [json.loads(line) for line in audit if line.startswith('{"step"')]
     assert [s["step"] for s in steps] == list(range(1, len(steps) + 1))
     assert steps[0]["type"] == "HandBegan" and "SeedRevealed" in {s["type"] for s in steps}
     verdict = audit[len(steps):]
     checks = [json.loads(line) for line in verdict[1:]]
     assert verdict[0] == "true" and checks and all(c["passed"] for c in checks)
+    # The same from the command line, shaped as the README shows it.
+    shown = output_lines("The same from the command line")
+    replayed = parts["replay"]
+    assert re.fullmatch(r"hand hd_\S+ at tb_\S+ \(sette-e-mezzo\); seats: 0 pl_\S+, 1 pl_\S+",
+                        replayed[0]), replayed[0]
+    assert re.match(r"\s+1 v\d+\s+\S+\s+HandBegan\s+hand 1, commitment ", replayed[1])
+    assert {"SeedRevealed", "HandSettled"} <= {line.split()[3] for line in replayed[1:]
+                                                if re.match(r"\s+\d+ v", line)}
+    verified = parts["verify"]
+    assert re.fullmatch(r"hd_\S+ \(sette-e-mezzo at tb_\S+\): passed", verified[0])
+    assert verified[1:] == [line for line in shown if line.startswith("  ok ")]
+    # The checkpoint, recorded and written where the listing says, then checked against the log.
+    digest = home / "banco-digests" / "2026-11-22.json"
+    recorded = json.loads(digest.read_text())
+    printed = parts["checkpoint"]
+    assert json.loads("\n".join(printed[:-1])) == recorded
+    assert printed[-1] == (f"log matches {digest}: {recorded['events']} events up to position "
+                           f"{recorded['position']}, root {recorded['root']}")
     # Ann's balance history, as CSV and as a chart.
-    assert (tmp_path / "ann.csv").read_text().splitlines()[0].startswith("position,")
-    assert (tmp_path / "ann.svg").read_text().lstrip().startswith("<svg")
+    assert (clone / "ann.csv").read_text().splitlines()[0].startswith("position,")
+    assert (clone / "ann.svg").read_text().lstrip().startswith("<svg")
+
+
+def test_the_commands_listing_runs_beside_banco_run(banco, clone: Path, tmp_path: Path):
+    """`.venv/bin/banco` in another terminal while `banco run` runs: it finds the embedded
+    servers from `.banco/`, and leaves them running."""
+    url, _ = banco
+    run = subprocess.run(["bash", "-euo", "pipefail", "-c", listing("## The `banco` command")],
+                         cwd=clone, capture_output=True, text=True, timeout=120,
+                         env=user_env(PATH=tools(tmp_path)))
+    assert run.returncode == 0, run.stderr
+    queue, *rest = run.stdout.splitlines()
+    assert re.fullmatch(r"queue banco: \d+ queued, \d+ scheduled, \d+ started, 0 failed", queue)
+    assert re.fullmatch(r"worker \S+: (idle|busy)", rest[0])  # the worker of `banco run`
+    assert re.fullmatch(r"rebuilt projections from \d+ events", rest[-1])
+    ready = wait_ready(f"{url}/readyz", time.monotonic() + 10)
+    assert ready["status"] == "ready", ready

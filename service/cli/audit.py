@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ import orjson
 import psycopg
 
 from events.postgres import configure_connection
+from service.cli.files import written
+from service.cli.servers import data_dir_option, database_url
 
 
 class Moment(click.ParamType):
@@ -34,20 +37,19 @@ class Moment(click.ParamType):
 MOMENT = Moment()
 
 
-def connect() -> psycopg.Connection:
-    """An autocommit connection to `DATABASE_URL` (a usage error when unset)."""
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        raise click.UsageError("set DATABASE_URL (or use `banco run`, which embeds PostgreSQL)")
-    conn = psycopg.connect(url, autocommit=True)
-    configure_connection(conn)
-    return conn
+@contextmanager
+def connect(data_dir: Path) -> Iterator[psycopg.Connection]:
+    """An autocommit connection to the command's database (service/cli/servers.py)."""
+    with database_url(data_dir) as url, psycopg.connect(url, autocommit=True) as conn:
+        configure_connection(conn)
+        yield conn
 
 
 @click.command()
 @click.argument("hand_id")
 @click.option("--step", "stepwise", is_flag=True, help="one event at a time: Enter for the next, q to stop")
-def replay(hand_id: str, stepwise: bool) -> None:
+@data_dir_option
+def replay(hand_id: str, stepwise: bool, data_dir: Path) -> None:
     """Print a hand's transcript (as an auditor sees it): cards, totals, bets and payouts."""
     from games.contract import AUDITOR
     from service.commands.principal import Principal
@@ -55,7 +57,7 @@ def replay(hand_id: str, stepwise: bool) -> None:
     from service.verification.hand_log import load_hand
     from service.verification.transcript import transcript
 
-    with connect() as conn:
+    with connect(data_dir) as conn:
         hand = load_hand(conn, hand_id)
         if hand is None:
             raise click.UsageError(f"no hand {hand_id}")
@@ -107,8 +109,9 @@ def _against(conn: psycopg.Connection, path: Path) -> bool:
 @click.option("--against", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="a checkpoint file (banco checkpoint -o): the log must still hold that history")
 @click.option("--json", "as_json", is_flag=True, help="one JSON report a line, evidence included")
+@data_dir_option
 def verify(hand_id: str | None, table_id: str | None, everything: bool, against: Path | None,
-           as_json: bool) -> None:
+           as_json: bool, data_dir: Path) -> None:
     """Check hands (deck, rules, money, hash chain) and the log against a saved digest."""
     from service.verification import verify as v
     from service.verification.hand_log import load_table
@@ -117,7 +120,7 @@ def verify(hand_id: str | None, table_id: str | None, everything: bool, against:
                                                                    or against):
         raise click.UsageError("give one of HAND, --table T or --all (and/or --against FILE)")
     ok = True
-    with connect() as conn:
+    with connect(data_dir) as conn:
         if against is not None:
             ok = _against(conn, against)
         if hand_id:
@@ -147,13 +150,16 @@ def verify(hand_id: str | None, table_id: str | None, everything: bool, against:
 @click.command()
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="also write the digest to this file, to keep outside the database")
-def checkpoint(output: Path | None) -> None:
+@data_dir_option
+def checkpoint(output: Path | None, data_dir: Path) -> None:
     """Record a digest of the event log now (a Merkle root up to a watermark)."""
     from workers.checkpoints import record_checkpoint
 
-    connect().close()  # fails early with a usage message when DATABASE_URL is missing
-    found = record_checkpoint()
-    text = orjson.dumps(found, option=orjson.OPT_INDENT_2).decode()
-    if output is not None:
-        output.write_text(text + "\n")
+    with ExitStack() as stack:
+        # The file first: one that cannot be written fails before anything is recorded.
+        file = stack.enter_context(written(output)) if output is not None else None
+        url = stack.enter_context(database_url(data_dir))
+        text = orjson.dumps(record_checkpoint(url), option=orjson.OPT_INDENT_2).decode()
+        if file is not None:
+            file.write(text.encode() + b"\n")
     click.echo(text)

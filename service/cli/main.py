@@ -6,35 +6,35 @@ import os
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import BinaryIO
 
 import click
 import psycopg
 
 from service.cli import audit as cli_audit
+from service.cli.failures import Banco
+from service.cli.files import written
 from service.cli.runner import THREADS, gunicorn_command
+from service.cli.servers import data_dir_option, database_url, redis_url, servers
 from service.runtime.config import Config, ConfigError
 
 
-def _database_url() -> str:
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        raise click.UsageError("set DATABASE_URL (or use `banco run`, which embeds PostgreSQL)")
-    return url
-
-
-@click.group()
+@click.group(cls=Banco)
 def main() -> None:
-    """Banco: an event-sourced game ledger."""
+    """Banco: an event-sourced game ledger.
+
+    Every command finds its servers from DATABASE_URL / REDIS_URL, else in the data folder
+    (--data-dir, default .banco): those of a running `banco run`, or started for the command.
+    """
 
 
 @main.command("run")
 @click.option("--data-dir", type=click.Path(path_type=Path),
               default=lambda: os.environ.get("BANCO_DATA_DIR", ".banco"), show_default=".banco")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=lambda: int(os.environ.get("BANCO_PORT", "8000")), type=int,
-              show_default="8000")
-@click.option("--workers", default=2, show_default=True, help="gunicorn worker processes")
+@click.option("--port", default=lambda: os.environ.get("BANCO_PORT", "8000"),
+              type=click.IntRange(1, 65535), show_default="8000")
+@click.option("--workers", default=2, type=click.IntRange(min=1), show_default=True,
+              help="gunicorn worker processes")
 def run_cmd(data_dir: Path, host: str, port: int, workers: int) -> None:
     """Run everything: API, worker and scheduler, on embedded servers unless URLs are set."""
     from service.cli.runner import run
@@ -44,8 +44,8 @@ def run_cmd(data_dir: Path, host: str, port: int, workers: int) -> None:
 
 @main.command()
 @click.option("--bind", default="127.0.0.1:8000", show_default=True)
-@click.option("--workers", default=2, show_default=True)
-@click.option("--threads", default=THREADS, show_default=True,
+@click.option("--workers", default=2, type=click.IntRange(min=1), show_default=True)
+@click.option("--threads", default=THREADS, type=click.IntRange(min=1), show_default=True,
               help="threads per worker; every open stream holds one")
 def serve(bind: str, workers: int, threads: int) -> None:
     """Run the API under gunicorn (needs DATABASE_URL, REDIS_URL, BANCO_OPERATOR_KEY)."""
@@ -59,32 +59,35 @@ def serve(bind: str, workers: int, threads: int) -> None:
 
 @main.command()
 @click.option("--burst", is_flag=True, help="stop when the queue is empty")
-def worker(burst: bool) -> None:
-    """Run an RQ worker with its scheduler (needs DATABASE_URL and REDIS_URL)."""
+@data_dir_option
+def worker(burst: bool, data_dir: Path) -> None:
+    """Run an RQ worker with its scheduler."""
     from workers.worker import run
 
-    _database_url()
-    run(_redis_url(), os.environ.get("BANCO_QUEUE", "banco"), burst=burst,
-        sweep_every_s=float(os.environ.get("BANCO_SWEEP_EVERY_S", "1")))
-
-
-def _redis_url() -> str:
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        raise click.UsageError("set REDIS_URL")
-    return url
+    try:
+        sweep_every_s = float(os.environ.get("BANCO_SWEEP_EVERY_S") or "1")
+    except ValueError:
+        raise click.UsageError("BANCO_SWEEP_EVERY_S must be a number of seconds") from None
+    with servers(data_dir, database=True, redis=True) as found:
+        # The jobs read DATABASE_URL from the environment the worker hands down.
+        os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = found.database_url, found.redis_url
+        run(found.redis_url, os.environ.get("BANCO_QUEUE", "banco"), burst=burst,
+            sweep_every_s=sweep_every_s)
 
 
 @main.group(invoke_without_command=True)
+@data_dir_option
 @click.pass_context
-def jobs(ctx: click.Context) -> None:
+def jobs(ctx: click.Context, data_dir: Path) -> None:
     """Background jobs: queue lengths, scheduled, failed (see `banco jobs requeue`)."""
+    ctx.obj = data_dir
     if ctx.invoked_subcommand is not None:
         return
     from workers.jobs_report import report
     from workers.queues import connect
 
-    state = report(connect(_redis_url()), os.environ.get("BANCO_QUEUE", "banco"))
+    with redis_url(data_dir) as url:
+        state = report(connect(url), os.environ.get("BANCO_QUEUE", "banco"))
     click.echo(f"queue {state['queue']}: {state['queued']} queued, {state['scheduled']} scheduled,"
                f" {state['started']} started, {state['failed']} failed")
     for worker_state in state["workers"]:
@@ -95,12 +98,23 @@ def jobs(ctx: click.Context) -> None:
 
 @jobs.command("requeue")
 @click.argument("job_ids", nargs=-1)
-def jobs_requeue(job_ids: tuple[str, ...]) -> None:
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="as for `banco jobs`")
+@click.pass_obj
+def jobs_requeue(group_data_dir: Path, job_ids: tuple[str, ...], data_dir: Path | None) -> None:
     """Put failed jobs back on the queue (all failed jobs when no id is given)."""
     from workers.jobs_report import requeue
-    from workers.queues import connect
+    from workers.queues import connect, queue
 
-    count = requeue(connect(_redis_url()), os.environ.get("BANCO_QUEUE", "banco"), list(job_ids))
+    name = os.environ.get("BANCO_QUEUE", "banco")
+    with redis_url(data_dir or group_data_dir) as url:
+        connection = connect(url)
+        # Every id checked before any is requeued: a typo requeues nothing.
+        failed = set(queue(connection, name).failed_job_registry.get_job_ids())
+        unknown = [job_id for job_id in job_ids if job_id not in failed]
+        if unknown:
+            raise click.UsageError(f"no failed job {', '.join(unknown)} in queue {name}")
+        count = requeue(connection, name, list(job_ids))
     click.echo(f"requeued {count} job(s)")
 
 
@@ -110,11 +124,12 @@ def db() -> None:
 
 
 @db.command()
-def upgrade() -> None:
+@data_dir_option
+def upgrade(data_dir: Path) -> None:
     """Apply pending migrations (safe to run from several processes at once)."""
     from events import migrate
 
-    with psycopg.connect(_database_url(), autocommit=True) as conn:
+    with database_url(data_dir) as url, psycopg.connect(url, autocommit=True) as conn:
         applied = migrate.upgrade(conn)
     click.echo("applied: " + ", ".join(applied) if applied else "schema is current")
 
@@ -125,11 +140,12 @@ def projections() -> None:
 
 
 @projections.command()
-def rebuild() -> None:
+@data_dir_option
+def rebuild(data_dir: Path) -> None:
     """Truncate every projection and replay it from the event log."""
     from projections.rebuild import rebuild_all
 
-    with psycopg.connect(_database_url(), autocommit=True) as conn:
+    with database_url(data_dir) as url, psycopg.connect(url, autocommit=True) as conn:
         count = rebuild_all(conn)
     click.echo(f"rebuilt projections from {count} events")
 
@@ -145,29 +161,35 @@ def export() -> None:
 @click.option("--to", "until", type=cli_audit.MOMENT, help="ISO time, exclusive")
 @click.option("--format", "fmt", type=click.Choice(["csv", "ndjson", "json"]), default="csv",
               show_default=True)
-@click.option("-o", "--output", type=click.File("wb"), default="-", help="file (default: stdout)")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              default="-", help="file (default: stdout), written whole or not at all")
+@data_dir_option
 def export_history(player: str, since: datetime | None, until: datetime | None, fmt: str,
-                   output: BinaryIO) -> None:
+                   output: Path, data_dir: Path) -> None:
     """Write a player's balance history, streamed in constant memory (progress bar with -o)."""
     from events.ledger import wallet
     from events.postgres import configure_connection
     from projections import history
     from service.commands.export import export
 
-    with psycopg.connect(_database_url(), autocommit=True) as conn:
+    if since is not None and until is not None and until < since:
+        raise click.UsageError(f"--to ({until.isoformat()}) is before --from ({since.isoformat()})")
+    with database_url(data_dir) as url, psycopg.connect(url, autocommit=True) as conn:
         configure_connection(conn)
         if conn.execute("SELECT 1 FROM players WHERE player_id = %s", (player,)).fetchone() is None:
             raise click.UsageError(f"no player {player}")
         filters = history.Filters(wallet(player), since, until)
-        if output.name == "<stdout>":
+        if str(output) == "-":
+            stdout = sys.stdout.buffer
             for chunk in export(conn, filters, fmt):
-                output.write(chunk)
+                stdout.write(chunk)
             return
-        total = history.count(conn, filters)
-        with click.progressbar(length=total, label="exporting", file=sys.stderr) as bar:
-            for chunk in export(conn, filters, fmt):
-                output.write(chunk)
-                bar.update(chunk.count(b"\n"))  # about one line a row (a header, brackets)
+        with written(output) as f:
+            total = history.count(conn, filters)
+            with click.progressbar(length=total, label="exporting", file=sys.stderr) as bar:
+                for chunk in export(conn, filters, fmt):
+                    f.write(chunk)
+                    bar.update(chunk.count(b"\n"))  # about one line a row (a header, brackets)
 
 
 @main.group()
@@ -181,7 +203,10 @@ def openapi_write(path: Path) -> None:
     """Write the OpenAPI document generated from the code."""
     from service.http.spec import generate
 
-    path.write_text(generate())
+    try:
+        path.write_text(generate())
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror}") from e
     click.echo(f"wrote {path}")
 
 

@@ -1,0 +1,38 @@
+"""Files the `banco` commands write: whole or not at all."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO
+
+import click
+
+
+@contextmanager
+def written(path: Path) -> Iterator[BinaryIO]:
+    """A file that becomes `path` when the block ends without an error, and vanishes otherwise.
+
+    It is created on entering, in `path`'s folder: a path that cannot be written fails then,
+    before the block does anything (records a checkpoint, say), and a failed block leaves
+    neither a partial file nor a clobbered old one.
+    """
+    if path.is_dir():
+        raise click.ClickException(f"cannot write {path}: it is a folder")
+    folder = path.parent
+    temporary = folder / f".{path.name}.{secrets.token_hex(4)}.part"
+    try:
+        # Not mkstemp, whose files are private: this one gets the permissions the umask gives.
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror} ({folder})") from e
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
