@@ -9,10 +9,10 @@ Sette e mezzo tables as their seated players (four per table); the figure is how
 200, how many 503, and the growth of the gunicorn workers' resident memory divided by the
 streams held. **Watched**: one client plays hands at a table (`bench.http_clients.play`: it reads
 the table before each move) while 0, then each of `--followers` streams follow that table (its
-players, an auditor and the operator in turn, all with events, drained by another process);
-from the table's version as they join; each round runs every count once, in an order that turns from round to round, and p50/p99 of the
-moves are pooled over the rounds. The ceiling is the unfollowed table (0 followers); the target
-is a followed table's move p99 within 2 times it.
+players, an auditor and the operator in turn, all with events, drained by another process, from
+the table's version as they join); each round runs every count once, in an order that turns from
+round to round, and p50/p99 of the moves are pooled over the rounds. The ceiling is the
+unfollowed table (0 followers); the target is a followed table's move p99 within 2 times it.
 """
 
 from __future__ import annotations

@@ -7,8 +7,18 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from bench import (append, db, export, http, http_cpu, http_history, http_service, http_streams,
-                   rebuild, validate)
+from bench import (
+    append,
+    db,
+    export,
+    http,
+    http_cpu,
+    http_history,
+    http_service,
+    http_streams,
+    rebuild,
+    validate,
+)
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool

@@ -453,10 +453,9 @@ def test_a_move_is_read_once_and_each_view_rendered_once_however_many_follow(
     operator = Player("operator", OPERATOR["Authorization"].split(" ", 1)[1])
     others = [new_player(f"Sp{i}", 0) for i in range(2)]
     followers = [p for p in (*players, auditor, operator, *others) for _ in range(8)][:40]
-    inbox: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
     seen: dict[int, list[dict[str, Any]]] = {i: [] for i in range(len(followers))}
     readers = []
-    for i, p in enumerate(followers):
+    for p in followers:
         mine: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
         readers.append((follow(client, table_id, p, SPAN, mine), mine))
 
