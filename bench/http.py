@@ -1,7 +1,7 @@
 """Whole hands played over HTTP against the service under gunicorn, against a one-INSERT endpoint
 of the same app, in the same run.
 
-The service runs as `banco serve` runs it (gunicorn, gthread workers, 2 x 32 threads, more when
+The service runs as `banco serve` runs it (gunicorn, gthread workers, 2 x 2,048 threads, more when
 the clients' streams need them) with a real worker process (`python -m service.cli worker`)
 settling the hands, on a database of the run's own. Each table is driven by one client (a
 process, or a thread with `--threads`) that holds every player token of its table and follows

@@ -7,7 +7,18 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from bench import append, db, export, http, http_cpu, http_history, http_service, rebuild, validate
+from bench import (
+    append,
+    db,
+    export,
+    http,
+    http_cpu,
+    http_history,
+    http_service,
+    http_streams,
+    rebuild,
+    validate,
+)
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool
@@ -111,6 +122,22 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
         inserted = conn.execute("SELECT count(*) FROM bench_ceiling").fetchone()
     assert settled is not None and settled[0] >= settled[1] - 4  # at most one in play per table
     assert inserted is not None and inserted[0] > 0
+
+
+def test_streams_holds_followers_up_to_the_bound_and_plays_at_a_followed_table(
+        bench_url: str, redis_url: str):
+    """20 streams asked of 2 workers of 8 threads, each holding 6 (three quarters): the rest are
+    refused with a 503; then moves at a table unfollowed and followed by 3 streams."""
+    http_service.prepare(bench_url)
+    with http_service.service(bench_url, redis_url, threads=8) as svc:
+        # Followers whose client left hold their thread until the next keep-alive finds it gone:
+        # held last, so that the watched table's followers find a free thread.
+        watched = http_streams.run_watched(svc, (3,), seconds=0.3, rounds=1)
+        held = http_streams.run_held(svc, 20)
+    assert held.asked == held.held + held.refused == 20
+    assert 0 < held.held <= 12
+    assert watched.held == {0: 0, 3: 3} and set(watched.latencies) == {0, 3}
+    assert "| 3 | 3 |" in http_streams.markdown(held, watched)
 
 
 def test_http_cpu_counts_requests_by_route_and_streamed_chunks_as_made():

@@ -18,15 +18,19 @@ from service.runtime import embedded
 from service.runtime.config import Config, ConfigError
 
 # gunicorn threads per worker: requests are short, but every open Server-Sent Events stream
-# holds a thread for as long as its subscriber follows the table.
-THREADS = 32
+# holds a thread for as long as its subscriber follows the table. A waiting thread costs ~20 KB
+# of memory and no CPU (the table's feed does the work once for all of its followers), and
+# gunicorn starts them only as connections need them: three quarters of 2,048 may be streams
+# (`service.http.slots`), so one worker alone holds 1,536, and two hold 3,072 when connections
+# fall evenly between them, 2,000 as long as neither gets more than 1,536 (bench/http_streams.py).
+THREADS = 2048
 
 
 def gunicorn_command(bind: str, workers: int, threads: int = THREADS) -> list[str]:
     """gunicorn serving the API, its own refusals in problem+json (`service.http.gunicorn_worker`)."""
     return [sys.executable, "-m", "gunicorn", "service.http.wsgi:app", "--bind", bind,
             "--workers", str(workers), "--worker-class", "service.http.gunicorn_worker.ProblemWorker",
-            "--threads", str(threads)]
+            "--threads", str(threads), "--worker-connections", str(threads)]
 
 
 def operator_key(data_dir: Path) -> str:

@@ -2,8 +2,10 @@
 
 Every write of a table's row notifies PostgreSQL's `banco_tables` channel when its transaction
 commits (`projections.tables.save`), from the API and from the workers alike. A stream that
-follows a table waits for such a notice instead of asking PostgreSQL again and again; it still
-looks every `FALLBACK_S` seconds, so a notice lost while the listener reconnects only delays it.
+follows a table waits for such a notice instead of asking PostgreSQL again and again. While the
+listener stays connected, silence means that nothing changed; a listener that was not listening
+for the whole of a wait makes it answer "anything may have changed", and the stream looks: a
+notice lost while the listener reconnects only delays the news by up to `FALLBACK_S` seconds.
 """
 
 from __future__ import annotations
@@ -44,9 +46,11 @@ class Change:
 class Waiter:
     """One stream's place in the listener: the changes of its table it `wants`, and a flag."""
 
-    def __init__(self, table_id: str, wants: Callable[[Change], bool] | None = None) -> None:
+    def __init__(self, table_id: str, wants: Callable[[Change], bool] | None = None,
+                 listener: Listener | None = None) -> None:
         self.table_id = table_id
         self.wants = wants
+        self._listener = listener
         self._event = threading.Event()
         self._changes: list[Change] = []
         self._heard = False  # a notice came that the stream did not want
@@ -66,8 +70,10 @@ class Waiter:
 
     def wait(self, timeout: float) -> list[Change] | None:
         """The changes since the last call; [] when `timeout` passed with only notices the
-        stream did not want; None when it passed without any notice, or the listener lost its
-        connection: anything may have changed."""
+        stream did not want, or none while the listener listened throughout; None when the
+        listener was not listening all along, or lost its connection: anything may have changed."""
+        listener = self._listener
+        epoch = listener.epoch if listener is not None and listener.listening.is_set() else None
         woken = self._event.wait(timeout)
         with self._lock:
             self._event.clear()
@@ -75,7 +81,11 @@ class Waiter:
             heard, self._heard = self._heard, False
         if changes:
             return changes
-        return [] if heard and not woken else None
+        if woken:
+            return None
+        quiet = (listener is not None and epoch is not None and listener.listening.is_set()
+                 and listener.epoch == epoch)
+        return [] if heard or quiet else None
 
 
 class Listener:
@@ -87,9 +97,10 @@ class Listener:
         self._waiters: dict[str, set[Waiter]] = {}
         self._thread: threading.Thread | None = None
         self.listening = threading.Event()  # set while the LISTEN connection is up
+        self.epoch = 0  # how many times it came up: a wait that spans a reconnection sees it change
 
     def subscribe(self, table_id: str, wants: Callable[[Change], bool] | None = None) -> Waiter:
-        waiter = Waiter(table_id, wants)
+        waiter = Waiter(table_id, wants, self)
         with self._lock:
             self._waiters.setdefault(table_id, set()).add(waiter)
             if self._thread is None or not self._thread.is_alive():
@@ -125,6 +136,7 @@ class Listener:
             try:
                 with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self.epoch += 1
                     self.listening.set()
                     self._wake(None, None)  # whatever happened while we were not listening
                     while True:

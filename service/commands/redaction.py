@@ -6,7 +6,7 @@ an engine event is worked out from that hand's line-up, never from today's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from typing import Any
 
 import psycopg
@@ -31,18 +31,34 @@ def viewer_in(principal: Principal, seats: Iterable[dict[str, Any]]) -> Viewer:
 
 
 class Redactor:
-    """Redacts a table's stored events for one caller, remembering each hand's line-up."""
+    """Redacts a table's stored events for one caller, remembering each hand's line-up.
 
-    def __init__(self, conn: psycopg.Connection, principal: Principal) -> None:
+    `lineups` (hand id to its seats) may be shared by the redactors of one table's followers: a
+    hand's line-up never changes, and is then read once for all of them.
+    """
+
+    def __init__(self, conn: psycopg.Connection | None, principal: Principal,
+                 lineups: dict[str, list[dict[str, Any]]] | None = None) -> None:
         self.conn = conn
         self.principal = principal
         self._viewers: dict[str, Viewer] = {}
+        self._lineups = {} if lineups is None else lineups
 
     def viewer_for_hand(self, hand_id: str) -> Viewer:
         if hand_id not in self._viewers:
-            hand = tables.hand(self.conn, hand_id)
-            self._viewers[hand_id] = viewer_in(self.principal, hand["seats"] if hand else [])
+            if hand_id not in self._lineups:
+                assert self.conn is not None, "a hand's line-up is read with a connection"
+                hand = tables.hand(self.conn, hand_id)
+                self._lineups[hand_id] = hand["seats"] if hand else []
+            self._viewers[hand_id] = viewer_in(self.principal, self._lineups[hand_id])
         return self._viewers[hand_id]
+
+    def view(self, stored: StoredEvent) -> Hashable:
+        """What `event(stored)` depends on besides the event: callers with the same view of an
+        event receive the same redaction of it."""
+        if stored.type.startswith(GAME_EVENT_PREFIX):
+            return self.viewer_for_hand(stored.data["hand"])
+        return stored.type == "SeedRevealed" and self.principal.role == "auditor"
 
     def event(self, stored: StoredEvent) -> dict[str, Any]:
         """The event as this caller may receive it."""

@@ -10,6 +10,7 @@ replaces that writer in its own process, so those answers are problem+json like 
 
 from __future__ import annotations
 
+import resource
 import socket
 
 import orjson
@@ -32,4 +33,11 @@ class ProblemWorker(ThreadWorker):
 
     def init_process(self) -> None:
         util.write_error = write_problem  # read at each call by gunicorn's handle_error
+        # Every open stream is a socket: the common soft limit of 1,024 files would refuse
+        # connections long before the threads run out.
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = self.cfg.worker_connections + 256
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (
+                wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
         super().init_process()

@@ -1,8 +1,9 @@
 """A table's events as the caller may see them: pages, long polls and Server-Sent Events.
 
 Waiting requests (a long poll, a stream) hold a gunicorn thread each but no database connection
-while they wait: they are woken by the table's notices (`service.commands.notify`) and borrow a connection
-for each read. `service.http.slots` bounds how many may wait at once.
+while they wait: they are woken by the table's notices (`service.commands.notify`) and take the
+news from the table's feed (`service.http.feeds`), which reads it once for all of the process's
+followers. `service.http.slots` bounds how many may wait at once.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import orjson
 import psycopg
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -27,10 +27,10 @@ from service.http import contract, db
 from service.http.auth import principal, require
 from service.http.blueprint import TEXT, Blueprint
 from service.http.context import store
+from service.http.feeds import BATCH, Feed, Feeds, Shown, sse
 from service.http.problems import Problem, retry_later
 from service.http.slots import Slots
 from service.http.table_schemas import EventPageSchema, EventsQuerySchema, StreamQuerySchema
-from service.http.tables import render
 
 blp = Blueprint("table-events", __name__, url_prefix="/v1/tables",
                 description="A table's events as you may see them: pages, long polls and streams.")
@@ -49,26 +49,35 @@ def _read_events(table_id: str, after: int, limit: int,
     return store().read_stream(handlers.stream(table_id), after, conn=conn or db.conn(), limit=limit)
 
 
-def _long_poll(table_id: str, after: int, limit: int, wait: float) -> tuple[list[Any], int]:
-    """The table's events after `after` as soon as there are any, for up to `wait` seconds, and
-    the table's version read after them.
+def _long_poll(table_id: str, who: Principal, after: int, limit: int,
+               wait: float) -> tuple[list[dict[str, Any]], int]:
+    """The table's events after `after` as `who` may see them, as soon as there are any, for up
+    to `wait` seconds, and the table's version read after them.
 
-    Woken by the table's notices, as streams are (`service.commands.notify`), and holding no database
-    connection while it waits: it borrows one for each read.
+    Woken by the table's notices, as streams are (`service.commands.notify`), holding no database
+    connection while it waits, and reading through the table's feed (`service.http.feeds`) as
+    streams do: however many wait, the news is read once.
     """
     deadline = time.monotonic() + wait
     db.release()
     # Subscribed before the first read: a change committed between a read and the wait that
     # follows it still wakes the wait.
     waiter = listener().subscribe(table_id)
+    upto: int | None = None
     try:
-        while True:
-            with db.pool().connection() as conn:
-                found = _read_events(table_id, after, limit, conn)
+        with feeds().following(table_id) as feed:
+            while True:
+                shown = feed.events(db.pool(), store(), who, after, upto, limit)
+                if shown is None:  # further behind than the feed keeps
+                    with db.pool().connection() as conn:
+                        shown = [Shown(e, b"") for e in Redactor(conn, who).events(
+                            _read_events(table_id, after, limit, conn))]
                 remaining = deadline - time.monotonic()
-                if found or remaining <= 0:
-                    return found, tables.versions(conn, [table_id])[table_id]
-            waiter.wait(min(notify.FALLBACK_S, remaining))
+                if shown or remaining <= 0:
+                    with db.pool().connection() as conn:
+                        return [s.body for s in shown], tables.versions(conn, [table_id])[table_id]
+                changes = waiter.wait(min(notify.FALLBACK_S, remaining))
+                upto = None if changes is None else max((c.version for c in changes), default=after)
     finally:
         listener().unsubscribe(waiter)
 
@@ -89,18 +98,20 @@ class Events(MethodView):
         table = handlers.load(db.conn(), table_id)
         _known(table, after)
         version = table.version
-        if not found and query["wait"] > 0:
+        if found or query["wait"] <= 0:
+            items = list(Redactor(db.conn(), principal()).events(found))
+        else:
             give_back = waits().take()
             if give_back is None:
                 return waiters_busy()
             try:
-                found, version = _long_poll(table_id, after, query["limit"], query["wait"])
+                items, version = _long_poll(table_id, principal(), after, query["limit"],
+                                            query["wait"])
             finally:
                 give_back()
-        redactor = Redactor(db.conn(), principal())
-        next_after = found[-1].version if found else after
-        return {"items": list(redactor.events(found)), "version": version,
-                "next_after": next_after, "more": next_after < version}
+        next_after = items[-1]["version"] if items else after
+        return {"items": items, "version": version, "next_after": next_after,
+                "more": next_after < version}
 
 
 @blp.route("/<table_id>/stream")
@@ -123,7 +134,8 @@ class Stream(MethodView):
         give_back = waits().take()
         if give_back is None:
             return waiters_busy()
-        stream = _sse(store(), db.pool(), listener(), principal(), table_id, after, query)
+        stream = _sse(store(), db.pool(), listener(), feeds(), principal(), table.table_id,
+                      after, table.version, query)
         response = Response(stream, mimetype="text/event-stream",
                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         response.call_on_close(give_back)  # the stream ended, or its client left
@@ -143,6 +155,10 @@ def listener() -> notify.Listener:
     return current_app.extensions["banco.notify"]
 
 
+def feeds() -> Feeds:
+    return current_app.extensions.setdefault("banco.feeds", Feeds())
+
+
 def waits() -> Slots:
     return current_app.extensions["banco.waits"]
 
@@ -150,23 +166,6 @@ def waits() -> Slots:
 def waiters_busy() -> Response:
     return retry_later("waiters_busy",
                        "as many streams and long polls as this server holds at once are open")
-
-
-def _turn(conn: psycopg.Connection, who: Principal, table_id: str,
-          shown: int) -> tuple[int | None, dict[str, Any] | None]:
-    """`who`'s seat, and the table as he sees it if it changed since version `shown` and he has
-    something to do in it: legal actions in the hand in play, or a seat at a table open for its
-    next hand. That a table has ended (its seats cashed out) is news for every follower."""
-    table = tables.load(conn, table_id, balances=True)
-    if table is None:
-        return None, None
-    seat = table.seat_of(who.subject)
-    if table.version == shown or (seat is None and table.status != "over"):
-        return seat, None
-    body = render(table, who, conn)
-    if body["legal_actions"] or table.status in ("open", "over"):
-        return seat, body
-    return seat, None
 
 
 def _concerns(change: notify.Change, seat: int | None, who: Principal) -> bool:
@@ -179,48 +178,66 @@ def _concerns(change: notify.Change, seat: int | None, who: Principal) -> bool:
 
 
 def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.Listener,
-         who: Principal, table_id: str, after: int, query: dict[str, Any]) -> Iterator[bytes]:
-    # The request's connection returns to the pool when the view returns; the stream borrows
-    # one when the table changed (or every FALLBACK_S seconds), so an idle subscriber holds none.
+         shared: Feeds, who: Principal, table_id: str, after: int, version: int,
+         query: dict[str, Any]) -> Iterator[bytes]:
+    # The request's connection returns to the pool when the view returns; the table's feed
+    # borrows one when the table changed, so an idle subscriber holds none.
     deadline = time.monotonic() + query["timeout"]
     beat = time.monotonic()
     shown = -1  # the table version of the last `table` event sent
     seat: int | None = None  # the subscriber's, as last seen
     turns = query["turns"]
     look = turns
+    upto: int | None = version  # the table's version as last heard of; None: unknown
     # A stream without events wakes only for the changes that concern it: at a busy table,
     # most notices are for someone else's turn. (`seat` is read when a notice comes.)
     waiter = notices.subscribe(table_id, None if query["events"] else
                                lambda change: turns and _concerns(change, seat, who))
     try:
-        yield b": connected\n\n"
-        while time.monotonic() < deadline:
-            events: list[dict[str, Any]] = []
-            turn = None
-            if query["events"] or look:
-                # Read, then write: the connection goes back before a slow client is written to.
-                with pool.connection() as conn:
-                    if query["events"]:
-                        found = event_store.read_stream(handlers.stream(table_id), after,
-                                                        conn=conn, limit=500)
-                        events = list(Redactor(conn, who).events(found))
-                    if look:
-                        seat, turn = _turn(conn, who, table_id, shown)
-            for event in events:
-                after = event["version"]
-                yield (f"id: {after}\nevent: {event['type']}\n").encode() + b"data: " + \
-                    orjson.dumps(event) + b"\n\n"
-            if turn is not None:
-                shown = turn["version"]
-                yield (f"id: {shown}\nevent: table\n").encode() + b"data: " + orjson.dumps(turn) + \
-                    b"\n\n"
-            if events or turn is not None:
-                beat = time.monotonic()
-            elif time.monotonic() - beat > 10:
-                beat = time.monotonic()
-                yield b": keep-alive\n\n"
-            changes = waiter.wait(max(0.0, min(notify.FALLBACK_S, deadline - time.monotonic())))
-            # None: no notice came in time, or notices were lost; look anyway.
-            look = turns and (changes is None or any(_concerns(c, seat, who) for c in changes))
+        with shared.following(table_id) as feed:
+            yield b": connected\n\n"
+            while time.monotonic() < deadline:
+                chunks: list[Shown] = []
+                turn = None
+                if query["events"] and (upto is None or upto > after):
+                    chunks = _events_for(feed, event_store, pool, who, table_id, after, upto)
+                    if chunks:
+                        after = chunks[-1].body["version"]
+                if look:
+                    seat, turn = feed.turn(pool, who, upto, shown)
+                for chunk in chunks:
+                    yield chunk.chunk
+                if turn is not None:
+                    shown = turn.body["version"]
+                    yield turn.chunk
+                if chunks or turn is not None:
+                    beat = time.monotonic()
+                elif time.monotonic() - beat > 10:
+                    beat = time.monotonic()
+                    yield b": keep-alive\n\n"
+                if len(chunks) >= BATCH:
+                    look = False
+                    continue  # more to send before waiting
+                changes = waiter.wait(max(0.0, min(notify.FALLBACK_S,
+                                                   deadline - time.monotonic())))
+                # None: notices may have been lost; look anyway.
+                if changes is None:
+                    upto, look = None, turns
+                else:
+                    upto = max([after if upto is None else upto, *(c.version for c in changes)])
+                    look = turns and any(_concerns(c, seat, who) for c in changes)
     finally:
         notices.unsubscribe(waiter)
+
+
+def _events_for(feed: Feed, event_store: PostgresEventStore, pool: ConnectionPool,
+                who: Principal, table_id: str, after: int, upto: int | None) -> list[Shown]:
+    """The events after `after` as `who` sees them: from the table's feed, or, for a follower
+    further behind than the feed keeps, read and redacted for him alone."""
+    shown = feed.events(pool, event_store, who, after, upto)
+    if shown is not None:
+        return shown
+    with pool.connection() as conn:
+        found = event_store.read_stream(handlers.stream(table_id), after, conn=conn,
+                                        limit=BATCH)
+        return [sse(e["version"], e["type"], e) for e in Redactor(conn, who).events(found)]

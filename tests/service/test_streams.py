@@ -197,7 +197,8 @@ def test_a_notice_is_sent_when_the_change_commits_and_never_when_it_rolls_back(a
         with pool.connection() as conn:
             with conn.transaction(force_rollback=True):
                 tables.save(conn, row)
-            assert waiter.wait(1.0) is None
+            # Nothing heard while the listener listened throughout: nothing changed.
+            assert waiter.wait(1.0) == []
             row.version, row.status, row.turn = 2, "playing", {"seat": 1}
             with conn.transaction():
                 tables.save(conn, row, "player:pl_someone")
@@ -435,3 +436,53 @@ def test_a_long_poll_cut_by_its_limit_says_the_tables_version_and_that_more_foll
     table = client.get(f"/v1/tables/{table_id}", headers=OPERATOR).json["version"]
     assert table > before + 1 and [e["version"] for e in page["items"]] == [before + 1]
     assert page["version"] == table and page["more"] is True and page["next_after"] == before + 1
+
+
+def test_a_move_is_read_once_and_each_view_rendered_once_however_many_follow(
+        client: FlaskClient, new_player: Any, app: Flask):
+    """Forty streams follow a table: its two players (each from several streams), auditors,
+    the operator and players without a seat. A move's events are read from PostgreSQL once in
+    the process and redacted once per view (each seat's player, auditors, everyone else); yet
+    every follower receives exactly what his own page of the table's events shows him."""
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    auditor = Player("auditor", str(client.post("/v1/auditors", json={"name": "a"},
+                                                headers=OPERATOR).json["token"]))
+    operator = Player("operator", OPERATOR["Authorization"].split(" ", 1)[1])
+    others = [new_player(f"Sp{i}", 0) for i in range(2)]
+    followers = [p for p in (*players, auditor, operator, *others) for _ in range(8)][:40]
+    seen: dict[int, list[dict[str, Any]]] = {i: [] for i in range(len(followers))}
+    readers = []
+    for p in followers:
+        mine: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
+        readers.append((follow(client, table_id, p, SPAN, mine), mine))
+
+    def collect(version: int) -> None:
+        for i, (_, mine) in enumerate(readers):
+            while not seen[i] or seen[i][-1]["version"] < version:
+                seen[i].append(mine.get(timeout=10)[2])
+
+    version = int(r.json["version"])
+    collect(version)
+    feed = app.extensions["banco.feeds"].get(table_id)
+    reads, renders = feed.reads, feed.renders
+    mover = next(p for p in players if client.get(f"/v1/tables/{table_id}", headers=p.auth
+                                                  ).json["legal_actions"])
+    table = client.get(f"/v1/tables/{table_id}", headers=mover.auth).json
+    r = client.post(f"/v1/tables/{table_id}/actions", json=table["legal_actions"][0],
+                    headers={**mover.auth, "If-Match": f'"{table["version"]}"'})
+    assert r.status_code == 200, r.json
+    moved = int(r.json["version"])
+    collect(moved)
+    new_events = moved - version
+    assert feed.reads - reads == 1
+    # seat 0, seat 1, auditors, everyone else: at most four views of each new event
+    assert 0 < feed.renders - renders <= 4 * new_events < len(followers)
+    for i, p in enumerate(followers):
+        page = client.get(f"/v1/tables/{table_id}/events", headers=p.auth,
+                          query_string={"limit": 1000}).json["items"]
+        assert seen[i] == [e for e in page if e["version"] <= moved], p.id
+    for thread, _ in readers:
+        thread.join(SPAN + 5)

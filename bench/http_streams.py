@@ -1,0 +1,224 @@
+"""Followers at scale: how many open streams one node holds and what each costs in memory, and
+what being followed costs a table's moves, against the same moves at the table unfollowed, in
+the same run.
+
+The service runs as `banco serve` ships it (gunicorn, 2 workers x `THREADS` threads) with a
+settlement worker, on a database of the run's own. **Held**: `--streams` Server-Sent Events
+streams (`?turns=true`) are opened at once, from one process with non-blocking sockets, on idle
+Sette e mezzo tables as their seated players (four per table); the figure is how many answered
+200, how many 503, and the growth of the gunicorn workers' resident memory divided by the
+streams held. **Watched**: one client plays hands at a table (`bench.http_clients.play`: it reads
+the table before each move) while 0, then each of `--followers` streams follow that table (its
+players, an auditor and the operator in turn, all with events, drained by another process, from
+the table's version as they join); each round runs every count once, in an order that turns from
+round to round, and p50/p99 of the moves are pooled over the rounds. The ceiling is the
+unfollowed table (0 followers); the target is a followed table's move p99 within 2 times it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import resource
+import selectors
+import socket
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing.synchronize import Event
+from typing import cast
+
+from bench import db, report
+from bench.http_clients import GAMES, Client, TableSpec, play, tables_for
+from bench.http_service import Service, prepare, redis_url, service
+from service.cli.runner import THREADS
+
+STREAMS = 2000
+FOLLOWERS = (50, 500)
+P99_TARGET = 2.0  # a followed table's move p99 within 2 times the unfollowed table's
+
+
+def _nofile(wanted: int) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
+
+
+def open_streams(port: int, requests: Sequence[tuple[str, str]],
+                 timeout: float = 60) -> tuple[list[socket.socket], int]:
+    """Open a stream for each (path, token) at once; the sockets of those answered 200 (with
+    their `: connected` comment read) and how many were refused."""
+    _nofile(len(requests) + 256)
+    sel = selectors.DefaultSelector()
+    pending: dict[socket.socket, bytes] = {}
+    for path, token in requests:
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\n"
+                  "Accept: text/event-stream\r\n\r\n".encode())
+        s.setblocking(False)
+        sel.register(s, selectors.EVENT_READ)
+        pending[s] = b""
+    held: list[socket.socket] = []
+    refused = 0
+    deadline = time.monotonic() + timeout
+    while pending and time.monotonic() < deadline:
+        for key, _ in sel.select(1.0):
+            s = cast(socket.socket, key.fileobj)
+            data = s.recv(65536)
+            got = pending[s] + data
+            if got.startswith(b"HTTP/1.1 200") and b": connected" in got:
+                held.append(s)
+            elif data and not (got.startswith(b"HTTP/1.1 503") and b"\r\n\r\n" in got):
+                pending[s] = got
+                continue
+            else:
+                refused += 1
+                s.close()
+            sel.unregister(s)
+            del pending[s]
+    for s in pending:
+        s.close()
+    sel.close()
+    return held, refused + len(pending)
+
+
+def _rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+
+@dataclass
+class Held:
+    asked: int
+    held: int
+    refused: int
+    kb_per_stream: float
+
+
+def run_held(svc: Service, streams: int) -> Held:
+    specs = tables_for(svc, GAMES["sette-e-mezzo"], max(1, streams // 40))
+    requests = [(f"/v1/tables/{spec.table_id}/stream?turns=true&events=false&timeout=600",
+                 seat.token) for spec in specs for seat in spec.seats]
+    requests = (requests * (streams // len(requests) + 1))[:streams]
+    before = sum(_rss_kb(pid) for pid in svc.gunicorn_workers())
+    held, refused = open_streams(svc.port, requests)
+    time.sleep(1.0)
+    during = sum(_rss_kb(pid) for pid in svc.gunicorn_workers())
+    for s in held:
+        s.close()
+    # A stream whose client left holds its thread until its next keep-alive (every 10 s) finds
+    # the socket closed: the next part starts once they are gone.
+    time.sleep(11 if len(held) > 50 else 0)
+    return Held(streams, len(held), refused, (during - before) / max(1, len(held)))
+
+
+def _follow(port: int, requests: list[tuple[str, str]], ready: multiprocessing.Queue[int],
+            stop: Event) -> None:
+    """Hold the streams and read everything they send until `stop`."""
+    held, _ = open_streams(port, requests)
+    ready.put(len(held))
+    sel = selectors.DefaultSelector()
+    for s in held:
+        sel.register(s, selectors.EVENT_READ)
+    while not stop.is_set():
+        for key, _ in sel.select(0.2):
+            s = cast(socket.socket, key.fileobj)
+            if not s.recv(1 << 20):
+                sel.unregister(s)
+    for s in held:
+        s.close()
+
+
+@dataclass
+class Watched:
+    latencies: dict[int, list[float]] = field(default_factory=dict)  # by followers
+    held: dict[int, int] = field(default_factory=dict)
+
+    def p(self, followers: int, q: float) -> float:
+        return report.quantile(self.latencies[followers], q)
+
+    def ratio(self, followers: int) -> float:
+        ceiling = self.p(0, 0.99)
+        return self.p(followers, 0.99) / ceiling if ceiling else 0.0
+
+
+def run_watched(svc: Service, followers: Sequence[int], seconds: float, rounds: int) -> Watched:
+    spec: TableSpec = tables_for(svc, GAMES["sette-e-mezzo"], 1)[0]
+    client = Client(svc.port)
+    status, body, _ = client.call("POST", "/v1/auditors", svc.operator_key, {"name": "bench"})
+    client.close()
+    assert status == 201, body
+    tokens = [seat.token for seat in spec.seats] + [body["token"], svc.operator_key]
+    path = f"/v1/tables/{spec.table_id}/stream?turns=true&timeout=600&after="
+    counts = [0, *followers]
+    out = Watched({k: [] for k in counts}, {k: 0 for k in counts})
+    context = multiprocessing.get_context("spawn")
+    for r in range(rounds):
+        for k in counts[r % len(counts):] + counts[:r % len(counts)]:
+            stop = context.Event()
+            ready: multiprocessing.Queue[int] = context.Queue()
+            holder = None
+            if k:
+                # From the table's version now: what following costs a move, not a history
+                # sent to 500 clients at once.
+                client = Client(svc.port)
+                version = client.call("GET", f"/v1/tables/{spec.table_id}", tokens[-1])[1]["version"]
+                client.close()
+                requests = [(f"{path}{version}", tokens[i % len(tokens)]) for i in range(k)]
+                holder = context.Process(target=_follow, args=(svc.port, requests, ready, stop))
+                holder.start()
+                out.held[k] = ready.get(timeout=120)
+                time.sleep(0.5)
+            start = time.monotonic() + 0.05
+            tally = play(spec, start, start + seconds)
+            out.latencies[k] += tally.latencies
+            stop.set()
+            if holder is not None:
+                holder.join(30)
+    return out
+
+
+def markdown(held: Held, watched: Watched) -> str:
+    lines = [report.table(
+        ["streams asked", "held (200)", "refused (503)", "memory per stream"],
+        [[f"{held.asked:,}", f"{held.held:,}", f"{held.refused:,}",
+          f"{held.kb_per_stream:.0f} KB"]]), ""]
+    rows = []
+    for k in watched.latencies:
+        rows.append([str(k), f"{watched.held[k]:,}", str(len(watched.latencies[k])),
+                     report.ms(watched.p(k, 0.5)), report.ms(watched.p(k, 0.99)),
+                     "ceiling" if k == 0 else f"{watched.ratio(k):.2f}"])
+    lines.append(report.table(["followers", "held", "moves", "p50 ms", "p99 ms",
+                               "p99 / unfollowed"], rows))
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench streams", description=__doc__.split("\n")[0])
+    parser.add_argument("--streams", type=int, default=STREAMS)
+    parser.add_argument("--followers", type=int, nargs="+", default=list(FOLLOWERS))
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="200 streams, 1 round of 2 s")
+    parser.add_argument("--url", help="server to create the benchmark database on"
+                        " (default: $DATABASE_URL, else the local test server)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.streams, args.seconds, args.rounds = min(args.streams, 200), 2.0, 1
+    with db.fresh_database(args.url) as url:
+        prepare(url)
+        print(f"gunicorn gthread 2 workers x {THREADS} threads; {args.streams:,} streams held,"
+              f" then {args.rounds} rounds of {args.seconds:g} s per follower count",
+              file=sys.stderr)
+        with service(url, redis_url()) as svc:
+            held = run_held(svc, args.streams)
+            watched = run_watched(svc, args.followers, args.seconds, args.rounds)
+    print(markdown(held, watched))
+    ok = held.held >= min(args.streams, STREAMS) and all(
+        watched.ratio(k) <= P99_TARGET for k in args.followers)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,171 @@
+"""What the followers of a table in one process share: its news read once, each view of it made once.
+
+Streams and long polls that follow a table would each read its new events from PostgreSQL and
+redact them for themselves, so a move would cost the process work in proportion to its
+followers. Instead the first follower that needs a table's news reads it for all (the others wait
+for that read, holding no connection), and each redaction is made once per distinct view
+(`Redactor.view`: a seat's player, auditors, everyone else) and kept, with its Server-Sent Events
+chunk, for the followers who share that view. For `turns`, the table is read once per version and
+rendered once per viewer. Every follower's events still go through `service.commands.redaction`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from psycopg_pool import ConnectionPool
+
+from events.catalog import GAME_EVENT_PREFIX
+from events.model import StoredEvent
+from events.postgres import PostgresEventStore
+from games.contract import Viewer
+from projections import tables
+from projections.tables import TableRow
+from service.commands import handlers
+from service.commands.principal import Principal
+from service.commands.redaction import Redactor, viewer_in
+from service.http.tables import render
+
+KEEP = 1000  # events a feed keeps; a follower further behind reads on its own until it catches up
+BATCH = 500  # events read, or sent to one follower, at a time
+
+
+@dataclass(frozen=True)
+class Shown:
+    """An event or the table as one view shows it, and the same as a Server-Sent Event."""
+
+    body: dict[str, Any]
+    chunk: bytes
+
+
+def sse(version: int, kind: str, body: dict[str, Any]) -> Shown:
+    return Shown(body, f"id: {version}\nevent: {kind}\n".encode() + b"data: " + orjson.dumps(body)
+                 + b"\n\n")
+
+
+class Feed:
+    """One table's news for this process's followers."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.followers = 0
+        self._lock = threading.Lock()
+        self._events: list[StoredEvent] = []  # in order, each following the one before
+        self._base: int | None = None  # the version the kept events follow
+        self._read_for = -1  # the highest version a read was made to bring
+        self._lineups: dict[str, list[dict[str, Any]]] = {}  # hand id -> its seats
+        self._shown: dict[tuple[int, Hashable], Shown] = {}
+        self._table: TableRow | None = None
+        self._turns: dict[Viewer, Shown | None] = {}  # the kept table as each viewer sees it
+        self.reads = 0  # reads of the table's events from PostgreSQL
+        self.renders = 0  # redactions made of an event, and renderings of the table
+
+    @property
+    def _top(self) -> int:
+        return self._events[-1].version if self._events else (self._base or 0)
+
+    def events(self, pool: ConnectionPool, store: PostgresEventStore, who: Principal, after: int,
+               upto: int | None, limit: int = BATCH) -> list[Shown] | None:
+        """The events after version `after` (at most `limit`) as `who` may see them, read from
+        PostgreSQL if the table is known at `upto` (None: may have changed) and no follower read
+        them yet; None if `after` is older than the kept events."""
+        with self._lock:
+            if self._base is None or (after < self._base and not self._events):
+                self._base = self._read_for = after
+            if after < self._base:
+                return None
+            stale = upto is None or (upto > self._read_for and upto > self._top)
+            # A read that brought all there was: no other follower reads again for `upto`.
+            if stale and self._read(pool, store) < BATCH:
+                self._read_for = max(self._read_for, upto or 0)
+            redactor = Redactor(None, who, self._lineups)
+            out = []
+            start = bisect.bisect_right(self._events, after, key=lambda e: e.version)
+            for stored in self._events[start:start + limit]:
+                key = (stored.version, redactor.view(stored))
+                shown = self._shown.get(key)
+                if shown is None:
+                    event = redactor.event(stored)
+                    shown = self._shown[key] = sse(stored.version, event["type"], event)
+                    self.renders += 1
+                out.append(shown)
+            return out
+
+    def _read(self, pool: ConnectionPool, store: PostgresEventStore) -> int:
+        with pool.connection() as conn:
+            found = store.read_stream(handlers.stream(self.table_id), self._top, conn=conn,
+                                      limit=BATCH)
+            for stored in found:
+                hand = stored.data.get("hand") if stored.type.startswith(GAME_EVENT_PREFIX) else None
+                if hand is not None and hand not in self._lineups:
+                    row = tables.hand(conn, hand)
+                    self._lineups[hand] = row["seats"] if row else []
+        self.reads += 1
+        self._events += found
+        if len(self._events) > KEEP:
+            dropped = self._events[:-KEEP // 2]
+            self._events = self._events[-KEEP // 2:]
+            self._base = dropped[-1].version
+            self._shown = {k: v for k, v in self._shown.items() if k[0] > self._base}
+        return len(found)
+
+    def turn(self, pool: ConnectionPool, who: Principal, at_least: int | None,
+             shown: int) -> tuple[int | None, Shown | None]:
+        """`who`'s seat, and the table as he sees it if it changed since version `shown` and he
+        has something to do in it: legal actions in the hand in play, or a seat at a table open
+        for its next hand. That a table has ended (its seats cashed out) is news for every
+        follower. The table is read again unless the one kept is at version `at_least` (None:
+        may have changed)."""
+        with self._lock:
+            if self._table is None or at_least is None or self._table.version < at_least:
+                with pool.connection() as conn:
+                    self._table = tables.load(conn, self.table_id, balances=True)
+                self._turns = {}
+            table = self._table
+            if table is None:
+                return None, None
+            seat = table.seat_of(who.subject)
+            if table.version == shown or (seat is None and table.status != "over"):
+                return seat, None
+            viewer = viewer_in(who, table.seats)
+            if viewer not in self._turns:
+                with pool.connection() as conn:
+                    body = render(table, who, conn)
+                self.renders += 1
+                self._turns[viewer] = sse(table.version, "table", body) if (
+                    body["legal_actions"] or table.status in ("open", "over")) else None
+            return seat, self._turns[viewer]
+
+
+class Feeds:
+    """The process's feeds, one per table while it has followers."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._feeds: dict[str, Feed] = {}
+
+    @contextmanager
+    def following(self, table_id: str) -> Iterator[Feed]:
+        with self._lock:
+            feed = self._feeds.setdefault(table_id, Feed(table_id))
+            feed.followers += 1
+        try:
+            yield feed
+        finally:
+            with self._lock:
+                feed.followers -= 1
+                if feed.followers == 0:
+                    del self._feeds[table_id]
+
+    def get(self, table_id: str) -> Feed | None:
+        return self._feeds.get(table_id)
+
+    def tables(self) -> Sequence[Feed]:
+        with self._lock:
+            return list(self._feeds.values())
