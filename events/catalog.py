@@ -147,3 +147,8 @@ def default_types() -> EventTypes:
         types.register(name, payload)
     types.register_family(GAME_EVENT_PREFIX, GameEvent)
     return types
+
+
+# The registry this release reads the log with where no store is at hand (projection rebuilds,
+# verification); a test passes its own registry instead.
+TYPES = default_types()

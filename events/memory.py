@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 
 from events.model import (
@@ -72,12 +71,16 @@ class InMemoryEventStore:
         with self._lock:
             events = self._streams.get(stream_id, [])[after_version:]
             events = events if limit is None else events[:limit]
-        return [self.types.upcast(e) for e in events]
+        return self._read(events)
 
     def read_all(self, after: Checkpoint = Checkpoint(), limit: int = 1000) -> list[StoredEvent]:
         with self._lock:
             found = [e for e in self._log if e.checkpoint > after][:limit]
-        return [self.types.upcast(replace(e)) for e in found]
+        return self._read(found)
+
+    def _read(self, events: list[StoredEvent]) -> list[StoredEvent]:
+        # Every read goes through here, as every PostgreSQL read goes through `stored_event`.
+        return [self.types.upcast(e) for e in events]
 
     def stream_version(self, stream_id: str) -> int:
         with self._lock:

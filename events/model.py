@@ -21,6 +21,16 @@ class ConcurrencyConflict(Exception):
         self.expected_version = expected_version
 
 
+class UnreadableEvent(Exception):
+    """A stored event that this code cannot bring to its type's current schema version: an
+    upcaster is missing, or it was written by a newer release."""
+
+    def __init__(self, event_type: str, schema_version: int, reason: str) -> None:
+        super().__init__(f"{event_type!r} at schema version {schema_version}: {reason}")
+        self.event_type = event_type
+        self.schema_version = schema_version
+
+
 class InvalidEvent(Exception):
     """An event of an unknown type or with a payload its schema refuses; nothing was written."""
 
@@ -59,7 +69,11 @@ class Checkpoint:
 
 @dataclass(frozen=True)
 class StoredEvent:
-    """An event as recorded."""
+    """An event as read: `data` in its type's current schema version (`schema_version`).
+
+    An event stored under an older schema version is upcast on read; `stored` then keeps its
+    version and payload as written, which are what its chain hash and checkpoint leaf cover.
+    """
 
     position: int
     stream_id: str
@@ -71,10 +85,20 @@ class StoredEvent:
     recorded_at: datetime
     hash: bytes
     txid: int = 0
+    stored: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
     def checkpoint(self) -> Checkpoint:
         return Checkpoint(self.txid, self.position)
+
+    def as_appended(self) -> NewEvent:
+        """The event exactly as it was appended, before any upcasting."""
+        version, data = self.stored or (self.schema_version, self.data)
+        return NewEvent(self.type, data, self.metadata, version)
+
+    def canonical(self) -> str:
+        """The text its chain hash covers: that of the stored payload, never the upcast one."""
+        return canonical_json(self.stream_id, self.as_appended())
 
 
 def canonical_json(stream_id: str, event: NewEvent) -> str:

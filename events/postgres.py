@@ -96,9 +96,12 @@ def _lost_race(e: psycopg.Error) -> bool:
     return isinstance(e, errors.UniqueViolation) or e.sqlstate == "BC409"
 
 
-def stored_event(row: tuple[Any, ...]) -> StoredEvent:
-    """A `StoredEvent` from a row selected with `COLUMNS`."""
-    return StoredEvent(
+def stored_event(row: tuple[Any, ...], types: EventTypes | None) -> StoredEvent:
+    """A `StoredEvent` from a row selected with `COLUMNS`, upcast by `types` to its type's
+    current schema version: every read of the events table goes through here, so that no reader
+    sees an old payload's shape (events/types.py says how a payload change is released). With
+    no `types`, the event exactly as stored: for digests of the stored bytes alone."""
+    event = StoredEvent(
         position=row[0],
         stream_id=row[1],
         version=row[2],
@@ -110,6 +113,16 @@ def stored_event(row: tuple[Any, ...]) -> StoredEvent:
         hash=bytes(row[8]),
         txid=row[9],
     )
+    return event if types is None else types.upcast(event)
+
+
+def older_events(conn: psycopg.Connection, types: EventTypes, type_: str) -> list[StoredEvent]:
+    """The events of `type_` stored under an older schema version than the current one, upcast,
+    in log order: what a query that reads the payload's keys in SQL (and so only the current
+    version's rows) must add."""
+    rows = conn.execute(f"SELECT {COLUMNS} FROM events WHERE type = %s AND schema_version < %s"
+                        " ORDER BY position", (type_, types.version(type_))).fetchall()
+    return [stored_event(r, types) for r in rows]
 
 
 class PostgresEventStore:
@@ -226,7 +239,7 @@ class PostgresEventStore:
                 " ORDER BY version LIMIT %s",
                 (stream_id, after_version, limit),
             ).fetchall()
-        return [self.types.upcast(stored_event(r)) for r in rows]
+        return [stored_event(r, self.types) for r in rows]
 
     def read_all(
         self,
@@ -251,7 +264,7 @@ class PostgresEventStore:
                 " ORDER BY txid, position LIMIT %s",
                 (str(after.txid), after.position, limit),
             ).fetchall()
-        return [self.types.upcast(stored_event(r)) for r in rows]
+        return [stored_event(r, self.types) for r in rows]
 
     def stream_version(self, stream_id: str, conn: psycopg.Connection | None = None) -> int:
         with self._conn(conn) as c:

@@ -5,8 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import psycopg
+from psycopg import sql
+from psycopg.types.json import Jsonb
 
+from events.catalog import TYPES
 from events.model import StoredEvent
+from events.postgres import older_events
+from events.types import EventTypes
 
 # Apply a batch of legs (one per posting side): bump each balance by its total, then write the
 # history rows with running balances that start from the balance before the batch.
@@ -31,6 +36,9 @@ SELECT l.position, l.account, l.recorded_at, l.amount,
 FROM legs l JOIN bumped k USING (account) JOIN totals t USING (account)
 """
 
+# The log's postings: those of the current schema version read in SQL, the older ones upcast
+# by the store's reader into `older_postings` (usually empty).
+OLDER = "CREATE TEMPORARY TABLE older_postings (position bigint, recorded_at timestamptz, data jsonb)"
 REBUILD = """
 INSERT INTO balance_history
     (position, account, recorded_at, amount, balance_after, reason, counterparty, table_id, hand_id)
@@ -40,11 +48,14 @@ SELECT position, account, recorded_at, amount,
 FROM (
     SELECT e.position, e.recorded_at, leg.account, leg.amount, e.data->>'reason' AS reason,
            leg.counterparty, e.data->>'table' AS table_id, e.data->>'hand' AS hand_id
-    FROM events e CROSS JOIN LATERAL (VALUES
+    FROM (
+        SELECT position, recorded_at, data FROM events
+        WHERE type = 'TreasurePosted' AND schema_version = {version}
+        UNION ALL SELECT position, recorded_at, data FROM older_postings
+    ) AS e CROSS JOIN LATERAL (VALUES
         (e.data->>'from', -(e.data->>'amount')::bigint, e.data->>'to'),
         (e.data->>'to', (e.data->>'amount')::bigint, e.data->>'from')
     ) AS leg(account, amount, counterparty)
-    WHERE e.type = 'TreasurePosted'
 ) AS legs;
 INSERT INTO balances (account, balance, last_position)
 SELECT account, sum(amount), max(position) FROM balance_history GROUP BY account;
@@ -68,7 +79,7 @@ def apply(conn: psycopg.Connection, events: Sequence[StoredEvent]) -> None:
         conn.execute(APPLY, cols)
 
 
-def rebuild(conn: psycopg.Connection) -> None:
+def rebuild(conn: psycopg.Connection, types: EventTypes = TYPES) -> None:
     """Empty the tables and replay every posting of the log, inside the caller's transaction.
 
     The caller's transaction must hold the tables' ACCESS EXCLUSIVE lock (as `rebuild_all`
@@ -81,6 +92,14 @@ def rebuild(conn: psycopg.Connection) -> None:
     conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
     conn.execute("TRUNCATE balances, balance_history")
     conn.execute("ALTER TABLE balance_history DROP CONSTRAINT balance_history_pkey")
-    conn.execute(REBUILD.encode())
+    conn.execute(OLDER)
+    older = [(e.position, e.recorded_at, Jsonb(e.data)) for e in older_events(conn, types, "TreasurePosted")]
+    if older:
+        with conn.cursor().copy("COPY older_postings FROM STDIN") as copy:
+            for row in older:
+                copy.write_row(row)
+    version = types.version("TreasurePosted")
+    conn.execute(sql.SQL(REBUILD).format(version=sql.Literal(version)).as_string(conn).encode())
+    conn.execute("DROP TABLE older_postings")
     conn.execute("ALTER TABLE balance_history"
                  " ADD CONSTRAINT balance_history_pkey PRIMARY KEY (account, position)")

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import psycopg
 
+from events.catalog import TYPES
+from events.types import EventTypes
 from projections import balances, players, table_rebuild
 
 
-def rebuild_all(conn: psycopg.Connection) -> int:
-    """Rebuild every projection in one transaction; returns the number of events covered."""
+def rebuild_all(conn: psycopg.Connection, types: EventTypes = TYPES) -> int:
+    """Rebuild every projection in one transaction, reading the log with `types` (events of an
+    older schema version upcast); returns the number of events covered."""
     with conn.transaction():
         # Block writers while we rebuild, so no inline update lands between truncate and replay.
         conn.execute("LOCK TABLE balances, balance_history, players, tables, hands"
                      " IN ACCESS EXCLUSIVE MODE")
-        balances.rebuild(conn)
-        players.rebuild(conn)
-        table_rebuild.rebuild(conn)
+        balances.rebuild(conn, types)
+        players.rebuild(conn, types)
+        table_rebuild.rebuild(conn, types)
         row = conn.execute(
             "SELECT coalesce(max(txid::text::bigint), 0), coalesce(max(position), 0), count(*)"
             " FROM events"

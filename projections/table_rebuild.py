@@ -7,10 +7,11 @@ from typing import Any
 
 import psycopg
 
-from events.catalog import GAME_EVENT_PREFIX
+from events.catalog import GAME_EVENT_PREFIX, TYPES
 from events.game_records import engine_event
 from events.model import StoredEvent
 from events.postgres import COLUMNS, stored_event
+from events.types import EventTypes
 from games.registry import engines
 from projections import tables
 from projections.tables import TableRow, turn_of
@@ -58,7 +59,7 @@ def _fold(events: list[StoredEvent]) -> tuple[TableRow, list[dict[str, Any]]]:
     return table, list(hands.values())
 
 
-def rebuild(conn: psycopg.Connection) -> int:
+def rebuild(conn: psycopg.Connection, types: EventTypes = TYPES) -> int:
     """Empty `tables` and `hands` and replay every table stream, inside the caller's transaction."""
     conn.execute("TRUNCATE hands, tables")
     streams = [r[0] for r in conn.execute(
@@ -66,7 +67,7 @@ def rebuild(conn: psycopg.Connection) -> int:
     for stream_id in streams:
         rows = conn.execute(f"SELECT {COLUMNS} FROM events WHERE stream_id = %s ORDER BY version",
                             (stream_id,)).fetchall()
-        table, hands = _fold([stored_event(r) for r in rows])
+        table, hands = _fold([stored_event(r, types) for r in rows])
         tables.save(conn, table)
         for hand in hands:
             conn.execute(

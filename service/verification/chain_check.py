@@ -6,15 +6,14 @@ from collections.abc import Sequence
 
 import psycopg
 
-from events.model import NewEvent, StoredEvent, canonical_json, chain_hash
+from events.model import StoredEvent, chain_hash
 from service.verification.findings import Check, failed, passed
 
 
 def link(previous: bytes, event: StoredEvent) -> bytes:
-    """The hash `event` should carry after `previous`."""
-    text = canonical_json(event.stream_id,
-                          NewEvent(event.type, event.data, event.metadata, event.schema_version))
-    return chain_hash(previous, text)
+    """The hash `event` should carry after `previous`: over its payload as stored, so that
+    upcasting an old event on read never changes what its chain proves."""
+    return chain_hash(previous, event.canonical())
 
 
 def chain_check(conn: psycopg.Connection, events: Sequence[StoredEvent]) -> Check:

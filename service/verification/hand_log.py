@@ -14,10 +14,11 @@ from typing import Any
 
 import psycopg
 
-from events.catalog import GAME_EVENT_PREFIX
+from events.catalog import GAME_EVENT_PREFIX, TYPES
 from events.game_records import engine_event
 from events.model import StoredEvent
 from events.postgres import COLUMNS, stored_event
+from events.types import EventTypes
 from games.contract import Engine
 from games.registry import engines
 
@@ -29,11 +30,13 @@ def table_stream(table_id: str) -> str:
     return f"table-{table_id}"
 
 
-def read_stream(conn: psycopg.Connection, stream_id: str) -> list[StoredEvent]:
-    """A stream's events exactly as stored (no upcasting: the hash covers the stored text)."""
+def read_stream(conn: psycopg.Connection, stream_id: str,
+                types: EventTypes = TYPES) -> list[StoredEvent]:
+    """A stream's events in their types' current schema versions (the chain check hashes what
+    was stored: `StoredEvent.canonical`)."""
     rows = conn.execute(f"SELECT {COLUMNS} FROM events WHERE stream_id = %s ORDER BY version",
                         (stream_id,)).fetchall()
-    return [stored_event(r) for r in rows]
+    return [stored_event(r, types) for r in rows]
 
 
 def is_game(event: StoredEvent) -> bool:
@@ -133,9 +136,10 @@ class TableLog:
             yield current
 
 
-def load_table(conn: psycopg.Connection, table_id: str) -> TableLog | None:
+def load_table(conn: psycopg.Connection, table_id: str,
+               types: EventTypes = TYPES) -> TableLog | None:
     """The table's log, or None when no such table was ever created."""
-    events = read_stream(conn, table_stream(table_id))
+    events = read_stream(conn, table_stream(table_id), types)
     if not events or events[0].type != "TableCreated":
         return None
     created = events[0].data
@@ -149,10 +153,10 @@ def table_of_hand(conn: psycopg.Connection, hand_id: str) -> str | None:
     return None if row is None else str(row[0])[len("table-"):]
 
 
-def load_hand(conn: psycopg.Connection, hand_id: str) -> HandLog | None:
+def load_hand(conn: psycopg.Connection, hand_id: str, types: EventTypes = TYPES) -> HandLog | None:
     """One hand's log, or None when it was never dealt."""
     table_id = table_of_hand(conn, hand_id)
-    table = None if table_id is None else load_table(conn, table_id)
+    table = None if table_id is None else load_table(conn, table_id, types)
     if table is None:
         return None
     return next((h for h in table.hands() if h.hand_id == hand_id), None)

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import hashlib
 
-from events.model import NewEvent, StoredEvent, canonical_json
+from events.model import StoredEvent
 
 EMPTY = hashlib.sha256(b"").digest()
 
 
 def leaf(event: StoredEvent) -> bytes:
-    """An event's leaf: its place, its canonical content and its stored chain hash."""
-    canonical = canonical_json(event.stream_id,
-                               NewEvent(event.type, event.data, event.metadata, event.schema_version))
+    """An event's leaf: its place, its canonical content as stored and its stored chain hash."""
+    canonical = event.canonical()
     head = f"{event.position}\n{event.stream_id}\n{event.version}\n{event.hash.hex()}\n"
     return hashlib.sha256(b"\x00" + head.encode() + canonical.encode()).digest()
 

@@ -8,8 +8,11 @@ from typing import Any
 
 import psycopg
 
+from events.catalog import TYPES
 from events.game_records import engine_event
 from events.ledger import HOUSE
+from events.postgres import COLUMNS, stored_event
+from events.types import EventTypes
 from service.verification.findings import Check, failed, passed
 from service.verification.hand_log import HandLog
 from service.verification.rules_check import UNREADABLE, postings
@@ -69,16 +72,23 @@ def _accounts(hand: HandLog) -> list[str]:
                    for k in ("from", "to") if isinstance(e.data.get(k), str)} - {HOUSE})
 
 
-def no_negative_check(conn: psycopg.Connection, hand: HandLog) -> Check:
+def no_negative_check(conn: psycopg.Connection, hand: HandLog,
+                      types: EventTypes = TYPES) -> Check:
     """Replayed in log order, no account the hand touched ever held less than nothing."""
     accounts = _accounts(hand)
+    # The accounts are matched in SQL in the current payload's shape only; older postings are
+    # all read, upcast, and matched here.
     rows = conn.execute(
-        "SELECT stream_id, version, data FROM events WHERE type = 'TreasurePosted'"
-        " AND (data->>'from' = ANY(%s) OR data->>'to' = ANY(%s)) ORDER BY position",
-        (accounts, accounts)).fetchall()
+        f"SELECT {COLUMNS} FROM events WHERE type = 'TreasurePosted' AND (schema_version <> %s"
+        " OR data->>'from' = ANY(%s) OR data->>'to' = ANY(%s)) ORDER BY position",
+        (types.version("TreasurePosted"), accounts, accounts)).fetchall()
     held: dict[str, int] = defaultdict(int)
     followed = set(accounts)
-    for stream, version, data in rows:
+    for row in rows:
+        event = stored_event(row, types)
+        stream, version, data = event.stream_id, event.version, event.data
+        if data.get("from") not in followed and data.get("to") not in followed:
+            continue
         amount = int(data["amount"]) if isinstance(data.get("amount"), int) else 0
         held[data["from"]] -= amount
         held[data["to"]] += amount
@@ -92,6 +102,6 @@ def no_negative_check(conn: psycopg.Connection, hand: HandLog) -> Check:
     return passed("money.no_negative", accounts=accounts)
 
 
-def money_checks(conn: psycopg.Connection, hand: HandLog) -> list[Check]:
-    """The three money checks of a hand."""
-    return [settlement_check(hand), double_entry_check(hand), no_negative_check(conn, hand)]
+def money_checks(conn: psycopg.Connection, hand: HandLog, types: EventTypes = TYPES) -> list[Check]:
+    """The three money checks of a hand (the log read with `types`)."""
+    return [settlement_check(hand), double_entry_check(hand), no_negative_check(conn, hand, types)]

@@ -7,6 +7,8 @@ from typing import Any
 
 import psycopg
 
+from events.catalog import TYPES
+from events.types import EventTypes
 from service.verification.chain_check import chain_check
 from service.verification.deck_check import deck_checks
 from service.verification.findings import Check
@@ -15,29 +17,32 @@ from service.verification.money_check import money_checks
 from service.verification.rules_check import rules_check
 
 
-def report(conn: psycopg.Connection, hand: HandLog, chain: Check) -> dict[str, Any]:
+def report(conn: psycopg.Connection, hand: HandLog, chain: Check,
+           types: EventTypes = TYPES) -> dict[str, Any]:
     """Every check of one hand, given its table's chain check."""
-    checks = [*deck_checks(hand), rules_check(hand), *money_checks(conn, hand), chain]
+    checks = [*deck_checks(hand), rules_check(hand), *money_checks(conn, hand, types), chain]
     return {"hand_id": hand.hand_id, "table_id": hand.table_id, "game": hand.game,
             "settled": hand.find("SeedRevealed") is not None,
             "passed": all(c.passed for c in checks), "checks": [c.as_json() for c in checks]}
 
 
-def verify_table(conn: psycopg.Connection, table: TableLog) -> Iterator[dict[str, Any]]:
-    """A report for each hand of the table, in order."""
+def verify_table(conn: psycopg.Connection, table: TableLog,
+                 types: EventTypes = TYPES) -> Iterator[dict[str, Any]]:
+    """A report for each hand of the table (read with `types`), in order."""
     chain = chain_check(conn, table.events)
     for hand in table.hands():
-        yield report(conn, hand, chain)
+        yield report(conn, hand, chain, types)
 
 
-def verify_hand(conn: psycopg.Connection, hand_id: str) -> dict[str, Any] | None:
-    """The report of one hand, or None when it was never dealt."""
+def verify_hand(conn: psycopg.Connection, hand_id: str,
+                types: EventTypes = TYPES) -> dict[str, Any] | None:
+    """The report of one hand, or None when it was never dealt; the log is read with `types`."""
     table_id = table_of_hand(conn, hand_id)
-    table = None if table_id is None else load_table(conn, table_id)
+    table = None if table_id is None else load_table(conn, table_id, types)
     if table is None:
         return None
     hand = next((h for h in table.hands() if h.hand_id == hand_id), None)
-    return None if hand is None else report(conn, hand, chain_check(conn, table.events))
+    return None if hand is None else report(conn, hand, chain_check(conn, table.events), types)
 
 
 def table_ids(conn: psycopg.Connection) -> list[str]:

@@ -7,16 +7,20 @@ import uuid
 
 import pytest
 
+from events.catalog import default_types
 from events.model import (
     Append,
     Checkpoint,
     ConcurrencyConflict,
     InvalidEvent,
     NewEvent,
+    StoredEvent,
+    UnreadableEvent,
     canonical_json,
     chain_hash,
 )
 from events.store import EventStore
+from tests.events.versions import after_the_rename, before_the_rename
 
 
 def stream() -> str:
@@ -108,7 +112,34 @@ def test_read_all_pages_through_the_log_by_checkpoint(store: EventStore):
     assert positions == sorted(positions)
 
 
-def test_old_schema_versions_are_upcast_on_read(store: EventStore):
+def posting(reason_key: str = "reason", amount: int = 5) -> dict[str, object]:
+    return {"from": "wallet:a", "to": "wallet:b", "amount": amount, reason_key: "tip"}
+
+
+def test_old_schema_versions_are_upcast_on_read_and_hashed_as_stored(store: EventStore):
+    """TreasurePosted v1 (`memo`) written by an older release reads as v2 (`reason`) through
+    every read, while its hash stays the one of the bytes stored."""
+    s = stream()
+    before_the_rename(store.types)  # type: ignore[attr-defined]
+    old = NewEvent("TreasurePosted", posting("memo"), {"actor": "t"})
+    [written] = store.append(s, [old], 0)
+    after_the_rename(store.types)  # type: ignore[attr-defined]
+    new = NewEvent("TreasurePosted", posting(amount=7), {"actor": "t"}, schema_version=2)
+    store.append(s, [new], 1)
+    events = store.read_stream(s)
+    in_log = read_all(store, s, 2)
+    for read in (events, in_log):
+        assert [(e.schema_version, e.data) for e in read] == [(2, posting()), (2, posting(amount=7))]
+    first = events[0]
+    assert first.hash == written.hash == chain_hash(b"", canonical_json(s, old))
+    assert first.canonical() == canonical_json(s, old) and first.as_appended() == old
+    assert events[1].canonical() == canonical_json(s, new) and events[1].stored is None
+    with pytest.raises(InvalidEvent):  # a writer must state the current version
+        store.append(s, [NewEvent("TreasurePosted", posting("memo"))], 2)
+    assert store.read_stream(s)[0].data == posting()  # the upcaster's changes stay its own
+
+
+def test_upcasting_takes_one_step_per_version(store: EventStore):
     from marshmallow import Schema, fields
 
     class V1(Schema):
@@ -116,14 +147,51 @@ def test_old_schema_versions_are_upcast_on_read(store: EventStore):
 
     class V2(Schema):
         name = fields.String(required=True)
+
+    class V3(Schema):
+        name = fields.String(required=True)
         upcast = fields.Boolean(required=True)
 
-    store.types.register("Renamed", V1())  # type: ignore[attr-defined]
+    types = store.types  # type: ignore[attr-defined]
+    types.register("Renamed", V1())
     s = stream()
     store.append(s, [NewEvent("Renamed", {"title": "old"})], 0)
-    store.types.register("Renamed", V2(), version=2)  # type: ignore[attr-defined]
-    store.types.upcaster("Renamed", 1)(lambda d: {"name": d["title"], "upcast": True})  # type: ignore[attr-defined]
-    [event] = store.read_stream(s)
-    assert (event.schema_version, event.data) == (2, {"name": "old", "upcast": True})
-    with pytest.raises(InvalidEvent):
-        store.append(s, [NewEvent("Renamed", {"title": "still v1"})], 1)
+    types.register("Renamed", V2(), version=2, upcasters={1: lambda d: {"name": d["title"]}})
+    store.append(s, [NewEvent("Renamed", {"name": "two"}, schema_version=2)], 1)
+    types.register("Renamed", V3(), version=3)
+    assert types.missing_upcasters() == {"Renamed": [2]}
+    with pytest.raises(UnreadableEvent):
+        store.read_stream(s)
+    types.upcaster("Renamed", 2)(lambda d: {**d, "upcast": True})
+    assert types.missing_upcasters() == {}
+    assert [(e.schema_version, e.data, e.stored) for e in store.read_stream(s)] == [
+        (3, {"name": "old", "upcast": True}, (1, {"title": "old"})),
+        (3, {"name": "two", "upcast": True}, (2, {"name": "two"}))]
+
+
+def test_an_event_newer_than_the_release_is_not_read_as_current(store: EventStore):
+    s = stream()
+    after_the_rename(store.types)  # type: ignore[attr-defined]
+    store.append(s, [NewEvent("TreasurePosted", posting(), schema_version=2)], 0)
+    before_the_rename(store.types)  # type: ignore[attr-defined]  # a rollback to the older release
+    with pytest.raises(UnreadableEvent):
+        store.read_stream(s)
+
+
+def test_the_catalog_reads_every_version_it_ever_wrote():
+    assert default_types().missing_upcasters() == {}
+
+
+def read_all(store: EventStore, stream_id: str, count: int) -> list[StoredEvent]:
+    """The stream's first `count` events as the global log gives them (see the paging test)."""
+    seen: list[StoredEvent] = []
+    after = Checkpoint()
+    deadline = time.monotonic() + 30
+    while len(seen) < count and time.monotonic() < deadline:
+        page = store.read_all(after=after)
+        if not page:
+            time.sleep(0.05)
+            continue
+        seen += [e for e in page if e.stream_id == stream_id]
+        after = page[-1].checkpoint
+    return seen
