@@ -127,7 +127,7 @@ def test_old_schema_versions_are_upcast_on_read_and_hashed_as_stored(store: Even
     new = NewEvent("TreasurePosted", posting(amount=7), {"actor": "t"}, schema_version=2)
     store.append(s, [new], 1)
     events = store.read_stream(s)
-    in_log = read_all(store, s, 2)
+    in_log = read_all(store, s, 2, Checkpoint(written.txid, written.position - 1))
     for read in (events, in_log):
         assert [(e.schema_version, e.data) for e in read] == [(2, posting()), (2, posting(amount=7))]
     first = events[0]
@@ -182,10 +182,11 @@ def test_the_catalog_reads_every_version_it_ever_wrote():
     assert default_types().missing_upcasters() == {}
 
 
-def read_all(store: EventStore, stream_id: str, count: int) -> list[StoredEvent]:
-    """The stream's first `count` events as the global log gives them (see the paging test)."""
+def read_all(store: EventStore, stream_id: str, count: int, after: Checkpoint) -> list[StoredEvent]:
+    """The stream's first `count` events as the global log gives them from `after` (see the
+    paging test), which skips the postings other tests stored in a shape the test's own
+    registry no longer reads."""
     seen: list[StoredEvent] = []
-    after = Checkpoint()
     deadline = time.monotonic() + 30
     while len(seen) < count and time.monotonic() < deadline:
         page = store.read_all(after=after)
