@@ -1,4 +1,5 @@
-"""The players read model."""
+"""The players read model: each player's name, read from his sealed registration when it is
+appended, and cleared when he is erased."""
 
 from __future__ import annotations
 
@@ -6,28 +7,41 @@ from collections.abc import Sequence
 
 import psycopg
 
+from events import personal_data
 from events.model import StoredEvent
+
+TYPES = ("PlayerRegistered", "PlayerErased")
 
 
 def apply(conn: psycopg.Connection, events: Sequence[StoredEvent]) -> None:
-    """Project the `PlayerRegistered` events among `events`."""
-    rows = [
-        (e.data["player_id"], e.data["name"], e.recorded_at)
-        for e in events
-        if e.type == "PlayerRegistered"
-    ]
-    if rows:
-        with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO players (player_id, name, created_at) VALUES (%s, %s, %s)", rows
-            )
+    """Project the `PlayerRegistered` and `PlayerErased` events among `events`."""
+    for e in events:
+        if e.type == "PlayerRegistered":
+            key = personal_data.key_of(conn, e.data["player_id"])
+            conn.execute("INSERT INTO players (player_id, name, created_at) VALUES (%s, %s, %s)",
+                         (e.data["player_id"], personal_data.name_of(e.data, key), e.recorded_at))
+        elif e.type == "PlayerErased":
+            conn.execute("UPDATE players SET name = NULL, erased_at = %s WHERE player_id = %s",
+                         (e.recorded_at, e.data["player_id"]))
 
 
 def rebuild(conn: psycopg.Connection) -> None:
-    """Empty the table and replay every registration of the log."""
+    """Empty the table and replay every registration and erasure of the log."""
     conn.execute("TRUNCATE players")
-    conn.execute(
-        "INSERT INTO players (player_id, name, created_at)"
-        " SELECT data->>'player_id', data->>'name', recorded_at FROM events"
-        " WHERE type = 'PlayerRegistered' ORDER BY position"
-    )
+    rows = conn.execute(
+        "SELECT e.type, e.data, e.recorded_at, k.key FROM events e"
+        " LEFT JOIN player_keys k ON e.type = 'PlayerRegistered'"
+        " AND k.player_id = e.data->>'player_id'"
+        " WHERE e.type = ANY(%s) ORDER BY e.position", (list(TYPES),))
+    registered, erased = [], []
+    for kind, data, recorded_at, key in rows:
+        if kind == "PlayerRegistered":
+            name = personal_data.name_of(data, None if key is None else bytes(key))
+            registered.append((data["player_id"], name, recorded_at))
+        else:
+            erased.append((recorded_at, data["player_id"]))
+    with conn.cursor() as cur:
+        cur.executemany("INSERT INTO players (player_id, name, created_at) VALUES (%s, %s, %s)",
+                        registered)
+        cur.executemany("UPDATE players SET name = NULL, erased_at = %s WHERE player_id = %s",
+                        erased)
