@@ -104,7 +104,7 @@ def _writer() -> _Writer:
 def _player(w: _Writer) -> dict[str, str]:
     w.sequence += 1
     pid = f"p-{w.tag}-{w.sequence}"
-    return {"player_id": pid, "name": f"Player {w.sequence}"}
+    return {"player_id": pid, "name_enc": f"sealed-{w.sequence}"}
 
 
 def _append_store(w: _Writer, batch: int, turn: int) -> None:

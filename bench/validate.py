@@ -66,7 +66,7 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("game.CardsCaptured (Cassino)", "game.CardsCaptured",
      _game({"seat": 1, "card": "D7", "timeout": False, "take": ["C3", "H4"],
             "cards": ["D7", "C3", "H4"], "sweep": False})),
-    ("PlayerRegistered", "PlayerRegistered", {"player_id": PLAYER, "name": "Giulia"}),
+    ("PlayerRegistered", "PlayerRegistered", {"player_id": PLAYER, "name_enc": "3q2-7wAAAAAAAAAA" * 3}),
     ("PlayerSeated", "PlayerSeated",
      {"seat": 3, "player_id": PLAYER, "buy_in": 500, "age": None, "seed": None}),
     ("HandBegan (4 seats)", "HandBegan",

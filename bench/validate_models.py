@@ -33,7 +33,12 @@ class TreasurePosted(Model):
 
 class PlayerRegistered(Model):
     player_id: str
-    name: Annotated[str, Field(min_length=1, max_length=100)]
+    name_enc: Annotated[str, Field(min_length=1, max_length=1000)]
+
+
+class PlayerErased(Model):
+    player_id: str
+    actor: str
 
 
 class GameEvent(Model):
@@ -101,7 +106,8 @@ class SettlementClaimed(Model):
 
 MODELS: dict[str, type[Model]] = {
     "TreasurePosted": TreasurePosted, "PlayerRegistered": PlayerRegistered,
-    "TableCreated": TableCreated, "PlayerSeated": PlayerSeated, "PlayerLeft": PlayerLeft,
+    "PlayerErased": PlayerErased, "TableCreated": TableCreated, "PlayerSeated": PlayerSeated,
+    "PlayerLeft": PlayerLeft,
     "HandBegan": HandBegan, "HandSettled": HandSettled, "SeedRevealed": SeedRevealed,
     "TableEnded": TableEnded, "DeadlineSet": DeadlineSet, "SettlementClaimed": SettlementClaimed,
     "GameEvent": GameEvent,
@@ -131,7 +137,14 @@ class PlayerRegisteredSchema(Schema):
     """A player joined Banco."""
 
     player_id = fields.String(required=True)
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    name_enc = fields.String(required=True, validate=validate.Length(min=1, max=1000))
+
+
+class PlayerErasedSchema(Schema):
+    """A player's key was destroyed: his sealed personal data can no longer be read."""
+
+    player_id = fields.String(required=True)
+    actor = fields.String(required=True)
 
 
 class AuditorRegisteredSchema(Schema):
@@ -221,6 +234,7 @@ class SettlementClaimedSchema(Schema):
 
 SCHEMAS: dict[str, Schema] = {
     "TreasurePosted": TreasurePostedSchema(), "PlayerRegistered": PlayerRegisteredSchema(),
+    "PlayerErased": PlayerErasedSchema(),
     "AuditorRegistered": AuditorRegisteredSchema(), "TokenIssued": TokenChangedSchema(),
     "TokenRevoked": TokenChangedSchema(),
     "TableCreated": TableCreatedSchema(), "PlayerSeated": PlayerSeatedSchema(),

@@ -17,7 +17,7 @@ done
 TABLE=$(curl -s "$B/v1/tables" "${op[@]}" -d '{"game": "sette-e-mezzo", "options": {"max_bet": 20}}' | jq -r .id)
 ann=(-H "Authorization: Bearer $ANN_TOKEN" -H 'Content-Type: application/json')
 bob=(-H "Authorization: Bearer $BOB_TOKEN" -H 'Content-Type: application/json')
-curl -s "$B/v1/tables/$TABLE/seats" "${ann[@]}" -d '{"buy_in": 50, "seed": "ann was here"}' | jq -c '{seat}'
+curl -s "$B/v1/tables/$TABLE/seats" "${ann[@]}" -d '{"buy_in": 50, "seed": "lucky seven"}' | jq -c '{seat}'
 curl -s "$B/v1/tables/$TABLE/seats" "${bob[@]}" -d '{"buy_in": 50}' | jq -c '{seat}'
 # Deal: the deck's SHA-256 commitment is recorded before any card.
 HAND=$(curl -s -X POST "$B/v1/tables/$TABLE/hands" "${op[@]}" | jq -r .hand.id)

@@ -39,10 +39,18 @@ class TreasurePosted(Payload):
 
 
 class PlayerRegistered(Payload):
-    """A player joined Banco."""
+    """A player joined Banco. His name is sealed under his own key (events/personal_data.py), so
+    that erasing him leaves it unreadable; registrations recorded before that held `name`."""
 
     player_id: str
-    name: Annotated[str, Meta(min_length=1, max_length=100)]
+    name_enc: Annotated[str, Meta(min_length=1, max_length=1000)]
+
+
+class PlayerErased(Payload):
+    """A player's key was destroyed: his sealed personal data can no longer be read. Holds none."""
+
+    player_id: str
+    actor: str
 
 
 class AuditorRegistered(Payload):
@@ -132,6 +140,7 @@ class SettlementClaimed(Payload):
 
 PAYLOADS: dict[str, type[Payload]] = {
     "TreasurePosted": TreasurePosted, "PlayerRegistered": PlayerRegistered,
+    "PlayerErased": PlayerErased,
     "AuditorRegistered": AuditorRegistered, "TokenIssued": TokenChanged, "TokenRevoked": TokenChanged,
     "TableCreated": TableCreated, "PlayerSeated": PlayerSeated, "PlayerLeft": PlayerLeft,
     "HandBegan": HandBegan, "HandSettled": HandSettled, "SeedRevealed": SeedRevealed,

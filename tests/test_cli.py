@@ -45,7 +45,7 @@ def clitest(database_url: str) -> str:
     try:
         store = PostgresEventStore(pool, default_types())
         with pool.connection() as c, c.transaction():
-            registered = NewEvent("PlayerRegistered", {"player_id": "clitest", "name": "Cli"})
+            registered = NewEvent("PlayerRegistered", {"player_id": "clitest", "name_enc": "Cli"})
             ledger.post(c, store, "player-clitest", [
                 ledger.Transfer(ledger.HOUSE, "wallet:clitest", 30, "cash"),
                 ledger.Transfer("wallet:clitest", ledger.HOUSE, 4, "fee")], {}, extra=[registered])

@@ -14,6 +14,7 @@ given always holds the only one that works.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -96,6 +97,17 @@ def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response
     response = Response(body, status=status, headers=headers)
     response.headers[REPLAYED] = "true"
     return response
+
+
+def rewrite_kept(token_ids: list[str], rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """Rewrite the kept answers that issued one of `token_ids` (a registration's, a rotation's),
+    in the request's transaction: for what they hold that must not outlive its subject's erasure."""
+    c = db.conn()
+    rows = c.execute("SELECT principal, key, body FROM idempotency_keys WHERE token_id = ANY(%s)"
+                     " AND body IS NOT NULL FOR UPDATE", (token_ids,)).fetchall()
+    for who, key, body in rows:
+        c.execute("UPDATE idempotency_keys SET body = %s WHERE principal = %s AND key = %s",
+                  (orjson.dumps(rewrite(orjson.loads(body))), who, key))
 
 
 def _after(response: Response) -> Response:

@@ -10,11 +10,11 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from psycopg_pool import ConnectionPool
 
-from events import ledger
+from events import ledger, personal_data
 from events.model import NewEvent
 from projections import apply_inline, history
 from service.commands import export
-from service.http import db, tokens
+from service.http import db, idempotency, tokens
 from service.http.auth import require
 from service.http.blueprint import TEXT, Blueprint
 from service.http.context import metadata, store
@@ -37,11 +37,12 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players",
 
 def load_player(player_id: str) -> dict[str, Any]:
     row = db.conn().execute(
-        "SELECT player_id, name, created_at FROM players WHERE player_id = %s", (player_id,)
+        "SELECT player_id, name, created_at, erased_at FROM players WHERE player_id = %s",
+        (player_id,)
     ).fetchone()
     if row is None:
         raise Problem(404, "player_not_found", f"no player {player_id}")
-    return {"id": row[0], "name": row[1], "created_at": row[2]}
+    return {"id": row[0], "name": row[1], "created_at": row[2], "erased": row[3] is not None}
 
 
 def balance_of(account: str, player_id: str) -> dict[str, Any]:
@@ -67,7 +68,9 @@ class Players(MethodView):
         """
         player_id = "pl_" + secrets.token_hex(8)
         c = db.conn()
-        event = NewEvent("PlayerRegistered", {"player_id": player_id, "name": body["name"]},
+        key = personal_data.new_key(c, player_id)
+        sealed = personal_data.seal(key, player_id, "name", body["name"])
+        event = NewEvent("PlayerRegistered", {"player_id": player_id, "name_enc": sealed},
                          metadata("RegisterPlayer"))
         issued, token_event = tokens.issue("player", player_id, "RegisterPlayer")
         apply_inline(c, store().append(tokens.stream("player", player_id), [event, token_event], 0,
@@ -83,6 +86,40 @@ class Player(MethodView):
     def get(self, player_id: str) -> dict[str, Any]:
         """A player"""
         return load_player(player_id)
+
+
+@blp.route("/<player_id>/erasure")
+class Erasure(MethodView):
+    @require("operator")
+    @blp.operation("erasePlayer", 404)
+    @blp.response(200, PlayerSchema)
+    def post(self, player_id: str) -> dict[str, Any]:
+        """Erase a player's personal data: his name reads as erased everywhere, for good
+
+        His key is destroyed, so the name sealed under it in the log can no longer be read; his
+        tokens are revoked and none can be issued to him again. His id, balances and hands stay,
+        and so does every hash, checkpoint and verification. Recorded as a `PlayerErased` event,
+        which holds no personal data. Erasing an erased player changes nothing.
+        """
+        if tokens.lock_subject("player", player_id):
+            return load_player(player_id)
+        c = db.conn()
+        personal_data.shred(c, player_id)
+        meta = metadata("ErasePlayer")
+        erased = NewEvent("PlayerErased", {"player_id": player_id, "actor": meta["actor"]}, meta)
+        revoked = tokens.revoke_all("player", player_id, "ErasePlayer")
+        apply_inline(c, store().append(tokens.stream("player", player_id), [*revoked, erased],
+                                       None, conn=c))
+        player = load_player(player_id)
+        # The answers kept for a retry of his registration (or a rotation) held his name.
+        idempotency.rewrite_kept(tokens.issued_ids("player", player_id), _erased_answer)
+        return player
+
+
+def _erased_answer(answer: dict[str, Any]) -> dict[str, Any]:
+    if "player" not in answer:
+        return answer  # a rotation's: his token's id, no name
+    return {**answer, "player": {**answer["player"], "name": None, "erased": True}}
 
 
 def _transfer(player_id: str, body: dict[str, Any], deposit: bool) -> dict[str, Any]:

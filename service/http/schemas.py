@@ -16,7 +16,11 @@ class PlayerCreateSchema(Schema):
 
 class PlayerSchema(Schema):
     id = fields.String(required=True, metadata=PLAYER_ID)
-    name = fields.String(required=True, metadata={"example": "Ada"})
+    name = fields.String(required=True, allow_none=True, metadata={
+        "description": "Null once the player was erased.", "example": "Ada"})
+    erased = fields.Boolean(required=True, metadata={
+        "description": "His personal data was erased (`POST /v1/players/{id}/erasure`): his"
+                       " name can no longer be read, anywhere.", "example": False})
     created_at = fields.DateTime(required=True)
 
 
@@ -42,8 +46,10 @@ class AuditorCreatedSchema(Schema):
 class TransferSchema(Schema):
     amount = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=10**12),
                             metadata={"example": 100})
-    reason = fields.String(required=True, validate=validate.Length(min=1, max=200),
-                           metadata={"example": "cash deposit at the desk"})
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200), metadata={
+        "description": "The operator's note on the movement, kept in the ledger for good, in clear"
+                       " (an erasure leaves it): write no personal data (a name) in it.",
+        "example": "cash deposit at the desk"})
 
 
 class PostingSchema(Schema):

@@ -102,7 +102,10 @@ class JoinSchema(Schema):
     age = fields.Integer(load_default=None, allow_none=True, strict=True,
                          validate=validate.Range(min=0, max=150))
     seed = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200),
-                         metadata={"description": "Your own text mixed into every shuffle."})
+                         metadata={"description": "Your own text mixed into every shuffle. It is"
+                                   " shown to the table once a hand settles and kept in clear for"
+                                   " its verification, even after an erasure: put nothing"
+                                   " personal in it."})
 
 
 class JoinedSchema(Schema):

@@ -24,9 +24,11 @@ from service.http.problems import Problem
 from service.http.schemas import TokenSchema
 
 Holder = Literal["player", "auditor"]
-_REGISTRY = {  # the table that says the subject exists, and its 404
-    "player": ("SELECT 1 FROM players WHERE player_id = %s FOR NO KEY UPDATE", "player_not_found"),
-    "auditor": ("SELECT 1 FROM auditors WHERE auditor_id = %s FOR NO KEY UPDATE", "auditor_not_found"),
+_REGISTRY = {  # the table that says the subject exists (and whether he was erased), and its 404
+    "player": ("SELECT erased_at IS NOT NULL FROM players WHERE player_id = %s FOR NO KEY UPDATE",
+               "player_not_found"),
+    "auditor": ("SELECT false FROM auditors WHERE auditor_id = %s FOR NO KEY UPDATE",
+                "auditor_not_found"),
 }
 
 blp = Blueprint("tokens", __name__, url_prefix="/v1",
@@ -37,11 +39,21 @@ def stream(role: Holder, subject: str) -> str:
     return f"{role}-{subject}"
 
 
-def lock_subject(role: Holder, subject: str) -> None:
-    """Lock the player's or auditor's row for the rest of the transaction (404 when unknown)."""
+def lock_subject(role: Holder, subject: str) -> bool:
+    """Lock the player's or auditor's row for the rest of the transaction (404 when unknown);
+    whether he was erased."""
     sql, code = _REGISTRY[role]
-    if db.conn().execute(sql, (subject,)).fetchone() is None:
+    row = db.conn().execute(sql, (subject,)).fetchone()
+    if row is None:
         raise Problem(404, code, f"no {role} {subject}")
+    return bool(row[0])
+
+
+def issued_ids(role: Holder, subject: str) -> list[str]:
+    """The id of every token ever issued to `subject`, live or not, from his stream."""
+    rows = db.conn().execute("SELECT data->>'token_id' FROM events WHERE stream_id = %s"
+                             " AND type = 'TokenIssued'", (stream(role, subject),)).fetchall()
+    return [token_id for (token_id,) in rows]
 
 
 def _event(kind: str, role: str, subject: str, token_id: str, command: str) -> NewEvent:
@@ -81,8 +93,9 @@ def append(role: Holder, subject: str, events: list[NewEvent]) -> None:
 
 
 def rotate(role: Holder, subject: str, command: str) -> dict[str, Any]:
-    """Revoke `subject`'s tokens and issue one in their place."""
-    lock_subject(role, subject)
+    """Revoke `subject`'s tokens and issue one in their place (never to an erased player)."""
+    if lock_subject(role, subject):
+        raise Problem(409, "player_erased", f"{subject} was erased: no token is issued to him")
     revoked = revoke_all(role, subject, command)
     issued, event = issue(role, subject, command)
     append(role, subject, [*revoked, event])
@@ -111,14 +124,15 @@ def reissue(token_id: str) -> dict[str, Any] | None:
 @blp.route("/players/<player_id>/token")
 class PlayerToken(MethodView):
     @require("operator", self_param="player_id")
-    @blp.operation("issuePlayerToken", 404)
+    @blp.operation("issuePlayerToken", 404, 409)
     @blp.response(201, TokenSchema)
     def post(self, player_id: str) -> dict[str, Any]:
         """Rotate a player's token: the operator, or the player himself
 
         His current token stops working at once; the response holds the new one, shown only
         once. Replayed with its `Idempotency-Key`, it issues yet another in place of the one the
-        earlier answer carried (`Idempotent-Replayed: true`), which stops working.
+        earlier answer carried (`Idempotent-Replayed: true`), which stops working. An erased
+        player is issued none (409 `player_erased`).
         """
         return rotate("player", player_id, "RotatePlayerToken")
 

@@ -18,7 +18,7 @@ from events.postgres import PostgresEventStore
 
 def registered(name: str) -> NewEvent:
     # Unique ids: projections rebuilt later in the session replay these events too.
-    return NewEvent("PlayerRegistered", {"player_id": uuid.uuid4().hex, "name": name})
+    return NewEvent("PlayerRegistered", {"player_id": uuid.uuid4().hex, "name_enc": name})
 
 
 @pytest.fixture
@@ -159,7 +159,7 @@ def test_tailing_reader_sees_every_committed_event_once_in_a_stable_order(
             for e in pg_store.read_all(after=after, limit=50):
                 after = e.checkpoint
                 if e.stream_id.startswith(tag):
-                    seen.append(e.data["name"])
+                    seen.append(e.data["name_enc"])
                     order.append(e.checkpoint)
             if done.is_set():
                 # Writers are done; the watermark may still trail behind a transaction open
@@ -183,7 +183,7 @@ def test_tailing_reader_sees_every_committed_event_once_in_a_stable_order(
     assert sorted(seen) == sorted(committed)  # every committed event, exactly once
     assert "rolled-back" not in seen
     assert order == sorted(order)
-    again = [e.data["name"] for e in pg_store.read_all(after=start[-1].checkpoint if start else
+    again = [e.data["name_enc"] for e in pg_store.read_all(after=start[-1].checkpoint if start else
                                                        Checkpoint(), limit=10**9)
              if e.stream_id.startswith(tag)]
     assert again == seen  # the order is stable across reads

@@ -28,7 +28,7 @@ def stream() -> str:
 
 
 def player(name: str = "ann") -> NewEvent:
-    return NewEvent("PlayerRegistered", {"player_id": uuid.uuid4().hex[:8], "name": name}, {"actor": "t"})
+    return NewEvent("PlayerRegistered", {"player_id": uuid.uuid4().hex[:8], "name_enc": name}, {"actor": "t"})
 
 
 def test_append_then_read_stream_in_order(store: EventStore):
@@ -37,7 +37,7 @@ def test_append_then_read_stream_in_order(store: EventStore):
     assert [e.version for e in first] == [1, 2]
     store.append(s, [player("c")], expected_version=2)
     events = store.read_stream(s)
-    assert [e.data["name"] for e in events] == ["a", "b", "c"]
+    assert [e.data["name_enc"] for e in events] == ["a", "b", "c"]
     assert [e.version for e in store.read_stream(s, after_version=1)] == [2, 3]
     assert store.stream_version(s) == 3
     assert events[0].metadata == {"actor": "t"}

@@ -55,6 +55,7 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/v1/auditors/{auditor}", None, False, "401 401 403 403 200 200"),
     ("POST", "/v1/players/{me}/token", None, False, "401 401 201 403 403 201"),
     ("DELETE", "/v1/players/{me}/token", None, False, "401 401 403 403 403 204"),
+    ("POST", "/v1/players/{me}/erasure", None, False, "401 401 403 403 403 200"),
     ("POST", "/v1/auditors/{auditor}/token", None, False, "401 401 403 403 403 201"),
     ("DELETE", "/v1/auditors/{auditor}/token", None, False, "401 401 403 403 403 204"),
     ("POST", "/v1/audit/ledger-checks", None, False, "401 401 403 403 202 202"),

@@ -1,0 +1,97 @@
+"""Erasing a player: his name, sealed in the log under his own key, is unreadable once the key is
+destroyed, while his balances, hands, the hash chain, checkpoints and verifications all hold."""
+
+from __future__ import annotations
+
+import uuid
+
+from tests.service.conftest import OPERATOR, Player, bearer
+from tests.service.play import Session
+from tests.service.test_audit_cli import banco
+from tests.service.test_tokens import all_text, works
+
+
+def text_holds(app, name: str) -> bool:
+    text = all_text(app)
+    return name in text or name.encode().hex() in text  # bytea reads as hex in a row's text
+
+
+def register(client, name: str, key: str) -> Player:
+    r = client.post("/v1/players", json={"name": name}, headers={**OPERATOR, "Idempotency-Key": key})
+    assert r.status_code == 201, r.json
+    player = Player(r.json["player"]["id"], r.json["token"])
+    r = client.post(f"/v1/players/{player.id}/deposits", json={"amount": 100, "reason": "desk"},
+                    headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    return player
+
+
+def stream_length(app, player_id: str) -> int:
+    with app.extensions["banco.pool"].connection() as c:
+        return int(c.execute("SELECT count(*) FROM events WHERE stream_id = %s",
+                             (f"player-{player_id}",)).fetchone()[0])
+
+
+def test_a_name_is_sealed_in_the_log_from_the_start(app, client):
+    name = f"Sealed {uuid.uuid4().hex}"
+    player = register(client, name, f"sealed-{uuid.uuid4().hex}")
+    assert client.get(f"/v1/players/{player.id}", headers=OPERATOR).json["name"] == name
+    with app.extensions["banco.pool"].connection() as c:
+        [(data,)] = c.execute("SELECT data::text FROM events WHERE stream_id = %s"
+                              " AND type = 'PlayerRegistered'", (f"player-{player.id}",))
+    assert name not in data and "name_enc" in data
+
+
+def test_an_erased_player_who_played_a_hand_is_unreadable_everywhere_and_every_check_passes(
+        app, client, worker, database_url, tmp_path):
+    name = f"Ada Lovelace {uuid.uuid4().hex}"
+    key = f"register-{uuid.uuid4().hex}"
+    ada, bob = register(client, name, key), register(client, f"Bob {uuid.uuid4().hex}", "bob")
+    session = Session(client, "sette-e-mezzo", [ada, bob])
+    session.open({}, 50)
+    hand = session.deal()
+    session.play_hand()
+    session.wait_settled(hand)
+    digest = tmp_path / "before.json"
+    assert banco("checkpoint", "-o", str(digest), url=database_url).returncode == 0
+    balance = client.get(f"/v1/players/{ada.id}/balance", headers=OPERATOR).json["balance"]
+    assert text_holds(app, name)  # the players projection, the registration's kept answer
+
+    r = client.post(f"/v1/players/{ada.id}/erasure", headers=OPERATOR)
+    assert r.status_code == 200, r.json
+    assert (r.json["id"], r.json["name"], r.json["erased"]) == (ada.id, None, True)
+
+    assert not text_holds(app, name)
+    assert works(client, ada.token) == 401
+    shown = client.get(f"/v1/players/{ada.id}", headers=OPERATOR).json
+    assert (shown["name"], shown["erased"]) == (None, True)
+    assert client.get(f"/v1/players/{ada.id}/balance", headers=OPERATOR).json["balance"] == balance
+    # No token for him again; the registration's retry no longer hands one out.
+    assert client.post(f"/v1/players/{ada.id}/token", headers=OPERATOR).json["code"] == "player_erased"
+    again = client.post("/v1/players", json={"name": name},
+                        headers={**OPERATOR, "Idempotency-Key": key})
+    assert again.json["code"] == "token_revoked"
+    # A second erasure changes nothing.
+    events = stream_length(app, ada.id)
+    assert client.post(f"/v1/players/{ada.id}/erasure", headers=OPERATOR).json["erased"]
+    assert stream_length(app, ada.id) == events
+
+    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"]
+    assert client.get(f"/v1/hands/{hand}/verification", headers=bearer(auditor)).json["passed"]
+    assert client.get(f"/v1/hands/{hand}/replay", headers=bearer(auditor)).status_code == 200
+    for args in (("verify", "--all"), ("verify", "--against", str(digest)), ("replay", hand)):
+        out = banco(*args, url=database_url)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert name not in out.stdout
+
+    # The projection rebuilt from the log reads him as erased too.
+    assert banco("projections", "rebuild", url=database_url).returncode == 0
+    shown = client.get(f"/v1/players/{ada.id}", headers=OPERATOR).json
+    assert (shown["name"], shown["erased"]) == (None, True)
+    assert client.get(f"/v1/players/{bob.id}", headers=OPERATOR).json["name"].startswith("Bob ")
+    assert not text_holds(app, name)
+
+
+def test_erasing_an_unknown_player_is_a_404(client):
+    r = client.post("/v1/players/pl_nobody/erasure", headers=OPERATOR)
+    assert r.status_code == 404 and r.json["code"] == "player_not_found"
