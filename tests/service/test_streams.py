@@ -192,7 +192,8 @@ def test_a_notice_is_sent_when_the_change_commits_and_never_when_it_rolls_back(a
     waiter = listener.subscribe(row.table_id)
     try:
         assert listener.listening.wait(10)
-        waiter.wait(0)  # the listener's "look anyway" as it started
+        # The listener's "look anyway" as it started, which may come just after `listening`.
+        assert waiter.wait(10) is None
         pool = app.extensions["banco.pool"]
         with pool.connection() as conn:
             with conn.transaction(force_rollback=True):
@@ -220,7 +221,8 @@ def test_a_waiter_is_woken_only_by_the_changes_it_wants(app: Flask):
     waiter = listener.subscribe(row.table_id, lambda change: change.seat == 1)
     try:
         assert listener.listening.wait(10)
-        waiter.wait(0)  # the listener's "look anyway" as it started
+        # The listener's "look anyway" as it started, which may come just after `listening`.
+        assert waiter.wait(10) is None
         pool = app.extensions["banco.pool"]
         with pool.connection() as conn:
             with conn.transaction():
