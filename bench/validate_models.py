@@ -53,6 +53,7 @@ class TableCreated(Model):
     game: str
     options: Json
     created_by: str
+    rules_version: Annotated[int, Field(ge=1)] | None = None
 
 
 class PlayerSeated(Model):
@@ -177,6 +178,8 @@ class TableCreatedSchema(Schema):
     game = fields.String(required=True)
     options = fields.Dict(required=True)
     created_by = fields.String(required=True)
+    rules_version = fields.Integer(allow_none=True, load_default=None, strict=True,
+                                   validate=validate.Range(min=1))
 
 
 class PlayerSeatedSchema(Schema):

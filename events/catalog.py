@@ -83,6 +83,8 @@ class TableCreated(Payload):
     game: str
     options: Json
     created_by: str
+    # The game's rules version the table plays for its whole life; absent before versions existed: 1.
+    rules_version: Annotated[int, Meta(ge=1)] | None = None
 
 
 class PlayerSeated(Payload):

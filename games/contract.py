@@ -122,6 +122,10 @@ class GameInfo:
     `variants` names each variant with the table options it sets: the catalog lists them and a
     table is created with one by that name, from this one mapping. A game's variants set the same
     options to different values, so a table's options make at most one of them.
+
+    `version` is the engine's rules version: a table plays the one it was created with for its
+    whole life, so an engine whose rules change is served beside the old one, one version higher
+    (games/registry.py), never edited.
     """
 
     name: str
@@ -131,6 +135,7 @@ class GameInfo:
     variants: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     rules_source: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    version: int = 1
 
     def variant_of(self, options: Mapping[str, Any]) -> str | None:
         """The listed variant a table with these (loaded) options plays, or None."""

@@ -12,7 +12,7 @@ from events.game_records import engine_event
 from events.model import StoredEvent
 from events.postgres import COLUMNS, stored_event
 from events.types import EventTypes
-from games.registry import engines
+from games import registry
 from projections import tables
 from projections.tables import TableRow, turn_of
 
@@ -21,8 +21,9 @@ def _fold(events: list[StoredEvent]) -> tuple[TableRow, list[dict[str, Any]]]:
     """The table row and its hands after a table stream's events."""
     first = events[0].data
     table = TableRow(first["table_id"], first["game"], first["options"], "open", 0,
-                     created_by=first["created_by"], created_at=events[0].recorded_at)
-    engine = engines()[table.game]
+                     created_by=first["created_by"], created_at=events[0].recorded_at,
+                     rules_version=first.get("rules_version") or 1)
+    engine = registry.engine(table.game, table.rules_version)
     hands: dict[str, dict[str, Any]] = {}
     deadline: float | None = None
     for e in events:

@@ -15,7 +15,7 @@ from events import ledger
 from games.contract import Engine
 
 COLUMNS = ("table_id, game, options, status, version, seats, hand_id, hand_number, state, turn,"
-           " created_by, created_at, deadline")
+           " created_by, created_at, deadline, rules_version")
 
 
 @dataclass
@@ -35,6 +35,8 @@ class TableRow:
     created_by: str = ""
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     deadline: datetime | None = None
+    # The game's rules version the table plays, for its whole life (recorded in TableCreated).
+    rules_version: int = 1
     # The seats' balances by player, as the statement that loaded or saved the row read them
     # (None when it did not, or when a posting came since): a render needs them, and this spares
     # it a round trip of its own. Read them through `seat_balances`.
@@ -98,12 +100,12 @@ def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> Tab
                        (table_id,)).fetchone()
     if row is None:
         return None
-    values = list(row[:13])
+    values = list(row[:14])
     # The snapshot is ours, written by `save` from an engine state; it never comes from a client.
     values[8] = pickle.loads(values[8]) if values[8] is not None else None
     table = TableRow(*values)
     if balances:
-        table.balances = _by_player(table, row[13])
+        table.balances = _by_player(table, row[14])
     return table
 
 
@@ -128,8 +130,8 @@ def save(conn: psycopg.Connection, table: TableRow, actor: str | None = None) ->
     row = conn.execute(
         "WITH saved AS ("
         "INSERT INTO tables (table_id, game, options, status, version, seats, hand_id, hand_number,"
-        " state, turn, created_by, created_at, deadline, updated_at)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())"
+        " state, turn, created_by, created_at, deadline, rules_version, updated_at)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())"
         " ON CONFLICT (table_id) DO UPDATE SET status = EXCLUDED.status,"
         " version = EXCLUDED.version, seats = EXCLUDED.seats, hand_id = EXCLUDED.hand_id,"
         " hand_number = EXCLUDED.hand_number, state = EXCLUDED.state, turn = EXCLUDED.turn,"
@@ -140,7 +142,7 @@ def save(conn: psycopg.Connection, table: TableRow, actor: str | None = None) ->
         (table.table_id, table.game, Jsonb(table.options), table.status, table.version,
          Jsonb(table.seats), table.hand_id, table.hand_number, state,
          Jsonb(table.turn) if table.turn is not None else None, table.created_by, table.created_at,
-         table.deadline, actor),
+         table.deadline, table.rules_version, actor),
     ).fetchone()
     assert row is not None  # an upsert always returns its row
     table.balances = _by_player(table, row[1])
@@ -167,17 +169,19 @@ def hand_status(conn: psycopg.Connection, hand_id: str, status: str, last_versio
 
 
 HAND_COLUMNS = ("hand_id", "table_id", "number", "status", "seats", "commitment", "first_version",
-                "last_version", "postings", "opened_at", "settled_at")
+                "last_version", "postings", "opened_at", "settled_at", "rules_version")
+# A hand plays the rules version of its table: read with the hand, from the table's row.
+_HANDS = ("SELECT " + ", ".join(f"h.{c}" for c in HAND_COLUMNS[:-1]) + ", t.rules_version"
+          " FROM hands AS h JOIN tables AS t ON t.table_id = h.table_id")
 
 
 def hand(conn: psycopg.Connection, hand_id: str) -> dict[str, Any] | None:
-    row = conn.execute(f"SELECT {', '.join(HAND_COLUMNS)} FROM hands WHERE hand_id = %s",
-                       (hand_id,)).fetchone()
+    row = conn.execute(f"{_HANDS} WHERE h.hand_id = %s", (hand_id,)).fetchone()
     return dict(zip(HAND_COLUMNS, row, strict=True)) if row else None
 
 
 def hands_of(conn: psycopg.Connection, table_id: str, after: int, limit: int) -> list[dict[str, Any]]:
     rows = conn.execute(
-        f"SELECT {', '.join(HAND_COLUMNS)} FROM hands WHERE table_id = %s AND number > %s"
-        " ORDER BY number LIMIT %s", (table_id, after, limit)).fetchall()
+        f"{_HANDS} WHERE h.table_id = %s AND h.number > %s"
+        " ORDER BY h.number LIMIT %s", (table_id, after, limit)).fetchall()
     return [dict(zip(HAND_COLUMNS, r, strict=True)) for r in rows]

@@ -17,26 +17,24 @@ from events import ledger
 from events.game_records import recorded
 from events.model import NewEvent, StoredEvent
 from events.postgres import PostgresEventStore
-from games import deck
+from games import deck, registry
 from games.contract import Engine, Event, IllegalMove, Posting, SeatInfo, SeedMaterial
-from games.registry import engines
 from projections import tables
 from projections.tables import TableRow, turn_of
 from service.commands.errors import Conflict, Invalid, NotFound
 
-ENGINES = engines()
-
 
 def engine_of(table: TableRow) -> Engine:
-    return ENGINES[table.game]
+    """The engine that decides at `table`: its game at the rules version it was created with."""
+    return registry.engine(table.game, table.rules_version)
 
 
 def engine_named(game: str) -> Engine:
-    """The engine of `game`, as a client names it (422 when there is none)."""
-    engine = ENGINES.get(game)
-    if engine is None:
-        raise Invalid("unknown_game", f"no game {game!r}; see GET /v1/games")
-    return engine
+    """The current engine of `game`, as a client names it (422 when there is none)."""
+    try:
+        return registry.engine(game)
+    except registry.RulesNotServed:
+        raise Invalid("unknown_game", f"no game {game!r}; see GET /v1/games") from None
 
 
 def stream(table_id: str) -> str:
@@ -89,10 +87,13 @@ def append_batch(conn: psycopg.Connection, store: PostgresEventStore, table: Tab
 
 def create_table(conn: psycopg.Connection, store: PostgresEventStore, game: str,
                  options: dict[str, Any], created_by: str, metadata: dict[str, Any]) -> TableRow:
+    """Open a table of `game` at its current rules version, which it keeps for its whole life."""
     table = TableRow(table_id="tb_" + secrets.token_hex(8), game=game, options=options,
-                     status="open", version=0, created_by=created_by)
+                     status="open", version=0, created_by=created_by,
+                     rules_version=engine_named(game).info.version)
     event = NewEvent("TableCreated", {"table_id": table.table_id, "game": game, "options": options,
-                                      "created_by": created_by}, metadata)
+                                      "created_by": created_by,
+                                      "rules_version": table.rules_version}, metadata)
     table.created_at = append_batch(conn, store, table, [event], [], metadata)[0].recorded_at
     tables.save(conn, table, metadata.get("actor"))
     return table

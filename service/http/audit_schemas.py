@@ -56,6 +56,9 @@ class VerificationSchema(Schema):
     hand_id = fields.String(required=True, metadata=HAND_ID)
     table_id = fields.String(required=True, metadata=TABLE_ID)
     game = fields.String(required=True)
+    rules_version = fields.Integer(required=True, metadata={
+        "description": "The rules version the hand was decided again with: the one its table's"
+                       " TableCreated event recorded (1 when it recorded none).", "example": 1})
     settled = fields.Boolean(required=True)
     passed = fields.Boolean(required=True)
     checks = fields.List(fields.Nested(CheckSchema), required=True)

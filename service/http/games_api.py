@@ -10,10 +10,9 @@ from flask import Response
 from flask.views import MethodView
 from marshmallow import fields
 
+from games import registry
 from games.contract import Engine
-from games.registry import rules
 from service.commands.errors import NotFound
-from service.commands.handlers import ENGINES
 from service.http.auth import public
 from service.http.blueprint import Blueprint
 from service.http.table_schemas import GameSchema
@@ -41,18 +40,21 @@ def options_of(schema: type[marshmallow.Schema]) -> dict[str, Any]:
             if not f.dump_only}
 
 
-def _game(name: str, engine: Engine) -> dict[str, Any]:
+def _game(name: str, versions: dict[int, Engine]) -> dict[str, Any]:
+    """The game as its current version presents it, with every version still served."""
+    engine = registry.engine(name)
     return {"name": name, "title": engine.info.title, "min_players": engine.info.min_players,
             "max_players": engine.info.max_players, "variants": list(engine.info.variants),
             "variant_options": {k: dict(v) for k, v in engine.info.variants.items()},
-            "rules_source": f"/v1/games/{name}/rules", "options": options_of(engine.options_schema)}
+            "rules_source": f"/v1/games/{name}/rules", "options": options_of(engine.options_schema),
+            "rules_version": engine.info.version, "rules_versions": sorted(versions)}
 
 
-def _engine(game: str) -> Engine:
-    engine = ENGINES.get(game)
-    if engine is None:
+def _versions(game: str) -> dict[int, Engine]:
+    versions = registry.engines().get(game)
+    if versions is None:
         raise NotFound("unknown_game", f"no game {game!r}; see GET /v1/games")
-    return engine
+    return versions
 
 
 @blp.route("")
@@ -63,7 +65,7 @@ class Games(MethodView):
     @blp.response(200, GameSchema(many=True))
     def get(self) -> list[dict[str, Any]]:
         """Every game, its variants, player counts and table options with their defaults"""
-        return [_game(name, engine) for name, engine in sorted(ENGINES.items())]
+        return [_game(name, versions) for name, versions in registry.engines().items()]
 
 
 @blp.route("/<game>")
@@ -74,7 +76,7 @@ class Game(MethodView):
     @blp.response(200, GameSchema)
     def get(self, game: str) -> dict[str, Any]:
         """One game, its variants, player counts and table options with their defaults"""
-        return _game(game, _engine(game))
+        return _game(game, _versions(game))
 
 
 @blp.route("/<game>/rules")
@@ -89,5 +91,5 @@ class Rules(MethodView):
 
         Its table options and what the engine settles where the rule text is silent: the page
         `rules_source` names."""
-        _engine(game)
-        return Response(rules(game), mimetype="text/markdown")
+        _versions(game)
+        return Response(registry.rules(game), mimetype="text/markdown")

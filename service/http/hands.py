@@ -26,7 +26,7 @@ def summary(hand: dict[str, Any], who: Principal) -> dict[str, Any]:
     """A hand as `who` may see it; the seed and the outcome only once it is settled."""
     out = {"id": hand["hand_id"], **{k: hand[k] for k in (
         "table_id", "number", "status", "seats", "commitment", "postings", "opened_at",
-        "settled_at")}, "server_seed": None, "outcome": None}
+        "settled_at", "rules_version")}, "server_seed": None, "outcome": None}
     if hand["status"] != "settled":
         return out
     table = handlers.load(db.conn(), hand["table_id"])

@@ -28,6 +28,12 @@ class GameSchema(Schema):
         "description": "The path of the game's rules page (text/markdown, no token needed)."})
     options = fields.Dict(required=True, metadata={
         "description": "The table options: each with its type, default and limits."})
+    rules_version = fields.Integer(required=True, metadata={
+        "description": "The current rules version: new tables play it; a table keeps the version"
+                       " it was created with.", "example": 1})
+    rules_versions = fields.List(fields.Integer(), required=True, metadata={
+        "description": "Every rules version still served (tables created under each play on and"
+                       " their hands are verified with it), oldest first.", "example": [1]})
 
 
 class TableCreateSchema(Schema):
@@ -58,6 +64,10 @@ class TableSchema(Schema):
                        " when they make none (the game has no variants, or a Siete y media table"
                        " without the 7½-takes-the-bank rule).", "example": "banker:lot"})
     options = fields.Dict(required=True)
+    rules_version = fields.Integer(required=True, metadata={
+        "description": "The game's rules version the table plays: the one current when it was"
+                       " created, for its whole life (GET /v1/games lists each game's current"
+                       " version).", "example": 1})
     status = fields.String(required=True, metadata={
         "description": "open (between hands), playing, settling (a finished hand is being paid) or over"})
     version = fields.Integer(required=True, metadata={"description": "Also the ETag; send it as If-Match."})
@@ -171,6 +181,9 @@ class HandSchema(Schema):
     status = fields.String(required=True, metadata={"example": "settled"})
     seats = fields.List(fields.Dict(), required=True)
     commitment = fields.String(required=True)
+    rules_version = fields.Integer(required=True, metadata={
+        "description": "The game's rules version the hand was played (and is verified) with:"
+                       " its table's.", "example": 1})
     server_seed = fields.String(allow_none=True, required=True, metadata={
         "description": "Revealed once the hand is settled (Casino pirate: to auditors only)."})
     postings = fields.List(fields.Dict(), allow_none=True, required=True)

@@ -49,7 +49,7 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
     live = table.state is not None and table.status in ("playing", "open")
     return {
         "id": table.table_id, "game": table.game, "variant": engine.info.variant_of(table.options),
-        "options": table.options, "status": table.status,
+        "options": table.options, "rules_version": table.rules_version, "status": table.status,
         "version": table.version,
         "seats": [{"seat": s["seat"], "player_id": s["player_id"], "balance": held[s["player_id"]]}
                   for s in table.seats],

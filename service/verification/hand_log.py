@@ -1,8 +1,9 @@
 """A table's recorded history cut into hands, with what each hand's deal was given.
 
-Everything here is read from the event log alone (never from projections): the options from
-`TableCreated`, the line-up from `HandBegan`, the seat balances from the postings before the
-deal, and the engine state the previous hand ended in (what `start` receives as `previous`).
+Everything here is read from the event log alone (never from projections): the options and the
+rules version from `TableCreated`, the line-up from `HandBegan`, the seat balances from the
+postings before the deal, and the engine state the previous hand ended in (what `start` receives
+as `previous`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,8 @@ from events.game_records import engine_event
 from events.model import StoredEvent
 from events.postgres import COLUMNS, stored_event
 from events.types import EventTypes
+from games import registry
 from games.contract import Engine
-from games.registry import engines
-
-ENGINES = engines()
 
 
 def table_stream(table_id: str) -> str:
@@ -56,11 +55,12 @@ class HandLog:
     previous: Any
     seat_balances: dict[str, int]
     events: list[StoredEvent] = field(default_factory=list)
+    rules_version: int = 1
 
     @property
     def engine(self) -> Engine:
-        """The rules engine of the hand's game."""
-        return ENGINES[self.game]
+        """The rules engine of the hand's game, at the version its table was created with."""
+        return registry.engine(self.game, self.rules_version)
 
     @property
     def seats(self) -> list[dict[str, Any]]:
@@ -96,10 +96,14 @@ class TableLog:
     game: str
     options: dict[str, Any]
     events: list[StoredEvent]
+    rules_version: int = 1
 
     def hands(self) -> Iterator[HandLog]:
         """Every hand in order; a hand's `previous` is the state the one before ended in."""
-        engine = ENGINES[self.game]
+        try:
+            engine: Engine | None = registry.engine(self.game, self.rules_version)
+        except registry.RulesNotServed:
+            engine = None  # the hands are still cut out; the rules check says why none is decided
         held: dict[str, int] = defaultdict(int)
         state: Any = None
         current: HandLog | None = None
@@ -115,12 +119,12 @@ class TableLog:
                 balances = {s["player_id"]: held[f"seat:{self.table_id}:{s['player_id']}"]
                             for s in e.data["seats"]}
                 current = HandLog(e.data["hand_id"], self.table_id, self.game, self.options, e,
-                                  state, balances)
+                                  state, balances, rules_version=self.rules_version)
                 revealed = False
-                state = engine.initial_state(self.options)
+                state = None if engine is None else engine.initial_state(self.options)
             elif e.type == "PlayerLeft":
                 state = None  # a changed line-up starts afresh (projections.tables.unseat)
-            elif is_game(e) and state is not None:
+            elif is_game(e) and engine is not None and state is not None:
                 try:
                     state = engine.evolve(state, engine_event(e))
                 except (KeyError, TypeError, ValueError, IndexError, AttributeError):
@@ -143,7 +147,9 @@ def load_table(conn: psycopg.Connection, table_id: str,
     if not events or events[0].type != "TableCreated":
         return None
     created = events[0].data
-    return TableLog(table_id, str(created["game"]), dict(created["options"]), events)
+    # Tables created before rules had versions play version 1, the only one there was.
+    return TableLog(table_id, str(created["game"]), dict(created["options"]), events,
+                    int(created.get("rules_version") or 1))
 
 
 def table_of_hand(conn: psycopg.Connection, hand_id: str) -> str | None:

@@ -49,7 +49,7 @@ def as_recorded(hand: HandLog, event: Event) -> dict[str, Any]:
 def postings(hand: HandLog, moves: Sequence[Posting]) -> list[dict[str, Any]]:
     """Engine postings as the ledger records them, for this hand's line-up."""
     table = TableRow(hand.table_id, hand.game, hand.options, "playing", 0, seats=hand.seats,
-                     hand_id=hand.hand_id)
+                     hand_id=hand.hand_id, rules_version=hand.rules_version)
     return [{"from": t.from_account, "to": t.to_account, "amount": t.amount, "reason": t.reason,
              "table": t.table, "hand": t.hand} for t in transfers(table, moves)]
 
@@ -118,4 +118,4 @@ def rules_check(hand: HandLog) -> Check:
                     state = engine.evolve(state, engine_event(e))
                 except UNREADABLE as err:
                     return failed("rules", e, f"the event cannot be read ({type(err).__name__})")
-    return passed("rules", commands_decided_again=commands)
+    return passed("rules", commands_decided_again=commands, rules_version=hand.rules_version)

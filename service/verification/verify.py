@@ -9,9 +9,10 @@ import psycopg
 
 from events.catalog import TYPES
 from events.types import EventTypes
+from games.registry import RulesNotServed
 from service.verification.chain_check import chain_check
 from service.verification.deck_check import deck_checks
-from service.verification.findings import Check
+from service.verification.findings import Check, failed
 from service.verification.hand_log import HandLog, TableLog, load_table, table_of_hand
 from service.verification.money_check import money_checks
 from service.verification.rules_check import rules_check
@@ -20,8 +21,13 @@ from service.verification.rules_check import rules_check
 def report(conn: psycopg.Connection, hand: HandLog, chain: Check,
            types: EventTypes = TYPES) -> dict[str, Any]:
     """Every check of one hand, given its table's chain check."""
-    checks = [*deck_checks(hand), rules_check(hand), *money_checks(conn, hand, types), chain]
+    try:
+        checks = [*deck_checks(hand), rules_check(hand), *money_checks(conn, hand, types), chain]
+    except RulesNotServed as e:
+        # A log written by a Banco that serves a later rules version than this one.
+        checks = [failed("rules", hand.began, f"{e}: no engine here decides this hand"), chain]
     return {"hand_id": hand.hand_id, "table_id": hand.table_id, "game": hand.game,
+            "rules_version": hand.rules_version,
             "settled": hand.find("SeedRevealed") is not None,
             "passed": all(c.passed for c in checks), "checks": [c.as_json() for c in checks]}
 

@@ -11,13 +11,13 @@ from games.contract import AUDITOR, SPECTATOR, SeatInfo, SeedMaterial, Viewer
 from games.registry import engines
 from tests.games.gwt import replay
 
-ENGINES = engines()
+SERVED = [(name, version) for name, versions in engines().items() for version in versions]
 
 
-@pytest.mark.parametrize("name", sorted(ENGINES))
-def test_engine_opens_a_hand_that_every_viewer_can_see_as_json(name):
-    engine = ENGINES[name]
-    assert engine.info.name == name
+@pytest.mark.parametrize(("name", "version"), SERVED)
+def test_engine_opens_a_hand_that_every_viewer_can_see_as_json(name, version):
+    engine = engines()[name][version]
+    assert (engine.info.name, engine.info.version) == (name, version)
     options = engine.options_schema().load({})
     players = max(engine.info.min_players, 2)
     seats = [SeatInfo(i, f"p{i}", 100, age=30 + i) for i in range(players)]

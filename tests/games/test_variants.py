@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.registry import engines
+from games.registry import current
 
-ENGINES = engines()
+ENGINES = current()
 
 
 @pytest.mark.parametrize("name", sorted(ENGINES))

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from service.commands.handlers import ENGINES
+from games.registry import engines
 from tests.service.conftest import OPERATOR, ROOT
 from tests.test_cli import free_port, wait_ready
 
@@ -65,7 +65,7 @@ def test_the_root_leads_to_the_docs(client):
 def test_games_and_their_rules_need_no_token(client):
     games = client.get("/v1/games")
     assert games.status_code == 200
-    assert [g["name"] for g in games.json] == sorted(ENGINES)
+    assert [g["name"] for g in games.json] == sorted(engines())
     for game in games.json:
         assert client.get(f"/v1/games/{game['name']}").json == game
         rules = client.get(game["rules_source"])

@@ -369,7 +369,7 @@ def test_rebuilding_the_table_projection_gives_the_same_rows(app, client, new_pl
     def snapshot():
         with pool.connection() as c:
             rows = c.execute("SELECT table_id, game, options, status, version, seats, hand_id,"
-                             " hand_number, state, turn, created_by, created_at FROM tables"
+                             " hand_number, state, turn, created_by, created_at, rules_version FROM tables"
                              " ORDER BY table_id").fetchall()
             hands = c.execute("SELECT * FROM hands ORDER BY hand_id").fetchall()
         return [(*r[:8], pickle.loads(r[8]) if r[8] else None, *r[9:]) for r in rows], hands

@@ -6,7 +6,6 @@ import pytest
 
 from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
-from games.registry import engines
 from service.commands import handlers
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session, leaks
@@ -51,9 +50,9 @@ def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, aud
     store = app.extensions["banco.store"]
     stored = store.read_stream(handlers.stream(session.table_id))
     # Settlement equals the engine's payout recomputed from the recorded events.
-    engine = engines()[game]
     with app.extensions["banco.pool"].connection() as conn:
         table = handlers.load(conn, session.table_id)
+    engine = handlers.engine_of(table)
     state = engine.initial_state(table.options)
     for e in stored:
         if e.type.startswith(GAME_EVENT_PREFIX) and e.data["hand"] == hand_id:
