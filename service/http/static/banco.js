@@ -281,6 +281,11 @@ export function saveBlob(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+// An amount of treasure (an integer), with thousands grouped: 12,345.
+export function money(n) {
+  return Number(n).toLocaleString("en-US", { maximumFractionDigits: 0 });
+}
+
 // A date-time as this browser's locale writes it.
 export function when(iso) {
   if (!iso) return "";
