@@ -30,6 +30,7 @@ from service.http import (
     hands,
     headers,
     idempotency,
+    jobs_api,
     limits,
     me,
     pages,
@@ -167,7 +168,8 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.register_blueprint(reference.blp)
     app.register_blueprint(pages.blp)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
-                      streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp, me.blp):
+                      streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp, me.blp,
+                      jobs_api.blp):
         api.register_blueprint(blueprint)
     if config.bench_endpoints:
         from service.http import bench_endpoint
