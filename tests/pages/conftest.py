@@ -17,7 +17,8 @@ How a page test is written:
 - After each test the `page` fixture fails it if the page threw an uncaught error, if the browser
   reported a Content-Security-Policy violation, or if any request left Banco: every page must
   work with nothing but Banco's own files, under its CSP.
-- Never assert on timing; `expect(...)` waits for the page to get there.
+- Never assert on timing; `expect(...)` waits for the page to get there, and `until(page, js)`
+  for a script's value (`page.wait_for_function` evaluates with eval(), refused under the CSP).
 
 Chromium is Debian's (/usr/bin/chromium, installed by ./quickstart when missing; BANCO_CHROMIUM
 names another), driven by Playwright.
@@ -190,6 +191,17 @@ def page(browser: Any, served: Served) -> Iterator[Any]:
     away = [u for u in requested if urlsplit(u).scheme in ("http", "https") and urlsplit(u).netloc != banco]
     assert not errors, errors
     assert not away, away
+
+
+def until(page: Any, script: str, arg: Any = None, within_s: float = 30) -> Any:
+    """Wait for `script` (a JS function of `arg`) to return something truthy in `page`, and return
+    it. `page.wait_for_function` cannot serve: it evaluates its predicate with eval(), which the
+    pages' CSP forbids."""
+    deadline = time.monotonic() + within_s
+    while not (got := page.evaluate(script, arg)):
+        assert time.monotonic() < deadline, f"never true: {script}"
+        time.sleep(0.05)
+    return got
 
 
 def signed_in(page: Any, token: str) -> Any:

@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.pages.conftest import signed_in
+from tests.pages.conftest import signed_in, until
 
 PAGES = {"/": "home", "/tables/tb_x": "table", "/hands/hd_x": "hand", "/players/pl_x": "player",
          "/console": "console"}
@@ -91,11 +91,11 @@ def test_follow_reads_a_tables_stream_with_the_token(page, api):
         window.seen = {tables: [], events: []};
         b.follow(table, (t) => window.seen.tables.push(t), (e) => window.seen.events.push(e));
     }""", table)
-    page.wait_for_function("window.seen.tables.length > 0")
+    until(page, "() => window.seen.tables.length > 0")
     first = page.evaluate("window.seen.tables[0]")
     assert first["id"] == table and first["you"] is not None
     hand = api.post(f"/v1/tables/{table}/hands")["hand"]["id"]
-    page.wait_for_function("window.seen.events.some((e) => e.type === 'HandStarted')")
+    until(page, "() => window.seen.events.some((e) => e.type === 'HandStarted')")
     events = page.evaluate("window.seen.events")
     assert {e["hand"] for e in events if e["hand"]} == {hand}
     assert [e["version"] for e in events] == sorted({e["version"] for e in events})

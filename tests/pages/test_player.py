@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from tests.pages.conftest import signed_in
+from tests.pages.conftest import signed_in, until
 
 
 def _wallet(api):
@@ -32,7 +32,7 @@ def test_the_page_shows_the_apis_balance_and_history(page, api):
     # The chart is the API's SVG, fetched with the token and shown from a blob URL.
     chart = page.get_by_role("img", name="Chart of the balance over time")
     expect(chart).to_have_attribute("src", re.compile(r"^blob:"))
-    page.wait_for_function("document.querySelector('img.chart').naturalWidth > 0")
+    until(page, "() => document.querySelector('img.chart').naturalWidth > 0")
     # The filters are the API's.
     page.get_by_label("Reason").fill("bonus")
     page.get_by_role("button", name="Apply").click()

@@ -91,7 +91,7 @@ function playersSection() {
 function jobsSection(operator) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const note = el("p", { class: "notice", hidden: true, "aria-live": "polite" });
-  const counts = el("dl", { class: "grid", id: "job-counts" });
+  const counts = el("dl", { class: "counts", id: "job-counts" });
   const { wrap, body } = dataTable("failed-jobs", "Failed jobs, latest first",
     [["Job"], ["Call"], ["Error"], ["", false]]);
   const workers = el("p", { class: "muted" });
@@ -100,8 +100,7 @@ function jobsSection(operator) {
     try {
       const jobs = await api("/v1/jobs?limit=50");
       counts.replaceChildren(...["queued", "scheduled", "started", "failed"].map((k) =>
-        el("div", { class: "panel" }, el("dt", { class: "stat-label" }, k[0].toUpperCase() + k.slice(1)),
-          el("dd", { class: "stat", id: `jobs-${k}` }, jobs[k]))));
+        el("div", {}, el("dt", {}, k[0].toUpperCase() + k.slice(1)), el("dd", { id: `jobs-${k}` }, jobs[k]))));
       body.replaceChildren(...jobs.failed_jobs.map((j) => el("tr", {},
         el("td", { class: "mono" }, j.id), el("td", { class: "mono" }, j.call), el("td", {}, j.error),
         el("td", {}, operator ? el("button", { type: "button", "aria-label": `Requeue job ${j.id}`,
@@ -191,7 +190,7 @@ function ledgerSection() {
     result.replaceChildren(
       el("p", {}, "Check ", el("span", { class: "mono" }, check.id), " ", badge(check.status), " ",
         r ? badge(r.ok ? "ok" : "bad") : "", r ? (r.ok ? " the ledger balances" : " the ledger does not balance") : ""),
-      r ? el("dl", { class: "grid" }, rows.map(([k, v]) => el("div", {}, el("dt", { class: "stat-label" }, k), el("dd", {}, String(v))))) : "");
+      r ? el("dl", { class: "counts" }, rows.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v))))) : "");
   }
   const start = el("button", { type: "button", onclick: async () => {
     start.disabled = true;
@@ -235,8 +234,7 @@ async function start(who) {
   }
   main.append(
     el("div", { class: "grid" }, await tablesSection(games), playersSection()),
-    jobsSection(operator),
-    el("div", { class: "grid" }, checkpointsSection(operator), ledgerSection()));
+    jobsSection(operator), ledgerSection(), checkpointsSection(operator));
 }
 
 start(await header());

@@ -30,7 +30,7 @@ function historyRow(r) {
     el("td", { class: ["num", r.amount < 0 ? "neg" : "pos"] }, (r.amount > 0 ? "+" : "") + money(r.amount)),
     el("td", { class: "num" }, money(r.balance_after)),
     el("td", {}, r.reason),
-    el("td", { class: "mono" }, r.counterparty),
+    el("td", { class: "mono wrap" }, r.counterparty),
     el("td", {}, link("tables", r.table)),
     el("td", {}, link("hands", r.hand)));
 }
