@@ -30,7 +30,10 @@ from service.http import (
     hands,
     headers,
     idempotency,
+    jobs_api,
     limits,
+    me,
+    pages,
     play_schemas,
     players,
     probes,
@@ -133,7 +136,8 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
 
     With `connect=False` nothing is opened: enough to write the OpenAPI document.
     """
-    app = Flask("banco")
+    # The pages' scripts and styles are the app's static files (`/static/...`).
+    app = Flask("banco", static_folder=str(pages.STATIC))
     app.config.update(API_SPEC, BANCO=config, MAX_CONTENT_LENGTH=config.max_body_bytes)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     # A short wait for a connection: with PostgreSQL away, answer 503 soon rather than hang.
@@ -162,8 +166,10 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     idempotency.init_app(app)
     api = BancoApi(app, spec_kwargs={"marshmallow_plugin": UnionPlugin()})
     app.register_blueprint(reference.blp)
+    app.register_blueprint(pages.blp)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
-                      streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp):
+                      streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp, me.blp,
+                      jobs_api.blp):
         api.register_blueprint(blueprint)
     if config.bench_endpoints:
         from service.http import bench_endpoint

@@ -1,8 +1,11 @@
-"""Headers every response carries: no content sniffing, and no caching of anything private."""
+"""Headers every response carries: no content sniffing, and no caching of anything private; and
+on the pages and their files, a Content-Security-Policy that runs only Banco's own scripts."""
 
 from __future__ import annotations
 
 from flask import Flask, Response, request
+
+from service.http import pages
 
 
 def _secure(response: Response) -> Response:
@@ -11,6 +14,9 @@ def _secure(response: Response) -> Response:
     # stream's no-cache would still let a cache store it), and an error is never worth keeping.
     if "Authorization" in request.headers or response.status_code >= 400:
         response.headers["Cache-Control"] = "no-store"
+    if pages.is_page():
+        response.headers["Content-Security-Policy"] = pages.CSP
+        response.headers["Referrer-Policy"] = "same-origin"
     return response
 
 

@@ -18,6 +18,7 @@ import contextlib
 from flask import Flask, Response, g, request
 from flask_limiter import Limiter, RateLimitExceeded
 
+from service.http import pages
 from service.http.auth import principal
 from service.http.problems import Problem, render
 
@@ -25,11 +26,14 @@ PROBES = ("/healthz", "/readyz")  # an orchestrator's probes are never limited
 # Nor is the API reference (service/http/reference.py): static, served from memory with no
 # database or Redis, and one look at it is several requests that would spend the budget its
 # address has for requests without a valid token.
-REFERENCE = ("/", "/openapi.json", "/openapi.yaml", "/docs")
+REFERENCE = ("/openapi.json", "/openapi.yaml", "/docs")
+# Nor are the pages and their files (service/http/pages.py), static for the same reason: the API
+# calls a page makes are what its visitor's budget counts.
 
 
 def _unlimited() -> bool:
-    return request.path in PROBES or request.path in REFERENCE or request.path.startswith("/docs/")
+    return (request.path in PROBES or request.path in REFERENCE or request.path.startswith("/docs/")
+            or pages.is_page())
 
 
 def _identify() -> None:

@@ -25,6 +25,8 @@ from service.http.schemas import (
     HistoryQuerySchema,
     PlayerCreatedSchema,
     PlayerCreateSchema,
+    PlayerListQuerySchema,
+    PlayerPageSchema,
     PlayerSchema,
     TransferResultSchema,
     TransferSchema,
@@ -76,6 +78,32 @@ class Players(MethodView):
         apply_inline(c, store().append(tokens.stream("player", player_id), [event, token_event], 0,
                                        conn=c))
         return {"player": load_player(player_id), "token": issued["token"]}
+
+    @require("operator", "auditor")
+    @blp.operation("listPlayers")
+    @blp.arguments(PlayerListQuerySchema, location="query")
+    @blp.response(200, PlayerPageSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """Players, newest first, with their wallets' balances"""
+        conn = db.conn()
+        clauses, params = "true", []
+        if query["cursor"] is not None:
+            # The cursor is the last player of the page before; ids are random, so the page goes
+            # on from that player's registration time.
+            after = conn.execute("SELECT created_at FROM players WHERE player_id = %s",
+                                 (query["cursor"],)).fetchone()
+            if after is None:
+                raise Problem(422, "invalid_cursor", "cursor is not a next_cursor this list gave")
+            clauses, params = "(p.created_at, p.player_id) < (%s, %s)", [after[0], query["cursor"]]
+        rows = conn.execute(
+            "SELECT p.player_id, p.name, p.created_at, coalesce(b.balance, 0) FROM players p"
+            " LEFT JOIN balances b ON b.account = %s || p.player_id"
+            f" WHERE {clauses} ORDER BY p.created_at DESC, p.player_id DESC LIMIT %s",
+            [ledger.wallet(""), *params, query["limit"] + 1]).fetchall()
+        items = [{"id": r[0], "name": r[1], "created_at": r[2], "balance": r[3]}
+                 for r in rows[: query["limit"]]]
+        more = len(rows) > query["limit"]
+        return {"items": items, "next_cursor": items[-1]["id"] if more else None}
 
 
 @blp.route("/<player_id>")

@@ -1,5 +1,5 @@
 """The API reference a person reads: the contract at `/openapi.json` and `/openapi.yaml`, Swagger
-UI at `/docs`, and `/` leading there.
+UI at `/docs` (the landing page, `/`, is one of the pages: service/http/pages.py).
 
 flask-smorest serves the JSON and the Swagger UI page (`SETTINGS`); the page's scripts and styles
 come from the swagger-ui-bundle package, served here, so the reference works with no network
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, current_app, redirect, url_for
+from flask import Blueprint, Response, current_app
 from swagger_ui_bundle import swagger_ui_path
 
 from service.http.spec import document, to_yaml
@@ -49,8 +49,3 @@ def contract_json() -> Response:
 @blp.get("/openapi.yaml")
 def contract_yaml() -> Response:
     return Response(to_yaml(_contract()), mimetype="application/yaml")
-
-
-@blp.get("/")
-def home() -> Any:
-    return redirect(url_for("api-docs.openapi_swagger_ui"))

@@ -24,6 +24,22 @@ class PlayerSchema(Schema):
     created_at = fields.DateTime(required=True)
 
 
+class PlayerListQuerySchema(Schema):
+    cursor = fields.String(load_default=None, allow_none=True, metadata={
+        "description": "The `next_cursor` of the page before: the list goes on after that player."})
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class PlayerSummarySchema(PlayerSchema):
+    balance = fields.Integer(required=True, metadata={"description": "The wallet's balance.",
+                                                      "example": 100})
+
+
+class PlayerPageSchema(Schema):
+    items = fields.List(fields.Nested(PlayerSummarySchema), required=True)
+    next_cursor = fields.String(allow_none=True, required=True)
+
+
 class PlayerCreatedSchema(Schema):
     player = fields.Nested(PlayerSchema, required=True)
     token = fields.String(required=True, metadata={

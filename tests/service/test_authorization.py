@@ -37,7 +37,17 @@ class World:
 
 # (method, route, body or None, deal a hand first?, statuses for CALLERS in order)
 MATRIX: list[tuple[str, str, Any, bool, str]] = [
-    ("GET", "/", None, False, "302 302 302 302 302 302"),
+    # The pages: static shells that hold no data, the same to everyone (their API calls are
+    # authorized as any client's).
+    ("GET", "/", None, False, "200 200 200 200 200 200"),
+    ("GET", "/tables/{table}", None, False, "200 200 200 200 200 200"),
+    ("GET", "/hands/{hand}", None, False, "200 200 200 200 200 200"),
+    ("GET", "/players/{me}", None, False, "200 200 200 200 200 200"),
+    ("GET", "/console", None, False, "200 200 200 200 200 200"),
+    ("GET", "/v1/me", None, False, "401 401 200 200 200 200"),
+    ("GET", "/v1/players", None, False, "401 401 403 403 200 200"),
+    ("GET", "/v1/jobs", None, False, "401 401 403 403 200 200"),
+    ("POST", "/v1/jobs/{job}/requeue", None, False, "401 401 403 403 403 409"),
     ("GET", "/docs", None, False, "200 200 200 200 200 200"),
     ("GET", "/docs/assets/swagger-ui.css", None, False, "200 200 200 200 200 200"),
     ("GET", "/openapi.json", None, False, "200 200 200 200 200 200"),

@@ -1,6 +1,7 @@
 """The API reference is served by Banco itself: the committed contract at /openapi.json and
 /openapi.yaml, Swagger UI at /docs with assets from an installed package (no network beyond
-Banco), `/` leading there, and the games with their rules pages readable without a token."""
+Banco), the landing page `/` linking there, and the games with their rules pages readable
+without a token."""
 
 from __future__ import annotations
 
@@ -56,10 +57,11 @@ def test_the_docs_page_loads_only_assets_banco_serves(client):
     assert '"/openapi.json"' in html
 
 
-def test_the_root_leads_to_the_docs(client):
+def test_the_root_is_the_landing_page_leading_to_the_docs(client):
     r = client.get("/")
-    assert r.status_code == 302
-    assert urlsplit(r.headers["Location"]).path == "/docs"
+    assert r.status_code == 200
+    assert r.mimetype == "text/html"
+    assert 'href="/docs"' in r.get_data(as_text=True)
 
 
 def test_games_and_their_rules_need_no_token(client):
@@ -120,8 +122,7 @@ def test_the_docs_render_in_chromium_with_no_request_leaving_banco(served, tmp_p
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1600})
             page.on("request", lambda request: requested.append(request.url))
-            page.goto(served + "/", wait_until="networkidle")
-            assert urlsplit(page.url).path == "/docs"
+            page.goto(served + "/docs", wait_until="networkidle")
             games = page.locator(".opblock-get").filter(
                 has=page.locator('.opblock-summary-path[data-path="/v1/games"]'))
             expect(games).to_contain_text("Every game, its variants, player counts")

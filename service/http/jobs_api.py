@@ -1,0 +1,86 @@
+"""The worker's queue as `banco jobs` shows it: lengths, failed jobs and workers, and failed jobs
+put back on the queue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+from flask.views import MethodView
+from marshmallow import Schema, fields, validate
+from rq.job import Job
+
+from service.http.auth import require
+from service.http.blueprint import Blueprint
+from service.http.problems import Problem
+from workers import jobs_report
+from workers.queues import queue
+
+blp = Blueprint("jobs", __name__, url_prefix="/v1/jobs",
+                description="The worker's queue: its jobs, failed ones and workers.")
+
+
+class JobsQuerySchema(Schema):
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=200), metadata={
+        "description": "How many of the failed jobs to list, latest failures first."})
+
+
+class FailedJobSchema(Schema):
+    id = fields.String(required=True)
+    call = fields.String(required=True, metadata={"example": "workers.jobs.check_ledger()"})
+    error = fields.String(required=True, metadata={"description": "The last line of its error."})
+
+
+class WorkerSchema(Schema):
+    name = fields.String(required=True)
+    state = fields.String(required=True, metadata={"example": "idle"})
+
+
+class JobsSchema(Schema):
+    queue = fields.String(required=True, metadata={"example": "banco"})
+    queued = fields.Integer(required=True)
+    scheduled = fields.Integer(required=True)
+    started = fields.Integer(required=True)
+    failed = fields.Integer(required=True)
+    failed_jobs = fields.List(fields.Nested(FailedJobSchema), required=True)
+    workers = fields.List(fields.Nested(WorkerSchema), required=True)
+
+
+class RequeuedSchema(Schema):
+    id = fields.String(required=True)
+    status = fields.String(required=True, metadata={"example": "queued"})
+
+
+def _redis() -> Any:
+    return current_app.extensions["banco.redis"]
+
+
+def _queue_name() -> str:
+    return current_app.config["BANCO"].queue_name
+
+
+@blp.route("")
+class Jobs(MethodView):
+    @require("operator", "auditor")
+    @blp.operation("listJobs")
+    @blp.arguments(JobsQuerySchema, location="query")
+    @blp.response(200, JobsSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """The queue's lengths, its failed jobs with their errors, and its workers"""
+        return jobs_report.report(_redis(), _queue_name(), query["limit"])
+
+
+@blp.route("/<job_id>/requeue")
+class Requeue(MethodView):
+    @require("operator")
+    @blp.operation("requeueJob", 404, 409)
+    @blp.response(200, RequeuedSchema)
+    def post(self, job_id: str) -> dict[str, Any]:
+        """Put a failed job back on the queue (409 `job_not_failed` for a job that has not failed)"""
+        if job_id not in queue(_redis(), _queue_name()).failed_job_registry:
+            if Job.exists(job_id, connection=_redis()):
+                raise Problem(409, "job_not_failed", f"job {job_id} has not failed")
+            raise Problem(404, "job_not_found", f"no job {job_id}")
+        jobs_report.requeue(_redis(), _queue_name(), [job_id])
+        status = Job.fetch(job_id, connection=_redis()).get_status()
+        return {"id": job_id, "status": str(status.value if status else "unknown")}

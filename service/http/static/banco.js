@@ -1,0 +1,361 @@
+// What every page shares: the token, calls to the /v1 API, a DOM builder, problems, cards and
+// a table's stream. Plain ES module, no build step; each page is static/pages/<page>.js.
+//
+// The token lives in this tab's sessionStorage only, and goes to the API as
+// `Authorization: Bearer`; never in a URL, never in a cookie.
+
+const KEY = "banco.token";
+
+export function token() {
+  return sessionStorage.getItem(KEY);
+}
+
+let me = null; // whoami()'s answer for the current token, once asked
+
+export async function signIn(value) {
+  const t = (value || "").trim();
+  if (!t) throw new ApiProblem(401, "unauthorized", "enter a token");
+  const previous = token();
+  sessionStorage.setItem(KEY, t);
+  me = null;
+  try {
+    return await whoami();
+  } catch (e) {
+    if (previous) sessionStorage.setItem(KEY, previous);
+    else sessionStorage.removeItem(KEY);
+    me = null;
+    throw e;
+  }
+}
+
+export function signOut() {
+  sessionStorage.removeItem(KEY);
+  me = null;
+}
+
+// {role, id, name} of the token signed in with (GET /v1/me), or null when signed out.
+export async function whoami() {
+  if (!token()) return null;
+  if (me === null) me = await api("/v1/me");
+  return me;
+}
+
+// A problem+json answer of the API (or a failure to reach it) as an exception.
+export class ApiProblem extends Error {
+  constructor(status, code, detail, body = {}) {
+    super(detail || code || `HTTP ${status}`);
+    this.name = "ApiProblem";
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+    this.body = body;
+  }
+}
+
+// The raw Response of an API call, after the problem check: for bodies that are not JSON.
+export async function request(path, { method = "GET", json, headers = {}, accept, signal } = {}) {
+  const h = new Headers(headers);
+  const t = token();
+  if (t) h.set("Authorization", `Bearer ${t}`);
+  if (accept) h.set("Accept", accept);
+  let body;
+  if (json !== undefined) {
+    h.set("Content-Type", "application/json");
+    body = JSON.stringify(json);
+  }
+  let response;
+  try {
+    response = await fetch(path, { method, headers: h, body, signal, cache: "no-store" });
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw new ApiProblem(0, "unreachable", "Banco cannot be reached; check the connection");
+  }
+  if (!response.ok) {
+    let problem = {};
+    try {
+      problem = await response.json();
+    } catch {
+      /* not problem+json: the status says enough */
+    }
+    const error = new ApiProblem(response.status, problem.code || "http_" + response.status,
+      problem.detail || response.statusText, problem);
+    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw error;
+  }
+  return response;
+}
+
+// An API call: the parsed JSON (or the text, for another type; null for 204).
+export async function api(path, options = {}) {
+  const response = await request(path, options);
+  if (response.status === 204) return null;
+  const type = response.headers.get("Content-Type") || "";
+  return type.includes("json") && !type.includes("ndjson") ? response.json() : response.text();
+}
+
+// el("a", {href: "/", class: "x", onclick: fn, "aria-label": "..."}, "text", child, [more])
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      node.addEventListener(name.slice(2), value);
+    } else if (name === "class") {
+      node.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
+    } else if (name === "dataset") {
+      Object.assign(node.dataset, value);
+    } else if (value === true) {
+      node.setAttribute(name, "");
+    } else {
+      node.setAttribute(name, String(value));
+    }
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) continue;
+    if (Array.isArray(child)) append(node, child);
+    else node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+// Show `problem` (an ApiProblem or any error) in `where`, replacing what it showed; null clears.
+export function showProblem(where, problem) {
+  where.replaceChildren();
+  if (!problem) {
+    where.hidden = true;
+    return;
+  }
+  where.hidden = false;
+  where.setAttribute("role", "alert");
+  const status = problem.status ? `${problem.status} ` : "";
+  const code = problem.code ? el("code", {}, problem.code) : null;
+  where.append(el("p", { class: "problem" },
+    el("strong", {}, status), code, code ? ": " : "", problem.detail || problem.message || String(problem)));
+}
+
+// Cards. French ids: rank + s/h/d/c (`10d`, `Qs`); Spanish: 1..7, 10..12 + o/c/e/b; the pirate
+// decks' `gem5.2`, `gold.1`, `pebble.3`, `skeleton.1` and pirate pairs' `7.3`. A null id is a
+// card the API hid from this viewer: shown face down.
+const FRENCH = { s: ["♠", "spades", "black"], h: ["♥", "hearts", "red"],
+  d: ["♦", "diamonds", "red"], c: ["♣", "clubs", "black"] };
+const SPANISH = { o: ["🪙", "oros", "gold"], c: ["🏆", "copas", "red"],
+  e: ["🗡", "espadas", "blue"], b: ["🪵", "bastos", "green"] };
+const FRENCH_RANKS = { A: "ace", J: "jack", Q: "queen", K: "king" };
+const SPANISH_RANKS = { 1: "as", 10: "sota", 11: "caballo", 12: "rey" };
+
+export function describeCard(id, { deck } = {}) {
+  if (id === null || id === undefined) return { rank: "", suit: "", label: "face-down card", color: "back" };
+  let m = /^(gem)(\d)\.\d+$|^(gold|pebble|skeleton)\.\d+$/.exec(id);
+  if (m) {
+    if (m[1]) return { rank: m[2], suit: "💎", label: `gem ${m[2]}`, color: "blue" };
+    const [sym, value] = { gold: ["🪙", "½"], pebble: ["🪨", "0"], skeleton: ["💀", "★"] }[m[3]];
+    return { rank: value, suit: sym, label: m[3], color: m[3] === "gold" ? "gold" : "black" };
+  }
+  m = /^(\d+)\.\d+$/.exec(id);
+  if (m) return { rank: m[1], suit: "", label: `pirate pair ${m[1]}`, color: "black" };
+  m = /^(A|K|Q|J|\d{1,2})([shdcoeb])$/.exec(id);
+  if (!m) return { rank: id, suit: "", label: `card ${id}`, color: "black" };
+  const [, rank, s] = m;
+  const spanish = deck === "spanish" || (deck !== "french" &&
+    ("oeb".includes(s) || (s === "c" && ["1", "11", "12"].includes(rank))));
+  const [sym, suitName, color] = (spanish ? SPANISH : FRENCH)[s];
+  const rankName = (spanish ? SPANISH_RANKS : FRENCH_RANKS)[rank] || rank;
+  return { rank, suit: sym, label: `${rankName} of ${suitName}`, color };
+}
+
+// A card as an element; `options.deck` ("french" or "spanish") settles ids both decks have.
+export function card(id, options = {}) {
+  const d = describeCard(id, options);
+  if (d.color === "back") {
+    return el("span", { class: "card back", role: "img", "aria-label": d.label, title: d.label });
+  }
+  return el("span", { class: ["card", `suit-${d.color}`], role: "img", "aria-label": d.label, title: d.label },
+    el("span", { class: "rank", "aria-hidden": "true" }, d.rank),
+    el("span", { class: "suit", "aria-hidden": "true" }, d.suit));
+}
+
+// Server-Sent Events read with fetch (EventSource cannot send Authorization): yields
+// {id, event, data} per message; comments (": keep-alive") are skipped.
+export async function* sseMessages(response, signal) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let msg = { id: null, event: "message", data: [] };
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let nl;
+      while ((nl = buffer.search(/\r\n|\r|\n/)) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + (buffer.startsWith("\r\n", nl) ? 2 : 1));
+        if (line === "") {
+          if (msg.data.length) yield { id: msg.id, event: msg.event, data: msg.data.join("\n") };
+          msg = { id: null, event: "message", data: [] };
+          continue;
+        }
+        if (line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        let val = colon < 0 ? "" : line.slice(colon + 1);
+        if (val.startsWith(" ")) val = val.slice(1);
+        if (field === "id") msg.id = val;
+        else if (field === "event") msg.event = val;
+        else if (field === "data") msg.data.push(val);
+      }
+      if (signal && signal.aborted) return;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+// Follow a table: `onTable(table)` with the table as GET /v1/tables/{id} shows it to you, first
+// and then whenever the stream sends it (`turns=true`: when you have something to do);
+// `onEvent(event)` for each of its events as you may see them, those after version `after`
+// (by default the version the table was first read at: only news). Reconnects where it left off
+// (Last-Event-ID) when the stream ends or breaks; `onProblem(problem)` hears of failures, and of
+// null once connected again. Returns {stop()}.
+export function follow(tableId, onTable, onEvent, { onProblem = () => {}, after = null } = {}) {
+  const controller = new AbortController();
+  const base = `/v1/tables/${encodeURIComponent(tableId)}`;
+  let last = after === null ? null : String(after);
+  let stopped = false;
+
+  async function run() {
+    let delay = 500;
+    try {
+      const table = await api(base, { signal: controller.signal });
+      if (last === null) last = String(table.version);
+      onTable(table);
+    } catch (e) {
+      if (e.name === "AbortError") return;
+      onProblem(e);
+      return;
+    }
+    while (!stopped) {
+      try {
+        const response = await request(`${base}/stream?turns=true`,
+          { headers: { "Last-Event-ID": last }, accept: "text/event-stream", signal: controller.signal });
+        onProblem(null);
+        delay = 500;
+        for await (const m of sseMessages(response, controller.signal)) {
+          const data = JSON.parse(m.data);
+          if (m.event === "table") {
+            onTable(data);
+          } else {
+            if (m.id !== null) last = m.id;
+            onEvent(data);
+          }
+        }
+      } catch (e) {
+        if (stopped || e.name === "AbortError") return;
+        onProblem(e);
+        if (e.status >= 400 && e.status < 500 && e.status !== 429) return;
+        await new Promise((r) => setTimeout(r, e.retryAfter ? e.retryAfter * 1000 : delay));
+        delay = Math.min(delay * 2, 10000);
+      }
+    }
+  }
+
+  run();
+  return {
+    stop() {
+      stopped = true;
+      controller.abort();
+    },
+  };
+}
+
+// Save `blob` as a file named `name`, through a blob URL the browser downloads.
+export function saveBlob(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = el("a", { href: url, download: name, class: "hidden" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+// An amount of treasure (an integer), with thousands grouped: 12,345.
+export function money(n) {
+  return Number(n).toLocaleString("en-US", { maximumFractionDigits: 0 });
+}
+
+// A date-time as this browser's locale writes it.
+export function when(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+// The header's sign-in state and the links for the role; each page module calls it first.
+export async function header() {
+  const name = document.getElementById("who-name");
+  const out = document.getElementById("sign-out");
+  out.onclick = () => {
+    signOut();
+    location.assign("/");
+  };
+  let who = null;
+  try {
+    who = await whoami();
+  } catch (e) {
+    if (e.status === 401) signOut();
+  }
+  for (const link of document.querySelectorAll("[data-role]")) {
+    link.hidden = !(who && link.dataset.role.split(" ").includes(who.role));
+  }
+  if (who) {
+    name.textContent = `Signed in as ${who.name ? who.name + " " : ""}(${who.role}${who.role === "operator" ? "" : " " + who.id})`;
+  } else {
+    name.textContent = "Not signed in";
+  }
+  out.hidden = !who;
+  return who;
+}
+
+// The <main> of the page, emptied, with a heading.
+export function page(title, ...intro) {
+  const main = document.getElementById("main");
+  main.replaceChildren(el("h1", {}, title), ...intro);
+  document.title = `${title} · Banco`;
+  return main;
+}
+
+// A form to sign in with a token: on success, `then(who)`.
+export function signInForm(then) {
+  const input = el("input", { id: "token", name: "token", type: "password", autocomplete: "off",
+    required: true, spellcheck: "false", "aria-describedby": "token-help" });
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const form = el("form", { class: "sign-in", "aria-label": "Sign in" },
+    el("label", { for: "token" }, "Token"),
+    input,
+    el("button", { type: "submit" }, "Sign in"),
+    el("p", { id: "token-help", class: "help" },
+      "The bearer token the operator gave you (bnc_...), or the operator key. It stays in this tab only."),
+    problem);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    showProblem(problem, null);
+    try {
+      const who = await signIn(input.value);
+      input.value = "";
+      await header();
+      then(who);
+    } catch (err) {
+      showProblem(problem, err);
+      input.focus();
+    }
+  });
+  return form;
+}
+
+// The last path segment of the page's URL: the id the page is about.
+export function pathId() {
+  return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+}

@@ -1,0 +1,240 @@
+// `/console`: the operator's desk (auditors see it read-only): tables, players, the worker's
+// jobs, checkpoints of the event log and ledger checks, all through the /v1 API.
+import {
+  api, el, header, money, page, saveBlob, showProblem, signInForm, when,
+} from "../banco.js";
+
+const th = (text, num) => el("th", { scope: "col", class: num ? "num" : null }, text);
+const badge = (status) => el("span", { class: ["badge", status] }, status);
+
+function dataTable(id, caption, heads) {
+  const body = el("tbody");
+  const table = el("table", { class: "data", id },
+    el("caption", {}, caption),
+    el("thead", {}, el("tr", {}, heads.map(([h, num]) => th(h, num)))),
+    body);
+  return { wrap: el("div", { class: "table-wrap" }, table), body };
+}
+
+function empty(body, cols, text) {
+  if (!body.children.length) body.append(el("tr", {}, el("td", { colspan: cols, class: "muted" }, text)));
+}
+
+// A list read in cursor pages: `load(cursor)` -> {items, next_cursor}; `row(item)` -> <tr>.
+function paged(body, cols, emptyText, load, row, problem) {
+  let cursors = [null];
+  let nextCursor = null;
+  const status = el("span", { class: "muted", "aria-live": "polite" });
+  const prev = el("button", { type: "button", class: "secondary" }, "Previous page");
+  const next = el("button", { type: "button", class: "secondary" }, "Next page");
+  async function show() {
+    showProblem(problem, null);
+    try {
+      const got = await load(cursors[cursors.length - 1]);
+      body.replaceChildren(...got.items.map(row));
+      empty(body, cols, emptyText);
+      nextCursor = got.next_cursor;
+      next.disabled = nextCursor === null;
+      prev.disabled = cursors.length < 2;
+      status.textContent = `Page ${cursors.length}`;
+    } catch (e) {
+      showProblem(problem, e);
+    }
+  }
+  next.addEventListener("click", () => { cursors.push(nextCursor); show(); });
+  prev.addEventListener("click", () => { cursors.pop(); show(); });
+  return { pager: el("div", { class: "pager" }, prev, next, status), reload: () => { cursors = [null]; return show(); } };
+}
+
+async function tablesSection(games) {
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const game = el("select", { id: "t-game", name: "game" }, el("option", { value: "" }, "Any game"),
+    games.map((g) => el("option", { value: g.name }, g.title || g.name)));
+  const status = el("select", { id: "t-status", name: "status" }, el("option", { value: "" }, "Any status"),
+    ["open", "playing", "settling", "over"].map((s) => el("option", { value: s }, s)));
+  const form = el("form", { class: "filters", "aria-label": "Table filters" },
+    el("div", { class: "field" }, el("label", { for: "t-game" }, "Game"), game),
+    el("div", { class: "field" }, el("label", { for: "t-status" }, "Status"), status),
+    el("button", { type: "submit" }, "Show"));
+  const { wrap, body } = dataTable("tables", "Tables, newest first",
+    [["Table"], ["Game"], ["Status"], ["Players", true], ["Hands", true]]);
+  const list = paged(body, 5, "No table matches.", (cursor) => {
+    const q = new URLSearchParams({ limit: "10" });
+    if (game.value) q.set("game", game.value);
+    if (status.value) q.set("status", status.value);
+    if (cursor) q.set("cursor", cursor);
+    return api(`/v1/tables?${q}`);
+  }, (t) => el("tr", {},
+    el("td", {}, el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id)),
+    el("td", {}, t.game), el("td", {}, badge(t.status)),
+    el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands)), problem);
+  form.addEventListener("submit", (e) => { e.preventDefault(); list.reload(); });
+  list.reload();
+  return el("section", { class: "panel", "aria-labelledby": "h-tables" },
+    el("h2", { id: "h-tables" }, "Tables"), form, problem, wrap, list.pager);
+}
+
+function playersSection() {
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const { wrap, body } = dataTable("players", "Players, newest first",
+    [["Player"], ["Name"], ["Registered"], ["Balance", true]]);
+  const list = paged(body, 4, "No player yet.", (cursor) =>
+    api(`/v1/players?limit=10${cursor ? "&cursor=" + encodeURIComponent(cursor) : ""}`),
+  (p) => el("tr", {},
+    el("td", {}, el("a", { href: `/players/${encodeURIComponent(p.id)}`, class: "mono" }, p.id)),
+    el("td", {}, p.name), el("td", {}, when(p.created_at)), el("td", { class: "num" }, money(p.balance))), problem);
+  list.reload();
+  return el("section", { class: "panel", "aria-labelledby": "h-players" },
+    el("h2", { id: "h-players" }, "Players"), problem, wrap, list.pager);
+}
+
+function jobsSection(operator) {
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const note = el("p", { class: "notice", hidden: true, "aria-live": "polite" });
+  const counts = el("dl", { class: "counts", id: "job-counts" });
+  const { wrap, body } = dataTable("failed-jobs", "Failed jobs, latest first",
+    [["Job"], ["Call"], ["Error"], ["", false]]);
+  const workers = el("p", { class: "muted" });
+  async function show() {
+    showProblem(problem, null);
+    try {
+      const jobs = await api("/v1/jobs?limit=50");
+      counts.replaceChildren(...["queued", "scheduled", "started", "failed"].map((k) =>
+        el("div", {}, el("dt", {}, k[0].toUpperCase() + k.slice(1)), el("dd", { id: `jobs-${k}` }, jobs[k]))));
+      body.replaceChildren(...jobs.failed_jobs.map((j) => el("tr", {},
+        el("td", { class: "mono" }, j.id), el("td", { class: "mono" }, j.call), el("td", {}, j.error),
+        el("td", {}, operator ? el("button", { type: "button", "aria-label": `Requeue job ${j.id}`,
+          onclick: (e) => requeue(j.id, e.currentTarget) }, "Requeue") : ""))));
+      empty(body, 4, "No failed job.");
+      workers.textContent = jobs.workers.length
+        ? `Workers on queue ${jobs.queue}: ${jobs.workers.map((w) => `${w.name} (${w.state})`).join(", ")}`
+        : `No worker is listening on queue ${jobs.queue}.`;
+    } catch (e) {
+      showProblem(problem, e);
+    }
+  }
+  async function requeue(id, button) {
+    button.disabled = true;
+    showProblem(problem, null);
+    try {
+      const done = await api(`/v1/jobs/${encodeURIComponent(id)}/requeue`, { method: "POST" });
+      note.hidden = false;
+      note.textContent = `Job ${done.id} is back on the queue (${done.status}).`;
+      await show();
+    } catch (e) {
+      button.disabled = false;
+      showProblem(problem, e);
+    }
+  }
+  show();
+  return el("section", { class: "panel", "aria-labelledby": "h-jobs" },
+    el("h2", { id: "h-jobs" }, "Jobs"),
+    el("div", { class: "actions" }, el("button", { type: "button", class: "secondary", onclick: show }, "Refresh jobs")),
+    problem, note, counts, workers, wrap);
+}
+
+function checkpointsSection(operator) {
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const { wrap, body } = dataTable("checkpoints", "Digests of the event log, newest first",
+    [["#", true], ["Recorded"], ["Events", true], ["Position", true], ["Merkle root"], [""]]);
+  async function show() {
+    try {
+      const got = await api("/v1/audit/checkpoints");
+      body.replaceChildren(...got.items.map((c) => el("tr", {},
+        el("td", { class: "num" }, c.id), el("td", {}, when(c.recorded_at)),
+        el("td", { class: "num" }, money(c.events)), el("td", { class: "num" }, c.position),
+        el("td", { class: "mono" }, c.root.slice(0, 16) + "…"),
+        el("td", {}, el("button", { type: "button", class: "secondary", "aria-label": `Download checkpoint ${c.id}`,
+          onclick: () => saveBlob(new Blob([JSON.stringify(c, null, 2) + "\n"], { type: "application/json" }),
+            `checkpoint-${c.id}.json`) }, "Download")))));
+      empty(body, 6, "No checkpoint recorded yet.");
+    } catch (e) {
+      showProblem(problem, e);
+    }
+  }
+  const record = operator ? el("button", { type: "button", onclick: async (e) => {
+    const button = e.currentTarget;
+    button.disabled = true;
+    showProblem(problem, null);
+    try {
+      await api("/v1/audit/checkpoints", { method: "POST" });
+      await show();
+    } catch (err) {
+      showProblem(problem, err);
+    } finally {
+      button.disabled = false;
+    }
+  } }, "Record a checkpoint") : null;
+  show();
+  return el("section", { class: "panel", "aria-labelledby": "h-checkpoints" },
+    el("h2", { id: "h-checkpoints" }, "Checkpoints"),
+    el("p", { class: "help" }, "Keep a downloaded copy outside the database: a later log that does not reach the same root was changed."),
+    el("div", { class: "actions" }, record), problem, wrap);
+}
+
+function ledgerSection() {
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const result = el("div", { id: "ledger-result", "aria-live": "polite" });
+  async function poll(id) {
+    for (let i = 0; i < 120; i++) {
+      const check = await api(`/v1/audit/ledger-checks/${encodeURIComponent(id)}`);
+      render(check);
+      if (!["queued", "started", "scheduled", "deferred"].includes(check.status)) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  function render(check) {
+    const r = check.result;
+    const rows = r ? [["Accounts", r.accounts], ["Total (always 0)", r.total],
+      ["Negative accounts", r.negative_accounts], ["Drifting accounts", (r.drifting_accounts || []).length]] : [];
+    result.replaceChildren(
+      el("p", {}, "Check ", el("span", { class: "mono" }, check.id), " ", badge(check.status), " ",
+        r ? badge(r.ok ? "ok" : "bad") : "", r ? (r.ok ? " the ledger balances" : " the ledger does not balance") : ""),
+      r ? el("dl", { class: "counts" }, rows.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v))))) : "");
+  }
+  const start = el("button", { type: "button", onclick: async () => {
+    start.disabled = true;
+    showProblem(problem, null);
+    try {
+      const check = await api("/v1/audit/ledger-checks", { method: "POST" });
+      render(check);
+      await poll(check.id);
+    } catch (e) {
+      showProblem(problem, e);
+    } finally {
+      start.disabled = false;
+    }
+  } }, "Check the ledger");
+  return el("section", { class: "panel", "aria-labelledby": "h-ledger" },
+    el("h2", { id: "h-ledger" }, "Ledger check"),
+    el("p", { class: "help" }, "The worker checks the whole ledger: treasure is conserved, no balance is negative, no balance drifts from its postings."),
+    el("div", { class: "actions" }, start), problem, result);
+}
+
+async function start(who) {
+  if (!who) {
+    page("Console", el("p", {}, "The console is the operator's, and auditors' to read. Sign in."), signInForm(start));
+    return;
+  }
+  if (who.role === "player") {
+    const problem = el("div", { class: "problem-box" });
+    page("Console", problem);
+    showProblem(problem, { status: 403, code: "forbidden", detail: "the console is for the operator and auditors" });
+    return;
+  }
+  const operator = who.role === "operator";
+  const main = page("Console", el("p", { class: "muted" }, operator
+    ? "Everything the operator reads and runs, through the same API."
+    : "Read-only: auditors see what the operator sees and change nothing."));
+  let games = [];
+  try {
+    games = await api("/v1/games");
+  } catch {
+    /* the filter still works without the list */
+  }
+  main.append(
+    el("div", { class: "grid" }, await tablesSection(games), playersSection()),
+    jobsSection(operator), ledgerSection(), checkpointsSection(operator));
+}
+
+start(await header());

@@ -1,0 +1,173 @@
+// `/players/{id}` (or `/players/me`): a wallet's balance, its history with the API's filters and
+// pages, the balance chart and the history's CSV / NDJSON exports.
+import {
+  api, el, header, money, page, pathId, request, saveBlob, showProblem, signInForm, when,
+} from "../banco.js";
+
+const FILTERS = [
+  ["from", "From", "datetime-local"], ["to", "To", "datetime-local"],
+  ["reason", "Reason", "text"], ["table", "Table", "text"], ["hand", "Hand", "text"],
+];
+
+// The filters as the API's query: the form's local times as UTC instants.
+function query(form, paged = {}) {
+  const q = new URLSearchParams();
+  for (const [name, , type] of FILTERS) {
+    const value = form.elements[name].value.trim();
+    if (!value) continue;
+    q.set(name, type === "datetime-local" ? new Date(value).toISOString() : value);
+  }
+  for (const [k, v] of Object.entries(paged)) if (v !== null && v !== undefined) q.set(k, v);
+  const s = q.toString();
+  return s ? "?" + s : "";
+}
+
+function historyRow(r) {
+  const link = (kind, id) => (id ? el("a", { href: `/${kind}/${encodeURIComponent(id)}`, class: "mono" }, id) : "");
+  return el("tr", {},
+    el("td", { class: "num" }, r.position),
+    el("td", {}, when(r.recorded_at)),
+    el("td", { class: ["num", r.amount < 0 ? "neg" : "pos"] }, (r.amount > 0 ? "+" : "") + money(r.amount)),
+    el("td", { class: "num" }, money(r.balance_after)),
+    el("td", {}, r.reason),
+    el("td", { class: "mono wrap" }, r.counterparty),
+    el("td", {}, link("tables", r.table)),
+    el("td", {}, link("hands", r.hand)));
+}
+
+async function show(id) {
+  const base = `/v1/players/${encodeURIComponent(id)}`;
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const main = page("Wallet", problem);
+  let player;
+  let balance;
+  try {
+    [player, balance] = await Promise.all([api(base), api(`${base}/balance`)]);
+  } catch (e) {
+    showProblem(problem, e);
+    return;
+  }
+  main.querySelector("h1").textContent = `Wallet of ${player.name}`;
+  document.title = `${player.name} · Banco`;
+
+  const summary = el("section", { class: "grid", "aria-label": "Summary" },
+    el("div", { class: "panel" }, el("div", { class: "stat-label", id: "balance-label" }, "Balance"),
+      el("div", { class: "stat", id: "balance", "aria-labelledby": "balance-label" }, money(balance.balance))),
+    el("div", { class: "panel" }, el("div", { class: "stat-label" }, "Player"),
+      el("div", { class: "mono" }, player.id),
+      el("div", { class: "muted" }, `registered ${when(player.created_at)}`),
+      el("div", { class: "muted" }, `as of ledger position ${balance.as_of_position}`)));
+
+  const form = el("form", { class: "filters", "aria-label": "History filters" },
+    FILTERS.map(([name, label, type]) => el("div", { class: "field" },
+      el("label", { for: `f-${name}` }, label),
+      el("input", { id: `f-${name}`, name, type, autocomplete: "off" }))),
+    el("div", { class: "field" }, el("label", { for: "f-limit" }, "Rows a page"),
+      el("select", { id: "f-limit", name: "limit" }, ["25", "100", "500"].map((n) =>
+        el("option", { value: n, selected: n === "25" }, n)))),
+    el("button", { type: "submit" }, "Apply"),
+    el("button", { type: "reset", class: "secondary" }, "Clear"));
+
+  const downloads = el("div", { class: "actions" },
+    el("button", { type: "button", class: "secondary", id: "csv" }, "Download CSV"),
+    el("button", { type: "button", class: "secondary", id: "ndjson" }, "Download NDJSON"),
+    el("span", { class: "help" }, "The whole history under the filters, as the API exports it."));
+
+  const chart = el("img", { class: "chart", alt: "Chart of the balance over time", hidden: true });
+  const chartNote = el("p", { class: "muted" }, "Loading the chart…");
+  const body = el("tbody");
+  const status = el("p", { class: "muted", "aria-live": "polite" });
+  const prev = el("button", { type: "button", class: "secondary" }, "Previous page");
+  const next = el("button", { type: "button", class: "secondary" }, "Next page");
+  main.append(summary,
+    el("section", { "aria-labelledby": "h-history" }, el("h2", { id: "h-history" }, "History"), form, downloads,
+      el("div", { class: "table-wrap" }, el("table", { class: "data", id: "history" },
+        el("caption", {}, "Postings of the wallet, oldest first, with the balance after each"),
+        el("thead", {}, el("tr", {}, ["Position", "Time", "Amount", "Balance after", "Reason",
+          "Counterparty", "Table", "Hand"].map((h, i) =>
+          el("th", { scope: "col", class: i === 0 || i === 2 || i === 3 ? "num" : null }, h)))),
+        body)),
+      el("div", { class: "pager" }, prev, next, status)),
+    el("section", { "aria-labelledby": "h-chart" }, el("h2", { id: "h-chart" }, "Chart"), chartNote, chart));
+
+  let cursors = [null]; // the cursor each page was read with; the last is the page shown
+  let nextCursor = null;
+
+  async function loadPage() {
+    showProblem(problem, null);
+    const cursor = cursors[cursors.length - 1];
+    try {
+      const got = await api(`${base}/balance-history${query(form, { limit: form.elements.limit.value, cursor })}`);
+      body.replaceChildren(...got.items.map(historyRow));
+      if (!got.items.length) body.append(el("tr", {}, el("td", { colspan: 8, class: "muted" }, "No posting matches.")));
+      nextCursor = got.next_cursor;
+      next.disabled = nextCursor === null;
+      prev.disabled = cursors.length < 2;
+      status.textContent = `Page ${cursors.length}, ${got.items.length} posting${got.items.length === 1 ? "" : "s"}`;
+    } catch (e) {
+      showProblem(problem, e);
+    }
+  }
+
+  let chartUrl = null;
+  async function loadChart() {
+    try {
+      const response = await request(`${base}/balance-history.svg${query(form)}`, { accept: "image/svg+xml" });
+      const blob = await response.blob();
+      if (chartUrl) URL.revokeObjectURL(chartUrl);
+      chartUrl = URL.createObjectURL(blob);
+      chart.src = chartUrl;
+      chart.hidden = false;
+      chartNote.hidden = true;
+    } catch (e) {
+      chart.hidden = true;
+      chartNote.hidden = false;
+      showProblem(chartNote, e);
+    }
+  }
+
+  async function download(accept, ext, button) {
+    button.disabled = true;
+    showProblem(problem, null);
+    try {
+      const response = await request(`${base}/balance-history${query(form)}`, { accept });
+      saveBlob(await response.blob(), `${player.id}-history.${ext}`);
+    } catch (e) {
+      showProblem(problem, e);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    cursors = [null];
+    loadPage();
+    loadChart();
+  });
+  form.addEventListener("reset", () => setTimeout(() => form.requestSubmit(), 0));
+  next.addEventListener("click", () => {
+    cursors.push(nextCursor);
+    loadPage();
+  });
+  prev.addEventListener("click", () => {
+    cursors.pop();
+    loadPage();
+  });
+  downloads.querySelector("#csv").addEventListener("click", (e) => download("text/csv", "csv", e.currentTarget));
+  downloads.querySelector("#ndjson").addEventListener("click",
+    (e) => download("application/x-ndjson", "ndjson", e.currentTarget));
+  await Promise.all([loadPage(), loadChart()]);
+}
+
+async function start(who) {
+  if (!who) {
+    page("Wallet", el("p", {}, "Sign in to see a wallet: yours as a player, any as the operator or an auditor."),
+      signInForm(start));
+    return;
+  }
+  const id = pathId();
+  await show(id === "me" ? who.id : id);
+}
+
+start(await header());

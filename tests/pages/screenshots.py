@@ -1,0 +1,60 @@
+"""The README's screenshots of the pages, taken from a real Banco with some data in it.
+
+    .venv/bin/python -m tests.pages.screenshots      # writes docs/screenshots/*.png
+
+Run by hand after changing a page (not part of the suite: the file is not named test_*); it uses
+the page tests' fixtures (tests/pages/conftest.py) on embedded PostgreSQL and Redis, or those of
+DATABASE_URL / REDIS_URL.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.pages.conftest import signed_in, until
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def test_screenshots(page, api, served):
+    OUT.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto("/")
+    expect(page.get_by_label("Token")).to_be_visible()
+    page.screenshot(path=OUT / "home.png")
+
+    ada = api.new_player("Ada Lovelace", deposit=1000)
+    grace = api.new_player("Grace Hopper", deposit=800)
+    api.new_player("Alan Turing", deposit=300)
+    tables = [api.post("/v1/tables", {"game": game})["id"]
+              for game in ("sette-e-mezzo", "cassino", "pirate-pairs", "siete-y-media")]
+    for player, buy_in in ((ada, 200), (grace, 150)):
+        api.post(f"/v1/tables/{tables[0]}/seats", {"buy_in": buy_in}, token=player.token)
+    api.post(f"/v1/tables/{tables[1]}/seats", {"buy_in": 120}, token=ada.token)
+    api.call("DELETE", f"/v1/tables/{tables[1]}/seats/{ada.id}", token=ada.token)
+    api.post(f"/v1/players/{ada.id}/deposits", {"amount": 250, "reason": "birthday bonus"})
+    api.post(f"/v1/players/{ada.id}/withdrawals", {"amount": 300, "reason": "cash out at the desk"})
+    api.post("/v1/audit/checkpoints")
+
+    signed_in(page, ada.token)
+    expect(page.get_by_role("link", name=tables[0])).to_be_visible()
+    page.get_by_role("link", name="My wallet").click()
+    expect(page.locator("#history tbody tr")).to_have_count(6)
+    until(page, "() => document.querySelector('img.chart').naturalWidth > 0")
+    page.screenshot(path=OUT / "player.png", full_page=True)
+
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    expect(page.locator("#players tbody tr").first).to_contain_text("Alan Turing")
+    page.get_by_role("button", name="Check the ledger").click()
+    expect(page.locator("#ledger-result")).to_contain_text("finished")
+    page.screenshot(path=OUT / "console.png", full_page=True)
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))

@@ -1,0 +1,101 @@
+"""What every page stands on: static shells under a strict CSP, the landing page's sign-in with
+the token kept in sessionStorage only, and banco.js's API calls, cards and table stream."""
+
+from __future__ import annotations
+
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.pages.conftest import signed_in, until
+
+PAGES = {"/": "home", "/tables/tb_x": "table", "/hands/hd_x": "hand", "/players/pl_x": "player",
+         "/console": "console"}
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_page_is_a_static_shell_under_a_csp(served, path):
+    with urllib.request.urlopen(served.url + path) as r:
+        html = r.read().decode()
+        assert r.headers["Content-Type"].startswith("text/html")
+        csp = r.headers["Content-Security-Policy"]
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+    assert "script-src 'self';" in csp and "style-src 'self';" in csp and "unsafe" not in csp
+    assert f'<script type="module" src="/static/pages/{PAGES[path]}.js"></script>' in html
+    # No data, not even the id of the URL, no inline script or style.
+    assert "_x" not in html and "<script>" not in html and "style=" not in html
+    for asset in ("/static/banco.js", "/static/banco.css", "/static/pages/home.js"):
+        with urllib.request.urlopen(served.url + asset) as r:
+            assert r.headers["Content-Security-Policy"] == csp
+            assert r.headers["Content-Type"].split(";")[0] in (
+                "text/javascript", "application/javascript", "text/css")
+
+
+def test_signing_in_keeps_the_token_in_session_storage_only(page, api):
+    ada = api.new_player("Ada")
+    table = api.post("/v1/tables", {"game": "cassino"})
+    page.goto("/")
+    expect(page.get_by_role("heading", name="What Banco is")).to_be_visible()
+    expect(page.get_by_role("link", name="API reference")).to_have_attribute("href", "/docs")
+    # A wrong token is refused, in the page.
+    page.get_by_label("Token").fill("bnc_wrong")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_contain_text("401")
+    signed_in(page, ada.token)
+    expect(page.locator("#who-name")).to_have_text(f"Signed in as Ada (player {ada.id})")
+    expect(page.get_by_role("link", name=table["id"])).to_have_attribute("href", f"/tables/{table['id']}")
+    expect(page.get_by_role("link", name="My wallet")).to_be_visible()
+    expect(page.get_by_role("link", name="Console")).to_be_hidden()
+    assert page.evaluate("sessionStorage.getItem('banco.token')") == ada.token
+    assert page.context.cookies() == []
+    assert ada.token not in page.url
+    # Another tab of the same browser is signed out: sessionStorage is the tab's.
+    other = page.context.new_page()
+    other.goto("/")
+    expect(other.locator("#who-name")).to_have_text("Not signed in")
+    other.close()
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.locator("#who-name")).to_have_text("Not signed in")
+    assert page.evaluate("sessionStorage.getItem('banco.token')") is None
+
+
+def test_banco_js_calls_the_api_and_draws_cards(page, api):
+    ada = api.new_player("Ada")
+    signed_in(page, ada.token)
+    got = page.evaluate("""async () => {
+        const b = await import('/static/banco.js');
+        const me = await b.whoami();
+        let problem = null;
+        try { await b.api('/v1/players/pl_nobody'); } catch (e) {
+            problem = [e instanceof b.ApiProblem, e.status, e.code]; }
+        const cards = ['Qh', '10d', '7o', '12c', 'gem5.2', null].map(
+            (id) => b.card(id).getAttribute('aria-label'));
+        return {me, problem, cards, back: b.card(null).className};
+    }""")
+    assert got["me"] == {"role": "player", "id": ada.id, "name": "Ada"}
+    assert got["problem"] == [True, 403, "forbidden"]
+    assert got["cards"] == ["queen of hearts", "10 of diamonds", "7 of oros", "rey of copas", "gem 5",
+                            "face-down card"]
+    assert got["back"] == "card back"
+
+
+def test_follow_reads_a_tables_stream_with_the_token(page, api):
+    ada, bob = api.new_player("Ada", deposit=100), api.new_player("Bob", deposit=100)
+    table = api.post("/v1/tables", {"game": "sette-e-mezzo"})["id"]
+    for p in (ada, bob):
+        api.post(f"/v1/tables/{table}/seats", {"buy_in": 20}, token=p.token)
+    signed_in(page, ada.token)
+    page.evaluate("""async (table) => {
+        const b = await import('/static/banco.js');
+        window.seen = {tables: [], events: []};
+        b.follow(table, (t) => window.seen.tables.push(t), (e) => window.seen.events.push(e));
+    }""", table)
+    until(page, "() => window.seen.tables.length > 0")
+    first = page.evaluate("window.seen.tables[0]")
+    assert first["id"] == table and first["you"] is not None
+    hand = api.post(f"/v1/tables/{table}/hands")["hand"]["id"]
+    until(page, "() => window.seen.events.some((e) => e.type === 'HandStarted')")
+    events = page.evaluate("window.seen.events")
+    assert {e["hand"] for e in events if e["hand"]} == {hand}
+    assert [e["version"] for e in events] == sorted({e["version"] for e in events})

@@ -1,0 +1,96 @@
+"""/console: the operator's tables, players, jobs, checkpoints and ledger checks through the API;
+auditors read it and change nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from playwright.sync_api import expect
+from rq.job import Job
+
+from tests.pages.conftest import signed_in
+from workers.queues import connect, queue
+
+
+def _settled(job: Job, statuses: set[str]) -> str:
+    deadline = time.monotonic() + 60
+    while (status := job.get_status(refresh=True).value) not in statuses:
+        assert time.monotonic() < deadline, status
+        time.sleep(0.2)
+    return status
+
+
+def test_the_console_requeues_a_failed_job(page, api, served, tmp_path: Path):
+    target = tmp_path / "absent"
+    q = queue(connect(served.redis_url), served.queue)
+    job = q.enqueue(os.remove, str(target))  # fails while the file is absent
+    assert _settled(job, {"failed", "finished"}) == "failed"
+    signed_in(page, served.operator_key)
+    page.get_by_role("link", name="Console", exact=True).click()
+    failed = page.locator("#failed-jobs tbody tr", has_text=job.id)
+    expect(failed).to_contain_text("FileNotFoundError")
+    target.write_text("")
+    page.get_by_role("button", name=f"Requeue job {job.id}").click()
+    expect(page.get_by_text(f"Job {job.id} is back on the queue")).to_be_visible()
+    assert _settled(job, {"failed", "finished"}) == "finished"
+    assert not target.exists()
+    page.get_by_role("button", name="Refresh jobs").click()
+    expect(failed).to_have_count(0)
+
+
+def test_the_console_lists_tables_by_game_and_status_and_players(page, api, served):
+    cassino = api.post("/v1/tables", {"game": "cassino"})["id"]
+    pairs = api.post("/v1/tables", {"game": "pirate-pairs"})["id"]
+    ada = api.new_player("Console Ada", deposit=321)
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    expect(page.locator("#tables").get_by_role("link", name=pairs)).to_be_visible()
+    page.get_by_label("Game").select_option("cassino")
+    page.get_by_label("Status").select_option("open")
+    page.get_by_role("button", name="Show").click()
+    expect(page.locator("#tables").get_by_role("link", name=pairs)).to_have_count(0)
+    expect(page.locator("#tables").get_by_role("link", name=cassino)).to_have_attribute(
+        "href", f"/tables/{cassino}")
+    row = page.locator("#players tbody tr", has_text=ada.id)
+    expect(row).to_contain_text("Console Ada")
+    expect(row).to_contain_text("321")
+
+
+def test_checkpoints_and_ledger_checks_from_the_console(page, served, api, tmp_path: Path):
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    page.get_by_role("button", name="Record a checkpoint").click()
+    newest = api.get("/v1/audit/checkpoints")["items"][0]
+    button = page.get_by_role("button", name=f"Download checkpoint {newest['id']}")
+    with page.expect_download() as download:
+        button.click()
+    saved = tmp_path / "cp.json"
+    download.value.save_as(saved)
+    assert json.loads(saved.read_text()) == newest
+    page.get_by_role("button", name="Check the ledger").click()
+    expect(page.locator("#ledger-result")).to_contain_text("finished")
+    expect(page.locator("#ledger-result")).to_contain_text("Accounts")
+
+
+def test_auditors_read_the_console_and_change_nothing(page, api):
+    auditor = api.new_auditor()
+    signed_in(page, auditor.token)
+    page.goto("/console")
+    expect(page.get_by_text("Read-only")).to_be_visible()
+    expect(page.get_by_role("heading", name="Jobs")).to_be_visible()
+    expect(page.locator("#job-counts")).to_contain_text("Failed")
+    expect(page.get_by_role("button", name="Record a checkpoint")).to_have_count(0)
+    expect(page.get_by_role("button", name="Requeue", exact=False)).to_have_count(0)
+    # A ledger check is theirs to start, as in the API.
+    page.get_by_role("button", name="Check the ledger").click()
+    expect(page.locator("#ledger-result")).to_contain_text("finished")
+
+
+def test_players_are_refused_the_console(page, api):
+    ada = api.new_player("Ada")
+    signed_in(page, ada.token)
+    page.goto("/console")
+    expect(page.get_by_role("alert")).to_contain_text("403")

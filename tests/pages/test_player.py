@@ -1,0 +1,81 @@
+"""/players/{id}: the balance, the history with its filters and pages, the chart and the exports
+are the API's, read with the visitor's token."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from tests.pages.conftest import signed_in, until
+
+
+def _wallet(api):
+    ada = api.new_player("Ada", deposit=500)
+    api.post(f"/v1/players/{ada.id}/deposits", {"amount": 250, "reason": "bonus"})
+    api.post(f"/v1/players/{ada.id}/withdrawals", {"amount": 100, "reason": "cash out"})
+    return ada
+
+
+def test_the_page_shows_the_apis_balance_and_history(page, api):
+    ada = _wallet(api)
+    balance = api.get(f"/v1/players/{ada.id}/balance", token=ada.token)["balance"]
+    signed_in(page, ada.token)
+    page.get_by_role("link", name="My wallet").click()
+    expect(page.get_by_role("heading", name="Wallet of Ada")).to_be_visible()
+    expect(page.locator("#balance")).to_have_text(f"{balance:,}")
+    rows = page.locator("#history tbody tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(2)).to_contain_text("cash out")
+    expect(rows.nth(2).locator("td").nth(2)).to_have_text("-100")
+    # The chart is the API's SVG, fetched with the token and shown from a blob URL.
+    chart = page.get_by_role("img", name="Chart of the balance over time")
+    expect(chart).to_have_attribute("src", re.compile(r"^blob:"))
+    until(page, "() => document.querySelector('img.chart').naturalWidth > 0")
+    # The filters are the API's.
+    page.get_by_label("Reason").fill("bonus")
+    page.get_by_role("button", name="Apply").click()
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("+250")
+
+
+def test_the_history_pages_by_the_apis_cursor(page, api):
+    ada = api.new_player("Pager")
+    for i in range(27):
+        api.post(f"/v1/players/{ada.id}/deposits", {"amount": i + 1, "reason": f"d{i}"})
+    signed_in(page, ada.token)
+    page.goto(f"/players/{ada.id}")
+    rows = page.locator("#history tbody tr")
+    expect(rows).to_have_count(25)
+    page.get_by_role("button", name="Next page").click()
+    expect(rows).to_have_count(2)
+    expect(rows.last).to_contain_text("d26")
+    expect(page.get_by_role("button", name="Next page")).to_be_disabled()
+    page.get_by_role("button", name="Previous page").click()
+    expect(rows).to_have_count(25)
+    expect(rows.first).to_contain_text("d0")
+
+
+def test_downloading_the_csv_gives_the_apis_csv(page, api, tmp_path: Path):
+    ada = _wallet(api)
+    auditor = api.new_auditor()
+    signed_in(page, auditor.token)
+    page.goto(f"/players/{ada.id}")
+    expect(page.locator("#history tbody tr")).to_have_count(3)
+    for button, accept in (("Download CSV", "text/csv"), ("Download NDJSON", "application/x-ndjson")):
+        with page.expect_download() as download:
+            page.get_by_role("button", name=button).click()
+        saved = tmp_path / download.value.suggested_filename
+        download.value.save_as(saved)
+        body, _ = api.raw("GET", f"/v1/players/{ada.id}/balance-history", accept=accept)
+        assert saved.read_bytes() == body
+        assert saved.name == f"{ada.id}-history.{accept.rsplit('/', 1)[1].removeprefix('x-')}"
+
+
+def test_another_players_wallet_is_refused_in_the_page(page, api):
+    ada, bob = api.new_player("Ada"), api.new_player("Bob")
+    signed_in(page, bob.token)
+    page.goto(f"/players/{ada.id}")
+    expect(page.get_by_role("alert")).to_contain_text("403")
+    expect(page.locator("#balance")).to_have_count(0)
