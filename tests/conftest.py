@@ -3,6 +3,7 @@ embedded ones started here. Every session gets a database of its own."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -27,18 +28,26 @@ def servers() -> Iterator[embedded.EmbeddedServers]:
             running.stop()
 
 
-@pytest.fixture(scope="session")
-def database_url(servers: embedded.EmbeddedServers) -> Iterator[str]:
-    admin = servers.database_url
-    name = f"banco_test_{os.getpid()}_{secrets.token_hex(3)}"
+@contextlib.contextmanager
+def fresh_database(admin: str, prefix: str = "banco_test") -> Iterator[str]:
+    """A migrated database of its own on the server `admin` names, dropped afterwards."""
+    name = f"{prefix}_{os.getpid()}_{secrets.token_hex(3)}"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     url = make_conninfo(admin, dbname=name)
-    with psycopg.connect(url, autocommit=True) as conn:
-        migrate.upgrade(conn)
-    yield url
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            migrate.upgrade(conn)
+        yield url
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def database_url(servers: embedded.EmbeddedServers) -> Iterator[str]:
+    with fresh_database(servers.database_url) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

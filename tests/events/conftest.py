@@ -11,6 +11,17 @@ from events.catalog import default_types
 from events.memory import InMemoryEventStore
 from events.postgres import PostgresEventStore, make_pool
 from events.store import EventStore
+from service.runtime import embedded
+from tests.conftest import fresh_database
+
+
+@pytest.fixture(scope="session")
+def database_url(servers: embedded.EmbeddedServers) -> Iterator[str]:
+    """The store's own database: its contract tests write what no ledger would (postings of no
+    account's balance, versions of event types no release of the catalog knows), which the service
+    tests' readers of the whole log must never meet."""
+    with fresh_database(servers.database_url, "banco_events") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
