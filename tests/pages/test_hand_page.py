@@ -15,7 +15,9 @@ import pytest
 from playwright.sync_api import expect
 
 from games import deck
-from games.contract import SeedMaterial
+from games.contract import AUDITOR, SeatInfo, SeedMaterial, Viewer, redact
+from tests.games.pirate_pairs_play import Table
+from tests.games.pirate_pairs_play import play as play_pirate_pairs
 from tests.games.test_sevenhalf_properties import concrete
 from tests.pages.conftest import Api, Player, signed_in
 from tests.service.play import SEVENHALF
@@ -237,3 +239,52 @@ def test_the_evidence_downloads_as_json_with_the_seeds_and_results(page, served,
     assert evidence["replay"]["steps"][0]["type"] == "HandBegan"
     material = SeedMaterial(hand["server_seed"], tuple(evidence["seeds"]["player_seeds"]))
     assert evidence["browser"]["recomputed_order"] == list(deck.shuffled(deck.pirate_pairs_55(), material))
+
+
+def reshuffled_replay(viewer: Viewer) -> dict[str, Any]:
+    """A Pirate pairs hand whose pile ran out and was reshuffled, played by the engine alone
+    (a hand over the API rarely gets there), as a replay shows it to `viewer`."""
+    table = Table(tuple(SeatInfo(i, f"p{i}", 10, age=20 + i) for i in range(3)),
+                  {"stake": 1, "turn_timeout_s": 60}, SeedMaterial("00" * 31 + "07", ("a", "Zoë 🎲", "")))
+    events = [e for step in play_pirate_pairs(table, random.Random(0), 0.01) for e in step.events]
+    assert [e.type for e in events].count("DiscardsReshuffled") == 1
+    began = {"type": "HandBegan", "kind": "table", "data": {
+        "seats": [{"seat": s.seat, "seed": seed} for s, seed in zip(table.seats, table.material.player_seeds,
+                                                                     strict=True)],
+        "commitment": deck.commitment(table.material.server_seed)}}
+    shown = [{"type": e.type, "kind": "game", "data": redact(e, viewer).data} for e in events]
+    revealed = {"type": "SeedRevealed", "kind": "table", "data": {"server_seed": table.material.server_seed}}
+    steps = [{**s, "step": i, "version": i} for i, s in enumerate([began, *shown, revealed], 1)]
+    return {"game": "pirate-pairs", "steps": steps}
+
+
+def test_a_reshuffled_pirate_pairs_pile_is_dealt_from_in_the_browser(page):
+    page.goto("/")
+    replay = reshuffled_replay(AUDITOR)
+    reshuffle = next(s for s in replay["steps"] if s["type"] == "DiscardsReshuffled")
+    drawn = next(s for s in replay["steps"] if s["step"] > reshuffle["step"] and s["type"] == "CardDrawn")
+    # The card drawn after the reshuffle claimed to be another: the reshuffled pile says which.
+    forged = json.loads(json.dumps(replay))
+    pile = reshuffle["data"]["pile"]
+    forged["steps"][drawn["step"] - 1]["data"]["card"] = next(c for c in pile if c != drawn["data"]["card"])
+    check = """async ([replay]) => {
+        const {checkHand} = await import('/static/deck_check.js');
+        const r = await checkHand(null, replay);
+        return r.checks.map((c) => [c.name, c.passed, c.event && c.event.step]);
+    }"""
+    assert page.evaluate(check, [replay]) == [
+        ["deck.commitment", True, None], ["deck.order", True, None], ["deck.dealt", True, None]]
+    assert page.evaluate(check, [forged])[2] == ["deck.dealt", False, drawn["step"]]
+    # A player is not shown the reshuffled pile, but knows the discards: he checks it too.
+    seen = reshuffled_replay(Viewer.at_seat(0))
+    shown = [c for s in seen["steps"] if s["type"] in ("CardsDealt", "CardDrawn", "PlayerChallenged")
+             for c in s["data"].get("cards", [s["data"].get("card")]) if c is not None]
+    after = [s for s in seen["steps"] if s["step"] > reshuffle["step"] and s["data"].get("card")
+             and s["type"] in ("CardDrawn", "PlayerChallenged")]
+    assert after, "the seat was shown a card off the reshuffled pile"
+    seat = page.evaluate("""async ([replay]) => {
+        const {checkHand} = await import('/static/deck_check.js');
+        return (await checkHand(null, replay)).checks.map((c) => [c.passed, c.evidence]);
+    }""", [seen])
+    assert [passed for passed, _ in seat] == [True, None, True]
+    assert seat[2][1]["cards_checked"] == len(shown)
