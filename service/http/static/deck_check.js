@@ -1,0 +1,194 @@
+// A hand's deck checks recomputed in the browser, as service/verification/deck_check.py makes
+// them on the server, from what the replay and the hand give (to an auditor: everything; to a
+// player: the seeds once revealed and the cards he was shown): `deck.commitment`, `deck.order`
+// and `deck.dealt`. Nothing the server concluded is used: the deck is shuffled here, from the
+// seeds, and every card the events show is compared with the card that deck puts there.
+import { commitment, decks, shuffled } from "./fair_deck.js";
+
+const SEVENHALF = new Set(["sette-e-mezzo", "siete-y-media", "casino-pirate"]);
+// Where each game's opening event keeps the recorded order (auditors only).
+const ORDER_KEY = { "pirate-pairs": "pile", cassino: "deck", "sette-e-mezzo": "deck",
+  "siete-y-media": "deck", "casino-pirate": "deck" };
+
+function composition(game, opening) {
+  if (game === "sette-e-mezzo") return decks.italian40();
+  if (game === "siete-y-media") return decks.spanish40();
+  if (game === "casino-pirate") return decks.pirateCasino(opening.data.options || {});
+  if (game === "pirate-pairs") return decks.piratePairs55();
+  return decks.french52();
+}
+
+const at = (step) => (step ? { step: step.step, version: step.version, type: step.type } : null);
+const result = (name, passed, detail, step = null, evidence = {}) =>
+  ({ name, passed, detail, event: at(step), evidence });
+
+// The seeds as the replay (and the hand, for the server seed) show them to this token.
+export function seedsOf(hand, replay) {
+  const began = replay.steps.find((s) => s.type === "HandBegan");
+  const revealed = replay.steps.find((s) => s.type === "SeedRevealed");
+  return {
+    server_seed: revealed?.data.server_seed ?? hand?.server_seed ?? null,
+    player_seeds: (began?.data.seats || []).map((s) => s.seed || ""),
+    commitment: began?.data.commitment ?? hand?.commitment ?? null,
+    revealed: Boolean(revealed),
+  };
+}
+
+// The cards each dealing event must show, game by game: {step, expected, shown}, in order.
+// `shown` holds null where the card is hidden from this token.
+async function* dealings(game, order, opening, steps, seeds) {
+  const hidden = (n) => Array(n).fill(null);
+  const deal = (label, cards) => shuffled(cards, seeds.server_seed, seeds.player_seeds, label);
+  if (SEVENHALF.has(game)) {
+    let drawn = 0;
+    for (const s of steps) {
+      if (s.type === "CardDealt") yield { step: s, expected: [order[drawn++]], shown: [s.data.card ?? null] };
+    }
+    return;
+  }
+  if (game === "cassino") {
+    let stock = order.slice();
+    for (const s of steps) {
+      const d = s.data;
+      if (s.type === "DealerCardsDrawn") {
+        // The cut for the dealer: one card each off the shuffle labelled dealer-draw-<attempt>.
+        const cut = await deal(`dealer-draw-${d.attempt}`, decks.french52());
+        yield { step: s, expected: cut.slice(0, d.cards.length), shown: d.cards.map((c) => c.card ?? null) };
+      } else if (s.type === "CardsDealt" || s.type === "TableDealt") {
+        const n = d.cards ? d.cards.length : d.count;
+        yield { step: s, expected: stock.slice(0, n), shown: d.cards || hidden(n) };
+        stock = stock.slice(n);
+      } else if (s.type === "CardDrawn") {
+        yield { step: s, expected: stock.slice(0, 1), shown: [d.card ?? null] };
+        stock = stock.slice(1);
+      }
+    }
+    return;
+  }
+  // Pirate pairs: dealt round-robin off the opening pile, drawn off the pile's top, and the
+  // discards reshuffled (each reshuffle with a label of its own) when the pile runs out.
+  const seats = (opening.data.seats || []).map((p) => p.seat).sort((a, b) => a - b);
+  let pile = order.slice();
+  let discards = [];
+  for (const s of steps) {
+    const d = s.data;
+    if (s.type === "CardsDealt") {
+      const i = seats.indexOf(d.seat);
+      const n = d.cards ? d.cards.length : d.count;
+      const expected = Array.from({ length: n }, (_, k) => order[k * seats.length + i]);
+      yield { step: s, expected, shown: d.cards || hidden(n) };
+      pile = pile && pile.filter((c) => !expected.includes(c));
+    } else if (s.type === "CardDrawn" || s.type === "PlayerChallenged") {
+      const top = pile ? pile[0] : undefined;
+      yield { step: s, expected: pile ? [top] : null, shown: [d.card ?? null] };
+      if (pile) pile = pile.slice(1);
+      if (s.type === "PlayerChallenged" && d.paired) discards.push(top ?? d.card ?? null);
+    } else if (s.type === "PlayerEliminated") {
+      discards.push(...(d.cards || [null]));
+    } else if (s.type === "DiscardsReshuffled") {
+      // Discards this token was not shown cannot be reshuffled here: what follows goes unchecked.
+      pile = discards.includes(null) || !pile ? null : await deal(`reshuffle-${d.reshuffle}`, discards);
+      yield { step: s, expected: pile, shown: d.pile || hidden(d.count ?? (pile ? pile.length : 0)) };
+      discards = [];
+    }
+  }
+}
+
+async function commitmentCheck(seeds, began, revealed) {
+  const evidence = { commitment: seeds.commitment, server_seed: seeds.server_seed };
+  let computed;
+  try {
+    computed = await commitment(seeds.server_seed);
+  } catch {
+    return result("deck.commitment", false, "the server seed is not hex", revealed || began, evidence);
+  }
+  evidence.sha256_of_seed = computed;
+  if (computed !== seeds.commitment) {
+    return result("deck.commitment", false, "SHA-256 of the seed differs from the commitment",
+      revealed || began, evidence);
+  }
+  return result("deck.commitment", true, "SHA-256 of the revealed seed is the commitment recorded before the deal",
+    null, evidence);
+}
+
+function orderCheck(game, opening, order) {
+  const recorded = opening.data[ORDER_KEY[game]];
+  if (!Array.isArray(recorded)) {
+    return result("deck.order", null, "the recorded order is shown to auditors only; the cards you were" +
+      " shown are compared with the order recomputed here (deck.dealt)", null, { cards: order.length });
+  }
+  const n = Math.max(recorded.length, order.length);
+  for (let i = 0; i < n; i++) {
+    if (recorded[i] !== order[i]) {
+      return result("deck.order", false, `the recorded order differs at position ${i}`, opening,
+        { position: i, recorded: recorded.slice(i, i + 1), recomputed: order.slice(i, i + 1) });
+    }
+  }
+  return result("deck.order", true, `the recorded order of ${order.length} cards is the one the seeds give`,
+    null, { cards: order.length, recomputed: order });
+}
+
+async function dealtCheck(game, order, opening, steps, seeds) {
+  let checked = 0;
+  let unseen = 0;
+  for await (const { step, expected, shown } of dealings(game, order, opening, steps, seeds)) {
+    for (let k = 0; k < shown.length; k++) {
+      if (shown[k] === null || !expected) {
+        unseen += 1;
+      } else if (shown[k] !== expected[k]) {
+        return result("deck.dealt", false, `a card dealt is not the deck's next card (step ${step.step},` +
+          ` ${step.type}: ${shown[k]} where the deck has ${expected[k]})`, step,
+        { dealt: shown, expected });
+      } else {
+        checked += 1;
+      }
+    }
+    if (expected && expected.length !== shown.length) {
+      return result("deck.dealt", false, `step ${step.step} (${step.type}) shows ${shown.length} cards` +
+        ` where the deck gives ${expected.length}`, step, { dealt: shown, expected });
+    }
+  }
+  const hiddenNote = unseen ? `; ${unseen} hidden from you not compared` : "";
+  return result("deck.dealt", true, `${checked} cards dealt, each the deck's next card${hiddenNote}`,
+    null, { cards_checked: checked, cards_hidden: unseen });
+}
+
+// The three checks for `hand` (GET /v1/hands/{id}, may be null) and `replay`
+// (GET /v1/hands/{id}/replay): {seeds, order, checks, passed}; a check's `passed` is null when
+// this token cannot make it, `passed` overall false when any check failed.
+export async function checkHand(hand, replay) {
+  const seeds = seedsOf(hand, replay);
+  const began = replay.steps.find((s) => s.type === "HandBegan");
+  const revealed = replay.steps.find((s) => s.type === "SeedRevealed");
+  const game = replay.steps.filter((s) => s.kind === "game");
+  const opening = game[0];
+  const names = ["deck.commitment", "deck.order", "deck.dealt"];
+  const none = (detail) => ({ seeds, order: null, passed: null,
+    checks: names.map((n) => result(n, null, detail)) });
+  if (!opening) return none("the hand has no opening event");
+  if (!seeds.server_seed) {
+    return none(seeds.revealed
+      ? "the check needs an auditor's token: this hand's server seed is shown to auditors only"
+      : "the server seed is revealed once the hand is settled");
+  }
+  const checks = [await commitmentCheck(seeds, began, revealed)];
+  let order = null;
+  try {
+    order = await shuffled(composition(replay.game, opening), seeds.server_seed, seeds.player_seeds);
+  } catch {
+    checks.push(result("deck.order", false, "the seeds cannot be read", opening),
+      result("deck.dealt", false, "the seeds cannot be read", opening));
+  }
+  if (order) {
+    checks.push(orderCheck(replay.game, opening, order));
+    try {
+      checks.push(await dealtCheck(replay.game, order, opening, game.slice(1), seeds));
+    } catch (e) {
+      checks.push(result("deck.dealt", false, `the events cannot be read (${e.name})`));
+    }
+  }
+  // Passed when nothing failed and something could be checked (a player's token cannot compare
+  // the recorded order or the cards hidden from him).
+  const passed = checks.some((c) => c.passed === false) ? false : checks.some((c) => c.passed) ? true : null;
+  return { seeds, order, passed, checks };
+}

@@ -1,0 +1,290 @@
+// `/hands/<id>`: a hand step by step (GET /v1/hands/{id}/replay), each event with its cause and
+// the state after it as this token may see it; its postings; the server's verification beside
+// the deck checks made again in this browser from the seeds and the events alone; and all of it
+// as a JSON file of evidence.
+import { api, card, describeCard, el, header, page, pathId, saveBlob, showProblem, signInForm, when }
+  from "../banco.js";
+import { checkHand } from "../deck_check.js";
+import { available } from "../fair_deck.js";
+
+const id = pathId();
+const DECKS = { "sette-e-mezzo": "french", cassino: "french", "siete-y-media": "spanish" };
+// Bulky values shown folded: the whole deck, the options, the seeds.
+const FOLDED = new Set(["deck", "pile", "options", "recomputed", "player_seeds", "results"]);
+
+const isCard = (v) => v === null || (typeof v === "string" && !describeCard(v).label.startsWith("card "));
+const looksLikeCards = (key, v) => Array.isArray(v) && v.length > 0 && v.every(isCard) &&
+  v.some((c) => c !== null) || (Array.isArray(v) && v.length === 0 && /cards|hand|row|pile|deck|table|discards/.test(key));
+
+// A value of an event or a state, readably: cards as cards, objects as key/value lists.
+function show(value, key, game) {
+  if (value === null || value === undefined) return el("span", { class: "muted" }, "—");
+  if (key === "card" && typeof value === "string" && isCard(value)) {
+    return card(value, { deck: DECKS[game] });
+  }
+  if (looksLikeCards(key, value)) {
+    if (!value.length) return el("span", { class: "muted" }, "none");
+    return el("span", { class: "cards" }, value.map((c) => card(c, { deck: DECKS[game] })));
+  }
+  if (Array.isArray(value)) {
+    if (value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) return rows(value, game);
+    if (value.every((v) => v === null || typeof v !== "object")) {
+      return el("span", { class: "mono" }, value.length ? value.map((v) => JSON.stringify(v)).join(", ") : "[]");
+    }
+    return el("ol", { class: "kv-list" }, value.map((v) => el("li", {}, show(v, key, game))));
+  }
+  if (typeof value === "object") return kv(value, game);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "number" && /(^at$|_at$|deadline)/.test(key) && value > 1e9) {
+    // Engine clocks are epoch seconds: shown as a time, the number kept in the title.
+    return el("span", { title: String(value) }, when(new Date(value * 1000).toISOString()));
+  }
+  return el("span", { class: typeof value === "number" ? "num" : "mono" }, String(value));
+}
+
+// A list of like objects (seats, hands, results) as a small table, one row each.
+function rows(list, game) {
+  const keys = [...new Set(list.flatMap((o) => Object.keys(o)))]
+    .filter((k) => !(k.endsWith("_display") && k.slice(0, -8) in list[0]));
+  return el("div", { class: "table-wrap nested" }, el("table", { class: "data compact" },
+    el("thead", {}, el("tr", {}, keys.map((k) => el("th", { scope: "col" }, k)))),
+    el("tbody", {}, list.map((o) => el("tr", {}, keys.map((k) => el("td", {},
+      k in o ? show(typeof o[`${k}_display`] === "string" ? o[`${k}_display`] : o[k], k, game) : "")))))));
+}
+
+function kv(object, game) {
+  const keys = Object.keys(object).filter((k) => !(k.endsWith("_display") && k.slice(0, -8) in object));
+  if (!keys.length) return el("span", { class: "muted" }, "—");
+  return el("dl", { class: "kv" }, keys.map((k) => {
+    const shown = typeof object[`${k}_display`] === "string" ? object[`${k}_display`] : object[k];
+    const value = show(shown, k, game);
+    if (FOLDED.has(k) && object[k] && typeof object[k] === "object") {
+      const n = Array.isArray(object[k]) ? ` (${object[k].length})` : "";
+      return [el("dt", {}, k), el("dd", {}, el("details", {}, el("summary", {}, `show${n}`), value))];
+    }
+    return [el("dt", {}, k), el("dd", {}, value)];
+  }));
+}
+
+// What a step did, in a few words.
+function summary(step) {
+  const d = step.data;
+  const seat = Number.isInteger(d.seat) ? `seat ${d.seat}` : "";
+  switch (step.type) {
+    case "HandBegan": return `hand ${d.number}, ${d.seats.length} seats`;
+    case "TreasurePosted": return `${d.amount} ${d.reason}`;
+    case "HandSettled": return `${(d.postings || []).length} postings`;
+    case "SeedRevealed": return d.server_seed ? "seed revealed" : "seed (auditors only)";
+    case "DeadlineSet": return `${seat} to ${d.waiting_for}`.trim();
+    default: return [seat, d.phase, d.type, d.card ? "" : d.count ? `${d.count} cards` : ""].filter(Boolean).join(" · ");
+  }
+}
+
+function actorLink(actor) {
+  if (!actor) return el("span", { class: "muted" }, "—");
+  const [role, who] = actor.split(":");
+  if (role === "player") return el("span", {}, "player ", el("a", { href: `/players/${encodeURIComponent(who)}`, class: "mono" }, who));
+  return el("span", {}, role, who && who !== role ? el("span", { class: "mono" }, ` ${who}`) : "");
+}
+
+function cause(step) {
+  const c = step.cause;
+  const command = c.command || {};
+  return el("dl", { class: "kv" },
+    el("dt", {}, "by"), el("dd", {}, actorLink(c.actor)),
+    el("dt", {}, "command"), el("dd", {}, command.name ? el("code", {}, command.name) : el("span", { class: "muted" }, "—"),
+      Number.isInteger(command.seat) ? ` for seat ${command.seat}` : "",
+      step.timeout ? [" ", el("span", { class: "badge playing" }, "timeout")] : ""),
+    command.payload ? [el("dt", {}, "payload"), el("dd", {}, el("code", {}, JSON.stringify(command.payload)))] : null,
+    el("dt", {}, "request"), el("dd", {}, c.request_id ? el("code", {}, c.request_id) : el("span", { class: "muted" }, "—")));
+}
+
+function replaySection(replay, game) {
+  const steps = replay.steps;
+  let current = 0;
+  const position = el("output", { id: "step-position", "aria-live": "polite" });
+  const detail = el("div", { class: "step-detail panel", id: "step-detail", tabindex: "-1" });
+  const list = el("ol", { class: "timeline", "aria-label": "Steps" });
+  const items = steps.map((s, i) => {
+    const li = el("li", {}, el("button", { type: "button", class: ["link", s.timeout && "timeout"],
+      onclick: () => go(i) }, el("span", { class: "num" }, s.step), " ", s.type,
+    el("span", { class: "muted" }, summary(s) ? ` ${summary(s)}` : "")));
+    list.append(li);
+    return li;
+  });
+  const buttons = {
+    first: el("button", { type: "button", class: "secondary", "aria-label": "First step", title: "First step (Home)", onclick: () => go(0) }, "« First"),
+    prev: el("button", { type: "button", class: "secondary", "aria-label": "Previous step", title: "Previous step (←)", onclick: () => go(current - 1) }, "◀ Previous"),
+    next: el("button", { type: "button", class: "secondary", "aria-label": "Next step", title: "Next step (→)", onclick: () => go(current + 1) }, "Next ▶"),
+    last: el("button", { type: "button", class: "secondary", "aria-label": "Last step", title: "Last step (End)", onclick: () => go(steps.length - 1) }, "Last »"),
+  };
+
+  function go(i) {
+    if (!steps.length) return;
+    current = Math.max(0, Math.min(steps.length - 1, i));
+    const s = steps[current];
+    position.textContent = `Step ${s.step} of ${steps.length}`;
+    buttons.first.disabled = buttons.prev.disabled = current === 0;
+    buttons.next.disabled = buttons.last.disabled = current === steps.length - 1;
+    items.forEach((li, k) => {
+      if (k === current) li.setAttribute("aria-current", "step");
+      else li.removeAttribute("aria-current");
+    });
+    items[current].scrollIntoView({ block: "nearest" });
+    detail.replaceChildren(
+      el("h3", { id: "step-title" }, `${s.step} · ${s.type}`, " ",
+        el("span", { class: ["badge", s.kind === "game" ? "started" : "over"] }, s.kind),
+        s.timeout ? [" ", el("span", { class: "badge playing" }, "timeout")] : ""),
+      el("p", { class: "muted step-when" }, `version ${s.version} · ${when(s.recorded_at)}`),
+      el("div", { class: "grid step-parts" },
+        el("section", { "aria-label": "Event" }, el("h4", {}, "Event"), kv(s.data, game)),
+        el("section", { "aria-label": "Cause" }, el("h4", {}, "Cause"), cause(s))),
+      el("section", { "aria-label": "State after" }, el("h4", {}, "State after this step"),
+        s.state ? kv(s.state, game) : el("p", { class: "muted" }, "No game state yet.")));
+    history.replaceState(null, "", `#step-${s.step}`);
+  }
+
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest?.("input, textarea, select, [contenteditable]")) return;
+    const to = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: steps.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    go(to);
+  });
+
+  const section = el("section", { class: "replay-section", "aria-labelledby": "replay" },
+    el("h2", { id: "replay" }, "Replay"),
+    el("p", { class: "help" }, `As ${replay.viewer.kind === "seat" ? `seat ${replay.viewer.seat}` : replay.viewer.kind}` +
+      " may see it. Step with the buttons, the ← and → keys, Home and End."),
+    el("div", { class: "actions replay-controls", role: "group", "aria-label": "Replay controls" },
+      buttons.first, buttons.prev, position, buttons.next, buttons.last),
+    el("div", { class: "replay" }, el("nav", { class: "timeline-wrap", "aria-label": "Steps of the hand" }, list), detail));
+  const asked = Number((/^#step-(\d+)$/.exec(location.hash) || [])[1]);
+  go(asked ? steps.findIndex((s) => s.step === asked) : 0);
+  return { section, go: (version) => go(steps.findIndex((s) => s.version === version)) };
+}
+
+function postingsSection(hand) {
+  const rows = (hand.postings || []).map((p) => el("tr", {},
+    el("td", { class: "mono" }, p.from), el("td", { class: "mono" }, p.to),
+    el("td", { class: "num" }, p.amount), el("td", {}, p.reason)));
+  return el("section", { "aria-labelledby": "postings" }, el("h2", { id: "postings" }, "Postings"),
+    rows.length ? el("div", { class: "table-wrap" }, el("table", { class: "data" },
+      el("caption", {}, "What the settlement moved, in integer units"),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "From"), el("th", { scope: "col" }, "To"),
+        el("th", { scope: "col", class: "num" }, "Amount"), el("th", { scope: "col" }, "Reason"))),
+      el("tbody", {}, rows)))
+      : el("p", { class: "muted" }, hand.status === "settled" ? "The settlement moved nothing." : "Not settled yet."));
+}
+
+const verdict = (passed) => passed === true ? el("span", { class: "badge ok" }, "passed")
+  : passed === false ? el("span", { class: "badge bad" }, "failed")
+    : el("span", { class: "badge" }, "not checked");
+
+function serverDetail(check) {
+  const e = check.evidence || {};
+  if (e.reason) return e.reason;
+  const keys = Object.keys(e).filter((k) => !["recomputed", "postings", "flows", "accounts"].includes(k));
+  return keys.map((k) => `${k}: ${typeof e[k] === "object" ? JSON.stringify(e[k]) : e[k]}`).join("; ");
+}
+
+function verificationSection(verification, local, jump, evidence) {
+  const mine = Object.fromEntries((local?.checks || []).map((c) => [c.name, c]));
+  const stepButton = (ref) => ref ? el("button", { type: "button", class: "link", onclick: () => jump(ref.version) },
+    `event v${ref.version}`) : null;
+  const rows = verification.checks.map((c) => {
+    const b = mine[c.name];
+    return el("tr", { dataset: { check: c.name } },
+      el("th", { scope: "row" }, el("code", {}, c.name)),
+      el("td", { class: "server" }, verdict(c.passed), " ", el("span", { class: "help" }, serverDetail(c)), " ", stepButton(c.event)),
+      el("td", { class: "browser" }, b ? [verdict(b.passed), " ", el("span", { class: "help" }, b.detail), " ",
+        b.event ? el("button", { type: "button", class: "link", onclick: () => jump(b.event.version) }, `step ${b.event.step}`) : null]
+        : el("span", { class: "muted" }, "server only")));
+  });
+  const failed = (local?.checks || []).filter((c) => c.passed === false);
+  let banner;
+  if (!local) {
+    banner = el("p", { class: "problem" }, "This browser has no WebCrypto here (it needs https or localhost): the deck cannot be checked in it.");
+  } else if (failed.length) {
+    banner = el("p", { class: "problem", role: "alert", id: "browser-verdict" },
+      el("strong", {}, "Failed in this browser: "), failed.map((c) => c.name).join(", "), " — ",
+      failed.map((c) => c.detail).join("; "));
+  } else if (local.passed) {
+    banner = el("p", { class: "notice", id: "browser-verdict" }, el("strong", {}, "Passed in this browser: "),
+      "the seed matches its commitment and the cards dealt are the deck the seeds give, shuffled here with WebCrypto.");
+  } else {
+    banner = el("p", { class: "notice muted-notice", id: "browser-verdict" }, el("strong", {}, "Not checked in this browser: "),
+      local.checks[0].detail);
+  }
+  return el("section", { "aria-labelledby": "verification" },
+    el("h2", { id: "verification" }, "Verification"),
+    el("p", {}, "The server's checks, and beside them the deck checks made again in this browser from the " +
+      "revealed seeds and the recorded events alone: SHA-256 of the seed against the commitment, the " +
+      "shuffle of docs/fair-decks.md, and every card dealt against the deck it gives."),
+    banner,
+    el("div", { class: "table-wrap" }, el("table", { class: "data verification", "aria-label": "Checks" },
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Check"), el("th", { scope: "col" }, "Server"),
+        el("th", { scope: "col" }, "This browser"))),
+      el("tbody", {}, rows))),
+    el("div", { class: "actions" },
+      el("button", { type: "button", onclick: evidence }, "Download evidence (JSON)"),
+      el("span", { class: "help" }, "The replay, the seeds, the commitment and both sets of results, to keep or check elsewhere.")));
+}
+
+async function render(who) {
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const main = page(`Hand ${id}`, problem);
+  if (!who) {
+    main.append(el("section", { class: "panel", "aria-labelledby": "signin" },
+      el("h2", { id: "signin" }, "Sign in to see this hand"),
+      el("p", {}, "Its players see it once it is settled; auditors always."), signInForm(render)));
+    return;
+  }
+  let hand, replay, verification;
+  try {
+    [hand, replay, verification] = await Promise.all([api(`/v1/hands/${encodeURIComponent(id)}`),
+      api(`/v1/hands/${encodeURIComponent(id)}/replay`), api(`/v1/hands/${encodeURIComponent(id)}/verification`)]);
+  } catch (e) {
+    showProblem(problem, e);
+    return;
+  }
+  const game = replay.game;
+  const seats = el("ul", { class: "seats" }, hand.seats.map((s) => el("li", {}, `seat ${s.seat} `,
+    el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "mono" }, s.player_id),
+    s.seed ? el("span", { class: "muted" }, ` · seed “${s.seed}”`) : "")));
+  main.append(el("section", { class: "panel hand-summary", "aria-label": "Hand" },
+    el("p", { class: "lead" }, el("strong", {}, game), ` · hand ${hand.number} at table `,
+      el("a", { href: `/tables/${encodeURIComponent(hand.table_id)}`, class: "mono" }, hand.table_id), " ",
+      el("span", { class: ["badge", hand.status === "settled" ? "ok" : "playing"] }, hand.status)),
+    el("dl", { class: "kv" },
+      el("dt", {}, "opened"), el("dd", {}, when(hand.opened_at)),
+      el("dt", {}, "settled"), el("dd", {}, hand.settled_at ? when(hand.settled_at) : "—"),
+      el("dt", {}, "commitment"), el("dd", {}, el("code", { class: "hash" }, hand.commitment)),
+      el("dt", {}, "server seed"), el("dd", {}, hand.server_seed ? el("code", { class: "hash" }, hand.server_seed)
+        : el("span", { class: "muted" }, hand.status === "settled" ? "for auditors only" : "revealed once settled")),
+      el("dt", {}, "seats"), el("dd", {}, seats))));
+  const replayed = replaySection(replay, game);
+  main.append(replayed.section, postingsSection(hand));
+  const pending = el("section", { "aria-labelledby": "verification" }, el("h2", { id: "verification" }, "Verification"),
+    el("p", { class: "muted", "aria-busy": "true" }, "Checking the deck in this browser…"));
+  main.append(pending);
+  let local = null;
+  if (available()) {
+    try {
+      local = await checkHand(hand, replay);
+    } catch (e) {
+      local = { passed: false, seeds: null, order: null,
+        checks: [{ name: "deck.commitment", passed: false, detail: `the check could not run (${e.message})`, event: null }] };
+    }
+  }
+  const evidence = () => {
+    const file = { kind: "banco.hand-evidence", hand_id: id, game, made_at: new Date().toISOString(),
+      seeds: local?.seeds ?? null, commitment: hand.commitment,
+      browser: local && { passed: local.passed, checks: local.checks, recomputed_order: local.order },
+      server: verification, hand, replay };
+    saveBlob(new Blob([JSON.stringify(file, null, 2)], { type: "application/json" }), `hand-${id}-evidence.json`);
+  };
+  pending.replaceWith(verificationSection(verification, local, replayed.go, evidence));
+}
+
+render(await header());

@@ -1,0 +1,290 @@
+"""`/hands/<id>`: a settled hand replayed step by step, and its deck checked again in the browser,
+from the revealed seeds and the recorded events alone, so that a tampered seed or card shows
+there even when the server says all is well."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import pytest
+from playwright.sync_api import expect
+
+from games import deck
+from games.contract import AUDITOR, SeatInfo, SeedMaterial, Viewer, redact
+from tests.games.pirate_pairs_play import Table
+from tests.games.pirate_pairs_play import play as play_pirate_pairs
+from tests.games.test_sevenhalf_properties import concrete
+from tests.pages.conftest import Api, Player, signed_in
+from tests.service.play import SEVENHALF
+
+# One game of each family (how its deck is dealt): off the top, round-robin with a pile, a stock.
+GAMES = {"sette-e-mezzo": ({}, 50, 2), "casino-pirate": ({}, None, 3),
+         "pirate-pairs": ({"stake": 5}, 40, 3), "cassino": ({"variant": "draw"}, 30, 2)}
+
+
+@dataclass
+class Played:
+    hand: str
+    players: list[Player]
+
+
+def play(api: Api, game: str) -> Played:
+    """A whole hand over the API, each move a random legal one, until it is settled."""
+    options, buy_in, n = GAMES[game]
+    rng = random.Random(11)
+    players = [api.new_player(f"P{i}", deposit=200) for i in range(n)]
+    table = api.post("/v1/tables", {"game": game, "options": options})["id"]
+    for i, p in enumerate(players):
+        # A seed of many UTF-8 bytes: the browser must hash its length in bytes, as the server does.
+        body: dict[str, Any] = {"age": 20 + 7 * i, "seed": f"seed-{i} Zoë 🎲"}
+        if buy_in is not None:
+            body["buy_in"] = buy_in
+        api.post(f"/v1/tables/{table}/seats", body, token=p.token)
+    hand = api.post(f"/v1/tables/{table}/hands")["hand"]["id"]
+    for _ in range(3000):
+        views = {p.id: api.get(f"/v1/tables/{table}", token=p.token) for p in players}
+        if next(iter(views.values()))["status"] != "playing":
+            break
+        p = rng.choice([p for p in players if views[p.id]["legal_actions"]])
+        view = views[p.id]
+        action = rng.choice(view["legal_actions"])
+        action = concrete(action, rng) if game in SEVENHALF else dict(action)
+        api.call("POST", f"/v1/tables/{table}/actions", json=action, token=p.token,
+                 headers={"If-Match": f'"{view["version"]}"'})
+    deadline = time.monotonic() + 60
+    while api.get(f"/v1/hands/{hand}")["status"] != "settled":
+        assert time.monotonic() < deadline, "the hand was not settled"
+        time.sleep(0.05)
+    return Played(hand, players)
+
+
+@pytest.fixture(scope="module")
+def hands(served) -> dict[str, Played]:
+    api = Api(served)
+    return {game: play(api, game) for game in GAMES}
+
+
+@pytest.fixture(scope="module")
+def auditor(served) -> Player:
+    return Api(served).new_auditor()
+
+
+def browser_result(page: Any, check: str) -> Any:
+    return page.locator(f"tr[data-check='{check}'] td.browser")
+
+
+def test_the_page_shuffles_bit_for_bit_as_games_deck(page):
+    """The published test vector, and a shuffle of Python's with multi-byte seeds and a label."""
+    page.goto("/")
+    material = SeedMaterial("ab" * 32, ("Zoë 🎲", "", "x"))
+    got = page.evaluate("""async ([seed, seeds]) => {
+        const f = await import('/static/fair_deck.js');
+        const digits = [...Array(10).keys()].map(String);
+        return {
+            commitment: await f.commitment('00'.repeat(31) + '01'),
+            vector: await f.shuffled(digits, '00'.repeat(31) + '01', ['alice']),
+            pairs: await f.shuffled(f.decks.piratePairs55(), seed, seeds, 'reshuffle-2'),
+            decks: [f.decks.italian40(), f.decks.spanish40(), f.decks.french52(),
+                    f.decks.pirateCasino({gems: 3, gold_coins: 5, pebbles: 2, skeletons: 1})],
+        };
+    }""", [material.server_seed, list(material.player_seeds)])
+    assert got["commitment"] == "ec4916dd28fc4c10d78e287ca5d9cc51ee1ae73cbfde08c6b37324cbfaac8bc5"
+    assert got["vector"] == ["8", "5", "0", "1", "2", "6", "9", "7", "4", "3"]
+    assert got["pairs"] == list(deck.shuffled(deck.pirate_pairs_55(), material, "reshuffle-2"))
+    assert got["decks"] == [list(deck.italian_40()), list(deck.spanish_40()), list(deck.french_52()),
+                            list(deck.pirate_casino(3, 5, 2, 1))]
+
+
+def test_a_hand_steps_forward_and_back_with_buttons_and_keys(page, served, hands):
+    played = hands["sette-e-mezzo"]
+    steps = Api(served).get(f"/v1/hands/{played.hand}/replay", token=played.players[0].token)["steps"]
+    n = len(steps)
+    signed_in(page, played.players[0].token)
+    page.goto(f"/hands/{played.hand}")
+    position, title = page.locator("#step-position"), page.locator("#step-title")
+    expect(position).to_have_text(f"Step 1 of {n}")
+    expect(title).to_contain_text("HandBegan")
+    expect(page.get_by_role("button", name="Previous step")).to_be_disabled()
+    page.get_by_role("button", name="Next step").click()
+    expect(position).to_have_text(f"Step 2 of {n}")
+    expect(title).to_contain_text(steps[1]["type"])
+    page.keyboard.press("ArrowRight")
+    expect(position).to_have_text(f"Step 3 of {n}")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(position).to_have_text(f"Step 1 of {n}")
+    page.keyboard.press("End")
+    expect(position).to_have_text(f"Step {n} of {n}")
+    expect(title).to_contain_text(steps[-1]["type"])
+    expect(page.get_by_role("button", name="Next step")).to_be_disabled()
+    page.get_by_role("button", name="First step").click()
+    expect(position).to_have_text(f"Step 1 of {n}")
+    page.keyboard.press("End")
+    page.keyboard.press("Home")
+    expect(position).to_have_text(f"Step 1 of {n}")
+    # Each step's cause: who sent which command; the bet is the player's own payload.
+    bet = next(s for s in steps if s["type"] == "BetPlaced")
+    page.get_by_role("navigation", name="Steps of the hand").get_by_role(
+        "button", name=f"{bet['step']} BetPlaced").click()
+    detail = page.locator("#step-detail")
+    expect(detail).to_contain_text("Act")
+    expect(detail).to_contain_text(bet["cause"]["actor"].split(":")[1])
+    expect(detail).to_contain_text("State after this step")
+    expect(page.get_by_role("heading", name="Postings")).to_be_visible()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_browser_verifies_a_real_hand_of_each_game(page, hands, auditor, game):
+    signed_in(page, auditor.token)
+    page.goto(f"/hands/{hands[game].hand}")
+    expect(page.locator("#browser-verdict")).to_contain_text("Passed in this browser")
+    for check in ("deck.commitment", "deck.order", "deck.dealt"):
+        expect(browser_result(page, check)).to_contain_text("passed")
+        expect(page.locator(f"tr[data-check='{check}'] td.server")).to_contain_text("passed")
+    expect(browser_result(page, "rules")).to_have_text("server only")
+
+
+def test_a_player_checks_what_he_was_shown_and_casino_pirate_needs_an_auditor(page, hands):
+    cassino = hands["cassino"]
+    signed_in(page, cassino.players[0].token)
+    page.goto(f"/hands/{cassino.hand}")
+    expect(page.locator("#browser-verdict")).to_contain_text("Passed in this browser")
+    expect(browser_result(page, "deck.dealt")).to_contain_text("hidden from you not compared")
+    expect(browser_result(page, "deck.order")).to_contain_text("auditors only")
+    pirate = hands["casino-pirate"]
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, pirate.players[0].token)
+    page.goto(f"/hands/{pirate.hand}")
+    expect(page.locator("#browser-verdict")).to_contain_text("needs an auditor's token")
+    expect(browser_result(page, "deck.commitment")).to_contain_text("not checked")
+
+
+def tampered(page: Any, hand: str, change: Any) -> None:
+    """Serve the page a replay edited by `change(steps)`, as a lying server would."""
+    def route(r: Any) -> None:
+        response = r.fetch()
+        body = orjson.loads(response.body())
+        change(body["steps"])
+        r.fulfill(response=response, body=orjson.dumps(body))
+
+    page.route(f"**/v1/hands/{hand}/replay", route)
+
+
+def test_a_tampered_seed_fails_the_commitment_in_the_browser(page, hands, auditor):
+    hand = hands["cassino"].hand
+
+    def change(steps: list[dict[str, Any]]) -> None:
+        revealed = next(s for s in steps if s["type"] == "SeedRevealed")
+        seed = revealed["data"]["server_seed"]
+        revealed["data"]["server_seed"] = seed[:-1] + ("0" if seed[-1] != "0" else "1")
+
+    tampered(page, hand, change)
+    signed_in(page, auditor.token)
+    page.goto(f"/hands/{hand}")
+    verdict = page.locator("#browser-verdict")
+    expect(verdict).to_contain_text("Failed in this browser: deck.commitment")
+    expect(verdict).to_contain_text("SHA-256 of the seed differs from the commitment")
+    expect(browser_result(page, "deck.commitment")).to_contain_text("failed")
+    # The server, not lied to, still passes it: the page shows both.
+    expect(page.locator("tr[data-check='deck.commitment'] td.server")).to_contain_text("passed")
+
+
+@pytest.mark.parametrize("game", ["sette-e-mezzo", "pirate-pairs"])
+def test_a_tampered_card_is_not_the_decks_next_card_in_the_browser(page, hands, auditor, game):
+    hand = hands[game].hand
+    at: dict[str, int] = {}
+
+    def change(steps: list[dict[str, Any]]) -> None:
+        dealt = next(s for s in steps if s["type"] in ("CardDealt", "CardsDealt") and s["step"] > 3)
+        at["step"] = dealt["step"]
+        if "card" in dealt["data"]:
+            dealt["data"]["card"] = "Ks" if dealt["data"]["card"] != "Ks" else "As"
+        else:
+            cards = dealt["data"]["cards"]
+            cards[0] = "1.1" if cards[0] != "1.1" else "2.1"
+
+    tampered(page, hand, change)
+    signed_in(page, auditor.token)
+    page.goto(f"/hands/{hand}")
+    verdict = page.locator("#browser-verdict")
+    expect(verdict).to_contain_text("Failed in this browser: deck.dealt")
+    expect(verdict).to_contain_text(f"step {at['step']}")
+    expect(browser_result(page, "deck.dealt")).to_contain_text("failed")
+    expect(browser_result(page, "deck.commitment")).to_contain_text("passed")
+
+
+def test_the_evidence_downloads_as_json_with_the_seeds_and_results(page, served, hands, auditor):
+    played = hands["pirate-pairs"]
+    hand = Api(served).get(f"/v1/hands/{played.hand}", token=auditor.token)
+    signed_in(page, auditor.token)
+    page.goto(f"/hands/{played.hand}")
+    expect(page.locator("#browser-verdict")).to_contain_text("Passed in this browser")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download evidence (JSON)").click()
+    assert download.value.suggested_filename == f"hand-{played.hand}-evidence.json"
+    evidence = json.loads(download.value.path().read_text(encoding="utf-8"))
+    assert evidence["hand_id"] == played.hand
+    assert evidence["seeds"]["server_seed"] == hand["server_seed"]
+    assert evidence["seeds"]["player_seeds"] == [s["seed"] for s in hand["seats"]]
+    assert evidence["commitment"] == hand["commitment"]
+    assert evidence["browser"]["passed"] is True
+    assert [(c["name"], c["passed"]) for c in evidence["browser"]["checks"]] == [
+        ("deck.commitment", True), ("deck.order", True), ("deck.dealt", True)]
+    assert evidence["server"]["passed"] is True
+    assert evidence["replay"]["steps"][0]["type"] == "HandBegan"
+    material = SeedMaterial(hand["server_seed"], tuple(evidence["seeds"]["player_seeds"]))
+    assert evidence["browser"]["recomputed_order"] == list(deck.shuffled(deck.pirate_pairs_55(), material))
+
+
+def reshuffled_replay(viewer: Viewer) -> dict[str, Any]:
+    """A Pirate pairs hand whose pile ran out and was reshuffled, played by the engine alone
+    (a hand over the API rarely gets there), as a replay shows it to `viewer`."""
+    table = Table(tuple(SeatInfo(i, f"p{i}", 10, age=20 + i) for i in range(3)),
+                  {"stake": 1, "turn_timeout_s": 60}, SeedMaterial("00" * 31 + "07", ("a", "Zoë 🎲", "")))
+    events = [e for step in play_pirate_pairs(table, random.Random(0), 0.01) for e in step.events]
+    assert [e.type for e in events].count("DiscardsReshuffled") == 1
+    began = {"type": "HandBegan", "kind": "table", "data": {
+        "seats": [{"seat": s.seat, "seed": seed} for s, seed in zip(table.seats, table.material.player_seeds,
+                                                                     strict=True)],
+        "commitment": deck.commitment(table.material.server_seed)}}
+    shown = [{"type": e.type, "kind": "game", "data": redact(e, viewer).data} for e in events]
+    revealed = {"type": "SeedRevealed", "kind": "table", "data": {"server_seed": table.material.server_seed}}
+    steps = [{**s, "step": i, "version": i} for i, s in enumerate([began, *shown, revealed], 1)]
+    return {"game": "pirate-pairs", "steps": steps}
+
+
+def test_a_reshuffled_pirate_pairs_pile_is_dealt_from_in_the_browser(page):
+    page.goto("/")
+    replay = reshuffled_replay(AUDITOR)
+    reshuffle = next(s for s in replay["steps"] if s["type"] == "DiscardsReshuffled")
+    drawn = next(s for s in replay["steps"] if s["step"] > reshuffle["step"] and s["type"] == "CardDrawn")
+    # The card drawn after the reshuffle claimed to be another: the reshuffled pile says which.
+    forged = json.loads(json.dumps(replay))
+    pile = reshuffle["data"]["pile"]
+    forged["steps"][drawn["step"] - 1]["data"]["card"] = next(c for c in pile if c != drawn["data"]["card"])
+    check = """async ([replay]) => {
+        const {checkHand} = await import('/static/deck_check.js');
+        const r = await checkHand(null, replay);
+        return r.checks.map((c) => [c.name, c.passed, c.event && c.event.step]);
+    }"""
+    assert page.evaluate(check, [replay]) == [
+        ["deck.commitment", True, None], ["deck.order", True, None], ["deck.dealt", True, None]]
+    assert page.evaluate(check, [forged])[2] == ["deck.dealt", False, drawn["step"]]
+    # A player is not shown the reshuffled pile, but knows the discards: he checks it too.
+    seen = reshuffled_replay(Viewer.at_seat(0))
+    shown = [c for s in seen["steps"] if s["type"] in ("CardsDealt", "CardDrawn", "PlayerChallenged")
+             for c in s["data"].get("cards", [s["data"].get("card")]) if c is not None]
+    after = [s for s in seen["steps"] if s["step"] > reshuffle["step"] and s["data"].get("card")
+             and s["type"] in ("CardDrawn", "PlayerChallenged")]
+    assert after, "the seat was shown a card off the reshuffled pile"
+    seat = page.evaluate("""async ([replay]) => {
+        const {checkHand} = await import('/static/deck_check.js');
+        return (await checkHand(null, replay)).checks.map((c) => [c.passed, c.evidence]);
+    }""", [seen])
+    assert [passed for passed, _ in seat] == [True, None, True]
+    assert seat[2][1]["cards_checked"] == len(shown)
