@@ -18,7 +18,7 @@ const parts = {};
 
 // --- labels for actions -----------------------------------------------------------------------
 const WAITING = { announce: "to announce the stake", bet: "to bet", choose: "to choose", play: "to play",
-  bank: "to play the bank", answer: "to answer the call" };
+  bank: "to play", answer: "to answer the call" };
 
 function seatLabel(seat) {
   return seat === shown.you ? "yourself" : `seat ${seat}`;
@@ -101,7 +101,10 @@ function control(action, n) {
 const RACE = "The table moved on before your move reached it (another player acted or a turn timed out), " +
   "so nothing was played. This is the table as it is now: choose again.";
 
+let focusWas = null; // the control a keyboard user was on when his request left (disabled since)
+
 async function send(path, options) {
+  if (parts.actions.contains(document.activeElement)) focusWas = document.activeElement.dataset.key || "";
   busy = true;
   setDisabled(true);
   showProblem(parts.problem, null);
@@ -118,6 +121,8 @@ async function send(path, options) {
   } finally {
     busy = false;
     setDisabled(false);
+    if (focusWas !== null) restoreFocus(focusWas);
+    focusWas = null;
   }
 }
 
@@ -215,7 +220,7 @@ function actionsPanel(table) {
       table.hand ? "Deal the next hand" : "Deal the first hand")));
   }
   if (!items.length) {
-    const why = table.you === null ? (who && who.role !== "player" ? "You watch this table; only its players act."
+    const why = table.status === "over" ? "The table is over: nothing more to play." : table.you === null ? (who && who.role !== "player" ? "You watch this table; only its players act."
       : "You have no seat at this table.") : "Nothing for you to do now.";
     return [el("h2", { id: "your-move" }, "Your move"), el("p", { class: "muted" }, why)];
   }
@@ -226,9 +231,7 @@ function actionsPanel(table) {
 function render(table) {
   // A slower read must not take the place of a newer table.
   if (shown && table.version < shown.version) return;
-  const focused = document.activeElement && document.activeElement.dataset
-    ? document.activeElement.dataset.key : null;
-  const hadFocusInActions = parts.actions.contains(document.activeElement);
+  const focused = parts.actions.contains(document.activeElement) ? document.activeElement.dataset.key || "" : null;
   const values = {};
   for (const input of parts.actions.querySelectorAll("input[data-key]")) values[input.dataset.key] = input.value;
   const sameVersion = shown && shown.version === table.version;
@@ -259,11 +262,13 @@ function render(table) {
     if (values[input.dataset.key] !== undefined && values[input.dataset.key] !== "") input.value = values[input.dataset.key];
   }
   if (busy) setDisabled(true);
-  // Keyboard users keep their place: the same control, else the first of the new ones.
-  if (hadFocusInActions) {
-    const again = focused && [...parts.actions.querySelectorAll("[data-key]")].find((n) => n.dataset.key === focused);
-    (again || parts.actions.querySelector("button, input") || parts.actions.querySelector("h2")).focus();
-  }
+  if (focused !== null && !busy) restoreFocus(focused);
+}
+
+// Keyboard users keep their place: the same control, else the first of the new ones.
+function restoreFocus(key) {
+  const again = key && [...parts.actions.querySelectorAll("[data-key]")].find((n) => n.dataset.key === key);
+  (again || parts.actions.querySelector("button, input") || parts.actions).focus();
 }
 
 function start() {

@@ -171,6 +171,10 @@ const VIEWS = { "sette-e-mezzo": sevenHalf, "siete-y-media": sevenHalf, "casino-
 
 // The hand in play (or the last one), as the table's view shows it.
 export function handView(table) {
+  if (!table.view && table.hand) {
+    return [el("p", {}, "Its cards have left the table: ",
+      el("a", { href: `/hands/${encodeURIComponent(table.hand.id)}`}, `see hand #${table.hand.number}`), ".")];
+  }
   if (!table.view) return [el("p", { class: "muted" }, "No hand has been dealt at this table yet.")];
   return (VIEWS[table.game] || (() => [el("pre", {}, JSON.stringify(table.view, null, 2))]))(table);
 }
