@@ -75,11 +75,11 @@ function sevenHalfResults(table) {
   if (!results || !results.length) return null;
   return el("div", { class: "table-wrap" }, el("table", { class: "data results" },
     el("caption", {}, "How the hand ended"),
-    el("thead", {}, el("tr", {}, ...["Seat", "Bet", "Total", "Outcome", "Net"].map((h, i) =>
-      el("th", { scope: "col", class: i === 4 ? "num" : null }, h)))),
+    el("thead", {}, el("tr", {}, ...["Seat", "Stake", "Total", "Outcome", "Net"].map((h, i) =>
+      el("th", { scope: "col", class: i === 1 || i === 4 ? "num" : null }, h)))),
     el("tbody", {}, results.map((r) => el("tr", {},
-      el("td", {}, seatName(r.seat, table.you), r.banker ? " · bank" : ""),
-      el("td", {}, r.index < 0 ? "—" : String(r.index + 1)),
+      el("td", {}, seatName(r.seat, table.you), r.banker ? " · bank" : "", r.index > 0 ? ` · bet ${r.index + 1}` : ""),
+      el("td", { class: "num" }, r.stake === undefined || r.index < 0 ? "—" : String(r.stake)),
       el("td", {}, r.total_display ?? (r.conceded ? "conceded" : "—")),
       el("td", {}, r.outcome || (r.uncalled ? "not called" : "—")),
       el("td", { class: ["num", r.net < 0 && "neg", r.net > 0 && "pos"] },
