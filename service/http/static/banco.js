@@ -114,6 +114,13 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Replace `node`'s children with `children`, as el() takes them (nested arrays, null left out).
+export function fill(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
 function append(node, children) {
   for (const child of children) {
     if (child === undefined || child === null || child === false) continue;

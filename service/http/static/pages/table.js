@@ -1,0 +1,320 @@
+// `/tables/{id}`: a table as the signed-in token may see it, live over its stream. Seats and
+// balances, the hand in play (table_views.js), whose turn it is with its deadline counting
+// down, and for a seated player his `legal_actions` as controls, sent with the table's version
+// as If-Match. Everything shown comes from the /v1 API called with the token, so from its
+// redaction.
+import { api, el, fill, follow, header, page, pathId, showProblem, signInForm } from "../banco.js";
+import { TITLES, cardName, cassinoItem, drawCard, handView } from "./table_views.js";
+
+const tableId = pathId();
+let who = null;
+let shown = null; // the table on screen
+let busy = false; // a request of ours is in flight
+let newest = 0; // the newest version the stream told of
+let refreshTimer = null;
+let live = null;
+
+const parts = {};
+
+// --- labels for actions -----------------------------------------------------------------------
+const WAITING = { announce: "to announce the stake", bet: "to bet", choose: "to choose", play: "to play",
+  bank: "to play", answer: "to answer the call" };
+
+function seatLabel(seat) {
+  return seat === shown.you ? "yourself" : `seat ${seat}`;
+}
+
+const PLAIN = { bet: "Bet", announce: "Announce the stake", hit: "Hit (draw a card)", stand: "Stand", sit_out: "Sit this hand out", split: "Split",
+  concede: "Concede", volunteer: "Volunteer to be the next meneur", reveal: "Reveal", draw: "Draw a card" };
+
+// [accessible label, cards to draw in the control]
+function describe(action) {
+  const g = shown.game;
+  const name = (id) => cardName(g, id);
+  switch (action.type) {
+    case "declare": return [`Declare the value of ${name(action.card)}`, [action.card]];
+    case "hide": return [`Hide ${name(action.card)}`, [action.card]];
+    case "call": return [`Call ${seatLabel(action.target)}`, []];
+    case "choose": return [`Choose ${name(action.card)} as opening card`, [action.card]];
+    case "attack": return [`Attack seat ${action.target} with ${name(action.card)}`, [action.card]];
+    case "challenge": return [`Challenge seat ${action.target}`, []];
+    case "accuse": return [`Accuse seat ${action.target}`, []];
+    case "trail": return [`Trail ${name(action.card)}`, [action.card]];
+    case "capture":
+      return [`Capture ${action.take.map((i) => cassinoItem(shown, i)).join(" and ")} with ${name(action.card)}`,
+        [action.card]];
+    case "build": case "reserve":
+      return [`${action.type === "build" ? "Build" : "Reserve"} ${action.value} with ${name(action.card)} on ` +
+        action.onto.map((i) => cassinoItem(shown, i)).join(" and "), [action.card]];
+    case "extend":
+      return [`Extend the ${cassinoItem(shown, action.build)} to ${action.value} with ${name(action.card)}`,
+        [action.card]];
+    default: return [PLAIN[action.type] || action.type.replaceAll("_", " "), []];
+  }
+}
+
+const isRange = (v) => v && typeof v === "object" && !Array.isArray(v) && "min" in v && "max" in v;
+
+function numberField(key, label, range, { optional = false } = {}) {
+  const id = `act-${key}`;
+  return el("span", { class: "field" },
+    el("label", { for: id }, `${label} (${range.min}–${range.max}${optional ? ", optional" : ""})`),
+    el("input", { id, name: key, type: "number", inputmode: "numeric", min: range.min, max: range.max, step: 1,
+      value: optional ? null : range.min, required: !optional, dataset: { key } }));
+}
+
+// One offered action as a control: a button, or a small form when it leaves numbers to choose.
+function control(action, n) {
+  const [label, shownCards] = describe(action);
+  const key = `${n}-${JSON.stringify(action)}`;
+  const ranges = Object.entries(action).filter(([, v]) => isRange(v));
+  const declares = isRange(action.declare) ? [] : Object.entries(action.declare || {});
+  const button = (text, attrs = {}) => el("button", { type: attrs.type || "button", "aria-label": text,
+    dataset: { key: `${key}-go` }, ...attrs }, text, shownCards.map((c) => drawCard(shown.game, c)));
+  if (!ranges.length && !declares.length) {
+    return el("li", {}, button(label, { onclick: () => act(action) }));
+  }
+  const fields = ranges.map(([k, r]) => numberField(`${key}-${k}`,
+    k === "amount" ? (action.type === "announce" ? "Stake" : "Amount") : `Value of ${cardName(shown.game, action.card)}`, r));
+  const extra = declares.map(([c, r]) => numberField(`${key}-d-${c}`, `Value of ${cardName(shown.game, c)}`, r,
+    { optional: true }));
+  const form = el("form", { class: "act-form", "aria-label": label }, fields, extra,
+    button(label, { type: "submit" }));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (!form.reportValidity()) return;
+    const sent = { ...action };
+    for (const [k] of ranges) sent[k] = Number(form.elements[`act-${key}-${k}`].value);
+    if (declares.length) {
+      sent.declare = {};
+      for (const [c] of declares) {
+        const v = form.elements[`act-${key}-d-${c}`].value;
+        if (v !== "") sent.declare[c] = Number(v);
+      }
+    }
+    act(sent);
+  });
+  return el("li", {}, form);
+}
+
+// --- talking to the API -----------------------------------------------------------------------
+const RACE = "The table moved on before your move reached it (another player acted or a turn timed out), " +
+  "so nothing was played. This is the table as it is now: choose again.";
+
+let focusWas = null; // the control a keyboard user was on when his request left (disabled since)
+
+async function send(path, options) {
+  if (parts.actions.contains(document.activeElement)) focusWas = document.activeElement.dataset.key || "";
+  busy = true;
+  setDisabled(true);
+  showProblem(parts.problem, null);
+  try {
+    const table = await api(path, options);
+    render(table);
+  } catch (e) {
+    if (e.status === 409 || e.status === 412) {
+      await refresh();
+      showRace(e);
+    } else {
+      showProblem(parts.problem, e);
+    }
+  } finally {
+    busy = false;
+    setDisabled(false);
+    if (focusWas !== null) restoreFocus(focusWas);
+    focusWas = null;
+  }
+}
+
+function act(action) {
+  return send(`/v1/tables/${encodeURIComponent(tableId)}/actions`,
+    { method: "POST", json: action, headers: { "If-Match": `"${shown.version}"` } });
+}
+
+function deal() {
+  return send(`/v1/tables/${encodeURIComponent(tableId)}/hands`, { method: "POST" });
+}
+
+function showRace(e) {
+  parts.problem.hidden = false;
+  parts.problem.setAttribute("role", "alert");
+  parts.problem.replaceChildren(el("p", { class: "problem race" }, el("strong", {}, "Too late: "), RACE,
+    " ", el("span", { class: "muted" }, `(${e.status} `, el("code", {}, e.code), ")")));
+}
+
+function setDisabled(on) {
+  for (const c of parts.actions.querySelectorAll("button, input")) c.disabled = on;
+}
+
+async function refresh() {
+  try {
+    render(await api(`/v1/tables/${encodeURIComponent(tableId)}`));
+  } catch (e) {
+    showProblem(parts.problem, e);
+  }
+}
+
+// An event told of a change: read the table soon, unless the stream brings it first.
+function changed(event) {
+  newest = Math.max(newest, event.version || 0);
+  if (refreshTimer || busy) return;
+  refreshTimer = setTimeout(async () => {
+    refreshTimer = null;
+    if (!shown || shown.version < newest) await refresh();
+  }, 150);
+}
+
+// --- drawing ----------------------------------------------------------------------------------
+function countdown() {
+  const t = parts.clock;
+  const deadline = shown && shown.turn && shown.turn.deadline;
+  if (!deadline) {
+    t.hidden = true;
+    return;
+  }
+  t.hidden = false;
+  const left = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
+  const text = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`
+    : "time is up: the timeout rule plays";
+  t.replaceChildren(el("time", { datetime: deadline }, text));
+  t.classList.toggle("urgent", left <= 10);
+}
+
+function turnText(table) {
+  if (table.status === "over") return "The table is over.";
+  if (table.status === "settling") return "The hand is over; it is being settled.";
+  if (!table.turn) {
+    return table.status === "open" ? "Between hands: a seated player deals the next." : "Nobody is to act.";
+  }
+  const what = WAITING[table.turn.waiting_for] || `to ${table.turn.waiting_for}`;
+  const role = table.turn.role === "banker" ? (table.game === "casino-pirate" ? " (meneur)" : " (banker)") : "";
+  if (table.turn.seat === table.you) return `Your turn${role}: ${what}.`;
+  if (table.legal_actions.length) return `Seat ${table.turn.seat}${role} is ${what}; you may act too.`;
+  return `Seat ${table.turn.seat}${role} is ${what}.`;
+}
+
+function seatsTable(table) {
+  const banker = table.view && typeof table.view.banker === "number" ? table.view.banker : null;
+  const dealer = table.view && typeof table.view.dealer === "number" ? table.view.dealer : null;
+  return el("div", { class: "table-wrap" }, el("table", { class: "data seats" },
+    el("caption", {}, "Seats and the treasure on each"),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Seat"), el("th", { scope: "col" }, "Player"),
+      el("th", { scope: "col" }, "Role"), el("th", { scope: "col", class: "num" }, "Balance"))),
+    el("tbody", {}, table.seats.length ? table.seats.map((s) => el("tr", {
+      class: [s.seat === table.you && "yours", table.turn && table.turn.seat === s.seat && "to-act"],
+      dataset: { seat: s.seat } },
+    el("th", { scope: "row" }, String(s.seat)),
+    el("td", {}, el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "mono" }, s.player_id),
+      s.seat === table.you ? ` (you${who && who.name ? `, ${who.name}` : ""})` : ""),
+    el("td", {}, s.seat === banker ? (table.game === "casino-pirate" ? "meneur" : "banker")
+      : s.seat === dealer ? "dealer" : ""),
+    el("td", { class: "num balance" }, String(s.balance))))
+      : el("tr", {}, el("td", { colspan: 4, class: "muted" }, "Nobody is seated yet.")))));
+}
+
+function actionsPanel(table) {
+  const items = table.legal_actions.map((a, n) => control(a, n));
+  const canDeal = table.status === "open" && (table.you !== null || (who && who.role === "operator"));
+  if (canDeal) {
+    items.push(el("li", {}, el("button", { type: "button", class: "deal", dataset: { key: "deal" }, onclick: deal },
+      table.hand ? "Deal the next hand" : "Deal the first hand")));
+  }
+  if (!items.length) {
+    const why = table.status === "over" ? "The table is over: nothing more to play." : table.you === null ? (who && who.role !== "player" ? "You watch this table; only its players act."
+      : "You have no seat at this table.") : "Nothing for you to do now.";
+    return [el("h2", { id: "your-move" }, "Your move"), el("p", { class: "muted" }, why)];
+  }
+  return [el("h2", { id: "your-move" }, "Your move"),
+    el("ul", { class: "action-list", "aria-labelledby": "your-move" }, items)];
+}
+
+function render(table) {
+  // A slower read must not take the place of a newer table.
+  if (shown && table.version < shown.version) return;
+  const focused = parts.actions.contains(document.activeElement) ? document.activeElement.dataset.key || "" : null;
+  const values = {};
+  for (const input of parts.actions.querySelectorAll("input[data-key]")) values[input.dataset.key] = input.value;
+  const sameVersion = shown && shown.version === table.version;
+  shown = table;
+  newest = Math.max(newest, table.version);
+  if (!sameVersion && parts.problem.querySelector(".race") === null) showProblem(parts.problem, null);
+
+  document.title = `${TITLES[table.game] || table.game} ${table.id} · Banco`;
+  parts.title.textContent = `${TITLES[table.game] || table.game} · table `;
+  parts.title.append(el("span", { class: "mono" }, table.id));
+  const hand = table.hand;
+  fill(parts.facts,
+    el("span", { class: ["badge", table.status] }, table.status),
+    table.variant ? el("span", {}, `Variant ${table.variant}`) : null,
+    hand ? el("span", {}, "Hand ", el("a", { href: `/hands/${encodeURIComponent(hand.id)}` }, `#${hand.number}`),
+      ` (${hand.status})`) : el("span", {}, "No hand yet"),
+    el("span", {}, "Version ", el("span", { id: "table-version", class: "mono" }, String(table.version))),
+    table.you !== null ? el("span", {}, `You sit at seat ${table.you}`) : null);
+  parts.turnText.textContent = turnText(table);
+  parts.turn.classList.toggle("yours", !!(table.turn && table.turn.seat === table.you));
+  countdown();
+  fill(parts.actions, actionsPanel(table));
+  fill(parts.felt, el("h2", { id: "hand-heading", class: "on-felt" },
+    hand ? `Hand #${hand.number}` : "The hand"), handView(table));
+  parts.seats.replaceChildren(el("h2", { id: "seats-heading" }, "Seats"), seatsTable(table));
+
+  for (const input of parts.actions.querySelectorAll("input[data-key]")) {
+    if (values[input.dataset.key] !== undefined && values[input.dataset.key] !== "") input.value = values[input.dataset.key];
+  }
+  if (busy) setDisabled(true);
+  if (focused !== null && !busy) restoreFocus(focused);
+}
+
+// Keyboard users keep their place: the same control, else the first of the new ones.
+function restoreFocus(key) {
+  const again = key && [...parts.actions.querySelectorAll("[data-key]")].find((n) => n.dataset.key === key);
+  (again || parts.actions.querySelector("button, input") || parts.actions).focus();
+}
+
+function start() {
+  const main = page("Table");
+  parts.title = main.querySelector("h1");
+  parts.facts = el("p", { class: "table-facts" });
+  parts.stream = el("p", { class: "help", id: "live", "aria-live": "polite" }, "Connecting…");
+  parts.turnText = el("p", { class: "turn-text", id: "turn-text" });
+  parts.clock = el("p", { class: "clock", role: "timer", "aria-label": "Time left for this turn", hidden: true });
+  parts.turn = el("section", { class: "panel turn", "aria-live": "polite", "aria-label": "Whose turn" },
+    parts.turnText, parts.clock);
+  parts.problem = el("div", { class: "problem-box", hidden: true });
+  parts.actions = el("section", { class: "panel actions-panel", "aria-labelledby": "your-move" });
+  parts.felt = el("section", { class: "felt", "aria-labelledby": "hand-heading" });
+  parts.seats = el("section", { "aria-labelledby": "seats-heading" });
+  main.append(parts.facts, parts.stream, parts.turn, parts.problem, parts.actions, parts.felt, parts.seats);
+  parts.actions.tabIndex = -1;
+  setInterval(countdown, 1000);
+
+  live = follow(tableId, (t) => {
+    parts.stream.textContent = "Live: this page follows the table as it changes.";
+    render(t);
+  }, changed, {
+    onProblem(problem) {
+      if (problem === null) {
+        parts.stream.textContent = "Live: this page follows the table as it changes.";
+      } else if (!shown) {
+        showProblem(parts.problem, problem);
+        parts.stream.textContent = "";
+      } else {
+        parts.stream.textContent = `Live updates interrupted (${problem.detail || problem.message}); reconnecting…`;
+      }
+    },
+  });
+}
+
+addEventListener("pagehide", () => live && live.stop());
+
+who = await header();
+if (who) {
+  start();
+} else {
+  page("Table", el("p", {}, "Sign in to see this table as your token may: a player sees his own cards and plays his turns."),
+    el("section", { class: "panel", "aria-labelledby": "signin" }, el("h2", { id: "signin" }, "Sign in"),
+      signInForm((w) => {
+        who = w;
+        start();
+      })));
+}

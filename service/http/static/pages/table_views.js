@@ -1,0 +1,180 @@
+// How each game's view of a hand is drawn on the table page: the hands, the cards as cards,
+// the totals in display form and the results. Only what GET /v1/tables/{id} showed the
+// signed-in token; a card it hid (null) is drawn face down.
+import { card, describeCard, el } from "../banco.js";
+
+export const TITLES = { "sette-e-mezzo": "Sette e mezzo", "siete-y-media": "Siete y media",
+  "casino-pirate": "Casino pirate", "pirate-pairs": "Pirate pairs", cassino: "Cassino" };
+
+const DECKS = { "sette-e-mezzo": "french", "siete-y-media": "spanish", cassino: "french" };
+
+export function deckOf(game) {
+  return DECKS[game];
+}
+
+// A card's words, for labels: "7 of oros".
+export function cardName(game, id) {
+  return describeCard(id, { deck: deckOf(game) }).label;
+}
+
+// `id` drawn as a card; `hole` marks a face-down card the viewer may see (his own).
+export function drawCard(game, id, { hole = false } = {}) {
+  const c = card(id, { deck: deckOf(game) });
+  if (hole && id !== null) {
+    c.classList.add("hole");
+    const label = `${c.getAttribute("aria-label")}, face down`;
+    c.setAttribute("aria-label", label);
+    c.title = label;
+  }
+  return c;
+}
+
+function cards(game, ids, faceUp = []) {
+  const row = el("div", { class: "cards" });
+  if (!ids.length) row.append(el("span", { class: "muted" }, "no card"));
+  ids.forEach((id, i) => row.append(drawCard(game, id, { hole: faceUp.length > 0 && !faceUp[i] })));
+  return row;
+}
+
+function backs(count) {
+  return Array.from({ length: count }, () => card(null));
+}
+
+function seatName(seat, you) {
+  return seat === you ? `Seat ${seat} (you)` : `Seat ${seat}`;
+}
+
+// --- the 7½ family ------------------------------------------------------------------------------
+const STATUS_WORDS = { open: "in play", stood: "stood", bust: "bust", seven_half: "7½", out: "sat out",
+  won: "won", lost: "lost", conceded: "conceded" };
+
+function sevenHalfHand(table, hand, { banker = false } = {}) {
+  const v = table.view;
+  const who = seatName(hand.seat, table.you);
+  const title = banker ? `${who} · ${table.game === "casino-pirate" ? "meneur" : "banker"}`
+    : `${who}${hand.index > 0 ? ` · bet ${hand.index + 1}` : ""}`;
+  const turn = table.turn && table.turn.seat === hand.seat &&
+    (banker ? table.turn.role === "banker" : table.turn.role === "player" &&
+      (v.phase.index === undefined || v.phase.index === hand.index || v.phase.name !== "playing"));
+  const declared = Object.entries(hand.declared || {}).map(([c, n]) => `${cardName(table.game, c)} = ${n}`);
+  return el("section", { class: ["hand-box", turn && "to-act", hand.seat === table.you && "yours"],
+    "aria-label": title },
+  el("h3", {}, title, turn ? el("span", { class: "badge playing" }, "to act") : null),
+  cards(table.game, hand.cards, hand.face_up),
+  el("p", { class: "hand-facts" },
+    hand.total_display !== undefined
+      ? el("span", { class: "total" }, "Total ", el("strong", {}, hand.total_display))
+      : el("span", { class: "total muted" }, "Total hidden"),
+    banker ? null : el("span", {}, `Stake ${hand.stake}`),
+    el("span", { class: ["badge", hand.status] }, STATUS_WORDS[hand.status] || hand.status)),
+  declared.length ? el("p", { class: "help" }, "Declared: ", declared.join(", ")) : null);
+}
+
+function sevenHalfResults(table) {
+  const results = table.view.results;
+  if (!results || !results.length) return null;
+  return el("div", { class: "table-wrap" }, el("table", { class: "data results" },
+    el("caption", {}, "How the hand ended"),
+    el("thead", {}, el("tr", {}, ...["Seat", "Stake", "Total", "Outcome", "Net"].map((h, i) =>
+      el("th", { scope: "col", class: i === 1 || i === 4 ? "num" : null }, h)))),
+    el("tbody", {}, results.map((r) => el("tr", {},
+      el("td", {}, seatName(r.seat, table.you), r.banker ? " · bank" : "", r.index > 0 ? ` · bet ${r.index + 1}` : ""),
+      el("td", { class: "num" }, r.stake === undefined || r.index < 0 ? "—" : String(r.stake)),
+      el("td", {}, r.total_display ?? (r.conceded ? "conceded" : "—")),
+      el("td", {}, r.outcome || (r.uncalled ? "not called" : "—")),
+      el("td", { class: ["num", r.net < 0 && "neg", r.net > 0 && "pos"] },
+        r.net === undefined ? "" : (r.net > 0 ? `+${r.net}` : String(r.net))))))));
+}
+
+function sevenHalf(table) {
+  const v = table.view;
+  const facts = [`Phase: ${v.phase.name}`, `${v.cards_left} cards left`];
+  if (v.stake) facts.push(`Announced stake ${v.stake}`);
+  if (v.next_banker !== null && v.next_banker !== undefined) facts.push(`Next bank: seat ${v.next_banker}`);
+  return [
+    el("p", { class: "felt-facts" }, facts.join(" · ")),
+    el("div", { class: "hands" }, sevenHalfHand(table, v.bank, { banker: true }),
+      v.hands.map((h) => sevenHalfHand(table, h))),
+    sevenHalfResults(table),
+  ];
+}
+
+// --- Pirate pairs -----------------------------------------------------------------------------
+function piratePairs(table) {
+  const v = table.view;
+  const facts = [`Phase: ${v.phase.name}`, `${v.pile_count} cards in the pile`, `Pot ${v.pot}`];
+  if (v.phase.winner !== undefined) facts.push(`Winner: seat ${v.phase.winner}`);
+  return [
+    el("p", { class: "felt-facts" }, facts.join(" · ")),
+    el("div", { class: "hands" }, v.players.map((p) => {
+      const title = seatName(p.seat, table.you);
+      const turn = v.phase.turn === p.seat;
+      return el("section", { class: ["hand-box", turn && "to-act", p.seat === table.you && "yours", !p.in && "gone"],
+        "aria-label": title },
+      el("h3", {}, title, p.in ? null : el("span", { class: "badge over" }, "out"),
+        turn ? el("span", { class: "badge playing" }, "to act") : null,
+        p.has_chosen ? el("span", { class: "badge ok" }, "has chosen") : null),
+      el("p", { class: "help" }, "Row (face up)"), cards(table.game, p.row),
+      el("p", { class: "help" }, p.hand ? "Hand" : `Hand: ${p.hand_count} cards`),
+      p.hand ? cards(table.game, p.hand) : el("div", { class: "cards" }, backs(p.hand_count)),
+      p.chosen ? el("p", { class: "help" }, "Opening card chosen: ", drawCard(table.game, p.chosen)) : null);
+    })),
+    v.discards.length ? el("div", {}, el("p", { class: "help" }, "Discards"), cards(table.game, v.discards)) : null,
+  ];
+}
+
+// --- Cassino ----------------------------------------------------------------------------------
+export function cassinoItem(table, id) {
+  const item = table.view.table.find((i) => i.id === id);
+  if (!item || item.kind === "card") return cardName(table.game, id);
+  return `build of ${item.value} (${item.cards.map((c) => cardName(table.game, c)).join(", ")})`;
+}
+
+function cassino(table) {
+  const v = table.view;
+  const facts = [`Round ${v.round}`, `Phase: ${v.phase.name.replace("_", " ")}`, `${v.stock.count} cards in the stock`,
+    `Game to ${v.target}`];
+  if (v.dealer !== null) facts.push(`Dealer: seat ${v.dealer}`);
+  const items = v.table.map((i) => i.kind === "card" ? drawCard(table.game, i.id)
+    : el("span", { class: "build", role: "group",
+      "aria-label": `build of ${i.value}, seat ${i.owner}'s${i.reserved ? ", reserved" : ""}` },
+    el("span", { class: "build-label" }, `build ${i.value} · seat ${i.owner}`),
+    i.cards.map((c) => drawCard(table.game, c))));
+  return [
+    el("p", { class: "felt-facts" }, facts.join(" · ")),
+    el("section", { class: "hand-box wide", "aria-label": "On the table" },
+      el("h3", {}, "On the table"),
+      el("div", { class: "cards" }, items.length ? items : el("span", { class: "muted" }, "nothing"))),
+    el("div", { class: "hands" }, v.hands.map((h) => {
+      const title = seatName(h.seat, table.you);
+      const turn = v.phase.to_move === h.seat;
+      const got = v.captured.find((c) => c.seat === h.seat);
+      return el("section", { class: ["hand-box", turn && "to-act", h.seat === table.you && "yours"], "aria-label": title },
+        el("h3", {}, title, turn ? el("span", { class: "badge playing" }, "to act") : null),
+        h.cards ? cards(table.game, h.cards) : el("div", { class: "cards" }, backs(h.count)),
+        el("p", { class: "hand-facts" },
+          el("span", {}, `Score ${v.scores[h.seat] ?? 0}`),
+          got ? el("span", {}, `Captured ${got.count}`) : null,
+          got && got.sweeps ? el("span", {}, `Sweeps ${got.sweeps}`) : null));
+    })),
+    v.round_points.length ? el("div", { class: "table-wrap" }, el("table", { class: "data results" },
+      el("caption", {}, "Points of the round"),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Side"),
+        ...Object.keys(v.round_points[0]).map((k) => el("th", { scope: "col", class: "num" }, k.replaceAll("_", " "))))),
+      el("tbody", {}, v.round_points.map((p, side) => el("tr", {}, el("td", {}, `Side ${side}`),
+        ...Object.values(p).map((n) => el("td", { class: "num" }, n))))))) : null,
+  ];
+}
+
+const VIEWS = { "sette-e-mezzo": sevenHalf, "siete-y-media": sevenHalf, "casino-pirate": sevenHalf,
+  "pirate-pairs": piratePairs, cassino };
+
+// The hand in play (or the last one), as the table's view shows it.
+export function handView(table) {
+  if (!table.view && table.hand) {
+    return [el("p", {}, "Its cards have left the table: ",
+      el("a", { href: `/hands/${encodeURIComponent(table.hand.id)}`}, `see hand #${table.hand.number}`), ".")];
+  }
+  if (!table.view) return [el("p", { class: "muted" }, "No hand has been dealt at this table yet.")];
+  return (VIEWS[table.game] || (() => [el("pre", {}, JSON.stringify(table.view, null, 2))]))(table);
+}

@@ -1,0 +1,284 @@
+"""`/tables/{id}` in a real browser: players play whole hands through it, each from his own
+browser context, a stale move is caught and shown, and nothing a page receives holds a card its
+player may not see."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from tests.pages.conftest import Api, Player, Served, signed_in
+
+# Set to a folder to keep screenshots of the pages the tests go through, to look at them.
+SHOTS = os.environ.get("BANCO_PAGE_SHOTS")
+
+
+def shot(pg: Any, name: str) -> None:
+    if SHOTS:
+        pg.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def open_page(browser: Any, served: Served) -> Iterator[Callable[[], Any]]:
+    """More pages like `page`, each in a context of its own (another player's browser), failed
+    on the same grounds: an uncaught error, a CSP violation or a request leaving Banco."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+    requested: list[str] = []
+
+    def make() -> Any:
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=served.url)
+        contexts.append(context)
+        pg = context.new_page()
+        pg.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
+        pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+        pg.on("request", lambda r: requested.append(r.url))
+        return pg
+
+    try:
+        yield make
+    finally:
+        for context in contexts:
+            context.close()
+    banco = urlsplit(served.url).netloc
+    assert not errors, errors
+    away = [u for u in requested if urlsplit(u).scheme in ("http", "https") and urlsplit(u).netloc != banco]
+    assert not away, away
+
+
+def seated(api: Api, game: str, who: list[Player] | None = None, buy_in: int = 20,
+           **options: Any) -> tuple[str, list[Player]]:
+    who = who or [api.new_player(name, deposit=100) for name in ("Ada", "Bob")]
+    table = api.post("/v1/tables", {"game": game, "options": options})["id"]
+    for p in who:
+        api.post(f"/v1/tables/{table}/seats", {"buy_in": buy_in, "age": 30}, token=p.token)
+    return table, who
+
+
+def at_table(open_page: Callable[[], Any], player: Player, table: str) -> Any:
+    pg = signed_in(open_page(), player.token)
+    pg.goto(f"/tables/{table}")
+    expect(pg.locator("#live")).to_contain_text("Live")
+    return pg
+
+
+def deal(pg: Any, first: bool = True) -> None:
+    pg.get_by_role("button", name=f"Deal the {'first' if first else 'next'} hand").click()
+    expect(pg.locator("#turn-text")).not_to_contain_text("Between hands")
+
+
+def shows_version(pg: Any, version: int) -> None:
+    expect(pg.locator("#table-version")).to_have_text(str(version))
+
+
+def moves(pg: Any) -> Any:
+    return pg.get_by_role("list", name="Your move").get_by_role("button")
+
+
+def play(api: Api, table: str, pages: dict[str, Any], prefer: tuple[str, ...] = ("Stand",),
+         steps: int = 150) -> int:
+    """Play the hand in play to its end through the pages: whoever the API offers actions to
+    takes, on his page, the first control named in `prefer`, else the first one (a number left
+    at its least). Returns how many moves were made."""
+    for n in range(steps):
+        shown = {token: api.get(f"/v1/tables/{table}", token=token) for token in pages}
+        token, mine = next(((t, s) for t, s in shown.items() if s["legal_actions"]), (None, None))
+        if mine is None or mine["status"] != "playing":
+            return n
+        pg = pages[token]
+        shows_version(pg, mine["version"])
+        offered = moves(pg)
+        expect(offered.first).to_be_enabled()
+        chosen = next((offered.filter(has_text=re.compile(f"^{p}$")) for p in prefer
+                       if offered.filter(has_text=re.compile(f"^{p}$")).count()), offered.first)
+        chosen.first.click()
+        expect(pg.locator("#table-version")).not_to_have_text(str(mine["version"]))
+    raise AssertionError(f"the hand did not end in {steps} moves")
+
+
+def settled(api: Api, table: str) -> dict[str, Any]:
+    for _ in range(600):
+        t = api.get(f"/v1/tables/{table}")
+        if t["status"] in ("open", "over") and (t["hand"] is None or t["hand"]["status"] == "settled"):
+            return t
+        api.get(f"/v1/tables/{table}/events?after={t['version']}&wait=0.5")
+    raise AssertionError("the hand was never settled")
+
+
+def balances_shown(pg: Any, table: dict[str, Any]) -> None:
+    for s in table["seats"]:
+        expect(pg.locator(f"tr[data-seat='{s['seat']}'] td.balance")).to_have_text(str(s["balance"]))
+
+
+def test_two_players_play_sette_e_mezzo_and_a_round_of_cassino(api, open_page):
+    table, (ada, bob) = seated(api, "sette-e-mezzo", max_bet=5)
+    ada_pg, bob_pg = at_table(open_page, ada, table), at_table(open_page, bob, table)
+    deal(ada_pg)
+    # Bob's page hears of the deal over the stream: his turn, counted down, with a bet to choose.
+    expect(bob_pg.locator("#turn-text")).to_have_text("Your turn: to bet.")
+    expect(bob_pg.get_by_role("timer")).to_contain_text(re.compile(r"0:\d\d left"))
+    expect(ada_pg.locator("#turn-text")).to_have_text("Seat 1 is to bet.")
+    amount = bob_pg.get_by_label("Amount (1\N{EN DASH}5)")
+    expect(amount).to_have_value("1")
+    amount.fill("3")
+    shot(bob_pg, "sette-bet")
+    # From the keyboard: Enter sends the bet; focus then rests on his next controls.
+    amount.press("Enter")
+    expect(bob_pg.get_by_role("button", name="Hit (draw a card)")).to_be_focused()
+    bob_pg.keyboard.press("Tab")
+    expect(bob_pg.get_by_role("button", name="Stand")).to_be_focused()
+    # Cards as cards: his own face-down card shown to him, to Ada only its back.
+    expect(bob_pg.get_by_role("img", name=re.compile(", face down$"))).to_have_count(1)
+    bob_hand = ada_pg.get_by_role("region", name="Seat 1")
+    expect(bob_hand.get_by_role("img", name="face-down card")).to_have_count(1)
+    shot(bob_pg, "sette-play")
+    bob_pg.keyboard.press("Enter")
+    expect(ada_pg.locator("#turn-text")).to_have_text("Your turn (banker): to play.")
+    play(api, table, {ada.token: ada_pg, bob.token: bob_pg})
+    after = settled(api, table)
+    for pg, p in ((ada_pg, ada), (bob_pg, bob)):
+        balances_shown(pg, api.get(f"/v1/tables/{table}", token=p.token))
+        expect(pg.get_by_role("button", name="Deal the next hand")).to_be_visible()
+    assert sum(s["balance"] for s in after["seats"]) == 40
+    expect(bob_pg.get_by_role("table", name="How the hand ended")).to_be_visible()
+    shot(bob_pg, "sette-settled")
+
+    table, _ = seated(api, "cassino", [ada, bob])
+    ada_pg.goto(f"/tables/{table}")
+    bob_pg.goto(f"/tables/{table}")
+    expect(bob_pg.locator("#live")).to_contain_text("Live")
+    deal(bob_pg)
+    first = api.get(f"/v1/tables/{table}", token=ada.token)
+    mover = ada_pg if first["turn"]["seat"] == 0 else bob_pg
+    expect(moves(mover).first).to_be_visible()
+    shot(mover, "cassino")
+    made = play(api, table, {ada.token: ada_pg, bob.token: bob_pg}, prefer=(), steps=80)
+    assert made >= 24  # every card of the round was played, from the pages
+    after = settled(api, table)
+    assert after["hand"]["status"] == "settled" and after["view"]["phase"]["name"] == "round_over"
+    for pg, p in ((ada_pg, ada), (bob_pg, bob)):
+        balances_shown(pg, api.get(f"/v1/tables/{table}", token=p.token))
+    expect(ada_pg.get_by_role("table", name="Points of the round")).to_be_visible()
+    shot(ada_pg, "cassino-round")
+
+
+def test_a_move_on_a_stale_version_shows_the_race_and_the_fresh_table(api, page):
+    table, (ada, bob) = seated(api, "pirate-pairs")
+    api.post(f"/v1/tables/{table}/hands", token=ada.token)
+    signed_in(page, ada.token)
+    # The page hears nothing more once it has read the table: as if its stream were slow.
+    page.route("**/stream*", lambda route: route.abort())
+    page.goto(f"/tables/{table}")
+    before = api.get(f"/v1/tables/{table}", token=ada.token)
+    shows_version(page, before["version"])
+    expect(moves(page)).to_have_count(3)
+    # Bob chooses in between, through the API: the table moves on without the page knowing.
+    offer = api.get(f"/v1/tables/{table}", token=bob.token)
+    api.post(f"/v1/tables/{table}/actions", offer["legal_actions"][0], token=bob.token,
+             headers={"If-Match": f'"{offer["version"]}"'})
+    now = api.get(f"/v1/tables/{table}", token=ada.token)
+    assert now["version"] > before["version"]
+    moves(page).first.click()
+    expect(page.get_by_role("alert")).to_contain_text("Too late: The table moved on before your move")
+    expect(page.get_by_role("alert")).to_contain_text("412 stale_version")
+    shows_version(page, now["version"])
+    expect(page.get_by_role("region", name="Seat 1")).to_contain_text("has chosen")
+    shot(page, "race")
+    # Nothing was played for Ada; she chooses again, on the fresh table.
+    assert api.get(f"/v1/tables/{table}", token=ada.token)["legal_actions"] == now["legal_actions"]
+    moves(page).first.click()
+    expect(page.locator("#table-version")).not_to_have_text(str(now["version"]))
+    assert api.get(f"/v1/tables/{table}", token=ada.token)["legal_actions"] != now["legal_actions"]
+
+
+FRENCH = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+
+
+def label(card: str) -> str:
+    return f"{RANKS.get(card[:-1], card[:-1])} of {FRENCH[card[-1]]}"
+
+
+def recording(pg: Any) -> list[bytes]:
+    """Every body `pg` receives from now on.
+
+    Chromium keeps no body of a streamed response, so each stream is read here (ended by the
+    server after a second; the page resumes it from its Last-Event-ID) and handed on whole:
+    its bytes are those the page receives."""
+    got: list[bytes] = []
+
+    def stream(route: Any) -> None:
+        try:
+            response = route.fetch(url=route.request.url + "&timeout=1")
+            got.append(response.body())
+            route.fulfill(response=response)
+        except PlaywrightError:  # the page closed while its stream was open
+            pass
+
+    def other(response: Any) -> None:
+        if "/stream?" not in response.url:
+            got.append(response.body())
+
+    pg.route("**/stream?*", stream)
+    pg.on("response", other)
+    return got
+
+
+def test_a_players_page_receives_no_card_he_may_not_see(api, open_page):
+    """Every body a player's page received (the table, its events, its stream) and its DOM hold
+    his own face-down card and not the other seat's, which the auditor sees."""
+    auditor = api.new_auditor()
+    table, (ada, bob) = seated(api, "sette-e-mezzo")
+    pages, received = {}, {}
+    for p in (ada, bob):
+        pg = signed_in(open_page(), p.token)
+        pg.goto("about:blank")  # the sign-in page's own requests are done with
+        received[p.token] = recording(pg)
+        pg.goto(f"/tables/{table}")
+        expect(pg.locator("#live")).to_contain_text("Live")
+        pages[p.token] = pg
+    deal(pages[ada.token])
+    pages[bob.token].get_by_role("button", name="Bet").click()
+    expect(pages[bob.token].locator("#turn-text")).to_have_text("Your turn: to play.")
+    full = api.get(f"/v1/tables/{table}", token=auditor.token)["view"]
+    hidden = {ada.token: full["bank"]["cards"][0], bob.token: full["hands"][0]["cards"][0]}
+    assert not any(full["bank"]["face_up"] + full["hands"][0]["face_up"])
+    for p, other in ((ada, bob), (bob, ada)):
+        pg = pages[p.token]
+        shows_version(pg, api.get(f"/v1/tables/{table}", token=p.token)["version"])
+        expect(pg.get_by_role("img", name=f"{label(hidden[p.token])}, face down")).to_be_visible()
+        dom = pg.content()
+        bodies = b"".join(received[p.token])
+        assert b"event: table" in bodies and b"CardDealt" in bodies
+        assert f'"{hidden[p.token]}"'.encode() in bodies and label(hidden[p.token]) in dom
+        assert f'"{hidden[other.token]}"'.encode() not in bodies, "a card he may not see reached his page"
+        assert label(hidden[other.token]) not in dom
+    shot(pages[ada.token], "sette-banker")
+
+
+@pytest.mark.parametrize("game", ["siete-y-media", "casino-pirate", "pirate-pairs"])
+def test_each_other_game_deals_and_plays_a_hand_from_its_controls(api, open_page, game):
+    table, (ada, bob) = seated(api, game, buy_in=10)
+    pages = {p.token: at_table(open_page, p, table) for p in (ada, bob)}
+    deal(pages[bob.token])
+    for p in (ada, bob):
+        offered = api.get(f"/v1/tables/{table}", token=p.token)
+        shows_version(pages[p.token], offered["version"])
+        expect(moves(pages[p.token])).to_have_count(len(offered["legal_actions"]))
+    shot(pages[ada.token], game)
+    play(api, table, pages, prefer=("Stand", "Reveal"))
+    after = settled(api, table)
+    for p in (ada, bob):
+        balances_shown(pages[p.token], api.get(f"/v1/tables/{table}", token=p.token))
+    if after["status"] == "over":  # Pirate pairs: one hand is the whole game
+        expect(pages[bob.token].locator("#turn-text")).to_have_text("The table is over.")
+    else:
+        assert sum(s["balance"] for s in after["seats"]) == 20
+    shot(pages[bob.token], f"{game}-end")
