@@ -96,11 +96,12 @@ class Players(MethodView):
                 raise Problem(422, "invalid_cursor", "cursor is not a next_cursor this list gave")
             clauses, params = "(p.created_at, p.player_id) < (%s, %s)", [after[0], query["cursor"]]
         rows = conn.execute(
-            "SELECT p.player_id, p.name, p.created_at, coalesce(b.balance, 0) FROM players p"
+            "SELECT p.player_id, p.name, p.created_at, coalesce(b.balance, 0), p.erased_at IS NOT NULL"
+            " FROM players p"
             " LEFT JOIN balances b ON b.account = %s || p.player_id"
             f" WHERE {clauses} ORDER BY p.created_at DESC, p.player_id DESC LIMIT %s",
             [ledger.wallet(""), *params, query["limit"] + 1]).fetchall()
-        items = [{"id": r[0], "name": r[1], "created_at": r[2], "balance": r[3]}
+        items = [{"id": r[0], "name": r[1], "created_at": r[2], "balance": r[3], "erased": r[4]}
                  for r in rows[: query["limit"]]]
         more = len(rows) > query["limit"]
         return {"items": items, "next_cursor": items[-1]["id"] if more else None}

@@ -80,7 +80,7 @@ def test_a_429_says_when_to_retry(config, lone_redis):
 
 @pytest.mark.parametrize(("method", "path", "allowed"), [
     ("POST", "/healthz", {"GET", "HEAD", "OPTIONS"}),
-    ("DELETE", "/v1/players", {"POST", "OPTIONS"}),
+    ("DELETE", "/v1/players", {"GET", "HEAD", "POST", "OPTIONS"}),
     ("PUT", "/v1/games", {"GET", "HEAD", "OPTIONS"}),
     ("DELETE", "/v1/players/pl_1/deposits", {"POST", "OPTIONS"}),
     ("PATCH", "/v1/tables", {"GET", "HEAD", "POST", "OPTIONS"}),
