@@ -21,6 +21,8 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def test_screenshots(page, api, served):
+    from tests.pages.test_hand_page import play  # imported under pytest, which rewrites it
+
     OUT.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto("/")
@@ -54,6 +56,27 @@ def test_screenshots(page, api, served):
     page.get_by_role("button", name="Check the ledger").click()
     expect(page.locator("#ledger-result")).to_contain_text("finished")
     page.screenshot(path=OUT / "console.png", full_page=True)
+
+    # A table in play, as the player whose turn it is sees it.
+    api.post(f"/v1/tables/{tables[0]}/hands")
+    turn = next(p for p in (ada, grace)
+                if api.get(f"/v1/tables/{tables[0]}", token=p.token)["legal_actions"])
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, turn.token)
+    page.goto(f"/tables/{tables[0]}")
+    expect(page.locator("#turn-text")).to_contain_text("Your turn")
+    expect(page.get_by_role("list", name="Your move").get_by_role("button").first).to_be_visible()
+    page.screenshot(path=OUT / "table.png", full_page=True)
+
+    # A settled hand's replay and its verification, the browser's beside the server's.
+    played = play(api, "sette-e-mezzo")
+    auditor = api.new_auditor("Eve")
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, auditor.token)
+    page.goto(f"/hands/{played.hand}")
+    expect(page.locator("tr[data-check='deck.dealt'] td.browser")).to_contain_text("passed")
+    page.keyboard.press("End")
+    page.screenshot(path=OUT / "hand.png", full_page=True)
 
 
 if __name__ == "__main__":
