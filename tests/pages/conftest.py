@@ -42,6 +42,8 @@ from urllib.parse import urlsplit
 import orjson
 import pytest
 
+from service.runtime import embedded
+from tests.conftest import fresh_database
 from tests.service.conftest import ROOT
 from tests.test_cli import free_port, wait_ready
 
@@ -129,9 +131,21 @@ class Api:
         return Player(made["id"], made["token"])
 
 
-@pytest.fixture(scope="session")
-def served(database_url: str, redis_url: str) -> Iterator[Served]:
-    """`banco serve` and `banco worker` on ports and a queue of their own."""
+@pytest.fixture(scope="package")
+def pages_database_url(servers: embedded.EmbeddedServers) -> Iterator[str]:
+    """The pages' own database: hands they leave in play keep firing deadlines, which no other
+    test's worker, nor a test counting the log's events, should meet."""
+    with fresh_database(servers.database_url, "banco_pages") as url:
+        yield url
+
+
+# Package-scoped, as the browser is: both end with the last page test, so the worker sweeps
+# nothing after, and the suite's other Playwright users (tests/service/test_docs_served.py) start
+# theirs when no other runs.
+@pytest.fixture(scope="package")
+def served(pages_database_url: str, redis_url: str) -> Iterator[Served]:
+    """`banco serve` and `banco worker` on ports, a queue and a database of their own."""
+    database_url = pages_database_url
     port = free_port()
     queue = f"banco-pages-{os.getpid()}"
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
@@ -159,7 +173,7 @@ def api(served: Served) -> Api:
     return Api(served)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
