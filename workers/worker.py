@@ -6,7 +6,10 @@ meanwhile), and a Redis that comes back without the worker's registration gets i
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -30,6 +33,9 @@ HEARTBEAT_S = 2.0  # how often a worker tells Redis it is alive, whatever job it
 HEARTBEAT_TTL_S = 10
 WORKER_TTL_S = 30  # RQ's: its blocking wait for a job lasts this less 15 s
 MAX_WAIT_S = 4.0  # the longest pause between two tries to reach Redis again
+# How long a stopping worker waits for its scheduler process: RQ's join has no bound, and a
+# scheduler forked while another thread held a lock (a log write) may never get to stop.
+SCHEDULER_STOP_S = 5.0
 
 
 class Worker(SimpleWorker):
@@ -41,6 +47,61 @@ class Worker(SimpleWorker):
         # Between its birth and its death, and only then, heartbeats may register it again.
         self._registration = threading.Lock()
         self._registered = False
+
+    def bootstrap(self, *args: Any, **kwargs: Any) -> None:
+        # RQ registers, subscribes and sets its state here, outside its loop's handling of
+        # Redis errors: an outage at that moment would end the worker.
+        while True:
+            try:
+                super().bootstrap(*args, **kwargs)
+                return
+            except REDIS_AWAY as e:
+                self.wait_for_redis(e)
+                self._undo_bootstrap()
+
+    def _undo_bootstrap(self) -> None:
+        """Forget a half-made start so that it can be made again: our own registration (which RQ
+        would take for another live worker of our name) and the subscription's thread."""
+        if self.pubsub_thread is not None:
+            self.pubsub_thread.stop()
+            self.pubsub_thread = None
+        with contextlib.suppress(*REDIS_AWAY):
+            self.connection.delete(self.key)
+
+    def _start_scheduler(self, *args: Any, **kwargs: Any) -> None:
+        while True:  # its locks are taken in Redis, also outside RQ's loop
+            try:
+                super()._start_scheduler(*args, **kwargs)
+                return
+            except REDIS_AWAY as e:
+                if self._stop_requested:
+                    return
+                self.wait_for_redis(e)
+
+    def dequeue_job_and_maintain_ttl(self, timeout: int | None,
+                                     max_idle_time: int | None = None) -> tuple[Job, Queue] | None:
+        # RQ retries a failed dequeue but not its state's write before it, which ends its loop.
+        while True:
+            try:
+                return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+            except REDIS_AWAY as e:
+                if self._stop_requested:
+                    return None
+                self.wait_for_redis(e)
+
+    def stop_scheduler(self) -> None:
+        """Stop the scheduler process, killing it if it has not stopped in SCHEDULER_STOP_S."""
+        process = self.scheduler._process if self.scheduler is not None else None
+        if process is None or process.pid is None:
+            return
+        with contextlib.suppress(OSError):
+            os.kill(process.pid, signal.SIGTERM)
+        process.join(SCHEDULER_STOP_S)
+        if process.is_alive():
+            log.warning("Worker %s: the scheduler (PID %d) did not stop; killed", self.name,
+                        process.pid)
+            process.kill()
+            process.join()
 
     def register_birth(self) -> None:
         with self._registration:

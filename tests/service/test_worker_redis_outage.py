@@ -5,10 +5,12 @@ at the same address (never the machine's)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -22,7 +24,9 @@ from service.runtime.config import Config
 from tests.service.play import Session
 from tests.service.test_timeouts import app_on, events_of, hand_status, wait_for, worker_process
 from workers import jobs_report, settlement, sweeper
+from workers import worker as worker_module
 from workers.queues import connect, queue
+from workers.worker import Worker
 
 
 class RedisServer:
@@ -207,3 +211,43 @@ def test_a_killed_worker_is_soon_no_longer_listed(own):
         worker.wait(timeout=30)
         wait_for(lambda: jobs_report.report(connection, own.queue_name)["workers"] == []
                  and ready_workers(client) == "none", timeout=30)
+
+
+def test_a_worker_whose_redis_goes_away_as_it_starts_waits_for_it(own, redis_server):
+    """Its registration and its scheduler's locks, taken before RQ's loop handles outages,
+    wait for Redis as the loop does, rather than ending the worker."""
+    connection = connect(redis_server.url)
+    worker = Worker([queue(connection, own.queue_name)], connection=connection)
+    redis_server.kill()
+    back = threading.Timer(1.0, redis_server.start)
+    back.start()
+    try:
+        worker.bootstrap()
+        worker._start_scheduler()
+        assert connection.exists(worker.key)
+        assert worker.scheduler is not None and worker.scheduler.acquired_locks
+    finally:
+        back.join()
+        worker.teardown()
+
+
+def _deaf_to_sigterm(deaf: threading.Event) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    deaf.set()
+    time.sleep(120)
+
+
+def test_a_stopping_worker_kills_a_scheduler_that_does_not_stop(own, monkeypatch):
+    """RQ waits for its scheduler without a bound: a scheduler stuck in its child process kept
+    `banco worker` from ever stopping."""
+    monkeypatch.setattr(worker_module, "SCHEDULER_STOP_S", 0.5)
+    connection = connect(own.redis_url)
+    worker = Worker([queue(connection, own.queue_name)], connection=connection)
+    fork = multiprocessing.get_context("fork")
+    deaf = fork.Event()
+    stuck = fork.Process(target=_deaf_to_sigterm, args=(deaf,))
+    stuck.start()
+    assert deaf.wait(30)
+    worker.scheduler = type("Scheduler", (), {"_process": stuck})()
+    worker.stop_scheduler()
+    assert not stuck.is_alive() and stuck.exitcode == -signal.SIGKILL
