@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -231,16 +232,29 @@ def recording(pg: Any) -> list[bytes]:
     return got
 
 
+def received(pg: Any, got: list[bytes], *needles: bytes, timeout_s: float = 20) -> bytes:
+    """The bodies `recording` has gathered, once they hold every needle (or the time is up).
+
+    A stream's body is handed on when the stream ends, a second after it began: on a busy
+    machine the page can already show what a quicker response brought while the stream that
+    carried the same move is still open. Playwright runs the route handlers only while this
+    thread waits in one of its calls, hence `wait_for_timeout` rather than a sleep."""
+    deadline = time.monotonic() + timeout_s
+    while not all(n in b"".join(got) for n in needles) and time.monotonic() < deadline:
+        pg.wait_for_timeout(100)
+    return b"".join(got)
+
+
 def test_a_players_page_receives_no_card_he_may_not_see(api, open_page):
     """Every body a player's page received (the table, its events, its stream) and its DOM hold
     his own face-down card and not the other seat's, which the auditor sees."""
     auditor = api.new_auditor()
     table, (ada, bob) = seated(api, "sette-e-mezzo")
-    pages, received = {}, {}
+    pages, gathered = {}, {}
     for p in (ada, bob):
         pg = signed_in(open_page(), p.token)
         pg.goto("about:blank")  # the sign-in page's own requests are done with
-        received[p.token] = recording(pg)
+        gathered[p.token] = recording(pg)
         pg.goto(f"/tables/{table}")
         expect(pg.locator("#live")).to_contain_text("Live")
         pages[p.token] = pg
@@ -255,7 +269,7 @@ def test_a_players_page_receives_no_card_he_may_not_see(api, open_page):
         shows_version(pg, api.get(f"/v1/tables/{table}", token=p.token)["version"])
         expect(pg.get_by_role("img", name=f"{label(hidden[p.token])}, face down")).to_be_visible()
         dom = pg.content()
-        bodies = b"".join(received[p.token])
+        bodies = received(pg, gathered[p.token], b"event: table", b"CardDealt")
         assert b"event: table" in bodies and b"CardDealt" in bodies
         assert f'"{hidden[p.token]}"'.encode() in bodies and label(hidden[p.token]) in dom
         assert f'"{hidden[other.token]}"'.encode() not in bodies, "a card he may not see reached his page"
