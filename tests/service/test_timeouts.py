@@ -43,11 +43,14 @@ def worker_process(config: Config, **env: str) -> Iterator[subprocess.Popen[byte
 
 def stop_group(proc: subprocess.Popen[bytes]) -> None:
     """Stop a worker and anything it started (its scheduler)."""
-    if proc.poll() is None:
-        proc.terminate()
-        proc.wait(timeout=30)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
+    try:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=30)  # a worker that does not stop on SIGTERM fails its test
+    finally:  # and leaves nothing running into the next test
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 @contextmanager
