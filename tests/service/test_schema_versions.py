@@ -43,10 +43,12 @@ def store_as_two_releases(conn: psycopg.Connection) -> None:
     each chain hashed over those bytes, as the store of each release would have."""
     rows = conn.execute("SELECT position, stream_id, data FROM events"
                         " WHERE type = 'TreasurePosted' ORDER BY position").fetchall()
-    for i, (position, _, data) in enumerate(rows):
-        change = ("schema_version = 2", data) if i % 2 else ("schema_version = 1", as_v1(data))
-        conn.execute(f"UPDATE events SET {change[0]}, data = %s WHERE position = %s",
-                     (Jsonb(change[1]), position))
+    # executemany sends each batch in one pipeline: the copy holds the whole session's log.
+    with conn.cursor() as cur:
+        cur.executemany("UPDATE events SET schema_version = %s, data = %s WHERE position = %s",
+                        [(2, Jsonb(data), position) if i % 2 else (1, Jsonb(as_v1(data)), position)
+                         for i, (position, _, data) in enumerate(rows)])
+    rehashed, heads = [], []
     for stream in sorted({r[1] for r in rows}):
         head = b""
         events = conn.execute("SELECT version, type, schema_version, data, metadata FROM events"
@@ -54,9 +56,11 @@ def store_as_two_releases(conn: psycopg.Connection) -> None:
         for version, type_, schema_version, data, metadata in events:
             head = chain_hash(head, canonical_json(stream, NewEvent(type_, data, metadata,
                                                                     schema_version)))
-            conn.execute("UPDATE events SET hash = %s WHERE stream_id = %s AND version = %s",
-                         (head, stream, version))
-        conn.execute("UPDATE streams SET head = %s WHERE stream_id = %s", (head, stream))
+            rehashed.append((head, stream, version))
+        heads.append((head, stream))
+    with conn.cursor() as cur:
+        cur.executemany("UPDATE events SET hash = %s WHERE stream_id = %s AND version = %s", rehashed)
+        cur.executemany("UPDATE streams SET head = %s WHERE stream_id = %s", heads)
 
 
 def test_projections_rebuilt_from_old_version_events_equal_those_of_current_ones(copy):
