@@ -92,18 +92,23 @@ class Replica:
         try:
             conn = pool.getconn(timeout=CONNECT_S)
         except (PoolTimeout, psycopg.OperationalError) as e:
-            log.warning("replica unavailable (%s); reading from the primary", type(e).__name__)
-            self._away_until = time.monotonic() + AWAY_S
-            return self._count(None)
+            return self._count(self._away(e))
         try:
-            ready = wrote is None or self._replayed(conn, int(wrote))
-        except psycopg.OperationalError:
+            # Asked even of a caller with no recent write: a connection the replica dropped (it
+            # restarted, or went) fails here, and the read goes to the primary, not to a 503.
+            ready = self._replayed(conn, 0 if wrote is None else int(wrote))
+        except psycopg.OperationalError as e:
             pool.putconn(conn)  # the pool discards a broken one
-            return self._count(None)
+            return self._count(self._away(e))
         if not ready:
             pool.putconn(conn)
             return self._count(None)
         return self._count((conn, lambda: pool.putconn(conn)))
+
+    def _away(self, e: Exception) -> None:
+        log.warning("replica unavailable (%s); reading from the primary for %ss",
+                    type(e).__name__, AWAY_S)
+        self._away_until = time.monotonic() + AWAY_S
 
     def _replayed(self, conn: psycopg.Connection, lsn: int) -> bool:
         deadline = time.monotonic() + self.wait_s

@@ -55,6 +55,7 @@ def _run(*command: str) -> None:
 class Servers:
     primary: str
     standby: str
+    standby_data: str
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +89,8 @@ def pair() -> Iterator[Servers]:
         _run(str(PG_BIN / "pg_ctl"), "-D", str(standby), "-l", str(tmp / "standby.log"), "-w",
              "start")
         started.append(standby)
-        yield Servers(primary_url, f"postgresql://postgres@127.0.0.1:{ports[1]}/postgres")
+        yield Servers(primary_url, f"postgresql://postgres@127.0.0.1:{ports[1]}/postgres",
+                      str(standby))
     finally:
         for data in reversed(started):
             with contextlib.suppress(subprocess.CalledProcessError):
@@ -296,3 +298,16 @@ def test_events_replays_and_verification_read_the_replica_while_notices_come_fro
     caught_up(pair)
     after = client.get(f"/v1/hands/{hand_id}/replay", headers=auditor).json["steps"]
     assert len(after) > len(before)
+
+
+def test_reads_go_to_the_primary_while_the_replica_is_away(app: Flask, pair: Servers,
+                                                           client: FlaskClient) -> None:
+    """Last in the module: it stops the standby."""
+    player = new_player(client, 40)
+    caught_up(pair)
+    assert amounts(client, player, player.auth) == [40]  # a replica connection, kept by its pool
+    _run(str(PG_BIN / "pg_ctl"), "-D", pair.standby_data, "-m", "fast", "-w", "stop")
+    with served(app, replica_reads=0, primary_reads=3):
+        assert amounts(client, player, player.auth) == [40]  # the kept connection is broken
+        assert csv_rows(client, player, player.auth) == 1  # and none can be made: away for a while
+        assert amounts(client, player, player.auth) == [40]
