@@ -92,14 +92,16 @@ class Replica:
         try:
             conn = pool.getconn(timeout=CONNECT_S)
         except (PoolTimeout, psycopg.OperationalError) as e:
-            return self._count(self._away(e))
+            self._away(e)
+            return self._count(None)
         try:
             # Asked even of a caller with no recent write: a connection the replica dropped (it
             # restarted, or went) fails here, and the read goes to the primary, not to a 503.
             ready = self._replayed(conn, 0 if wrote is None else int(wrote))
         except psycopg.OperationalError as e:
             pool.putconn(conn)  # the pool discards a broken one
-            return self._count(self._away(e))
+            self._away(e)
+            return self._count(None)
         if not ready:
             pool.putconn(conn)
             return self._count(None)
