@@ -53,8 +53,12 @@ def reading() -> psycopg.Connection:
     if "read_conn" in g:
         return g.read_conn
     taken = None
-    if replica() is not None and request.method not in WRITE_METHODS and "read_primary" not in g:
-        taken = replica().take("requests", _caller())  # type: ignore[union-attr]
+    chosen = replica()
+    if chosen is not None and request.method not in WRITE_METHODS and "read_primary" not in g:
+        # The primary's connection (the token lookup's) goes back first: a read waiting for the
+        # replica must not hold one every other request may need.
+        _release(None)
+        taken = chosen.take("requests", _caller())
     if taken is None:
         # The rest of the request reads the primary too: a replica that lags would make it wait
         # again, and show it less than it has just read.
@@ -62,8 +66,6 @@ def reading() -> psycopg.Connection:
         g.read_conn = conn()
         return g.read_conn
     g.read_conn, g.read_give_back = taken
-    # The primary's connection (the token lookup's) is not needed while the replica serves.
-    _release(None)
     return g.read_conn
 
 
@@ -83,9 +85,10 @@ def primary_instead() -> psycopg.Connection | None:
 def reading_from(primary: ConnectionPool, kind: str) -> tuple[psycopg.Connection, Callable[[], None]]:
     """A connection to hold past the view (a streamed export), from the replica's `kind` pool
     when it may serve the caller (as for `reading()`), else from `primary`; and its give-back."""
+    chosen = replica()
     taken = None
-    if replica() is not None and "read_primary" not in g:
-        taken = replica().take(kind, _caller())  # type: ignore[union-attr]
+    if chosen is not None and "read_primary" not in g:
+        taken = chosen.take(kind, _caller())
     if taken is not None:
         return taken
     c = primary.getconn()
@@ -118,8 +121,9 @@ def _finish(response: Response) -> Response:
         # The connection died before the commit was confirmed: the client must not be told
         # it succeeded. (It did not commit, or a retry with its Idempotency-Key replays it.)
         return unavailable()
-    if replica() is not None and _caller() is not None:
-        replica().wrote(c, _caller())  # type: ignore[union-attr, arg-type]
+    chosen, who = replica(), _caller()
+    if chosen is not None and who is not None:
+        chosen.wrote(c, who)
     for fn in g.pop("after_commit", []):
         fn()
     return response
