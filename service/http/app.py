@@ -44,6 +44,7 @@ from service.http import (
 )
 from service.http.deferred_jobs import DeferredJobs
 from service.http.problems import Problem, ProblemSchema, render, retry_later
+from service.http.replica import Replica
 from service.http.slots import Slots, for_waiting
 from service.http.unions import UnionPlugin
 from service.runtime import logs
@@ -156,12 +157,21 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     # Opens its LISTEN connection only when a first stream follows a table.
     app.extensions["banco.notify"] = notify.Listener(config.database_url)
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
+    db_replica = None
+    if config.replica_url is not None:
+        # The primary's pools' twins on the streaming replica (`service.http.replica`).
+        db_replica = Replica(
+            {"requests": make_pool(config.replica_url, min_size=0, max_size=config.pool_size,
+                                   open=connect, timeout=5),
+             "exports": make_pool(config.replica_url, min_size=0, max_size=exports, open=connect,
+                                  timeout=5)},
+            app.extensions["banco.redis"], config.replica_wait_ms / 1000, config.queue_name)
     app.extensions["banco.jobs"] = DeferredJobs(
         app.extensions["banco.redis"], config.queue_name,
         versions=lambda table_ids: _table_versions(db_pool, table_ids))
     headers.init_app(app)
     logs.init_app(app)
-    db.init_app(app, db_pool)
+    db.init_app(app, db_pool, db_replica)
     limits.init_app(app, config.redis_url, config.rate_limit)
     idempotency.init_app(app)
     api = BancoApi(app, spec_kwargs={"marshmallow_plugin": UnionPlugin()})

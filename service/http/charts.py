@@ -13,7 +13,7 @@ from service.commands import chart
 from service.http import db
 from service.http.auth import require
 from service.http.blueprint import Blueprint
-from service.http.players import load_player
+from service.http.players import read_player
 from service.http.schemas import HistoryQuerySchema
 
 
@@ -38,10 +38,10 @@ class BalanceChart(MethodView):
                               " (downsampled past 600 buckets)")
     def get(self, query: dict[str, Any], player_id: str) -> Response:
         """A chart of the wallet's balance over time (filters as for balance-history)"""
-        player = load_player(player_id)
+        player = read_player(player_id)
         filters = history.Filters(ledger.wallet(player_id), query["since"], query["until"],
                                   query["reason"], query["table"], query["hand"])
-        count = history.count(db.conn(), filters)
-        rows = ((r[1], r[4], chart.kind(r[3], r[6])) for r in history.stream(db.conn(), filters))
+        count = history.count(db.reading(), filters)
+        rows = ((r[1], r[4], chart.kind(r[3], r[6])) for r in history.stream(db.reading(), filters))
         title = f"Wallet balance of {player['name']} ({player_id})"
         return Response(chart.svg(title, chart.downsample(rows, count)), mimetype="image/svg+xml")

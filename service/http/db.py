@@ -3,6 +3,10 @@
 A POST is one unit of work: the connection is taken from the pool before the view runs, a
 transaction is opened, and it commits only when the response is a success. Anything the view
 wrote, its idempotency record included, is then committed together or not at all.
+
+Views that only read what may lag a little take `reading()` instead of `conn()`: the streaming
+replica's connection when one is configured and it has the caller's own writes
+(`service.http.replica`), else the primary's.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from flask import Flask, Response, current_app, g, request
 from psycopg_pool import ConnectionPool
 
 from service.http.problems import retry_later
+from service.http.replica import Replica
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -30,6 +35,64 @@ def conn() -> psycopg.Connection:
         if request.method in WRITE_METHODS:
             g.db_conn.execute("BEGIN")
     return g.db_conn
+
+
+def replica() -> Replica | None:
+    return current_app.extensions.get("banco.replica")
+
+
+def _caller() -> str | None:
+    who = g.get("principal")  # set by `service.http.auth` before any view that reads runs
+    return None if who is None else who.key
+
+
+def reading() -> psycopg.Connection:
+    """The request's connection for reads that may come from the streaming replica: its own when
+    one is configured and it has replayed the caller's last write (waiting up to
+    `BANCO_REPLICA_WAIT_MS`), else the primary's `conn()`. Never in a write request."""
+    if "read_conn" in g:
+        return g.read_conn
+    taken = None
+    chosen = replica()
+    if chosen is not None and request.method not in WRITE_METHODS and "read_primary" not in g:
+        # The primary's connection (the token lookup's) goes back first: a read waiting for the
+        # replica must not hold one every other request may need.
+        _release(None)
+        taken = chosen.take("requests", _caller())
+    if taken is None:
+        # The rest of the request reads the primary too: a replica that lags would make it wait
+        # again, and show it less than it has just read.
+        g.read_primary = True
+        g.read_conn = conn()
+        return g.read_conn
+    g.read_conn, g.read_give_back = taken
+    return g.read_conn
+
+
+def primary_instead() -> psycopg.Connection | None:
+    """The primary's connection, for the rest of the request, when `reading()` gave the
+    replica's; None when it already reads the primary. For a view that found on the replica
+    less than its caller may have seen elsewhere (a player just registered by the operator, a
+    version a stream already sent): the replica had not replayed it yet."""
+    if "read_give_back" not in g:
+        return None
+    _give_back_read()
+    g.read_primary = True
+    g.read_conn = conn()
+    return g.read_conn
+
+
+def reading_from(primary: ConnectionPool, kind: str) -> tuple[psycopg.Connection, Callable[[], None]]:
+    """A connection to hold past the view (a streamed export), from the replica's `kind` pool
+    when it may serve the caller (as for `reading()`), else from `primary`; and its give-back."""
+    chosen = replica()
+    taken = None
+    if chosen is not None and "read_primary" not in g:
+        taken = chosen.take(kind, _caller())
+    if taken is not None:
+        return taken
+    c = primary.getconn()
+    return c, lambda: primary.putconn(c)
 
 
 def unavailable() -> Response:
@@ -58,6 +121,9 @@ def _finish(response: Response) -> Response:
         # The connection died before the commit was confirmed: the client must not be told
         # it succeeded. (It did not commit, or a retry with its Idempotency-Key replays it.)
         return unavailable()
+    chosen, who = replica(), _caller()
+    if chosen is not None and who is not None:
+        chosen.wrote(c, who)
     for fn in g.pop("after_commit", []):
         fn()
     return response
@@ -69,7 +135,19 @@ def release() -> None:
     transaction stays open to the request's end. A later `conn()` takes a connection again."""
     if request.method in WRITE_METHODS:
         raise RuntimeError("a write request keeps its connection to the end")
-    _release(None)
+    _teardown(None)
+
+
+def _give_back_read() -> None:
+    g.pop("read_conn", None)
+    give_back = g.pop("read_give_back", None)
+    if give_back is not None:
+        give_back()
+
+
+def _teardown(e: BaseException | None) -> None:
+    _give_back_read()
+    _release(e)
 
 
 def _release(_: BaseException | None) -> None:
@@ -82,7 +160,9 @@ def _release(_: BaseException | None) -> None:
     pool().putconn(c)
 
 
-def init_app(app: Flask, db_pool: ConnectionPool) -> None:
+def init_app(app: Flask, db_pool: ConnectionPool, db_replica: Replica | None = None) -> None:
     app.extensions["banco.pool"] = db_pool
+    if db_replica is not None:
+        app.extensions["banco.replica"] = db_replica
     app.after_request(_finish)
-    app.teardown_request(_release)
+    app.teardown_request(_teardown)

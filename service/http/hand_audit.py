@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 from flask.views import MethodView
 
 from games.contract import AUDITOR, Viewer
@@ -35,12 +36,21 @@ def _viewer(hand: dict[str, Any], who: Principal) -> Viewer:
     return viewer
 
 
+def _read(conn: psycopg.Connection, hand_id: str) -> tuple[dict[str, Any] | None, TableLog | None]:
+    hand = tables.hand(conn, hand_id)
+    return hand, None if hand is None else load_table(conn, hand["table_id"])
+
+
 def _load(hand_id: str) -> tuple[HandLog, Viewer, TableLog]:
-    hand = tables.hand(db.conn(), hand_id)
+    """The hand's log, read where `db.reading()` reads; a hand the replica has not replayed
+    yet, or not yet settled there for a player who was told it is, is read from the primary."""
+    hand, table = _read(db.reading(), hand_id)
+    stale = hand is None or (hand["status"] != "settled" and principal().role != "auditor")
+    if stale and (primary := db.primary_instead()) is not None:
+        hand, table = _read(primary, hand_id)
     if hand is None:
         raise Problem(404, "hand_not_found", f"no hand {hand_id}")
     viewer = _viewer(hand, principal())
-    table = load_table(db.conn(), hand["table_id"])
     log = None if table is None else next((h for h in table.hands() if h.hand_id == hand_id), None)
     if table is None or log is None:
         raise Problem(404, "hand_not_found", f"no events of hand {hand_id}")
@@ -57,7 +67,7 @@ class Replay(MethodView):
         log, viewer, _ = _load(hand_id)
         return {"hand_id": hand_id, "table_id": log.table_id, "game": log.game,
                 "viewer": {"kind": viewer.kind, "seat": viewer.seat},
-                "steps": steps(db.conn(), log, principal(), viewer)}
+                "steps": steps(db.reading(), log, principal(), viewer)}
 
 
 @blp.route("/v1/hands/<hand_id>/verification")
@@ -68,7 +78,7 @@ class Verification(MethodView):
     def get(self, hand_id: str) -> dict[str, Any]:
         """Check a hand: deck commitment and order, rules, money, hash chain (evidence: auditors)"""
         log, viewer, table = _load(hand_id)
-        out = report(db.conn(), log, chain_check(db.conn(), table.events))
+        out = report(db.reading(), log, chain_check(db.reading(), table.events))
         if viewer.kind != "auditor":
             # The evidence holds the seeds and the whole deck: a conceded hand stays hidden.
             out["checks"] = [{**c, "evidence": {k: v for k, v in c["evidence"].items()

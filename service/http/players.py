@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Iterator
 from typing import Any
 
+import psycopg
 from flask import Response, current_app, request
 from flask.views import MethodView
 from psycopg_pool import ConnectionPool
@@ -37,14 +38,32 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players",
                 description="Players, their wallets and balance history.")
 
 
-def load_player(player_id: str) -> dict[str, Any]:
-    row = db.conn().execute(
+def _player(conn: psycopg.Connection, player_id: str) -> dict[str, Any] | None:
+    row = conn.execute(
         "SELECT player_id, name, created_at, erased_at FROM players WHERE player_id = %s",
         (player_id,)
     ).fetchone()
     if row is None:
-        raise Problem(404, "player_not_found", f"no player {player_id}")
+        return None
     return {"id": row[0], "name": row[1], "created_at": row[2], "erased": row[3] is not None}
+
+
+def load_player(player_id: str) -> dict[str, Any]:
+    player = _player(db.conn(), player_id)
+    if player is None:
+        raise Problem(404, "player_not_found", f"no player {player_id}")
+    return player
+
+
+def read_player(player_id: str) -> dict[str, Any]:
+    """The player, read where `db.reading()` reads; one the replica has not replayed yet (just
+    registered by the operator) is read from the primary, and so is the rest of the request."""
+    player = _player(db.reading(), player_id)
+    if player is None and (primary := db.primary_instead()) is not None:
+        player = _player(primary, player_id)
+    if player is None:
+        raise Problem(404, "player_not_found", f"no player {player_id}")
+    return player
 
 
 def balance_of(account: str, player_id: str) -> dict[str, Any]:
@@ -211,7 +230,7 @@ class BalanceHistory(MethodView):
     @blp.alt_response(200, schema=TEXT, content_type="application/x-ndjson", success=True)
     def get(self, query: dict[str, Any], player_id: str) -> Any:
         """A wallet's postings with running balance: JSON pages, or CSV / NDJSON by `Accept`"""
-        load_player(player_id)
+        read_player(player_id)
         filters = history.Filters(ledger.wallet(player_id), query["since"], query["until"],
                                   query["reason"], query["table"], query["hand"])
         mime = request.accept_mimetypes.best_match(["application/json", *export.FORMATS])
@@ -223,15 +242,16 @@ class BalanceHistory(MethodView):
                               "limit and cursor page the JSON one",
                               errors={"query": {name: ["Pages application/json only."] for name in paged}})
             return _export(filters, export.FORMATS[mime], mime)
-        items, next_cursor = history.page(db.conn(), filters, query["cursor"], query["limit"])
+        items, next_cursor = history.page(db.reading(), filters, query["cursor"], query["limit"])
         return {"items": items, "next_cursor": next_cursor}
 
 
 def _export(filters: history.Filters, fmt: str, mime: str) -> Response:
     """The history streamed for as long as the client reads, from a connection of the exports'
-    own pool: a client that reads slowly holds one of those, never a connection the API's other
-    requests need. It is taken before the response starts, so that with every one in use the
-    answer is a 503 now rather than an error halfway through a 200."""
+    own pool (the replica's, when it may serve the caller: `db.reading_from`): a client that
+    reads slowly holds one of those, never a connection the API's other requests need. It is
+    taken before the response starts, so that with every one in use the answer is a 503 now
+    rather than an error halfway through a 200."""
     pool: ConnectionPool = current_app.extensions["banco.export_pool"]
     slots: Slots = current_app.extensions["banco.export_slots"]
     slot = slots.take()
@@ -239,12 +259,12 @@ def _export(filters: history.Filters, fmt: str, mime: str) -> Response:
         return retry_later("exports_busy",
                            "as many exports as the service runs at once are being read")
     try:
-        conn = pool.getconn()  # PostgreSQL away: the app's 503
+        conn, put_back = db.reading_from(pool, "exports")  # PostgreSQL away: the app's 503
     except BaseException:
         slot()
         raise
     # Reset (or dropped) if an export stopped midway; given back once, by whichever comes first.
-    give_back = once(lambda: pool.putconn(conn), slot)
+    give_back = once(put_back, slot)
 
     def body() -> Iterator[bytes]:
         try:

@@ -21,6 +21,7 @@ from events.postgres import PostgresEventStore
 from projections import tables
 from projections.tables import TableRow
 from service.commands import handlers, notify
+from service.commands.errors import NotFound
 from service.commands.principal import Principal
 from service.commands.redaction import Redactor
 from service.http import contract, db
@@ -82,6 +83,15 @@ def _long_poll(table_id: str, who: Principal, after: int, limit: int,
         listener().unsubscribe(waiter)
 
 
+def _page(conn: psycopg.Connection, table_id: str, after: int,
+          limit: int) -> tuple[list[Any], TableRow | None]:
+    found = _read_events(table_id, after, limit, conn)
+    # The table's row changes in the transaction that appends its events, and each statement
+    # sees what had committed when it began: read after the events, its version is at least
+    # the last one's, never behind the page.
+    return found, tables.load(conn, table_id)
+
+
 @blp.route("/<table_id>/events")
 class Events(MethodView):
     @require("operator", "auditor", "player")
@@ -91,15 +101,18 @@ class Events(MethodView):
     def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any] | Response:
         """The table's events after `after`, as you may see them; `wait` long-polls for news"""
         after = query["after"]
-        found = _read_events(table_id, after, query["limit"])
-        # The table's row changes in the transaction that appends its events, and each statement
-        # sees what had committed when it began: read after the events, its version is at least
-        # the last one's, never behind the page.
-        table = handlers.load(db.conn(), table_id)
+        found, table = _page(db.reading(), table_id, after, query["limit"])
+        if (table is None or after > table.version) and (
+                primary := db.primary_instead()) is not None:
+            # A table, or a version of it, the replica has not replayed yet, which the primary
+            # gave the caller.
+            found, table = _page(primary, table_id, after, query["limit"])
+        if table is None:
+            raise NotFound("table_not_found", f"no table {table_id}")
         _known(table, after)
         version = table.version
         if found or query["wait"] <= 0:
-            items = list(Redactor(db.conn(), principal()).events(found))
+            items = list(Redactor(db.reading(), principal()).events(found))
         else:
             give_back = waits().take()
             if give_back is None:

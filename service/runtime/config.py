@@ -62,10 +62,14 @@ class Config:
     bench_endpoints: bool = False  # the benchmark's ceiling endpoint (service/http/bench_endpoint.py)
     threads: int | None = None  # gunicorn threads per worker, when known (service/http/slots.py)
     idempotency_retention_s: int = 24 * 3600
+    # A streaming replica for the reads that may lag (service/http/replica.py); None: all on
+    # `database_url`.
+    replica_url: str | None = None
+    replica_wait_ms: int = 200  # how long a caller's read waits for the replica to have his writes
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
-        """Read `DATABASE_URL`, `REDIS_URL`, `BANCO_OPERATOR_KEY` and the optional limits."""
+        """Read `DATABASE_URL`, `REDIS_URL`, `BANCO_OPERATOR_KEY`, the optional replica and limits."""
         env = os.environ if env is None else env
         missing = [n for n in ("DATABASE_URL", "REDIS_URL", "BANCO_OPERATOR_KEY") if not env.get(n)]
         if missing:
@@ -84,4 +88,6 @@ class Config:
             bench_endpoints=_flag(env, "BANCO_BENCH_ENDPOINTS"),
             threads=_int(env, "BANCO_THREADS", 0, 0, 10_000) or None,
             idempotency_retention_s=idempotency_retention_s(env),
+            replica_url=env.get("DATABASE_REPLICA_URL") or None,
+            replica_wait_ms=_int(env, "BANCO_REPLICA_WAIT_MS", 200, 0, 60_000),
         )

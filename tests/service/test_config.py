@@ -13,12 +13,19 @@ def test_a_complete_environment_loads_with_defaults():
     config = Config.from_env(GOOD)
     assert config.max_body_bytes == 65536 and config.queue_name == "banco"
     assert config.idempotency_retention_s == 24 * 3600
+    assert config.replica_url is None and config.replica_wait_ms == 200
+
+
+def test_a_replica_and_its_wait_are_read():
+    config = Config.from_env({**GOOD, "DATABASE_REPLICA_URL": "postgresql://r/y",
+                              "BANCO_REPLICA_WAIT_MS": "50"})
+    assert (config.replica_url, config.replica_wait_ms) == ("postgresql://r/y", 50)
 
 
 @pytest.mark.parametrize("change", [
     {"DATABASE_URL": ""}, {"REDIS_URL": ""}, {"BANCO_OPERATOR_KEY": ""},
     {"BANCO_OPERATOR_KEY": "short"}, {"BANCO_MAX_BODY_BYTES": "lots"}, {"BANCO_POOL_SIZE": "0"},
-    {"BANCO_IDEMPOTENCY_RETENTION_S": "a day"},
+    {"BANCO_IDEMPOTENCY_RETENTION_S": "a day"}, {"BANCO_REPLICA_WAIT_MS": "-1"},
 ])
 def test_bad_settings_are_refused_by_name(change):
     with pytest.raises(ConfigError) as e:
