@@ -157,6 +157,13 @@ def test_only_the_operator_reads_the_metrics(client, new_player):
     assert player.status_code == 403 and player.json["code"] == "forbidden"
     auditor = client.post("/v1/auditors", json={"name": "m"}, headers=OPERATOR).json["token"]
     assert client.get("/metrics", headers=bearer(auditor)).status_code == 403
+    # What Prometheus asks for: OpenMetrics first, the text format too, which it is given.
+    prometheus = client.get("/metrics", headers={**OPERATOR, "Accept": (
+        "application/openmetrics-text;version=1.0.0;escaping=underscores;q=0.6,"
+        "text/plain;version=0.0.4;q=0.3,*/*;q=0.2")})
+    assert prometheus.status_code == 200
+    assert prometheus.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8"
+    assert "# TYPE banco_actions_total counter" in prometheus.get_data(as_text=True)
 
 
 class Answer:
