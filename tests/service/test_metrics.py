@@ -22,6 +22,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
 from rq import SimpleWorker
 
+from service.cli import metrics_dir
 from service.http.app import create_app
 from service.runtime import embedded
 from tests.conftest import fresh_database
@@ -277,3 +278,15 @@ def test_under_gunicorn_one_scrape_adds_up_every_process(running):
 def after_queue(samples: Samples) -> str:
     [name] = {dict(labels)["queue"] for (metric, labels) in samples if metric == "banco_queue_up"}
     return name
+
+
+def test_a_start_removes_the_counts_of_processes_no_longer_running(tmp_path):
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    for name in (f"counter_{ended.pid}.db", f"gauge_livesum_{ended.pid}.db", f"counter_{os.getpid()}.db"):
+        (folder / name).write_bytes(b"")
+    metrics_dir.prepare(folder)
+    # A worker still running (this process, here) keeps what it counted.
+    assert sorted(p.name for p in folder.iterdir()) == [f"counter_{os.getpid()}.db"]
