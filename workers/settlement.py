@@ -15,6 +15,7 @@ from rq import Retry
 from events.catalog import default_types
 from events.model import ConcurrencyConflict
 from events.postgres import PostgresEventStore, make_pool
+from service.runtime import metrics
 from workers.queues import queue
 
 log = logging.getLogger("banco.settlement")
@@ -37,8 +38,14 @@ def settle_hand(table_id: str, hand_id: str) -> bool:
     from service.commands import settling
 
     store = _store()
+    waited: tuple[str, float] | None = None
     try:
         with _pool().connection() as conn, conn.transaction():
+            # The row was last written by the move that ended the hand: how long the hand has
+            # waited, for the metrics (read before `settle` writes the row again).
+            waited = conn.execute(
+                "SELECT game, extract(epoch FROM now() - updated_at)::float FROM tables"
+                " WHERE table_id = %s AND status = 'settling'", (table_id,)).fetchone()
             done = settling.settle(conn, store, table_id, hand_id,
                                    {"actor": "worker", "command": "SettleHand", "hand": hand_id})
             if done and os.environ.get("BANCO_TEST_CRASH_POINT") == "settlement":
@@ -46,6 +53,9 @@ def settle_hand(table_id: str, hand_id: str) -> bool:
                 os.kill(os.getpid(), signal.SIGKILL)
     except ConcurrencyConflict:
         done = False  # another worker (or the sweeper) settled it at the same moment
+    if done and waited is not None:
+        metrics.HANDS_SETTLED.labels(game=waited[0]).inc()
+        metrics.SETTLEMENT_LAG.observe(max(0.0, waited[1]))
     log.info("hand %s %s", hand_id, "settled" if done else "was already settled")
     return done
 

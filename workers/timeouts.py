@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 
 from redis import Redis
 from redis.client import Pipeline
@@ -19,6 +19,7 @@ from rq.registry import ScheduledJobRegistry
 
 from events.model import ConcurrencyConflict
 from projections import tables
+from service.runtime import metrics
 from workers.queues import queue
 from workers.settlement import _pool, _store, enqueue_settlement
 
@@ -62,9 +63,13 @@ def fire(table_id: str, version: int) -> tables.TableRow | None:
             table = tables.load(conn, table_id)
             if table is None or table.status != "playing" or table.version != version:
                 return None
-            return handlers.time_out(conn, store, table, {"actor": "worker", "timeout": True})
+            due = table.deadline
+            after = handlers.time_out(conn, store, table, {"actor": "worker", "timeout": True})
     except ConcurrencyConflict:
         return None  # a player's action landed first: the turn is over
+    if after is not None and due is not None:  # counted once committed
+        metrics.DEADLINE_LATENESS.observe(max(0.0, (datetime.now(UTC) - due).total_seconds()))
+    return after
 
 
 def send(connection: Redis, queue_name: str, settle: Iterable[tuple[str, str]] = (),

@@ -11,6 +11,7 @@ import click
 import psycopg
 
 from service.cli import audit as cli_audit
+from service.cli import metrics_dir
 from service.cli.failures import Banco
 from service.cli.files import written
 from service.cli.runner import THREADS, gunicorn_command
@@ -54,6 +55,9 @@ def serve(bind: str, workers: int, threads: int) -> None:
     except ConfigError as e:
         raise click.UsageError(str(e)) from e
     os.environ["BANCO_THREADS"] = str(threads)  # what streams and long polls may hold (service/http/slots.py)
+    # Every gunicorn process writes its metrics there, and GET /metrics adds them up; a
+    # `banco worker` given the same folder has its own counted too.
+    metrics_dir.from_env()
     os.execvp(sys.executable, gunicorn_command(bind, workers, threads))
 
 
@@ -68,6 +72,8 @@ def worker(burst: bool, data_dir: Path) -> None:
         sweep_every_s = float(os.environ.get("BANCO_SWEEP_EVERY_S") or "1")
     except ValueError:
         raise click.UsageError("BANCO_SWEEP_EVERY_S must be a number of seconds") from None
+    if os.environ.get(metrics_dir.VARIABLE):  # the API's folder: it cleans it, this only writes
+        Path(os.environ[metrics_dir.VARIABLE]).mkdir(parents=True, exist_ok=True)
     with servers(data_dir, database=True, redis=True) as found:
         # The jobs read DATABASE_URL from the environment the worker hands down.
         os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = found.database_url, found.redis_url

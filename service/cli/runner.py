@@ -14,6 +14,7 @@ import click
 import psycopg
 
 from events import migrate
+from service.cli import metrics_dir
 from service.runtime import embedded
 from service.runtime.config import Config, ConfigError
 
@@ -30,7 +31,9 @@ def gunicorn_command(bind: str, workers: int, threads: int = THREADS) -> list[st
     """gunicorn serving the API, its own refusals in problem+json (`service.http.gunicorn_worker`)."""
     return [sys.executable, "-m", "gunicorn", "service.http.wsgi:app", "--bind", bind,
             "--workers", str(workers), "--worker-class", "service.http.gunicorn_worker.ProblemWorker",
-            "--threads", str(threads), "--worker-connections", str(threads)]
+            "--threads", str(threads), "--worker-connections", str(threads),
+            # Its `child_exit` drops a dead worker's live gauges from the metrics.
+            "--config", "python:service.http.gunicorn_hooks"]
 
 
 def operator_key(data_dir: Path) -> str:
@@ -62,6 +65,8 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     failed = False  # a process ended by itself (a port in use, say): not a clean stop
     try:
         key = operator_key(data_dir)
+        # Before the processes start: the API's and the worker's metrics are added up from there.
+        metrics_dir.from_env(data_dir / "metrics")
         env = {**os.environ, "DATABASE_URL": servers.database_url, "REDIS_URL": servers.redis_url,
                "BANCO_OPERATOR_KEY": key, "BANCO_THREADS": str(THREADS)}
         try:

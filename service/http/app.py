@@ -33,6 +33,7 @@ from service.http import (
     jobs_api,
     limits,
     me,
+    metrics,
     pages,
     play_schemas,
     players,
@@ -170,6 +171,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
         app.extensions["banco.redis"], config.queue_name,
         versions=lambda table_ids: _table_versions(db_pool, table_ids))
     headers.init_app(app)
+    metrics.init_app(app)
     logs.init_app(app)
     db.init_app(app, db_pool, db_replica)
     limits.init_app(app, config.redis_url, config.rate_limit)
@@ -179,7 +181,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.register_blueprint(pages.blp)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
                       streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp, me.blp,
-                      jobs_api.blp):
+                      jobs_api.blp, metrics.blp):
         api.register_blueprint(blueprint)
     if config.bench_endpoints:
         from service.http import bench_endpoint

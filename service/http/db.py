@@ -20,6 +20,7 @@ from psycopg_pool import ConnectionPool
 
 from service.http.problems import retry_later
 from service.http.replica import Replica
+from service.runtime import metrics
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -32,6 +33,7 @@ def conn() -> psycopg.Connection:
     """The request's connection, taken from the pool on first use."""
     if "db_conn" not in g:
         g.db_conn = pool().getconn()
+        metrics.DB_CONNECTIONS_IN_USE.inc()
         if request.method in WRITE_METHODS:
             g.db_conn.execute("BEGIN")
     return g.db_conn
@@ -157,6 +159,7 @@ def _release(_: BaseException | None) -> None:
     if c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
         with contextlib.suppress(psycopg.OperationalError):  # the pool discards a broken one
             c.rollback()  # the view failed before its response was made
+    metrics.DB_CONNECTIONS_IN_USE.dec()
     pool().putconn(c)
 
 
@@ -164,5 +167,6 @@ def init_app(app: Flask, db_pool: ConnectionPool, db_replica: Replica | None = N
     app.extensions["banco.pool"] = db_pool
     if db_replica is not None:
         app.extensions["banco.replica"] = db_replica
+    metrics.DB_POOL_MAX.set(db_pool.max_size)
     app.after_request(_finish)
     app.teardown_request(_teardown)

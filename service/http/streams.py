@@ -32,6 +32,7 @@ from service.http.feeds import BATCH, Feed, Feeds, Shown, sse
 from service.http.problems import Problem, retry_later
 from service.http.slots import Slots
 from service.http.table_schemas import EventPageSchema, EventsQuerySchema, StreamQuerySchema
+from service.runtime import metrics
 
 blp = Blueprint("table-events", __name__, url_prefix="/v1/tables",
                 description="A table's events as you may see them: pages, long polls and streams.")
@@ -206,6 +207,7 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
     # most notices are for someone else's turn. (`seat` is read when a notice comes.)
     waiter = notices.subscribe(table_id, None if query["events"] else
                                lambda change: turns and _concerns(change, seat, who))
+    metrics.OPEN_STREAMS.inc()
     try:
         with shared.following(table_id) as feed:
             yield b": connected\n\n"
@@ -240,6 +242,7 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
                     upto = max([after if upto is None else upto, *(c.version for c in changes)])
                     look = turns and any(_concerns(c, seat, who) for c in changes)
     finally:
+        metrics.OPEN_STREAMS.dec()
         notices.unsubscribe(waiter)
 
 

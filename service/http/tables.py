@@ -33,6 +33,7 @@ from service.http.table_schemas import (
     TablePageSchema,
     TableSchema,
 )
+from service.runtime import metrics
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
                 description="Tables: seats, hands and actions.")
@@ -224,6 +225,7 @@ class Hands(MethodView):
         check_if_match(table, required=False)
         table = handlers.open_hand(db.conn(), store(), table, metadata("OpenHand"))
         schedule_after_commit(table)
+        db.after_commit(metrics.HANDS_DEALT.labels(game=table.game).inc)
         return respond(table, 201)
 
 
@@ -248,4 +250,5 @@ class Actions(MethodView):
         table = handlers.act(db.conn(), store(), table, seat, payload,
                              metadata("Act"))
         schedule_after_commit(table, ended)
+        db.after_commit(metrics.ACTIONS.labels(game=table.game).inc)
         return respond(table)

@@ -54,6 +54,7 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/openapi.yaml", None, False, "200 200 200 200 200 200"),
     ("GET", "/healthz", None, False, "200 200 200 200 200 200"),
     ("GET", "/readyz", None, False, "200 200 200 200 200 200"),
+    ("GET", "/metrics", None, False, "401 401 403 403 403 200"),
     ("POST", "/v1/players", {"name": "x"}, False, "401 401 403 403 403 201"),
     ("GET", "/v1/players/{me}", None, False, "401 401 200 403 200 200"),
     ("POST", "/v1/players/{me}/deposits", {"amount": 1, "reason": "r"}, False, "401 401 403 403 403 201"),

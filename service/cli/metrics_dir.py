@@ -1,0 +1,45 @@
+"""The folder the processes of one machine write their metrics to (`service.runtime.metrics`)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def prepare(path: Path) -> Path:
+    """Make the folder, and remove the files of processes no longer running: the counts of an
+    earlier start would otherwise be added to this one's. A worker already running and writing
+    there (`banco worker`, started first) keeps its files."""
+    path.mkdir(parents=True, exist_ok=True)
+    for file in path.glob("*.db"):
+        pid = file.stem.rsplit("_", 1)[-1]
+        if not pid.isdigit() or not _running(int(pid)):
+            file.unlink(missing_ok=True)
+    return path
+
+
+def from_env(default: Path | None = None) -> Path:
+    """The folder `PROMETHEUS_MULTIPROC_DIR` names, else `default`, else a new temporary one;
+    prepared, and set in this process's environment for the processes it starts."""
+    named = os.environ.get(VARIABLE)
+    if named:
+        path = Path(named)
+    elif default is not None:
+        path = default
+    else:
+        path = Path(tempfile.mkdtemp(prefix="banco-metrics-"))
+    os.environ[VARIABLE] = str(prepare(path))
+    return path

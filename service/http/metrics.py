@@ -1,0 +1,72 @@
+"""`GET /metrics`: the service's Prometheus metrics, for the operator, and the request timing.
+
+Whichever gunicorn process answers the scrape adds up the files every process (the worker's too,
+on the same machine) writes to `PROMETHEUS_MULTIPROC_DIR` (see `service.runtime.metrics`); the
+queue's numbers are read from Redis then (`workers.queue_metrics`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from flask import Flask, Response, current_app, g, request
+from flask.views import MethodView
+from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
+from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
+
+from service.http.auth import require
+from service.http.blueprint import TEXT, Blueprint
+from service.runtime import metrics
+from workers.queue_metrics import QueueCollector
+
+blp = Blueprint("metrics", __name__, description="The service's metrics, for Prometheus.")
+
+
+def scrape() -> bytes:
+    """Every metric in Prometheus's text format: of all processes when they share a folder."""
+    registry = CollectorRegistry()
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if path:
+        multiprocess.MultiProcessCollector(registry, path)
+        body = generate_latest(registry)
+    else:
+        body = generate_latest(REGISTRY)
+    config = current_app.config["BANCO"]
+    queue = CollectorRegistry()
+    queue.register(QueueCollector(current_app.extensions["banco.redis"], config.queue_name))
+    return body + generate_latest(queue)
+
+
+@blp.route("/metrics")
+class Metrics(MethodView):
+    @require("operator")
+    @blp.operation("getMetrics")
+    @blp.response(200, TEXT, content_type="text/plain",
+                  description="Prometheus's text format (version 0.0.4): request latencies by"
+                  " route and status, actions, hands dealt and settled, settlement lag, deadline"
+                  " lateness, the queue's jobs, the database pool and open streams")
+    def get(self) -> Response:
+        """The service's metrics, in Prometheus's text format"""
+        return Response(scrape(), content_type=CONTENT_TYPE_PLAIN_0_0_4,
+                        headers={"Cache-Control": "no-store"})
+
+
+def _start() -> None:
+    g.metrics_started = time.perf_counter()
+
+
+def _done(response: Response) -> Response:
+    started = g.get("metrics_started")
+    if started is not None:
+        # The URL rule, not the path: one series per route, whatever ids a client sends.
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        metrics.REQUEST_SECONDS.labels(request.method, route, str(response.status_code)).observe(
+            time.perf_counter() - started)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Time every request."""
+    app.before_request(_start)
+    app.after_request(_done)

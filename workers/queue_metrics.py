@@ -1,0 +1,50 @@
+"""The worker's queue as Prometheus metrics, read from RQ at each scrape.
+
+Redis holds these numbers for every worker at once, wherever it runs: reading them when asked
+is exact, where counting them in each process could not be (a job that fails in a worker on
+another machine).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+from redis import Redis, RedisError
+from rq import Worker
+
+from workers.queues import queue
+
+
+class QueueCollector(Collector):
+    """`banco_queue_jobs{queue,state}`, `banco_queue_workers{queue}` and `banco_queue_up{queue}`."""
+
+    def __init__(self, connection: Redis, queue_name: str) -> None:
+        self.connection = connection
+        self.queue_name = queue_name
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        up = GaugeMetricFamily("banco_queue_up", "1 when the queue's Redis answered the scrape",
+                               labels=["queue"])
+        jobs = GaugeMetricFamily(
+            "banco_queue_jobs", "Jobs of the worker's queue by state: queued, scheduled (deadlines"
+            " to come), started, and failed (kept until requeued or expired; see GET /v1/jobs)",
+            labels=["queue", "state"])
+        workers = GaugeMetricFamily("banco_queue_workers", "Workers taking the queue's jobs",
+                                    labels=["queue"])
+        try:
+            q = queue(self.connection, self.queue_name)
+            counts = {"queued": q.count, "scheduled": q.scheduled_job_registry.count,
+                      "started": q.started_job_registry.count, "failed": q.failed_job_registry.count}
+            alive = Worker.count(queue=q)
+        except RedisError:
+            # Redis away: say so, rather than fail the scrape of everything else.
+            up.add_metric([self.queue_name], 0)
+            yield up
+            return
+        up.add_metric([self.queue_name], 1)
+        for state, count in counts.items():
+            jobs.add_metric([self.queue_name, state], count)
+        workers.add_metric([self.queue_name], alive)
+        yield from (up, jobs, workers)
