@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator
 
 import psycopg
@@ -16,6 +17,7 @@ from bench import (
     http_history,
     http_service,
     http_streams,
+    peer,
     rebuild,
     validate,
 )
@@ -191,3 +193,29 @@ def test_validate_times_every_way_on_every_payload(bench_url: str):
     result = validate.run_appends(bench_url, rounds=1, seconds=0.05)
     assert all(len(rates) == 1 and rates[0] > 0 for rates in result.rates.values())
     assert "| registry |" in validate.appends_markdown(result)
+
+
+def test_peer_runs_the_same_command_through_banco_and_the_eventsourcing_library(bench_url: str):
+    results = peer.run(bench_url, processes=(1, 2), seconds=0.2, rounds=1)
+
+    assert [r.processes for r in results] == [1, 2]
+    for r in results:
+        assert len(r.banco) == len(r.peer) == 1
+        assert r.banco[0] > 0 and r.peer[0] > 0 and r.ratio > 0
+    with psycopg.connect(bench_url) as conn:
+        # Banco: every table's row is at its stream's version, and holds as many moves as the
+        # stream holds move events.
+        rows = conn.execute(
+            "SELECT t.version, s.version, (SELECT count(*) FROM events e WHERE e.stream_id ="
+            " s.stream_id AND e.type = 'game.Moved'), t.state FROM tables t"
+            " JOIN streams s ON s.stream_id = 'table-' || t.table_id").fetchall()
+        # The library: two events a command, and snapshots taken from them.
+        recorded = conn.execute("SELECT count(*) FROM peertables_events").fetchone()
+        snapshots = conn.execute("SELECT count(*) FROM peertables_snapshots").fetchone()
+    assert len(rows) == peer.TABLES_PER_PROCESS * 2
+    assert all(table == stream for table, stream, _, _ in rows)
+    assert all(pickle.loads(state) == peer.Count(moves) for _, _, moves, state in rows)
+    assert sum(moves for _, _, moves, _ in rows) > 0
+    assert recorded is not None and snapshots is not None
+    assert recorded[0] > peer.TABLES_PER_PROCESS * 2 and snapshots[0] > 0
+    assert "| 2 |" in peer.markdown(results)
