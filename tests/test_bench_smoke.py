@@ -98,6 +98,19 @@ def test_http_shows_the_rounds_range_of_actions_per_ceiling():
     assert http.spread(res) == "30%"
 
 
+def test_http_judges_each_game_against_the_minimal_move():
+    """The rate targets are shares of the minimal move's rate, one per game, and the p99's is
+    three times the minimal move's p99; the one-INSERT ceiling is reported, not judged."""
+    cassino, sette = http.Result(http.Case("cassino", 1)), http.Result(http.Case("sette-e-mezzo", 1))
+    for res in (cassino, sette):
+        res.tables.rates, res.move.rates, res.ceiling.rates = [50.0], [100.0], [1000.0]
+        res.tables.latencies, res.move.latencies = [0.030] * 10, [0.010] * 10
+    assert cassino.met == (False, True) and sette.met == (True, True)
+    assert http.spread(sette, "move") == "50%" and http.spread(sette) == "5%"
+    sette.tables.latencies = [0.031] * 10
+    assert sette.met == (True, False)
+
+
 def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     """Both games at 1 and 2 tables under gunicorn with a worker, and a tiny history."""
     http_service.prepare(bench_url)
@@ -110,8 +123,10 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     assert [(r.case.game, r.case.tables) for r in results] == [
         ("sette-e-mezzo", 1), ("cassino", 1), ("sette-e-mezzo", 2), ("cassino", 2)]
     # A trial this short may fall wholly on a hand waiting for its settlement: no per-case rate.
-    assert all(len(r.tables.rates) == len(r.ceiling.rates) == 1 for r in results)
+    assert all(len(r.tables.rates) == len(r.move.rates) == len(r.ceiling.rates) == 1
+               for r in results)
     assert sum(r.tables.rates[0] for r in results) > 0 and sum(r.ceiling.rates[0] for r in results) > 0
+    assert all(r.move.rates[0] > 0 for r in results)
     assert any(r.tables.latencies for r in results)
     assert "| cassino | 2 |" in http.markdown(results)
     assert history.hands == {"young": 1, "old": 3, "twin": 1}
@@ -122,8 +137,11 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
         settled = conn.execute("SELECT count(*) FILTER (WHERE status = 'settled'), count(*)"
                                " FROM hands").fetchone()
         inserted = conn.execute("SELECT count(*) FROM bench_ceiling").fetchone()
+        moved = conn.execute("SELECT count(*), count(DISTINCT stream_id) FROM bench_move_events"
+                             ).fetchone()
     assert settled is not None and settled[0] >= settled[1] - 4  # at most one in play per table
     assert inserted is not None and inserted[0] > 0
+    assert moved is not None and moved[0] > 0 and moved[0] % 2 == 0 and moved[1] == 2
 
 
 def test_streams_holds_followers_up_to_the_bound_and_plays_at_a_followed_table(
@@ -173,13 +191,14 @@ def test_http_cpu_splits_each_trial_into_its_parts(bench_url: str, redis_url: st
                                       mode="threads", warm=False)
 
     [res] = results
-    [tables], [ceiling] = res.tables.parts, res.ceiling.parts
-    assert set(tables) == set(ceiling) == set(http_cpu.PARTS)
-    assert tables["the request"] > 0 and ceiling["the request"] > 0
+    [tables], [moves], [ceiling] = res.tables.parts, res.move.parts, res.ceiling.parts
+    assert set(tables) == set(moves) == set(ceiling) == set(http_cpu.PARTS)
+    assert tables["the request"] > 0 and moves["the request"] > 0 and ceiling["the request"] > 0
     assert tables["streams"] > 0 and ceiling["streams"] == 0  # the ceiling's clients hold none
     if http_cpu.named_cpu(["postgres"]) > 0:  # a server on this machine, seen in /proc
         assert tables["PostgreSQL"] > 0 and ceiling["PostgreSQL"] > 0
     assert "| cassino | 1 | tables |" in http.cpu_markdown(results)
+    assert "| cassino | 1 | move |" in http.cpu_markdown(results)
 
 
 def test_validate_times_every_way_on_every_payload(bench_url: str):
