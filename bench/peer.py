@@ -129,7 +129,9 @@ def peer_env(url: str) -> dict[str, str]:
            "POSTGRES_HOST": str(params.get("host") or "127.0.0.1"),
            "POSTGRES_PORT": str(params.get("port") or "5432"),
            "POSTGRES_USER": str(params.get("user") or "postgres"),
-           "POSTGRES_PASSWORD": str(params.get("password") or ""), "POSTGRES_POOL_SIZE": "1"}
+           "POSTGRES_PASSWORD": str(params.get("password") or ""), "POSTGRES_POOL_SIZE": "1",
+           # `prepare` makes the tables once: processes starting together would race to.
+           "CREATE_TABLE": "n"}
     return env
 
 
@@ -204,7 +206,7 @@ class Result:
 
 
 def prepare(url: str) -> None:
-    """The library's tables, made once before the processes start (each would race to)."""
+    """The library's tables, made once before the processes start."""
     PeerTables(env={**peer_env(url), "CREATE_TABLE": "y"}).close()
 
 
