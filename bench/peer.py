@@ -68,7 +68,7 @@ def decide(moves: int, now: float) -> tuple[dict[str, Any], dict[str, Any]]:
 
 # --- Banco ---------------------------------------------------------------------------------------
 
-class _Banco:
+class BancoSide:
     def __init__(self, url: str) -> None:
         self.conn = psycopg.connect(url)
         configure_connection(self.conn)
@@ -84,6 +84,10 @@ class _Banco:
                 table.version, table.created_at = created[-1].version, created[-1].recorded_at
                 tables.save(self.conn, table)
             self.tables.append(table.table_id)
+
+    def close(self) -> None:
+        self.conn.close()
+        self.store.pool.close()
 
     def command(self, turn: int) -> None:
         table_id = self.tables[turn % len(self.tables)]
@@ -135,7 +139,7 @@ def peer_env(url: str) -> dict[str, str]:
     return env
 
 
-class _Peer:
+class PeerSide:
     def __init__(self, url: str) -> None:
         self.app = PeerTables(env=peer_env(url))
         self.tables = []
@@ -143,6 +147,9 @@ class _Peer:
             table = PeerTable()
             self.app.save(table)
             self.tables.append(table.id)
+
+    def close(self) -> None:
+        self.app.close()
 
     def command(self, turn: int) -> None:
         table: PeerTable = self.app.repository.get(self.tables[turn % len(self.tables)])
@@ -161,10 +168,10 @@ def _setup(url: str) -> None:
     _process["url"] = url
 
 
-def _side(kind: str) -> _Banco | _Peer:
+def _side(kind: str) -> BancoSide | PeerSide:
     side = _process.get(kind)
     if side is None:
-        side = _process[kind] = (_Banco if kind == "banco" else _Peer)(_process["url"])
+        side = _process[kind] = (BancoSide if kind == "banco" else PeerSide)(_process["url"])
     return side
 
 

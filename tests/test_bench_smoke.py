@@ -221,20 +221,31 @@ def test_peer_runs_the_same_command_through_banco_and_the_eventsourcing_library(
     for r in results:
         assert len(r.banco) == len(r.peer) == 1
         assert r.banco[0] > 0 and r.peer[0] > 0 and r.ratio > 0
-    with psycopg.connect(bench_url) as conn:
-        # Banco: every table's row is at its stream's version, and holds as many moves as the
-        # stream holds move events.
-        rows = conn.execute(
-            "SELECT t.version, s.version, (SELECT count(*) FROM events e WHERE e.stream_id ="
-            " s.stream_id AND e.type = 'game.Moved'), t.state FROM tables t"
-            " JOIN streams s ON s.stream_id = 'table-' || t.table_id").fetchall()
-        # The library: two events a command, and snapshots taken from them.
-        recorded = conn.execute("SELECT count(*) FROM peertables_events").fetchone()
-        snapshots = conn.execute("SELECT count(*) FROM peertables_snapshots").fetchone()
-    assert len(rows) == peer.TABLES_PER_PROCESS * 2
-    assert all(table == stream for table, stream, _, _ in rows)
-    assert all(pickle.loads(state) == peer.Count(moves) for _, _, moves, state in rows)
-    assert sum(moves for _, _, moves, _ in rows) > 0
-    assert recorded is not None and snapshots is not None
-    assert recorded[0] > peer.TABLES_PER_PROCESS * 2 and snapshots[0] > 0
     assert "| 2 |" in peer.markdown(results)
+    # Five commands at each table of a side, in this process: what each side writes.
+    banco, other = peer.BancoSide(bench_url), peer.PeerSide(bench_url)
+    try:
+        for turn in range(5 * peer.TABLES_PER_PROCESS):
+            banco.command(turn)
+            other.command(turn)
+        library_moves = [other.app.repository.get(t).moves for t in other.tables]
+    finally:
+        banco.close()
+        other.close()
+    with psycopg.connect(bench_url) as conn:
+        # Banco: every table's row is at its stream's version and holds as many moves as the
+        # stream holds move events, a move and a deadline a command.
+        rows = conn.execute(
+            "SELECT t.table_id, t.version, s.version, t.state, (SELECT count(*) FROM events e"
+            " WHERE e.stream_id = s.stream_id AND e.type = 'game.Moved') FROM tables t"
+            " JOIN streams s ON s.stream_id = 'table-' || t.table_id").fetchall()
+        # The library: a snapshot at every table's tenth event, the fifth command's first.
+        snapshots = conn.execute("SELECT count(DISTINCT originator_id) FROM peertables_snapshots"
+                                 " WHERE originator_version = 10").fetchone()
+    assert all(table == stream and pickle.loads(state) == peer.Count(moves)
+               for _, table, stream, state, moves in rows)
+    mine = {table_id: (version, moves) for table_id, version, _, _, moves in rows
+            if table_id in banco.tables}
+    assert mine == {t: (11, 5) for t in banco.tables}
+    assert library_moves == [5] * peer.TABLES_PER_PROCESS
+    assert snapshots is not None and snapshots[0] >= peer.TABLES_PER_PROCESS
