@@ -317,8 +317,8 @@ def _mover(client: Client, spec: TableSpec, path: str, seat: int | None, tally: 
     raise AssertionError("a hand in play offers nobody an action")
 
 
-def insert(port: int, token: str, start_at: float, stop_at: float) -> Tally:
-    """The ceiling: POST one INSERT after another from `start_at` to `stop_at`."""
+def _ceiling(path: str, port: int, token: str, start_at: float, stop_at: float) -> Tally:
+    """POST `path` one request after another from `start_at` to `stop_at`."""
     tally = Tally()
     client = Client(port)
     time.sleep(max(0.0, start_at - time.monotonic()))
@@ -326,7 +326,7 @@ def insert(port: int, token: str, start_at: float, stop_at: float) -> Tally:
     try:
         while time.monotonic() < stop_at:
             began = time.monotonic()
-            status, body, _ = client.call("POST", "/v1/bench/inserts", token)
+            status, body, _ = client.call("POST", path, token)
             ended = time.monotonic()
             assert status == 201, body
             if ended <= stop_at:
@@ -337,6 +337,16 @@ def insert(port: int, token: str, start_at: float, stop_at: float) -> Tally:
         client.close()
     tally.cpu = time.thread_time() - cpu
     return tally
+
+
+def insert(port: int, token: str, start_at: float, stop_at: float) -> Tally:
+    """The one-INSERT ceiling: POST one INSERT after another from `start_at` to `stop_at`."""
+    return _ceiling("/v1/bench/inserts", port, token, start_at, stop_at)
+
+
+def move(port: int, token: str, start_at: float, stop_at: float) -> Tally:
+    """The minimal-move ceiling: a locked row, two events and the row written back, per POST."""
+    return _ceiling("/v1/bench/moves", port, token, start_at, stop_at)
 
 
 def _hold(start_at: float) -> tuple[int, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator
 
 import psycopg
@@ -16,6 +17,7 @@ from bench import (
     http_history,
     http_service,
     http_streams,
+    peer,
     rebuild,
     validate,
 )
@@ -96,6 +98,19 @@ def test_http_shows_the_rounds_range_of_actions_per_ceiling():
     assert http.spread(res) == "30%"
 
 
+def test_http_judges_each_game_against_the_minimal_move():
+    """The rate targets are shares of the minimal move's rate, one per game, and the p99's is
+    three times the minimal move's p99; the one-INSERT ceiling is reported, not judged."""
+    cassino, sette = http.Result(http.Case("cassino", 1)), http.Result(http.Case("sette-e-mezzo", 1))
+    for res in (cassino, sette):
+        res.tables.rates, res.move.rates, res.ceiling.rates = [50.0], [100.0], [1000.0]
+        res.tables.latencies, res.move.latencies = [0.030] * 10, [0.010] * 10
+    assert cassino.met == (False, True) and sette.met == (True, True)
+    assert http.spread(sette, "move") == "50%" and http.spread(sette) == "5%"
+    sette.tables.latencies = [0.031] * 10
+    assert sette.met == (True, False)
+
+
 def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     """Both games at 1 and 2 tables under gunicorn with a worker, and a tiny history."""
     http_service.prepare(bench_url)
@@ -108,8 +123,10 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     assert [(r.case.game, r.case.tables) for r in results] == [
         ("sette-e-mezzo", 1), ("cassino", 1), ("sette-e-mezzo", 2), ("cassino", 2)]
     # A trial this short may fall wholly on a hand waiting for its settlement: no per-case rate.
-    assert all(len(r.tables.rates) == len(r.ceiling.rates) == 1 for r in results)
+    assert all(len(r.tables.rates) == len(r.move.rates) == len(r.ceiling.rates) == 1
+               for r in results)
     assert sum(r.tables.rates[0] for r in results) > 0 and sum(r.ceiling.rates[0] for r in results) > 0
+    assert all(r.move.rates[0] > 0 for r in results)
     assert any(r.tables.latencies for r in results)
     assert "| cassino | 2 |" in http.markdown(results)
     assert history.hands == {"young": 1, "old": 3, "twin": 1}
@@ -120,8 +137,11 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
         settled = conn.execute("SELECT count(*) FILTER (WHERE status = 'settled'), count(*)"
                                " FROM hands").fetchone()
         inserted = conn.execute("SELECT count(*) FROM bench_ceiling").fetchone()
+        moved = conn.execute("SELECT count(*), count(DISTINCT stream_id) FROM bench_move_events"
+                             ).fetchone()
     assert settled is not None and settled[0] >= settled[1] - 4  # at most one in play per table
     assert inserted is not None and inserted[0] > 0
+    assert moved is not None and moved[0] > 0 and moved[0] % 2 == 0 and moved[1] == 2
 
 
 def test_streams_holds_followers_up_to_the_bound_and_plays_at_a_followed_table(
@@ -171,13 +191,14 @@ def test_http_cpu_splits_each_trial_into_its_parts(bench_url: str, redis_url: st
                                       mode="threads", warm=False)
 
     [res] = results
-    [tables], [ceiling] = res.tables.parts, res.ceiling.parts
-    assert set(tables) == set(ceiling) == set(http_cpu.PARTS)
-    assert tables["the request"] > 0 and ceiling["the request"] > 0
+    [tables], [moves], [ceiling] = res.tables.parts, res.move.parts, res.ceiling.parts
+    assert set(tables) == set(moves) == set(ceiling) == set(http_cpu.PARTS)
+    assert tables["the request"] > 0 and moves["the request"] > 0 and ceiling["the request"] > 0
     assert tables["streams"] > 0 and ceiling["streams"] == 0  # the ceiling's clients hold none
     if http_cpu.named_cpu(["postgres"]) > 0:  # a server on this machine, seen in /proc
         assert tables["PostgreSQL"] > 0 and ceiling["PostgreSQL"] > 0
     assert "| cassino | 1 | tables |" in http.cpu_markdown(results)
+    assert "| cassino | 1 | move |" in http.cpu_markdown(results)
 
 
 def test_validate_times_every_way_on_every_payload(bench_url: str):
@@ -191,3 +212,40 @@ def test_validate_times_every_way_on_every_payload(bench_url: str):
     result = validate.run_appends(bench_url, rounds=1, seconds=0.05)
     assert all(len(rates) == 1 and rates[0] > 0 for rates in result.rates.values())
     assert "| registry |" in validate.appends_markdown(result)
+
+
+def test_peer_runs_the_same_command_through_banco_and_the_eventsourcing_library(bench_url: str):
+    results = peer.run(bench_url, processes=(1, 2), seconds=0.2, rounds=1)
+
+    assert [r.processes for r in results] == [1, 2]
+    for r in results:
+        assert len(r.banco) == len(r.peer) == 1
+        assert r.banco[0] > 0 and r.peer[0] > 0 and r.ratio > 0
+    assert "| 2 |" in peer.markdown(results)
+    # Five commands at each table of a side, in this process: what each side writes.
+    banco, other = peer.BancoSide(bench_url), peer.PeerSide(bench_url)
+    try:
+        for turn in range(5 * peer.TABLES_PER_PROCESS):
+            banco.command(turn)
+            other.command(turn)
+        library_moves = [other.app.repository.get(t).moves for t in other.tables]
+    finally:
+        banco.close()
+        other.close()
+    with psycopg.connect(bench_url) as conn:
+        # Banco: every table's row is at its stream's version and holds as many moves as the
+        # stream holds move events, a move and a deadline a command.
+        rows = conn.execute(
+            "SELECT t.table_id, t.version, s.version, t.state, (SELECT count(*) FROM events e"
+            " WHERE e.stream_id = s.stream_id AND e.type = 'game.Moved') FROM tables t"
+            " JOIN streams s ON s.stream_id = 'table-' || t.table_id").fetchall()
+        # The library: a snapshot at every table's tenth event, the fifth command's first.
+        snapshots = conn.execute("SELECT count(DISTINCT originator_id) FROM peertables_snapshots"
+                                 " WHERE originator_version = 10").fetchone()
+    assert all(table == stream and pickle.loads(state) == peer.Count(moves)
+               for _, table, stream, state, moves in rows)
+    mine = {table_id: (version, moves) for table_id, version, _, _, moves in rows
+            if table_id in banco.tables}
+    assert mine == {t: (11, 5) for t in banco.tables}
+    assert library_moves == [5] * peer.TABLES_PER_PROCESS
+    assert snapshots is not None and snapshots[0] >= peer.TABLES_PER_PROCESS

@@ -1,4 +1,5 @@
-"""The benchmark's ceiling endpoint exists only when asked for, and does one INSERT per POST."""
+"""The benchmark's ceiling endpoints exist only when asked for: one INSERT per POST, and the
+minimal move (a locked row, two events, the row written back)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,30 @@ def test_each_post_inserts_one_row_as_the_caller(app, config, new_player):
     with pool.connection() as conn:
         rows = conn.execute(f"SELECT actor FROM {bench_endpoint.TABLE} ORDER BY id").fetchall()
     assert [a for (a,) in rows[before:]] == [f"player:{player.id}", "operator:operator"]
+
+
+def test_each_minimal_move_appends_two_events_after_the_callers_row_and_moves_it_on(
+        app, config, new_player):
+    pool = app.extensions["banco.pool"]
+    bench_app = create_app(replace(config, bench_endpoints=True), pool=pool,
+                           redis_client=app.extensions["banco.redis"])
+    with pool.connection() as conn:
+        bench_endpoint.create_table(conn)
+    client = bench_app.test_client()
+    player = new_player("Mover")
+
+    assert client.post("/v1/bench/moves").status_code == 401
+    versions = [client.post("/v1/bench/moves", headers=bearer(player.token)) for _ in range(3)]
+    assert [(r.status_code, r.json["version"]) for r in versions] == [(201, 2), (201, 4), (201, 6)]
+    with pool.connection() as conn:
+        row = conn.execute(f"SELECT version FROM {bench_endpoint.MOVE_ROWS} WHERE actor = %s",
+                           (f"player:{player.id}",)).fetchone()
+        events = conn.execute(f"SELECT version, type FROM {bench_endpoint.MOVE_EVENTS}"
+                              " WHERE stream_id = %s ORDER BY version",
+                              (f"bench-player:{player.id}",)).fetchall()
+        logged = conn.execute("SELECT count(*) FROM events WHERE stream_id = %s",
+                              (f"bench-player:{player.id}",)).fetchone()
+    assert row == (6,)
+    assert events == [(v, t) for n in (1, 3, 5) for v, t in ((n, "game.Moved"),
+                                                            (n + 1, "DeadlineSet"))]
+    assert logged == (0,)  # the log itself is untouched
