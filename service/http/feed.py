@@ -20,9 +20,9 @@ from events.model import Checkpoint
 from events.postgres import PostgresEventStore
 from service.commands import feed, notify
 from service.commands.principal import Principal
-from service.http import contract, db
+from service.http import contract, db, feed_schemas
 from service.http.auth import principal, require
-from service.http.blueprint import TEXT, Blueprint
+from service.http.blueprint import Blueprint
 from service.http.context import store
 from service.http.feed_schemas import FeedPageSchema, FeedQuerySchema, FeedStreamQuerySchema
 from service.http.streams import listener, waiters_busy, waits
@@ -31,6 +31,11 @@ blp = Blueprint("feed", __name__, url_prefix="/v1/feed",
                 description="Every event of the log in its global order, as you may see it.")
 
 BATCH = 500  # events read, and sent, at a time
+# One Server-Sent Event as the stream sends it (OpenAPI 3.2 would call it the `itemSchema`).
+SSE_EVENT = {"type": "object", "properties": {
+    "id": {"type": "string", "description": "The event's position in the log."},
+    "event": {"type": "string", "description": "The event's type."},
+    "data": {"type": "string", "description": "The event as `GET /v1/feed` shows it, as JSON."}}}
 
 
 @blp.route("")
@@ -42,7 +47,7 @@ class Feed(MethodView):
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """The log's events after position `after`, in its global order, as you may see them"""
         page = feed.after(db.conn(), store(), principal(), query["after"], query["limit"],
-                          query.get("types"))
+                          feed_schemas.types(query))
         return {"items": page.items, "next_after": page.next_after}
 
 
@@ -51,13 +56,13 @@ class FeedStream(MethodView):
     @require("operator", "auditor")
     @blp.operation("streamFeed", headers=(contract.LAST_EVENT_ID,))
     @blp.arguments(FeedStreamQuerySchema, location="query")
-    @blp.response(200, TEXT, description="Server-Sent Events: each event of the log as"
+    @blp.response(200, SSE_EVENT, description="Server-Sent Events: each event of the log as"
                   " `event: <type>`, its `id:` its position, its data as `GET /v1/feed` shows it",
                   content_type="text/event-stream")
     def get(self, query: dict[str, Any]) -> Response:
         """The log's events as Server-Sent Events, resumable with Last-Event-ID"""
-        types = query.get("types")
-        types = None if types is None else feed.known_types(store(), types)
+        named = feed_schemas.types(query)
+        types = None if named is None else feed.known_types(store(), named)
         if query["after"] is not None:
             start = feed.place(db.conn(), store(), query["after"])
         else:

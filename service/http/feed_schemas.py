@@ -6,15 +6,21 @@ from datetime import datetime
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
-from webargs.fields import DelimitedList
 
 from service.commands.balances_at import Point
 
 
-def _types() -> DelimitedList:
-    return DelimitedList(fields.String(), metadata={
+def _types() -> fields.String:
+    # A string rather than an array: a comma-separated list, split by `types`.
+    return fields.String(load_default=None, allow_none=True, metadata={
         "description": "Only events of these types, comma-separated (`TreasurePosted,HandBegan`;"
                        " a game's events are `game.<Type>`). An unknown type is a 422."})
+
+
+def types(query: dict[str, Any]) -> list[str] | None:
+    """The event types `query` names, or None when it names none."""
+    given = query.get("types")
+    return None if given is None else [t for t in given.split(",") if t]
 
 
 class FeedQuerySchema(Schema):
