@@ -11,6 +11,7 @@ from bench import (
     append,
     db,
     export,
+    feed,
     http,
     http_cpu,
     http_history,
@@ -191,3 +192,12 @@ def test_validate_times_every_way_on_every_payload(bench_url: str):
     result = validate.run_appends(bench_url, rounds=1, seconds=0.05)
     assert all(len(rates) == 1 and rates[0] > 0 for rates in result.rates.values())
     assert "| registry |" in validate.appends_markdown(result)
+
+
+def test_feed_reads_the_whole_seeded_log_and_its_ceiling(bench_url: str):
+    result = feed.run(bench_url, events=600, rounds=2)
+
+    assert result.events == 600
+    assert len(result.feed) == len(result.ceiling) == 2
+    assert min(result.feed) > 0 and min(result.ceiling) > 0 and result.ratio > 0
+    assert "| 600 |" in feed.markdown(result)
