@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import csv
 import io
+import uuid
 from collections import Counter
 from datetime import datetime
 from typing import Any
 
+import psycopg
+import pytest
 from flask.testing import FlaskClient
 
-from events.model import Checkpoint, StoredEvent
+from events.model import Checkpoint, NewEvent, StoredEvent
+from service.commands import balances_at
+from service.commands.errors import Conflict
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.test_streams import cassino_table
 
@@ -88,3 +93,18 @@ def test_balances_as_of_a_position_or_a_time_equal_a_replay_of_the_log(app, clie
     assert _all_pages(client, OPERATOR, first["recorded_at"])[f"wallet:{ann.id}"] == 50
     assert f"wallet:{bob.id}" not in _all_pages(client, OPERATOR, first["recorded_at"])
     assert client.get("/v1/balances", query_string={"as_of": 1}, headers=ann.auth).status_code == 403
+
+
+def test_a_point_waits_for_the_transactions_that_may_still_post_before_it(app):
+    """A transaction that drew a position and is still open may commit a posting before any
+    later point: the answer waits for it (here refused as not settled, past a short wait)."""
+    url = app.config["BANCO"].database_url
+    store = app.extensions["banco.store"]
+    with psycopg.connect(url) as open_, psycopg.connect(url, autocommit=True) as asking:
+        [held] = store.append(f"held-{uuid.uuid4().hex}", [NewEvent(
+            "PlayerErased", {"player_id": "pl_held", "actor": "test"})], 0, conn=open_)
+        with pytest.raises(Conflict) as refused:
+            balances_at.settle(asking, balances_at.Point(position=held.position), timeout=0.3)
+        assert refused.value.code == "not_settled"
+        open_.commit()
+        balances_at.settle(asking, balances_at.Point(position=held.position))

@@ -16,7 +16,7 @@ from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
 from events.model import NewEvent, StoredEvent
 from games.contract import SPECTATOR, redact
-from service.commands import handlers
+from service.commands import handlers, notify
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.test_streams import cassino_table
 
@@ -201,3 +201,19 @@ def test_bad_feed_and_balances_queries_are_422_problems(client: FlaskClient):
     r = client.get("/v1/balances", query_string={"as_of": 1, "limit": 5},
                    headers={**OPERATOR, "Accept": "text/csv"})
     assert r.status_code == 422 and "limit" in r.json["errors"]["query"]
+
+
+def test_feed_streams_are_woken_by_every_tables_notices(app, client: FlaskClient):
+    """A feed stream waits on the notices table streams wait on, for whichever table changed."""
+    listener = app.extensions["banco.notify"]
+    waiter = listener.subscribe(notify.EVERY_TABLE)
+    try:
+        assert listener.listening.wait(10)
+        table_id = client.post("/v1/tables", json={"game": "cassino"}, headers=OPERATOR).json["id"]
+        deadline = time.monotonic() + 10
+        heard: set[str] = set()
+        while table_id not in heard:
+            assert time.monotonic() < deadline, "no notice of the new table reached the feed"
+            heard |= {c.table_id for c in waiter.wait(1) or []}
+    finally:
+        listener.unsubscribe(waiter)
