@@ -62,11 +62,13 @@ def settle(conn: psycopg.Connection, point: Point, timeout: float = SETTLE_S) ->
     posting at or before it, so that asking again later gives the same answer.
 
     Every event's transaction has its id before it draws a position (an append writes its
-    stream's row first), and a position or a time that has passed was drawn by a transaction
-    that has its id now: below this moment's xmax. So once the oldest transaction still open
-    (xmin) is at or past that xmax, every posting at or before the point has committed or
-    rolled back. The two are read in two statements, the point first, since a statement's
-    snapshot is taken when it begins. Transaction ids are the server's: a long transaction in
+    stream's row first), so a position or a time that has passed belongs to a transaction whose
+    id is older than one drawn now. A statement of its own draws that id (and commits at once,
+    the request's connection being in autocommit): the snapshot's xmax would not do, since it
+    is one past the last transaction to finish, and a transaction still open may be at or past
+    it. Once the oldest transaction still open (xmin) is past the id drawn, every posting at or
+    before the point has committed or rolled back. The point is read first, in a statement of
+    its own. Transaction ids are the server's: a long transaction in
     any database holds the answer back, and past `timeout` it is refused (409, retry)."""
     if point.position is not None:
         row = conn.execute("SELECT last_value FROM events_position_seq").fetchone()
@@ -76,9 +78,11 @@ def settle(conn: psycopg.Connection, point: Point, timeout: float = SETTLE_S) ->
     elif point.time is not None and point.time > datetime.now(UTC):
         raise Invalid("as_of_not_reached", "that time has not come yet",
                       errors={"query": {"as_of": ["In the future."]}})
-    xmax = _one(conn, "SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint")
+    # Inside a transaction the id drawn would be that transaction's, which xmin never passes.
+    assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE and conn.autocommit
+    drawn = _one(conn, "SELECT pg_current_xact_id()::text::bigint")
     deadline = time.monotonic() + timeout
-    while _one(conn, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint") < xmax:
+    while _one(conn, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint") <= drawn:
         if time.monotonic() > deadline:
             raise Conflict("not_settled", "a transaction that may hold a posting before that"
                            " point is still open; retry in a moment")
