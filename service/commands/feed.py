@@ -6,6 +6,10 @@ oldest transaction still open), not the positions' own: a position is drawn when
 inserted but shows when its transaction commits, so ordering by position alone would let an
 event that commits late appear behind one already served. A position is turned back into its
 place in that order (`checkpoint_at`) once per call.
+
+Hidden cards go through the engines' redaction for whoever reads, but every stream is read: the
+feed is for auditors and the operator (who reads as a spectator). A player's own feed would
+have to keep to his streams too.
 """
 
 from __future__ import annotations
