@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 
 from events.model import (
@@ -73,10 +73,16 @@ class InMemoryEventStore:
             events = events if limit is None else events[:limit]
         return self._read(events)
 
-    def read_all(self, after: Checkpoint = Checkpoint(), limit: int = 1000) -> list[StoredEvent]:
+    def read_all(self, after: Checkpoint = Checkpoint(), limit: int = 1000,
+                 types: Collection[str] | None = None) -> list[StoredEvent]:
         with self._lock:
-            found = [e for e in self._log if e.checkpoint > after][:limit]
+            found = [e for e in self._log if e.checkpoint > after
+                     and (types is None or e.type in types)][:limit]
         return self._read(found)
+
+    def checkpoint_at(self, position: int) -> Checkpoint | None:
+        with self._lock:
+            return next((e.checkpoint for e in self._log if e.position == position), None)
 
     def _read(self, events: list[StoredEvent]) -> list[StoredEvent]:
         # Every read goes through here, as every PostgreSQL read goes through `stored_event`.

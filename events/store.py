@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from events.model import Append, Checkpoint, NewEvent, StoredEvent
@@ -26,8 +26,14 @@ class EventStore(Protocol):
         """A stream's events with version > `after_version`, in order, at most `limit` of them."""
         ...
 
-    def read_all(self, after: Checkpoint = Checkpoint(), limit: int = 1000) -> list[StoredEvent]:
-        """The next committed events of the global log after `after`, in a stable order."""
+    def read_all(self, after: Checkpoint = Checkpoint(), limit: int = 1000,
+                 types: Collection[str] | None = None) -> list[StoredEvent]:
+        """The next committed events of the global log after `after`, in a stable order; with
+        `types`, only events of those types."""
+        ...
+
+    def checkpoint_at(self, position: int) -> Checkpoint | None:
+        """The place in the global log of the event at `position` (None: no such event)."""
         ...
 
     def stream_version(self, stream_id: str) -> int:

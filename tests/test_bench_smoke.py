@@ -12,6 +12,7 @@ from bench import (
     append,
     db,
     export,
+    feed,
     http,
     http_cpu,
     http_history,
@@ -249,3 +250,10 @@ def test_peer_runs_the_same_command_through_banco_and_the_eventsourcing_library(
     assert mine == {t: (11, 5) for t in banco.tables}
     assert library_moves == [5] * peer.TABLES_PER_PROCESS
     assert snapshots is not None and snapshots[0] >= peer.TABLES_PER_PROCESS
+def test_feed_reads_the_whole_seeded_log_and_its_ceiling(bench_url: str):
+    result = feed.run(bench_url, events=600, rounds=2)
+
+    assert result.events == 600
+    assert len(result.feed) == len(result.ceiling) == 2
+    assert min(result.feed) > 0 and min(result.ceiling) > 0 and result.ratio > 0
+    assert "| 600 |" in feed.markdown(result)

@@ -7,6 +7,7 @@ lists it, playing a hand to its settlement, the listings that audit that hand (c
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -131,7 +132,9 @@ def test_the_walkthrough_plays_audits_and_exports_a_hand(banco, clone: Path, tmp
         "echo '=== replay'", command_lines("The same from the command line").split("\n")[0],
         "echo '=== verify'", command_lines("The same from the command line").split("\n")[1],
         "echo '=== checkpoint'", listing("**Checkpoints.**"),
-        "echo '=== exports'", listing("**Exports.**")])
+        "echo '=== exports'", listing("**Exports.**"),
+        "echo '=== feed'", listing("**The feed.**"),
+        "echo '=== balances'", listing("**Balances at a point.**")])
     run = subprocess.run(["bash", "-c", walkthrough], cwd=clone, capture_output=True, text=True,
                          timeout=180, env=user_env(B=url, KEY=key, HOME=str(home),
                                                    PATH=tools(tmp_path)))
@@ -193,6 +196,16 @@ def test_the_walkthrough_plays_audits_and_exports_a_hand(banco, clone: Path, tmp
     # Ann's balance history, as CSV and as a chart.
     assert (clone / "ann.csv").read_text().splitlines()[0].startswith("position,")
     assert (clone / "ann.svg").read_text().lstrip().startswith("<svg")
+    # The log's feed: its first three events and where to go on, then postings streamed live.
+    first = [json.loads(line) for line in parts["feed"][:4]]
+    positions = [e["position"] for e in first[:3]]
+    assert positions == sorted(positions) and first[3] == positions[-1]
+    assert parts["feed"][4:] == ["event: TreasurePosted"] * 3
+    # The balances as of now, as CSV: every account, summing to zero.
+    closed = parts["balances"]
+    assert closed[0] == "account,balance,last_position" and len(closed) == 3
+    rows = list(csv.reader((clone / "close.csv").read_text().splitlines()[1:]))
+    assert rows and sum(int(r[1]) for r in rows) == 0
 
 
 def test_the_commands_listing_runs_beside_banco_run(banco, clone: Path, tmp_path: Path):

@@ -22,6 +22,7 @@ from projections.tables import CHANNEL
 log = logging.getLogger("banco.notify")
 
 FALLBACK_S = 1.0  # how long a stream waits without a notice before it looks anyway
+EVERY_TABLE = "*"  # subscribe with it to hear of every table's changes (the log's feed)
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,8 @@ class Listener:
 
     def _wake(self, table_id: str | None, change: Change | None) -> None:
         with self._lock:
-            waiting = [w for t, ws in self._waiters.items() if table_id in (None, t) for w in ws]
+            waiting = [w for t, ws in self._waiters.items()
+                       if table_id in (None, t) or t == EVERY_TABLE for w in ws]
         for w in waiting:
             w.wake(change)
 

@@ -45,6 +45,10 @@ class Redactor:
         self._lineups = {} if lineups is None else lineups
 
     def viewer_for_hand(self, hand_id: str) -> Viewer:
+        if self.principal.role != "player":
+            # Auditors and the operator see every hand alike, whoever sat in it: no line-up
+            # is read for them (a read of the whole log's feed would read every hand's).
+            return viewer_in(self.principal, ())
         if hand_id not in self._viewers:
             if hand_id not in self._lineups:
                 assert self.conn is not None, "a hand's line-up is read with a connection"
@@ -73,6 +77,19 @@ class Redactor:
             data = {"hand_id": data["hand_id"], "auditors_only": True}
         kind = "ledger" if stored.type == "TreasurePosted" else "table"
         return {**out, "kind": kind, "type": stored.type, "hand": data.get("hand_id") or data.get("hand"),
+                "data": data}
+
+    def logged(self, stored: StoredEvent) -> dict[str, Any]:
+        """The event as the log's feed shows it to this caller: a table's as `event` redacts it,
+        named by its place in the log. A registration shows no name, sealed or (in registrations
+        older than sealing) clear: an erased player's would still be there, and names are read
+        from the players' resource, which knows who was erased."""
+        shown = self.event(stored)
+        data = shown["data"]
+        if stored.type == "PlayerRegistered":
+            data = {"player_id": data["player_id"]}
+        return {"position": stored.position, "stream": stored.stream_id, "version": stored.version,
+                "type": stored.type, "recorded_at": shown["recorded_at"], "hand": shown["hand"],
                 "data": data}
 
     def events(self, stored: Iterable[StoredEvent]) -> Iterator[dict[str, Any]]:

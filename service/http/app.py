@@ -22,9 +22,11 @@ from service.commands.errors import Conflict, Invalid, NotFound, Refused
 from service.http import (
     audit,
     auditors,
+    balances,
     charts,
     contract,
     db,
+    feed,
     games_api,
     hand_audit,
     hands,
@@ -181,7 +183,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.register_blueprint(pages.blp)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
                       streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp, me.blp,
-                      jobs_api.blp, metrics.blp):
+                      jobs_api.blp, metrics.blp, feed.blp, balances.blp):
         api.register_blueprint(blueprint)
     if config.bench_endpoints:
         from service.http import bench_endpoint

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
-from flask import Response, current_app, request
+from flask import Response, request
 from flask.views import MethodView
-from psycopg_pool import ConnectionPool
 
 from events import ledger, personal_data
 from events.model import NewEvent
 from projections import apply_inline, history
 from service.commands import export
-from service.http import db, idempotency, tokens
+from service.http import db, exports, idempotency, tokens
 from service.http.auth import require
 from service.http.blueprint import TEXT, Blueprint
 from service.http.context import metadata, store
-from service.http.problems import Problem, retry_later
+from service.http.problems import Problem
 from service.http.schemas import (
     BalanceSchema,
     HistoryPageSchema,
@@ -32,7 +30,6 @@ from service.http.schemas import (
     TransferResultSchema,
     TransferSchema,
 )
-from service.http.slots import Slots, once
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players",
                 description="Players, their wallets and balance history.")
@@ -247,32 +244,6 @@ class BalanceHistory(MethodView):
 
 
 def _export(filters: history.Filters, fmt: str, mime: str) -> Response:
-    """The history streamed for as long as the client reads, from a connection of the exports'
-    own pool (the replica's, when it may serve the caller: `db.reading_from`): a client that
-    reads slowly holds one of those, never a connection the API's other requests need. It is
-    taken before the response starts, so that with every one in use the answer is a 503 now
-    rather than an error halfway through a 200."""
-    pool: ConnectionPool = current_app.extensions["banco.export_pool"]
-    slots: Slots = current_app.extensions["banco.export_slots"]
-    slot = slots.take()
-    if slot is None:
-        return retry_later("exports_busy",
-                           "as many exports as the service runs at once are being read")
-    try:
-        conn, put_back = db.reading_from(pool, "exports")  # PostgreSQL away: the app's 503
-    except BaseException:
-        slot()
-        raise
-    # Reset (or dropped) if an export stopped midway; given back once, by whichever comes first.
-    give_back = once(put_back, slot)
-
-    def body() -> Iterator[bytes]:
-        try:
-            yield from export.export(conn, filters, fmt)
-        finally:
-            give_back()
-
-    response = Response(body(), mimetype=mime)
-    # Also when the response is closed before its body was read to the end, or at all.
-    response.call_on_close(give_back)
-    return response
+    """The history streamed for as long as the client reads (`service.http.exports`), from the
+    replica when one may serve the caller."""
+    return exports.streamed(lambda conn: export.export(conn, filters, fmt), mime, replica=True)

@@ -112,6 +112,21 @@ def test_read_all_pages_through_the_log_by_checkpoint(store: EventStore):
     assert positions == sorted(positions)
 
 
+def test_read_all_keeps_the_types_asked_and_a_position_names_its_place(store: EventStore):
+    s = stream()
+    registered = store.append(s, [player("a")], expected_version=0)[0]
+    store.append(s, [NewEvent("PlayerErased", {"player_id": "a", "actor": "t"})], 1)
+    assert store.checkpoint_at(registered.position) == registered.checkpoint
+    assert store.checkpoint_at(10**15) is None
+    seen: list[StoredEvent] = []
+    deadline = time.monotonic() + 30
+    while not seen and time.monotonic() < deadline:  # a transaction open elsewhere may hold the watermark
+        seen = [e for e in store.read_all(registered.checkpoint, limit=100,
+                                          types={"PlayerErased"}) if e.stream_id == s]
+        time.sleep(0.02)
+    assert [(e.type, e.version) for e in seen] == [("PlayerErased", 2)]
+
+
 def posting(reason_key: str = "reason", amount: int = 5) -> dict[str, object]:
     return {"from": "wallet:a", "to": "wallet:b", "amount": amount, reason_key: "tip"}
 

@@ -24,6 +24,7 @@ DECKS = {
     "cassino": deck.french_52(),
 }
 SEVENHALF = {"sette-e-mezzo", "siete-y-media", "casino-pirate"}
+OPERATOR_SEES = "operator"  # what the operator received, judged as a spectator's (he sits nowhere)
 
 
 def strings(value: Any) -> set[str]:
@@ -58,6 +59,9 @@ class Session:
     received: list[Received] = field(default_factory=list)
     last_version: int = 0
     turn_tables: int = 0  # `event: table` messages read from streams (the leak oracle saw them)
+    feed_after: int = 0  # the position the log's feed was read up to
+    feed_events: int = 0  # this table's events the operator read in the feed (the oracle saw them)
+    feed_reads: int = 0
 
     def call(self, player: Player, method: str, path: str, **kwargs: Any) -> Any:
         r = getattr(self.client, method)(path, headers={**player.auth, **kwargs.pop("headers", {})},
@@ -75,6 +79,8 @@ class Session:
                              headers=OPERATOR)
         assert r.status_code == 201, r.json
         self.table_id = r.json["id"]
+        store = self.client.application.extensions["banco.store"]
+        self.feed_after = store.read_stream(f"table-{self.table_id}", 0, limit=1)[0].position
         for i, p in enumerate(self.players):
             body: dict[str, Any] = {"age": 20 + 7 * i, "seed": f"seed-{i}"}
             if buy_in is not None:
@@ -103,6 +109,40 @@ class Session:
                 self.turn_tables += 1
             if line.startswith("data: "):
                 self.received.append(Received(player.id, self.last_version, orjson.loads(line[6:])))
+        self.peek_feed()
+
+    def peek_feed(self) -> None:
+        """Read the log's feed as the operator, a spectator, in turn as a page and as Server-Sent
+        Events: the oracle judges the table's events in it against what a spectator may know."""
+        stream = f"table-{self.table_id}"
+        self.feed_reads += 1
+        if self.feed_reads % 2 == 0:
+            r = self.client.get("/v1/feed/stream", query_string={"timeout": 0.1},
+                                headers={**OPERATOR, "Last-Event-ID": str(self.feed_after)})
+            assert r.status_code == 200 and r.mimetype == "text/event-stream"
+            items = [orjson.loads(line[6:]) for line in r.get_data(as_text=True).splitlines()
+                     if line.startswith("data: ")]
+        else:
+            r = self.client.get("/v1/feed", query_string={"after": self.feed_after, "limit": 1000},
+                                headers=OPERATOR)
+            assert r.status_code == 200, r.json
+            items = r.json["items"]
+        self.feed_after = items[-1]["position"] if items else self.feed_after
+        ours = [e for e in items if e["stream"] == stream]
+        if ours:
+            self.feed_events += len(ours)
+            self.received.append(Received(OPERATOR_SEES, max(e["version"] for e in ours), ours))
+
+    def read_feed_to_the_end(self, timeout: float = 60) -> None:
+        """Read the feed until it served the table's last event: a transaction open anywhere on
+        the server holds its watermark back for as long (events/postgres.py)."""
+        store = self.client.application.extensions["banco.store"]
+        last = store.stream_version(f"table-{self.table_id}")
+        deadline = time.monotonic() + timeout
+        while not any(r.player == OPERATOR_SEES and r.version >= last for r in self.received):
+            assert time.monotonic() < deadline, "the feed did not reach the table's last event"
+            self.peek_feed()
+            time.sleep(0.02)
 
     def play_hand(self, max_steps: int = 3000) -> None:
         """Act with whoever has legal actions until the hand is over."""
@@ -196,15 +236,15 @@ def leaks(session: Session, stored: list[StoredEvent]) -> list[tuple[str, int, s
     total of a hand holding a card hidden from him."""
     cards = set(DECKS[session.game])
     found = []
-    for player in session.players:
-        timeline = knowledge(stored, player.id, cards)
-        for got in (r for r in session.received if r.player == player.id):
+    for player in [p.id for p in session.players] + [OPERATOR_SEES]:
+        timeline = knowledge(stored, player, cards)
+        for got in (r for r in session.received if r.player == player):
             version = got.version
             allowed = set().union(*(k for v, k in timeline if v <= version)) if timeline else set()
             shown = strings(got.body) & cards
             if not shown <= allowed:
-                found.append((player.id, version, shown - allowed))
+                found.append((player, version, shown - allowed))
             if totals := hidden_totals(got.body):
-                found.append((player.id, version, totals))
+                found.append((player, version, totals))
     return found
 

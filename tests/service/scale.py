@@ -33,6 +33,7 @@ def play_many(app, new_player, rounds: int, seed: int) -> dict[str, int]:
             for p in session.players:
                 session.peek(p)
                 session.call(p, "get", f"/v1/tables/{session.table_id}/hands")
+            session.read_feed_to_the_end()
             stored = store.read_stream(f"table-{session.table_id}")
             found += leaks(session, stored)
             checked += len(session.received)

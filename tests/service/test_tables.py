@@ -83,9 +83,11 @@ def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, aud
         session.call(p, "get", f"/v1/hands/{hand_id}")
         session.call(p, "get", f"/v1/tables/{session.table_id}/hands")
     session.audit(hand_id)
+    session.read_feed_to_the_end()
     assert leaks(session, stored) == []
     assert len(session.received) > 3 * players
     assert session.turn_tables > 0, "the oracle read tables sent over streams"
+    assert session.feed_events > 0, "the oracle read the table's events in the operator's feed"
 
     # The hand verifies: deck, rules, money and the hash chain, each check named.
     verification = client.get(f"/v1/hands/{hand_id}/verification", headers=bearer(auditor)).json

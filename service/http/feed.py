@@ -1,0 +1,132 @@
+"""The whole event log as the caller may see it: pages and Server-Sent Events.
+
+A stream holds a thread but no database connection while it waits. It is woken by the same
+notices as the tables' streams (`service.commands.notify`), for every table; events that change
+no table (a deposit, a registration) reach it when it looks anyway, within `notify.FALLBACK_S`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection, Iterator
+from typing import Any
+
+import orjson
+import psycopg
+from flask import Response, request
+from flask.views import MethodView
+from psycopg_pool import ConnectionPool
+
+from events.model import Checkpoint
+from events.postgres import PostgresEventStore
+from service.commands import feed, notify
+from service.commands.errors import Invalid
+from service.commands.principal import Principal
+from service.http import contract, db, feed_schemas
+from service.http.auth import principal, require
+from service.http.blueprint import Blueprint
+from service.http.context import store
+from service.http.feed_schemas import FeedPageSchema, FeedQuerySchema, FeedStreamQuerySchema
+from service.http.streams import listener, waiters_busy, waits
+
+blp = Blueprint("feed", __name__, url_prefix="/v1/feed",
+                description="Every event of the log in its global order, as you may see it.")
+
+BATCH = 500  # events read, and sent, at a time
+# One Server-Sent Event as the stream sends it (OpenAPI 3.2 would call it the `itemSchema`).
+SSE_EVENT = {"type": "object", "properties": {
+    "id": {"type": "string", "description": "The event's position in the log."},
+    "event": {"type": "string", "description": "The event's type."},
+    "data": {"type": "string", "description": "The event as `GET /v1/feed` shows it, as JSON."}}}
+
+
+@blp.route("")
+class Feed(MethodView):
+    @require("operator", "auditor")
+    @blp.operation("readFeed")
+    @blp.arguments(FeedQuerySchema, location="query")
+    @blp.response(200, FeedPageSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """The log's events after position `after`, in its global order, as you may see them"""
+        def page_on(conn: psycopg.Connection) -> feed.Page:
+            return feed.after(conn, store(), principal(), query["after"], query["limit"],
+                              feed_schemas.types(query))
+
+        try:
+            page = page_on(db.reading())  # the replica's, when one may serve the caller
+        except Invalid:
+            primary = db.primary_instead()  # a replica behind may not have `after` yet
+            if primary is None:
+                raise
+            page = page_on(primary)
+        return {"items": page.items, "next_after": page.next_after}
+
+
+@blp.route("/stream")
+class FeedStream(MethodView):
+    @require("operator", "auditor")
+    @blp.operation("streamFeed", headers=(contract.LAST_EVENT_ID,))
+    @blp.arguments(FeedStreamQuerySchema, location="query")
+    @blp.response(200, SSE_EVENT, description="Server-Sent Events: each event of the log as"
+                  " `event: <type>`, its `id:` its position, its data as `GET /v1/feed` shows it",
+                  content_type="text/event-stream")
+    def get(self, query: dict[str, Any]) -> Response:
+        """The log's events as Server-Sent Events, resumable with Last-Event-ID"""
+        named = feed_schemas.types(query)
+        types = None if named is None else feed.known_types(store(), named)
+        if query["after"] is not None:
+            start = feed.place(db.conn(), store(), query["after"])
+        else:
+            start = _resumed(request.headers.get("Last-Event-ID", ""))
+        give_back = waits().take()
+        if give_back is None:
+            return waiters_busy()
+        stream = _sse(db.pool(), store(), listener(), principal(), start, types, query["timeout"])
+        response = Response(stream, mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        response.call_on_close(give_back)  # the stream ended, or its client left
+        return response
+
+
+def _resumed(last: str) -> Checkpoint:
+    """After the event `Last-Event-ID` names, or from the beginning for an id that names none
+    (as a table's stream does). Only ASCII digits are read, as many as a position has."""
+    if last.isascii() and last.isdigit() and len(last) <= 18:
+        found = store().checkpoint_at(int(last), conn=db.conn())
+        if found is not None:
+            return found
+    return Checkpoint()
+
+
+def chunk(item: dict[str, Any]) -> bytes:
+    return (f"id: {item['position']}\nevent: {item['type']}\n".encode() + b"data: "
+            + orjson.dumps(item) + b"\n\n")
+
+
+def _sse(pool: ConnectionPool, event_store: PostgresEventStore, notices: notify.Listener,
+         who: Principal, last: Checkpoint, types: Collection[str] | None,
+         timeout: float) -> Iterator[bytes]:
+    # Subscribed before the first read: a change committed between a read and the wait that
+    # follows it still wakes the wait. Each read takes a connection for its own length only.
+    deadline = time.monotonic() + timeout
+    beat = time.monotonic()
+    waiter = notices.subscribe(notify.EVERY_TABLE)
+    try:
+        yield b": connected\n\n"
+        while time.monotonic() < deadline:
+            with pool.connection() as conn:
+                page = feed.read(conn, event_store, who, last, BATCH, types)
+            last = page.last
+            if page.items:
+                beat = time.monotonic()
+                yield b"".join(chunk(item) for item in page.items)
+                if len(page.items) == BATCH:
+                    continue  # more to send before waiting
+            elif time.monotonic() - beat > 10:
+                beat = time.monotonic()
+                yield b": keep-alive\n\n"
+            # A notice, or a look anyway after FALLBACK_S: what changed no table (a deposit)
+            # sends none, and an event may commit below the watermark only after its notice.
+            waiter.wait(max(0.0, min(notify.FALLBACK_S, deadline - time.monotonic())))
+    finally:
+        notices.unsubscribe(waiter)
