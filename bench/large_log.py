@@ -7,11 +7,12 @@ COPY into the partitioned log. Seeded streams are 50 events each, a `HandBegan` 
 seed runs in chunks of `CHUNK` events, one transaction each, with the partitions attached ahead
 between chunks as the sweeper would (`events.partitions.ensure`).
 
-Each round, on each database in turn (the order alternating, so that the machine's noise falls
-on both alike):
+Each round, step by step on both databases in turn (one append on one, then on the other, the
+order alternating), so that the machine's noise at any moment falls on both alike:
 
 - **append**: `--appends` one-event appends through `PostgresEventStore.append`, each to one of
-  8 streams of the round's own at the version expected, on one connection, in autocommit;
+  8 streams of the round's own at the version expected, on one connection, in autocommit; the
+  rate is the appends over the time spent in them;
 - **replay**: every played hand replayed as `GET /v1/hands/{id}/replay` does it, from the log
   alone: the hand's table found by its `HandBegan`, the table's stream read and cut into hands,
   and each step redacted and evolved for an auditor (`service.commands.replay.steps`);
@@ -167,6 +168,7 @@ def prepare_log(url: str, hands: int, seed_events: int,
         log.events = int(row[0]) if row else 0
         log.partitions = len(partitions.bounds(conn))
         configure_connection(conn)
+        wait_below_xmin(conn)
         began = time.monotonic()
         checkpoints.record(conn)
         log.first_checkpoint = time.monotonic() - began
@@ -180,30 +182,63 @@ def replay(conn: psycopg.Connection, hand_id: str) -> int:
     return len(steps(conn, hand, Principal("auditor", "bench"), AUDITOR))
 
 
-def trial(log: Log, store: PostgresEventStore, conn: psycopg.Connection, appends: int,
-          tag: str) -> None:
-    """One round on one log: appends, every hand's replay, a checkpoint."""
-    versions: dict[str, int] = {}
-    began = time.perf_counter()
-    for i in range(appends):
-        stream = f"bench-append-{tag}-{i % 8}"
-        version = versions.get(stream, 0)
-        store.append(stream, [NewEvent("PlayerRegistered", {"player_id": f"p-{tag}-{i}",
-                                                            "name_enc": f"sealed-{i}"})],
-                     version, conn=conn)
-        versions[stream] = version + 1
-    log.appends.append(appends / (time.perf_counter() - began))
-    times = []
-    for hand_id in log.hands:
+@dataclass
+class _Side:
+    """One log's store and connection during the rounds."""
+
+    log: Log
+    store: PostgresEventStore
+    conn: psycopg.Connection
+
+
+def _turns(count: int) -> list[tuple[int, tuple[str, ...]]]:
+    # Each step runs on both logs back to back, the order alternating, so that whatever the
+    # machine does at that moment falls on both alike.
+    return [(i, LOGS if i % 2 == 0 else LOGS[::-1]) for i in range(count)]
+
+
+def wait_below_xmin(conn: psycopg.Connection, timeout: float = 120.0) -> None:
+    """Wait until every event is below the snapshot's xmin, where a checkpoint folds it: a
+    transaction open anywhere on the server (ids are server-wide) holds the watermark back."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        row = conn.execute("SELECT coalesce(max(txid) < pg_snapshot_xmin(pg_current_snapshot()),"
+                           " true) FROM events").fetchone()
+        if row is not None and row[0]:
+            return
+        time.sleep(0.05)
+
+
+def trial(sides: dict[str, _Side], appends: int, round_: int) -> None:
+    """One round: appends, then every hand's replay, each step on both logs in turn; then a
+    checkpoint of each, folding in the round's appends."""
+    tag = f"r{round_}"
+    spent = {name: 0.0 for name in sides}
+    for i, order in _turns(appends):
+        for name in order:
+            side = sides[name]
+            event = NewEvent("PlayerRegistered", {"player_id": f"p-{tag}-{i}",
+                                                  "name_enc": f"sealed-{i}"})
+            began = time.perf_counter()
+            side.store.append(f"bench-append-{tag}-{i % 8}", [event], i // 8, conn=side.conn)
+            spent[name] += time.perf_counter() - began
+    replays: dict[str, list[float]] = {name: [] for name in sides}
+    for k, order in _turns(min(len(side.log.hands) for side in sides.values())):
+        for name in order:
+            began = time.perf_counter()
+            replay(sides[name].conn, sides[name].log.hands[k])
+            replays[name].append(time.perf_counter() - began)
+    for name in (LOGS if round_ % 2 == 0 else LOGS[::-1]):
+        side = sides[name]
+        wait_below_xmin(side.conn)
+        before = checkpoints.listed(side.conn, 1)[0]["events"]
         began = time.perf_counter()
-        replay(conn, hand_id)
-        times.append(time.perf_counter() - began)
-    log.replays.append(report.median(times))
-    before = checkpoints.listed(conn, 1)[0]["events"]
-    began = time.perf_counter()
-    found = checkpoints.record(conn)
-    log.checkpoints.append(time.perf_counter() - began)
-    log.folded.append(found["events"] - before)
+        found = checkpoints.record(side.conn)
+        side.log.checkpoints.append(time.perf_counter() - began)
+        side.log.folded.append(found["events"] - before)
+    for name, side in sides.items():
+        side.log.appends.append(appends / spent[name])
+        side.log.replays.append(report.median(replays[name]))
 
 
 def run(url: str, events: int, hands: int = 20, rounds: int = 5, appends: int = 2000,
@@ -222,11 +257,10 @@ def run(url: str, events: int, hands: int = 20, rounds: int = 5, appends: int = 
                      f" large {large.first_checkpoint:.1f} s")
         pools = {name: stack.enter_context(make_pool(urls[name], min_size=1, max_size=1))
                  for name in LOGS}
+        sides = {name: _Side(logs[name], PostgresEventStore(pools[name], default_types()),
+                             stack.enter_context(pools[name].connection())) for name in LOGS}
         for r in range(rounds):
-            for name in (LOGS if r % 2 == 0 else LOGS[::-1]):
-                store = PostgresEventStore(pools[name], default_types())
-                with pools[name].connection() as conn:
-                    trial(logs[name], store, conn, appends, f"r{r}")
+            trial(sides, appends, r)
             if progress:
                 progress(f"round {r + 1}/{rounds}: appends large/small"
                          f" {large.appends[-1] / small.appends[-1]:.2f}")

@@ -8,6 +8,7 @@ import psycopg
 from psycopg import errors, sql
 
 PARTITION_SIZE = 1_000_000  # positions per partition, as migration 012 made them
+UPKEEP_LOCK = 0x62616E636F70  # "bancop": held by the one process attaching a partition
 _UPPER = re.compile(r"TO \('?(-?\d+)'?\)")
 
 
@@ -55,6 +56,12 @@ def ensure(conn: psycopg.Connection, ahead: int = PARTITION_SIZE) -> list[str]:
 
 
 def _attach_next(conn: psycopg.Connection, ahead: int) -> str | None:
+    # One attacher at a time: two workers would both make the same table, and the second's
+    # CREATE would wait for the first's commit only to fail. The one that does not get the lock
+    # leaves it to the one that has it.
+    got = conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (UPKEEP_LOCK,)).fetchone()
+    if not got or not got[0]:
+        return None
     row = conn.execute(
         "SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('events', 'position')"
         "::regclass), 0), (SELECT max(position) FROM events_default)").fetchone()

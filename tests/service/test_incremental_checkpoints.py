@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from collections.abc import Iterator
 
 import psycopg
@@ -29,9 +30,18 @@ def log(servers) -> Iterator[tuple[psycopg.Connection, PostgresEventStore]]:
 
 
 def append(store: PostgresEventStore, count: int) -> None:
+    """Append `count` events, and wait until a checkpoint can cover them."""
     for n in range(count):
         store.append(f"s-{secrets.token_hex(4)}", [NewEvent(
             "PlayerRegistered", {"player_id": f"p{n}", "name_enc": secrets.token_hex(4)})], 0)
+    # A transaction open anywhere on the server (ids are server-wide) holds the watermark back.
+    with store.pool.connection() as conn:
+        for _ in range(1200):
+            row = conn.execute("SELECT max(txid) < pg_snapshot_xmin(pg_current_snapshot())"
+                               " FROM events").fetchone()
+            if row is not None and row[0]:
+                return
+            time.sleep(0.05)
 
 
 def test_a_resumed_fold_gives_the_root_of_the_whole_fold_at_every_split():
