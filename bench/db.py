@@ -46,8 +46,10 @@ def describe(url: str) -> str:
 
 
 @contextmanager
-def fresh_database(url: str | None = None, prefix: str = "banco_bench") -> Iterator[str]:
-    """Create an empty database next to `url`'s, migrate it, yield its URL, drop it after."""
+def fresh_database(url: str | None = None, prefix: str = "banco_bench",
+                   upto: int | None = None) -> Iterator[str]:
+    """Create an empty database next to `url`'s, migrate it (up to version `upto`), yield its
+    URL, drop it after."""
     admin = prefer_socket(url or base_url())
     name = f"{prefix}_{os.getpid()}_{secrets.token_hex(3)}"
     with psycopg.connect(admin, autocommit=True) as conn:
@@ -55,7 +57,7 @@ def fresh_database(url: str | None = None, prefix: str = "banco_bench") -> Itera
     target = make_conninfo(admin, dbname=name)
     try:
         with psycopg.connect(target, autocommit=True) as conn:
-            migrate.upgrade(conn)
+            migrate.upgrade(conn, upto)
         yield target
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:

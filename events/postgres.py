@@ -92,7 +92,8 @@ def make_pool(url: str, min_size: int = 1, max_size: int = 10, open: bool = True
 
 def _lost_race(e: psycopg.Error) -> bool:
     """Whether `e` is a lost race, the one error the store turns into its own: BC409 is raised
-    by banco_append and banco_conflict; the unique (stream_id, version) is the last guard."""
+    by banco_append and banco_conflict, after the stream's row (locked) showed another version;
+    a unique violation is two first appends of one stream meeting on the row's key."""
     return isinstance(e, errors.UniqueViolation) or e.sqlstate == "BC409"
 
 

@@ -18,6 +18,7 @@ from bench import (
     http_history,
     http_service,
     http_streams,
+    large_log,
     peer,
     rebuild,
     validate,
@@ -77,6 +78,37 @@ def test_seeded_streams_carry_the_store_hash_chain(bench_url: str):
                                            "reason": "deposit", "table": None, "hand": None})
         [appended] = store.append(stream, [more], rebuild.STREAM_LENGTH)
         assert appended.hash == chain_hash(head, canonical_json(stream, more))
+
+
+def test_large_log_measures_a_seeded_log_against_a_small_one(database_url: str, redis_url: str):
+    result = large_log.run(database_url, events=2_000, hands=2, rounds=2, appends=20)
+
+    small, large = result.logs["small"], result.logs["large"]
+    assert large.events > 2_000 > small.events and result.seeded == 2_000
+    for log in (small, large):
+        assert len(log.hands) == 2
+        assert len(log.appends) == len(log.replays) == len(log.checkpoints) == 2
+        assert min(log.appends) > 0 and min(log.replays) > 0
+        assert log.folded == [20, 20]  # each checkpoint folded in only the round's appends
+    assert result.met is None  # too small a log to judge the target
+    assert result.migration_seconds is not None and result.migration_seconds > 0
+    assert "| large | " in large_log.markdown(result)
+
+
+def test_large_log_seed_spreads_over_partitions_with_the_store_chain(bench_url: str):
+    with psycopg.connect(bench_url, autocommit=True) as conn:
+        conn.execute("ALTER TABLE events ALTER COLUMN position RESTART WITH 999000")
+        assert large_log.seed(conn, 2_000) == 2_000
+        placed = conn.execute("SELECT tableoid::regclass::text, count(*) FROM events"
+                              " GROUP BY 1 ORDER BY 1").fetchall()
+    assert placed == [("events_p000000000000", 1_000), ("events_p000001000000", 1_000)]
+    with make_pool(bench_url, max_size=1) as pool:
+        events = PostgresEventStore(pool, default_types()).read_stream("bench-log:0")
+    assert [e.type for e in events[:2]] == ["HandBegan", "TreasurePosted"]
+    head = b""
+    for e in events:
+        head = chain_hash(head, canonical_json("bench-log:0", NewEvent(e.type, e.data, e.metadata)))
+        assert e.hash == head
 
 
 def test_export_measures_export_and_ceiling_in_fresh_processes(bench_url: str):

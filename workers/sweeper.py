@@ -117,10 +117,12 @@ def loop(connection: Redis, queue_name: str, every_s: float, stop: threading.Eve
     """Sweep every `every_s` seconds until `stop` is set, and record the periodic checkpoints."""
     from workers.checkpoints import record_checkpoint
     from workers.idempotency_purge import purge_logged
+    from workers.partition_upkeep import upkeep_logged
 
     while not stop.wait(every_s):
         sweep_logged(connection, queue_name)
         purge_logged()
+        upkeep_logged()
         try:
             if checkpoint_due(connection, queue_name):
                 log.info("checkpoint recorded: %s", record_checkpoint()["root"])

@@ -38,6 +38,22 @@ class MerkleRoot:
         self._stack.append((height, digest))
         self.count += 1
 
+    def frontier(self) -> bytes:
+        """The subtrees as bytes (a height byte and a digest each): all a later fold needs."""
+        return b"".join(bytes([height]) + digest for height, digest in self._stack)
+
+    @classmethod
+    def resumed(cls, frontier: bytes) -> MerkleRoot:
+        """A fold that carries on from `frontier` as the one that wrote it would have."""
+        tree = cls()
+        for at in range(0, len(frontier), 33):
+            height, digest = frontier[at], frontier[at + 1:at + 33]
+            if len(digest) != 32 or (tree._stack and tree._stack[-1][0] <= height):
+                raise ValueError("not a Merkle frontier")
+            tree._stack.append((height, digest))
+            tree.count += 1 << height
+        return tree
+
     def root(self) -> bytes:
         """The root: the perfect subtrees joined from the right."""
         if not self._stack:

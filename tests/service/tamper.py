@@ -33,7 +33,8 @@ def log_copy(source_url: str) -> Iterator[psycopg.Connection]:
         with psycopg.connect(url, autocommit=True) as conn, psycopg.connect(source_url) as src:
             migrate.upgrade(conn)
             for table, columns in COPIED.items():
-                with src.cursor().copy(f"COPY {table} ({columns}) TO STDOUT") as out, \
+                # A query, not the table: a partitioned table has no rows of its own to COPY.
+                with src.cursor().copy(f"COPY (SELECT {columns} FROM {table}) TO STDOUT") as out, \
                         conn.cursor().copy(f"COPY {table} ({columns}) FROM STDIN") as into:
                     for chunk in out:
                         into.write(chunk)
