@@ -8,7 +8,7 @@ wrote, its idempotency record included, is then committed together or not at all
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import psycopg
 from flask import Flask, Response, current_app, g, request
@@ -24,11 +24,30 @@ def pool() -> ConnectionPool:
 
 
 def conn() -> psycopg.Connection:
-    """The request's connection, taken from the pool on first use."""
+    """The request's connection, taken from the pool on first use (a write's transaction begun)."""
+    c = _taken()
+    if g.pop("db_begin", False):
+        c.execute("BEGIN")
+    return c
+
+
+@contextlib.contextmanager
+def pipelined() -> Iterator[psycopg.Connection]:
+    """The request's connection in pipeline mode: the statements sent in the block (a write's
+    BEGIN first, if not sent yet) cost one round trip, at its end. Their results are read after
+    the block; a fetch inside it would wait for the server there and then."""
+    c = _taken()
+    with c.pipeline():
+        if g.pop("db_begin", False):
+            c.execute("BEGIN")
+        yield c
+
+
+def _taken() -> psycopg.Connection:
     if "db_conn" not in g:
         g.db_conn = pool().getconn()
-        if request.method in WRITE_METHODS:
-            g.db_conn.execute("BEGIN")
+        # Sent with the request's first statement rather than in a round trip of its own.
+        g.db_begin = request.method in WRITE_METHODS
     return g.db_conn
 
 
