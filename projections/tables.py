@@ -143,8 +143,13 @@ def save(conn: psycopg.Connection, table: TableRow, actor: str | None = None) ->
     saved(table, save_later(conn, table, actor))
 
 
-def save_later(conn: psycopg.Connection, table: TableRow, actor: str | None = None) -> psycopg.Cursor:
-    """Send `save`'s statement; `saved` reads its answer (after the pipeline it went in)."""
+def save_later(conn: psycopg.Connection, table: TableRow, actor: str | None = None,
+               prepare: bool | None = None) -> psycopg.Cursor:
+    """Send `save`'s statement; `saved` reads its answer (after the pipeline it went in).
+
+    In a pipeline after a statement that may fail, send it with `prepare=False`: psycopg counts a
+    statement as prepared when it sends its preparation, and one skipped because the pipeline
+    had failed before it would be "prepared" on the client alone, and fail at its next use."""
     state = pickle.dumps(table.state, protocol=5) if table.state is not None else None
     # The notice ends with the writing transaction's id: a process that holds the table it
     # wrote knows by it that the notice is of its own commit (service/http/feeds.py).
@@ -165,6 +170,7 @@ def save_later(conn: psycopg.Connection, table: TableRow, actor: str | None = No
          Jsonb(table.seats), table.hand_id, table.hand_number, state,
          Jsonb(table.turn) if table.turn is not None else None, table.created_by, table.created_at,
          table.deadline, table.rules_version, actor),
+        prepare=prepare,
     )
 
 
@@ -186,12 +192,15 @@ def hand_began(conn: psycopg.Connection, table: TableRow, commitment: str, first
 
 
 def hand_status(conn: psycopg.Connection, hand_id: str, status: str, last_version: int | None = None,
-                postings: list[dict[str, Any]] | None = None, at: datetime | None = None) -> None:
+                postings: list[dict[str, Any]] | None = None, at: datetime | None = None,
+                prepare: bool | None = None) -> None:
+    """Set the hand's status (`prepare`: as for `save_later`)."""
     conn.execute(
         "UPDATE hands SET status = %s, last_version = coalesce(%s, last_version),"
         " postings = coalesce(%s, postings), settled_at = coalesce(%s, settled_at)"
         " WHERE hand_id = %s",
         (status, last_version, Jsonb(postings) if postings is not None else None, at, hand_id),
+        prepare=prepare,
     )
 
 

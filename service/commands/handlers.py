@@ -324,10 +324,11 @@ def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
     last_of_hand = table.version + last_game_event + 1  # versions follow one another
     table.state = state
 
-    def settling(c: psycopg.Connection) -> None:
+    def settling(c: psycopg.Connection, prepare: bool | None = None) -> None:
         if table.status == "settling":
             assert table.hand_id is not None
-            tables.hand_status(c, table.hand_id, "settling", last_version=last_of_hand)
+            tables.hand_status(c, table.hand_id, "settling", last_version=last_of_hand,
+                               prepare=prepare)
 
     if first_version is not None:
         stored = append_batch(conn, store, table, records, moves, metadata)
@@ -344,14 +345,15 @@ def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
 def _post_and_save(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
                    records: Sequence[NewEvent], moves: Sequence[ledger.Transfer],
                    metadata: dict[str, Any],
-                   also: Callable[[psycopg.Connection], None] = lambda c: None) -> None:
+                   also: Callable[..., None] = lambda c, prepare: None) -> None:
     """Append a move that posts treasure and save the table, the row sent with the postings'
     projection (`append_batch`'s `then`)."""
     saving: list[psycopg.Cursor] = []
 
     def then(c: psycopg.Connection) -> None:
-        saving.append(tables.save_later(c, table, metadata.get("actor")))
-        also(c)
+        # Unprepared: they follow a statement that may fail (`tables.save_later`).
+        saving.append(tables.save_later(c, table, metadata.get("actor"), prepare=False))
+        also(c, prepare=False)
 
     append_batch(conn, store, table, records, moves, metadata, then)
     tables.saved(table, saving[0])
@@ -359,7 +361,7 @@ def _post_and_save(conn: psycopg.Connection, store: PostgresEventStore, table: T
 
 def _append_and_save(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
                      records: Sequence[NewEvent], metadata: dict[str, Any],
-                     also: Callable[[psycopg.Connection], None] = lambda c: None) -> None:
+                     also: Callable[..., None] = lambda c, prepare: None) -> None:
     """Append a move that posts nothing and save the table as it leaves it, with `also`'s
     statements, in one round trip: the row saved does not depend on what the append returns
     (its version is the expected one plus the events), and the append's version check, failing,
@@ -369,8 +371,9 @@ def _append_and_save(conn: psycopg.Connection, store: PostgresEventStore, table:
     saving: list[psycopg.Cursor] = []
 
     def then(c: psycopg.Connection) -> None:
-        saving.append(tables.save_later(c, table, metadata.get("actor")))
-        also(c)
+        # Unprepared: they follow a statement that may fail (`tables.save_later`).
+        saving.append(tables.save_later(c, table, metadata.get("actor"), prepare=False))
+        also(c, prepare=False)
 
     stored = store.append_then(stream(table.table_id), records, expected, conn, then)
     tables.saved(table, saving[0])
