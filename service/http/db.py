@@ -2,7 +2,9 @@
 
 A POST is one unit of work: the connection is taken from the pool before the view runs, a
 transaction is opened, and it commits only when the response is a success. Anything the view
-wrote, its idempotency record included, is then committed together or not at all.
+wrote, its idempotency record included, is then committed together or not at all. The BEGIN is
+sent with the request's first statement (usually the token's lookup), not in a round trip of its
+own: an action's budget is three (`tests/service/test_hot_path_budget.py`).
 """
 
 from __future__ import annotations
