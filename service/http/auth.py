@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -58,7 +59,10 @@ def _read_with_token(conn: psycopg.Connection) -> None:
     view = current_app.view_functions.get(request.endpoint or "")
     early = getattr(getattr(view, "view_class", None), "read_with_token", {}).get(request.method)
     if early is not None:
-        early(conn, **(request.view_args or {}))
+        # An argument PostgreSQL cannot hold (a NUL) is refused as it is encoded, before it is
+        # sent: the view reads again and answers for it, after the caller's token.
+        with contextlib.suppress(psycopg.DataError):
+            early(conn, **(request.view_args or {}))
 
 
 def principal() -> Principal:
