@@ -10,7 +10,8 @@ own: an action's budget is three (`tests/service/test_hot_path_budget.py`).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import psycopg
 from flask import Flask, Response, current_app, g, request
@@ -65,6 +66,24 @@ def after_commit(fn: Callable[[], None]) -> None:
     g.setdefault("after_commit", []).append(fn)
 
 
+def with_commit(sql: str, params: Sequence[Any]) -> None:
+    """Send the statement with the request's COMMIT, in its round trip: a write whose answer the
+    request does not read (the idempotency record's response). Sent only if the request commits,
+    and committed with it or not at all."""
+    g.setdefault("with_commit", []).append((sql, params))
+
+
+def _commit(c: psycopg.Connection) -> None:
+    pending = g.pop("with_commit", [])
+    if not pending:
+        c.execute("COMMIT")
+        return
+    with c.pipeline():
+        for sql, params in pending:
+            c.execute(sql, params, prepare=False)  # see `projections.tables.save_later`
+        c.execute("COMMIT", prepare=False)
+
+
 def _finish(response: Response) -> Response:
     c = g.get("db_conn")
     if c is None or c.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
@@ -74,7 +93,7 @@ def _finish(response: Response) -> Response:
             c.execute("ROLLBACK")
         return response
     try:
-        c.execute("COMMIT")
+        _commit(c)
     except psycopg.OperationalError:
         # The connection died before the commit was confirmed: the client must not be told
         # it succeeded. (It did not commit, or a retry with its Idempotency-Key replays it.)

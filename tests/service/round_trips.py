@@ -5,7 +5,8 @@ A PostgreSQL round trip is the client asking the server for its answers and wait
 a simple `Query` message, or a `Sync` or `Flush` of the extended protocol (a statement sent on
 its own ends with one; a pipeline sends several statements and one `Sync` for all). A `Sync`
 followed at once by a `Flush`, as psycopg ends a pipeline, is one request for answers. The
-proxy counts these per client connection, whatever the client library does inside.
+proxy counts these per client connection, whatever the client library does inside, and apart
+from them the round trips that only prepared a statement (`prepares`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ class PgProxy:
                                  sslmode="disable", gssencmode="disable")
         self._lock = threading.Lock()
         self.trips: dict[int, int] = {}  # connection number -> round trips so far
+        # Round trips that only prepared a named statement: psycopg prepares a statement on
+        # its fifth use on a connection, in a round trip of its own, once.
+        self.prepares = 0
         self.statements: dict[int, list[bytes]] = {}  # connection number -> queries parsed
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -76,6 +80,7 @@ class PgProxy:
 
     def _upstream(self, number: int, client: socket.socket, server: socket.socket) -> None:
         pending, started, last = b"", False, 0
+        sent: list[bytes] = []  # the messages since the last request for answers, as kind+name
         try:
             while data := client.recv(65536):
                 pending += data
@@ -96,7 +101,14 @@ class PgProxy:
                     body, pending = pending[5:1 + size], pending[1 + size:]
                     with self._lock:
                         if kind == ord("Q") or (kind in ASKS and last not in ASKS):
-                            self.trips[number] += 1
+                            if len(sent) == 1 and sent[0].startswith(b"P") and sent[0] != b"P":
+                                self.prepares += 1
+                            else:
+                                self.trips[number] += 1
+                            sent = []
+                        elif kind not in ASKS:
+                            sent.append(bytes([kind]) + (body.split(b"\0", 1)[0]
+                                                         if kind == ord("P") else b""))
                         if kind in (ord("Q"), ord("P")):
                             text = body if kind == ord("Q") else body.split(b"\0", 1)[1]
                             self.statements[number].append(text.split(b"\0", 1)[0])

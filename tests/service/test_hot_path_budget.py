@@ -6,6 +6,8 @@ with the transaction's BEGIN, the events appended and the table saved, COMMIT) a
 round trip (its rate limit). A move that posts treasure locks the balances it moves and projects
 them once appended: two more. Counted through a proxy that reads the protocol the pool's
 connections speak (`tests/service/round_trips.py`), so whatever the client library does is seen.
+psycopg prepares a statement on its fifth use on a connection, once, in a round trip of its own:
+those are counted apart, and bounded by the statements an action sends outside a pipeline.
 """
 
 from __future__ import annotations
@@ -82,9 +84,10 @@ def _posted(database_url: str, table_id: str, after: int, upto: int) -> bool:
 
 
 def _play_counted(app: Flask, config: Any, proxy: PgProxy, monkeypatch: pytest.MonkeyPatch,
-                  table_id: str, players: list[Player], game: str) -> list[tuple[int, int, bool]]:
-    """Play the hand to its end; for each move its PostgreSQL round trips, its Redis commands
-    and whether it posted treasure."""
+                  table_id: str, players: list[Player], game: str,
+                  keyed: bool = False) -> list[tuple[int, int, bool]]:
+    """Play the hand to its end (each move with an Idempotency-Key if `keyed`); for each move
+    its PostgreSQL round trips, its Redis commands and whether it posted treasure."""
     client = app.test_client()
     rng = random.Random(11)
     counts = []
@@ -96,10 +99,12 @@ def _play_counted(app: Flask, config: Any, proxy: PgProxy, monkeypatch: pytest.M
         table = views[mover.id]
         action = rng.choice(table["legal_actions"])
         payload = concrete(action, rng) if game == "sette-e-mezzo" else dict(action)
+        headers = {**mover.auth, "If-Match": f'"{table["version"]}"'}
+        if keyed:
+            headers["Idempotency-Key"] = f"move-{table_id}-{table['version']}"
         before = proxy.total()
         with redis_commands(monkeypatch) as sent:
-            r = client.post(f"/v1/tables/{table_id}/actions", json=payload,
-                            headers={**mover.auth, "If-Match": f'"{table["version"]}"'})
+            r = client.post(f"/v1/tables/{table_id}/actions", json=payload, headers=headers)
         trips = proxy.total() - before
         assert r.status_code == 200, r.json
         counts.append((trips, len(sent),
@@ -126,6 +131,23 @@ def test_every_move_keeps_to_its_round_trip_budget(counted: Flask, config: Any, 
     assert max(plain) <= PG_BUDGET, counts
     assert max(posting, default=0) <= PG_POSTING_BUDGET, counts
     assert max(redis for _, redis, _ in counts) <= REDIS_BUDGET, counts
+
+
+def test_a_keyed_move_adds_one_round_trip_for_its_record(counted: Flask, config: Any,
+                                                          proxy: PgProxy,
+                                                          monkeypatch: pytest.MonkeyPatch):
+    """The idempotency record is inserted before the view (its answer says whether to replay)
+    and filled with the response in the COMMIT's round trip."""
+    client = counted.test_client()
+    players = _players(client, 2)
+    table_id = _table(client, "cassino", {"variant": "classic"}, players, 30)
+    prepares = proxy.prepares
+    counts = _play_counted(counted, config, proxy, monkeypatch, table_id, players, "cassino",
+                           keyed=True)
+    plain = [pg for pg, _, posted in counts if not posted]
+    assert plain and max(plain) <= PG_BUDGET + 1, counts
+    # The record's INSERT, prepared once on each of the pool's connections at most.
+    assert proxy.prepares - prepares <= 4
 
 
 def test_a_follower_in_the_same_process_renders_the_committed_move_without_reading_the_table(
