@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,8 +90,11 @@ def post(
     metadata: dict[str, Any],
     expected_version: int | None = None,
     extra: Sequence[NewEvent] = (),
+    then: Callable[[psycopg.Connection], None] | None = None,
 ) -> list[StoredEvent]:
-    """Append `extra` events then the transfers to `stream_id`, refusing any overdraft.
+    """Append `extra` events then the transfers to `stream_id`, refusing any overdraft; `then`'s
+    statements go with the projection's, in one round trip (psycopg's pipeline mode), and see
+    its balances.
 
     Must run inside the caller's transaction: balances are checked under row locks before
     anything is appended, so a refused request writes nothing and draws no position.
@@ -111,5 +114,10 @@ def post(
         held[t.to_account] += t.amount
     events = [*extra, *(t.event(metadata) for t in transfers)]
     stored = store.append(stream_id, events, expected_version, conn=conn)
-    apply_inline(conn, stored)
+    if then is None:
+        apply_inline(conn, stored)
+        return stored
+    with conn.pipeline():
+        apply_inline(conn, stored)
+        then(conn)
     return stored

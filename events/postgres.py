@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -180,6 +180,41 @@ class PostgresEventStore:
             with c.transaction():
                 return self._append_all(c, appends)
 
+    def append_then(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        conn: psycopg.Connection,
+        then: Callable[[psycopg.Connection], None],
+    ) -> list[StoredEvent]:
+        """Append as `append` does, and send `then`'s statements in the same round trip
+        (psycopg's pipeline mode): for a caller in a transaction whose next writes do not depend
+        on what the append returns, and which reads their answers after this returns. On a lost
+        race `then`'s statements fail with the transaction, and ConcurrencyConflict is raised."""
+        if conn.info.transaction_status != psycopg.pq.TransactionStatus.INTRANS:
+            # Outside a transaction the statements would commit one by one, `then`'s even if
+            # the append failed.
+            raise RuntimeError("append_then runs in the caller's transaction")
+        for event in events:
+            self.types.validate(event)
+        try:
+            with conn.pipeline():
+                cursor = (self._send_one(conn, stream_id, events[0], expected_version)
+                          if len(events) == 1 else
+                          self._send_many(conn, stream_id, events, expected_version))
+                then(conn)
+        except psycopg.Error as e:
+            if _lost_race(e):
+                raise ConcurrencyConflict(stream_id, expected_version) from e
+            raise
+        if len(events) == 1:
+            row = cursor.fetchone()
+            if row is None:  # no stream row at all; the caller's transaction rolls back
+                raise ConcurrencyConflict(stream_id, expected_version)
+            return [self._stored_one(stream_id, events[0], expected_version, row)]
+        return self._stored_many(stream_id, events, cursor.fetchall())
+
     def _append_all(self, conn: psycopg.Connection, appends: Sequence[Append]) -> list[StoredEvent]:
         stored: list[StoredEvent] = []
         for batch in appends:
@@ -187,38 +222,52 @@ class PostgresEventStore:
                 stored.append(self._append_one(conn, batch.stream_id, batch.events[0],
                                                batch.expected_version))
                 continue
-            texts = [canonical_json(batch.stream_id, e) for e in batch.events]
             try:
-                # The texts go as a binary array (%b): the text format would backslash-escape
-                # every quote of every JSON text, which cost more client CPU than the rest of the
-                # append for a 10-event batch (see bench/README.md).
-                rows = self._cursor(conn).execute(
-                    "SELECT * FROM banco_append(%s, %s, %b)",
-                    (batch.stream_id, batch.expected_version, texts),
-                ).fetchall()
+                rows = self._send_many(conn, batch.stream_id, batch.events,
+                                       batch.expected_version).fetchall()
             except psycopg.Error as e:
                 if _lost_race(e):
                     raise ConcurrencyConflict(batch.stream_id, batch.expected_version) from e
                 raise
-            for event, (position, version, recorded_at, hash_, txid) in zip(
-                batch.events, rows, strict=True
-            ):
-                stored.append(
-                    StoredEvent(
-                        position, batch.stream_id, version, event.type, event.schema_version,
-                        event.data, event.metadata, recorded_at, bytes(hash_), int(txid),
-                    )
-                )
+            stored += self._stored_many(batch.stream_id, batch.events, rows)
         return stored
 
-    def _append_one(self, conn: psycopg.Connection, stream_id: str, event: NewEvent,
-                    expected: int) -> StoredEvent:
+    def _send_many(self, conn: psycopg.Connection, stream_id: str, events: Sequence[NewEvent],
+                   expected: int | None) -> psycopg.Cursor:
+        texts = [canonical_json(stream_id, e) for e in events]
+        # The texts go as a binary array (%b): the text format would backslash-escape every
+        # quote of every JSON text, which cost more client CPU than the rest of the append for
+        # a 10-event batch (see bench/README.md).
+        return self._cursor(conn).execute("SELECT * FROM banco_append(%s, %s, %b)",
+                                          (stream_id, expected, texts))
+
+    @staticmethod
+    def _stored_many(stream_id: str, events: Sequence[NewEvent],
+                     rows: Sequence[tuple[Any, ...]]) -> list[StoredEvent]:
+        return [StoredEvent(position, stream_id, version, event.type, event.schema_version,
+                            event.data, event.metadata, recorded_at, bytes(hash_), int(txid))
+                for event, (position, version, recorded_at, hash_, txid)
+                in zip(events, rows, strict=True)]
+
+    def _send_one(self, conn: psycopg.Connection, stream_id: str, event: NewEvent,
+                  expected: int) -> psycopg.RawCursor:
         params = (stream_id, expected, canonical_json(stream_id, event), event.type,
                   event.schema_version, orjson.dumps(event.data).decode(),
                   orjson.dumps(event.metadata).decode())
+        return self._raw_cursor(conn).execute(APPEND_ONE_NEW if expected == 0 else APPEND_ONE,
+                                              params)
+
+    @staticmethod
+    def _stored_one(stream_id: str, event: NewEvent, expected: int,
+                    row: tuple[Any, ...]) -> StoredEvent:
+        position, recorded_at, hash_, txid = row
+        return StoredEvent(position, stream_id, expected + 1, event.type, event.schema_version,
+                           event.data, event.metadata, recorded_at, bytes(hash_), int(txid))
+
+    def _append_one(self, conn: psycopg.Connection, stream_id: str, event: NewEvent,
+                    expected: int) -> StoredEvent:
         try:
-            row = self._raw_cursor(conn).execute(APPEND_ONE_NEW if expected == 0 else APPEND_ONE,
-                                                 params).fetchone()
+            row = self._send_one(conn, stream_id, event, expected).fetchone()
             if row is None:  # no stream row at all: abort the transaction as a conflict
                 conn.execute("SELECT banco_conflict(%s, %s)", (stream_id, expected))
         except psycopg.Error as e:
@@ -226,9 +275,7 @@ class PostgresEventStore:
                 raise ConcurrencyConflict(stream_id, expected) from e
             raise
         assert row is not None
-        position, recorded_at, hash_, txid = row
-        return StoredEvent(position, stream_id, expected + 1, event.type, event.schema_version,
-                           event.data, event.metadata, recorded_at, bytes(hash_), int(txid))
+        return self._stored_one(stream_id, event, expected, row)
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, conn: psycopg.Connection | None = None,

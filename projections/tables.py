@@ -41,6 +41,9 @@ class TableRow:
     # (None when it did not, or when a posting came since): a render needs them, and this spares
     # it a round trip of its own. Read them through `seat_balances`.
     balances: dict[str, int] | None = field(default=None, compare=False)
+    # The transaction that last wrote the row, when this process wrote it (else None): its
+    # notice names it (`save`), so the process knows when that write has committed.
+    txid: int | None = field(default=None, compare=False)
 
     def seat_of(self, player_id: str) -> int | None:
         return next((s["seat"] for s in self.seats if s["player_id"] == player_id), None)
@@ -95,9 +98,19 @@ def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> Tab
     Never locked before an append: writers take the table stream's lock (in `banco_append`)
     first and update this row after, always in that order, so they cannot deadlock.
     """
+    return loaded(load_later(conn, table_id, balances), balances)
+
+
+def load_later(conn: psycopg.Connection, table_id: str, balances: bool = False) -> psycopg.Cursor:
+    """Send `load`'s statement; `loaded` reads its answer (after the pipeline it went in)."""
     extra = f", {_seat_balances('t')}" if balances else ""
-    row = conn.execute(f"SELECT {COLUMNS}{extra} FROM tables AS t WHERE t.table_id = %s",
-                       (table_id,)).fetchone()
+    return conn.execute(f"SELECT {COLUMNS}{extra} FROM tables AS t WHERE t.table_id = %s",
+                        (table_id,))
+
+
+def loaded(cursor: psycopg.Cursor, balances: bool = False) -> TableRow | None:
+    """The table `load_later` read, if there is one."""
+    row = cursor.fetchone()
     if row is None:
         return None
     values = list(row[:14])
@@ -117,7 +130,8 @@ def versions(conn: psycopg.Connection, table_ids: Sequence[str]) -> dict[str, in
 
 
 # Every change of a table's row is notified on this channel to the streams that follow it
-# (service/commands/notify.py) as `<table> <version> <seat whose turn it is, or -> <status> <actor, or ->`.
+# (service/commands/notify.py) as `<table> <version> <seat whose turn it is, or -> <status> <actor, or ->
+# <transaction id>`.
 # NOTIFY is delivered when the writing transaction commits, and never if it rolls back.
 CHANNEL = "banco_tables"
 
@@ -126,8 +140,20 @@ def save(conn: psycopg.Connection, table: TableRow, actor: str | None = None) ->
     """Insert or update the table's row, and notify `CHANNEL` of the change (in one statement),
     naming the `actor` whose command made it. The same statement reads the seats' balances into
     `table.balances`: every posting of the command is in them by then."""
+    saved(table, save_later(conn, table, actor))
+
+
+def save_later(conn: psycopg.Connection, table: TableRow, actor: str | None = None,
+               prepare: bool | None = None) -> psycopg.Cursor:
+    """Send `save`'s statement; `saved` reads its answer (after the pipeline it went in).
+
+    In a pipeline after a statement that may fail, send it with `prepare=False`: psycopg counts a
+    statement as prepared when it sends its preparation, and one skipped because the pipeline
+    had failed before it would be "prepared" on the client alone, and fail at its next use."""
     state = pickle.dumps(table.state, protocol=5) if table.state is not None else None
-    row = conn.execute(
+    # The notice ends with the writing transaction's id: a process that holds the table it
+    # wrote knows by it that the notice is of its own commit (service/http/feeds.py).
+    return conn.execute(
         "WITH saved AS ("
         "INSERT INTO tables (table_id, game, options, status, version, seats, hand_id, hand_number,"
         " state, turn, created_by, created_at, deadline, rules_version, updated_at)"
@@ -138,12 +164,19 @@ def save(conn: psycopg.Connection, table: TableRow, actor: str | None = None) ->
         " deadline = EXCLUDED.deadline, updated_at = now()"
         " RETURNING table_id, version, turn->>'seat' AS seat, status, seats)"
         f" SELECT pg_notify('{CHANNEL}', concat_ws(' ', table_id, version, coalesce(seat, '-'),"
-        f" status, coalesce(%s, '-'))), {_seat_balances('saved')} FROM saved",
+        f" status, coalesce(%s, '-'), pg_current_xact_id())), {_seat_balances('saved')}"
+        " FROM saved",
         (table.table_id, table.game, Jsonb(table.options), table.status, table.version,
          Jsonb(table.seats), table.hand_id, table.hand_number, state,
          Jsonb(table.turn) if table.turn is not None else None, table.created_by, table.created_at,
          table.deadline, table.rules_version, actor),
-    ).fetchone()
+        prepare=prepare,
+    )
+
+
+def saved(table: TableRow, cursor: psycopg.Cursor) -> None:
+    """Read the seats' balances `save_later` returned into `table.balances`."""
+    row = cursor.fetchone()
     assert row is not None  # an upsert always returns its row
     table.balances = _by_player(table, row[1])
 
@@ -159,12 +192,15 @@ def hand_began(conn: psycopg.Connection, table: TableRow, commitment: str, first
 
 
 def hand_status(conn: psycopg.Connection, hand_id: str, status: str, last_version: int | None = None,
-                postings: list[dict[str, Any]] | None = None, at: datetime | None = None) -> None:
+                postings: list[dict[str, Any]] | None = None, at: datetime | None = None,
+                prepare: bool | None = None) -> None:
+    """Set the hand's status (`prepare`: as for `save_later`)."""
     conn.execute(
         "UPDATE hands SET status = %s, last_version = coalesce(%s, last_version),"
         " postings = coalesce(%s, postings), settled_at = coalesce(%s, settled_at)"
         " WHERE hand_id = %s",
         (status, last_version, Jsonb(postings) if postings is not None else None, at, hand_id),
+        prepare=prepare,
     )
 
 

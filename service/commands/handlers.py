@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -65,7 +65,11 @@ def transfers(table: TableRow, postings: Sequence[Posting]) -> list[ledger.Trans
 
 
 def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> TableRow:
-    table = tables.load(conn, table_id, balances)
+    return found(tables.load(conn, table_id, balances), table_id)
+
+
+def found(table: TableRow | None, table_id: str) -> TableRow:
+    """The table read, or 404 when there is none."""
     if table is None:
         raise NotFound("table_not_found", f"no table {table_id}")
     return table
@@ -73,13 +77,26 @@ def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> Tab
 
 def append_batch(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
             events: Sequence[NewEvent], postings: Sequence[ledger.Transfer],
-            metadata: dict[str, Any]) -> list[StoredEvent]:
+            metadata: dict[str, Any], then: Callable[[psycopg.Connection], None] | None = None,
+            ) -> list[StoredEvent]:
+    """Append the events and postings at the table's version; `then`'s statements (the row's
+    save) go with the postings' projection, in one round trip, and see the table at its new
+    version."""
+    expected = table.version
+
+    def at_new_version(c: psycopg.Connection) -> None:
+        assert then is not None
+        table.version = expected + len(events) + len(postings)  # versions follow one another
+        then(c)
+
     try:
         stored = ledger.post(conn, store, stream(table.table_id), postings, metadata,
-                             expected_version=table.version, extra=events)
+                             expected_version=expected, extra=events,
+                             then=None if then is None else at_new_version)
     except ledger.InsufficientTreasure as e:
         raise Invalid("insufficient_treasure", str(e)) from e
     table.version = stored[-1].version
+    table.txid = stored[-1].txid
     if postings:
         table.balances = None  # read with the row before these postings: `save` reads them again
     return stored
@@ -235,9 +252,11 @@ def _between_hands(conn: psycopg.Connection, store: PostgresEventStore, table: T
         state = engine_of(table).evolve(state, event)
     records = [recorded(table.hand_id, e, metadata) for e in events]
     moves = transfers(table, [p for e in events for p in e.postings])
-    append_batch(conn, store, table, records, moves, metadata)
     table.state = state
-    tables.save(conn, table, metadata.get("actor"))
+    if moves:
+        _post_and_save(conn, store, table, records, moves, metadata)
+    else:
+        _append_and_save(conn, store, table, records, metadata)
     return table
 
 
@@ -302,14 +321,60 @@ def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, 
         table.deadline = datetime.fromtimestamp(deadline, UTC)
         table.turn = {**table.turn, "deadline": table.deadline.isoformat()}
     moves = transfers(table, [p for e in events for p in e.postings])
-    stored = append_batch(conn, store, table, records, moves, metadata)
-    last_of_hand = stored[last_game_event]
+    last_of_hand = table.version + last_game_event + 1  # versions follow one another
     table.state = state
-    tables.save(conn, table, metadata.get("actor"))
+
+    def settling(c: psycopg.Connection, prepare: bool | None = None) -> None:
+        if table.status == "settling":
+            assert table.hand_id is not None
+            tables.hand_status(c, table.hand_id, "settling", last_version=last_of_hand,
+                               prepare=prepare)
+
     if first_version is not None:
+        stored = append_batch(conn, store, table, records, moves, metadata)
+        tables.save(conn, table, metadata.get("actor"))
         tables.hand_began(conn, table, str(records[0].data["commitment"]), first_version,
                           stored[0].recorded_at)
-    if table.status == "settling":
-        assert table.hand_id is not None
-        tables.hand_status(conn, table.hand_id, "settling", last_version=last_of_hand.version)
+    elif moves:
+        _post_and_save(conn, store, table, records, moves, metadata, settling)
+    else:
+        _append_and_save(conn, store, table, records, metadata, settling)
     return table
+
+
+def _post_and_save(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+                   records: Sequence[NewEvent], moves: Sequence[ledger.Transfer],
+                   metadata: dict[str, Any],
+                   also: Callable[..., None] = lambda c, prepare: None) -> None:
+    """Append a move that posts treasure and save the table, the row sent with the postings'
+    projection (`append_batch`'s `then`)."""
+    saving: list[psycopg.Cursor] = []
+
+    def then(c: psycopg.Connection) -> None:
+        # Unprepared: they follow a statement that may fail (`tables.save_later`).
+        saving.append(tables.save_later(c, table, metadata.get("actor"), prepare=False))
+        also(c, prepare=False)
+
+    append_batch(conn, store, table, records, moves, metadata, then)
+    tables.saved(table, saving[0])
+
+
+def _append_and_save(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
+                     records: Sequence[NewEvent], metadata: dict[str, Any],
+                     also: Callable[..., None] = lambda c, prepare: None) -> None:
+    """Append a move that posts nothing and save the table as it leaves it, with `also`'s
+    statements, in one round trip: the row saved does not depend on what the append returns
+    (its version is the expected one plus the events), and the append's version check, failing,
+    fails the statements sent after it with the transaction."""
+    expected = table.version
+    table.version = expected + len(records)
+    saving: list[psycopg.Cursor] = []
+
+    def then(c: psycopg.Connection) -> None:
+        # Unprepared: they follow a statement that may fail (`tables.save_later`).
+        saving.append(tables.save_later(c, table, metadata.get("actor"), prepare=False))
+        also(c, prepare=False)
+
+    stored = store.append_then(stream(table.table_id), records, expected, conn, then)
+    tables.saved(table, saving[0])
+    table.txid = stored[-1].txid

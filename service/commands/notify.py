@@ -27,21 +27,26 @@ EVERY_TABLE = "*"  # subscribe with it to hear of every table's changes (the log
 
 @dataclass(frozen=True)
 class Change:
-    """A committed change of a table: its new version, whose turn it is, its status, and who."""
+    """A committed change of a table: its new version, whose turn it is, its status, who, and in
+    which transaction."""
 
     table_id: str
     version: int
     seat: int | None
     status: str
     actor: str | None = None  # the principal whose command made the change (`role:subject`)
+    txid: int | None = None  # the transaction that committed it
 
     @classmethod
     def parse(cls, payload: str) -> Change | None:
         parts = payload.split(" ")
-        if len(parts) != 5 or not parts[1].isdigit():
+        # Five parts from a process of the release before, which did not name the transaction.
+        if len(parts) not in (5, 6) or not parts[1].isdigit():
             return None
         seat = int(parts[2]) if parts[2].isdigit() else None
-        return cls(parts[0], int(parts[1]), seat, parts[3], None if parts[4] == "-" else parts[4])
+        txid = int(parts[5]) if len(parts) == 6 and parts[5].isdigit() else None
+        return cls(parts[0], int(parts[1]), seat, parts[3], None if parts[4] == "-" else parts[4],
+                   txid)
 
 
 class Waiter:

@@ -2,7 +2,9 @@
 
 A POST is one unit of work: the connection is taken from the pool before the view runs, a
 transaction is opened, and it commits only when the response is a success. Anything the view
-wrote, its idempotency record included, is then committed together or not at all.
+wrote, its idempotency record included, is then committed together or not at all. The BEGIN is
+sent with the request's first statement (usually the token's lookup), not in a round trip of its
+own: an action's budget is three (`tests/service/test_hot_path_budget.py`).
 
 Views that only read what may lag a little take `reading()` instead of `conn()`: the streaming
 replica's connection when one is configured and it has the caller's own writes
@@ -12,7 +14,8 @@ replica's connection when one is configured and it has the caller's own writes
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import psycopg
 from flask import Flask, Response, current_app, g, request
@@ -30,12 +33,31 @@ def pool() -> ConnectionPool:
 
 
 def conn() -> psycopg.Connection:
-    """The request's connection, taken from the pool on first use."""
+    """The request's connection, taken from the pool on first use (a write's transaction begun)."""
+    c = _taken()
+    if g.pop("db_begin", False):
+        c.execute("BEGIN")
+    return c
+
+
+@contextlib.contextmanager
+def pipelined() -> Iterator[psycopg.Connection]:
+    """The request's connection in pipeline mode: the statements sent in the block (a write's
+    BEGIN first, if not sent yet) cost one round trip, at its end. Their results are read after
+    the block; a fetch inside it would wait for the server there and then."""
+    c = _taken()
+    with c.pipeline():
+        if g.pop("db_begin", False):
+            c.execute("BEGIN")
+        yield c
+
+
+def _taken() -> psycopg.Connection:
     if "db_conn" not in g:
         g.db_conn = pool().getconn()
         metrics.DB_CONNECTIONS_IN_USE.inc()
-        if request.method in WRITE_METHODS:
-            g.db_conn.execute("BEGIN")
+        # Sent with the request's first statement rather than in a round trip of its own.
+        g.db_begin = request.method in WRITE_METHODS
     return g.db_conn
 
 
@@ -109,6 +131,24 @@ def after_commit(fn: Callable[[], None]) -> None:
     g.setdefault("after_commit", []).append(fn)
 
 
+def with_commit(sql: str, params: Sequence[Any]) -> None:
+    """Send the statement with the request's COMMIT, in its round trip: a write whose answer the
+    request does not read (the idempotency record's response). Sent only if the request commits,
+    and committed with it or not at all."""
+    g.setdefault("with_commit", []).append((sql, params))
+
+
+def _commit(c: psycopg.Connection) -> None:
+    pending = g.pop("with_commit", [])
+    if not pending:
+        c.execute("COMMIT")
+        return
+    with c.pipeline():
+        for sql, params in pending:
+            c.execute(sql, params, prepare=False)  # see `projections.tables.save_later`
+        c.execute("COMMIT", prepare=False)
+
+
 def _finish(response: Response) -> Response:
     c = g.get("db_conn")
     if c is None or c.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
@@ -118,7 +158,7 @@ def _finish(response: Response) -> Response:
             c.execute("ROLLBACK")
         return response
     try:
-        c.execute("COMMIT")
+        _commit(c)
     except psycopg.OperationalError:
         # The connection died before the commit was confirmed: the client must not be told
         # it succeeded. (It did not commit, or a retry with its Idempotency-Key replays it.)

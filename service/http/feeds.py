@@ -6,7 +6,9 @@ followers. Instead the first follower that needs a table's news reads it for all
 for that read, holding no connection), and each redaction is made once per distinct view
 (`Redactor.view`: a seat's player, auditors, everyone else) and kept, with its Server-Sent Events
 chunk, for the followers who share that view. For `turns`, the table is read once per version and
-rendered once per viewer. Every follower's events still go through `service.commands.redaction`.
+rendered once per viewer; a table this process wrote is not read again at all, but taken as
+written once its notice says it committed. Every follower's events still go through
+`service.commands.redaction`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import bisect
 import threading
 from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
@@ -28,10 +30,12 @@ from games.contract import Viewer
 from projections import tables
 from projections.tables import TableRow
 from service.commands import handlers
+from service.commands.notify import Change
 from service.commands.principal import Principal
 from service.commands.redaction import Redactor, viewer_in
 from service.http.tables import render
 
+OFFERS = 8  # tables offered and not yet heard of that a feed keeps
 KEEP = 1000  # events a feed keeps; a follower further behind reads on its own until it catches up
 BATCH = 500  # events read, or sent to one follower, at a time
 
@@ -63,7 +67,10 @@ class Feed:
         self._shown: dict[tuple[int, Hashable], Shown] = {}
         self._table: TableRow | None = None
         self._turns: dict[Viewer, Shown | None] = {}  # the kept table as each viewer sees it
+        # Tables this process wrote, by writing transaction, until a notice says it committed.
+        self._offered: dict[int, TableRow] = {}
         self.reads = 0  # reads of the table's events from PostgreSQL
+        self.table_reads = 0  # reads of the table's row
         self.renders = 0  # redactions made of an event, and renderings of the table
 
     @property
@@ -115,6 +122,26 @@ class Feed:
             self._shown = {k: v for k, v in self._shown.items() if k[0] > self._base}
         return len(found)
 
+    def offer(self, table: TableRow) -> None:
+        """Keep `table` as a request of this process wrote it, not yet committed: once a notice
+        names its transaction (`heard`), followers render it rather than read the table again.
+        A transaction that rolls back sends no notice, and its table is never shown."""
+        if table.txid is None:
+            return
+        with self._lock:
+            self._offered[table.txid] = table
+            while len(self._offered) > OFFERS:  # the oldest, whose notice never came
+                del self._offered[next(iter(self._offered))]
+
+    def heard(self, changes: Sequence[Change]) -> None:
+        """Take the tables offered whose commit these notices announce."""
+        with self._lock:
+            for change in changes:
+                table = self._offered.pop(change.txid, None) if change.txid is not None else None
+                if (table is not None and table.version == change.version
+                        and (self._table is None or self._table.version < table.version)):
+                    self._table, self._turns = table, {}
+
     def turn(self, pool: ConnectionPool, who: Principal, at_least: int | None,
              shown: int) -> tuple[int | None, Shown | None]:
         """`who`'s seat, and the table as he sees it if it changed since version `shown` and he
@@ -126,6 +153,7 @@ class Feed:
             if self._table is None or at_least is None or self._table.version < at_least:
                 with pool.connection() as conn:
                     self._table = tables.load(conn, self.table_id, balances=True)
+                self.table_reads += 1
                 self._turns = {}
             table = self._table
             if table is None:
@@ -135,8 +163,11 @@ class Feed:
                 return seat, None
             viewer = viewer_in(who, table.seats)
             if viewer not in self._turns:
-                with pool.connection() as conn:
-                    body = render(table, who, conn)
+                if table.balances is not None:  # as the writer's save read them
+                    body = render(table, who)
+                else:
+                    with pool.connection() as conn:
+                        body = render(table, who, conn)
                 self.renders += 1
                 self._turns[viewer] = sse(table.version, "table", body) if (
                     body["legal_actions"] or table.status in ("open", "over")) else None
@@ -165,6 +196,12 @@ class Feeds:
 
     def get(self, table_id: str) -> Feed | None:
         return self._feeds.get(table_id)
+
+    def offer(self, table: TableRow) -> None:
+        """Offer the table a request wrote to its feed, if it has followers here."""
+        feed = self._feeds.get(table.table_id)
+        if feed is not None:
+            feed.offer(replace(table))
 
     def tables(self) -> Sequence[Feed]:
         with self._lock:

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-import psycopg
 from flask import Flask, Response, current_app, g, request
 from psycopg.types.json import Jsonb
 
@@ -119,16 +118,12 @@ def _after(response: Response) -> Response:
         if token_id is not None:
             # Kept without the token: a replay issues a new one in its place.
             body = orjson.dumps({k: v for k, v in orjson.loads(body).items() if k != "token"})
-        try:
-            db.conn().execute(
-                "UPDATE idempotency_keys SET status = %s, body = %s, headers = %s, token_id = %s"
-                " WHERE principal = %s AND key = %s",
-                (response.status_code, body, Jsonb(headers), token_id, *kept),
-            )
-        except psycopg.OperationalError:
-            # The database went away after the view: nothing of the request can commit. (An
-            # after-request hook's error would otherwise reach the client as a 500.)
-            return db.unavailable()
+        # Sent with the COMMIT, in its round trip; a database gone by then is the COMMIT's 503.
+        db.with_commit(
+            "UPDATE idempotency_keys SET status = %s, body = %s, headers = %s, token_id = %s"
+            " WHERE principal = %s AND key = %s",
+            (response.status_code, body, Jsonb(headers), token_id, *kept),
+        )
     return response
 
 

@@ -239,6 +239,7 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
                 if changes is None:
                     upto, look = None, turns
                 else:
+                    feed.heard(changes)
                     upto = max([after if upto is None else upto, *(c.version for c in changes)])
                     look = turns and any(_concerns(c, seat, who) for c in changes)
     finally:

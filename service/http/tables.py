@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
 import psycopg
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from flask.views import MethodView
 
 from projections import tables
@@ -35,6 +36,9 @@ from service.http.table_schemas import (
 )
 from service.runtime import metrics
 
+if TYPE_CHECKING:
+    from service.http.feeds import Feeds
+
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
                 description="Tables: seats, hands and actions.")
 
@@ -42,7 +46,8 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
 def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None) -> dict[str, Any]:
     """The table as `who` may see it, with the actions open to him."""
     engine = handlers.engine_of(table)
-    held = tables.seat_balances(conn or db.conn(), table)
+    held = (table.balances if table.balances is not None
+            else tables.seat_balances(conn or db.conn(), table))
     viewer = viewer_in(who, table.seats)
     you = viewer.seat if viewer.kind == "seat" else None
     # Between hands the state the last hand ended in may still offer something (a Casino pirate
@@ -117,6 +122,10 @@ def schedule_after_commit(table: TableRow, ended: int | None = None) -> None:
     jobs: DeferredJobs = current_app.extensions["banco.jobs"]
     snapshot = replace(table, state=None)
     db.after_commit(lambda: jobs.after(snapshot, ended))
+    # The table's followers in this process render it as written, once its notice comes.
+    followers: Feeds | None = current_app.extensions.get("banco.feeds")
+    if followers is not None:
+        followers.offer(table)
 
 
 @blp.route("")
@@ -229,15 +238,30 @@ class Hands(MethodView):
         return respond(table, 201)
 
 
+def _read_early(conn: psycopg.Connection, table_id: str) -> None:
+    g.table_read = (table_id, tables.load_later(conn, table_id))
+
+
+def _table_read(table_id: str) -> TableRow:
+    """The table, as read with the caller's token (`auth._read_with_token`), or read now."""
+    early = g.pop("table_read", None)
+    if early is None or early[0] != table_id:
+        return handlers.load(db.conn(), table_id)
+    return handlers.found(tables.loaded(early[1]), table_id)
+
+
 @blp.route("/<table_id>/actions")
 class Actions(MethodView):
+    # An action's first read, the table, goes with the token's: one round trip for both.
+    read_with_token: ClassVar[dict[str, Callable[..., None]]] = {"POST": _read_early}
+
     @require("player")
     @blp.operation("actOnTable", 403, 404, 409, 412, 428, headers=(contract.IF_MATCH_REQUIRED,))
     @blp.arguments(ActionSchema)
     @blp.response(200, TableSchema, headers=contract.ETAG)
     def post(self, body: dict[str, Any], table_id: str) -> Response:
         """Play one of your `legal_actions`; send the table's version as If-Match"""
-        table = handlers.load(db.conn(), table_id)
+        table = _table_read(table_id)
         seat = table.seat_of(principal().subject)
         if seat is None:
             raise Problem(403, "not_seated", "you have no seat at this table")
