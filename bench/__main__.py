@@ -1,20 +1,23 @@
-"""`python -m bench append|rebuild|export|http|validate [options]`: run one; `all` runs them in turn."""
+"""`python -m bench append|rebuild|export|http|streams|validate|wal [options]`: run one; `all`
+runs them in turn."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 
-from bench import append, export, http, http_streams, rebuild, validate
+from bench import append, export, http, http_streams, rebuild, validate, wal
 
 COMMANDS = {"append": append.main, "rebuild": rebuild.main, "export": export.main,
-            "http": http.main, "streams": http_streams.main, "validate": validate.main}
+            "http": http.main, "streams": http_streams.main, "validate": validate.main,
+            "wal": wal.main}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in (*COMMANDS, "all"):
-        print("usage: python -m bench {append,rebuild,export,http,streams,validate,all} [--quick] [options]\n"
+        print("usage: python -m bench {append,rebuild,export,http,streams,validate,wal,all}"
+              " [--quick] [options]\n"
               "       python -m bench append --help", file=sys.stderr)
         return 2
     if args[0] == "all":

@@ -18,6 +18,7 @@ from bench import (
     http_streams,
     rebuild,
     validate,
+    wal,
 )
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
@@ -191,3 +192,10 @@ def test_validate_times_every_way_on_every_payload(bench_url: str):
     result = validate.run_appends(bench_url, rounds=1, seconds=0.05)
     assert all(len(rates) == 1 and rates[0] > 0 for rates in result.rates.values())
     assert "| registry |" in validate.appends_markdown(result)
+
+
+def test_wal_counts_a_hand_s_writes_on_a_private_server(redis_url: str):
+    found = wal.measure(3, redis_url)
+    # A hand of 4 at Sette e mezzo: a deal and at least one move for each of them.
+    assert found["hands"] == 3 and found["writes"] >= 3 * 5
+    assert found["wal_bytes"] > 0 and found["per_write"] == found["wal_bytes"] / found["writes"]
