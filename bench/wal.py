@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -34,10 +35,12 @@ def _seat_four(url: str, redis_url: str) -> str:
                             queue_name="bench-wal", rate_limit="1000000/minute"))
     try:
         client, operator = app.test_client(), {"Authorization": f"Bearer {KEY}"}
-        table_id = str(client.post("/v1/tables", headers=operator, json={
-            "game": "sette-e-mezzo", "options": {"min_bet": 1, "max_bet": 10}}).json["id"])
+        opened: dict[str, Any] = client.post("/v1/tables", headers=operator, json={
+            "game": "sette-e-mezzo", "options": {"min_bet": 1, "max_bet": 10}}).json or {}
+        table_id = str(opened["id"])
         for i in range(4):
-            made = client.post("/v1/players", json={"name": f"W{i}"}, headers=operator).json
+            made: dict[str, Any] = client.post("/v1/players", json={"name": f"W{i}"},
+                                               headers=operator).json or {}
             client.post(f"/v1/players/{made['player']['id']}/deposits", headers=operator,
                         json={"amount": 1_000_000, "reason": "bench"})
             r = client.post(f"/v1/tables/{table_id}/seats",
