@@ -205,8 +205,30 @@ def test_the_rate_limit_is_shared_by_the_nodes(cluster):
 
 
 def test_a_revoked_token_stops_on_both_nodes(cluster):
-    player_id, auth = cluster.player("Gone")
+    """Its requests are refused by both nodes, and the streams it opened on either end."""
+    player_id, auth = cluster.player("Gone", deposit=50)
+    other = cluster.player("Stays", deposit=50)[1]
+    table_id = cluster.table([auth, other], {"turn_timeout_s": 60})
     assert [node.get("/v1/me", headers=auth).status_code for node in cluster.nodes] == [200, 200]
+    ended: list[int] = []
+    opened = [threading.Event(), threading.Event()]
+
+    def follow(i: int) -> None:
+        with cluster.nodes[i].stream("GET", f"/v1/tables/{table_id}/stream", headers=auth,
+                                     params={"timeout": 600}) as r:
+            for line in r.iter_lines():
+                if line == ": connected":
+                    opened[i].set()
+        ended.append(i)
+
+    followers = [threading.Thread(target=follow, args=(i,)) for i in range(2)]
+    for follower in followers:
+        follower.start()
+    assert all(o.wait(15) for o in opened)
     r = cluster.nodes[0].delete(f"/v1/players/{player_id}/token", headers=OPERATOR)
     assert r.status_code == 204
     assert [node.get("/v1/me", headers=auth).status_code for node in cluster.nodes] == [401, 401]
+    for follower in followers:
+        follower.join(30)
+    # Both streams ended, which they would not have for the ten minutes they were asked for.
+    assert sorted(ended) == [0, 1]
