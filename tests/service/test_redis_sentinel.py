@@ -123,9 +123,6 @@ def test_the_api_and_a_worker_reach_redis_through_sentinel_across_a_failover(
         wait_for(lambda: client.get("/readyz").json["checks"].get("workers") == "1 alive")
         before = sentinelled.primary_port()
         assert before == sentinelled.ports[0]
-        hand = play_a_hand(client, new_player, "F")
-        settled_by_its_job(client, sentinelled.url, hand)
-
         # The rate limit counts in the primary Sentinel names.
         player = new_player("Counted")
         statuses = [limited.test_client().get("/v1/me", headers=player.auth).status_code
