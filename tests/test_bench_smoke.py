@@ -22,6 +22,7 @@ from bench import (
     peer,
     rebuild,
     validate,
+    wal,
 )
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
@@ -289,3 +290,8 @@ def test_feed_reads_the_whole_seeded_log_and_its_ceiling(bench_url: str):
     assert len(result.feed) == len(result.ceiling) == 2
     assert min(result.feed) > 0 and min(result.ceiling) > 0 and result.ratio > 0
     assert "| 600 |" in feed.markdown(result)
+def test_wal_counts_a_hand_s_writes_on_a_private_server(redis_url: str):
+    found = wal.measure(3, redis_url)
+    # A hand of 4 at Sette e mezzo: a deal and at least one move for each of them.
+    assert found["hands"] == 3 and found["writes"] >= 3 * 5
+    assert found["wal_bytes"] > 0 and found["per_write"] == found["wal_bytes"] / found["writes"]

@@ -23,6 +23,15 @@ log = logging.getLogger("banco.notify")
 
 FALLBACK_S = 1.0  # how long a stream waits without a notice before it looks anyway
 EVERY_TABLE = "*"  # subscribe with it to hear of every table's changes (the log's feed)
+# A notice on the same channel that a principal's tokens were revoked: the streams that every
+# API node holds for him end, as his next request would be refused (a table's notice starts
+# with its id, `tb_...`).
+REVOKED = "revoked "
+
+
+def revoked(conn: psycopg.Connection, who: str) -> None:
+    """Tell every node, when the revoking transaction commits, to end `who`'s open streams."""
+    conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, REVOKED + who))
 
 
 @dataclass(frozen=True)
@@ -53,9 +62,11 @@ class Waiter:
     """One stream's place in the listener: the changes of its table it `wants`, and a flag."""
 
     def __init__(self, table_id: str, wants: Callable[[Change], bool] | None = None,
-                 listener: Listener | None = None) -> None:
+                 listener: Listener | None = None, who: str | None = None) -> None:
         self.table_id = table_id
         self.wants = wants
+        self.who = who  # the subscriber's principal key, whose revocation ends the stream
+        self.revoked = False
         self._listener = listener
         self._event = threading.Event()
         self._changes: list[Change] = []
@@ -105,8 +116,9 @@ class Listener:
         self.listening = threading.Event()  # set while the LISTEN connection is up
         self.epoch = 0  # how many times it came up: a wait that spans a reconnection sees it change
 
-    def subscribe(self, table_id: str, wants: Callable[[Change], bool] | None = None) -> Waiter:
-        waiter = Waiter(table_id, wants, self)
+    def subscribe(self, table_id: str, wants: Callable[[Change], bool] | None = None,
+                  who: str | None = None) -> Waiter:
+        waiter = Waiter(table_id, wants, self, who)
         with self._lock:
             self._waiters.setdefault(table_id, set()).add(waiter)
             if self._thread is None or not self._thread.is_alive():
@@ -129,6 +141,13 @@ class Listener:
         for w in waiting:
             w.wake(change)
 
+    def _revoke(self, who: str) -> None:
+        with self._lock:
+            waiting = [w for ws in self._waiters.values() for w in ws if w.who == who]
+        for w in waiting:
+            w.revoked = True
+            w.wake(None)
+
     def _idle(self) -> bool:
         """Whether nobody is waiting any more; if so the thread ends (and the next subscriber
         starts another), so an idle process holds no connection for this."""
@@ -148,6 +167,9 @@ class Listener:
                     self._wake(None, None)  # whatever happened while we were not listening
                     while True:
                         for notice in conn.notifies(timeout=FALLBACK_S):
+                            if notice.payload.startswith(REVOKED):
+                                self._revoke(notice.payload.removeprefix(REVOKED))
+                                continue
                             change = Change.parse(notice.payload)
                             if change is not None:
                                 self._wake(change.table_id, change)

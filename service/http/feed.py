@@ -110,10 +110,11 @@ def _sse(pool: ConnectionPool, event_store: PostgresEventStore, notices: notify.
     # follows it still wakes the wait. Each read takes a connection for its own length only.
     deadline = time.monotonic() + timeout
     beat = time.monotonic()
-    waiter = notices.subscribe(notify.EVERY_TABLE)
+    waiter = notices.subscribe(notify.EVERY_TABLE, who=who.key)
     try:
         yield b": connected\n\n"
-        while time.monotonic() < deadline:
+        # Until its deadline, or until the token that opened it is revoked, on any node.
+        while time.monotonic() < deadline and not waiter.revoked:
             with pool.connection() as conn:
                 page = feed.read(conn, event_store, who, last, BATCH, types)
             last = page.last

@@ -14,6 +14,7 @@ window, a bound that needs no second trip to read the window's remaining time.
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 from flask import Flask, Response, g, request
 from flask_limiter import Limiter, RateLimitExceeded
@@ -21,6 +22,8 @@ from flask_limiter import Limiter, RateLimitExceeded
 from service.http import pages
 from service.http.auth import principal
 from service.http.problems import Problem, render
+from service.runtime.redis_url import is_sentinel, parse_sentinel
+from workers.queues import SentinelConnection
 
 PROBES = ("/healthz", "/readyz")  # an orchestrator's probes are never limited
 # Nor is the API reference (service/http/reference.py): static, served from memory with no
@@ -53,7 +56,19 @@ def storage_uri(redis_url: str) -> str:
     """The `limits` library's spelling of a Redis URL (unix sockets are `redis+unix://`)."""
     if redis_url.startswith("unix://"):
         return "redis+unix://" + redis_url.removeprefix("unix://")
+    if is_sentinel(redis_url):
+        return parse_sentinel(redis_url).limits_uri()
     return redis_url
+
+
+def storage_options(redis_url: str) -> dict[str, Any]:
+    """Short timeouts, as every Redis client of Banco's; through Sentinel, the database number
+    and the primary alone: a count read from a replica could lag the increments."""
+    options: dict[str, Any] = {"socket_connect_timeout": 1, "socket_timeout": 2}
+    if is_sentinel(redis_url):
+        options |= {"db": parse_sentinel(redis_url).db, "use_replicas": False,
+                    "sentinel_kwargs": dict(options), "connection_class": SentinelConnection}
+    return options
 
 
 def too_many(e: RateLimitExceeded) -> Response:
@@ -72,7 +87,7 @@ def init_app(app: Flask, redis_url: str, limit: str) -> Limiter:
     limiter = Limiter(caller_key, app=app, storage_uri=storage_uri(redis_url),
                       application_limits=[limit], strategy="fixed-window",
                       headers_enabled=False, swallow_errors=True,
-                      storage_options={"socket_connect_timeout": 1, "socket_timeout": 2})
+                      storage_options=storage_options(redis_url))
     limiter.request_filter(_unlimited)
     app.register_error_handler(RateLimitExceeded, too_many)
     return limiter

@@ -206,7 +206,7 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
     # A stream without events wakes only for the changes that concern it: at a busy table,
     # most notices are for someone else's turn. (`seat` is read when a notice comes.)
     waiter = notices.subscribe(table_id, None if query["events"] else
-                               lambda change: turns and _concerns(change, seat, who))
+                               lambda change: turns and _concerns(change, seat, who), who.key)
     metrics.OPEN_STREAMS.inc()
     try:
         with shared.following(table_id) as feed:
@@ -235,6 +235,8 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
                     continue  # more to send before waiting
                 changes = waiter.wait(max(0.0, min(notify.FALLBACK_S,
                                                    deadline - time.monotonic())))
+                if waiter.revoked:  # the token that opened it was revoked, on any node
+                    return
                 # None: notices may have been lost; look anyway.
                 if changes is None:
                     upto, look = None, turns

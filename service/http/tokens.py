@@ -16,6 +16,7 @@ from flask import g
 from flask.views import MethodView
 
 from events.model import NewEvent
+from service.commands import notify
 from service.http import db
 from service.http.auth import new_token, require
 from service.http.blueprint import Blueprint
@@ -82,6 +83,8 @@ def revoke_all(role: Holder, subject: str, command: str) -> list[NewEvent]:
     rows = db.conn().execute(
         "DELETE FROM tokens WHERE role = %s AND subject = %s RETURNING token_id",
         (role, subject)).fetchall()
+    if rows:
+        notify.revoked(db.conn(), f"{role}:{subject}")
     return [_event("TokenRevoked", role, subject, token_id, command)
             for (token_id,) in sorted(rows)]
 
@@ -115,6 +118,7 @@ def reissue(token_id: str) -> dict[str, Any] | None:
     lock_subject(role, subject)
     if c.execute("DELETE FROM tokens WHERE token_id = %s RETURNING 1", (token_id,)).fetchone() is None:
         return None  # revoked or rotated while we waited for the subject's lock
+    notify.revoked(c, f"{role}:{subject}")
     revoked = _event("TokenRevoked", role, subject, token_id, "ReissueToken")
     issued, event = issue(role, subject, "ReissueToken")
     append(role, subject, [revoked, event])

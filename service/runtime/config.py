@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from service.runtime.redis_url import RedisUrlError, is_sentinel, parse_sentinel
+
 
 class ConfigError(Exception):
     """A setting is missing or malformed."""
@@ -31,6 +33,15 @@ def _rate(value: str) -> str:
         parse(value)
     except ValueError:
         raise ConfigError(f"BANCO_RATE_LIMIT must read like '1200/minute', got {value!r}") from None
+    return value
+
+
+def _redis_url(value: str) -> str:
+    if is_sentinel(value):
+        try:
+            parse_sentinel(value)
+        except RedisUrlError as e:
+            raise ConfigError(f"REDIS_URL: {e}") from None
     return value
 
 
@@ -79,7 +90,7 @@ class Config:
             raise ConfigError("BANCO_OPERATOR_KEY must be at least 16 characters")
         return cls(
             database_url=env["DATABASE_URL"],
-            redis_url=env["REDIS_URL"],
+            redis_url=_redis_url(env["REDIS_URL"]),
             operator_key=key,
             max_body_bytes=_int(env, "BANCO_MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             pool_size=_int(env, "BANCO_POOL_SIZE", 10, 1, 200),
