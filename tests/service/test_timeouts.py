@@ -212,6 +212,32 @@ def test_a_worker_killed_mid_settlement_settles_exactly_once_after_restart(own, 
         assert wallets == 120  # the table is over: everything is back in the wallets
 
 
+def timed_out(app, session: Session) -> bool:
+    return any(e.data["data"].get("timeout") for e in events_of(app, session.table_id)
+               if e.type.startswith("game."))
+
+
+def finish_after_a_timeout(client, app, session: Session) -> None:
+    """Once a deadline has fired, the players end the hand themselves: played by timeouts alone,
+    a turn a second, a hand takes a minute. A move that meets a deadline firing at the same
+    moment is refused on its version (409/412) and tried again on the new one."""
+    wait_for(lambda: timed_out(app, session), timeout=60)
+    for _ in range(500):
+        views = [(p, client.get(f"/v1/tables/{session.table_id}", headers=p.auth).json)
+                 for p in session.players]
+        if views[0][1]["status"] != "playing":
+            return
+        mover = next(((p, v) for p, v in views if v["legal_actions"]), None)
+        if mover is None:
+            continue  # between a hand's end and its table's
+        p, view = mover
+        r = client.post(f"/v1/tables/{session.table_id}/actions",
+                        json=session.payload(view["legal_actions"][0]),
+                        headers={**p.auth, "If-Match": f'"{view["version"]}"'})
+        assert r.status_code in (200, 409, 412), r.json
+    raise AssertionError("the hand did not end")
+
+
 def test_flushing_redis_loses_the_jobs_but_not_the_deadlines(own, new_player, lone_redis):
     config = replace(own, redis_url=lone_redis)
     with app_on(config) as app:
@@ -224,6 +250,7 @@ def test_flushing_redis_loses_the_jobs_but_not_the_deadlines(own, new_player, lo
         assert redis.keys("rq:*"), "the deadline was scheduled in Redis"
         redis.flushall()
         with worker_process(config):
+            finish_after_a_timeout(client, app, session)
             wait_for(lambda: hand_status(client, hand_id) == "settled", timeout=120)
         stored = events_of(app, session.table_id)
         deadlines = [e.version for e in stored if e.type == "DeadlineSet"]
@@ -259,6 +286,7 @@ def test_redis_down_actions_go_on_and_deadlines_fire_when_it_returns(own, new_pl
         assert r.status_code == 200 and r.json["turn"]["deadline"]
         time.sleep(1.2)  # the deadline passes while Redis is away
         with worker_process(own):  # Redis is back: the worker's sweeper finds the deadline
+            finish_after_a_timeout(client, app, session)
             wait_for(lambda: hand_status(client, hand_id) == "settled", timeout=120)
         assert any(e.data["data"].get("timeout") for e in events_of(app, session.table_id)
                    if e.type.startswith("game."))
