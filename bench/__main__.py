@@ -5,16 +5,17 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from bench import append, export, http, http_streams, rebuild, validate
+from bench import append, export, http, http_streams, rebuild, validate, webhooks
 
 COMMANDS = {"append": append.main, "rebuild": rebuild.main, "export": export.main,
-            "http": http.main, "streams": http_streams.main, "validate": validate.main}
+            "http": http.main, "streams": http_streams.main, "validate": validate.main,
+            "webhooks": webhooks.main}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in (*COMMANDS, "all"):
-        print("usage: python -m bench {append,rebuild,export,http,streams,validate,all} [--quick] [options]\n"
+        print("usage: python -m bench {append,rebuild,export,http,streams,validate,webhooks,all} [--quick] [options]\n"
               "       python -m bench append --help", file=sys.stderr)
         return 2
     if args[0] == "all":

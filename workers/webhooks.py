@@ -40,7 +40,7 @@ log = logging.getLogger("banco.webhooks")
 # transaction held open over an HTTP call would hold back the log's watermark for every reader.
 LOCK_SPACE = 0x77686B
 BATCH = 200  # events read from the log at a time
-BUDGET_S = 20.0  # a job stops after this long; the next sweep queues the rest
+BUDGET_S = 5.0  # a job stops after this long, to let other jobs run; the next sweep queues the rest
 ERROR_CHARS = 200
 
 

@@ -10,13 +10,14 @@ EVENT_TYPES = ("Types of the log (`TreasurePosted`, `TableCreated`, `game.CardDe
 
 
 class SubscriptionCreateSchema(Schema):
-    url = fields.String(required=True, validate=validate.Length(min=1, max=2000), metadata={
+    url = fields.Url(required=True, schemes={"http", "https"}, require_tld=False,
+                     validate=validate.Length(min=1, max=500), metadata={"format": "uri",
         "description": "Where each event is POSTed: http:// or https://.",
         "example": "https://example.com/banco-hooks"})
-    event_types = fields.List(fields.String(validate=validate.Length(min=1, max=100)),
-                              required=True, validate=validate.Length(min=1, max=50),
+    event_types = fields.List(fields.String(validate=validate.Length(min=1, max=50)),
+                              required=True, validate=validate.Length(min=1, max=20),
                               metadata={"description": EVENT_TYPES, "example": ["TreasurePosted"]})
-    secret = fields.String(load_default=None, validate=validate.Length(max=200), metadata={
+    secret = fields.String(load_default=None, validate=validate.Length(max=100), metadata={
         "description": "The signing secret, `whsec_` then 24 to 64 bytes in base64; one is made"
                        " when absent. Never shown again after this request's answer."})
 
@@ -55,7 +56,7 @@ class SubscriptionListSchema(Schema):
 
 
 class WebhookReplaySchema(Schema):
-    position = fields.Integer(required=True, validate=validate.Range(min=0), metadata={
+    position = fields.Integer(required=True, strict=True, validate=validate.Range(min=0), metadata={
         "description": "The event to send again from (0: the log's beginning); the events after"
                        " it follow in the log's order."})
 

@@ -261,6 +261,7 @@ def test_bad_subscriptions_are_refused_and_change_nothing(client, new_player, re
         {"url": "http://127.0.0.1:99999/x", "event_types": ["TreasurePosted"]},
         {"url": receiver.url, "event_types": ["NoSuchEvent"]},
         {"url": receiver.url, "event_types": []},
+        {"url": receiver.url, "event_types": ["", "x" * 51]},  # errors named by index: were a 500
         {"url": receiver.url, "event_types": ["TreasurePosted"], "secret": "whsec_short"},
         {"url": receiver.url, "event_types": ["TreasurePosted"], "secret": "not base64 at all!"},
         {"url": receiver.url},
