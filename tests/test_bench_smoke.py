@@ -191,3 +191,14 @@ def test_validate_times_every_way_on_every_payload(bench_url: str):
     result = validate.run_appends(bench_url, rounds=1, seconds=0.05)
     assert all(len(rates) == 1 and rates[0] > 0 for rates in result.rates.values())
     assert "| registry |" in validate.appends_markdown(result)
+
+
+def test_webhooks_delivers_every_event_to_its_receiver(database_url: str, redis_url: str):
+    from bench import webhooks
+
+    rows = webhooks.run(database_url, redis_url, events=20, subscriptions=[2], workers=[])
+
+    assert [(r.way, r.subscriptions, r.deliveries) for r in rows] == [("ceiling", 2, 40),
+                                                                      ("job", 2, 40)]
+    assert all(r.rate > 0 for r in rows)
+    assert "| job | 2 | 40 |" in webhooks.markdown(rows)
