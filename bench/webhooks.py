@@ -14,8 +14,11 @@ answers 200 at once. Three ways, each timed from the first delivery to the last:
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -32,6 +35,8 @@ from standardwebhooks.webhooks import Webhook
 
 from bench import db
 from bench.rebuild import seed
+
+log = logging.getLogger("bench.webhooks")
 
 WEBHOOK_ENV = {"BANCO_WEBHOOK_BACKOFF_S": "0.05", "BANCO_WEBHOOK_LEASE_S": "2"}
 
@@ -159,7 +164,14 @@ def run_workers(url: str, redis_url: str, workers: int, total: int) -> float:
         for p in procs:
             p.terminate()
         for p in procs:
-            p.wait(timeout=30)
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                log.warning("worker %s did not stop within 15 s of SIGTERM: killed", p.pid)
+            # Its group: the worker and the scheduler process RQ started.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
 
 
 def run_ceiling(receiver: Receiver, subscriptions: int, events: int) -> float:
