@@ -14,6 +14,7 @@ import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from rq import SimpleWorker
 from standardwebhooks.webhooks import Webhook
 
 from service.http.app import create_app
@@ -23,7 +24,8 @@ from tests.service.conftest import OPERATOR, Player
 from tests.service.play import DECKS, Session, knowledge, strings
 from tests.service.receiver import Received, Receiver, failing, slow_once
 from tests.service.test_timeouts import worker_process
-from workers import settlement, webhooks
+from workers import settlement, sweeper, webhooks
+from workers.queues import connect, queue
 
 FAST = {"BANCO_WEBHOOK_BACKOFF_S": "0.05", "BANCO_WEBHOOK_BACKOFF_MAX_S": "0.2",
         "BANCO_WEBHOOK_TIMEOUT_S": "0.5", "BANCO_WEBHOOK_MAX_FAILURES": "4"}
@@ -333,3 +335,24 @@ def test_every_event_arrives_when_the_worker_is_killed_mid_delivery(
     got = check_arrivals(receiver, subscription_id, secret, positions)
     ids = [r.webhook_id for r in got]
     assert ids.count(f"{subscription_id}_{positions[2]}") == 2, "the one in flight went again"
+
+
+def test_deliveries_wait_out_redis_and_go_on_when_it_is_back(hooks_config, client, new_player, receiver):
+    """The sweeper queues the delivery; with Redis away it queues nothing and fails nothing, and
+    the subscription, still due in PostgreSQL, is queued and delivered by the sweep after."""
+    subscription_id, secret = subscribe(client, receiver.url)
+    positions = deposits(client, new_player("Redis"), 2)
+    away = connect("redis://127.0.0.1:1/0")  # nothing listens there
+    assert sweeper.sweep(away, hooks_config.queue_name).webhooks == 0
+    assert receiver.received == []
+    redis = connect(hooks_config.redis_url)
+    queue_name = f"{hooks_config.queue_name}-{os.urandom(4).hex()}"
+    queued = f"banco:{queue_name}:webhook-queued:{subscription_id}"
+    # The watermark may trail a moment; the earlier tests' subscriptions are queued too.
+    wait_for(lambda: redis.exists(queued), lambda: sweeper.sweep(redis, queue_name))
+    SimpleWorker([queue(redis, queue_name)], connection=redis).work(burst=True)
+    assert not redis.exists(queued), "the job let the next sweep queue the subscription again"
+    drain(subscription_id, receiver, positions)
+    check_arrivals(receiver, subscription_id, secret, positions)
+    assert [d["status"] for d in client.get(f"/v1/webhooks/{subscription_id}/deliveries",
+                                            headers=OPERATOR).json["items"]] == ["delivered"] * 2
