@@ -32,9 +32,14 @@ class Outgoing:
 
 
 def known_type(pattern: str) -> bool:
-    """Whether a subscription may ask for `pattern`: a type of the log, `game.*` or `*`."""
-    return pattern in PAYLOADS or pattern in ("*", GAME_EVENT_PREFIX + "*") or (
-        pattern.startswith(GAME_EVENT_PREFIX) and len(pattern) > len(GAME_EVENT_PREFIX))
+    """Whether a subscription may ask for `pattern`: a type of the log (an engine's, `game.`
+    and its name), or a prefix of some ending in `*`."""
+    if pattern.endswith("*"):
+        prefix = pattern[:-1]
+        return GAME_EVENT_PREFIX.startswith(prefix) or prefix.startswith(GAME_EVENT_PREFIX) or \
+            any(t.startswith(prefix) for t in PAYLOADS)
+    return pattern in PAYLOADS or (pattern.startswith(GAME_EVENT_PREFIX)
+                                   and len(pattern) > len(GAME_EVENT_PREFIX))
 
 
 def matches(patterns: Sequence[str], type_: str) -> bool:
