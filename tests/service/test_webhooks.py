@@ -3,8 +3,12 @@ sending: every event arrives, in the log's order, a duplicate only with its `web
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -119,8 +123,13 @@ def check_arrivals(receiver: Receiver, subscription_id: str, secret: str,
     """Every event accepted, in order; every request signed; a repeat only with its own id."""
     got = [r for r in receiver.delivered() if r.event["data"]["position"] in positions]
     signer = Webhook(secret)
+    key = base64.b64decode(secret.removeprefix("whsec_"))
     for r in got:
         assert signer.verify(r.body, r.headers) == r.event
+        # And by hand, as the specification says: HMAC-SHA256 of "{id}.{timestamp}.{body}".
+        signed = f"{r.webhook_id}.{r.headers['webhook-timestamp']}.".encode() + r.body
+        digest = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+        assert r.headers["webhook-signature"] == f"v1,{digest}"
         assert r.webhook_id == f"{subscription_id}_{r.event['data']['position']}"
     bodies: dict[str, bytes] = {}
     for r in got:
@@ -357,3 +366,21 @@ def test_deliveries_wait_out_redis_and_go_on_when_it_is_back(hooks_config, clien
     check_arrivals(receiver, subscription_id, secret, positions)
     assert [d["status"] for d in client.get(f"/v1/webhooks/{subscription_id}/deliveries",
                                             headers=OPERATOR).json["items"]] == ["delivered"] * 2
+
+
+def test_two_jobs_at_once_send_a_subscription_once_in_order(client, new_player, receiver):
+    """Two workers may run a subscription's job at the same moment (a lease ran out, a duplicate
+    job): one sends, the other finds the subscription taken and sends nothing."""
+    receiver.answer = slow_once(0.3)  # long enough for the second job to find it taken
+    subscription_id, secret = subscribe(client, receiver.url)
+    positions = deposits(client, new_player("Twice"), 3)
+    with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
+        wait_for(lambda: subscription_id in webhooks.due(conn))  # the watermark may trail
+    jobs = [threading.Thread(target=webhooks.deliver, args=(subscription_id,)) for _ in range(2)]
+    for job in jobs:
+        job.start()
+    for job in jobs:
+        job.join()
+    drain(subscription_id, receiver, positions)
+    got = check_arrivals(receiver, subscription_id, secret, positions)
+    assert [r.event["data"]["position"] for r in got] == positions, "each once, in order"
