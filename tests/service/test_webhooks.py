@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import logging
 import os
 import signal
 import threading
@@ -299,7 +300,9 @@ def test_bad_subscriptions_are_refused_and_change_nothing(client, new_player, re
     assert client.get(f"/v1/webhooks/{subscription_id}", headers=OPERATOR).json["cursor"] == cursor
 
 
-def test_the_secret_is_shown_once_and_never_stored_in_clear(client, receiver):
+def test_the_secret_is_shown_once_and_never_stored_or_logged_in_clear(client, receiver, new_player,
+                                                                      caplog):
+    caplog.set_level(logging.DEBUG)
     secret = "whsec_" + "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
     headers = {**OPERATOR, "Idempotency-Key": "hook-secret-1"}
     body = {"url": receiver.url, "event_types": ["*"], "secret": secret}
@@ -318,6 +321,13 @@ def test_the_secret_is_shown_once_and_never_stored_in_clear(client, receiver):
     made = client.post("/v1/webhooks", json={"url": receiver.url, "event_types": ["*"]},
                        headers=OPERATOR).json["secret"]
     assert made.startswith("whsec_") and Webhook(made)
+    receiver.answer = failing(1)  # a failed attempt is logged: with no secret in it either
+    deposits(client, new_player("Logged"), 1)
+    wait_for(lambda: any(r.status == 200 for r in receiver.received),
+             lambda: webhooks.deliver(subscription_id))
+    assert "failed: HTTP 500" in caplog.text
+    for text in (secret, secret[6:], made, made[6:]):
+        assert text not in caplog.text
 
 
 def test_every_event_arrives_when_the_worker_is_killed_mid_delivery(
