@@ -49,7 +49,8 @@ def seal(key: bytes, player_id: str, field: str, text: str) -> str:
     return base64.urlsafe_b64encode(nonce + sealed).decode()
 
 
-def _open(key: bytes, player_id: str, field: str, sealed: str) -> str | None:
+def unseal(key: bytes, player_id: str, field: str, sealed: str) -> str | None:
+    """What `seal` sealed under `key` for this owner and field; None if it was not."""
     raw = base64.urlsafe_b64decode(sealed)
     try:
         plain = AESGCM(key).decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:], _aad(player_id, field))
@@ -71,4 +72,4 @@ def name_of(registration: Mapping[str, Any], key: bytes | None) -> str | None:
         return str(registration["name"])
     if key is None:
         return None
-    return _open(key, registration["player_id"], "name", registration["name_enc"])
+    return unseal(key, registration["player_id"], "name", registration["name_enc"])

@@ -295,3 +295,12 @@ def test_wal_counts_a_hand_s_writes_on_a_private_server(redis_url: str):
     # A hand of 4 at Sette e mezzo: a deal and at least one move for each of them.
     assert found["hands"] == 3 and found["writes"] >= 3 * 5
     assert found["wal_bytes"] > 0 and found["per_write"] == found["wal_bytes"] / found["writes"]
+def test_webhooks_delivers_every_event_to_its_receiver(database_url: str, redis_url: str):
+    from bench import webhooks
+
+    rows = webhooks.run(database_url, redis_url, events=20, subscriptions=[2], workers=[])
+
+    assert [(r.way, r.subscriptions, r.deliveries) for r in rows] == [("ceiling", 2, 40),
+                                                                      ("job", 2, 40)]
+    assert all(r.rate > 0 for r in rows)
+    assert "| job | 2 | 40 |" in webhooks.markdown(rows)

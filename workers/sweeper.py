@@ -1,4 +1,5 @@
-"""The sweeper: fires overdue deadlines, settles hands whose job was lost, ends expired tables.
+"""The sweeper: fires overdue deadlines, settles hands whose job was lost, ends expired tables,
+and queues the webhook deliveries that are due.
 
 It reads the table-state projection, not Redis, so it still does the right thing after Redis lost
 every scheduled job (restarted empty, flushed, or down when the deadline was set). Each thing it
@@ -16,7 +17,7 @@ from redis import Redis, RedisError
 
 from events.model import ConcurrencyConflict
 from projections import tables
-from workers import timeouts
+from workers import timeouts, webhooks
 from workers.settlement import _pool, _store, settle_hand
 
 log = logging.getLogger("banco.sweeper")
@@ -33,6 +34,7 @@ class Swept:
     deadlines: int = 0
     settled: int = 0
     ended: int = 0
+    webhooks: int = 0  # delivery jobs queued (not logged: a busy subscription has one a second)
 
 
 def sweep(connection: Redis | None, queue_name: str) -> Swept:
@@ -60,6 +62,11 @@ def sweep(connection: Redis | None, queue_name: str) -> Swept:
         done.settled += settle_hand(table_id, hand_id)
     for (table_id,) in expired:
         done.ended += end_expired(table_id)
+    if connection is not None:
+        try:
+            done.webhooks = webhooks.enqueue_due(connection, queue_name)
+        except RedisError as e:  # they stay due in PostgreSQL, for the sweeps after Redis is back
+            log.debug("Redis unreachable (%s): webhook deliveries wait for it", e)
     return done
 
 

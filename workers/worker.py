@@ -154,7 +154,9 @@ class Worker(SimpleWorker):
         """Start this worker's scheduler again if it died (of a Redis outage), as RQ's
         maintenance does, but at once rather than at the next maintenance."""
         process = self.scheduler._process if self.scheduler is not None else None
-        if process is not None and not process.is_alive():
+        # Not while stopping: the scheduler was stopped on purpose, and one started again then
+        # outlived the worker's shutdown (a job ending after SIGTERM beats once more).
+        if process is not None and not process.is_alive() and not self._stop_requested:
             assert self.scheduler is not None
             self.scheduler.acquire_locks(auto_start=True)
 

@@ -44,6 +44,7 @@ from service.http import (
     streams,
     tables,
     tokens,
+    webhooks,
 )
 from service.http.deferred_jobs import DeferredJobs
 from service.http.problems import Problem, ProblemSchema, render, retry_later
@@ -183,7 +184,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.register_blueprint(pages.blp)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
                       streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp, me.blp,
-                      jobs_api.blp, metrics.blp, feed.blp, balances.blp):
+                      jobs_api.blp, metrics.blp, feed.blp, balances.blp, webhooks.blp):
         api.register_blueprint(blueprint)
     if config.bench_endpoints:
         from service.http import bench_endpoint

@@ -8,7 +8,8 @@ A record holds for `BANCO_IDEMPOTENCY_RETENTION_S` (the workers purge it after,
 workers/idempotency_purge.py); past that the key is new again, purged or not. A response that
 issued a bearer token is kept without it, under the token's id: its replay issues a new token
 in place of that one, so a client who lost the answer gets a working token, and the last answer
-given always holds the only one that works.
+given always holds the only one that works. A webhook subscription's answer is kept without its
+signing secret, which its replay reads back from where it is sealed.
 """
 
 from __future__ import annotations
@@ -93,9 +94,23 @@ def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response
         body = orjson.dumps({**orjson.loads(body), "token": issued["token"]})
         db.conn().execute("UPDATE idempotency_keys SET token_id = %s WHERE principal = %s AND key = %s",
                           (issued["token_id"], who, key))
+    body = _with_secret(body)
     response = Response(body, status=status, headers=headers)
     response.headers[REPLAYED] = "true"
     return response
+
+
+def _with_secret(body: bytes) -> bytes:
+    """A subscription's kept answer with its secret put back (it is kept without it)."""
+    if not body.startswith(b'{"subscription"'):
+        return body
+    from service.commands import webhook_subscriptions
+
+    doc = orjson.loads(body)
+    if "secret" in doc:
+        return body
+    secret = webhook_subscriptions.secret_of(db.conn(), doc["subscription"]["id"])
+    return orjson.dumps({**doc, "secret": secret})
 
 
 def rewrite_kept(token_ids: list[str], rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
@@ -118,6 +133,8 @@ def _after(response: Response) -> Response:
         if token_id is not None:
             # Kept without the token: a replay issues a new one in its place.
             body = orjson.dumps({k: v for k, v in orjson.loads(body).items() if k != "token"})
+        if g.pop("issued_secret", False):  # never kept in clear: a replay unseals it again
+            body = orjson.dumps({k: v for k, v in orjson.loads(body).items() if k != "secret"})
         # Sent with the COMMIT, in its round trip; a database gone by then is the COMMIT's 503.
         db.with_commit(
             "UPDATE idempotency_keys SET status = %s, body = %s, headers = %s, token_id = %s"

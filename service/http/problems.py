@@ -90,7 +90,9 @@ def render(error: HTTPException) -> Response:
     body = {**document(status, error.name, detail, code), **extra}
     if "request_id" in g:
         body["request_id"] = g.request_id
-    response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM)
+    # marshmallow names a list's items by their index, an int: JSON keys are text.
+    response = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=status,
+                        mimetype=PROBLEM)
     # What werkzeug's own errors say in headers (a 405's Allow, say), the body's type apart.
     for name, value in error.get_headers():
         if name.lower() != "content-type":

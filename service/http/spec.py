@@ -53,6 +53,9 @@ LINKS = [
       ("/v1/tables/{table_id}/hands", "post"), ("/v1/tables/{table_id}/events", "get")]),
     ("/v1/tables/{table_id}/hands", "post", "201", "$response.body#/hand/id", "hand_id",
      [("/v1/hands/{hand_id}", "get"), ("/v1/hands/{hand_id}/replay", "get")]),
+    ("/v1/webhooks", "post", "201", "$response.body#/subscription/id", "subscription_id",
+     [("/v1/webhooks/{subscription_id}", "get"), ("/v1/webhooks/{subscription_id}/pause", "post"),
+      ("/v1/webhooks/{subscription_id}/deliveries", "get")]),
 ]
 
 

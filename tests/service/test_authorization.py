@@ -27,6 +27,7 @@ class World:
     job: str
     auditor: str
     auditor_id: str
+    hook: str
 
     def headers(self, caller: str) -> dict[str, str]:
         return {
@@ -94,6 +95,14 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/v1/audit/checkpoints", None, False, "401 401 403 403 200 200"),
     ("POST", "/v1/audit/checkpoints", None, False, "401 401 403 403 403 201"),
     ("GET", "/v1/players/{me}/balance-history.svg", None, False, "401 401 200 403 200 200"),
+    ("POST", "/v1/webhooks", {"url": "http://127.0.0.1:9/", "event_types": ["PlayerErased"]}, False,
+     "401 401 403 403 403 201"),
+    ("GET", "/v1/webhooks", None, False, "401 401 403 403 403 200"),
+    ("GET", "/v1/webhooks/{hook}", None, False, "401 401 403 403 403 200"),
+    ("POST", "/v1/webhooks/{hook}/pause", None, False, "401 401 403 403 403 200"),
+    ("POST", "/v1/webhooks/{hook}/resume", None, False, "401 401 403 403 403 200"),
+    ("POST", "/v1/webhooks/{hook}/replay", {"position": 0}, False, "401 401 403 403 403 200"),
+    ("GET", "/v1/webhooks/{hook}/deliveries", None, False, "401 401 403 403 403 200"),
 ]
 
 
@@ -108,7 +117,12 @@ def make_world(client, new_player, deal: bool) -> World:
         hand = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).json["hand"]["id"]
     job = client.post("/v1/audit/ledger-checks", headers=OPERATOR).json["id"]
     auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
-    return World(me, stranger, table, hand, job, auditor["token"], auditor["id"])
+    # Paused at once: the session's workers have nothing to send it (but for the resume's row).
+    hook = client.post("/v1/webhooks", json={"url": "http://127.0.0.1:9/", "event_types":
+                                             ["PlayerErased"]}, headers=OPERATOR).json
+    hook_id = hook["subscription"]["id"]
+    client.post(f"/v1/webhooks/{hook_id}/pause", headers=OPERATOR)
+    return World(me, stranger, table, hand, job, auditor["token"], auditor["id"], hook_id)
 
 
 def test_every_route_has_a_row(app):
@@ -121,6 +135,7 @@ def test_every_route_has_a_row(app):
         path = path.replace("<hand_id>", "{hand}").replace("<job_id>", "{job}")
         path = path.replace("<auditor_id>", "{auditor}").replace("<game>", "{game}")
         path = path.replace("<path:filename>", "swagger-ui.css")
+        path = path.replace("<subscription_id>", "{hook}")
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             routes.add((method, path))
     assert routes == rows
@@ -132,7 +147,7 @@ def test_who_may_call_what(client, new_player, method, route, body, deal, expect
     for caller, allowed in zip(CALLERS, expected.split(), strict=True):
         world = make_world(client, new_player, deal)
         path = route.format(me=world.me.id, table=world.table, hand=world.hand, job=world.job,
-                            auditor=world.auditor_id, game="cassino")
+                            auditor=world.auditor_id, game="cassino", hook=world.hook)
         headers = world.headers(caller)
         if method == "POST" and "/actions" in path:
             version = client.get(f"/v1/tables/{world.table}", headers=OPERATOR).json["version"]

@@ -68,8 +68,13 @@ def world(client, new_player) -> World:
     hand = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).json["hand"]["id"]
     job = client.post("/v1/audit/ledger-checks", headers=OPERATOR).json["id"]
     auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
+    # Paused at once: the session's workers have nothing to send it (but for the resume's test).
+    hook = client.post("/v1/webhooks", json={"url": "http://127.0.0.1:9/", "event_types":
+                                             ["PlayerErased"]}, headers=OPERATOR).json
+    client.post(f"/v1/webhooks/{hook['subscription']['id']}/pause", headers=OPERATOR)
     return World({"player_id": me.id, "table_id": table, "hand_id": hand, "job_id": job,
-                  "auditor_id": auditor["id"], "game": "sette-e-mezzo"},
+                  "auditor_id": auditor["id"], "game": "sette-e-mezzo",
+                  "subscription_id": hook["subscription"]["id"]},
                  {"operator": OPERATOR, "player": me.auth, "auditor": bearer(auditor["token"])})
 
 

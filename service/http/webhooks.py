@@ -1,0 +1,112 @@
+"""Webhook subscriptions: the operator's, each sent the log's events it asks for, signed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import g
+from flask.views import MethodView
+
+from service.commands import webhook_subscriptions as subscriptions
+from service.http import db
+from service.http.auth import require
+from service.http.blueprint import Blueprint
+from service.http.webhook_schemas import (
+    DeliveryPageSchema,
+    DeliveryQuerySchema,
+    SubscriptionCreatedSchema,
+    SubscriptionCreateSchema,
+    SubscriptionListSchema,
+    SubscriptionSchema,
+    WebhookReplaySchema,
+)
+
+blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
+                description="Subscriptions that send the log's events to a URL, signed as Standard"
+                            " Webhooks say, in the log's order, at least once.")
+
+
+@blp.route("")
+class Subscriptions(MethodView):
+    @require("operator")
+    @blp.operation("createWebhook")
+    @blp.arguments(SubscriptionCreateSchema)
+    @blp.response(201, SubscriptionCreatedSchema)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Subscribe a URL to events; the answer holds the signing secret, shown only once
+
+        The subscription sends the events recorded from now on (replay it to send older ones).
+        The secret is stored only sealed; replayed with its `Idempotency-Key`, the request
+        answers the same subscription and secret.
+        """
+        subscription, secret = subscriptions.create(db.conn(), body["url"], body["event_types"],
+                                                    body["secret"])
+        g.issued_secret = True
+        return {"subscription": subscription, "secret": secret}
+
+    @require("operator")
+    @blp.operation("listWebhooks")
+    @blp.response(200, SubscriptionListSchema)
+    def get(self) -> dict[str, Any]:
+        """Every webhook subscription, oldest first"""
+        return {"items": subscriptions.list_all(db.conn())}
+
+
+@blp.route("/<subscription_id>")
+class Subscription(MethodView):
+    @require("operator")
+    @blp.operation("getWebhook", 404)
+    @blp.response(200, SubscriptionSchema)
+    def get(self, subscription_id: str) -> dict[str, Any]:
+        """A webhook subscription: where it stands, and why it paused if it did"""
+        return subscriptions.load(db.conn(), subscription_id)
+
+
+@blp.route("/<subscription_id>/pause")
+class Pause(MethodView):
+    @require("operator")
+    @blp.operation("pauseWebhook", 404)
+    @blp.response(200, SubscriptionSchema)
+    def post(self, subscription_id: str) -> dict[str, Any]:
+        """Stop sending (a delivery in flight ends); resuming goes on from the same event"""
+        return subscriptions.pause(db.conn(), subscription_id, "paused by the operator")
+
+
+@blp.route("/<subscription_id>/resume")
+class Resume(MethodView):
+    @require("operator")
+    @blp.operation("resumeWebhook", 404)
+    @blp.response(200, SubscriptionSchema)
+    def post(self, subscription_id: str) -> dict[str, Any]:
+        """Send again, at once, from the event it stopped at"""
+        return subscriptions.resume(db.conn(), subscription_id)
+
+
+@blp.route("/<subscription_id>/replay")
+class Replay(MethodView):
+    @require("operator")
+    @blp.operation("replayWebhook", 404)
+    @blp.arguments(WebhookReplaySchema)
+    @blp.response(200, SubscriptionSchema)
+    def post(self, body: dict[str, Any], subscription_id: str) -> dict[str, Any]:
+        """Send again from the event at a position, and every event after it in the log's order
+
+        422 `unknown_position` if no event has that position. Each event goes with the same
+        `webhook-id` as before, so a receiver that keeps the ids it saw can tell it again.
+        """
+        return subscriptions.replay(db.conn(), subscription_id, body["position"])
+
+
+@blp.route("/<subscription_id>/deliveries")
+class Deliveries(MethodView):
+    @require("operator")
+    @blp.operation("listWebhookDeliveries", 404)
+    @blp.arguments(DeliveryQuerySchema, location="query")
+    @blp.response(200, DeliveryPageSchema)
+    def get(self, query: dict[str, Any], subscription_id: str) -> dict[str, Any]:
+        """A subscription's deliveries, latest event first, each with its attempts"""
+        items = subscriptions.deliveries(db.conn(), subscription_id, query["limit"] + 1,
+                                         query["before"])
+        more = len(items) > query["limit"]
+        items = items[: query["limit"]]
+        return {"items": items, "next_before": items[-1]["position"] if more else None}

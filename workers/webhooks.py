@@ -1,0 +1,264 @@
+"""Webhook delivery: each subscription's events, in the log's order, at least once.
+
+Everything a delivery needs to go on is in PostgreSQL: the subscription's cursor (the last event
+sent or skipped), its failures and when to try again. The sweeper queues a job for each
+subscription with events past its cursor whose next try is due; the job sends them one by one,
+each confirmed by a 2xx before the next goes, and moves the cursor after each. A failure records
+the attempt and schedules the next try with an exponential backoff; after
+`BANCO_WEBHOOK_MAX_FAILURES` in a row the subscription pauses, its reason shown to the operator.
+
+A worker killed mid-delivery leaves the cursor before the event it was sending, so that event
+goes again (with the same `webhook-id`): at least once, in order. Redis only carries the wake-up:
+when it is away, or loses the job, the next sweeps find the subscription due again in PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+import urllib.error
+import urllib.request
+from datetime import UTC, datetime
+
+import orjson
+import psycopg
+from redis import Redis, RedisError
+from rq import get_current_job
+from standardwebhooks.webhooks import Webhook
+
+from events.model import Checkpoint
+from service.commands import webhook_subscriptions, webhooks
+from workers.queues import queue
+from workers.settlement import _pool, _store
+
+log = logging.getLogger("banco.webhooks")
+
+# Advisory locks are keyed by two integers: this one says "a webhook subscription", the other is
+# the subscription id's hash. A session lock (not a transaction's) is held while sending: a
+# transaction held open over an HTTP call would hold back the log's watermark for every reader.
+LOCK_SPACE = 0x77686B
+BATCH = 200  # events read from the log at a time
+BUDGET_S = 5.0  # a job stops after this long, to let other jobs run; the next sweep queues the rest
+ERROR_CHARS = 200
+
+
+def _env(name: str, default: float) -> float:
+    return float(os.environ.get(name) or default)
+
+
+def backoff_s(failures: int) -> float:
+    """The wait after `failures` failed attempts in a row: doubling from the base, capped."""
+    base = _env("BANCO_WEBHOOK_BACKOFF_S", 5)
+    return min(base * 2 ** (failures - 1), _env("BANCO_WEBHOOK_BACKOFF_MAX_S", 3600))
+
+
+def max_failures() -> int:
+    """Failed attempts in a row after which a subscription pauses."""
+    return int(_env("BANCO_WEBHOOK_MAX_FAILURES", 10))
+
+
+def lease_s() -> int:
+    """How long a queued delivery job keeps others from being queued for its subscription: the
+    longest a killed worker's subscription waits before another job takes it up."""
+    return max(1, int(_env("BANCO_WEBHOOK_LEASE_S", 30)))
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    # A webhook is not followed elsewhere: a 3xx is the receiver's answer, and a failure.
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+# No proxy from the environment either: the operator's URL is where the events go.
+_OPENER = urllib.request.build_opener(_NoRedirects, urllib.request.ProxyHandler({}))
+
+
+def post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, str | None]:
+    """POST `body`; the receiver's status (None if there was none) and what went wrong, if anything."""
+    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
+    try:
+        with _OPENER.open(request, timeout=_env("BANCO_WEBHOOK_TIMEOUT_S", 10)) as response:
+            response.read(65536)
+            return response.status, None
+    except urllib.error.HTTPError as e:
+        return e.code, f"HTTP {e.code}"
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        reason = e.reason if isinstance(e, urllib.error.URLError) else e
+        return None, (str(reason) or type(reason).__name__)[:ERROR_CHARS]
+
+
+def headers_for(signer: Webhook, webhook_id: str, body: bytes) -> dict[str, str]:
+    """The Standard Webhooks headers for one attempt, signed now."""
+    now = datetime.now(UTC)
+    return {"Content-Type": "application/json", "User-Agent": "Banco-Webhooks",
+            "webhook-id": webhook_id, "webhook-timestamp": str(int(now.timestamp())),
+            "webhook-signature": signer.sign(webhook_id, now, body.decode())}
+
+
+# One attempt's record and its effect on the subscription, in one statement: the delivery row
+# (its attempt count), the attempt, and the cursor moved past the event when it was delivered.
+# The subscription's update names the generation the job began in: a pause or replay since then
+# makes it update nothing, and the job stops.
+RECORD = """
+WITH d AS (
+    INSERT INTO webhook_deliveries AS d (subscription_id, position, webhook_id, event_type, status,
+                                         attempts, delivered_at)
+    VALUES (%(sid)s, %(position)s, %(webhook_id)s, %(type)s, %(status)s, 1,
+            CASE WHEN %(ok)s THEN now() END)
+    ON CONFLICT (subscription_id, position) DO UPDATE
+    SET attempts = d.attempts + 1, status = EXCLUDED.status,
+        delivered_at = coalesce(EXCLUDED.delivered_at, d.delivered_at)
+    RETURNING attempts
+), a AS (
+    INSERT INTO webhook_attempts (subscription_id, position, attempt, status_code, error,
+                                  duration_ms)
+    SELECT %(sid)s, %(position)s, attempts, %(code)s, %(error)s, %(ms)s FROM d
+)
+UPDATE webhook_subscriptions
+SET cursor_txid = CASE WHEN %(ok)s THEN %(txid)s ELSE cursor_txid END,
+    cursor_position = CASE WHEN %(ok)s THEN %(position)s ELSE cursor_position END,
+    failures = CASE WHEN %(ok)s THEN 0 ELSE failures + 1 END,
+    next_attempt_at = CASE WHEN %(ok)s THEN now() ELSE now() + make_interval(secs => %(wait)s) END,
+    status = CASE WHEN NOT %(ok)s AND failures + 1 >= %(max)s THEN 'paused' ELSE status END,
+    paused_reason = CASE WHEN NOT %(ok)s AND failures + 1 >= %(max)s
+                         THEN format('%%s failed attempts in a row; the last: %%s', failures + 1,
+                                     %(error)s) END,
+    generation = CASE WHEN NOT %(ok)s AND failures + 1 >= %(max)s THEN generation + 1
+                      ELSE generation END,
+    updated_at = now()
+WHERE subscription_id = %(sid)s AND generation = %(generation)s
+RETURNING status
+"""
+
+
+def deliver(subscription_id: str) -> int:
+    """Send the subscription's due events in order until one fails, none is left or the job's
+    time is up; returns how many were delivered (0 too when another job holds it)."""
+    with _pool().connection() as conn:
+        held = conn.execute("SELECT pg_try_advisory_lock(%s, hashtext(%s))",
+                            (LOCK_SPACE, subscription_id)).fetchone()
+        if not (held and held[0]):
+            return 0
+        # A delivery's record need not wait for its WAL flush: lost in a crash of PostgreSQL,
+        # it leaves the cursor a little behind, and those events go again with the same ids,
+        # which at-least-once allows. (Reset before the connection goes back to the pool.)
+        conn.execute("SET synchronous_commit = off")
+        try:
+            return _deliver(conn, subscription_id)
+        finally:
+            conn.execute("RESET synchronous_commit")
+            conn.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))",
+                         (LOCK_SPACE, subscription_id))
+
+
+def _deliver(conn: psycopg.Connection, subscription_id: str) -> int:
+    row = conn.execute(
+        "SELECT url, event_types, cursor_txid, cursor_position, failures, generation"
+        " FROM webhook_subscriptions WHERE subscription_id = %s AND status = 'active'"
+        " AND next_attempt_at <= now()", (subscription_id,)).fetchone()
+    if row is None:
+        return 0  # paused, gone, or its next try is not due yet
+    url, types, txid, position, failures, generation = row
+    signer = Webhook(webhook_subscriptions.secret_of(conn, subscription_id))
+    saved = cursor = Checkpoint(txid, position)
+    sent, stop_at = 0, time.monotonic() + BUDGET_S
+    while time.monotonic() < stop_at:
+        events, redactor = webhooks.read(conn, _store(), cursor, BATCH)
+        if not events:
+            break
+        for stored in events:
+            if not webhooks.matches(types, stored.type):
+                cursor = Checkpoint(stored.txid, stored.position)
+                continue
+            if cursor != saved and not _save(conn, subscription_id, generation, cursor):
+                return sent  # a skipped stretch first, so a failure below keeps it skipped
+            saved = cursor
+            out = webhooks.outgoing(stored, redactor)
+            status = _attempt(conn, subscription_id, generation, url, signer, out, failures)
+            if status != "delivered":
+                return sent
+            sent, failures, saved = sent + 1, 0, out.at
+            cursor = out.at
+    if cursor != saved:
+        _save(conn, subscription_id, generation, cursor)
+    return sent
+
+
+def _save(conn: psycopg.Connection, subscription_id: str, generation: int, cursor: Checkpoint) -> bool:
+    return conn.execute(
+        "UPDATE webhook_subscriptions SET cursor_txid = %s, cursor_position = %s"
+        " WHERE subscription_id = %s AND generation = %s",
+        (cursor.txid, cursor.position, subscription_id, generation)).rowcount == 1
+
+
+def _attempt(conn: psycopg.Connection, subscription_id: str, generation: int, url: str,
+             signer: Webhook, out: webhooks.Outgoing, failures: int) -> str | None:
+    """Send one event once and record it; 'delivered', 'failed', 'paused', or None when the
+    operator moved the subscription meanwhile."""
+    webhook_id = f"{subscription_id}_{out.at.position}"
+    body = orjson.dumps(out.body)
+    began = time.monotonic()
+    code, error = post(url, body, headers_for(signer, webhook_id, body))
+    ok = error is None and code is not None and 200 <= code < 300
+    if not ok and error is None:
+        error = f"HTTP {code}"
+    recorded = conn.execute(RECORD, {
+        "sid": subscription_id, "position": out.at.position, "txid": out.at.txid,
+        "webhook_id": webhook_id, "type": out.type, "status": "delivered" if ok else "pending",
+        "ok": ok, "code": code, "error": error, "ms": int((time.monotonic() - began) * 1000),
+        "wait": backoff_s(failures + 1), "max": max_failures(), "generation": generation,
+    }).fetchone()
+    if not ok:
+        log.info("webhook %s to subscription %s failed: %s", webhook_id, subscription_id, error)
+    if recorded is None:
+        return None
+    return "delivered" if ok else ("paused" if recorded[0] == "paused" else "failed")
+
+
+def job(subscription_id: str) -> int:
+    """The RQ job: deliver, then let the sweeper queue the subscription again at once."""
+    try:
+        return deliver(subscription_id)
+    finally:
+        current = get_current_job()
+        if current is not None:
+            # Redis away: the key expires after its lease instead.
+            with contextlib.suppress(RedisError):
+                current.connection.delete(_queued_key(current.origin, subscription_id))
+
+
+def _queued_key(queue_name: str, subscription_id: str) -> str:
+    return f"banco:{queue_name}:webhook-queued:{subscription_id}"
+
+
+# Due: active, its next try's time come, and an event past its cursor below the watermark.
+DUE = """
+SELECT subscription_id FROM webhook_subscriptions s
+WHERE status = 'active' AND next_attempt_at <= now()
+AND EXISTS (SELECT 1 FROM events e
+            WHERE (e.txid, e.position) > (s.cursor_txid::text::xid8, s.cursor_position)
+            AND e.txid < pg_snapshot_xmin(pg_current_snapshot()))
+ORDER BY next_attempt_at LIMIT 500
+"""
+
+
+def due(conn: psycopg.Connection) -> list[str]:
+    """The subscriptions with something to send now."""
+    return [r[0] for r in conn.execute(DUE).fetchall()]
+
+
+def enqueue_due(connection: Redis, queue_name: str) -> int:
+    """Queue a delivery job for each due subscription that has none queued; how many were."""
+    with _pool().connection() as conn:
+        ids = due(conn)
+    queued = 0
+    for subscription_id in ids:
+        # One job at a time per subscription: the key lasts until the job ends, or its lease
+        # runs out when the worker running it was killed.
+        if connection.set(_queued_key(queue_name, subscription_id), 1, nx=True, ex=lease_s()):
+            queue(connection, queue_name).enqueue(job, subscription_id, result_ttl=60,
+                                                  failure_ttl=3600)
+            queued += 1
+    return queued
