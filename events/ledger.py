@@ -6,13 +6,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import psycopg
 
-from events.model import ConcurrencyConflict, NewEvent, StoredEvent
+from events.model import NewEvent, StoredEvent
 from events.postgres import PostgresEventStore
-from projections import apply_inline
+from projections import apply_inline, balances
 
 HOUSE = "house:issued"  # where minted treasure comes from; the only account that may go negative
+SHORTFALL = "BC402"  # banco_hold's refusal of an overdraft (migration 013)
 
 
 class InsufficientTreasure(Exception):
@@ -60,26 +62,20 @@ def seat(table_id: str, player_id: str) -> str:
     return f"seat:{table_id}:{player_id}"
 
 
-def lock_balances(conn: psycopg.Connection, accounts: Sequence[str]) -> dict[str, int]:
-    """Lock the accounts' balance rows (creating missing ones) and return their balances.
+def hold(conn: psycopg.Connection, stream_id: str, expected_version: int | None,
+         transfers: Sequence[Transfer]) -> None:
+    """Send the check that the transfers overdraw no account but the house's, which locks their
+    balance rows (`banco_hold`, migration 013, says how and why): it fails the transaction with
+    BC402 (a shortfall) or, when the stream has moved past `expected_version`, BC409 (a lost
+    race). For the first statement of a pipeline whose append it guards."""
+    conn.execute("SELECT banco_hold(%s, %s, %s, %s, %s)",
+                 (stream_id, expected_version, [t.from_account for t in transfers],
+                  [t.to_account for t in transfers], [t.amount for t in transfers]))
 
-    Rows are created and locked in sorted order so that two transfers in opposite directions
-    queue instead of deadlocking, and so that positions drawn afterwards follow each account's
-    lock order: replaying the log by position then gives the same running balances.
 
-    One statement: an existing row's conflict updates it to itself, which takes its lock (waiting
-    for a concurrent holder, then reading the balance it left, under READ COMMITTED) and returns
-    it, as the `SELECT ... FOR UPDATE` after an `INSERT ... DO NOTHING` did in two round trips.
-    """
-    names = sorted(set(accounts))
-    rows = conn.execute(
-        "INSERT INTO balances AS b (account, balance, last_position)"
-        " SELECT a, 0, 0 FROM unnest(%s::text[]) AS a ORDER BY a"
-        " ON CONFLICT (account) DO UPDATE SET balance = b.balance"
-        " RETURNING account, balance",
-        (names,),
-    ).fetchall()
-    return dict(rows)
+def _shortfall(e: psycopg.Error) -> InsufficientTreasure:
+    detail = orjson.loads(e.diag.message_detail or "{}")
+    return InsufficientTreasure(detail["account"], detail["balance"], detail["amount"])
 
 
 def post(
@@ -92,32 +88,51 @@ def post(
     extra: Sequence[NewEvent] = (),
     then: Callable[[psycopg.Connection], None] | None = None,
 ) -> list[StoredEvent]:
-    """Append `extra` events then the transfers to `stream_id`, refusing any overdraft; `then`'s
-    statements go with the projection's, in one round trip (psycopg's pipeline mode), and see
-    its balances.
+    """Append `extra` events then the transfers to `stream_id`, refusing any overdraft
+    (InsufficientTreasure) and a lost race (ConcurrencyConflict); `then`'s statements go with
+    the projection's and see its balances.
 
-    Must run inside the caller's transaction: balances are checked under row locks before
-    anything is appended, so a refused request writes nothing and draws no position.
+    Must run inside the caller's transaction. At a known version it is one round trip (psycopg's
+    pipeline mode): the balance check, the append, the balances' projection and `then`, in this
+    order. The check fails the transaction before the append is run, so a refused request writes
+    nothing and draws no position. Without a version the projection needs the positions the
+    append returns: a second round trip.
     """
-    accounts = [a for t in transfers for a in (t.from_account, t.to_account)]
-    # Most game moves post nothing: they lock no balance, so skip those two round trips.
-    held = lock_balances(conn, accounts) if accounts else {}
-    for t in transfers:
-        if t.from_account != HOUSE and held[t.from_account] < t.amount:
-            if (expected_version is not None
-                    and store.stream_version(stream_id, conn=conn) != expected_version):
-                # The balance was moved by a writer that got there first: the caller lost the
-                # race and decided on a state that is gone, so it is a conflict, not a shortfall.
-                raise ConcurrencyConflict(stream_id, expected_version)
-            raise InsufficientTreasure(t.from_account, held[t.from_account], t.amount)
-        held[t.from_account] -= t.amount
-        held[t.to_account] += t.amount
     events = [*extra, *(t.event(metadata) for t in transfers)]
-    stored = store.append(stream_id, events, expected_version, conn=conn)
+    if not transfers:
+        # Most game moves post nothing: no balance to check or lock.
+        stored = store.append(stream_id, events, expected_version, conn=conn)
+        _project(conn, stored, then)
+        return stored
+    first = None if expected_version is None else expected_version + 1
+
+    def project(c: psycopg.Connection) -> None:
+        if first is None:
+            return
+        # Unprepared: it follows the check, which may fail (`projections.tables.save_later`).
+        balances.apply_appended(c, stream_id, list(enumerate(events, first)), prepare=False)
+        if then is not None:
+            then(c)
+
+    try:
+        stored = store.append_then(stream_id, events, expected_version, conn, project,
+                                   before=lambda c: hold(c, stream_id, expected_version, transfers))
+    except psycopg.Error as e:
+        if e.sqlstate == SHORTFALL:
+            raise _shortfall(e) from e
+        raise
+    if first is None:
+        _project(conn, stored, then)
+    else:
+        apply_inline(conn, stored, balances_applied=True)
+    return stored
+
+
+def _project(conn: psycopg.Connection, stored: Sequence[StoredEvent],
+             then: Callable[[psycopg.Connection], None] | None) -> None:
     if then is None:
         apply_inline(conn, stored)
-        return stored
+        return
     with conn.pipeline():
         apply_inline(conn, stored)
         then(conn)
-    return stored

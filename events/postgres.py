@@ -184,35 +184,46 @@ class PostgresEventStore:
         self,
         stream_id: str,
         events: Sequence[NewEvent],
-        expected_version: int,
+        expected_version: int | None,
         conn: psycopg.Connection,
         then: Callable[[psycopg.Connection], None],
+        before: Callable[[psycopg.Connection], None] | None = None,
     ) -> list[StoredEvent]:
         """Append as `append` does, and send `then`'s statements in the same round trip
         (psycopg's pipeline mode): for a caller in a transaction whose next writes do not depend
         on what the append returns, and which reads their answers after this returns. On a lost
-        race `then`'s statements fail with the transaction, and ConcurrencyConflict is raised."""
+        race `then`'s statements fail with the transaction, and ConcurrencyConflict is raised.
+
+        `before`'s statements go first in the round trip: a check that fails the transaction,
+        and so skips the append (which then draws no position); its error is raised as it is,
+        unless it is a lost race."""
         if conn.info.transaction_status != psycopg.pq.TransactionStatus.INTRANS:
             # Outside a transaction the statements would commit one by one, `then`'s even if
             # the append failed.
             raise RuntimeError("append_then runs in the caller's transaction")
         for event in events:
             self.types.validate(event)
+        # One event at a known version: the single statement; else banco_append.
+        one = expected_version if len(events) == 1 else None
+        # After a statement that may fail, unprepared: see `projections.tables.save_later`.
+        prepare = None if before is None else False
         try:
             with conn.pipeline():
-                cursor = (self._send_one(conn, stream_id, events[0], expected_version)
-                          if len(events) == 1 else
-                          self._send_many(conn, stream_id, events, expected_version))
+                if before is not None:
+                    before(conn)
+                cursor = (self._send_one(conn, stream_id, events[0], one, prepare)
+                          if one is not None else
+                          self._send_many(conn, stream_id, events, expected_version, prepare))
                 then(conn)
         except psycopg.Error as e:
             if _lost_race(e):
                 raise ConcurrencyConflict(stream_id, expected_version) from e
             raise
-        if len(events) == 1:
+        if one is not None:
             row = cursor.fetchone()
             if row is None:  # no stream row at all; the caller's transaction rolls back
-                raise ConcurrencyConflict(stream_id, expected_version)
-            return [self._stored_one(stream_id, events[0], expected_version, row)]
+                raise ConcurrencyConflict(stream_id, one)
+            return [self._stored_one(stream_id, events[0], one, row)]
         return self._stored_many(stream_id, events, cursor.fetchall())
 
     def _append_all(self, conn: psycopg.Connection, appends: Sequence[Append]) -> list[StoredEvent]:
@@ -233,13 +244,13 @@ class PostgresEventStore:
         return stored
 
     def _send_many(self, conn: psycopg.Connection, stream_id: str, events: Sequence[NewEvent],
-                   expected: int | None) -> psycopg.Cursor:
+                   expected: int | None, prepare: bool | None = None) -> psycopg.Cursor:
         texts = [canonical_json(stream_id, e) for e in events]
         # The texts go as a binary array (%b): the text format would backslash-escape every
         # quote of every JSON text, which cost more client CPU than the rest of the append for
         # a 10-event batch (see bench/README.md).
         return self._cursor(conn).execute("SELECT * FROM banco_append(%s, %s, %b)",
-                                          (stream_id, expected, texts))
+                                          (stream_id, expected, texts), prepare=prepare)
 
     @staticmethod
     def _stored_many(stream_id: str, events: Sequence[NewEvent],
@@ -250,12 +261,12 @@ class PostgresEventStore:
                 in zip(events, rows, strict=True)]
 
     def _send_one(self, conn: psycopg.Connection, stream_id: str, event: NewEvent,
-                  expected: int) -> psycopg.RawCursor:
+                  expected: int, prepare: bool | None = None) -> psycopg.RawCursor:
         params = (stream_id, expected, canonical_json(stream_id, event), event.type,
                   event.schema_version, orjson.dumps(event.data).decode(),
                   orjson.dumps(event.metadata).decode())
         return self._raw_cursor(conn).execute(APPEND_ONE_NEW if expected == 0 else APPEND_ONE,
-                                              params)
+                                              params, prepare=prepare)
 
     @staticmethod
     def _stored_one(stream_id: str, event: NewEvent, expected: int,

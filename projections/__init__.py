@@ -10,7 +10,11 @@ from events.model import StoredEvent
 from projections import balances, players
 
 
-def apply_inline(conn: psycopg.Connection, events: Sequence[StoredEvent]) -> None:
-    """Update every inline projection in the appending transaction (read-your-writes)."""
-    balances.apply(conn, events)
+def apply_inline(conn: psycopg.Connection, events: Sequence[StoredEvent],
+                 balances_applied: bool = False) -> None:
+    """Update every inline projection in the appending transaction (read-your-writes); the
+    balances' only if not `balances_applied` (`balances.apply_appended` in the append's round
+    trip)."""
+    if not balances_applied:
+        balances.apply(conn, events)
     players.apply(conn, events)

@@ -9,21 +9,18 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from events.catalog import TYPES
-from events.model import StoredEvent
+from events.model import NewEvent, StoredEvent
 from events.postgres import older_events
 from events.types import EventTypes
 
 # Apply a batch of legs (one per posting side): bump each balance by its total, then write the
-# history rows with running balances that start from the balance before the batch.
-APPLY = """
-WITH legs AS (
-    SELECT * FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[], %s::bigint[], %s::text[],
-                         %s::text[], %s::text[], %s::text[])
-        AS l(position, account, recorded_at, amount, reason, counterparty, table_id, hand_id)
+# history rows with running balances that start from the balance before the batch. This is the
+# part after the legs, which APPLY and APPLY_APPENDED read from different places.
+_TOTALS = """
 ), totals AS (
     SELECT account, sum(amount) AS total, max(position) AS last FROM legs GROUP BY account
 ), bumped AS (
-    -- The rows exist: `ledger.lock_balances` created and locked them before the append.
+    -- The rows exist: `banco_hold` (events/ledger.py) created and locked them before the append.
     UPDATE balances b SET balance = b.balance + t.total, last_position = t.last
     FROM totals t WHERE b.account = t.account
     RETURNING b.account, b.balance
@@ -35,6 +32,21 @@ SELECT l.position, l.account, l.recorded_at, l.amount,
        l.reason, l.counterparty, l.table_id, l.hand_id
 FROM legs l JOIN bumped k USING (account) JOIN totals t USING (account)
 """
+APPLY = """
+WITH legs AS (
+    SELECT * FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[], %s::bigint[], %s::text[],
+                         %s::text[], %s::text[], %s::text[])
+        AS l(position, account, recorded_at, amount, reason, counterparty, table_id, hand_id)""" + _TOTALS
+# The same, for postings sent in the round trip that appends them, before their positions are
+# known: each leg names its event by the stream's version, and takes the position and time the
+# append gave it from the event's row.
+APPLY_APPENDED = """
+WITH legs AS (
+    SELECT e.position, l.account, e.recorded_at, l.amount, l.reason, l.counterparty, l.table_id,
+           l.hand_id
+    FROM unnest(%s::integer[], %s::text[], %s::bigint[], %s::text[], %s::text[], %s::text[],
+                %s::text[]) AS l(version, account, amount, reason, counterparty, table_id, hand_id)
+    JOIN events e ON e.stream_id = %s AND e.version = l.version""" + _TOTALS
 
 # The log's postings: those of the current schema version read in SQL, the older ones upcast
 # by the store's reader into `older_postings` (usually empty). Each posting's payload is read
@@ -88,6 +100,25 @@ def apply(conn: psycopg.Connection, events: Sequence[StoredEvent]) -> None:
                 col.append(value)
     if cols[0]:
         conn.execute(APPLY, cols)
+
+
+def apply_appended(conn: psycopg.Connection, stream_id: str,
+                   events: Sequence[tuple[int, NewEvent]], prepare: bool | None = None) -> None:
+    """Project the `TreasurePosted` events among `events`, each given with the version it is
+    appended at to `stream_id` earlier in the caller's transaction (or its pipeline: `prepare`
+    as for `projections.tables.save_later`)."""
+    cols: list[list[object]] = [[] for _ in range(7)]
+    for version, e in events:
+        if e.type != "TreasurePosted":
+            continue
+        d = e.data
+        legs = ((d["from"], -d["amount"], d["to"]), (d["to"], d["amount"], d["from"]))
+        for account, amount, other in legs:
+            row = (version, account, amount, d["reason"], other, d.get("table"), d.get("hand"))
+            for col, value in zip(cols, row, strict=True):
+                col.append(value)
+    if cols[0]:
+        conn.execute(APPLY_APPENDED, [*cols, stream_id], prepare=prepare)
 
 
 def rebuild(conn: psycopg.Connection, types: EventTypes = TYPES) -> None:

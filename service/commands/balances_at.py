@@ -2,7 +2,7 @@
 
 A point covers the postings at or before it in the ledger's own order, their positions: each
 account's balance rows are locked before its postings draw their positions
-(`events.ledger.lock_balances`), so an account's positions follow the order its postings were
+(`events.ledger.hold`), so an account's positions follow the order its postings were
 applied and no prefix of them takes a wallet below zero. (The feed's order, by transaction, can
 put a transaction that began first but posted last before a posting it depended on.) For a time,
 the postings recorded at or before it, which are a prefix of each account's postings too: they

@@ -139,3 +139,59 @@ def test_treasure_is_conserved_and_rebuild_equals_the_inline_projections(pool, s
     with pool.connection() as c:
         assert rebuild_all(c) > 150
     assert snapshot() == inline
+
+
+def test_a_buy_in_beyond_the_wallet_is_refused_and_changes_nothing(client, pool, new_player):
+    """The check runs in the round trip of the append it guards: refused, it fails the
+    transaction before the append, so the table, the wallet and the log are as they were."""
+    p = new_player(deposit=10)
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {"max_bet": 5}},
+                        headers=OPERATOR).json
+    with pool.connection() as c:
+        [top] = c.execute("SELECT max(position) FROM events").fetchone()
+    r = client.post(f"/v1/tables/{table['id']}/seats", json={"buy_in": 30},
+                    headers={"Authorization": f"Bearer {p.token}"})
+    assert r.status_code == 422 and r.json["code"] == "insufficient_treasure", r.json
+    assert r.json["detail"] == f"account wallet:{p.id} holds 10, cannot pay 30"
+    after = client.get(f"/v1/tables/{table['id']}", headers=OPERATOR).json
+    assert after["version"] == table["version"] and after["seats"] == []
+    assert client.get(f"/v1/players/{p.id}/balance", headers=OPERATOR).json["balance"] == 10
+    r = client.post(f"/v1/tables/{table['id']}/seats", json={"buy_in": 10},
+                    headers={"Authorization": f"Bearer {p.token}"})
+    assert r.status_code == 201, r.json
+    with pool.connection() as c:
+        # No position was drawn by the refusal: the seat's two events follow the last one.
+        assert c.execute("SELECT min(position) FROM events WHERE position > %s",
+                         (top,)).fetchone() == (top + 1,)
+
+
+def test_a_posting_that_waited_on_the_winners_lock_is_a_conflict_not_a_shortfall(pool, store):
+    """The loser of a race queues on the balance row the winner holds, then finds the balance
+    spent: the stream's version, read after the lock, says it lost the race (409, not 422)."""
+    a, stream = f"wallet:{uuid.uuid4().hex[:8]}", f"ledger-{uuid.uuid4().hex[:8]}"
+    seeded = post(pool, store, [Transfer(HOUSE, a, 5, "seed")], stream=stream)[-1].version
+    outcome: list[BaseException] = []
+
+    def loser() -> None:
+        try:
+            with pool.connection() as c, c.transaction():
+                ledger.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {},
+                            expected_version=seeded)
+        except BaseException as e:  # the test reads what it was
+            outcome.append(e)
+
+    with pool.connection() as c, c.transaction():
+        ledger.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
+        thread = threading.Thread(target=loser)
+        thread.start()
+        with pool.connection() as watch:  # the loser waits on the balance row's lock
+            for _ in range(500):
+                if watch.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type"
+                                 " = 'Lock' AND datname = current_database()"
+                                 " AND query LIKE '%%banco_hold%%'").fetchone() == (1,):
+                    break
+                threading.Event().wait(0.01)
+            else:
+                raise AssertionError("the second posting never queued on the lock")
+    thread.join(timeout=10)
+    assert len(outcome) == 1 and isinstance(outcome[0], ConcurrencyConflict), outcome
