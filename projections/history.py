@@ -77,9 +77,16 @@ def csv_copy(conn: psycopg.Connection, filters: Filters, chunk_bytes: int = 1 <<
     the server's CSV formatting costs a fraction of formatting each row in Python.
     """
     where, params = filters.where()
-    statement = f"COPY ({CSV_SELECT}{where} ORDER BY position) TO STDOUT WITH (FORMAT csv, HEADER)"
+    yield from copy_csv(conn, f"{CSV_SELECT}{where} ORDER BY position", params, chunk_bytes)
+
+
+def copy_csv(conn: psycopg.Connection, select: str, params: Any,
+             chunk_bytes: int = 1 << 16) -> Iterator[bytes]:
+    """`select`'s rows as CSV with a header line, formatted by PostgreSQL (COPY) and handed on
+    in chunks of about `chunk_bytes` as the server produces them."""
     parts: list[bytes] = []
     size = 0
+    statement = f"COPY ({select}) TO STDOUT WITH (FORMAT csv, HEADER)"
     with conn.cursor() as cur, cur.copy(statement, params) as copy:
         for data in copy:
             parts.append(bytes(data))

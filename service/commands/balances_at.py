@@ -22,6 +22,7 @@ from typing import Any
 
 import psycopg
 
+from projections.history import copy_csv
 from service.commands.errors import Conflict, Invalid
 
 COLUMNS = ("account", "balance", "last_position")
@@ -109,14 +110,4 @@ def csv(conn: psycopg.Connection, point: Point, chunk_bytes: int = 1 << 16) -> I
     """Every account's balance at `point` as CSV with a header line, formatted by PostgreSQL
     (COPY) and streamed in chunks: memory stays constant however many accounts there are."""
     sql, params = _query(point, paged=False)
-    statement = f"COPY ({sql}) TO STDOUT WITH (FORMAT csv, HEADER)"
-    parts: list[bytes] = []
-    size = 0
-    with conn.cursor() as cur, cur.copy(statement, params) as copy:
-        for data in copy:
-            parts.append(bytes(data))
-            size += len(data)
-            if size >= chunk_bytes:
-                yield b"".join(parts)
-                parts, size = [], 0
-    yield b"".join(parts)
+    yield from copy_csv(conn, sql, params, chunk_bytes)
