@@ -31,7 +31,7 @@ from typing import cast
 
 from bench import db, report
 from bench.http_clients import GAMES, Client, TableSpec, play, tables_for
-from bench.http_service import Service, prepare, redis_url, service
+from bench.http_service import Service, prepare, process_cpu, redis_url, service
 from service.cli.runner import THREADS
 
 STREAMS = 2000
@@ -121,10 +121,14 @@ def _follow(port: int, requests: list[tuple[str, str]], ready: multiprocessing.Q
     sel = selectors.DefaultSelector()
     for s in held:
         sel.register(s, selectors.EVENT_READ)
+    # Read into one buffer: `recv(n)` allocates n bytes each time, and at 500 streams a change
+    # is 500 reads, whose allocations (a 1 MB one is an mmap and munmap) the benchmark's own
+    # client would take from the two cores the service is measured on.
+    buffer = bytearray(1 << 16)
     while not stop.is_set():
         for key, _ in sel.select(0.2):
             s = cast(socket.socket, key.fileobj)
-            if not s.recv(1 << 20):
+            if not s.recv_into(buffer):
                 sel.unregister(s)
     for s in held:
         s.close()
@@ -134,6 +138,12 @@ def _follow(port: int, requests: list[tuple[str, str]], ready: multiprocessing.Q
 class Watched:
     latencies: dict[int, list[float]] = field(default_factory=dict)  # by followers
     held: dict[int, int] = field(default_factory=dict)
+    cpu: dict[int, float] = field(default_factory=dict)  # gunicorn's CPU seconds while playing
+
+    def cpu_ms(self, followers: int) -> float:
+        """gunicorn's CPU per move, in ms: less disturbed than latencies by the machine's other
+        work, it shows what each follower costs the process."""
+        return 1000 * self.cpu[followers] / max(1, len(self.latencies[followers]))
 
     def p(self, followers: int, q: float) -> float:
         return report.quantile(self.latencies[followers], q)
@@ -152,7 +162,7 @@ def run_watched(svc: Service, followers: Sequence[int], seconds: float, rounds: 
     tokens = [seat.token for seat in spec.seats] + [body["token"], svc.operator_key]
     path = f"/v1/tables/{spec.table_id}/stream?turns=true&timeout=600&after="
     counts = [0, *followers]
-    out = Watched({k: [] for k in counts}, {k: 0 for k in counts})
+    out = Watched({k: [] for k in counts}, {k: 0 for k in counts}, {k: 0.0 for k in counts})
     context = multiprocessing.get_context("spawn")
     for r in range(rounds):
         for k in counts[r % len(counts):] + counts[:r % len(counts)]:
@@ -171,7 +181,9 @@ def run_watched(svc: Service, followers: Sequence[int], seconds: float, rounds: 
                 out.held[k] = ready.get(timeout=120)
                 time.sleep(0.5)
             start = time.monotonic() + 0.05
+            cpu = process_cpu(svc.gunicorn.pid)
             tally = play(spec, start, start + seconds)
+            out.cpu[k] += process_cpu(svc.gunicorn.pid) - cpu
             out.latencies[k] += tally.latencies
             stop.set()
             if holder is not None:
@@ -186,11 +198,15 @@ def markdown(held: Held, watched: Watched) -> str:
           f"{held.kb_per_stream:.0f} KB"]]), ""]
     rows = []
     for k in watched.latencies:
+        each = (f"{1000 * (watched.cpu_ms(k) - watched.cpu_ms(0)) / k:.0f}" if k and 0 in
+                watched.cpu else "")
         rows.append([str(k), f"{watched.held[k]:,}", str(len(watched.latencies[k])),
                      report.ms(watched.p(k, 0.5)), report.ms(watched.p(k, 0.99)),
-                     "ceiling" if k == 0 else f"{watched.ratio(k):.2f}"])
+                     "ceiling" if k == 0 else f"{watched.ratio(k):.2f}",
+                     f"{watched.cpu_ms(k):.1f}", each])
     lines.append(report.table(["followers", "held", "moves", "p50 ms", "p99 ms",
-                               "p99 / unfollowed"], rows))
+                               "p99 / unfollowed", "server CPU ms / move",
+                               "µs / follower / move"], rows))
     return "\n".join(lines)
 
 

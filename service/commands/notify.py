@@ -11,6 +11,7 @@ notice lost while the listener reconnects only delays the news by up to `FALLBAC
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,7 +60,12 @@ class Change:
 
 
 class Waiter:
-    """One stream's place in the listener: the changes of its table it `wants`, and a flag."""
+    """One stream's place in the listener: the changes of its table it `wants`, and a flag.
+
+    Its notices pass through a `queue.SimpleQueue`, whose put and get are single C calls: a
+    change wakes hundreds of a table's streams at once, and a `threading.Event` with a list
+    beside it would cost each of them, and the listener once for each, several Python-level
+    lock round trips under the GIL, in front of the requests the process serves meanwhile."""
 
     def __init__(self, table_id: str, wants: Callable[[Change], bool] | None = None,
                  listener: Listener | None = None, who: str | None = None) -> None:
@@ -68,22 +74,16 @@ class Waiter:
         self.who = who  # the subscriber's principal key, whose revocation ends the stream
         self.revoked = False
         self._listener = listener
-        self._event = threading.Event()
-        self._changes: list[Change] = []
+        self._queue: queue.SimpleQueue[Change | None] = queue.SimpleQueue()
         self._heard = False  # a notice came that the stream did not want
-        self._lock = threading.Lock()
 
     def wake(self, change: Change | None) -> None:
         """Note `change` (None: anything may have changed); one the stream does not want does
         not wake it, but shows that notices still flow."""
-        wanted = change is None or self.wants is None or self.wants(change)
-        with self._lock:
-            if not wanted:
-                self._heard = True
-                return
-            if change is not None:
-                self._changes.append(change)
-        self._event.set()
+        if change is not None and self.wants is not None and not self.wants(change):
+            self._heard = True
+            return
+        self._queue.put(change)
 
     def wait(self, timeout: float) -> list[Change] | None:
         """The changes since the last call; [] when `timeout` passed with only notices the
@@ -91,14 +91,18 @@ class Waiter:
         listener was not listening all along, or lost its connection: anything may have changed."""
         listener = self._listener
         epoch = listener.epoch if listener is not None and listener.listening.is_set() else None
-        woken = self._event.wait(timeout)
-        with self._lock:
-            self._event.clear()
-            changes, self._changes = self._changes, []
-            heard, self._heard = self._heard, False
+        got: list[Change | None] = []
+        try:
+            got.append(self._queue.get(timeout=timeout) if timeout > 0 else self._queue.get_nowait())
+            while True:
+                got.append(self._queue.get_nowait())
+        except queue.Empty:
+            pass
+        heard, self._heard = self._heard, False
+        changes = [c for c in got if c is not None]
         if changes:
             return changes
-        if woken:
+        if got:
             return None
         quiet = (listener is not None and epoch is not None and listener.listening.is_set()
                  and listener.epoch == epoch)

@@ -33,11 +33,19 @@ from service.commands import handlers
 from service.commands.notify import Change
 from service.commands.principal import Principal
 from service.commands.redaction import Redactor, viewer_in
+from service.http.slots import Gate
 from service.http.tables import render
 
 OFFERS = 8  # tables offered and not yet heard of that a feed keeps
 KEEP = 1000  # events a feed keeps; a follower further behind reads on its own until it catches up
 BATCH = 500  # events read, or sent to one follower, at a time
+# How many of the process's followers take their news and write it at once. A change wakes
+# every follower of its table together; were they all let loose, each request the process
+# serves meanwhile (a move) would queue behind all of them for the GIL, at every one of its
+# round trips to PostgreSQL or Redis. Through the gate, it queues behind a few. A follower
+# whose client stops reading may hold a place; the others wait for one `PATIENCE_S` at most.
+TOGETHER = 4
+PATIENCE_S = 0.2
 
 
 @dataclass(frozen=True)
@@ -66,7 +74,8 @@ class Feed:
         self._lineups: dict[str, list[dict[str, Any]]] = {}  # hand id -> its seats
         self._shown: dict[tuple[int, Hashable], Shown] = {}
         self._table: TableRow | None = None
-        self._turns: dict[Viewer, Shown | None] = {}  # the kept table as each viewer sees it
+        # The kept table as each viewer sees it, by the table's version.
+        self._turns: dict[Viewer, tuple[int, Shown | None]] = {}
         # Tables this process wrote, by writing transaction, until a notice says it committed.
         self._offered: dict[int, TableRow] = {}
         self.reads = 0  # reads of the table's events from PostgreSQL
@@ -82,6 +91,9 @@ class Feed:
         """The events after version `after` (at most `limit`) as `who` may see them, read from
         PostgreSQL if the table is known at `upto` (None: may have changed) and no follower read
         them yet; None if `after` is older than the kept events."""
+        kept = self._kept(who, after, upto, limit)
+        if kept is not None:
+            return kept
         with self._lock:
             if self._base is None or (after < self._base and not self._events):
                 self._base = self._read_for = after
@@ -103,6 +115,30 @@ class Feed:
                     self.renders += 1
                 out.append(shown)
             return out
+
+    def _kept(self, who: Principal, after: int, upto: int | None, limit: int) -> list[Shown] | None:
+        """The events after `after` if they are kept and already rendered for `who`'s view, read
+        without the lock; None when the locked path must read or render. A change wakes all
+        of a table's followers at once, and all but the first find their news here, rather than
+        queueing one by one for the lock. What is read is only ever appended to or replaced
+        whole, so a follower sees a consistent list; one trimmed meanwhile shows as a gap,
+        which sends him to the locked path."""
+        events = self._events
+        base = self._base
+        if base is None or after < base or upto is None or (
+                upto > self._read_for and upto > self._top):
+            return None
+        redactor = Redactor(None, who, self._lineups)
+        start = bisect.bisect_right(events, after, key=lambda e: e.version)
+        out: list[Shown] = []
+        for stored in events[start:start + limit]:
+            if not out and stored.version != after + 1:
+                return None
+            shown = self._shown.get((stored.version, redactor.view(stored)))
+            if shown is None:
+                return None
+            out.append(shown)
+        return out
 
     def _read(self, pool: ConnectionPool, store: PostgresEventStore) -> int:
         with pool.connection() as conn:
@@ -135,6 +171,9 @@ class Feed:
 
     def heard(self, changes: Sequence[Change]) -> None:
         """Take the tables offered whose commit these notices announce."""
+        offered = self._offered
+        if not any(change.txid in offered for change in changes):
+            return  # as for most of the followers woken: no lock taken
         with self._lock:
             for change in changes:
                 table = self._offered.pop(change.txid, None) if change.txid is not None else None
@@ -149,6 +188,16 @@ class Feed:
         for its next hand. That a table has ended (its seats cashed out) is news for every
         follower. The table is read again unless the one kept is at version `at_least` (None:
         may have changed)."""
+        table = self._table
+        if table is not None and at_least is not None and table.version >= at_least:
+            # Rendered already for his view, as for all but the first of a view's followers:
+            # read without the lock.
+            seat = table.seat_of(who.subject)
+            if table.version == shown or (seat is None and table.status != "over"):
+                return seat, None
+            kept = self._turns.get(viewer_in(who, table.seats))
+            if kept is not None and kept[0] == table.version:
+                return seat, kept[1]
         with self._lock:
             if self._table is None or at_least is None or self._table.version < at_least:
                 with pool.connection() as conn:
@@ -162,24 +211,26 @@ class Feed:
             if table.version == shown or (seat is None and table.status != "over"):
                 return seat, None
             viewer = viewer_in(who, table.seats)
-            if viewer not in self._turns:
+            if self._turns.get(viewer, (None, None))[0] != table.version:
                 if table.balances is not None:  # as the writer's save read them
                     body = render(table, who)
                 else:
                     with pool.connection() as conn:
                         body = render(table, who, conn)
                 self.renders += 1
-                self._turns[viewer] = sse(table.version, "table", body) if (
-                    body["legal_actions"] or table.status in ("open", "over")) else None
-            return seat, self._turns[viewer]
+                self._turns[viewer] = (table.version, sse(table.version, "table", body) if (
+                    body["legal_actions"] or table.status in ("open", "over")) else None)
+            return seat, self._turns[viewer][1]
 
 
 class Feeds:
-    """The process's feeds, one per table while it has followers."""
+    """The process's feeds, one per table while it has followers, and the gate they pass when a
+    change wakes them (`TOGETHER`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._feeds: dict[str, Feed] = {}
+        self.gate = Gate(TOGETHER, PATIENCE_S)
 
     @contextmanager
     def following(self, table_id: str) -> Iterator[Feed]:

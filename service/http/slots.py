@@ -8,6 +8,7 @@ of the short requests (moves, reads) that every client needs.
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable
 
@@ -47,3 +48,25 @@ def for_waiting(threads: int | None) -> Slots:
     (`BANCO_THREADS`, which `banco run` and `banco serve` set to gunicorn's `--threads`);
     unbounded when that number is not known (an app run by other means)."""
     return Slots(None if threads is None else max(1, threads - max(1, threads // 4)))
+
+
+class Gate:
+    """At most `width` holders at once, a holder waiting for a place at most `patience` seconds
+    and then going on without one: the gate spaces out work, it never stops it.
+
+    The places are tokens in a `queue.SimpleQueue`: a thread waiting for one sleeps in C,
+    outside the GIL's queue, and is woken first come, first served."""
+
+    def __init__(self, width: int, patience: float) -> None:
+        self.patience = patience
+        self._places: queue.SimpleQueue[None] = queue.SimpleQueue()
+        for _ in range(width):
+            self._places.put(None)
+
+    def enter(self) -> Callable[[], None]:
+        """Wait for a place (for `patience` at most); the function that leaves it."""
+        try:
+            self._places.get(timeout=self.patience)
+        except queue.Empty:
+            return once()  # went on without a place: none to give back
+        return once(lambda: self._places.put(None))

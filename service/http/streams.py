@@ -30,7 +30,7 @@ from service.http.blueprint import TEXT, Blueprint
 from service.http.context import store
 from service.http.feeds import BATCH, Feed, Feeds, Shown, sse
 from service.http.problems import Problem, retry_later
-from service.http.slots import Slots
+from service.http.slots import Slots, once
 from service.http.table_schemas import EventPageSchema, EventsQuerySchema, StreamQuerySchema
 from service.runtime import metrics
 
@@ -208,6 +208,7 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
     waiter = notices.subscribe(table_id, None if query["events"] else
                                lambda change: turns and _concerns(change, seat, who), who.key)
     metrics.OPEN_STREAMS.inc()
+    leave = once()  # the place taken at the feeds' gate, while it sends what a change brought
     try:
         with shared.following(table_id) as feed:
             yield b": connected\n\n"
@@ -218,25 +219,29 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
                     chunks = _events_for(feed, event_store, pool, who, table_id, after, upto)
                     if chunks:
                         after = chunks[-1].body["version"]
+                more = len(chunks) >= BATCH  # more to send before waiting
                 if look:
                     seat, turn = feed.turn(pool, who, upto, shown)
-                for chunk in chunks:
-                    yield chunk.chunk
                 if turn is not None:
                     shown = turn.body["version"]
-                    yield turn.chunk
-                if chunks or turn is not None:
+                    chunks.append(turn)
+                if chunks:
+                    # One write for all of them: each is a system call, and a chance for the
+                    # GIL to pass to another of the table's followers, woken by the same change.
+                    yield b"".join(chunk.chunk for chunk in chunks)
                     beat = time.monotonic()
                 elif time.monotonic() - beat > 10:
                     beat = time.monotonic()
                     yield b": keep-alive\n\n"
-                if len(chunks) >= BATCH:
+                if more:
                     look = False
-                    continue  # more to send before waiting
+                    continue
+                leave()
                 changes = waiter.wait(max(0.0, min(notify.FALLBACK_S,
                                                    deadline - time.monotonic())))
                 if waiter.revoked:  # the token that opened it was revoked, on any node
                     return
+                leave = shared.gate.enter()
                 # None: notices may have been lost; look anyway.
                 if changes is None:
                     upto, look = None, turns
@@ -245,6 +250,7 @@ def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.
                     upto = max([after if upto is None else upto, *(c.version for c in changes)])
                     look = turns and any(_concerns(c, seat, who) for c in changes)
     finally:
+        leave()
         metrics.OPEN_STREAMS.dec()
         notices.unsubscribe(waiter)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import queue
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -20,6 +21,7 @@ from flask.testing import FlaskClient
 from projections import tables
 from service.commands import notify
 from service.http.app import create_app
+from service.http.slots import Gate
 from tests.games.test_sevenhalf_properties import concrete
 from tests.service.conftest import OPERATOR, Player
 
@@ -493,3 +495,26 @@ def test_a_move_is_read_once_and_each_view_rendered_once_however_many_follow(
         assert seen[i] == [e for e in page if e["version"] <= moved], p.id
     for thread, _ in readers:
         thread.join(SPAN + 5)
+
+
+def test_the_feeds_gate_lets_so_many_through_at_once_and_stops_nobody_for_long():
+    """A change's followers pass the process's gate a few at a time; one whose client stopped
+    reading may keep his place, and then the others wait their patience out and go on."""
+    gate = Gate(2, patience=60)
+    first, second = gate.enter(), gate.enter()
+    third: list[Callable[[], None]] = []
+    waiting = threading.Thread(target=lambda: third.append(gate.enter()))
+    waiting.start()
+    waiting.join(0.3)
+    assert waiting.is_alive()  # both places are held
+    first()
+    first()  # leaving twice gives back one place
+    waiting.join(10)
+    assert not waiting.is_alive() and len(third) == 1
+    stuck = Gate(1, patience=0.01)
+    held = stuck.enter()
+    went_on = stuck.enter()  # not given a place: waited its patience and went on
+    went_on()
+    held()
+    second(), third[0]()
+    assert stuck._places.qsize() == 1 and gate._places.qsize() == 2
