@@ -19,3 +19,7 @@ class Principal:
     @property
     def key(self) -> str:
         return f"{self.role}:{self.subject}"
+
+
+# There is one operator; he holds no seat, so he sees a table as a spectator does.
+OPERATOR = Principal("operator", "operator")

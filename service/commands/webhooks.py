@@ -15,11 +15,8 @@ import psycopg
 from events.catalog import GAME_EVENT_PREFIX, PAYLOADS
 from events.model import Checkpoint, StoredEvent
 from events.postgres import PostgresEventStore
-from service.commands.principal import Principal
+from service.commands.principal import OPERATOR
 from service.commands.redaction import Redactor
-
-# The operator holds no seat: he sees a table as a spectator does.
-OPERATOR = Principal("operator", "operator")
 
 
 @dataclass(frozen=True)

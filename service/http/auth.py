@@ -13,7 +13,7 @@ from typing import Any, TypeVar, get_args
 import psycopg
 from flask import current_app, g, request
 
-from service.commands.principal import Principal, Role
+from service.commands.principal import OPERATOR, Principal, Role
 from service.http import contract, db
 from service.http.blueprint import refuse_what_it_does_not_take
 from service.http.problems import Problem
@@ -38,7 +38,7 @@ def _authenticate() -> Principal:
         raise Problem(401, "unauthorized", "send Authorization: Bearer <token>")
     operator_key = current_app.config["BANCO"].operator_key
     if hmac.compare_digest(token.encode(), operator_key.encode()):
-        return Principal("operator", "operator")
+        return OPERATOR
     # Tokens are looked up by their SHA-256: the stored value reveals nothing, and the lookup
     # time does not depend on how much of a guessed token is right.
     with db.pipelined() as c:
