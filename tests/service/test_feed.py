@@ -217,3 +217,31 @@ def test_feed_streams_are_woken_by_every_tables_notices(app, client: FlaskClient
             heard |= {c.table_id for c in waiter.wait(1) or []}
     finally:
         listener.unsubscribe(waiter)
+
+
+def test_a_feed_stream_ends_when_the_token_that_opened_it_is_revoked(app, client: FlaskClient):
+    """As a table's stream does: the revocation's notice reaches every node, and the stream it
+    opened ends long before its timeout rather than reading on for a caller now refused."""
+    created = client.post("/v1/auditors", json={"name": "Rev"}, headers=OPERATOR).json
+    auditor = bearer(created["token"])
+    listener = app.extensions["banco.notify"]
+    got: list[bytes] = []
+    opened = threading.Event()
+
+    def follow() -> None:
+        r = client.get("/v1/feed/stream", query_string={"timeout": 60}, headers=auditor,
+                       buffered=False)
+        for chunk in r.response:
+            opened.set()
+            got.append(chunk)
+        r.close()
+
+    reader = threading.Thread(target=follow, daemon=True)
+    reader.start()
+    assert opened.wait(10) and listener.listening.wait(10)
+    r = client.delete(f"/v1/auditors/{created['id']}/token", headers=OPERATOR)
+    assert r.status_code == 204
+    reader.join(20)  # its timeout is 60 s
+    assert not reader.is_alive(), "the feed stream outlived the revocation of its token"
+    assert got[0] == b": connected\n\n"
+    assert client.get("/v1/feed", query_string={"after": 0}, headers=auditor).status_code == 401
