@@ -21,6 +21,7 @@ from bench import http_cpu
 from bench.http_clients import Client
 from service.cli.runner import THREADS, gunicorn_command
 from service.http import bench_endpoint
+from service.runtime.config import STREAMS
 from workers.queues import connect, queue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,14 +54,16 @@ class Service:
 
 @contextmanager
 def service(url: str, redis_url: str, workers: int = 2, threads: int = THREADS,
-            cpu: bool = False) -> Iterator[Service]:
+            cpu: bool = False, streams: int = STREAMS) -> Iterator[Service]:
     """gunicorn as `banco serve` starts it, and a settlement worker, both on database `url`;
-    with `cpu`, gunicorn's workers count their requests' CPU (`bench.http_cpu`)."""
+    with `cpu`, gunicorn's workers count their requests' CPU (`bench.http_cpu`). Each worker
+    holds up to `streams` open streams."""
     port = free_port()
     key = "bench-" + secrets.token_hex(16)
     queue_name = f"banco-bench-{os.getpid()}-{secrets.token_hex(3)}"
     env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_url, "BANCO_OPERATOR_KEY": key,
            "BANCO_QUEUE": queue_name, "BANCO_BENCH_ENDPOINTS": "1", "BANCO_THREADS": str(threads),
+           "BANCO_STREAMS": str(streams),
            # The benchmark drives each token far past any per-token rate limit a service uses.
            "BANCO_RATE_LIMIT": "100000000/minute"}
     with tempfile.TemporaryDirectory(prefix="banco-bench-http-") as tmp:

@@ -2,10 +2,11 @@
 what being followed costs a table's moves, against the same moves at the table unfollowed, in
 the same run.
 
-The service runs as `banco serve` ships it (gunicorn, 2 workers x `THREADS` threads) with a
-settlement worker, on a database of the run's own. **Held**: `--streams` Server-Sent Events
-streams (`?turns=true`) are opened at once, from one process with non-blocking sockets, on idle
-Sette e mezzo tables as their seated players (four per table); the figure is how many answered
+The service runs as `banco serve` ships it (gunicorn, 2 workers x `THREADS` threads, each
+worker's streams handed over to its fan-out, up to `BANCO_STREAMS`) with a settlement worker,
+on a database of the run's own. **Held**: `--streams` Server-Sent Events streams
+(`?turns=true`) are opened at once, from one process with non-blocking sockets, on idle Sette e
+mezzo tables as their seated players (four per table); the figure is how many answered
 200, how many 503, and the growth of the gunicorn workers' resident memory divided by the
 streams held. **Watched**: one client plays hands at a table (`bench.http_clients.play`: it reads
 the table before each move) while 0, then each of `--followers` streams follow that table (its
@@ -33,6 +34,7 @@ from bench import db, report
 from bench.http_clients import GAMES, Client, TableSpec, play, tables_for
 from bench.http_service import Service, prepare, process_cpu, redis_url, service
 from service.cli.runner import THREADS
+from service.runtime.config import STREAMS as PER_WORKER
 
 STREAMS = 2000
 FOLLOWERS = (50, 500)
@@ -107,9 +109,8 @@ def run_held(svc: Service, streams: int) -> Held:
     during = sum(_rss_kb(pid) for pid in svc.gunicorn_workers())
     for s in held:
         s.close()
-    # A stream whose client left holds its thread until its next keep-alive (every 10 s) finds
-    # the socket closed: the next part starts once they are gone.
-    time.sleep(11 if len(held) > 50 else 0)
+    # The fan-out sees a client leave at once; the next part starts once they are gone.
+    time.sleep(2 if len(held) > 50 else 0)
     return Held(streams, len(held), refused, (during - before) / max(1, len(held)))
 
 
@@ -215,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--streams", type=int, default=STREAMS)
     parser.add_argument("--followers", type=int, nargs="+", default=list(FOLLOWERS))
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--quick", action="store_true", help="200 streams, 1 round of 2 s")
     parser.add_argument("--url", help="server to create the benchmark database on"
                         " (default: $DATABASE_URL, else the local test server)")
@@ -224,7 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.streams, args.seconds, args.rounds = min(args.streams, 200), 2.0, 1
     with db.fresh_database(args.url) as url:
         prepare(url)
-        print(f"gunicorn gthread 2 workers x {THREADS} threads; {args.streams:,} streams held,"
+        print(f"gunicorn gthread 2 workers x {THREADS} threads, up to {PER_WORKER:,} streams each"
+              f" in its fan-out; {args.streams:,} streams held,"
               f" then {args.rounds} rounds of {args.seconds:g} s per follower count",
               file=sys.stderr)
         with service(url, redis_url()) as svc:

@@ -180,12 +180,10 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
 
 def test_streams_holds_followers_up_to_the_bound_and_plays_at_a_followed_table(
         bench_url: str, redis_url: str):
-    """20 streams asked of 2 workers of 8 threads, each holding 6 (three quarters): the rest are
+    """20 streams asked of 2 workers of 4 threads, each holding 6 streams: the rest are
     refused with a 503; then moves at a table unfollowed and followed by 3 streams."""
     http_service.prepare(bench_url)
-    with http_service.service(bench_url, redis_url, threads=8) as svc:
-        # Followers whose client left hold their thread until the next keep-alive finds it gone:
-        # held last, so that the watched table's followers find a free thread.
+    with http_service.service(bench_url, redis_url, threads=4, streams=6) as svc:
         watched = http_streams.run_watched(svc, (3,), seconds=0.3, rounds=1)
         held = http_streams.run_held(svc, 20)
     assert held.asked == held.held + held.refused == 20

@@ -47,7 +47,8 @@ def run_cmd(data_dir: Path, host: str, port: int, workers: int) -> None:
 @click.option("--bind", default="127.0.0.1:8000", show_default=True)
 @click.option("--workers", default=2, type=click.IntRange(min=1), show_default=True)
 @click.option("--threads", default=THREADS, type=click.IntRange(min=1), show_default=True,
-              help="threads per worker; every open stream holds one")
+              help="threads per worker, for requests (and waiting long polls); streams are"
+              " bounded by BANCO_STREAMS")
 def serve(bind: str, workers: int, threads: int) -> None:
     """Run the API under gunicorn (needs DATABASE_URL, REDIS_URL, BANCO_OPERATOR_KEY)."""
     try:

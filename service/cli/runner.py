@@ -18,13 +18,10 @@ from service.cli import metrics_dir
 from service.runtime import embedded
 from service.runtime.config import Config, ConfigError
 
-# gunicorn threads per worker: requests are short, but every open Server-Sent Events stream
-# holds a thread for as long as its subscriber follows the table. A waiting thread costs ~20 KB
-# of memory and no CPU (the table's feed does the work once for all of its followers), and
-# gunicorn starts them only as connections need them: three quarters of 2,048 may be streams
-# (`service.http.slots`), so one worker alone holds 1,536, and two hold 3,072 when connections
-# fall evenly between them, 2,000 as long as neither gets more than 1,536 (bench/http_streams.py).
-THREADS = 2048
+# gunicorn threads per worker, for requests: a stream holds one only until its client has what
+# was due, then goes on from the worker's fan-out (`service.http.fanout`, bounded by
+# `BANCO_STREAMS`). Long polls hold theirs while they wait: three quarters of them may.
+THREADS = 64
 
 
 def gunicorn_command(bind: str, workers: int, threads: int = THREADS) -> list[str]:

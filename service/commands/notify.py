@@ -68,13 +68,17 @@ class Waiter:
     lock round trips under the GIL, in front of the requests the process serves meanwhile."""
 
     def __init__(self, table_id: str, wants: Callable[[Change], bool] | None = None,
-                 listener: Listener | None = None, who: str | None = None) -> None:
+                 listener: Listener | None = None, who: str | None = None,
+                 inbox: Callable[[Change | None], None] | None = None) -> None:
         self.table_id = table_id
         self.wants = wants
         self.who = who  # the subscriber's principal key, whose revocation ends the stream
         self.revoked = False
         self._listener = listener
         self._queue: queue.SimpleQueue[Change | None] = queue.SimpleQueue()
+        # Where the changes go instead when one thread serves many streams (`service.http.fanout`),
+        # rather than being waited for with `wait`.
+        self._put = self._queue.put if inbox is None else inbox
         self._heard = False  # a notice came that the stream did not want
 
     def wake(self, change: Change | None) -> None:
@@ -83,7 +87,7 @@ class Waiter:
         if change is not None and self.wants is not None and not self.wants(change):
             self._heard = True
             return
-        self._queue.put(change)
+        self._put(change)
 
     def wait(self, timeout: float) -> list[Change] | None:
         """The changes since the last call; [] when `timeout` passed with only notices the
@@ -121,8 +125,9 @@ class Listener:
         self.epoch = 0  # how many times it came up: a wait that spans a reconnection sees it change
 
     def subscribe(self, table_id: str, wants: Callable[[Change], bool] | None = None,
-                  who: str | None = None) -> Waiter:
-        waiter = Waiter(table_id, wants, self, who)
+                  who: str | None = None,
+                  inbox: Callable[[Change | None], None] | None = None) -> Waiter:
+        waiter = Waiter(table_id, wants, self, who, inbox)
         with self._lock:
             self._waiters.setdefault(table_id, set()).add(waiter)
             if self._thread is None or not self._thread.is_alive():

@@ -47,6 +47,8 @@ from service.http import (
     webhooks,
 )
 from service.http.deferred_jobs import DeferredJobs
+from service.http.fanout import Fanout
+from service.http.feeds import Feeds
 from service.http.problems import Problem, ProblemSchema, render, retry_later
 from service.http.replica import Replica
 from service.http.slots import Slots, for_waiting
@@ -156,10 +158,14 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
                                                     max_size=exports, open=connect, timeout=5)
     app.extensions["banco.export_slots"] = Slots(exports)
     app.extensions["banco.waits"] = for_waiting(config.threads)
+    app.extensions["banco.streams"] = Slots(config.streams)
     store = PostgresEventStore(db_pool, default_types())
     app.extensions["banco.store"] = store
     # Opens its LISTEN connection only when a first stream follows a table.
     app.extensions["banco.notify"] = notify.Listener(config.database_url)
+    app.extensions["banco.feeds"] = Feeds()
+    # Writes the streams gunicorn hands over; starts its thread with the first.
+    app.extensions["banco.fanout"] = Fanout(app.extensions["banco.notify"])
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
     db_replica = None
     if config.replica_url is not None:

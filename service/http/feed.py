@@ -1,14 +1,15 @@
 """The whole event log as the caller may see it: pages and Server-Sent Events.
 
-A stream holds a thread but no database connection while it waits. It is woken by the same
-notices as the tables' streams (`service.commands.notify`), for every table; events that change
-no table (a deposit, a registration) reach it when it looks anyway, within `notify.FALLBACK_S`.
+A stream holds no database connection while it waits, and, behind gunicorn, no thread either: it
+goes on from the process's fan-out (`service.http.fanout`), as the tables' streams do. It is
+woken by the same notices as they are (`service.commands.notify`), for every table; events that
+change no table (a deposit, a registration) reach it when it looks anyway, within a second.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Hashable, Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -23,11 +24,12 @@ from service.commands import feed, notify
 from service.commands.errors import Invalid
 from service.commands.principal import Principal
 from service.http import contract, db, feed_schemas
+from service.http import fanout as fanouts
 from service.http.auth import principal, require
 from service.http.blueprint import Blueprint
 from service.http.context import store
 from service.http.feed_schemas import FeedPageSchema, FeedQuerySchema, FeedStreamQuerySchema
-from service.http.streams import listener, waiters_busy, waits
+from service.http.streams import fanout, handed_streams, listener, waiters_busy, waits
 
 blp = Blueprint("feed", __name__, url_prefix="/v1/feed",
                 description="Every event of the log in its global order, as you may see it.")
@@ -78,14 +80,16 @@ class FeedStream(MethodView):
             start = feed.place(db.conn(), store(), query["after"])
         else:
             start = _resumed(request.headers.get("Last-Event-ID", ""))
-        give_back = waits().take()
+        take = fanouts.offered()
+        give_back = (waits() if take is None else handed_streams()).take()
         if give_back is None:
             return waiters_busy()
-        stream = _sse(db.pool(), store(), listener(), principal(), start, types, query["timeout"])
-        response = Response(stream, mimetype="text/event-stream",
-                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-        response.call_on_close(give_back)  # the stream ended, or its client left
-        return response
+        follower = LogFollower(db.pool(), store(), principal(), start, types)
+        if take is None:
+            return fanouts.sse_response(_sse(listener(), follower, query["timeout"]), give_back)
+        body, closed = fanouts.handed_over(fanout(), take, follower, notify.EVERY_TABLE,
+                                           query["timeout"], give_back)
+        return fanouts.sse_response(body, closed)
 
 
 def _resumed(last: str) -> Checkpoint:
@@ -103,31 +107,69 @@ def chunk(item: dict[str, Any]) -> bytes:
             + orjson.dumps(item) + b"\n\n")
 
 
-def _sse(pool: ConnectionPool, event_store: PostgresEventStore, notices: notify.Listener,
-         who: Principal, last: Checkpoint, types: Collection[str] | None,
-         timeout: float) -> Iterator[bytes]:
+class LogFollower:
+    """The log as one stream follows it, from `last` on: its own reads, shared with no one."""
+
+    # What changes no table (a deposit) sends no notice, and an event may commit below the
+    # watermark only after its notice: it looks every second anyway.
+    polls = True
+
+    def __init__(self, pool: ConnectionPool, event_store: PostgresEventStore, who: Principal,
+                 last: Checkpoint, types: Collection[str] | None) -> None:
+        self.pool = pool
+        self.event_store = event_store
+        self.who = who
+        self.last = last
+        self.types = types
+
+    def wants(self, change: notify.Change) -> bool:
+        return True
+
+    def heard(self, changes: Sequence[notify.Change] | None) -> None:
+        pass  # it reads whatever committed, notice or not
+
+    def news(self) -> Iterator[bytes]:
+        """The events since the last sent, as writes of at most `BATCH`. Each read takes a
+        connection for its own length only."""
+        while True:
+            with self.pool.connection() as conn:
+                page = feed.read(conn, self.event_store, self.who, self.last, BATCH, self.types)
+            self.last = page.last
+            if page.items:
+                yield b"".join(chunk(item) for item in page.items)
+            if len(page.items) < BATCH:
+                return
+
+    def state(self) -> tuple[Any, ...]:
+        return (self.last,)
+
+    def set_state(self, state: tuple[Any, ...]) -> None:
+        (self.last,) = state
+
+    def view(self) -> Hashable:
+        return self  # its news is its own: made for no other follower
+
+
+def _sse(notices: notify.Listener, follower: LogFollower, timeout: float) -> Iterator[bytes]:
+    """The stream served by this request's thread, where the connection cannot be handed over."""
     # Subscribed before the first read: a change committed between a read and the wait that
-    # follows it still wakes the wait. Each read takes a connection for its own length only.
+    # follows it still wakes the wait.
     deadline = time.monotonic() + timeout
     beat = time.monotonic()
-    waiter = notices.subscribe(notify.EVERY_TABLE, who=who.key)
+    waiter = notices.subscribe(notify.EVERY_TABLE, who=follower.who.key)
     try:
         yield b": connected\n\n"
         # Until its deadline, or until the token that opened it is revoked, on any node.
         while time.monotonic() < deadline and not waiter.revoked:
-            with pool.connection() as conn:
-                page = feed.read(conn, event_store, who, last, BATCH, types)
-            last = page.last
-            if page.items:
+            sent = False
+            for data in follower.news():
+                yield data
+                sent = True
+            if sent:
                 beat = time.monotonic()
-                yield b"".join(chunk(item) for item in page.items)
-                if len(page.items) == BATCH:
-                    continue  # more to send before waiting
-            elif time.monotonic() - beat > 10:
+            elif time.monotonic() - beat > fanouts.BEAT_S:
                 beat = time.monotonic()
-                yield b": keep-alive\n\n"
-            # A notice, or a look anyway after FALLBACK_S: what changed no table (a deposit)
-            # sends none, and an event may commit below the watermark only after its notice.
+                yield fanouts.KEEP_ALIVE
             waiter.wait(max(0.0, min(notify.FALLBACK_S, deadline - time.monotonic())))
     finally:
         notices.unsubscribe(waiter)

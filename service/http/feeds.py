@@ -232,18 +232,26 @@ class Feeds:
         self._feeds: dict[str, Feed] = {}
         self.gate = Gate(TOGETHER, PATIENCE_S)
 
-    @contextmanager
-    def following(self, table_id: str) -> Iterator[Feed]:
+    def join(self, table_id: str) -> Feed:
+        """The table's feed, counting one more follower until he `leave`s it."""
         with self._lock:
             feed = self._feeds.setdefault(table_id, Feed(table_id))
             feed.followers += 1
+            return feed
+
+    def leave(self, feed: Feed) -> None:
+        with self._lock:
+            feed.followers -= 1
+            if feed.followers == 0:
+                del self._feeds[feed.table_id]
+
+    @contextmanager
+    def following(self, table_id: str) -> Iterator[Feed]:
+        feed = self.join(table_id)
         try:
             yield feed
         finally:
-            with self._lock:
-                feed.followers -= 1
-                if feed.followers == 0:
-                    del self._feeds[table_id]
+            self.leave(feed)
 
     def get(self, table_id: str) -> Feed | None:
         return self._feeds.get(table_id)

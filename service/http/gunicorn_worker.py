@@ -6,18 +6,28 @@ requests there: 400 for a control character in a header, 414 for a request line 
 or one over `--limit-request-field_size` (8190 bytes). Its `handle_error` picks the status,
 logs, and writes the answer with `gunicorn.util.write_error`, an HTML page: this worker
 replaces that writer in its own process, so those answers are problem+json like every other.
+
+It also lets the app take a connection over from gunicorn (`HAND_OFF`): a Server-Sent Events
+stream then goes on from the process's fan-out (`service.http.fanout`) instead of holding a
+gunicorn thread for as long as its client follows.
 """
 
 from __future__ import annotations
 
+import os
 import resource
 import socket
+from functools import partial
+from typing import Any, cast
 
 import orjson
 from gunicorn import util
+from gunicorn.http.wsgi import Response
 from gunicorn.workers.gthread import ThreadWorker
 
+from service.http.fanout import HAND_OFF
 from service.http.problems import PROBLEM, document
+from service.runtime.config import STREAMS, Config, ConfigError
 
 
 def write_problem(sock: socket.socket, status: int, reason: str, message: str) -> None:
@@ -28,16 +38,53 @@ def write_problem(sock: socket.socket, status: int, reason: str, message: str) -
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
+def take_over(resp: Response, sock: socket.socket) -> tuple[socket.socket, bool]:
+    """The connection as a socket of the caller's, gunicorn left with one that goes nowhere.
+
+    gunicorn goes on as if the response had ended: it would close the connection gracefully,
+    shutting down its writing side, which would end the response for the new owner too (a
+    shutdown acts on the connection, not on one descriptor). So the connection is duplicated,
+    and gunicorn's descriptor made to point at one end of a fresh socket pair whose other end is
+    closed: what gunicorn does next, it does to that."""
+    chunked = resp.chunked
+    resp.chunked = False  # writes no last chunk: the response goes on
+    resp.force_close()  # and the connection is not kept for another request
+    taken = sock.dup()
+    mine, other = socket.socketpair()
+    os.dup2(mine.fileno(), sock.fileno())
+    mine.close()
+    other.close()
+    return taken, chunked
+
+
 class ProblemWorker(ThreadWorker):
     """`--worker-class service.http.gunicorn_worker.ProblemWorker`."""
 
     def init_process(self) -> None:
         util.write_error = write_problem  # read at each call by gunicorn's handle_error
         # Every open stream is a socket: the common soft limit of 1,024 files would refuse
-        # connections long before the threads run out.
+        # them long before `BANCO_STREAMS`. Streams handed over to the fan-out no longer count
+        # among gunicorn's connections, and come on top of them.
+        try:
+            streams = Config.from_env().streams
+        except ConfigError:
+            streams = STREAMS  # the app refuses to start, and says why
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        wanted = self.cfg.worker_connections + 256
+        wanted = self.cfg.worker_connections + streams + 256
         if soft != resource.RLIM_INFINITY and soft < wanted:
             resource.setrlimit(resource.RLIMIT_NOFILE, (
                 wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
         super().init_process()
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        app = cast(Any, self).wsgi
+
+        def offering(environ: dict[str, Any], start_response: Any) -> Any:
+            resp, sock = getattr(start_response, "__self__", None), environ.get("gunicorn.socket")
+            # Plain HTTP/1 connections only: not TLS, whose state gunicorn's socket object holds.
+            if type(resp) is Response and type(sock) is socket.socket:
+                environ[HAND_OFF] = partial(take_over, resp, sock)
+            return app(environ, start_response)
+
+        self.wsgi = offering

@@ -1,15 +1,19 @@
 """A table's events as the caller may see them: pages, long polls and Server-Sent Events.
 
-Waiting requests (a long poll, a stream) hold a gunicorn thread each but no database connection
-while they wait: they are woken by the table's notices (`service.commands.notify`) and take the
-news from the table's feed (`service.http.feeds`), which reads it once for all of the process's
-followers. `service.http.slots` bounds how many may wait at once.
+Waiting requests hold no database connection while they wait: they are woken by the table's
+notices (`service.commands.notify`) and take the news from the table's feed
+(`service.http.feeds`), which reads it once for all of the process's followers. A long poll
+holds its gunicorn thread while it waits; a stream holds one only until its client has what was
+due, then goes on from the process's fan-out (`service.http.fanout`), or, where gunicorn cannot
+hand its connection over, from its own thread. `service.http.slots` bounds how many may be open
+at once.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -25,10 +29,13 @@ from service.commands.errors import NotFound
 from service.commands.principal import Principal
 from service.commands.redaction import Redactor
 from service.http import contract, db
+from service.http import fanout as fanouts
 from service.http.auth import principal, require
 from service.http.blueprint import TEXT, Blueprint
 from service.http.context import store
-from service.http.feeds import BATCH, Feed, Feeds, Shown, sse
+from service.http.fanout import Fanout
+from service.http.feeds import Feeds, Shown
+from service.http.follower import Follower
 from service.http.problems import Problem, retry_later
 from service.http.slots import Slots, once
 from service.http.table_schemas import EventPageSchema, EventsQuerySchema, StreamQuerySchema
@@ -145,15 +152,21 @@ class Stream(MethodView):
             _known(table, after)
         else:
             after = _resumed_after(request.headers.get("Last-Event-ID", ""), table)
-        give_back = waits().take()
+        take = fanouts.offered()
+        # A stream handed over to the fan-out holds no thread, and is bounded on its own.
+        give_back = (waits() if take is None else handed_streams()).take()
         if give_back is None:
             return waiters_busy()
-        stream = _sse(store(), db.pool(), listener(), feeds(), principal(), table.table_id,
-                      after, table.version, query)
-        response = Response(stream, mimetype="text/event-stream",
-                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-        response.call_on_close(give_back)  # the stream ended, or its client left
-        return response
+        if take is None:
+            return fanouts.sse_response(_sse(store(), db.pool(), listener(), feeds(), principal(),
+                                             table.table_id, after, table.version, query),
+                                        give_back)
+        feed = feeds().join(table.table_id)
+        follower = Follower(feed, store(), db.pool(), principal(), after, table.version, query)
+        body, closed = fanouts.handed_over(fanout(), take, follower, table.table_id,
+                                           query["timeout"],
+                                           once(partial(feeds().leave, feed), give_back))
+        return fanouts.sse_response(body, closed)
 
 
 def _resumed_after(last: str, table: TableRow) -> int:
@@ -170,11 +183,19 @@ def listener() -> notify.Listener:
 
 
 def feeds() -> Feeds:
-    return current_app.extensions.setdefault("banco.feeds", Feeds())
+    return current_app.extensions["banco.feeds"]
+
+
+def fanout() -> Fanout:
+    return current_app.extensions["banco.fanout"]
 
 
 def waits() -> Slots:
     return current_app.extensions["banco.waits"]
+
+
+def handed_streams() -> Slots:
+    return current_app.extensions["banco.streams"]
 
 
 def waiters_busy() -> Response:
@@ -182,87 +203,43 @@ def waiters_busy() -> Response:
                        "as many streams and long polls as this server holds at once are open")
 
 
-def _concerns(change: notify.Change, seat: int | None, who: Principal) -> bool:
-    """Whether `change` may have given the subscriber something to do, by someone else's
-    command (his own requests' responses showed him the table): a turn in play that is his or
-    anyone's, or a table open for its next hand, or ended. A hand being settled is nobody's to
-    act in."""
-    return change.actor != who.key and (change.status in ("open", "over") or (
-        seat is not None and change.status == "playing" and change.seat in (None, seat)))
-
-
 def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.Listener,
          shared: Feeds, who: Principal, table_id: str, after: int, version: int,
          query: dict[str, Any]) -> Iterator[bytes]:
+    """The stream served by this request's thread, where the connection cannot be handed over
+    to the fan-out (another server than gunicorn, TLS, HTTP/2)."""
     # The request's connection returns to the pool when the view returns; the table's feed
     # borrows one when the table changed, so an idle subscriber holds none.
     deadline = time.monotonic() + query["timeout"]
     beat = time.monotonic()
-    shown = -1  # the table version of the last `table` event sent
-    seat: int | None = None  # the subscriber's, as last seen
-    turns = query["turns"]
-    look = turns
-    upto: int | None = version  # the table's version as last heard of; None: unknown
-    # A stream without events wakes only for the changes that concern it: at a busy table,
-    # most notices are for someone else's turn. (`seat` is read when a notice comes.)
-    waiter = notices.subscribe(table_id, None if query["events"] else
-                               lambda change: turns and _concerns(change, seat, who), who.key)
     metrics.OPEN_STREAMS.inc()
     leave = once()  # the place taken at the feeds' gate, while it sends what a change brought
     try:
         with shared.following(table_id) as feed:
-            yield b": connected\n\n"
-            while time.monotonic() < deadline:
-                chunks: list[Shown] = []
-                turn = None
-                if query["events"] and (upto is None or upto > after):
-                    chunks = _events_for(feed, event_store, pool, who, table_id, after, upto)
-                    if chunks:
-                        after = chunks[-1].body["version"]
-                more = len(chunks) >= BATCH  # more to send before waiting
-                if look:
-                    seat, turn = feed.turn(pool, who, upto, shown)
-                if turn is not None:
-                    shown = turn.body["version"]
-                    chunks.append(turn)
-                if chunks:
-                    # One write for all of them: each is a system call, and a chance for the
-                    # GIL to pass to another of the table's followers, woken by the same change.
-                    yield b"".join(chunk.chunk for chunk in chunks)
-                    beat = time.monotonic()
-                elif time.monotonic() - beat > 10:
-                    beat = time.monotonic()
-                    yield b": keep-alive\n\n"
-                if more:
-                    look = False
-                    continue
-                leave()
-                changes = waiter.wait(max(0.0, min(notify.FALLBACK_S,
-                                                   deadline - time.monotonic())))
-                if waiter.revoked:  # the token that opened it was revoked, on any node
-                    return
-                leave = shared.gate.enter()
-                # None: notices may have been lost; look anyway.
-                if changes is None:
-                    upto, look = None, turns
-                else:
-                    feed.heard(changes)
-                    upto = max([after if upto is None else upto, *(c.version for c in changes)])
-                    look = turns and any(_concerns(c, seat, who) for c in changes)
+            follower = Follower(feed, event_store, pool, who, after, version, query)
+            waiter = notices.subscribe(table_id, None if follower.events else follower.wants,
+                                       who.key)
+            try:
+                yield b": connected\n\n"
+                while time.monotonic() < deadline:
+                    sent = False
+                    for data in follower.news():
+                        yield data
+                        sent = True
+                    if sent:
+                        beat = time.monotonic()
+                    elif time.monotonic() - beat > fanouts.BEAT_S:
+                        beat = time.monotonic()
+                        yield fanouts.KEEP_ALIVE
+                    leave()
+                    changes = waiter.wait(max(0.0, min(notify.FALLBACK_S,
+                                                       deadline - time.monotonic())))
+                    if waiter.revoked:  # the token that opened it was revoked, on any node
+                        return
+                    leave = shared.gate.enter()
+                    follower.heard(changes)
+            finally:
+                notices.unsubscribe(waiter)
     finally:
         leave()
         metrics.OPEN_STREAMS.dec()
-        notices.unsubscribe(waiter)
-
-
-def _events_for(feed: Feed, event_store: PostgresEventStore, pool: ConnectionPool,
-                who: Principal, table_id: str, after: int, upto: int | None) -> list[Shown]:
-    """The events after `after` as `who` sees them: from the table's feed, or, for a follower
-    further behind than the feed keeps, read and redacted for him alone."""
-    shown = feed.events(pool, event_store, who, after, upto)
-    if shown is not None:
-        return shown
-    with pool.connection() as conn:
-        found = event_store.read_stream(handlers.stream(table_id), after, conn=conn,
-                                        limit=BATCH)
-        return [sse(e["version"], e["type"], e) for e in Redactor(conn, who).events(found)]

@@ -123,9 +123,8 @@ def schedule_after_commit(table: TableRow, ended: int | None = None) -> None:
     snapshot = replace(table, state=None)
     db.after_commit(lambda: jobs.after(snapshot, ended))
     # The table's followers in this process render it as written, once its notice comes.
-    followers: Feeds | None = current_app.extensions.get("banco.feeds")
-    if followers is not None:
-        followers.offer(table)
+    followers: Feeds = current_app.extensions["banco.feeds"]
+    followers.offer(table)
 
 
 @blp.route("")

@@ -58,6 +58,10 @@ def idempotency_retention_s(env: Mapping[str, str] | None = None) -> int:
                 24 * 3600, 60, 366 * 24 * 3600)
 
 
+# Open streams per API process: each costs the process a socket and ~10 KB, and a change of its
+# table one `send`; two of gunicorn's default workers hold 2,000 even when one gets them all.
+STREAMS = 2048
+
 @dataclass(frozen=True)
 class Config:
     """Everything the service reads from its environment."""
@@ -72,6 +76,8 @@ class Config:
     rate_limit: str = "1200/minute"
     bench_endpoints: bool = False  # the benchmark's ceiling endpoint (service/http/bench_endpoint.py)
     threads: int | None = None  # gunicorn threads per worker, when known (service/http/slots.py)
+    # Streams a gunicorn worker hands over to its fan-out, at most (service/http/fanout.py).
+    streams: int = STREAMS
     idempotency_retention_s: int = 24 * 3600
     # A streaming replica for the reads that may lag (service/http/replica.py); None: all on
     # `database_url`.
@@ -98,6 +104,7 @@ class Config:
             rate_limit=_rate(env.get("BANCO_RATE_LIMIT") or "1200/minute"),
             bench_endpoints=_flag(env, "BANCO_BENCH_ENDPOINTS"),
             threads=_int(env, "BANCO_THREADS", 0, 0, 10_000) or None,
+            streams=_int(env, "BANCO_STREAMS", STREAMS, 1, 100_000),
             idempotency_retention_s=idempotency_retention_s(env),
             replica_url=env.get("DATABASE_REPLICA_URL") or None,
             replica_wait_ms=_int(env, "BANCO_REPLICA_WAIT_MS", 200, 0, 60_000),

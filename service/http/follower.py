@@ -1,0 +1,113 @@
+"""One stream's place at a table: what it was sent, and what a change brings it next.
+
+A stream is served either by a thread of its own (`service.http.streams`) or, behind gunicorn, by
+the process's fan-out (`service.http.fanout`), which writes every stream's news from one thread.
+Both move a `Follower` on in the same way: told of changes (`heard`), it takes what they brought
+from the table's feed (`news`), already redacted for its view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Sequence
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from events.postgres import PostgresEventStore
+from service.commands import handlers
+from service.commands.notify import Change
+from service.commands.principal import Principal
+from service.commands.redaction import Redactor
+from service.http.feeds import BATCH, Feed, Shown, sse
+
+
+def concerns(change: Change, seat: int | None, who: Principal) -> bool:
+    """Whether `change` may have given the subscriber something to do, by someone else's
+    command (his own requests' responses showed him the table): a turn in play that is his or
+    anyone's, or a table open for its next hand, or ended. A hand being settled is nobody's to
+    act in."""
+    return change.actor != who.key and (change.status in ("open", "over") or (
+        seat is not None and change.status == "playing" and change.seat in (None, seat)))
+
+
+class Follower:
+    """A stream of a table's events (`events`) and of the table when it is the subscriber's turn
+    (`turns`), sent up to `after` and the table's `version` as last heard of."""
+
+    polls = False  # the table's notices say when to look
+
+    def __init__(self, feed: Feed, event_store: PostgresEventStore, pool: ConnectionPool,
+                 who: Principal, after: int, version: int, query: dict[str, Any]) -> None:
+        self.feed = feed
+        self.event_store = event_store
+        self.pool = pool
+        self.who = who
+        self.events: bool = query["events"]
+        self.turns: bool = query["turns"]
+        self.after = after  # the last event version sent
+        self.upto: int | None = version  # the table's version as last heard of; None: unknown
+        self.shown = -1  # the table version of the last `table` event sent
+        self.seat: int | None = None  # the subscriber's, as last seen
+        self.look = self.turns  # whether the table itself may be news
+
+    def wants(self, change: Change) -> bool:
+        """Every change wakes a stream of events; one without them, only the changes that
+        concern it. At a busy table, most notices are for someone else's turn."""
+        return self.events or (self.turns and concerns(change, self.seat, self.who))
+
+    def heard(self, changes: Sequence[Change] | None) -> None:
+        """Take note of `changes` (None: notices may have been lost; look anyway)."""
+        if changes is None:
+            self.upto, self.look = None, self.turns
+            return
+        self.feed.heard(changes)
+        self.upto = max([self.after if self.upto is None else self.upto,
+                         *(c.version for c in changes)])
+        self.look = self.turns and any(concerns(c, self.seat, self.who) for c in changes)
+
+    def news(self) -> Iterator[bytes]:
+        """What is due to the subscriber now, as writes of at most `BATCH` events each; the
+        events and the table one change brings go out as one write, not one per chunk."""
+        while True:
+            chunks: list[Shown] = []
+            turn = None
+            if self.events and (self.upto is None or self.upto > self.after):
+                chunks = self._events()
+                if chunks:
+                    self.after = chunks[-1].body["version"]
+            more = len(chunks) >= BATCH  # more to send before waiting
+            if self.look:
+                self.seat, turn = self.feed.turn(self.pool, self.who, self.upto, self.shown)
+            if turn is not None:
+                self.shown = turn.body["version"]
+                chunks.append(turn)
+            if chunks:
+                yield b"".join(chunk.chunk for chunk in chunks)
+            if not more:
+                return
+            self.look = False
+
+    def _events(self) -> list[Shown]:
+        """The events after `after` as the subscriber sees them: from the table's feed, or, for
+        one further behind than the feed keeps, read and redacted for him alone."""
+        shown = self.feed.events(self.pool, self.event_store, self.who, self.after, self.upto)
+        if shown is not None:
+            return shown
+        with self.pool.connection() as conn:
+            found = self.event_store.read_stream(handlers.stream(self.feed.table_id), self.after,
+                                                 conn=conn, limit=BATCH)
+            return [sse(e["version"], e["type"], e) for e in Redactor(conn, self.who).events(found)]
+
+    def state(self) -> tuple[Any, ...]:
+        """All that `heard` and `news` depend on besides the feed: two followers with the same
+        state and the same view (`view`) are sent the same bytes."""
+        return (self.events, self.turns, self.after, self.upto, self.shown, self.seat, self.look)
+
+    def set_state(self, state: tuple[Any, ...]) -> None:
+        self.events, self.turns, self.after, self.upto, self.shown, self.seat, self.look = state
+
+    def view(self) -> Hashable:
+        """Whose redaction the follower receives. Auditors see every event and table alike, and
+        so does the operator (a spectator who never sits); a player's view depends on his
+        seats, and is his own."""
+        return self.who.key if self.who.role == "player" else self.who.role

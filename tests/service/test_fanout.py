@@ -1,0 +1,358 @@
+"""Streams behind gunicorn, handed over to the worker's fan-out (service/http/fanout.py): a real
+`banco serve` of one worker with 4 threads and room for `STREAMS` streams, on the session's
+database. Tables are set up and played through the test client; the notices of its commits
+reach the server as any other process's do."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+import orjson
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.commands import notify
+from service.commands.principal import OPERATOR as OPERATOR_PRINCIPAL
+from service.http import fanout
+from service.runtime.config import Config
+from tests.service.conftest import OPERATOR, ROOT, Player, bearer
+from tests.service.test_feed import _marker
+from tests.service.test_streams import cassino_table
+from tests.test_cli import free_port, wait_ready
+
+THREADS = 4
+STREAMS = 24
+
+
+@pytest.fixture(scope="module")
+def served(config: Config) -> Iterator[str]:
+    """`banco serve` on the session's servers: its base URL."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
+           "BANCO_OPERATOR_KEY": config.operator_key, "BANCO_QUEUE": config.queue_name,
+           "BANCO_RATE_LIMIT": "1000000/minute", "BANCO_STREAMS": str(STREAMS)}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--bind",
+                             f"127.0.0.1:{port}", "--workers", "1", "--threads", str(THREADS)],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/healthz", time.monotonic() + 60)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+class Follow:
+    """A stream read by a thread of the test: its events as (id, event, data), and how it ended."""
+
+    def __init__(self, served: str, path: str, auth: dict[str, str],
+                 params: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> None:
+        self.status: int | None = None
+        self.problem: dict[str, Any] | None = None
+        self.events: list[tuple[int, str, Any]] = []
+        self.connected = threading.Event()
+        self.ended = threading.Event()
+        self.error: BaseException | None = None  # how reading it failed, if it did
+        url = urlsplit(served)
+        self._conn = http.client.HTTPConnection(url.hostname or "", url.port, timeout=60)
+        self._target = f"{path}?{urlencode(params or {})}"
+        self._headers = {**auth, **(headers or {})}
+        # Kept: the connection lets go of its socket when the response says it will close.
+        self._conn.connect()
+        self._sock = self._conn.sock
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def stop(self) -> None:
+        """Leave, as a client that goes away does: the connection closes."""
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
+        assert self.ended.wait(10)
+
+    def _run(self) -> None:
+        try:
+            self._conn.request("GET", self._target, headers=self._headers)
+            r = self._conn.getresponse()
+            self.status = r.status
+            if r.status != 200:
+                self.problem = orjson.loads(r.read())
+                return
+            block: dict[str, str] = {}
+            while line := r.readline():
+                text = line.decode().rstrip("\n")
+                if text == ": connected":
+                    self.connected.set()
+                elif text == "" and "data" in block:
+                    self.events.append((int(block["id"]), block["event"],
+                                        orjson.loads(block["data"])))
+                    block = {}
+                elif text and not text.startswith(":"):
+                    name, _, value = text.partition(": ")
+                    block[name] = value
+        except BaseException as e:  # an end that was not the response's own (IncompleteRead)
+            self.error = e
+        finally:
+            self._conn.close()
+            self.connected.set()
+            self.ended.set()
+
+    def kinds(self, kind: str) -> list[Any]:
+        return [data for _, event, data in self.events if (event == "table") == (kind == "table")]
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 15) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.05)
+
+
+def stream(served: str, table_id: str, auth: dict[str, str], **params: Any) -> Follow:
+    """A stream of the table, once it has said it is connected."""
+    follow = Follow(served, f"/v1/tables/{table_id}/stream", auth, {"timeout": 30, **params})
+    assert follow.connected.wait(15) and follow.status == 200, follow.problem
+    return follow
+
+
+def body(r: Any) -> Any:
+    assert r.json is not None, r.data
+    return r.json
+
+
+def seats_of(client: FlaskClient, table_id: str, players: list[Player]) -> dict[int, Player]:
+    return {s["seat"]: p for s in body(client.get(f"/v1/tables/{table_id}", headers=OPERATOR))["seats"]
+            for p in players if p.id == s["player_id"]}
+
+
+def play_cassino(client: FlaskClient, table_id: str, players: dict[int, Player], moves: int) -> int:
+    """Deal and play `moves` moves (each the first one offered) at a Cassino table; its version."""
+    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    table = r.json
+    for _ in range(moves):
+        if table["status"] != "playing":
+            break
+        player = players[table["turn"]["seat"]]
+        table = client.get(f"/v1/tables/{table_id}", headers=player.auth).json
+        r = client.post(f"/v1/tables/{table_id}/actions", json=table["legal_actions"][0],
+                        headers={**player.auth, "If-Match": f'"{table["version"]}"'})
+        assert r.status_code == 200, r.json
+        table = r.json
+    return int(table["version"])
+
+
+def test_more_streams_than_threads_each_get_what_their_reader_may_see(
+        served: str, client: FlaskClient, new_player: Any):
+    """Seated players, a spectator, an auditor and the operator follow a Cassino round, three
+    streams each: five times the server's threads. Every stream is sent exactly the events a
+    page of the table's events shows the same reader (the redaction the leak tests cover),
+    and its turns: a player the table at his turns, the others none while the round is on."""
+    seated = [new_player("Uno", deposit=10), new_player("Due", deposit=10)]
+    spectator = new_player("Tre", deposit=10)
+    auditor = bearer(client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"])
+    table_id = cassino_table(client, seated)
+    start = client.get(f"/v1/tables/{table_id}", headers=OPERATOR).json["version"]
+    readers = {"uno": seated[0].auth, "due": seated[1].auth, "spectator": spectator.auth,
+               "auditor": auditor, "operator": OPERATOR}
+    follows = {(name, i): stream(served, table_id, auth, after=start, turns="true")
+               for name, auth in readers.items() for i in range(3)}
+    assert len(follows) > THREADS
+    # The threads are free: the server answers other requests with every stream open.
+    assert urllib.request.urlopen(urllib.request.Request(
+        f"{served}/v1/tables/{table_id}", headers=OPERATOR), timeout=10).status == 200
+
+    seats = seats_of(client, table_id, seated)
+    version = play_cassino(client, table_id, seats, moves=10)
+
+    for (name, _), follow in follows.items():
+        wait_until(lambda f=follow: bool(f.kinds("events")) and
+                   f.kinds("events")[-1]["version"] == version)
+        page = body(client.get(f"/v1/tables/{table_id}/events", headers=readers[name],
+                               query_string={"after": start, "limit": 1000}))
+        assert follow.kinds("events") == page["items"], name
+        assert [i for i, _, _ in follow.events] == sorted(i for i, _, _ in follow.events)
+    for name in ("uno", "due"):
+        turns = [t for t in follows[(name, 0)].kinds("table") if t["status"] == "playing"]
+        assert turns and all(t["legal_actions"] and t["you"] == t["turn"]["seat"]
+                             for t in turns), name
+    for name in ("spectator", "auditor", "operator"):
+        assert all(t["status"] != "playing" for t in follows[(name, 0)].kinds("table")), name
+    for name in readers:  # the copies of one reader's stream are alike
+        assert follows[(name, 0)].events == follows[(name, 1)].events == follows[(name, 2)].events
+    for follow in follows.values():
+        follow.stop()
+
+
+def test_past_its_bound_a_stream_is_refused_and_one_that_left_frees_its_place(
+        served: str, client: FlaskClient, new_player: Any):
+    players = [new_player("A", deposit=10), new_player("B", deposit=10)]
+    table_id = cassino_table(client, players)
+    follows = [stream(served, table_id, players[i % 2].auth) for i in range(STREAMS)]
+
+    refused = Follow(served, f"/v1/tables/{table_id}/stream", players[0].auth)
+    assert refused.ended.wait(15)
+    assert refused.status == 503 and refused.problem is not None
+    assert refused.problem["code"] == "waiters_busy"
+
+    follows[0].stop()  # its client leaves: the fan-out sees the connection close
+
+    def admitted() -> bool:
+        follow = Follow(served, f"/v1/tables/{table_id}/stream", players[0].auth, {"timeout": 1})
+        return follow.ended.wait(15) and follow.status == 200
+
+    wait_until(admitted, timeout=20)
+    for follow in follows:
+        follow.stop()
+
+
+def test_a_stream_ends_at_its_timeout_and_resumes_after_its_last_event_id(
+        served: str, client: FlaskClient, new_player: Any):
+    players = [new_player("C", deposit=10), new_player("D", deposit=10)]
+    table_id = cassino_table(client, players)
+    play_cassino(client, table_id, seats_of(client, table_id, players), moves=4)
+
+    began = time.monotonic()
+    whole = stream(served, table_id, OPERATOR, after=0, timeout=2)
+    assert whole.ended.wait(15)
+    assert whole.error is None  # ended as a chunked response ends, not cut
+    assert time.monotonic() - began >= 2
+    ids = [i for i, _, _ in whole.events]
+    middle = ids[len(ids) // 2]
+    resumed = Follow(served, f"/v1/tables/{table_id}/stream", OPERATOR, {"timeout": 1},
+                     {"Last-Event-ID": str(middle)})
+    assert resumed.ended.wait(15) and resumed.error is None
+    assert [i for i, _, _ in resumed.events] == [i for i in ids if i > middle]
+
+
+def test_revoking_the_token_ends_its_stream(served: str, client: FlaskClient, new_player: Any):
+    players = [new_player("E", deposit=10), new_player("F", deposit=10)]
+    table_id = cassino_table(client, players)
+    revoked, kept = stream(served, table_id, players[0].auth), stream(served, table_id,
+                                                                      players[1].auth)
+    assert client.delete(f"/v1/players/{players[0].id}/token", headers=OPERATOR).status_code == 204
+    assert revoked.ended.wait(10) and revoked.error is None
+    assert not kept.ended.is_set()
+    kept.stop()
+
+
+def test_the_logs_stream_goes_on_from_the_fanout_and_brings_what_changes_no_table(
+        served: str, app: Flask, client: FlaskClient, new_player: Any):
+    """The feed's stream is handed over too: a deposit (no table notice) reaches it as it looks
+    every second, a table's moves on their notices, in the feed's order; and it ends when the
+    token that opened it is revoked."""
+    start = _marker(app).position
+    auditor = body(client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR))
+    follows = [Follow(served, "/v1/feed/stream", auth, {"after": start, "timeout": 30})
+               for auth in (OPERATOR, bearer(auditor["token"]))]
+    assert all(f.connected.wait(15) and f.status == 200 for f in follows)
+
+    players = [new_player("Mia", deposit=10), new_player("Noa", deposit=10)]
+    wait_until(lambda: any(d["type"] == "TreasurePosted" and d["stream"].endswith(players[1].id)
+                           for _, _, d in follows[0].events))
+    table_id = cassino_table(client, players)
+    version = play_cassino(client, table_id, seats_of(client, table_id, players), moves=3)
+    wait_until(lambda: any(d["stream"] == f"table-{table_id}" and d["version"] == version
+                           for _, _, d in follows[0].events))
+    sent = [d for _, _, d in follows[0].events]
+    assert [i for i, _, _ in follows[0].events] == [d["position"] for d in sent]
+    assert body(client.get("/v1/feed", query_string={"after": start, "limit": len(sent)},
+                           headers=OPERATOR))["items"] == sent
+
+    assert client.delete(f"/v1/auditors/{auditor['id']}/token", headers=OPERATOR).status_code == 204
+    assert follows[1].ended.wait(10) and follows[1].error is None
+    assert not follows[0].ended.is_set()
+    follows[0].stop()
+
+
+class Talker:
+    """A follower for the fan-out alone: each change brings `SIZE` bytes, made for all the
+    talkers of `feed` at once (`made` counts the makings)."""
+
+    SIZE = 64 * 1024
+    polls = False
+
+    def __init__(self, made: list[int]) -> None:
+        self.made = made
+        self.who = OPERATOR_PRINCIPAL
+        self.sent = 0
+
+    def wants(self, change: notify.Change) -> bool:
+        return True
+
+    def heard(self, changes: Any) -> None:
+        pass
+
+    def news(self) -> Iterator[bytes]:
+        self.sent += 1
+        self.made.append(self.sent)
+        yield b"x" * self.SIZE
+
+    def state(self) -> tuple[Any, ...]:
+        return (self.sent,)
+
+    def set_state(self, state: tuple[Any, ...]) -> None:
+        (self.sent,) = state
+
+    def view(self) -> str:
+        return "everyone"
+
+
+def _drain(sock: socket.socket) -> int:
+    got = 0
+    with contextlib.suppress(BlockingIOError):
+        while chunk := sock.recv(1 << 20):
+            got += len(chunk)
+    return got
+
+
+def test_a_reader_that_stops_reading_is_dropped_and_the_others_go_on(config: Config):
+    """What a change brings is made once for followers alike, and a follower whose client stops
+    reading is dropped once `BEHIND` bytes wait for him, never waited for."""
+    table_id = "tb_fanout_unit"
+    fan = fanout.Fanout(notify.Listener(config.database_url))
+    made: list[int] = []
+    given_back: list[str] = []
+    clients: dict[str, socket.socket] = {}
+    handed: list[fanout.Handed] = []
+    for name in ("reads", "stalls"):
+        ours, theirs = socket.socketpair()
+        clients[name] = theirs
+        handed.append(fan.subscribe(Talker(made), table_id, time.monotonic() + 60,
+                                    partial(given_back.append, name)))
+        fan.adopt(handed[-1], ours, chunked=False)
+    wait_until(lambda: fan.streams == 2)
+    clients["reads"].setblocking(False)
+    read = 0
+    for version in range(1, 1000):
+        change = notify.Change(table_id, version, None, "playing")  # one notice, as heard by all
+        for one in handed:
+            assert one.waiter is not None
+            one.waiter.wake(change)
+        time.sleep(0.001)
+        read += _drain(clients["reads"])
+        if given_back:
+            break
+    assert given_back == ["stalls"]
+    assert fan.streams == 1
+    assert clients["stalls"].recv(1)  # what went before the drop stays readable, then the end
+    time.sleep(0.2)
+    read += _drain(clients["reads"])
+    # Each change's bytes were made once, for both, and the reader got all of them.
+    assert read == len(made) * Talker.SIZE
+    assert len(made) * Talker.SIZE > fanout.BEHIND
+    for client in clients.values():
+        client.close()
+    wait_until(lambda: fan.streams == 0)  # the reader left too: the fan-out saw him go
+    assert given_back == ["stalls", "reads"]
