@@ -27,8 +27,6 @@ import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, Protocol, cast
 
-from flask import Response, request
-
 from service.commands import notify
 from service.commands.notify import Change
 from service.commands.principal import Principal
@@ -319,47 +317,3 @@ class Fanout:
             handed.sock.close()
         handed.close()
 
-
-def offered() -> TakeOver | None:
-    """The hand-over the server offers for this request, if it does (gunicorn does, for a GET
-    on a plain HTTP/1 connection)."""
-    return request.environ.get(HAND_OFF) if request.method == "GET" else None
-
-
-def handed_over(fan: Fanout, take: TakeOver, follower: Following, table_id: str, timeout: float,
-                release: Callable[[], None]) -> tuple[Iterator[bytes], Callable[[], None]]:
-    """A stream's body, and what its response calls when it closes.
-
-    The body sends the stream's head and what is due now from the request's thread (however
-    far behind the client resumes), then hands the connection to the fan-out, which writes the
-    rest, and the thread is free. It is subscribed before its first read: a change committed
-    meanwhile is heard of. `release` (which must be safe to call twice) gives back what the
-    stream holds: when the response closes if the fan-out never took it, else at its end."""
-    taken = False
-
-    def body() -> Iterator[bytes]:
-        nonlocal taken
-        handed = fan.subscribe(follower, table_id, time.monotonic() + timeout, release)
-        try:
-            yield b": connected\n\n"
-            yield from follower.news()
-            sock, chunked = take()
-        except BaseException:
-            handed.close()
-            raise
-        taken = True
-        fan.adopt(handed, sock, chunked)
-
-    def closed() -> None:
-        if not taken:
-            release()
-
-    return body(), closed
-
-
-def sse_response(body: Iterator[bytes], closed: Callable[[], None]) -> Response:
-    """A Server-Sent Events response; `closed` is called when it ends or its client leaves."""
-    response = Response(body, mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    response.call_on_close(closed)
-    return response

@@ -8,7 +8,6 @@ change no table (a deposit, a registration) reach it when it looks anyway, withi
 
 from __future__ import annotations
 
-import time
 from collections.abc import Collection, Hashable, Iterator, Sequence
 from typing import Any
 
@@ -23,8 +22,7 @@ from events.postgres import PostgresEventStore
 from service.commands import feed, notify
 from service.commands.errors import Invalid
 from service.commands.principal import Principal
-from service.http import contract, db, feed_schemas
-from service.http import fanout as fanouts
+from service.http import contract, db, feed_schemas, sse
 from service.http.auth import principal, require
 from service.http.blueprint import Blueprint
 from service.http.context import store
@@ -80,16 +78,15 @@ class FeedStream(MethodView):
             start = feed.place(db.conn(), store(), query["after"])
         else:
             start = _resumed(request.headers.get("Last-Event-ID", ""))
-        take = fanouts.offered()
+        take = sse.offered()
         give_back = (waits() if take is None else handed_streams()).take()
         if give_back is None:
             return waiters_busy()
         follower = LogFollower(db.pool(), store(), principal(), start, types)
         if take is None:
-            return fanouts.sse_response(_sse(listener(), follower, query["timeout"]), give_back)
-        body, closed = fanouts.handed_over(fanout(), take, follower, notify.EVERY_TABLE,
-                                           query["timeout"], give_back)
-        return fanouts.sse_response(body, closed)
+            return sse.response(_threaded(listener(), follower, query["timeout"]), give_back)
+        return sse.response(*sse.handed_over(fanout(), take, follower, notify.EVERY_TABLE,
+                                             query["timeout"], give_back))
 
 
 def _resumed(last: str) -> Checkpoint:
@@ -150,26 +147,12 @@ class LogFollower:
         return self  # its news is its own: made for no other follower
 
 
-def _sse(notices: notify.Listener, follower: LogFollower, timeout: float) -> Iterator[bytes]:
-    """The stream served by this request's thread, where the connection cannot be handed over."""
+def _threaded(notices: notify.Listener, follower: LogFollower, timeout: float) -> Iterator[bytes]:
+    """The stream from the request's thread, on its own subscription."""
     # Subscribed before the first read: a change committed between a read and the wait that
     # follows it still wakes the wait.
-    deadline = time.monotonic() + timeout
-    beat = time.monotonic()
     waiter = notices.subscribe(notify.EVERY_TABLE, who=follower.who.key)
     try:
-        yield b": connected\n\n"
-        # Until its deadline, or until the token that opened it is revoked, on any node.
-        while time.monotonic() < deadline and not waiter.revoked:
-            sent = False
-            for data in follower.news():
-                yield data
-                sent = True
-            if sent:
-                beat = time.monotonic()
-            elif time.monotonic() - beat > fanouts.BEAT_S:
-                beat = time.monotonic()
-                yield fanouts.KEEP_ALIVE
-            waiter.wait(max(0.0, min(notify.FALLBACK_S, deadline - time.monotonic())))
+        yield from sse.threaded(follower, waiter, timeout)
     finally:
         notices.unsubscribe(waiter)

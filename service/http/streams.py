@@ -19,17 +19,14 @@ from typing import Any
 import psycopg
 from flask import Response, current_app, request
 from flask.views import MethodView
-from psycopg_pool import ConnectionPool
 
-from events.postgres import PostgresEventStore
 from projections import tables
 from projections.tables import TableRow
 from service.commands import handlers, notify
 from service.commands.errors import NotFound
 from service.commands.principal import Principal
 from service.commands.redaction import Redactor
-from service.http import contract, db
-from service.http import fanout as fanouts
+from service.http import contract, db, sse
 from service.http.auth import principal, require
 from service.http.blueprint import TEXT, Blueprint
 from service.http.context import store
@@ -39,7 +36,6 @@ from service.http.follower import Follower
 from service.http.problems import Problem, retry_later
 from service.http.slots import Slots, once
 from service.http.table_schemas import EventPageSchema, EventsQuerySchema, StreamQuerySchema
-from service.runtime import metrics
 
 blp = Blueprint("table-events", __name__, url_prefix="/v1/tables",
                 description="A table's events as you may see them: pages, long polls and streams.")
@@ -152,21 +148,18 @@ class Stream(MethodView):
             _known(table, after)
         else:
             after = _resumed_after(request.headers.get("Last-Event-ID", ""), table)
-        take = fanouts.offered()
+        take = sse.offered()
         # A stream handed over to the fan-out holds no thread, and is bounded on its own.
         give_back = (waits() if take is None else handed_streams()).take()
         if give_back is None:
             return waiters_busy()
-        if take is None:
-            return fanouts.sse_response(_sse(store(), db.pool(), listener(), feeds(), principal(),
-                                             table.table_id, after, table.version, query),
-                                        give_back)
         feed = feeds().join(table.table_id)
         follower = Follower(feed, store(), db.pool(), principal(), after, table.version, query)
-        body, closed = fanouts.handed_over(fanout(), take, follower, table.table_id,
-                                           query["timeout"],
-                                           once(partial(feeds().leave, feed), give_back))
-        return fanouts.sse_response(body, closed)
+        release = once(partial(feeds().leave, feed), give_back)
+        if take is None:
+            return sse.response(_threaded(follower, listener(), feeds(), query["timeout"]), release)
+        return sse.response(*sse.handed_over(fanout(), take, follower, table.table_id,
+                                             query["timeout"], release))
 
 
 def _resumed_after(last: str, table: TableRow) -> int:
@@ -203,43 +196,15 @@ def waiters_busy() -> Response:
                        "as many streams and long polls as this server holds at once are open")
 
 
-def _sse(event_store: PostgresEventStore, pool: ConnectionPool, notices: notify.Listener,
-         shared: Feeds, who: Principal, table_id: str, after: int, version: int,
-         query: dict[str, Any]) -> Iterator[bytes]:
-    """The stream served by this request's thread, where the connection cannot be handed over
-    to the fan-out (another server than gunicorn, TLS, HTTP/2)."""
+def _threaded(follower: Follower, notices: notify.Listener, shared: Feeds,
+              timeout: float) -> Iterator[bytes]:
+    """The stream from the request's thread: its own subscription, and the feeds' gate. (The
+    response leaves the feed when it closes.)"""
     # The request's connection returns to the pool when the view returns; the table's feed
     # borrows one when the table changed, so an idle subscriber holds none.
-    deadline = time.monotonic() + query["timeout"]
-    beat = time.monotonic()
-    metrics.OPEN_STREAMS.inc()
-    leave = once()  # the place taken at the feeds' gate, while it sends what a change brought
+    waiter = notices.subscribe(follower.feed.table_id,
+                               None if follower.events else follower.wants, follower.who.key)
     try:
-        with shared.following(table_id) as feed:
-            follower = Follower(feed, event_store, pool, who, after, version, query)
-            waiter = notices.subscribe(table_id, None if follower.events else follower.wants,
-                                       who.key)
-            try:
-                yield b": connected\n\n"
-                while time.monotonic() < deadline:
-                    sent = False
-                    for data in follower.news():
-                        yield data
-                        sent = True
-                    if sent:
-                        beat = time.monotonic()
-                    elif time.monotonic() - beat > fanouts.BEAT_S:
-                        beat = time.monotonic()
-                        yield fanouts.KEEP_ALIVE
-                    leave()
-                    changes = waiter.wait(max(0.0, min(notify.FALLBACK_S,
-                                                       deadline - time.monotonic())))
-                    if waiter.revoked:  # the token that opened it was revoked, on any node
-                        return
-                    leave = shared.gate.enter()
-                    follower.heard(changes)
-            finally:
-                notices.unsubscribe(waiter)
+        yield from sse.threaded(follower, waiter, timeout, shared.gate)
     finally:
-        leave()
-        metrics.OPEN_STREAMS.dec()
+        notices.unsubscribe(waiter)

@@ -1,0 +1,94 @@
+"""Serving a Server-Sent Events stream: handed over to the process's fan-out where the server
+offers it (`service.http.fanout`), else from the request's own thread. Both move the same
+follower on (a table's, `service.http.follower`, or the log's, `service.http.feed`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+from flask import Response, request
+
+from service.commands import notify
+from service.http.fanout import BEAT_S, HAND_OFF, KEEP_ALIVE, Fanout, Following, TakeOver
+from service.http.slots import Gate, once
+from service.runtime import metrics
+
+
+def offered() -> TakeOver | None:
+    """The hand-over the server offers for this request, if it does (gunicorn does, for a GET
+    on a plain HTTP/1 connection)."""
+    return request.environ.get(HAND_OFF) if request.method == "GET" else None
+
+
+def handed_over(fan: Fanout, take: TakeOver, follower: Following, table_id: str, timeout: float,
+                release: Callable[[], None]) -> tuple[Iterator[bytes], Callable[[], None]]:
+    """A stream's body, and what its response calls when it closes.
+
+    The body sends the stream's head and what is due now from the request's thread (however
+    far behind the client resumes), then hands the connection to the fan-out, which writes the
+    rest, and the thread is free. It is subscribed before its first read: a change committed
+    meanwhile is heard of. `release` (which must be safe to call twice) gives back what the
+    stream holds: when the response closes if the fan-out never took it, else at its end."""
+    taken = False
+
+    def body() -> Iterator[bytes]:
+        nonlocal taken
+        handed = fan.subscribe(follower, table_id, time.monotonic() + timeout, release)
+        try:
+            yield b": connected\n\n"
+            yield from follower.news()
+            sock, chunked = take()
+        except BaseException:
+            handed.close()
+            raise
+        taken = True
+        fan.adopt(handed, sock, chunked)
+
+    def closed() -> None:
+        if not taken:
+            release()
+
+    return body(), closed
+
+
+def response(body: Iterator[bytes], closed: Callable[[], None]) -> Response:
+    """A Server-Sent Events response; `closed` is called when it ends or its client leaves."""
+    response = Response(body, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(closed)
+    return response
+
+
+def threaded(follower: Following, waiter: notify.Waiter, timeout: float,
+             gate: Gate | None = None) -> Iterator[bytes]:
+    """A stream's body served by its request's thread, where the connection cannot be handed
+    over (another server than gunicorn, TLS in gunicorn, HTTP/2): the follower moved on at each
+    change `waiter` (subscribed by the caller) hears of, until `timeout`, or until the token
+    that opened it is revoked, on any node. Past `gate` (if given) when a change wakes it."""
+    deadline = time.monotonic() + timeout
+    beat = time.monotonic()
+    leave = once()  # the place taken at the gate, while it sends what a change brought
+    metrics.OPEN_STREAMS.inc()
+    try:
+        yield b": connected\n\n"
+        while time.monotonic() < deadline:
+            sent = False
+            for data in follower.news():
+                yield data
+                sent = True
+            if sent:
+                beat = time.monotonic()
+            elif time.monotonic() - beat > BEAT_S:
+                beat = time.monotonic()
+                yield KEEP_ALIVE
+            leave()
+            changes = waiter.wait(max(0.0, min(notify.FALLBACK_S, deadline - time.monotonic())))
+            if waiter.revoked:
+                return
+            if gate is not None:
+                leave = gate.enter()
+            follower.heard(changes)
+    finally:
+        leave()
+        metrics.OPEN_STREAMS.dec()
