@@ -22,13 +22,17 @@ from service.runtime.config import Config, ConfigError
 # was due, then goes on from the worker's fan-out (`service.http.fanout`, bounded by
 # `BANCO_STREAMS`). Long polls hold theirs while they wait: three quarters of them may.
 THREADS = 64
+# Connections a worker keeps open between their requests (HTTP keep-alive), beside those its
+# threads serve: gunicorn keeps none when its connections do not outnumber its threads, and a
+# client then pays a new connection for every request.
+KEPT_ALIVE = 1000
 
 
 def gunicorn_command(bind: str, workers: int, threads: int = THREADS) -> list[str]:
     """gunicorn serving the API, its own refusals in problem+json (`service.http.gunicorn_worker`)."""
     return [sys.executable, "-m", "gunicorn", "service.http.wsgi:app", "--bind", bind,
             "--workers", str(workers), "--worker-class", "service.http.gunicorn_worker.ProblemWorker",
-            "--threads", str(threads), "--worker-connections", str(threads),
+            "--threads", str(threads), "--worker-connections", str(threads + KEPT_ALIVE),
             # Its `child_exit` drops a dead worker's live gauges from the metrics.
             "--config", "python:service.http.gunicorn_hooks"]
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import socket
 import subprocess
@@ -144,3 +145,20 @@ def test_the_app_behind_gunicorn_answers_with_its_headers(served):
     assert got == 200
     assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-store"
     assert "retry-after" not in headers
+
+
+def test_a_connection_is_kept_alive_from_request_to_request(served):
+    """gunicorn keeps a client's connection for his next request (it keeps none when its
+    connections do not outnumber its threads, as `banco serve` once set them)."""
+    conn = http.client.HTTPConnection("127.0.0.1", served, timeout=10)
+    try:
+        sockets = []
+        for _ in range(3):
+            conn.request("GET", "/v1/games", headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+            r = conn.getresponse()
+            r.read()
+            assert r.status == 200 and r.getheader("Connection", "").lower() != "close"
+            sockets.append(conn.sock)
+        assert sockets[0] is not None and sockets[0] is sockets[1] is sockets[2]
+    finally:
+        conn.close()
