@@ -68,6 +68,9 @@ class Feed:
         self.table_id = table_id
         self.followers = 0
         self._lock = threading.Lock()
+        # The offered tables' own: a request offering the table it wrote never waits for a
+        # follower's read or rendering, which hold `_lock` through a round trip to PostgreSQL.
+        self._offer_lock = threading.Lock()
         self._events: list[StoredEvent] = []  # in order, each following the one before
         self._base: int | None = None  # the version the kept events follow
         self._read_for = -1  # the highest version a read was made to bring
@@ -164,7 +167,7 @@ class Feed:
         A transaction that rolls back sends no notice, and its table is never shown."""
         if table.txid is None:
             return
-        with self._lock:
+        with self._offer_lock:
             self._offered[table.txid] = table
             while len(self._offered) > OFFERS:  # the oldest, whose notice never came
                 del self._offered[next(iter(self._offered))]
@@ -174,9 +177,11 @@ class Feed:
         offered = self._offered
         if not any(change.txid in offered for change in changes):
             return  # as for most of the followers woken: no lock taken
+        with self._offer_lock:
+            taken = [(change, self._offered.pop(change.txid, None)) for change in changes
+                     if change.txid is not None]
         with self._lock:
-            for change in changes:
-                table = self._offered.pop(change.txid, None) if change.txid is not None else None
+            for change, table in taken:
                 if (table is not None and table.version == change.version
                         and (self._table is None or self._table.version < table.version)):
                     self._table, self._turns = table, {}
