@@ -29,15 +29,17 @@ def servers() -> Iterator[embedded.EmbeddedServers]:
 
 
 @contextlib.contextmanager
-def fresh_database(admin: str, prefix: str = "banco_test") -> Iterator[str]:
-    """A migrated database of its own on the server `admin` names, dropped afterwards."""
+def fresh_database(admin: str, prefix: str = "banco_test",
+                   upto: int | None = None) -> Iterator[str]:
+    """A database of its own on the server `admin` names, migrated (up to version `upto`),
+    dropped afterwards."""
     name = f"{prefix}_{os.getpid()}_{secrets.token_hex(3)}"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     url = make_conninfo(admin, dbname=name)
     try:
         with psycopg.connect(url, autocommit=True) as conn:
-            migrate.upgrade(conn)
+            migrate.upgrade(conn, upto)
         yield url
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:

@@ -6,17 +6,15 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import psycopg
 import pytest
-from psycopg.conninfo import make_conninfo
 
 from events import migrate, partitions
 from events.catalog import default_types
 from events.model import ConcurrencyConflict, NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool
+from tests.conftest import fresh_database
 
 PARTITIONED = next(v for v, name, _ in migrate.available() if name.endswith("_partitioned_events.sql"))
 
@@ -24,22 +22,6 @@ PARTITIONED = next(v for v, name, _ in migrate.available() if name.endswith("_pa
 def registered(n: int) -> NewEvent:
     return NewEvent("PlayerRegistered", {"player_id": f"p{n}-{secrets.token_hex(4)}",
                                          "name_enc": f"sealed-{n}"})
-
-
-@contextmanager
-def database(admin: str, upto: int | None = None) -> Iterator[str]:
-    """An empty database of the test's own, migrated up to `upto`, dropped afterwards."""
-    name = f"banco_part_{secrets.token_hex(4)}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = make_conninfo(admin, dbname=name)
-    try:
-        with psycopg.connect(url, autocommit=True) as conn:
-            migrate.upgrade(conn, upto=upto)
-        yield url
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 def rows(conn: psycopg.Connection) -> list[tuple[object, ...]]:
@@ -55,7 +37,8 @@ def where(conn: psycopg.Connection, position: int) -> str:
 
 
 def test_an_existing_log_becomes_the_first_partition_as_it_was(servers):
-    with database(servers.database_url, upto=PARTITIONED - 1) as url, make_pool(url, max_size=2) as pool:
+    with (fresh_database(servers.database_url, "banco_part", PARTITIONED - 1) as url,
+          make_pool(url, max_size=2) as pool):
         store = PostgresEventStore(pool, default_types())
         for n in range(3):
             store.append(f"s{n}", [registered(n), registered(n + 10)], 0)
@@ -97,7 +80,7 @@ def test_no_partition_can_be_truncated(database_url: str, table: str):
 
 
 def test_a_partition_is_attached_before_the_appends_need_it(servers):
-    with database(servers.database_url) as url, make_pool(url, max_size=2) as pool:
+    with fresh_database(servers.database_url, "banco_part") as url, make_pool(url, max_size=2) as pool:
         store = PostgresEventStore(pool, default_types())
         with psycopg.connect(url, autocommit=True) as conn:
             assert partitions.ensure(conn) == []  # a whole partition of room left
@@ -115,7 +98,7 @@ def test_a_partition_is_attached_before_the_appends_need_it(servers):
 
 
 def test_appends_past_every_partition_land_in_the_default_one_and_the_next_starts_after(servers):
-    with database(servers.database_url) as url, make_pool(url, max_size=2) as pool:
+    with fresh_database(servers.database_url, "banco_part") as url, make_pool(url, max_size=2) as pool:
         store = PostgresEventStore(pool, default_types())
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("ALTER TABLE events ALTER COLUMN position RESTART WITH 5000000")
@@ -129,7 +112,7 @@ def test_appends_past_every_partition_land_in_the_default_one_and_the_next_start
 
 def test_ensure_gives_up_at_once_while_a_reader_holds_the_log(servers):
     """A long reader of the log must not get the appends queued behind the attach's lock."""
-    with database(servers.database_url) as url:
+    with fresh_database(servers.database_url, "banco_part") as url:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("ALTER TABLE events ALTER COLUMN position RESTART WITH 1500000")
             conn.execute("SELECT nextval(pg_get_serial_sequence('events', 'position'))")
@@ -156,7 +139,7 @@ def test_ensure_gives_up_at_once_while_a_reader_holds_the_log(servers):
 
 
 def test_while_one_process_attaches_another_leaves_it_to_him(servers):
-    with database(servers.database_url) as url:
+    with fresh_database(servers.database_url, "banco_part") as url:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("ALTER TABLE events ALTER COLUMN position RESTART WITH 1500000")
             conn.execute("SELECT nextval(pg_get_serial_sequence('events', 'position'))")

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,12 +32,22 @@ def config(database_url: str, redis_url: str) -> Config:
                   rate_limit="1000000/minute")  # the limits have tests of their own
 
 
-@pytest.fixture(scope="session")
-def app(config: Config) -> Iterator[Flask]:
+@contextmanager
+def app_on(config: Config) -> Iterator[Flask]:
+    """The app on `config`, in testing mode; its pools closed afterwards."""
     app = create_app(config)
     app.config["TESTING"] = True
-    yield app
-    app.extensions["banco.pool"].close()
+    try:
+        yield app
+    finally:
+        app.extensions["banco.export_pool"].close()
+        app.extensions["banco.pool"].close()
+
+
+@pytest.fixture(scope="session")
+def app(config: Config) -> Iterator[Flask]:
+    with app_on(config) as app:
+        yield app
 
 
 @pytest.fixture

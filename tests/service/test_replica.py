@@ -27,11 +27,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from events import migrate
-from service.http.app import create_app
 from service.http.replica import Replica
 from service.runtime.config import Config
 from tests.games.test_sevenhalf_properties import concrete
-from tests.service.conftest import OPERATOR, OPERATOR_KEY, Player, bearer
+from tests.service.conftest import OPERATOR, OPERATOR_KEY, Player, app_on, bearer
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -104,12 +103,9 @@ def app(pair: Servers, redis_url: str) -> Iterator[Flask]:
                     pool_size=4, queue_name=f"banco-test-replica-{os.getpid()}",
                     rate_limit="1000000/minute", replica_url=pair.standby,
                     replica_wait_ms=200)
-    app = create_app(config)
-    app.config["TESTING"] = True
-    yield app
-    replica(app).close()
-    app.extensions["banco.export_pool"].close()
-    app.extensions["banco.pool"].close()
+    with app_on(config) as app:
+        yield app
+        replica(app).close()
 
 
 @pytest.fixture

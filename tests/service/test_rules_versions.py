@@ -8,7 +8,6 @@ other test's registry.
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Iterator
 from dataclasses import replace
@@ -27,11 +26,11 @@ from games.sevenhalf.state import State
 from projections import tables
 from projections.rebuild import rebuild_all
 from service.commands import settling
-from service.http.app import create_app
 from service.verification.hand_log import load_hand, load_table
 from service.verification.rules_check import rules_check
 from service.verification.verify import verify_hand
-from tests.service.conftest import OPERATOR, Player
+from tests.conftest import fresh_database
+from tests.service.conftest import OPERATOR, Player, app_on
 from tests.service.tamper import edit, log_copy
 
 
@@ -59,25 +58,15 @@ def version_2(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def own_url(database_url: str) -> Iterator[str]:
     """A database of the module's own, migrated like the session's."""
-    name = f"banco_rules_{os.getpid()}_{secrets.token_hex(3)}"
-    admin = make_conninfo(database_url, dbname=conninfo_to_dict(database_url).get("dbname"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = make_conninfo(database_url, dbname=name)
-    with psycopg.connect(url, autocommit=True) as conn:
-        migrate.upgrade(conn)
-    yield url
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    with fresh_database(database_url, "banco_rules") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def own_app(config: Any, own_url: str) -> Iterator[Flask]:
-    app = create_app(type(config)(**{**config.__dict__, "database_url": own_url,
-                                     "queue_name": f"{config.queue_name}-rules"}))
-    app.config["TESTING"] = True
-    yield app
-    app.extensions["banco.pool"].close()
+    with app_on(replace(config, database_url=own_url,
+                             queue_name=f"{config.queue_name}-rules")) as app:
+        yield app
 
 
 @pytest.fixture

@@ -22,10 +22,9 @@ from flask.testing import FlaskClient
 from rq import SimpleWorker
 from standardwebhooks.webhooks import Webhook
 
-from service.http.app import create_app
 from service.runtime.config import Config
 from tests.conftest import fresh_database
-from tests.service.conftest import OPERATOR, Player
+from tests.service.conftest import OPERATOR, Player, app_on
 from tests.service.play import DECKS, Session, knowledge, strings
 from tests.service.receiver import Received, Receiver, failing, slow_once
 from tests.service.test_timeouts import worker_process
@@ -46,10 +45,8 @@ def hooks_config(servers, config: Config) -> Iterator[Config]:
 
 @pytest.fixture(scope="module")
 def hooks_app(hooks_config: Config) -> Iterator[Flask]:
-    app = create_app(hooks_config)
-    app.config["TESTING"] = True
-    yield app
-    app.extensions["banco.pool"].close()
+    with app_on(hooks_config) as app:
+        yield app
 
 
 @pytest.fixture
