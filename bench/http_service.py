@@ -43,6 +43,11 @@ class Service:
     cpu_dir: Path | None = None  # with `cpu`: where gunicorn's workers report their CPU
 
     def gunicorn_workers(self) -> list[int]:
+        """The gunicorn master's workers."""
+        return _children(self.gunicorn.pid)
+
+    def api_processes(self) -> list[int]:
+        """gunicorn's workers and their streamers."""
         return _pids(self.gunicorn.pid)[1:]
 
     def processes_cpu(self) -> dict[str, float]:
@@ -115,15 +120,21 @@ def _wait_ready(svc: Service, timeout: float = 60) -> None:
     raise RuntimeError("the service did not start:\n" + svc.log.read_text()[-3000:])
 
 
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with suppress(OSError):
+            found += [int(c) for c in task.read_text().split()]
+    return found
+
+
 def _pids(root: int) -> list[int]:
     """`root` and its descendants."""
     found, todo = [], [root]
     while todo:
         pid = todo.pop()
         found.append(pid)
-        for task in Path(f"/proc/{pid}/task").glob("*/children"):
-            with suppress(OSError):
-                todo += [int(c) for c in task.read_text().split()]
+        todo += _children(pid)
     return found
 
 

@@ -3,13 +3,14 @@ what being followed costs a table's moves, against the same moves at the table u
 the same run.
 
 The service runs as `banco serve` ships it (gunicorn, 2 workers x `THREADS` threads, each
-worker's streams handed over to its fan-out, up to `BANCO_STREAMS`) with a settlement worker,
-on a database of the run's own. **Held**: `--streams` Server-Sent Events streams
+worker's streams passed on to its streamer process, up to `BANCO_STREAMS`) with a settlement
+worker, on a database of the run's own. **Held**: `--streams` Server-Sent Events streams
 (`?turns=true`) are opened at once, from one process with non-blocking sockets, on idle Sette e
 mezzo tables as their seated players (four per table); the figure is how many answered
-200, how many 503, and the growth of the gunicorn workers' resident memory divided by the
-streams held. **Watched**: one client plays hands at a table (`bench.http_clients.play`: it reads
-the table before each move) while 0, then each of `--followers` streams follow that table (its
+200, how many 503, and the growth of the resident memory of gunicorn's workers and their
+streamers divided by the streams held. **Watched**: one client plays hands at a table
+(`bench.http_clients.play`: it reads the table before each move) while 0, then each of
+`--followers` streams follow that table (its
 players, an auditor and the operator in turn, all with events, drained by another process, from
 the table's version as they join); each round runs every count once, in an order that turns from
 round to round, and p50/p99 of the moves are pooled over the rounds. The ceiling is the
@@ -103,13 +104,13 @@ def run_held(svc: Service, streams: int) -> Held:
     requests = [(f"/v1/tables/{spec.table_id}/stream?turns=true&events=false&timeout=600",
                  seat.token) for spec in specs for seat in spec.seats]
     requests = (requests * (streams // len(requests) + 1))[:streams]
-    before = sum(_rss_kb(pid) for pid in svc.gunicorn_workers())
+    before = sum(_rss_kb(pid) for pid in svc.api_processes())
     held, refused = open_streams(svc.port, requests)
     time.sleep(1.0)
-    during = sum(_rss_kb(pid) for pid in svc.gunicorn_workers())
+    during = sum(_rss_kb(pid) for pid in svc.api_processes())
     for s in held:
         s.close()
-    # The fan-out sees a client leave at once; the next part starts once they are gone.
+    # The streamers see a client leave at once; the next part starts once they are gone.
     time.sleep(2 if len(held) > 50 else 0)
     return Held(streams, len(held), refused, (during - before) / max(1, len(held)))
 
@@ -226,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with db.fresh_database(args.url) as url:
         prepare(url)
         print(f"gunicorn gthread 2 workers x {THREADS} threads, up to {PER_WORKER:,} streams each"
-              f" in its fan-out; {args.streams:,} streams held,"
+              f" in its streamer; {args.streams:,} streams held,"
               f" then {args.rounds} rounds of {args.seconds:g} s per follower count",
               file=sys.stderr)
         with service(url, redis_url()) as svc:

@@ -19,7 +19,7 @@ from service.runtime import embedded
 from service.runtime.config import Config, ConfigError
 
 # gunicorn threads per worker, for requests: a stream holds one only until its client has what
-# was due, then goes on from the worker's fan-out (`service.http.fanout`, bounded by
+# was due, then goes on from the worker's streamer (`service.http.relay`, bounded by
 # `BANCO_STREAMS`). Long polls hold theirs while they wait: three quarters of them may.
 THREADS = 64
 # Connections a worker keeps open between their requests (HTTP keep-alive), beside those its

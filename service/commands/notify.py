@@ -76,8 +76,8 @@ class Waiter:
         self.revoked = False
         self._listener = listener
         self._queue: queue.SimpleQueue[Change | None] = queue.SimpleQueue()
-        # Where the changes go instead when one thread serves many streams (`service.http.fanout`),
-        # rather than being waited for with `wait`.
+        # Where the changes go instead when one thread serves many streams (`service.http.fanout`
+        # subscribes once for all of a table's), rather than being waited for with `wait`.
         self._put = self._queue.put if inbox is None else inbox
         self._heard = False  # a notice came that the stream did not want
 
@@ -121,6 +121,7 @@ class Listener:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[Waiter]] = {}
         self._thread: threading.Thread | None = None
+        self._revoked: list[Callable[[str], None]] = []  # told of every revocation
         self.listening = threading.Event()  # set while the LISTEN connection is up
         self.epoch = 0  # how many times it came up: a wait that spans a reconnection sees it change
 
@@ -134,6 +135,11 @@ class Listener:
                 self._thread = threading.Thread(target=self._run, name="banco-notify", daemon=True)
                 self._thread.start()
         return waiter
+
+    def on_revoked(self, tell: Callable[[str], None]) -> None:
+        """Have `tell` called with the principal's key whenever a revocation is heard: for one
+        subscriber that serves many principals' streams (`service.http.fanout`)."""
+        self._revoked.append(tell)
 
     def unsubscribe(self, waiter: Waiter) -> None:
         with self._lock:
@@ -156,6 +162,8 @@ class Listener:
         for w in waiting:
             w.revoked = True
             w.wake(None)
+        for tell in self._revoked:
+            tell(who)
 
     def _idle(self) -> bool:
         """Whether nobody is waiting any more; if so the thread ends (and the next subscriber

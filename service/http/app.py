@@ -47,9 +47,9 @@ from service.http import (
     webhooks,
 )
 from service.http.deferred_jobs import DeferredJobs
-from service.http.fanout import Fanout
 from service.http.feeds import Feeds
 from service.http.problems import Problem, ProblemSchema, render, retry_later
+from service.http.relay import Relay
 from service.http.replica import Replica
 from service.http.slots import Slots, for_waiting
 from service.http.unions import UnionPlugin
@@ -164,8 +164,8 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     # Opens its LISTEN connection only when a first stream follows a table.
     app.extensions["banco.notify"] = notify.Listener(config.database_url)
     app.extensions["banco.feeds"] = Feeds()
-    # Writes the streams gunicorn hands over; starts its thread with the first.
-    app.extensions["banco.fanout"] = Fanout(app.extensions["banco.notify"])
+    # Passes the streams gunicorn hands over to the worker's streamer; starts it with the first.
+    app.extensions["banco.relay"] = Relay()
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
     db_replica = None
     if config.replica_url is not None:

@@ -1,13 +1,18 @@
-"""The process's streams behind gunicorn (tables' and the log's), written from one thread.
+"""Streams (tables' and the log's) written from one thread: a streamer's (`service.http.streamer`).
 
-A stream served by a thread of its own costs, at every change of its table, a thread woken, the
-GIL taken and passed on, its news picked and written, and the thread put back to sleep: at 500
-followers of one table, that is most of what a move there costs the process. Behind gunicorn a
-stream is instead handed over once its client has the response's head and what was due
-(`HAND_OFF`, which `service.http.gunicorn_worker` offers): its socket joins this fan-out, one
-thread that waits on all the handed-over sockets and on the notices of their tables. A change
-makes each distinct follower's news once (followers with the same view, sent the same things so
-far, are sent the same bytes) and costs every other follower one `send` of bytes already made.
+Behind gunicorn a stream is handed over once its client has the response's head and what was
+due (`HAND_OFF`, which `service.http.gunicorn_worker` offers), and its worker passes it on to
+its streamer (`service.http.relay`): the socket joins the streamer's fan-out, one thread that
+waits on all the handed-over sockets and on their tables' notices.
+
+A change costs the process work per kind of follower, not per follower. The fan-out hears of a
+table's changes through one subscription, however many follow it (`_Tap`), and keeps the
+table's followers in groups (`Group`): followers with the same view who were sent the same
+things so far (`Following.view`, `Following.state`) are sent the same bytes from then on, so
+one of them, the group's leader, takes the news and the others only get its bytes, one `send`
+each. Groups that come to the same state merge. A table followed by 500 of its four players, an
+auditor and the operator is six groups: six makings and 500 sends a change, where moving each
+follower would do 500 times the Python work.
 
 Sockets are written without blocking. A client that stops reading while `BEHIND` bytes wait for
 it is dropped, and resumes with Last-Event-ID when it reconnects: a slow reader never holds up
@@ -47,12 +52,11 @@ END = b"0\r\n\r\n"  # the last chunk of a chunked response
 HAND_OFF = "banco.hand_off"
 TakeOver = Callable[[], tuple[socket.socket, bool]]
 
-_ADOPT = object()  # an inbox entry: the stream's socket is ours now
-
 
 class Following(Protocol):
     """What the fan-out moves on: a table's follower (`service.http.follower`) or the log's
-    (`service.http.feed`)."""
+    (`service.http.feed`). Two followers with the same `view` and `state`, told of the same
+    changes, are sent the same bytes and come to the same state again."""
 
     who: Principal
     polls: bool  # looks for news every `TICK_S` even while notices flow
@@ -63,6 +67,7 @@ class Following(Protocol):
     def state(self) -> tuple[Any, ...]: ...
     def set_state(self, state: tuple[Any, ...]) -> None: ...
     def view(self) -> Hashable: ...
+    def spec(self) -> dict[str, Any]: ...
 
 
 def chunk(data: bytes) -> bytes:
@@ -73,32 +78,93 @@ def chunk(data: bytes) -> bytes:
 class Handed:
     """One stream the fan-out writes, from its subscription (before the hand-over) to its end."""
 
-    def __init__(self, follower: Following, deadline: float,
+    def __init__(self, follower: Following, table_id: str, deadline: float,
                  close: Callable[[], None]) -> None:
         self.follower = follower
+        self.table_id = table_id
         self.deadline = deadline
-        self.waiter: notify.Waiter | None = None
         self.sock: socket.socket | None = None
         self.chunked = True
-        self.beat = 0.0  # when it was last written to
         self.out = bytearray()  # written but not yet taken by the socket
         self.early: list[Change | None] = []  # notices that came before the hand-over
+        self.group: Group | None = None
+        self.revoked = False  # its token was revoked before the hand-over
+        self.caught_up = True  # told of every change since its follower last looked
         self.closed = False
         self.close = close  # gives back what the stream held; once, from any thread
 
 
+class Group:
+    """A table's followers that are sent the same bytes: the `leader`'s follower is the one
+    moved on, the others' stand where they joined until one of them leads."""
+
+    def __init__(self, leader: Handed) -> None:
+        self.leader = leader
+        self.members: dict[Handed, None] = {leader: None}  # in the order they came
+        self.beat = time.monotonic()  # when it was last written to
+        leader.group = self
+
+    def key(self) -> tuple[Hashable, tuple[Any, ...]]:
+        follower = self.leader.follower
+        return follower.view(), follower.state()
+
+    def absorb(self, other: Group) -> None:
+        for handed in other.members:
+            handed.group = self
+        self.members.update(other.members)
+        other.members = {}
+        self.beat = min(self.beat, other.beat)
+
+    def leave(self, handed: Handed) -> bool:
+        """Take `handed` out; whether any member is left."""
+        del self.members[handed]
+        handed.group = None
+        if handed is self.leader and self.members:
+            self.leader = next(iter(self.members))
+            self.leader.follower.set_state(handed.follower.state())
+        return bool(self.members)
+
+
+class _Table:
+    """The fan-out thread's followers of one table (or of every table, for the log's streams):
+    those handed over, in groups, and those not yet."""
+
+    def __init__(self) -> None:
+        self.groups: list[Group] = []
+        self.pending: set[Handed] = set()
+
+
+class _Tap:
+    """The fan-out's one subscription to a table's notices, for all the streams that follow it."""
+
+    def __init__(self, waiter: notify.Waiter) -> None:
+        self.waiter = waiter
+        self.streams = 0
+
+
 class Fanout:
-    """The fan-out thread of one process, started with its first stream."""
+    """The fan-out thread of one process, started with its first stream.
+
+    `subscribe` and `adopt` are called from any thread; the rest is the fan-out thread's own."""
 
     def __init__(self, notices: notify.Listener) -> None:
         self._notices = notices
-        self._inbox: queue.SimpleQueue[tuple[Handed, object]] = queue.SimpleQueue()
+        # What the thread is to do, posted from any thread: calls of its own methods.
+        self._inbox: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         # Written to wake the thread's `select` when the inbox has something; made with the thread.
         self._wake_w: socket.socket | None = None
         self._signalled = False
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._streams: set[Handed] = set()
+        self._taps: dict[str, _Tap] = {}  # under `_lock`
+        # The thread's own, touched by it alone.
+        self._tables: dict[str, _Table] = {}
+        self._streams: set[Handed] = set()  # handed over and not yet ended
+        self._due: dict[str, list[Change] | None] = {}  # changes heard this turn, by table
+        self._joining: dict[str, list[Group]] = {}  # streams to look for news, by table
+        self._sel: selectors.BaseSelector  # made with the thread
+        self.makings = 0  # news taken for a group (and sent to all of it)
+        notices.on_revoked(lambda who: self._post(lambda: self._revoked(who)))
 
     def subscribe(self, follower: Following, table_id: str, deadline: float,
                   give_back: Callable[[], None]) -> Handed:
@@ -109,56 +175,80 @@ class Fanout:
 
         def close() -> None:
             handed.closed = True  # what the inbox still holds for it is dropped
-            if handed.waiter is not None:
-                self._notices.unsubscribe(handed.waiter)
+            self._untap(table_id)
+            self._post(lambda: self._forget(handed))
             metrics.OPEN_STREAMS.dec()
             give_back()
 
-        handed = Handed(follower, deadline, once(close))
+        handed = Handed(follower, table_id, deadline, once(close))
         metrics.OPEN_STREAMS.inc()
-        handed.waiter = self._notices.subscribe(table_id, follower.wants, follower.who.key,
-                                                lambda change: self._post(handed, change))
+        self._tap(table_id)
+        # Posted after the tap listens, and before the caller's first read: a change the read
+        # may not have seen is posted after this, and kept for the hand-over.
+        self._post(lambda: self._joined(handed))
         return handed
 
-    def adopt(self, handed: Handed, sock: socket.socket, chunked: bool) -> None:
-        """Write `handed` to `sock` from now on (in chunks if `chunked`)."""
+    def adopt(self, handed: Handed, sock: socket.socket, chunked: bool,
+              caught_up: bool = True) -> None:
+        """Write `handed` to `sock` from now on (in chunks if `chunked`). Unless `caught_up`
+        (subscribed before its follower last looked for news), it looks once more first."""
         sock.setblocking(False)
-        handed.sock, handed.chunked, handed.beat = sock, chunked, time.monotonic()
+        handed.sock, handed.chunked, handed.caught_up = sock, chunked, caught_up
         with self._lock:
             if self._thread is None:
+                self._sel = selectors.DefaultSelector()
                 wake, self._wake_w = socket.socketpair()
                 wake.setblocking(False)
                 self._wake_w.setblocking(False)
                 self._thread = threading.Thread(target=self._run, args=(wake,),
                                                 name="banco-fanout", daemon=True)
                 self._thread.start()
-        self._post(handed, _ADOPT)
+        self._post(lambda: self._adopted(handed))
 
     @property
     def streams(self) -> int:
         return len(self._streams)
 
-    def _post(self, handed: Handed, item: object) -> None:
-        self._inbox.put((handed, item))
+    # Any thread's
+
+    def _tap(self, table_id: str) -> None:
+        with self._lock:
+            tap = self._taps.get(table_id)
+            if tap is None:
+                tap = self._taps[table_id] = _Tap(self._notices.subscribe(
+                    table_id, inbox=lambda change: self._post(lambda: self._heard(table_id, change))))
+            tap.streams += 1
+
+    def _untap(self, table_id: str) -> None:
+        with self._lock:
+            tap = self._taps[table_id]
+            tap.streams -= 1
+            if not tap.streams:
+                del self._taps[table_id]
+                self._notices.unsubscribe(tap.waiter)
+
+    def _post(self, task: Callable[[], None]) -> None:
+        self._inbox.put(task)
         # Before the first hand-over there is no thread to wake: it reads the inbox as it starts.
         if not self._signalled and self._wake_w is not None:
             self._signalled = True
             with contextlib.suppress(BlockingIOError):  # woken already
                 self._wake_w.send(b"\0")
 
+    # The thread's
+
     def _run(self, wake: socket.socket) -> None:
-        sel = selectors.DefaultSelector()
-        sel.register(wake, selectors.EVENT_READ, None)
+        self._sel.register(wake, selectors.EVENT_READ, None)
         tick = time.monotonic() + TICK_S
         while True:
             try:
-                tick = self._turn(sel, tick)
+                tick = self._turn(tick)
             except Exception:  # a fault of one turn must not leave every stream unserved
                 log.exception("the streams' fan-out failed a turn; it goes on")
 
-    def _turn(self, sel: selectors.BaseSelector, tick: float) -> float:
+    def _turn(self, tick: float) -> float:
         """Wait for sockets, notices or the next tick; serve what came. The next tick."""
-        for key, mask in sel.select(max(0.0, tick - time.monotonic())):
+        for key, mask in self._sel.select(max(0.0, tick - time.monotonic())):
             handed: Handed | None = key.data
             if handed is None:  # the inbox has something
                 self._signalled = False  # before the inbox is read: a later post wakes us
@@ -167,128 +257,200 @@ class Fanout:
                         pass
                 continue
             if mask & selectors.EVENT_READ:
-                self._readable(sel, handed)
+                self._readable(handed)
             if mask & selectors.EVENT_WRITE and not handed.closed:
-                self._flush(sel, handed)
-        woken = self._woken(sel)
+                self._flush(handed)
+        while True:
+            try:
+                self._inbox.get_nowait()()
+            except queue.Empty:
+                break
         now = time.monotonic()
         if now >= tick:
             tick = now + TICK_S
-            self._tick(sel, now, woken)
-        made: dict[Any, tuple[tuple[Any, ...], bytes, bytes]] = {}
-        for handed, changes in woken.items():
-            self._step(sel, handed, changes, made)
+            self._tick(now)
+        due, self._due = self._due, {}
+        for table_id, changes in due.items():
+            table = self._tables.get(table_id)
+            if table is not None:
+                self._changed(table, changes)
+        joining, self._joining = self._joining, {}
+        for table_id, groups in joining.items():
+            table = self._tables.get(table_id)
+            if table is not None:
+                self._look(table, groups)
         return tick
 
-    def _woken(self, sel: selectors.BaseSelector) -> dict[Handed, list[Change] | None]:
-        """The streams the inbox wakes, each with the changes it heard (None: any may have
-        been missed)."""
-        woken: dict[Handed, list[Change] | None] = {}
-
-        def add(handed: Handed, change: Change | None) -> None:
-            if change is None:
-                woken[handed] = None
-            else:
-                changes = woken.setdefault(handed, [])
-                if changes is not None:
-                    changes.append(change)
-
-        while True:
-            try:
-                handed, item = self._inbox.get_nowait()
-            except queue.Empty:
-                return woken
-            if handed.closed:
-                continue
-            if item is _ADOPT:
-                assert handed.sock is not None
-                sel.register(handed.sock, selectors.EVENT_READ, handed)
-                self._streams.add(handed)
-                for change in handed.early:
-                    add(handed, change)
-                handed.early = []
-            elif handed.sock is None:
-                handed.early.append(item)  # type: ignore[arg-type]
-            else:
-                add(handed, item)  # type: ignore[arg-type]
-
-    def _step(self, sel: selectors.BaseSelector, handed: Handed, changes: list[Change] | None,
-              made: dict[Any, tuple[tuple[Any, ...], bytes, bytes]]) -> None:
-        """Tell `handed` of `changes` and send what they brought him, made once for all the
-        followers woken with him that share his view and what they were sent so far."""
-        if handed.closed:
-            return
-        if handed.waiter is not None and handed.waiter.revoked:
-            self._end(sel, handed)  # the token that opened it was revoked, on any node
-            return
-        follower = handed.follower
-        # The changes by identity: the listener wakes every follower with the same objects,
-        # which the turn holds (in `woken`) until it ends; hashing their fields would cost
-        # more than the rest of a follower's share of the turn.
-        key = (follower.view(), follower.state(),
-               None if changes is None else tuple(map(id, changes)))
-        done = made.get(key)
-        if done is None:
-            try:
-                follower.heard(changes)
-                data = b"".join(follower.news())
-            except Exception:
-                log.exception("a stream failed; its client reconnects")
-                self._drop(sel, handed)
-                return
-            done = made[key] = (follower.state(), data, chunk(data) if data else b"")
+    def _heard(self, table_id: str, change: Change | None) -> None:
+        """A notice of `table_id`'s (None: any change may have been missed), served with the
+        others of this turn."""
+        if change is None:
+            self._due[table_id] = None
         else:
-            follower.set_state(done[0])
-        if done[1]:
-            self._send(sel, handed, done[2] if handed.chunked else done[1])
+            changes = self._due.setdefault(table_id, [])
+            if changes is not None:
+                changes.append(change)
 
-    def _tick(self, sel: selectors.BaseSelector, now: float,
-              woken: dict[Handed, list[Change] | None]) -> None:
+    def _joined(self, handed: Handed) -> None:
+        if not handed.closed:
+            self._tables.setdefault(handed.table_id, _Table()).pending.add(handed)
+
+    def _forget(self, handed: Handed) -> None:
+        """`handed` has ended, handed over or not: the table's followers are without it."""
+        table = self._tables.get(handed.table_id)
+        if table is not None:
+            table.pending.discard(handed)
+            if not table.groups and not table.pending:
+                del self._tables[handed.table_id]
+
+    def _adopted(self, handed: Handed) -> None:
+        table = self._tables.get(handed.table_id)
+        if table is not None:
+            table.pending.discard(handed)
+        if handed.closed or table is None:
+            return
+        assert handed.sock is not None
+        self._sel.register(handed.sock, selectors.EVENT_READ, handed)
+        self._streams.add(handed)
+        if handed.revoked:
+            self._end(handed)
+            return
+        group = Group(handed)
+        early, handed.early = handed.early, []
+        if not handed.caught_up or None in early:
+            # It looks for news at the end of the turn, with those alike who join with it.
+            self._joining.setdefault(handed.table_id, []).append(group)
+            return
+        if early:
+            self._step(group, cast(list[Change], early))
+        if handed.group is not None:
+            table.groups.append(group)
+            self._regroup(table)
+
+    def _look(self, table: _Table, joining: list[Group]) -> None:
+        """Have the streams that join `table` look for news once, those alike together (a burst
+        of reconnections costs a read per kind of follower, not one each), then join its
+        groups."""
+        alike = _Table()
+        alike.groups = joining
+        self._regroup(alike)
+        for group in alike.groups:
+            self._step(group, None)
+        table.groups += alike.groups
+        self._regroup(table)
+
+    def _revoked(self, who: str) -> None:
+        """End the streams that `who`'s token opened, as every node does when it is revoked."""
+        for handed in list(self._streams):
+            if handed.follower.who.key == who:
+                self._end(handed)
+        for table in self._tables.values():
+            for handed in table.pending:
+                if handed.follower.who.key == who:
+                    handed.revoked = True  # ended once handed over
+
+    def _changed(self, table: _Table, changes: list[Change] | None) -> None:
+        """Tell the table's groups of `changes`, and keep them for those not handed over yet."""
+        for handed in table.pending:
+            handed.early += [None] if changes is None else changes
+        for group in table.groups:
+            self._step(group, changes)
+        self._regroup(table)
+
+    def _step(self, group: Group, changes: list[Change] | None) -> None:
+        """Move the group's leader on by the `changes` it wants, and send what they brought
+        to every member."""
+        if not group.members:  # its last member was dropped this turn
+            return
+        follower = group.leader.follower
+        if changes is not None:
+            changes = [change for change in changes if follower.wants(change)]
+            if not changes:
+                return
+        try:
+            follower.heard(changes)
+            data = b"".join(follower.news())
+        except Exception:
+            log.exception("a stream failed; its clients reconnect")
+            for handed in list(group.members):
+                self._drop(handed)
+            return
+        self.makings += 1
+        if data:
+            self._send(group, data)
+
+    def _regroup(self, table: _Table) -> None:
+        """Merge the table's groups that came to the same state, and forget the empty ones."""
+        groups: dict[Hashable, Group] = {}
+        for group in table.groups:
+            if not group.members:
+                continue
+            key = group.key()
+            into = groups.get(key)
+            if into is None:
+                groups[key] = group
+            else:
+                into.absorb(group)
+        table.groups = list(groups.values())
+
+    def _tick(self, now: float) -> None:
         """End the streams whose time is up, keep the silent ones alive, and, while notices are
         not heard, have every stream look for news as a threaded one would (and those that look
         anyway)."""
-        listening = self._notices.listening.is_set()
         for handed in list(self._streams):
             if now >= handed.deadline:
-                self._end(sel, handed)
-            elif not listening or handed.follower.polls:
-                woken[handed] = None
-            elif now - handed.beat > BEAT_S:
-                self._send(sel, handed, chunk(KEEP_ALIVE) if handed.chunked else KEEP_ALIVE)
+                self._end(handed)
+        listening = self._notices.listening.is_set()
+        for table_id, table in list(self._tables.items()):
+            if not listening:
+                self._heard(table_id, None)
+                continue
+            for group in list(table.groups):
+                if group.leader.follower.polls:
+                    self._step(group, None)
+                elif now - group.beat > BEAT_S:
+                    self._send(group, KEEP_ALIVE)
 
-    def _send(self, sel: selectors.BaseSelector, handed: Handed, data: bytes) -> None:
-        handed.beat = time.monotonic()
-        if handed.out:
-            handed.out += data
-            if len(handed.out) > BEHIND:
-                self._drop(sel, handed)
-            return
-        assert handed.sock is not None
-        try:
-            sent = handed.sock.send(data)
-        except BlockingIOError:
-            sent = 0
-        except OSError:
-            self._drop(sel, handed)
-            return
-        if sent < len(data):
-            handed.out += data[sent:]
-            sel.modify(handed.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, handed)
+    def _send(self, group: Group, data: bytes) -> None:
+        """`data` to each member: most take it at once; what one cannot take waits for him."""
+        group.beat = time.monotonic()
+        chunked = chunk(data)
+        slow = []
+        for handed in group.members:
+            payload = chunked if handed.chunked else data
+            if handed.out:
+                handed.out += payload
+                if len(handed.out) > BEHIND:
+                    slow.append(handed)
+                continue
+            try:
+                sent = cast(socket.socket, handed.sock).send(payload)
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                slow.append(handed)
+                continue
+            if sent < len(payload):
+                handed.out += payload[sent:]
+                self._sel.modify(cast(socket.socket, handed.sock),
+                                 selectors.EVENT_READ | selectors.EVENT_WRITE, handed)
+        for handed in slow:
+            self._drop(handed)
 
-    def _flush(self, sel: selectors.BaseSelector, handed: Handed) -> None:
+    def _flush(self, handed: Handed) -> None:
         assert handed.sock is not None
         try:
             sent = handed.sock.send(handed.out)
         except BlockingIOError:
             return
         except OSError:
-            self._drop(sel, handed)
+            self._drop(handed)
             return
         del handed.out[:sent]
         if not handed.out:
-            sel.modify(handed.sock, selectors.EVENT_READ, handed)
+            self._sel.modify(handed.sock, selectors.EVENT_READ, handed)
 
-    def _readable(self, sel: selectors.BaseSelector, handed: Handed) -> None:
+    def _readable(self, handed: Handed) -> None:
         """The client left (or sent something, which a stream's client has no reason to)."""
         assert handed.sock is not None
         try:
@@ -298,22 +460,28 @@ class Fanout:
             return
         except OSError:
             pass
-        self._drop(sel, handed)
+        self._drop(handed)
 
-    def _end(self, sel: selectors.BaseSelector, handed: Handed) -> None:
+    def _end(self, handed: Handed) -> None:
         """End the response properly, if what was written before has gone, and close."""
         if handed.chunked and not handed.out and handed.sock is not None:
             with contextlib.suppress(OSError):
                 handed.sock.send(END)
-        self._drop(sel, handed)
+        self._drop(handed)
 
-    def _drop(self, sel: selectors.BaseSelector, handed: Handed) -> None:
+    def _drop(self, handed: Handed) -> None:
         if handed.closed:
             return
         self._streams.discard(handed)
+        group = handed.group
+        if group is not None and not group.leave(handed):
+            # Taken out of the table's groups now, and not merged: that waits for the end of
+            # the change being told, whose other groups may not have heard it yet.
+            table = self._tables.get(handed.table_id)
+            if table is not None:
+                table.groups = [g for g in table.groups if g is not group]
         if handed.sock is not None:
             with contextlib.suppress(KeyError, ValueError):  # not registered yet
-                sel.unregister(handed.sock)
+                self._sel.unregister(handed.sock)
             handed.sock.close()
         handed.close()
-

@@ -1,7 +1,7 @@
 """The whole event log as the caller may see it: pages and Server-Sent Events.
 
 A stream holds no database connection while it waits, and, behind gunicorn, no thread either: it
-goes on from the process's fan-out (`service.http.fanout`), as the tables' streams do. It is
+goes on from its worker's streamer (`service.http.relay`), as the tables' streams do. It is
 woken by the same notices as they are (`service.commands.notify`), for every table; events that
 change no table (a deposit, a registration) reach it when it looks anyway, within a second.
 """
@@ -27,7 +27,7 @@ from service.http.auth import principal, require
 from service.http.blueprint import Blueprint
 from service.http.context import store
 from service.http.feed_schemas import FeedPageSchema, FeedQuerySchema, FeedStreamQuerySchema
-from service.http.streams import fanout, handed_streams, listener, waiters_busy, waits
+from service.http.streams import handed_streams, listener, relay, waiters_busy, waits
 
 blp = Blueprint("feed", __name__, url_prefix="/v1/feed",
                 description="Every event of the log in its global order, as you may see it.")
@@ -85,8 +85,8 @@ class FeedStream(MethodView):
         follower = LogFollower(db.pool(), store(), principal(), start, types)
         if take is None:
             return sse.response(_threaded(listener(), follower, query["timeout"]), give_back)
-        return sse.response(*sse.handed_over(fanout(), take, follower, notify.EVERY_TABLE,
-                                             query["timeout"], give_back))
+        return sse.response(*sse.handed_over(relay(), take, follower, query["timeout"],
+                                             lambda: None, give_back))
 
 
 def _resumed(last: str) -> Checkpoint:
@@ -142,6 +142,13 @@ class LogFollower:
 
     def set_state(self, state: tuple[Any, ...]) -> None:
         (self.last,) = state
+
+    def spec(self) -> dict[str, Any]:
+        """Where the follower stands, for another process to go on with it
+        (`service.http.streamer`)."""
+        return {"kind": "log", "who": [self.who.role, self.who.subject],
+                "last": [self.last.txid, self.last.position],
+                "types": None if self.types is None else sorted(self.types)}
 
     def view(self) -> Hashable:
         return self  # its news is its own: made for no other follower

@@ -1,9 +1,10 @@
 """One stream's place at a table: what it was sent, and what a change brings it next.
 
 A stream is served either by a thread of its own (`service.http.streams`) or, behind gunicorn, by
-the process's fan-out (`service.http.fanout`), which writes every stream's news from one thread.
-Both move a `Follower` on in the same way: told of changes (`heard`), it takes what they brought
-from the table's feed (`news`), already redacted for its view.
+its worker's streamer (`service.http.streamer`), whose fan-out (`service.http.fanout`) writes
+every stream's news from one thread. Both move a `Follower` on in the same way: told of changes
+(`heard`), it takes what they brought from the table's feed (`news`), already redacted for its
+view. Where it stands (`state`, `spec`) passes from the worker to its streamer.
 """
 
 from __future__ import annotations
@@ -103,11 +104,18 @@ class Follower:
         state and the same view (`view`) are sent the same bytes."""
         return (self.events, self.turns, self.after, self.upto, self.shown, self.seat, self.look)
 
+    def spec(self) -> dict[str, Any]:
+        """Where the follower stands, for another process to go on with it
+        (`service.http.streamer`)."""
+        return {"kind": "table", "table_id": self.feed.table_id,
+                "who": [self.who.role, self.who.subject], "state": list(self.state())}
+
     def set_state(self, state: tuple[Any, ...]) -> None:
         self.events, self.turns, self.after, self.upto, self.shown, self.seat, self.look = state
 
     def view(self) -> Hashable:
-        """Whose redaction the follower receives. Auditors see every event and table alike, and
-        so does the operator (a spectator who never sits); a player's view depends on his
-        seats, and is his own."""
-        return self.who.key if self.who.role == "player" else self.who.role
+        """Whose redaction the follower receives, and which changes wake him. Auditors see every
+        event and table alike, and so does the operator (a spectator who never sits); a
+        player's view depends on his seats, and is his own. A stream of turns alone is woken
+        by changes made by others than its subscriber (`concerns`), so it is his own too."""
+        return self.who.key if self.who.role == "player" or not self.events else self.who.role

@@ -8,8 +8,8 @@ logs, and writes the answer with `gunicorn.util.write_error`, an HTML page: this
 replaces that writer in its own process, so those answers are problem+json like every other.
 
 It also lets the app take a connection over from gunicorn (`HAND_OFF`): a Server-Sent Events
-stream then goes on from the process's fan-out (`service.http.fanout`) instead of holding a
-gunicorn thread for as long as its client follows.
+stream then goes on from the worker's streamer (`service.http.relay`), started with the worker,
+instead of holding a gunicorn thread for as long as its client follows.
 """
 
 from __future__ import annotations
@@ -62,9 +62,9 @@ class ProblemWorker(ThreadWorker):
 
     def init_process(self) -> None:
         util.write_error = write_problem  # read at each call by gunicorn's handle_error
-        # Every open stream is a socket: the common soft limit of 1,024 files would refuse
-        # them long before `BANCO_STREAMS`. Streams handed over to the fan-out no longer count
-        # among gunicorn's connections, and come on top of them.
+        # Every open stream is a socket of the worker's streamer, which inherits this limit:
+        # the common soft limit of 1,024 files would refuse them long before `BANCO_STREAMS`.
+        # The worker holds each one too for a moment, beside gunicorn's connections.
         try:
             streams = Config.from_env().streams
         except ConfigError:
@@ -79,6 +79,9 @@ class ProblemWorker(ThreadWorker):
     def load_wsgi(self) -> None:
         super().load_wsgi()
         app = cast(Any, self).wsgi
+        relay = getattr(app, "extensions", {}).get("banco.relay")
+        if relay is not None:
+            relay.start()
 
         def offering(environ: dict[str, Any], start_response: Any) -> Any:
             resp, sock = getattr(start_response, "__self__", None), environ.get("gunicorn.socket")

@@ -1,6 +1,6 @@
-"""Serving a Server-Sent Events stream: handed over to the process's fan-out where the server
-offers it (`service.http.fanout`), else from the request's own thread. Both move the same
-follower on (a table's, `service.http.follower`, or the log's, `service.http.feed`)."""
+"""Serving a Server-Sent Events stream: passed on to the worker's streamer where the server
+hands connections over (`service.http.relay`), else from the request's own thread. Both move the
+same follower on (a table's, `service.http.follower`, or the log's, `service.http.feed`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterator
 from flask import Response, request
 
 from service.commands import notify
-from service.http.fanout import BEAT_S, HAND_OFF, KEEP_ALIVE, Fanout, Following, TakeOver
+from service.http.fanout import BEAT_S, HAND_OFF, KEEP_ALIVE, Following, TakeOver
+from service.http.relay import Relay
 from service.http.slots import Gate, once
 from service.runtime import metrics
 
@@ -21,33 +22,31 @@ def offered() -> TakeOver | None:
     return request.environ.get(HAND_OFF) if request.method == "GET" else None
 
 
-def handed_over(fan: Fanout, take: TakeOver, follower: Following, table_id: str, timeout: float,
-                release: Callable[[], None]) -> tuple[Iterator[bytes], Callable[[], None]]:
+def handed_over(relay: Relay, take: TakeOver, follower: Following, timeout: float,
+                leave: Callable[[], None],
+                give_back: Callable[[], None]) -> tuple[Iterator[bytes], Callable[[], None]]:
     """A stream's body, and what its response calls when it closes.
 
     The body sends the stream's head and what is due now from the request's thread (however
-    far behind the client resumes), then hands the connection to the fan-out, which writes the
-    rest, and the thread is free. It is subscribed before its first read: a change committed
-    meanwhile is heard of. `release` (which must be safe to call twice) gives back what the
-    stream holds: when the response closes if the fan-out never took it, else at its end."""
+    far behind the client resumes), then hands the connection over and passes it, with where
+    the follower stands, to the worker's streamer, which writes the rest; the thread is free.
+    `leave` gives back what the request's follower held, when the response closes;
+    `give_back` the stream's place, then if the streamer never took it, else at its end."""
     taken = False
+    deadline = time.monotonic() + timeout
 
     def body() -> Iterator[bytes]:
         nonlocal taken
-        handed = fan.subscribe(follower, table_id, time.monotonic() + timeout, release)
-        try:
-            yield b": connected\n\n"
-            yield from follower.news()
-            sock, chunked = take()
-        except BaseException:
-            handed.close()
-            raise
+        yield b": connected\n\n"
+        yield from follower.news()
+        sock, chunked = take()
         taken = True
-        fan.adopt(handed, sock, chunked)
+        relay.hand(sock, chunked, follower.spec(), deadline, give_back)
 
     def closed() -> None:
+        leave()
         if not taken:
-            release()
+            give_back()
 
     return body(), closed
 

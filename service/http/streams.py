@@ -4,7 +4,7 @@ Waiting requests hold no database connection while they wait: they are woken by 
 notices (`service.commands.notify`) and take the news from the table's feed
 (`service.http.feeds`), which reads it once for all of the process's followers. A long poll
 holds its gunicorn thread while it waits; a stream holds one only until its client has what was
-due, then goes on from the process's fan-out (`service.http.fanout`), or, where gunicorn cannot
+due, then goes on from its worker's streamer (`service.http.relay`), or, where gunicorn cannot
 hand its connection over, from its own thread. `service.http.slots` bounds how many may be open
 at once.
 """
@@ -30,10 +30,10 @@ from service.http import contract, db, sse
 from service.http.auth import principal, require
 from service.http.blueprint import TEXT, Blueprint
 from service.http.context import store
-from service.http.fanout import Fanout
 from service.http.feeds import Feeds, Shown
 from service.http.follower import Follower
 from service.http.problems import Problem, retry_later
+from service.http.relay import Relay
 from service.http.slots import Slots, once
 from service.http.table_schemas import EventPageSchema, EventsQuerySchema, StreamQuerySchema
 
@@ -149,17 +149,18 @@ class Stream(MethodView):
         else:
             after = _resumed_after(request.headers.get("Last-Event-ID", ""), table)
         take = sse.offered()
-        # A stream handed over to the fan-out holds no thread, and is bounded on its own.
+        # A stream passed on to the streamer holds no thread, and is bounded on its own.
         give_back = (waits() if take is None else handed_streams()).take()
         if give_back is None:
             return waiters_busy()
         feed = feeds().join(table.table_id)
         follower = Follower(feed, store(), db.pool(), principal(), after, table.version, query)
-        release = once(partial(feeds().leave, feed), give_back)
+        leave = once(partial(feeds().leave, feed))
         if take is None:
-            return sse.response(_threaded(follower, listener(), feeds(), query["timeout"]), release)
-        return sse.response(*sse.handed_over(fanout(), take, follower, table.table_id,
-                                             query["timeout"], release))
+            return sse.response(_threaded(follower, listener(), feeds(), query["timeout"]),
+                                once(leave, give_back))
+        return sse.response(*sse.handed_over(relay(), take, follower, query["timeout"], leave,
+                                             give_back))
 
 
 def _resumed_after(last: str, table: TableRow) -> int:
@@ -179,8 +180,8 @@ def feeds() -> Feeds:
     return current_app.extensions["banco.feeds"]
 
 
-def fanout() -> Fanout:
-    return current_app.extensions["banco.fanout"]
+def relay() -> Relay:
+    return current_app.extensions["banco.relay"]
 
 
 def waits() -> Slots:

@@ -76,7 +76,7 @@ class Config:
     rate_limit: str = "1200/minute"
     bench_endpoints: bool = False  # the benchmark's ceiling endpoint (service/http/bench_endpoint.py)
     threads: int | None = None  # gunicorn threads per worker, when known (service/http/slots.py)
-    # Streams a gunicorn worker hands over to its fan-out, at most (service/http/fanout.py).
+    # Streams a gunicorn worker passes on to its streamer, at most (service/http/relay.py).
     streams: int = STREAMS
     idempotency_retention_s: int = 24 * 3600
     # A streaming replica for the reads that may lag (service/http/replica.py); None: all on

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -16,14 +17,17 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from functools import partial
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import orjson
+import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from projections.tables import CHANNEL
 from service.commands import notify
 from service.commands.principal import OPERATOR as OPERATOR_PRINCIPAL
 from service.http import fanout
@@ -38,8 +42,8 @@ STREAMS = 24
 
 
 @pytest.fixture(scope="module")
-def served(config: Config) -> Iterator[str]:
-    """`banco serve` on the session's servers: its base URL."""
+def serving(config: Config) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`banco serve` on the session's servers: its base URL, and its process."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
            "BANCO_OPERATOR_KEY": config.operator_key, "BANCO_QUEUE": config.queue_name,
@@ -49,10 +53,29 @@ def served(config: Config) -> Iterator[str]:
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_ready(f"http://127.0.0.1:{port}/healthz", time.monotonic() + 60)
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", proc
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def served(serving: tuple[str, subprocess.Popen[bytes]]) -> str:
+    return serving[0]
+
+
+def streamer_of(pid: int) -> int | None:
+    """The streamer among `pid`'s descendants (its gunicorn worker's), if one runs."""
+    todo = [pid]
+    while todo:
+        pid = todo.pop()
+        with contextlib.suppress(OSError):
+            if b"service.http.streamer" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return pid
+        for task in Path(f"/proc/{pid}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                todo += [int(c) for c in task.read_text().split()]
+    return None
 
 
 class Follow:
@@ -236,6 +259,29 @@ def test_a_stream_ends_at_its_timeout_and_resumes_after_its_last_event_id(
     assert [i for i, _, _ in resumed.events] == [i for i in ids if i > middle]
 
 
+def test_a_streamer_that_dies_gives_back_its_places_and_the_next_stream_starts_another(
+        serving: tuple[str, subprocess.Popen[bytes]], client: FlaskClient, new_player: Any):
+    """The streams are written by the worker's streamer, not the worker: killed, it takes them
+    with it (their clients reconnect), every place they held is free again, and the next
+    stream starts another streamer, which follows the table as the first did."""
+    served, proc = serving
+    players = [new_player("G", deposit=10), new_player("H", deposit=10)]
+    table_id = cassino_table(client, players)
+    follows = [stream(served, table_id, players[i % 2].auth) for i in range(STREAMS)]
+    first = streamer_of(proc.pid)
+    assert first is not None
+    os.kill(first, signal.SIGKILL)
+    for follow in follows:
+        assert follow.ended.wait(15)
+
+    follow = stream(served, table_id, players[0].auth, turns="true")
+    wait_until(lambda: streamer_of(proc.pid) not in (None, first))
+    version = play_cassino(client, table_id, seats_of(client, table_id, players), moves=2)
+    wait_until(lambda: bool(follow.kinds("events")) and
+               follow.kinds("events")[-1]["version"] == version)
+    follow.stop()
+
+
 def test_revoking_the_token_ends_its_stream(served: str, client: FlaskClient, new_player: Any):
     players = [new_player("E", deposit=10), new_player("F", deposit=10)]
     table_id = cassino_table(client, players)
@@ -277,82 +323,146 @@ def test_the_logs_stream_goes_on_from_the_fanout_and_brings_what_changes_no_tabl
 
 
 class Talker:
-    """A follower for the fan-out alone: each change brings `SIZE` bytes, made for all the
-    talkers of `feed` at once (`made` counts the makings)."""
+    """A follower for the fan-out alone: each change brings `size` bytes, made once for all
+    the talkers of one `view` told of the same changes (`made` counts the makings, by view)."""
 
-    SIZE = 64 * 1024
     polls = False
 
-    def __init__(self, made: list[int]) -> None:
+    def __init__(self, made: list[str], view: str = "everyone", size: int = 64 * 1024) -> None:
         self.made = made
         self.who = OPERATOR_PRINCIPAL
-        self.sent = 0
+        self.heard_of: int | None = None  # the last version heard of
+        self._view = view
+        self.size = size
 
     def wants(self, change: notify.Change) -> bool:
         return True
 
     def heard(self, changes: Any) -> None:
-        pass
+        if changes:
+            self.heard_of = max(c.version for c in changes)
 
     def news(self) -> Iterator[bytes]:
-        self.sent += 1
-        self.made.append(self.sent)
-        yield b"x" * self.SIZE
+        self.made.append(self._view)
+        yield f"{self._view} {self.heard_of}\n".encode().ljust(self.size, b"x")
 
     def state(self) -> tuple[Any, ...]:
-        return (self.sent,)
+        return (self.heard_of,)
 
     def set_state(self, state: tuple[Any, ...]) -> None:
-        (self.sent,) = state
+        (self.heard_of,) = state
 
     def view(self) -> str:
-        return "everyone"
+        return self._view
+
+    def spec(self) -> dict[str, Any]:
+        return {}
 
 
-def _drain(sock: socket.socket) -> int:
-    got = 0
+def _drain(sock: socket.socket) -> bytes:
+    got = b""
     with contextlib.suppress(BlockingIOError):
         while chunk := sock.recv(1 << 20):
-            got += len(chunk)
+            got += chunk
     return got
 
 
-def test_a_reader_that_stops_reading_is_dropped_and_the_others_go_on(config: Config):
+@pytest.fixture
+def notices(config: Config) -> Iterator[Callable[[str, int], None]]:
+    """Notices of a table's changes, sent through PostgreSQL as a commit sends them."""
+    with psycopg.connect(config.database_url, autocommit=True) as conn:
+        yield lambda table_id, version: conn.execute(
+            "SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {version} - playing -"))
+
+
+def _adopted(fan: fanout.Fanout, follower: Talker, table_id: str, ended: list[str],
+             name: str) -> socket.socket:
+    """`follower` handed over to `fan` on a socket; the client's end of it."""
+    ours, theirs = socket.socketpair()
+    handed = fan.subscribe(follower, table_id, time.monotonic() + 60, partial(ended.append, name))
+    fan.adopt(handed, ours, chunked=False)
+    theirs.setblocking(False)
+    return theirs
+
+
+def test_a_reader_that_stops_reading_is_dropped_and_the_others_go_on(
+        config: Config, notices: Callable[[str, int], None]):
     """What a change brings is made once for followers alike, and a follower whose client stops
     reading is dropped once `BEHIND` bytes wait for him, never waited for."""
     table_id = "tb_fanout_unit"
-    fan = fanout.Fanout(notify.Listener(config.database_url))
-    made: list[int] = []
+    listener = notify.Listener(config.database_url)
+    fan = fanout.Fanout(listener)
+    made: list[str] = []
     given_back: list[str] = []
-    clients: dict[str, socket.socket] = {}
-    handed: list[fanout.Handed] = []
-    for name in ("reads", "stalls"):
-        ours, theirs = socket.socketpair()
-        clients[name] = theirs
-        handed.append(fan.subscribe(Talker(made), table_id, time.monotonic() + 60,
-                                    partial(given_back.append, name)))
-        fan.adopt(handed[-1], ours, chunked=False)
-    wait_until(lambda: fan.streams == 2)
-    clients["reads"].setblocking(False)
+    clients = {name: _adopted(fan, Talker(made), table_id, given_back, name)
+               for name in ("reads", "stalls")}
+    wait_until(lambda: fan.streams == 2 and listener.listening.is_set())
     read = 0
     for version in range(1, 1000):
-        change = notify.Change(table_id, version, None, "playing")  # one notice, as heard by all
-        for one in handed:
-            assert one.waiter is not None
-            one.waiter.wake(change)
+        notices(table_id, version)
         time.sleep(0.001)
-        read += _drain(clients["reads"])
+        read += len(_drain(clients["reads"]))
         if given_back:
             break
     assert given_back == ["stalls"]
     assert fan.streams == 1
+    clients["stalls"].setblocking(True)
     assert clients["stalls"].recv(1)  # what went before the drop stays readable, then the end
     time.sleep(0.2)
-    read += _drain(clients["reads"])
+    read += len(_drain(clients["reads"]))
     # Each change's bytes were made once, for both, and the reader got all of them.
-    assert read == len(made) * Talker.SIZE
-    assert len(made) * Talker.SIZE > fanout.BEHIND
+    assert read == len(made) * Talker(made).size
+    assert len(made) * Talker(made).size > fanout.BEHIND
     for client in clients.values():
         client.close()
     wait_until(lambda: fan.streams == 0)  # the reader left too: the fan-out saw him go
     assert given_back == ["stalls", "reads"]
+
+
+def test_a_change_is_made_once_per_kind_of_follower_however_many_follow(
+        config: Config, notices: Callable[[str, int], None]):
+    """Thirty followers of three views, told of a change through one subscription, cost three
+    makings; one who joins knowing less is a group of his own until he has caught up, and then
+    one more follower of his view."""
+    table_id = "tb_fanout_groups"
+    listener = notify.Listener(config.database_url)
+    fan = fanout.Fanout(listener)
+    made: list[str] = []
+    ended: list[str] = []
+    views = ("seat 0", "seat 1", "auditors")
+    clients = [(view, _adopted(fan, Talker(made, view, 64), table_id, ended, view))
+               for view in views for _ in range(10)]
+    wait_until(lambda: fan.streams == 30 and listener.listening.is_set())
+
+    def told(version: int | None, clients: list[tuple[str, socket.socket]]) -> None:
+        """Each client's last news, once it came, tells him of `version` as his view sees it."""
+        for view, client in clients:
+            got = [b""]
+            last = f"{view} {version}\n".encode()
+            wait_until(lambda c=client, got=got, last=last: (
+                got.append(got.pop() + _drain(c)) or got[0][-64:].startswith(last)))
+
+    # The listener, started by the first subscription, has everyone look once as it comes up.
+    told(None, clients)
+    made.clear()
+    notices(table_id, 1)
+    told(1, clients)
+    assert sorted(made) == sorted(views)
+
+    late = Talker(made, "auditors", 64)
+    late.set_state((0,))  # as if he had been told of another version than the others
+    clients.append(("auditors", _adopted(fan, late, table_id, ended, "late")))
+    wait_until(lambda: fan.streams == 31)
+    made.clear()
+    notices(table_id, 2)
+    told(2, clients)
+    assert sorted(made) == sorted([*views, "auditors"])  # his group and his view's
+    made.clear()
+    notices(table_id, 3)
+    told(3, clients)
+    assert sorted(made) == sorted(views)  # one group of his view since they came to the same state
+    assert len(listener._waiters[table_id]) == 1  # one subscription for the thirty-one
+    for _, client in clients:
+        client.close()
+    wait_until(lambda: fan.streams == 0)
+    assert not ended or sorted(ended) == sorted([*[v for v in views for _ in range(10)], "late"])

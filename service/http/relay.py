@@ -1,0 +1,135 @@
+"""A gunicorn worker's streams, passed on to a process of their own: its streamer.
+
+Behind gunicorn, a stream's request thread sends the response's head and what was due, then
+gunicorn hands the connection over (`service.http.fanout.HAND_OFF`). The worker passes the
+socket, with where its follower stands, to its streamer (`service.http.streamer`) over a Unix
+socket (`SCM_RIGHTS`), and closes its own copy: the streamer writes the stream from then on.
+The worker's threads, and its GIL, are left to requests: a table's moves never wait for the
+writing of their own followers' news, however many follow.
+
+The worker keeps each stream's place (`BANCO_STREAMS`) until its streamer says the stream
+ended. A streamer that dies ends its streams (their clients resume with Last-Event-ID) and
+gives back their places, and the next stream starts another; a streamer ends with its worker.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+log = logging.getLogger("banco.relay")
+
+# Written by the streamer when a stream ended: its id, in ASCII; and once it is ready.
+ENDED_MAX = 32
+READY = b"ready"
+READY_S = 60.0  # how long a streamer may take to start: its imports, its pool's first connection
+
+
+class Relay:
+    """The worker's side: its streamer, started with the worker (`start`), and again by the
+    next stream after one died."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._control: socket.socket | None = None
+        self._ends: dict[int, Callable[[], None]] = {}  # the running streamer's streams
+        self._ids = itertools.count(1)
+        self.pid: int | None = None  # the running streamer's
+
+    def hand(self, sock: socket.socket, chunked: bool, follower: dict[str, Any],
+             deadline: float, ended: Callable[[], None]) -> None:
+        """Have the streamer write `sock` from now on (in chunks if `chunked`) until the
+        stream's `deadline` (monotonic clock) or its end, for `follower` as it stands
+        (`Following.spec`); `ended` is called once it has ended. `sock` is closed here."""
+        with sock:
+            try:
+                with self._lock:
+                    control = self._control or self._start()
+                    key = next(self._ids)
+                    self._ends[key] = ended
+            except OSError as e:
+                log.error("no streamer to pass a stream to (%s); its client reconnects", e)
+                ended()
+                return
+            message = orjson.dumps({"id": key, "chunked": chunked, "deadline": deadline,
+                                    "follower": follower})
+            try:
+                socket.send_fds(control, [message], [sock.fileno()])
+            except OSError as e:  # the streamer went away meanwhile: the client reconnects
+                log.warning("a stream could not be passed to its streamer (%s)", e)
+                self._ended(key)
+
+    def start(self) -> None:
+        """Start the streamer now, as its worker starts, rather than with the first stream,
+        which would otherwise wait for it."""
+        with self._lock:
+            if self._control is None:
+                try:
+                    self._start()
+                except OSError as e:  # tried again with the first stream
+                    log.error("the streamer did not start (%s)", e)
+
+    def _start(self) -> socket.socket:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        proc = subprocess.Popen([sys.executable, "-m", "service.http.streamer",
+                                 str(theirs.fileno())], pass_fds=(theirs.fileno(),))
+        theirs.close()
+        # Streams wait until it can take them: one handed over sooner would be taken late,
+        # its client sent what changed meanwhile at once, not change by change.
+        ours.settimeout(READY_S)
+        try:
+            if ours.recv(ENDED_MAX) != READY:
+                raise OSError("the streamer did not start")
+        except OSError:
+            proc.kill()
+            proc.wait()
+            ours.close()
+            raise
+        ours.settimeout(None)
+        self._control, self._ends, self.pid = ours, {}, proc.pid
+        threading.Thread(target=self._listen, args=(ours, self._ends, proc), daemon=True,
+                         name="banco-relay").start()
+        return ours
+
+    def _ended(self, key: int, ends: dict[int, Callable[[], None]] | None = None) -> None:
+        with self._lock:
+            end = (self._ends if ends is None else ends).pop(key, None)
+        if end is not None:
+            end()
+
+    def _listen(self, control: socket.socket, ends: dict[int, Callable[[], None]],
+                proc: subprocess.Popen[bytes]) -> None:
+        """Give back the places of the streams the streamer ended; all of them if it dies."""
+        while True:
+            try:
+                message = control.recv(ENDED_MAX)
+            except OSError:
+                message = b""
+            if not message:
+                break
+            self._ended(int(message), ends)
+        with self._lock:
+            if self._control is control:
+                self._control, self.pid = None, None
+            left, ends_copy = list(ends), dict(ends)
+            ends.clear()
+        control.close()
+        if left:
+            log.warning("the streamer ended with %d streams open; their clients reconnect",
+                        len(left))
+        for end in ends_copy.values():
+            end()
+        proc.wait()
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            from prometheus_client import multiprocess
+
+            multiprocess.mark_process_dead(proc.pid)  # its open streams stop counting

@@ -1,0 +1,119 @@
+"""A gunicorn worker's streamer: the process that writes the streams its worker passes on.
+
+`python -m service.http.streamer FD`, started by the worker's relay (`service.http.relay`) with
+FD one end of a Unix socket. Each message on it is a stream: the client's socket, and where its
+follower stands (`Following.spec`). The streamer serves them from its fan-out
+(`service.http.fanout`) with feeds, notices and connections of its own, reading and redacting
+through the same code as the worker would; it writes back each stream's id as it ends, and
+exits when the worker closes its end.
+
+A stream reaches the streamer a moment after its worker last read for it: the fan-out looks
+for news once as it takes the stream over, so a change committed meanwhile is sent too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import socket
+import sys
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import orjson
+from psycopg_pool import ConnectionPool
+
+from events.catalog import default_types
+from events.model import Checkpoint
+from events.postgres import PostgresEventStore, make_pool
+from service.commands import notify
+from service.commands.principal import Principal
+from service.http.fanout import Fanout, Following
+from service.http.feed import LogFollower
+from service.http.feeds import Feeds
+from service.http.follower import Follower
+from service.http.relay import READY
+from service.http.slots import once
+from service.runtime import logs
+from service.runtime.config import Config, ConfigError
+
+log = logging.getLogger("banco.streamer")
+
+POOL = 4  # connections for the feeds' reads: one change at a time is read, by the fan-out thread
+
+
+class Streamer:
+    def __init__(self, control: socket.socket, pool: ConnectionPool,
+                 store: PostgresEventStore, notices: notify.Listener) -> None:
+        self.control = control
+        self.pool = pool
+        self.store = store
+        self.feeds = Feeds()
+        self.fanout = Fanout(notices)
+
+    def serve(self) -> None:
+        """Take the worker's streams until it closes its end."""
+        self.control.send(READY)
+        while True:
+            message, fds, _, _ = socket.recv_fds(self.control, 1 << 16, 1)
+            if not message:
+                return
+            sock = socket.socket(fileno=fds[0])
+            stream = orjson.loads(message)
+            try:
+                self.take(stream, sock)
+            except Exception:
+                log.exception("a stream could not be taken over; its client reconnects")
+                sock.close()
+                self.ended(stream["id"])
+
+    def take(self, stream: dict[str, Any], sock: socket.socket) -> None:
+        follower, table_id, leave = self.follower(stream["follower"])
+        handed = self.fanout.subscribe(follower, table_id, stream["deadline"],
+                                       once(leave, partial(self.ended, stream["id"])))
+        self.fanout.adopt(handed, sock, stream["chunked"], caught_up=False)
+
+    def follower(self, spec: dict[str, Any]) -> tuple[Following, str, Callable[[], None]]:
+        """The follower `spec` describes, the table whose notices it hears, and what it gives
+        back when it ends."""
+        who = Principal(*spec["who"])
+        if spec["kind"] == "log":
+            types = spec["types"]
+            return (LogFollower(self.pool, self.store, who, Checkpoint(*spec["last"]),
+                                None if types is None else frozenset(types)),
+                    notify.EVERY_TABLE, lambda: None)
+        feed = self.feeds.join(spec["table_id"])
+        follower = Follower(feed, self.store, self.pool, who, 0, 0,
+                            {"events": True, "turns": True})
+        follower.set_state(tuple(spec["state"]))
+        return follower, spec["table_id"], partial(self.feeds.leave, feed)
+
+    def ended(self, key: int) -> None:
+        with contextlib.suppress(OSError):  # the worker is gone, and so are we soon
+            self.control.send(b"%d" % key)
+
+
+def main(argv: list[str]) -> int:
+    # Ctrl-C reaches the whole process group: the worker stops, closing its end, and so do we.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logs.configure()
+    try:
+        config = Config.from_env()
+    except ConfigError as e:
+        print(f"Error: {e}", file=sys.stderr)
+        return 2
+    control = socket.socket(fileno=int(argv[0]))
+    pool = make_pool(config.database_url, min_size=1, max_size=POOL, timeout=5)
+    streamer = Streamer(control, pool, PostgresEventStore(pool, default_types()),
+                        notify.Listener(config.database_url))
+    try:
+        streamer.serve()
+    finally:
+        pool.close(timeout=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
