@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import socket
 import sys
@@ -112,6 +113,11 @@ def main(argv: list[str]) -> int:
         streamer.serve()
     finally:
         pool.close(timeout=1)
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            from prometheus_client import multiprocess
+
+            # The streams it leaves open end with it: they stop counting (`service.runtime.metrics`).
+            multiprocess.mark_process_dead(os.getpid())
     return 0
 
 

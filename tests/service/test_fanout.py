@@ -64,6 +64,14 @@ def served(serving: tuple[str, subprocess.Popen[bytes]]) -> str:
     return serving[0]
 
 
+def open_streams(served: str) -> float:
+    """`banco_open_streams` as the server's metrics show it."""
+    text = urllib.request.urlopen(urllib.request.Request(f"{served}/metrics", headers=OPERATOR),
+                                  timeout=10).read().decode()
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith("banco_open_streams"))
+
+
 def streamer_of(pid: int) -> int | None:
     """The streamer among `pid`'s descendants (its gunicorn worker's), if one runs."""
     todo = [pid]
@@ -268,6 +276,7 @@ def test_a_streamer_that_dies_gives_back_its_places_and_the_next_stream_starts_a
     players = [new_player("G", deposit=10), new_player("H", deposit=10)]
     table_id = cassino_table(client, players)
     follows = [stream(served, table_id, players[i % 2].auth) for i in range(STREAMS)]
+    wait_until(lambda: open_streams(served) == STREAMS)  # counted where they are written
     first = streamer_of(proc.pid)
     assert first is not None
     os.kill(first, signal.SIGKILL)
@@ -276,6 +285,7 @@ def test_a_streamer_that_dies_gives_back_its_places_and_the_next_stream_starts_a
 
     follow = stream(served, table_id, players[0].auth, turns="true")
     wait_until(lambda: streamer_of(proc.pid) not in (None, first))
+    wait_until(lambda: open_streams(served) == 1)
     version = play_cassino(client, table_id, seats_of(client, table_id, players), moves=2)
     wait_until(lambda: bool(follow.kinds("events")) and
                follow.kinds("events")[-1]["version"] == version)
