@@ -58,7 +58,10 @@ class Streamer:
         """Take the worker's streams until it closes its end."""
         self.control.send(READY)
         while True:
-            message, fds, _, _ = socket.recv_fds(self.control, 1 << 16, 1)
+            try:
+                message, fds, _, _ = socket.recv_fds(self.control, 1 << 16, 1)
+            except OSError:  # reset: the worker went away with our last words unread
+                return
             if not message:
                 return
             sock = socket.socket(fileno=fds[0])

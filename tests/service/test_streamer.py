@@ -1,0 +1,144 @@
+"""The streamer (service/http/streamer.py) in this process, fed streams as a worker's relay feeds
+it (a message and a socket each over a Unix socket), on the session's database: what it reads,
+renders and sends for a table that forty streams follow."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.commands import notify
+from service.commands.principal import OPERATOR as OPERATOR_PRINCIPAL
+from service.commands.principal import Principal
+from service.http.streamer import Streamer
+from service.runtime.config import Config
+from tests.service.conftest import OPERATOR
+from tests.service.test_streams import cassino_table
+
+
+@pytest.fixture
+def streamer(app: Flask, config: Config) -> Iterator[tuple[Streamer, socket.socket]]:
+    """A streamer serving in a thread of its own, and the worker's end of its Unix socket."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    streamer = Streamer(theirs, app.extensions["banco.pool"], app.extensions["banco.store"],
+                        notify.Listener(config.database_url))
+    thread = threading.Thread(target=streamer.serve, daemon=True)
+    thread.start()
+    assert ours.recv(32) == b"ready"
+    yield streamer, ours
+    ours.close()  # as a worker that ends: the streamer stops taking streams
+    thread.join(10)
+    assert not thread.is_alive()
+    theirs.close()
+
+
+class Reader:
+    """A client's end of one stream: the events it was sent, by their data."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.sock.setblocking(False)
+        self.buffer = b""
+        self.events: list[dict[str, Any]] = []
+
+    def read(self) -> None:
+        with contextlib.suppress(BlockingIOError):
+            while chunk := self.sock.recv(1 << 16):
+                self.buffer += chunk
+        *blocks, self.buffer = self.buffer.split(b"\n\n")
+        for block in blocks:
+            for line in block.split(b"\n"):
+                if line.startswith(b"data: "):
+                    self.events.append(orjson.loads(line[6:]))
+
+
+def pass_on(control: socket.socket, key: int, who: Principal, table_id: str,
+            version: int) -> Reader:
+    """A stream of the table's events from `version`, as a worker passes one on."""
+    client, server = socket.socketpair()
+    state = [True, False, version, version, -1, None, False]  # `Follower.state`: events only
+    message = {"id": key, "chunked": False, "deadline": time.monotonic() + 60,
+               "follower": {"kind": "table", "table_id": table_id,
+                            "who": [who.role, who.subject], "state": state}}
+    socket.send_fds(control, [orjson.dumps(message)], [server.fileno()])
+    server.close()
+    return Reader(client)
+
+
+def test_a_move_is_read_once_and_each_view_made_once_for_forty_streams(
+        streamer: tuple[Streamer, socket.socket], client: FlaskClient, new_player: Any):
+    """Forty streams passed on to a streamer follow a table: its two players (each from
+    several streams), an auditor, the operator and players without a seat. A move's events are
+    read from PostgreSQL once in the streamer, redacted once per view, and made into bytes once
+    per group of alike followers (six); yet every stream receives exactly what its reader's own
+    page of the table's events shows him, and the streamer says when each one ended."""
+    serving, control = streamer
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    version = int(r.json["version"])
+    made = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
+    auditor = (Principal("auditor", made["id"]), {"Authorization": f"Bearer {made['token']}"})
+    others = [new_player(f"Sp{i}", 0) for i in range(2)]
+    readers = [(Principal("player", p.id), p.auth) for p in (*players, *others)]
+    readers += [auditor, (OPERATOR_PRINCIPAL, OPERATOR)]
+    follows = [(readers[i % len(readers)], pass_on(control, i, readers[i % len(readers)][0],
+                                                   table_id, version)) for i in range(40)]
+
+    def joined() -> bool:
+        feed = serving.feeds.get(table_id)
+        return serving.fanout.streams == 40 and feed is not None and feed.followers == 40
+
+    deadline = time.monotonic() + 15
+    while not joined():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.2)  # their looks as they joined are done
+    feed = serving.feeds.get(table_id)
+    assert feed is not None
+    reads, renders, makings = feed.reads, feed.renders, serving.fanout.makings
+
+    mover = next(p for p in players if client.get(f"/v1/tables/{table_id}", headers=p.auth
+                                                  ).json["legal_actions"])
+    table = client.get(f"/v1/tables/{table_id}", headers=mover.auth).json
+    r = client.post(f"/v1/tables/{table_id}/actions", json=table["legal_actions"][0],
+                    headers={**mover.auth, "If-Match": f'"{table["version"]}"'})
+    assert r.status_code == 200, r.json
+    moved = int(r.json["version"])
+    deadline = time.monotonic() + 15
+    for _, reader in follows:
+        while not reader.events or reader.events[-1]["version"] < moved:
+            assert time.monotonic() < deadline, "a stream never heard of the move"
+            reader.read()
+            time.sleep(0.01)
+
+    assert feed.reads - reads == 1
+    # seat 0, seat 1, auditors, everyone else: at most four views of each new event
+    assert 0 < feed.renders - renders <= 4 * (moved - version)
+    # a group per view and subscriber: each seated player, each player without a seat (who
+    # sees what everyone else does, but is a subscriber of his own), the auditor, the operator
+    assert serving.fanout.makings - makings == len(readers)
+    for (_, auth), reader in follows:
+        page = client.get(f"/v1/tables/{table_id}/events", headers=auth,
+                          query_string={"after": version, "limit": 1000}).json["items"]
+        assert reader.events == page
+
+    for _, reader in follows[:10]:
+        reader.sock.close()
+    ended: set[int] = set()
+    control.settimeout(10)
+    while len(ended) < 10:
+        ended.add(int(control.recv(32)))
+    assert ended == set(range(10))
+    for _, reader in follows[10:]:
+        reader.sock.close()
