@@ -43,7 +43,6 @@ class Relay:
         self._control: socket.socket | None = None
         self._ends: dict[int, Callable[[], None]] = {}  # the running streamer's streams
         self._ids = itertools.count(1)
-        self.pid: int | None = None  # the running streamer's
 
     def hand(self, sock: socket.socket, chunked: bool, follower: dict[str, Any],
              deadline: float, ended: Callable[[], None]) -> None:
@@ -95,7 +94,7 @@ class Relay:
             ours.close()
             raise
         ours.settimeout(None)
-        self._control, self._ends, self.pid = ours, {}, proc.pid
+        self._control, self._ends = ours, {}
         threading.Thread(target=self._listen, args=(ours, self._ends, proc), daemon=True,
                          name="banco-relay").start()
         return ours
@@ -119,14 +118,14 @@ class Relay:
             self._ended(int(message), ends)
         with self._lock:
             if self._control is control:
-                self._control, self.pid = None, None
-            left, ends_copy = list(ends), dict(ends)
+                self._control = None
+            left = dict(ends)
             ends.clear()
         control.close()
         if left:
             log.warning("the streamer ended with %d streams open; their clients reconnect",
                         len(left))
-        for end in ends_copy.values():
+        for end in left.values():
             end()
         proc.wait()
         if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

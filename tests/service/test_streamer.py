@@ -22,7 +22,7 @@ from service.commands.principal import Principal
 from service.http.streamer import Streamer
 from service.runtime.config import Config
 from tests.service.conftest import OPERATOR
-from tests.service.test_streams import cassino_table
+from tests.service.test_streams import cassino_table, move
 
 
 @pytest.fixture
@@ -108,13 +108,7 @@ def test_a_move_is_read_once_and_each_view_made_once_for_forty_streams(
     assert feed is not None
     reads, renders, makings = feed.reads, feed.renders, serving.fanout.makings
 
-    mover = next(p for p in players if client.get(f"/v1/tables/{table_id}", headers=p.auth
-                                                  ).json["legal_actions"])
-    table = client.get(f"/v1/tables/{table_id}", headers=mover.auth).json
-    r = client.post(f"/v1/tables/{table_id}/actions", json=table["legal_actions"][0],
-                    headers={**mover.auth, "If-Match": f'"{table["version"]}"'})
-    assert r.status_code == 200, r.json
-    moved = int(r.json["version"])
+    moved = move(client, table_id, players)
     deadline = time.monotonic() + 15
     for _, reader in follows:
         while not reader.events or reader.events[-1]["version"] < moved:

@@ -69,6 +69,17 @@ def cassino_table(client: FlaskClient, players: list[Player]) -> str:
     return table_id
 
 
+def move(client: FlaskClient, table_id: str, players: list[Player]) -> int:
+    """The first action offered, taken by whichever of `players` has one; the table's version."""
+    mover = next(p for p in players if client.get(f"/v1/tables/{table_id}", headers=p.auth
+                                                  ).json["legal_actions"])
+    table = client.get(f"/v1/tables/{table_id}", headers=mover.auth).json
+    r = client.post(f"/v1/tables/{table_id}/actions", json=table["legal_actions"][0],
+                    headers={**mover.auth, "If-Match": f'"{table["version"]}"'})
+    assert r.status_code == 200, r.json
+    return int(r.json["version"])
+
+
 def test_a_turns_stream_brings_each_player_his_turn_and_nothing_more(client: FlaskClient,
                                                                       new_player: Any):
     """Seed: ../shared/seeds/003_37d90c873e067319.txt (Cassino: players move in turn). Each
@@ -477,13 +488,7 @@ def test_a_move_is_read_once_and_each_view_rendered_once_however_many_follow(
     collect(version)
     feed = app.extensions["banco.feeds"].get(table_id)
     reads, renders = feed.reads, feed.renders
-    mover = next(p for p in players if client.get(f"/v1/tables/{table_id}", headers=p.auth
-                                                  ).json["legal_actions"])
-    table = client.get(f"/v1/tables/{table_id}", headers=mover.auth).json
-    r = client.post(f"/v1/tables/{table_id}/actions", json=table["legal_actions"][0],
-                    headers={**mover.auth, "If-Match": f'"{table["version"]}"'})
-    assert r.status_code == 200, r.json
-    moved = int(r.json["version"])
+    moved = move(client, table_id, players)
     collect(moved)
     new_events = moved - version
     assert feed.reads - reads == 1
