@@ -164,7 +164,8 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     # Opens its LISTEN connection only when a first stream follows a table.
     app.extensions["banco.notify"] = notify.Listener(config.database_url)
     app.extensions["banco.feeds"] = Feeds()
-    # Passes the streams gunicorn hands over to the worker's streamer; starts it with the first.
+    # Passes the streams gunicorn hands over to the worker's streamer, which gunicorn's worker
+    # starts as it loads the app (`service.http.gunicorn_worker`).
     app.extensions["banco.relay"] = Relay()
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
     db_replica = None

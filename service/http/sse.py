@@ -31,7 +31,8 @@ def handed_over(relay: Relay, take: TakeOver, follower: Following, timeout: floa
     far behind the client resumes), then hands the connection over and passes it, with where
     the follower stands, to the worker's streamer, which writes the rest; the thread is free.
     `leave` gives back what the request's follower held, when the response closes;
-    `give_back` the stream's place, then if the streamer never took it, else at its end."""
+    `give_back` the stream's place: then too if the stream was never passed on, else when the
+    streamer says it ended."""
     taken = False
     deadline = time.monotonic() + timeout
 

@@ -42,7 +42,7 @@ from service.runtime.config import Config, ConfigError
 
 log = logging.getLogger("banco.streamer")
 
-POOL = 4  # connections for the feeds' reads: one change at a time is read, by the fan-out thread
+POOL = 2  # connections for the feeds' reads: the fan-out thread reads one change at a time
 
 
 class Streamer:
