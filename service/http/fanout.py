@@ -304,11 +304,10 @@ class Fanout:
                 del self._tables[handed.table_id]
 
     def _adopted(self, handed: Handed) -> None:
-        table = self._tables.get(handed.table_id)
-        if table is not None:
-            table.pending.discard(handed)
-        if handed.closed or table is None:
+        if handed.closed:
             return
+        table = self._tables.setdefault(handed.table_id, _Table())
+        table.pending.discard(handed)
         assert handed.sock is not None
         self._sel.register(handed.sock, selectors.EVENT_READ, handed)
         self._streams.add(handed)
