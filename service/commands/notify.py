@@ -122,6 +122,7 @@ class Listener:
         self._waiters: dict[str, set[Waiter]] = {}
         self._thread: threading.Thread | None = None
         self._revoked: list[Callable[[str], None]] = []  # told of every revocation
+        self._kept = False  # listens whether anyone waits or not (`keep`)
         self.listening = threading.Event()  # set while the LISTEN connection is up
         self.epoch = 0  # how many times it came up: a wait that spans a reconnection sees it change
 
@@ -131,10 +132,20 @@ class Listener:
         waiter = Waiter(table_id, wants, self, who, inbox)
         with self._lock:
             self._waiters.setdefault(table_id, set()).add(waiter)
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="banco-notify", daemon=True)
-                self._thread.start()
+            self._start()
         return waiter
+
+    def keep(self) -> None:
+        """Listen from now on, whether anyone waits or not: for a process that must hear every
+        revocation, even one made before its next subscriber comes (`service.http.streamer`)."""
+        with self._lock:
+            self._kept = True
+            self._start()
+
+    def _start(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="banco-notify", daemon=True)
+            self._thread.start()
 
     def on_revoked(self, tell: Callable[[str], None]) -> None:
         """Have `tell` called with the principal's key whenever a revocation is heard: for one
@@ -169,7 +180,7 @@ class Listener:
         """Whether nobody is waiting any more; if so the thread ends (and the next subscriber
         starts another), so an idle process holds no connection for this."""
         with self._lock:
-            if self._waiters:
+            if self._waiters or self._kept:
                 return False
             self._thread = None
             return True

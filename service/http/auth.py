@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, get_args
@@ -68,8 +69,15 @@ def _read_with_token(conn: psycopg.Connection) -> None:
 def principal() -> Principal:
     """The caller of this request (401 when unauthenticated)."""
     if "principal" not in g:
+        g.known_at = time.monotonic()
         g.principal = _authenticate()
     return g.principal
+
+
+def known_since() -> float:
+    """When the caller's token was last known good (monotonic clock, the machine's): as it was
+    looked up. A revocation heard after it may have come after the look-up."""
+    return float(g.get("known_at", time.monotonic()))
 
 
 def require(*roles: Role, self_param: str | None = None) -> Callable[[F], F]:

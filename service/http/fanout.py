@@ -42,6 +42,7 @@ log = logging.getLogger("banco.fanout")
 
 BEHIND = 1 << 20  # bytes unsent to a follower before he is dropped as too slow a reader
 BEAT_S = 10.0  # a keep-alive comment after this much silence, as threaded streams send
+REMEMBER_S = 600.0  # how long a revocation is kept for the streams opened before it, yet to come
 TICK_S = 1.0  # how often deadlines and keep-alives are looked at, and lost notices made up for
 KEEP_ALIVE = b": keep-alive\n\n"
 END = b"0\r\n\r\n"  # the last chunk of a chunked response
@@ -89,6 +90,7 @@ class Handed:
         self.early: list[Change | None] = []  # notices that came before the hand-over
         self.group: Group | None = None
         self.revoked = False  # its token was revoked before the hand-over
+        self.since: float | None = None  # when its token was known good
         self.caught_up = True  # told of every change since its follower last looked
         self.closed = False
         self.close = close  # gives back what the stream held; once, from any thread
@@ -162,15 +164,17 @@ class Fanout:
         self._streams: set[Handed] = set()  # handed over and not yet ended
         self._due: dict[str, list[Change] | None] = {}  # changes heard this turn, by table
         self._joining: dict[str, list[Group]] = {}  # streams to look for news, by table
+        self._revocations: dict[str, float] = {}  # when each principal's was last heard of
         self._sel: selectors.BaseSelector  # made with the thread
         self.makings = 0  # news taken for a group (and sent to all of it)
         notices.on_revoked(lambda who: self._post(lambda: self._revoked(who)))
 
     def subscribe(self, follower: Following, table_id: str, deadline: float,
-                  give_back: Callable[[], None]) -> Handed:
+                  give_back: Callable[[], None], since: float | None = None) -> Handed:
         """A stream for `follower`, hearing of `table_id`'s changes (those it `wants`) from now
         on: those that come before it is handed over (`adopt`) are kept for then. Its `close`
-        (which calls `give_back`) must be called if it never is."""
+        (which calls `give_back`) must be called if it never is. A stream whose token was known
+        good `since` (monotonic) ends if a revocation of it was heard after that."""
         handed: Handed
 
         def close() -> None:
@@ -181,6 +185,7 @@ class Fanout:
             give_back()
 
         handed = Handed(follower, table_id, deadline, once(close))
+        handed.since = since
         metrics.OPEN_STREAMS.inc()
         self._tap(table_id)
         # Posted after the tap listens, and before the caller's first read: a change the read
@@ -292,8 +297,12 @@ class Fanout:
                 changes.append(change)
 
     def _joined(self, handed: Handed) -> None:
-        if not handed.closed:
-            self._tables.setdefault(handed.table_id, _Table()).pending.add(handed)
+        if handed.closed:
+            return
+        self._tables.setdefault(handed.table_id, _Table()).pending.add(handed)
+        heard = self._revocations.get(handed.follower.who.key)
+        if handed.since is not None and heard is not None and heard >= handed.since:
+            handed.revoked = True  # revoked as it came: ended once handed over
 
     def _forget(self, handed: Handed) -> None:
         """`handed` has ended, handed over or not: the table's followers are without it."""
@@ -339,7 +348,11 @@ class Fanout:
         self._regroup(table)
 
     def _revoked(self, who: str) -> None:
-        """End the streams that `who`'s token opened, as every node does when it is revoked."""
+        """End the streams that `who`'s token opened, as every node does when it is revoked;
+        and those that come later but were opened before (`since`)."""
+        now = time.monotonic()
+        self._revocations = {k: t for k, t in self._revocations.items() if now - t < REMEMBER_S}
+        self._revocations[who] = now
         for handed in list(self._streams):
             if handed.follower.who.key == who:
                 self._end(handed)

@@ -45,10 +45,12 @@ class Relay:
         self._ids = itertools.count(1)
 
     def hand(self, sock: socket.socket, chunked: bool, follower: dict[str, Any],
-             deadline: float, ended: Callable[[], None]) -> None:
+             deadline: float, since: float, ended: Callable[[], None]) -> None:
         """Have the streamer write `sock` from now on (in chunks if `chunked`) until the
         stream's `deadline` (monotonic clock) or its end, for `follower` as it stands
-        (`Following.spec`); `ended` is called once it has ended. `sock` is closed here."""
+        (`Following.spec`), whose token was known good `since` (it ends if the streamer heard
+        of a revocation after that); `ended` is called once it has ended. `sock` is closed
+        here."""
         with sock:
             try:
                 with self._lock:
@@ -60,7 +62,7 @@ class Relay:
                 ended()
                 return
             message = orjson.dumps({"id": key, "chunked": chunked, "deadline": deadline,
-                                    "follower": follower})
+                                    "since": since, "follower": follower})
             try:
                 socket.send_fds(control, [message], [sock.fileno()])
             except OSError as e:  # the streamer went away meanwhile: the client reconnects

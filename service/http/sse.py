@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from flask import Response, request
 
 from service.commands import notify
+from service.http import auth
 from service.http.fanout import BEAT_S, HAND_OFF, KEEP_ALIVE, Following, TakeOver
 from service.http.relay import Relay
 from service.http.slots import Gate, once
@@ -35,6 +36,7 @@ def handed_over(relay: Relay, take: TakeOver, follower: Following, timeout: floa
     streamer says it ended."""
     taken = False
     deadline = time.monotonic() + timeout
+    since = auth.known_since()
 
     def body() -> Iterator[bytes]:
         nonlocal taken
@@ -42,7 +44,7 @@ def handed_over(relay: Relay, take: TakeOver, follower: Following, timeout: floa
         yield from follower.news()
         sock, chunked = take()
         taken = True
-        relay.hand(sock, chunked, follower.spec(), deadline, give_back)
+        relay.hand(sock, chunked, follower.spec(), deadline, since, give_back)
 
     def closed() -> None:
         leave()

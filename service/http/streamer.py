@@ -35,7 +35,7 @@ from service.http.fanout import Fanout, Following
 from service.http.feed import LogFollower
 from service.http.feeds import Feeds
 from service.http.follower import Follower
-from service.http.relay import READY
+from service.http.relay import READY, READY_S
 from service.http.slots import once
 from service.runtime import logs
 from service.runtime.config import Config, ConfigError
@@ -51,11 +51,16 @@ class Streamer:
         self.control = control
         self.pool = pool
         self.store = store
+        self.notices = notices
         self.feeds = Feeds()
         self.fanout = Fanout(notices)
 
     def serve(self) -> None:
-        """Take the worker's streams until it closes its end."""
+        """Take the worker's streams until it closes its end; ready once it listens for
+        revocations (a stream whose token is revoked after that ends, however soon)."""
+        self.notices.keep()
+        if not self.notices.listening.wait(READY_S / 2):
+            log.warning("the streamer does not hear PostgreSQL's notices yet; it goes on")
         self.control.send(READY)
         while True:
             try:
@@ -76,7 +81,8 @@ class Streamer:
     def take(self, stream: dict[str, Any], sock: socket.socket) -> None:
         follower, table_id, leave = self.follower(stream["follower"])
         handed = self.fanout.subscribe(follower, table_id, stream["deadline"],
-                                       once(leave, partial(self.ended, stream["id"])))
+                                       once(leave, partial(self.ended, stream["id"])),
+                                       since=stream["since"])
         self.fanout.adopt(handed, sock, stream["chunked"], caught_up=False)
 
     def follower(self, spec: dict[str, Any]) -> tuple[Following, str, Callable[[], None]]:

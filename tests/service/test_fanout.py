@@ -386,10 +386,11 @@ def notices(config: Config) -> Iterator[Callable[[str, int], None]]:
 
 
 def _adopted(fan: fanout.Fanout, follower: Talker, table_id: str, ended: list[str],
-             name: str) -> socket.socket:
+             name: str, since: float | None = None) -> socket.socket:
     """`follower` handed over to `fan` on a socket; the client's end of it."""
     ours, theirs = socket.socketpair()
-    handed = fan.subscribe(follower, table_id, time.monotonic() + 60, partial(ended.append, name))
+    handed = fan.subscribe(follower, table_id, time.monotonic() + 60, partial(ended.append, name),
+                           since=since)
     fan.adopt(handed, ours, chunked=False)
     theirs.setblocking(False)
     return theirs
@@ -476,3 +477,30 @@ def test_a_change_is_made_once_per_kind_of_follower_however_many_follow(
         client.close()
     wait_until(lambda: fan.streams == 0)
     assert not ended or sorted(ended) == sorted([*[v for v in views for _ in range(10)], "late"])
+
+
+def test_a_stream_that_comes_after_its_tokens_revocation_ends_at_once(config: Config):
+    """A worker passes a stream on a moment after it checked the token: a revocation heard in
+    between ends the stream as soon as the fan-out has it; one heard before the check does
+    not."""
+    listener = notify.Listener(config.database_url)
+    listener.keep()  # as a streamer does: it hears revocations while no stream is open
+    fan = fanout.Fanout(listener)
+    wait_until(listener.listening.is_set)
+    ended: list[str] = []
+    checked = time.monotonic()
+    with psycopg.connect(config.database_url, autocommit=True) as conn:
+        notify.revoked(conn, OPERATOR_PRINCIPAL.key)
+    time.sleep(0.2)  # heard, before the stream reaches the fan-out
+    late = _adopted(fan, Talker([]), "tb_fanout_revoked", ended, "late", since=checked)
+    wait_until(lambda: ended == ["late"])
+    assert late.recv(1) == b""  # closed
+    late.close()
+
+    checked = time.monotonic()  # a token checked after the revocation
+    kept = _adopted(fan, Talker([]), "tb_fanout_revoked", ended, "kept", since=checked)
+    wait_until(lambda: fan.streams == 1)
+    time.sleep(0.3)
+    assert ended == ["late"] and fan.streams == 1
+    kept.close()
+    wait_until(lambda: fan.streams == 0)

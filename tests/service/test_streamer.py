@@ -67,6 +67,7 @@ def pass_on(control: socket.socket, key: int, who: Principal, table_id: str,
     client, server = socket.socketpair()
     state = [True, False, version, version, -1, None, False]  # `Follower.state`: events only
     message = {"id": key, "chunked": False, "deadline": time.monotonic() + 60,
+               "since": time.monotonic(),
                "follower": {"kind": "table", "table_id": table_id,
                             "who": [who.role, who.subject], "state": state}}
     socket.send_fds(control, [orjson.dumps(message)], [server.fileno()])
