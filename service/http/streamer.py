@@ -46,6 +46,8 @@ POOL = 2  # connections for the feeds' reads: the fan-out thread reads one chang
 
 
 class Streamer:
+    """Takes the streams its worker passes on (`control`) and serves them from its fan-out."""
+
     def __init__(self, control: socket.socket, pool: ConnectionPool,
                  store: PostgresEventStore, notices: notify.Listener) -> None:
         self.control = control
