@@ -77,23 +77,20 @@ def chunk(data: bytes) -> bytes:
 
 
 class Handed:
-    """One stream the fan-out writes, from its subscription (before the hand-over) to its end."""
+    """One stream the fan-out writes, from its hand-over to its end."""
 
-    def __init__(self, follower: Following, table_id: str, deadline: float,
-                 close: Callable[[], None]) -> None:
+    def __init__(self, follower: Following, table_id: str, sock: socket.socket, chunked: bool,
+                 deadline: float, since: float, close: Callable[[], None]) -> None:
         self.follower = follower
         self.table_id = table_id
+        self.sock = sock
+        self.chunked = chunked
         self.deadline = deadline
-        self.sock: socket.socket | None = None
-        self.chunked = True
+        self.since = since  # when its token was last known good
         self.out = bytearray()  # written but not yet taken by the socket
-        self.early: list[Change | None] = []  # notices that came before the hand-over
         self.group: Group | None = None
-        self.revoked = False  # its token was revoked before the hand-over
-        self.since: float | None = None  # when its token was known good
-        self.caught_up = True  # told of every change since its follower last looked
         self.closed = False
-        self.close = close  # gives back what the stream held; once, from any thread
+        self.close = close  # gives back what the stream held; once
 
 
 class Group:
@@ -128,12 +125,10 @@ class Group:
 
 
 class _Table:
-    """The fan-out thread's followers of one table (or of every table, for the log's streams):
-    those handed over, in groups, and those not yet."""
+    """The fan-out thread's followers of one table (or of every table, for the log's streams)."""
 
-    def __init__(self) -> None:
-        self.groups: list[Group] = []
-        self.pending: set[Handed] = set()
+    def __init__(self, groups: list[Group] | None = None) -> None:
+        self.groups: list[Group] = groups or []
 
 
 class _Tap:
@@ -147,7 +142,7 @@ class _Tap:
 class Fanout:
     """The fan-out thread of one process, started with its first stream.
 
-    `subscribe` and `adopt` are called from any thread; the rest is the fan-out thread's own."""
+    `serve` is called from any thread; the rest is the fan-out thread's own."""
 
     def __init__(self, notices: notify.Listener) -> None:
         self._notices = notices
@@ -169,36 +164,24 @@ class Fanout:
         self.makings = 0  # news taken for a group (and sent to all of it)
         notices.on_revoked(lambda who: self._post(lambda: self._revoked(who)))
 
-    def subscribe(self, follower: Following, table_id: str, deadline: float,
-                  give_back: Callable[[], None], since: float | None = None) -> Handed:
-        """A stream for `follower`, hearing of `table_id`'s changes (those it `wants`) from now
-        on: those that come before it is handed over (`adopt`) are kept for then. Its `close`
-        (which calls `give_back`) must be called if it never is. A stream whose token was known
-        good `since` (monotonic) ends if a revocation of it was heard after that."""
+    def serve(self, follower: Following, table_id: str, sock: socket.socket, chunked: bool,
+              deadline: float, since: float, give_back: Callable[[], None]) -> None:
+        """Write `follower`'s news to `sock` (in chunks if `chunked`), on `table_id`'s changes
+        (those it `wants`), until `deadline` (monotonic clock) or the stream's end; then call
+        `give_back`. It looks for news once as it joins, with the others alike who join with
+        it: what changed since its follower last looked is sent then. A stream whose token was
+        last known good `since` ends at once if a revocation of it was heard after that."""
         handed: Handed
 
         def close() -> None:
             handed.closed = True  # what the inbox still holds for it is dropped
             self._untap(table_id)
-            self._post(lambda: self._forget(handed))
             metrics.OPEN_STREAMS.dec()
             give_back()
 
-        handed = Handed(follower, table_id, deadline, once(close))
-        handed.since = since
-        metrics.OPEN_STREAMS.inc()
-        self._tap(table_id)
-        # Posted after the tap listens, and before the caller's first read: a change the read
-        # may not have seen is posted after this, and kept for the hand-over.
-        self._post(lambda: self._joined(handed))
-        return handed
-
-    def adopt(self, handed: Handed, sock: socket.socket, chunked: bool,
-              caught_up: bool = True) -> None:
-        """Write `handed` to `sock` from now on (in chunks if `chunked`). Unless `caught_up`
-        (subscribed before its follower last looked for news), it looks once more first."""
         sock.setblocking(False)
-        handed.sock, handed.chunked, handed.caught_up = sock, chunked, caught_up
+        handed = Handed(follower, table_id, sock, chunked, deadline, since, once(close))
+        metrics.OPEN_STREAMS.inc()
         with self._lock:
             if self._thread is None:
                 self._sel = selectors.DefaultSelector()
@@ -208,6 +191,7 @@ class Fanout:
                 self._thread = threading.Thread(target=self._run, args=(wake,),
                                                 name="banco-fanout", daemon=True)
                 self._thread.start()
+        self._tap(table_id)
         self._post(lambda: self._adopted(handed))
 
     @property
@@ -234,7 +218,7 @@ class Fanout:
 
     def _post(self, task: Callable[[], None]) -> None:
         self._inbox.put(task)
-        # Before the first hand-over there is no thread to wake: it reads the inbox as it starts.
+        # Before the first stream there is no thread to wake: it reads the inbox as it starts.
         if not self._signalled and self._wake_w is not None:
             self._signalled = True
             with contextlib.suppress(BlockingIOError):  # woken already
@@ -281,9 +265,7 @@ class Fanout:
                 self._changed(table, changes)
         joining, self._joining = self._joining, {}
         for table_id, groups in joining.items():
-            table = self._tables.get(table_id)
-            if table is not None:
-                self._look(table, groups)
+            self._look(table_id, groups)
         return tick
 
     def _heard(self, table_id: str, change: Change | None) -> None:
@@ -296,56 +278,32 @@ class Fanout:
             if changes is not None:
                 changes.append(change)
 
-    def _joined(self, handed: Handed) -> None:
-        if handed.closed:
-            return
-        self._tables.setdefault(handed.table_id, _Table()).pending.add(handed)
-        heard = self._revocations.get(handed.follower.who.key)
-        if handed.since is not None and heard is not None and heard >= handed.since:
-            handed.revoked = True  # revoked as it came: ended once handed over
-
-    def _forget(self, handed: Handed) -> None:
-        """`handed` has ended, handed over or not: the table's followers are without it."""
-        table = self._tables.get(handed.table_id)
-        if table is not None:
-            table.pending.discard(handed)
-            if not table.groups and not table.pending:
-                del self._tables[handed.table_id]
-
     def _adopted(self, handed: Handed) -> None:
         if handed.closed:
             return
-        table = self._tables.setdefault(handed.table_id, _Table())
-        table.pending.discard(handed)
-        assert handed.sock is not None
         self._sel.register(handed.sock, selectors.EVENT_READ, handed)
         self._streams.add(handed)
-        if handed.revoked:
-            self._end(handed)
+        heard = self._revocations.get(handed.follower.who.key)
+        if heard is not None and heard >= handed.since:
+            self._end(handed)  # revoked as it came
             return
-        group = Group(handed)
-        early, handed.early = handed.early, []
-        if not handed.caught_up or None in early:
-            # It looks for news at the end of the turn, with those alike who join with it.
-            self._joining.setdefault(handed.table_id, []).append(group)
-            return
-        if early:
-            self._step(group, cast(list[Change], early))
-        if handed.group is not None:
-            table.groups.append(group)
-            self._regroup(table)
+        # It looks for news at the end of the turn, with those alike who join with it.
+        self._joining.setdefault(handed.table_id, []).append(Group(handed))
 
-    def _look(self, table: _Table, joining: list[Group]) -> None:
-        """Have the streams that join `table` look for news once, those alike together (a burst
+    def _look(self, table_id: str, joining: list[Group]) -> None:
+        """Have the streams that join a table look for news once, those alike together (a burst
         of reconnections costs a read per kind of follower, not one each), then join its
         groups."""
-        alike = _Table()
-        alike.groups = joining
+        alike = _Table(joining)
         self._regroup(alike)
         for group in alike.groups:
             self._step(group, None)
+        # Taken after the steps: a drop among them may have let the table go.
+        table = self._tables.setdefault(table_id, _Table())
         table.groups += alike.groups
         self._regroup(table)
+        if not table.groups:  # every one of them was dropped
+            del self._tables[table_id]
 
     def _revoked(self, who: str) -> None:
         """End the streams that `who`'s token opened, as every node does when it is revoked;
@@ -356,15 +314,9 @@ class Fanout:
         for handed in list(self._streams):
             if handed.follower.who.key == who:
                 self._end(handed)
-        for table in self._tables.values():
-            for handed in table.pending:
-                if handed.follower.who.key == who:
-                    handed.revoked = True  # ended once handed over
 
     def _changed(self, table: _Table, changes: list[Change] | None) -> None:
-        """Tell the table's groups of `changes`, and keep them for those not handed over yet."""
-        for handed in table.pending:
-            handed.early += [None] if changes is None else changes
+        """Tell the table's groups of `changes`."""
         for group in table.groups:
             self._step(group, changes)
         self._regroup(table)
@@ -436,7 +388,7 @@ class Fanout:
                     slow.append(handed)
                 continue
             try:
-                sent = cast(socket.socket, handed.sock).send(payload)
+                sent = handed.sock.send(payload)
             except BlockingIOError:
                 sent = 0
             except OSError:
@@ -444,13 +396,12 @@ class Fanout:
                 continue
             if sent < len(payload):
                 handed.out += payload[sent:]
-                self._sel.modify(cast(socket.socket, handed.sock),
-                                 selectors.EVENT_READ | selectors.EVENT_WRITE, handed)
+                self._sel.modify(handed.sock, selectors.EVENT_READ | selectors.EVENT_WRITE,
+                                 handed)
         for handed in slow:
             self._drop(handed)
 
     def _flush(self, handed: Handed) -> None:
-        assert handed.sock is not None
         try:
             sent = handed.sock.send(handed.out)
         except BlockingIOError:
@@ -464,7 +415,6 @@ class Fanout:
 
     def _readable(self, handed: Handed) -> None:
         """The client left (or sent something, which a stream's client has no reason to)."""
-        assert handed.sock is not None
         try:
             if handed.sock.recv(4096):
                 return
@@ -476,7 +426,7 @@ class Fanout:
 
     def _end(self, handed: Handed) -> None:
         """End the response properly, if what was written before has gone, and close."""
-        if handed.chunked and not handed.out and handed.sock is not None:
+        if handed.chunked and not handed.out:
             with contextlib.suppress(OSError):
                 handed.sock.send(END)
         self._drop(handed)
@@ -492,8 +442,8 @@ class Fanout:
             table = self._tables.get(handed.table_id)
             if table is not None:
                 table.groups = [g for g in table.groups if g is not group]
-        if handed.sock is not None:
-            with contextlib.suppress(KeyError, ValueError):  # not registered yet
-                self._sel.unregister(handed.sock)
-            handed.sock.close()
+                if not table.groups:
+                    del self._tables[handed.table_id]
+        self._sel.unregister(handed.sock)
+        handed.sock.close()
         handed.close()

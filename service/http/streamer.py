@@ -8,7 +8,8 @@ through the same code as the worker would; it writes back each stream's id as it
 exits when the worker closes its end.
 
 A stream reaches the streamer a moment after its worker last read for it: the fan-out looks
-for news once as it takes the stream over, so a change committed meanwhile is sent too.
+for news once as it takes the stream over (`Fanout.serve`), so a change committed meanwhile is
+sent too.
 """
 
 from __future__ import annotations
@@ -82,10 +83,8 @@ class Streamer:
 
     def take(self, stream: dict[str, Any], sock: socket.socket) -> None:
         follower, table_id, leave = self.follower(stream["follower"])
-        handed = self.fanout.subscribe(follower, table_id, stream["deadline"],
-                                       once(leave, partial(self.ended, stream["id"])),
-                                       since=stream["since"])
-        self.fanout.adopt(handed, sock, stream["chunked"], caught_up=False)
+        self.fanout.serve(follower, table_id, sock, stream["chunked"], stream["deadline"],
+                          stream["since"], once(leave, partial(self.ended, stream["id"])))
 
     def follower(self, spec: dict[str, Any]) -> tuple[Following, str, Callable[[], None]]:
         """The follower `spec` describes, the table whose notices it hears, and what it gives
