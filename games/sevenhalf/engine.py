@@ -210,10 +210,9 @@ class FamilyEngine:
         return isinstance(state.phase, Ended)
 
     def table_over(self, state: State, now: float) -> bool:
-        """No non-banker seat can afford the minimum bet of another hand."""
-        nxt = state.banker if state.next_banker is None else state.next_banker
-        need = int(state.options["min_bet"])
-        return not any(b >= need for s, b in state.balances.items() if s != nxt)
+        """Fewer than two seats hold treasure: no further hand can be played (RULES.md, "Money in
+        the 7½ family", a Decision), whichever seat banks it."""
+        return sum(1 for b in state.balances.values() if b > 0) < 2
 
     def settle(self, state: State) -> list[Posting]:
         """The postings that close a terminal hand (recorded in its HandEnded event)."""

@@ -282,15 +282,27 @@ def test_options_have_defaults_and_are_validated():
         E.start({"min_bet": 5, "max_bet": 2}, [SeatInfo(0, "a", 9), SeatInfo(1, "b", 9)], SEED)
 
 
-def test_table_is_over_when_nobody_can_bet_against_the_banker():
-    """Decision (seed 001_6b5bbd2473d5c47f.txt): a hand needs a player able to bet."""
-    t = betted(["7s", "Kd", "5h", "As"], balances=(50, 10))
+def test_the_table_ends_when_fewer_than_two_seats_hold_treasure():
+    """RULES.md "Money in the 7½ family", Decision (seed 001_6b5bbd2473d5c47f.txt is silent): a
+    table ends once fewer than two seats hold treasure, the banker's included, and not before."""
+    t = betted(["7s", "Kd", "5h"], balances=(50, 10))
     t.when(Hit(1, 2.0))  # seat 1 busts and has nothing left
     assert E.is_terminal(t.state) and E.table_over(t.state, 0.0)
-    t = betted(["7s", "Kd", "Ah", "As"], balances=(50, 10))
+    # The banker pays seat 1 all he has: seat 1 alone holds treasure, though he could bet again.
+    t = betted(["6s", "5h"], balances=(10, 50))
     t.when(Stand(1, 2.0))
     t.when(Stand(0, 2.0))
-    assert E.is_terminal(t.state) and not E.table_over(t.state, 0.0)
+    assert t.state.balances == {0: 0, 1: 60} and E.table_over(t.state, 0.0)
+    # The banker alone has nothing: two players still hold treasure, so the table goes on.
+    t = betted(["6s", "6h", "5h"], balances=(10, 50, 50))
+    t.when(Stand(2, 2.0))
+    t.when(Stand(1, 2.0))
+    t.when(Stand(0, 2.0))
+    assert t.state.balances == {0: 0, 1: 50, 2: 60} and not E.table_over(t.state, 0.0)
+    # Two seats hold treasure, one of them less than `min_bet`: the Decision counts treasure.
+    t = betted(["7s", "Kd", "5h"], balances=(50, 10), bets={1: 8}, options={"min_bet": 5})
+    t.when(Hit(1, 2.0))
+    assert t.state.balances == {0: 58, 1: 2} and not E.table_over(t.state, 0.0)
 
 
 def test_an_action_of_another_game_is_refused_naming_this_games():

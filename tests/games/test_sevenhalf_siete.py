@@ -229,3 +229,26 @@ def test_timeouts_sit_out_stand_and_follow_the_banker_policy():
     drawn = [d["card"] for d in only(events, "CardDealt")]
     assert drawn == ["3o", "12o", "11b"]  # 1 → 4 → 4½ → 5
     assert cards.total("siete-y-media", t.state.bank.cards) == 10
+
+
+def test_the_table_ends_when_fewer_than_two_seats_hold_treasure():
+    """RULES.md "Money in the 7½ family", Decision (seed 004_34f1b911eeb84e49.txt is silent): a
+    table ends once fewer than two seats hold treasure, the bank's included, and not before."""
+    t = dealt(["7o", "5c", "1c"], balances=(50, 10))
+    t.when(Hit(1, 2.0))  # seat 1 busts and has nothing left
+    assert E.is_terminal(t.state) and E.table_over(t.state, 0.0)
+    # The bank pays seat 1 all it has: seat 1 alone holds treasure, though he could bet again.
+    t = dealt(["6o", "5c"], balances=(10, 50))
+    t.when(Stand(1, 2.0))
+    t.when(Stand(0, 3.0))
+    assert t.state.balances == {0: 0, 1: 60} and E.table_over(t.state, 0.0)
+    # The bank alone has nothing: two players still hold treasure, so the table goes on.
+    t = dealt(["6o", "6c", "5c"], balances=(10, 50, 50))
+    t.when(Stand(2, 2.0))
+    t.when(Stand(1, 2.0))
+    t.when(Stand(0, 3.0))
+    assert t.state.balances == {0: 0, 1: 50, 2: 60} and not E.table_over(t.state, 0.0)
+    # Two seats hold treasure, one of them less than `min_bet`: the Decision counts treasure.
+    t = dealt(["7o", "5c", "1c"], balances=(50, 10), stake=8, options={"min_bet": 5})
+    t.when(Hit(1, 2.0))
+    assert t.state.balances == {0: 58, 1: 2} and not E.table_over(t.state, 0.0)
