@@ -131,7 +131,7 @@ class FamilyEngine:
     def decide(self, state: State, command: Any) -> list[Event]:
         """The events a command produces, or IllegalMove."""
         if command.seat not in state.seats:
-            raise IllegalMove("unknown_seat", "no such seat at this table")
+            raise IllegalMove("unknown_seat", "this seat was not at the table when the hand was dealt")
         if isinstance(command, TimeOut):
             turn = self.turn(state)
             if turn is None:

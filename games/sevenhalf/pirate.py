@@ -35,9 +35,11 @@ class PirateEngine(FamilyEngine):
 
     # Conceded hands and hands paid by a busted meneur stay hidden for good, and the revealed
     # seed would let anyone recompute them: `seed_reveal` asks the service to show it to
-    # auditors only for this game.
+    # auditors only for this game. `between_hands` names what it decides while the table waits
+    # for its next deal (a volunteer), so that the service passes a refusal of one on as it is.
     info = GameInfo("casino-pirate", "Casino pirate", 2, 8, {}, "000_1414b0b0fea70c86.txt",
-                    {"buy_in_option": "buy_in", "seed_reveal": "auditors"})
+                    {"buy_in_option": "buy_in", "seed_reveal": "auditors",
+                     "between_hands": ("volunteer",)})
     options_schema: type[marshmallow.Schema] = PirateOptions
     kinds: ClassVar[tuple[str, ...]] = ("bet", "hit", "hide", "stand", "call", "reveal",
                                         "concede", "declare", "volunteer")
@@ -174,8 +176,14 @@ class PirateEngine(FamilyEngine):
         """Between hands a player may offer to be meneur when no 7½ took the post."""
         if not isinstance(command, Volunteer):
             raise IllegalMove("wrong_phase", "the hand is over")
-        if not self.may_volunteer(state, command.seat):
-            raise IllegalMove("cannot_volunteer", "the next meneur is already known")
+        if state.volunteers:
+            raise IllegalMove("volunteer_taken", f"seat {state.volunteers[0]} volunteered first"
+                                                 " and is the next meneur")
+        if state.next_banker is not None:
+            raise IllegalMove("cannot_volunteer", f"seat {state.next_banker} showed 7½ first"
+                                                  " and is the next meneur")
+        if command.seat == state.banker:
+            raise IllegalMove("cannot_volunteer", "the meneur stays meneur unless another volunteers")
         return [ev.volunteered(command.seat)]
 
     def may_volunteer(self, state: State, seat: int) -> bool:

@@ -29,6 +29,12 @@ def hand_view(state: State, index: int, hand: Hand, viewer: Viewer) -> Json:
     return out
 
 
+def next_banker(state: State) -> int | None:
+    """Who banks the next hand, as far as it is known: the seat the hand's end named (a 7½ in
+    Casino pirate), else the volunteer who took the post since."""
+    return state.next_banker if state.next_banker is not None else next(iter(state.volunteers), None)
+
+
 def view(state: State, viewer: Viewer) -> Json:
     """The state as JSON for `viewer`, each total it shows with its display form (`total_display`)."""
     phase = state.phase
@@ -43,7 +49,7 @@ def view(state: State, viewer: Viewer) -> Json:
         "hands": [hand_view(state, i, h, viewer) for i, h in enumerate(state.hands)],
         "bank": hand_view(state, BANK, state.bank, viewer),
         "called": list(state.called),
-        "next_banker": state.next_banker,
+        "next_banker": next_banker(state),
         "volunteers": list(state.volunteers),
         "commitment": state.commitment,
         "options": dict(state.options),

@@ -221,7 +221,11 @@ def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, se
     engine = engine_of(table)
     between = table.status == "open" and table.state is not None
     offered = engine.legal_actions(table.state, seat) if between else []
-    if table.status != "playing" and payload["type"] not in {a["type"] for a in offered}:
+    # A kind the engine takes between hands goes to it even when this seat is not offered it, so
+    # that the refusal says why (a Casino pirate volunteer after another took the post).
+    taken_between = between and payload["type"] in engine.info.extra.get("between_hands", ())
+    if (table.status != "playing" and not taken_between
+            and payload["type"] not in {a["type"] for a in offered}):
         raise Conflict("no_hand_in_play", f"the table is {table.status}")
     now = time.time()
     read = _Reads(payload)
@@ -231,9 +235,14 @@ def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, se
             # Not a parameter of this action: a typo the engine would ignore, or junk that would
             # stay in the log with the command for ever.
             raise IllegalMove("bad_action", f"{payload['type']!r} takes no {', '.join(unknown)}")
-        events = engine.decide(table.state, command)
     except IllegalMove as e:
         raise Invalid(e.code, e.message) from e
+    try:
+        events = engine.decide(table.state, command)
+    except IllegalMove as e:
+        # Between hands what refuses a well-formed action is where the table stands (the post
+        # already taken), not the action: a conflict, as `no_hand_in_play` is.
+        raise (Conflict if between else Invalid)(e.code, e.message) from e
     # The command as decided (seat, payload, time), so an auditor can decide it again.
     recorded_command = {"name": "Act", "seat": seat, "payload": payload, "now": now}
     metadata = {**metadata, "command": recorded_command}

@@ -72,8 +72,13 @@ class SevenHalfViewSchema(Strict):
     hands = fields.List(fields.Nested(SevenHalfHandSchema), required=True)
     bank = fields.Nested(SevenHalfHandSchema, required=True)
     called = fields.List(fields.Integer(), required=True)
-    next_banker = fields.Integer(required=True, allow_none=True)
-    volunteers = fields.List(fields.Integer(), required=True)
+    next_banker = fields.Integer(required=True, allow_none=True, metadata={"description": (
+        "The seat that banks the next hand, once the hand has ended: the banker again, or the"
+        " player at 7½ who takes the bank as the game says (Sette e mezzo, Siete y media); in"
+        " Casino pirate the first player to show 7½, else the volunteer who took the post, else"
+        " null (the meneur stays unless someone volunteers). Null while the hand is in play.")})
+    volunteers = fields.List(fields.Integer(), required=True, metadata={
+        "description": "Casino pirate: the seat that volunteered to be the next meneur (one at most)."})
     commitment = fields.String(required=True)
     turn = fields.Nested(SevenHalfTurnSchema, required=True, allow_none=True)
     results = fields.List(fields.Nested(SevenHalfResultSchema), metadata={

@@ -259,7 +259,13 @@ class Actions(MethodView):
     @blp.arguments(ActionSchema)
     @blp.response(200, TableSchema, headers=contract.ETAG)
     def post(self, body: dict[str, Any], table_id: str) -> Response:
-        """Play one of your `legal_actions`; send the table's version as If-Match"""
+        """Play one of your `legal_actions`; send the table's version as If-Match
+
+        An illegal move is a 422 with the engine's `code`. Between hands the table offers what
+        the last hand still allows (Casino pirate's `volunteer` for meneur); anything else is a
+        409 `no_hand_in_play`, a volunteer once another seat took the post a 409
+        `volunteer_taken`, and the meneur's own (or one after a 7½) a 409 `cannot_volunteer`.
+        """
         table = _table_read(table_id)
         seat = table.seat_of(principal().subject)
         if seat is None:

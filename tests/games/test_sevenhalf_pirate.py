@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from games.contract import AUDITOR, SPECTATOR, Viewer, redact
+import pytest
+
+from games.contract import AUDITOR, SPECTATOR, IllegalMove, Viewer, redact
 from games.sevenhalf import ENGINES, cards
 from games.sevenhalf.commands import (
     Call,
@@ -309,10 +311,31 @@ def test_the_next_meneur_is_a_seven_half_else_one_volunteer_else_the_same_else_t
     stays = quiet.state
     quiet.when(Volunteer(2, 7.0))
     assert [E.legal_actions(quiet.state, s) for s in (0, 1, 2)] == [[], [], []]
-    assert quiet.refused(Volunteer(1, 8.0)) == "cannot_volunteer"
+    assert quiet.refused(Volunteer(1, 8.0)) == "volunteer_taken"
     assert open_table(E, previous=quiet.state).state.banker == 2
     assert open_table(E, previous=stays).state.banker == 0
     assert open_table(E, ages=(30, 60, 45), previous=None).state.banker == 1
+
+
+def test_a_second_volunteer_is_told_the_post_is_taken_and_the_view_names_the_first():
+    """000_1414b0b0fea70c86.txt: when no 7½ took the post, the meneur stays unless another player
+    volunteers; once one has, the next meneur is known: another volunteer is refused as taken
+    (not as the meneur's own, `cannot_volunteer`) and every view names the volunteer."""
+    t = meneur_at(["gem5.1", "gem3.1", "gem7.1"])
+    t.when(Call(0, 3.0, 1))
+    t.when(Concede(1, 4.0))
+    t.when(Call(0, 5.0, 2))
+    t.when(Concede(2, 6.0))
+    assert E.view(t.state, SPECTATOR)["next_banker"] is None  # the meneur stays, unless ...
+    assert t.refused(Volunteer(0, 7.0)) == "cannot_volunteer"
+    t.when(Volunteer(2, 7.0))
+    for viewer in (SPECTATOR, AUDITOR, *(Viewer.at_seat(s) for s in (0, 1, 2))):
+        assert E.view(t.state, viewer)["next_banker"] == 2
+    for seat in (0, 1, 2):
+        with pytest.raises(IllegalMove) as e:
+            E.decide(t.state, Volunteer(seat, 8.0))
+        assert e.value.code == "volunteer_taken" and "seat 2" in e.value.message
+    assert open_table(E, previous=t.state).state.banker == 2
 
 
 def test_skeleton_value_is_declared_privately_when_standing():

@@ -25,6 +25,16 @@ def test_openapi_is_valid():
     validate(yaml.safe_load(COMMITTED.read_text()))
 
 
+@pytest.mark.parametrize("view", ["SetteEMezzoView", "SieteYMediaView", "CasinoPirateView"])
+def test_the_7_half_views_say_who_banks_next(view):
+    """`next_banker` was an undescribed nullable integer: a client could not tell "the meneur
+    stays" (null) from a seat named, nor learn that a volunteer is named there."""
+    fields = yaml.safe_load(COMMITTED.read_text())["components"]["schemas"][view]["properties"]
+    assert "volunteer who took the post" in fields["next_banker"]["description"]
+    assert "null" in fields["next_banker"]["description"]
+    assert fields["volunteers"]["description"]
+
+
 # The reference itself (the contract, Swagger UI, its assets) and the pages for people (`/`,
 # `/tables/<id>`, ..., their static files) are left out of the contract.
 REFERENCE = ("static", "api-docs.", "reference.", "pages.")

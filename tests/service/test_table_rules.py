@@ -297,7 +297,9 @@ def test_a_casino_pirate_player_volunteers_between_hands_to_be_the_next_meneur(a
     another player volunteers, between hands. `volunteer` was never offered and refused once the
     hand was over (409, no hand in play); it is now offered to the other seats while the table
     waits for its next deal, and the next meneur follows the order: a volunteer, else the same
-    meneur, else (a changed line-up) the oldest."""
+    meneur, else (a changed line-up) the oldest. Once one volunteered, the view's `next_banker`
+    names him (it stayed null) and another volunteer is a 409 `volunteer_taken` (it was
+    `no_hand_in_play`, as if no table were open); the meneur's own is `cannot_volunteer`."""
     session = seated(client, new_player, game="casino-pirate", players=3, buy_in=None)
     first = session.deal()
     assert table_of(client, session).json["view"]["banker"] == 2  # the oldest: ages 20, 27, 34
@@ -310,7 +312,7 @@ def test_a_casino_pirate_player_volunteers_between_hands_to_be_the_next_meneur(a
     meneur, volunteer, other = session.players[2], session.players[0], session.players[1]
     version = views[0]["version"]
     r = client.post(url, json={"type": "volunteer"}, headers={**meneur.auth, "If-Match": f'"{version}"'})
-    assert r.status_code == 409 and r.json["code"] == "no_hand_in_play"
+    assert r.status_code == 409 and r.json["code"] == "cannot_volunteer", r.json
     r = client.post(url, json={"type": "hit"}, headers={**volunteer.auth, "If-Match": f'"{version}"'})
     assert r.status_code == 409 and r.json["code"] == "no_hand_in_play"
     r = client.post(url, json={"type": "volunteer"},
@@ -318,6 +320,8 @@ def test_a_casino_pirate_player_volunteers_between_hands_to_be_the_next_meneur(a
     assert r.status_code == 200, r.json
     assert r.json["status"] == "open" and r.json["turn"] is None and r.json["legal_actions"] == []
     assert r.json["view"]["volunteers"] == [0] and r.json["version"] == version + 1
+    assert r.json["view"]["next_banker"] == 0  # the post is taken: every view names him
+    assert table_of(client, session, other).json["view"]["next_banker"] == 0
     # The projection replayed from the log holds the volunteer too, and the table stays open.
     with app.extensions["banco.pool"].connection() as c:
         rebuilt, _ = _fold(read_stream(c, f"table-{session.table_id}"))
@@ -327,7 +331,9 @@ def test_a_casino_pirate_player_volunteers_between_hands_to_be_the_next_meneur(a
     assert table_of(client, session, other).json["legal_actions"] == []
     r = client.post(url, json={"type": "volunteer"},
                     headers={**other.auth, "If-Match": f'"{version + 1}"'})
-    assert r.status_code == 409 and r.json["code"] == "no_hand_in_play"
+    assert r.status_code == 409 and r.json["code"] == "volunteer_taken", r.json
+    assert r.json["detail"] == "seat 0 volunteered first and is the next meneur"
+    assert table_of(client, session).json["version"] == version + 1  # and nothing changed
 
     second = session.deal()
     assert table_of(client, session).json["view"]["banker"] == 0  # the volunteer
