@@ -7,7 +7,7 @@ from typing import Any
 
 import psycopg
 import redis
-from flask import Flask
+from flask import Flask, url_for
 from flask_smorest import Api
 from psycopg_pool import ConnectionPool, PoolTimeout
 from werkzeug.exceptions import HTTPException
@@ -88,6 +88,12 @@ class BancoApi(Api):
     def _openapi_json(self) -> Any:
         # The contract as committed in openapi.yaml, not flask-smorest's draft of it.
         return reference.contract_json()
+
+    def _openapi_swagger_ui(self) -> Any:
+        # Swagger UI started by a script file, not flask-smorest's inline one: the page's CSP
+        # runs no inline script.
+        return reference.swagger_ui(self.spec.title, url_for("api-docs.openapi_json"),
+                                    self.config.get("OPENAPI_SWAGGER_UI_CONFIG", {}))
 
 
 # The HTTP status of each kind of refusal of the application (`service.commands.errors`).

@@ -1,11 +1,12 @@
 """Headers every response carries: no content sniffing, and no caching of anything private; and
-on the pages and their files, a Content-Security-Policy that runs only Banco's own scripts."""
+on the pages, their files and the Swagger UI page, a Content-Security-Policy that runs only Banco's
+own scripts and lets no other site frame them."""
 
 from __future__ import annotations
 
 from flask import Flask, Response, request
 
-from service.http import pages
+from service.http import pages, reference
 
 
 def _secure(response: Response) -> Response:
@@ -14,9 +15,11 @@ def _secure(response: Response) -> Response:
     # stream's no-cache would still let a cache store it), and an error is never worth keeping.
     if "Authorization" in request.headers or response.status_code >= 400:
         response.headers["Cache-Control"] = "no-store"
-    if pages.is_page():
+    if pages.is_page() or reference.is_docs():
         response.headers["Content-Security-Policy"] = pages.CSP
         response.headers["Referrer-Policy"] = "same-origin"
+        # `frame-ancestors` says it too; this is for the browsers that read only this header.
+        response.headers["X-Frame-Options"] = "DENY"
     return response
 
 

@@ -1,11 +1,13 @@
 """The API reference a person reads: the contract at `/openapi.json` and `/openapi.yaml`, Swagger
 UI at `/docs` (the landing page, `/`, is one of the pages: service/http/pages.py).
 
-flask-smorest serves the JSON and the Swagger UI page (`SETTINGS`); the page's scripts and styles
-come from the swagger-ui-bundle package, served here, so the reference works with no network
-beyond Banco. The contract served is the one `banco openapi write` commits, made from the same
-views (`service.http.spec.document`). All of it is public and static: it describes the API and
-holds no one's data.
+flask-smorest routes the JSON and the Swagger UI page (`SETTINGS`); the page is Banco's own
+(templates/docs.html, started by static/docs.js rather than an inline script, so that it runs
+under the pages' Content-Security-Policy), its scripts and styles from the swagger-ui-bundle
+package, served here, so the reference works with no network beyond Banco. The contract served
+is the one `banco openapi write` commits, made from the same views
+(`service.http.spec.document`). All of it is public and static: it describes the API and holds no
+one's data.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, render_template, request
 from swagger_ui_bundle import swagger_ui_path
 
 from service.http.spec import document, to_yaml
@@ -39,6 +41,20 @@ def _contract() -> dict[str, Any]:
     if cached is None:
         cached = current_app.extensions["banco.contract"] = document(current_app.extensions["banco.api"])
     return cached
+
+
+def swagger_ui(title: str, spec_url: str, config: dict[str, Any]) -> Response:
+    """The Swagger UI page on the contract (flask-smorest's own page starts it with an inline
+    script, which the page's CSP forbids)."""
+    settings = {**config, "url": spec_url}
+    return Response(render_template("docs.html", title=title, assets=ASSETS + "/", config=settings),
+                    mimetype="text/html")
+
+
+def is_docs() -> bool:
+    """Whether the request is for the Swagger UI page (served with the pages' CSP: its scripts and
+    styles are files Banco serves, and it tries out the API on Banco, charts included)."""
+    return request.endpoint == "api-docs.openapi_swagger_ui"
 
 
 def contract_json() -> Response:

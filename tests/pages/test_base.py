@@ -21,7 +21,9 @@ def test_a_page_is_a_static_shell_under_a_csp(served, path):
         assert r.headers["Content-Type"].startswith("text/html")
         csp = r.headers["Content-Security-Policy"]
         assert r.headers["X-Content-Type-Options"] == "nosniff"
+        assert r.headers["X-Frame-Options"] == "DENY"  # for browsers that ignore frame-ancestors
     assert "script-src 'self';" in csp and "style-src 'self';" in csp and "unsafe" not in csp
+    assert "frame-ancestors 'none'" in csp
     assert f'<script type="module" src="/static/pages/{PAGES[path]}.js"></script>' in html
     # No data, not even the id of the URL, no inline script or style.
     assert "_x" not in html and "<script>" not in html and "style=" not in html

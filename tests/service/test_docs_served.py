@@ -50,11 +50,26 @@ def test_the_docs_page_loads_only_assets_banco_serves(client):
     assets = re.findall(r'(?:src|href)="([^"]+)"', html)
     assert {a.rsplit("/", 1)[1] for a in assets} >= {"swagger-ui.css", "swagger-ui-bundle.js"}
     for asset in assets:
-        assert asset.startswith("/docs/assets/"), asset
+        assert asset.startswith(("/docs/assets/", "/static/")), asset
         r = client.get(asset)
         assert r.status_code == 200, asset
         r.close()
     assert '"/openapi.json"' in html
+
+
+def test_the_docs_page_runs_only_banco_files_and_cannot_be_framed(client):
+    """/docs was served with no Content-Security-Policy and could be framed by any site; it now
+    has the pages' CSP (scripts and styles from Banco only, no inline script, no framing) and
+    `X-Frame-Options: DENY`."""
+    r = client.get("/docs")
+    assert r.status_code == 200
+    policy = dict(d.strip().split(" ", 1) for d in r.headers["Content-Security-Policy"].split(";"))
+    assert policy["script-src"] == policy["style-src"] == "'self'"
+    assert policy["frame-ancestors"] == "'none'" and policy["default-src"] == "'none'"
+    assert r.headers["X-Frame-Options"] == "DENY"
+    html = r.get_data(as_text=True)
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []  # no inline script to allow
+    assert "style=" not in html and "<style" not in html
 
 
 def test_the_root_is_the_landing_page_leading_to_the_docs(client):
@@ -113,6 +128,8 @@ def test_the_docs_render_in_chromium_with_no_request_leaving_banco(served, tmp_p
     from playwright.sync_api import expect, sync_playwright
 
     requested: list[str] = []
+    # What the page refused under its CSP, or threw: Swagger UI must work within the policy.
+    errors: list[str] = []
     with sync_playwright() as p:
         # The flags keep Chromium's own background traffic (updates, sync, safe browsing) off, so
         # every request seen is one the page made.
@@ -122,6 +139,9 @@ def test_the_docs_render_in_chromium_with_no_request_leaving_banco(served, tmp_p
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1600})
             page.on("request", lambda request: requested.append(request.url))
+            page.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
+            page.on("console", lambda m: errors.append(m.text)
+                    if "Content Security Policy" in m.text else None)
             page.goto(served + "/docs", wait_until="networkidle")
             games = page.locator(".opblock-get").filter(
                 has=page.locator('.opblock-summary-path[data-path="/v1/games"]'))
@@ -136,5 +156,6 @@ def test_the_docs_render_in_chromium_with_no_request_leaving_banco(served, tmp_p
             page.screenshot(path=os.environ.get("BANCO_DOCS_SCREENSHOT", tmp_path / "docs.png"))
         finally:
             browser.close()
+    assert not errors, errors
     assert requested, "the page made no request"
     assert {urlsplit(url).hostname for url in requested} == {"127.0.0.1"}, requested
