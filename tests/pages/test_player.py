@@ -79,3 +79,22 @@ def test_another_players_wallet_is_refused_in_the_page(page, api):
     page.goto(f"/players/{ada.id}")
     expect(page.get_by_role("alert")).to_contain_text("403")
     expect(page.locator("#balance")).to_have_count(0)
+
+
+def test_an_erased_players_wallet_names_him_as_erased_never_null(page, api, served):
+    """An erased player's name is gone (the API gives `"name": null`): his wallet read "Wallet of
+    null"; it now names him as an erased player, in the page and in the console's list."""
+    gone = api.new_player("Gone Soon", deposit=70)
+    api.post(f"/v1/players/{gone.id}/erasure")
+    signed_in(page, served.operator_key)
+    page.goto(f"/players/{gone.id}")
+    expect(page.get_by_role("heading", name="Wallet of an erased player")).to_be_visible()
+    expect(page.locator("#balance")).to_have_text("70")
+    expect(page.get_by_role("main")).to_contain_text(gone.id)
+    assert "Gone Soon" not in page.content()
+    for shown in (page.locator("main").inner_text(), page.title()):
+        assert "null" not in shown and "undefined" not in shown, shown
+    page.goto("/console")
+    row = page.locator("#players tbody tr", has_text=gone.id)
+    expect(row).to_contain_text("an erased player")
+    assert "null" not in row.inner_text()

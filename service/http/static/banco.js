@@ -288,6 +288,12 @@ export function saveBlob(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+// A player's name as the pages write it: an erased player's name is gone for good (the API gives
+// null), so he is named as such, never "null".
+export function playerName(player) {
+  return player.erased || player.name === null || player.name === undefined ? "an erased player" : player.name;
+}
+
 // An amount of treasure (an integer), with thousands grouped: 12,345.
 export function money(n) {
   return Number(n).toLocaleString("en-US", { maximumFractionDigits: 0 });

@@ -1,7 +1,7 @@
 // `/console`: the operator's desk (auditors see it read-only): tables, players, the worker's
 // jobs, checkpoints of the event log and ledger checks, all through the /v1 API.
 import {
-  api, el, header, money, page, saveBlob, showProblem, signInForm, when,
+  api, el, header, money, page, playerName, saveBlob, showProblem, signInForm, when,
 } from "../banco.js";
 
 const th = (text, num) => el("th", { scope: "col", class: num ? "num" : null }, text);
@@ -82,7 +82,7 @@ function playersSection() {
     api(`/v1/players?limit=10${cursor ? "&cursor=" + encodeURIComponent(cursor) : ""}`),
   (p) => el("tr", {},
     el("td", {}, el("a", { href: `/players/${encodeURIComponent(p.id)}`, class: "mono" }, p.id)),
-    el("td", {}, p.name), el("td", {}, when(p.created_at)), el("td", { class: "num" }, money(p.balance))), problem);
+    el("td", { class: p.erased ? "muted" : null }, playerName(p)), el("td", {}, when(p.created_at)), el("td", { class: "num" }, money(p.balance))), problem);
   list.reload();
   return el("section", { class: "panel", "aria-labelledby": "h-players" },
     el("h2", { id: "h-players" }, "Players"), problem, wrap, list.pager);

@@ -1,7 +1,7 @@
 // `/players/{id}` (or `/players/me`): a wallet's balance, its history with the API's filters and
 // pages, the balance chart and the history's CSV / NDJSON exports.
 import {
-  api, el, header, money, page, pathId, request, saveBlob, showProblem, signInForm, when,
+  api, el, header, money, page, pathId, playerName, request, saveBlob, showProblem, signInForm, when,
 } from "../banco.js";
 
 const FILTERS = [
@@ -47,8 +47,9 @@ async function show(id) {
     showProblem(problem, e);
     return;
   }
-  main.querySelector("h1").textContent = `Wallet of ${player.name}`;
-  document.title = `${player.name} · Banco`;
+  const name = playerName(player);
+  main.querySelector("h1").textContent = `Wallet of ${name}`;
+  document.title = `Wallet of ${name} · Banco`;
 
   const summary = el("section", { class: "grid", "aria-label": "Summary" },
     el("div", { class: "panel" }, el("div", { class: "stat-label", id: "balance-label" }, "Balance"),
