@@ -1,6 +1,7 @@
 """The blueprint every resource module uses: flask-smorest's, refusing unknown query parameters,
 with each arguments schema made once, a body of another type than JSON a 415, a body that is
-not valid JSON a 400 saying where, and text that is not Unicode a 422 naming its field.
+not valid JSON a 400 saying where, text that is not Unicode a 422 naming its field, and an
+integer of more digits than Python reads (4,300) a 422.
 
 webargs ignores a query parameter its schema does not name, so `GET /v1/tables?stauts=open` would
 list every table as if unfiltered. Here it is a 422 problem naming the parameter instead, as an
@@ -81,6 +82,17 @@ def _refuse_json_constant(name: str) -> NoReturn:
     raise Problem(400, "invalid_json", f"the body is not valid JSON: {name} is not a JSON number")
 
 
+def _read_integer(digits: str) -> int:
+    try:
+        return int(digits)
+    except ValueError:
+        # JSON sets no bound, but `int()` reads no more than 4,300 digits (Python's guard against
+        # quadratic conversions), and its ValueError is no JSONDecodeError: it was a 500. No
+        # integer the service takes comes near that long.
+        raise Problem(422, "invalid_input", f"the body holds an integer of"
+                      f" {len(digits.lstrip('-'))} digits, longer than any the service takes") from None
+
+
 class _Parser(FlaskParser):
     def __init__(self) -> None:
         super().__init__()
@@ -108,7 +120,7 @@ class _Parser(FlaskParser):
         except UnicodeDecodeError as e:
             raise Problem(400, "invalid_json", f"the body is not valid JSON: decoding byte {e.start} "
                           f"as UTF-8 failed ({e.reason})") from None
-        return json.loads(text, parse_constant=_refuse_json_constant)
+        return json.loads(text, parse_constant=_refuse_json_constant, parse_int=_read_integer)
 
     def pre_load(self, location_data: Any, *, schema: Schema, req: Request, location: str) -> Any:
         # Every string a client sends is checked here, once, before any schema or game reads it.
