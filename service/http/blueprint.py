@@ -26,6 +26,7 @@ from webargs.core import missing, parse_json
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from service.http import contract
+from service.http.bodies import has_body
 from service.http.problems import Problem
 
 # The schema of a body that is text of its own type (CSV, NDJSON, SVG, an event stream).
@@ -102,7 +103,7 @@ class _Parser(FlaskParser):
     def load_json(self, req: Request, schema: Schema) -> Any:
         # webargs reads a body sent as another type (curl -d sends a form) as no body at all,
         # which a client would read as his fields missing: say what is wrong instead.
-        if req.content_length and not is_json_request(req):
+        if has_body(req) and not is_json_request(req):
             raise Problem(415, "unsupported_media_type",
                           f"send the body as application/json, not {req.mimetype or 'untyped'}")
         try:
@@ -202,7 +203,7 @@ def refuse_what_it_does_not_take(view: Callable[..., Any]) -> None:
     if request.args and not takes.locations & {"query", "querystring"}:
         raise Problem(422, "invalid_input", "this endpoint takes no query parameters",
                       errors={"query": {name: ["Unknown field."] for name in request.args}})
-    if request.content_length and "json" not in takes.locations:
+    if "json" not in takes.locations and has_body(request):
         _refuse_body()
     if (request.headers.get("Accept") and takes.answers
             and request.accept_mimetypes.best_match(takes.answers) is None):
