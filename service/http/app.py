@@ -23,6 +23,7 @@ from service.http import (
     audit,
     auditors,
     balances,
+    bodies,
     charts,
     contract,
     db,
@@ -151,6 +152,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     """
     # The pages' scripts and styles are the app's static files (`/static/...`).
     app = Flask("banco", static_folder=str(pages.STATIC))
+    app.request_class = bodies.Request  # a chunked body held to the cap too
     app.config.update(API_SPEC, BANCO=config, MAX_CONTENT_LENGTH=config.max_body_bytes)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     # A short wait for a connection: with PostgreSQL away, answer 503 soon rather than hang.

@@ -1,6 +1,7 @@
 """The blueprint every resource module uses: flask-smorest's, refusing unknown query parameters,
 with each arguments schema made once, a body of another type than JSON a 415, a body that is
-not valid JSON a 400 saying where, and text that is not Unicode a 422 naming its field.
+not valid JSON a 400 saying where, text that is not Unicode a 422 naming its field, and an
+integer of more digits than Python reads (4,300) a 422.
 
 webargs ignores a query parameter its schema does not name, so `GET /v1/tables?stauts=open` would
 list every table as if unfiltered. Here it is a 422 problem naming the parameter instead, as an
@@ -25,6 +26,7 @@ from webargs.core import missing, parse_json
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from service.http import contract
+from service.http.bodies import has_body
 from service.http.problems import Problem
 
 # The schema of a body that is text of its own type (CSV, NDJSON, SVG, an event stream).
@@ -81,6 +83,17 @@ def _refuse_json_constant(name: str) -> NoReturn:
     raise Problem(400, "invalid_json", f"the body is not valid JSON: {name} is not a JSON number")
 
 
+def _read_integer(digits: str) -> int:
+    try:
+        return int(digits)
+    except ValueError:
+        # JSON sets no bound, but `int()` reads no more than 4,300 digits (Python's guard against
+        # quadratic conversions), and its ValueError is no JSONDecodeError: it was a 500. No
+        # integer the service takes comes near that long.
+        raise Problem(422, "invalid_input", f"the body holds an integer of"
+                      f" {len(digits.lstrip('-'))} digits, longer than any the service takes") from None
+
+
 class _Parser(FlaskParser):
     def __init__(self) -> None:
         super().__init__()
@@ -90,7 +103,7 @@ class _Parser(FlaskParser):
     def load_json(self, req: Request, schema: Schema) -> Any:
         # webargs reads a body sent as another type (curl -d sends a form) as no body at all,
         # which a client would read as his fields missing: say what is wrong instead.
-        if req.content_length and not is_json_request(req):
+        if has_body(req) and not is_json_request(req):
             raise Problem(415, "unsupported_media_type",
                           f"send the body as application/json, not {req.mimetype or 'untyped'}")
         try:
@@ -108,7 +121,7 @@ class _Parser(FlaskParser):
         except UnicodeDecodeError as e:
             raise Problem(400, "invalid_json", f"the body is not valid JSON: decoding byte {e.start} "
                           f"as UTF-8 failed ({e.reason})") from None
-        return json.loads(text, parse_constant=_refuse_json_constant)
+        return json.loads(text, parse_constant=_refuse_json_constant, parse_int=_read_integer)
 
     def pre_load(self, location_data: Any, *, schema: Schema, req: Request, location: str) -> Any:
         # Every string a client sends is checked here, once, before any schema or game reads it.
@@ -190,7 +203,7 @@ def refuse_what_it_does_not_take(view: Callable[..., Any]) -> None:
     if request.args and not takes.locations & {"query", "querystring"}:
         raise Problem(422, "invalid_input", "this endpoint takes no query parameters",
                       errors={"query": {name: ["Unknown field."] for name in request.args}})
-    if request.content_length and "json" not in takes.locations:
+    if "json" not in takes.locations and has_body(request):
         _refuse_body()
     if (request.headers.get("Accept") and takes.answers
             and request.accept_mimetypes.best_match(takes.answers) is None):

@@ -20,7 +20,8 @@ from prometheus_client import Counter, Gauge, Histogram
 REQUEST_SECONDS = Histogram(
     "banco_http_request_duration_seconds",
     "Time to answer a request, to its response's first byte (a stream's set-up, not its life),"
-    " by method, route (the URL rule, `unmatched` for none) and status",
+    " by method (`other` for one not of HTTP's usual seven), route (the URL rule, `unmatched` for"
+    " none) and status",
     ["method", "route", "status"])
 
 ACTIONS = Counter("banco_actions", "Actions players took over the API and that committed, by game",

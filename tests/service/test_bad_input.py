@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import http.client
+from typing import Any
+
+import orjson
 import pytest
 
-from tests.service.conftest import OPERATOR, bearer
+from tests.service import test_headers
+from tests.service.conftest import OPERATOR, OPERATOR_KEY, bearer
 
 
 def count_events(app) -> int:
@@ -51,6 +56,67 @@ def test_oversized_body_is_413(client, new_player, app):
     r = client.post(f"/v1/players/{p.id}/deposits", data=b"{" + b" " * 10_000 + b"}",
                     headers={**OPERATOR, "Content-Type": "application/json"})
     assert r.status_code == 413 and r.headers["Content-Type"] == "application/problem+json"
+    assert count_events(app) == before
+
+
+# What `banco serve` takes by default (BANCO_MAX_BODY_BYTES).
+CAP = 64 * 1024
+served = test_headers.served  # `banco serve` on the session's servers: werkzeug's test client
+# hands the app a body as a stream of known length, where gunicorn hands over a chunked one
+
+
+def chunked(port: int, path: str, body: bytes, token: str = OPERATOR_KEY,
+            content_type: str = "application/json") -> tuple[int, str, dict[str, Any]]:
+    """POST `body` in chunks of 8 KiB (no Content-Length): the status, type and body answered."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("POST", path, body=(body[i:i + 8192] for i in range(0, len(body), 8192)),
+                     encode_chunked=True,
+                     headers={"Authorization": f"Bearer {token}", "Content-Type": content_type})
+        r = conn.getresponse()
+        return r.status, r.getheader("Content-Type", ""), orjson.loads(r.read())
+    finally:
+        conn.close()
+
+
+def padded(body: dict[str, Any], size: int) -> bytes:
+    """`body` as JSON followed by spaces, `size` bytes in all."""
+    text = orjson.dumps(body)
+    return text + b" " * (size - len(text))
+
+
+def test_a_chunked_body_over_the_cap_is_413_and_changes_nothing(served, app):
+    """werkzeug read a chunked body up to the cap and dropped the rest without a word: valid
+    JSON followed by megabytes of spaces was read as the JSON, and a player was registered."""
+    player = chunked(served, "/v1/players", orjson.dumps({"name": "Chunks"}))[2]["player"]
+    before = count_events(app)
+    for path, body in [("/v1/players", padded({"name": "Spaces"}, 2_000_000)),
+                       ("/v1/players", padded({"name": "Over"}, CAP + 1)),
+                       (f"/v1/players/{player['id']}/deposits",
+                        padded({"amount": 5, "reason": "r"}, CAP + 1)),
+                       # One that takes no body reads it all the same, to refuse it.
+                       (f"/v1/players/{player['id']}/token", padded({}, CAP + 1))]:
+        status, content_type, problem = chunked(served, path, body)
+        assert status == 413, (path, len(body), problem)
+        assert problem["code"] == "body_too_large"
+        assert content_type == "application/problem+json"
+    assert count_events(app) == before
+
+
+def test_a_chunked_body_within_the_cap_is_read_whole(served, app):
+    status, _, made = chunked(served, "/v1/players", padded({"name": "AtTheCap"}, CAP))
+    assert status == 201 and made["player"]["name"] == "AtTheCap"
+    path = f"/v1/players/{made['player']['id']}/deposits"
+    status, _, deposit = chunked(served, path, orjson.dumps({"amount": 7, "reason": "chunked"}))
+    assert status == 201, deposit
+    # Refused as one with a Content-Length is: a body of another type, a body where none goes.
+    status, _, problem = chunked(served, path, b"amount=7", content_type="text/plain")
+    assert (status, problem["code"]) == (415, "unsupported_media_type")
+    before = count_events(app)
+    status, _, problem = chunked(served, f"/v1/players/{made['player']['id']}/token",
+                                 orjson.dumps({"x": 1}))
+    assert (status, problem["code"]) == (422, "invalid_input"), problem
+    assert problem["errors"] == {"json": {"x": ["Unknown field."]}}
     assert count_events(app) == before
 
 

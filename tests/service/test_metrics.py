@@ -34,6 +34,7 @@ from workers.queues import queue
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTIONS_ROUTE = "/v1/tables/<table_id>/actions"
+REQUEST = "banco_http_request_duration_seconds"
 GAME = "sette-e-mezzo"
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -165,6 +166,34 @@ def test_only_the_operator_reads_the_metrics(client, new_player):
     assert prometheus.status_code == 200
     assert prometheus.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8"
     assert "# TYPE banco_actions_total counter" in prometheus.get_data(as_text=True)
+
+
+def test_methods_and_paths_a_client_makes_up_add_no_series(client):
+    """Prometheus keeps a series for every value a label takes: `curl -X ZZPROBE1 /v1/tables`,
+    no token needed, made a new one for each method a client made up. A method not of the usual
+    seven is `other`, a path no rule matches `unmatched`: however many are sent, they land in
+    the one series each status has."""
+    def series(samples: Samples) -> set[frozenset[tuple[str, str]]]:
+        return {labels for name, labels in samples if name == f"{REQUEST}_count"}
+
+    made_up = [(f"ZZPROBE{i}", "/v1/tables") for i in range(5)]
+    made_up += [(f"ZZPROBE{i}", f"/v1/nowhere-{i}") for i in range(5, 10)]
+    made_up += [("GET", f"/v1/nowhere-{i}/{i}") for i in range(10, 15)]
+    for method, path in [("ZZWARM", "/v1/tables"), ("ZZWARM", "/v1/nowhere"), ("GET", "/v1/nowhere")]:
+        client.open(path, method=method)  # each kind's series made once
+    scrape(client)  # and the scrape's own, timed once it has answered
+    before = scrape(client)
+    answered = [client.open(path, method=method).status_code for method, path in made_up]
+    assert answered == [405] * 5 + [404] * 10
+    after = scrape(client)
+    assert series(after) == series(before)
+    assert not any("nowhere" in v or "ZZ" in v for labels in series(after) for _, v in labels)
+
+    def moved(method: str, status: str) -> float:
+        labels = {"method": method, "route": "unmatched", "status": status}
+        return value(after, f"{REQUEST}_count", **labels) - value(before, f"{REQUEST}_count", **labels)
+
+    assert (moved("other", "405"), moved("other", "404"), moved("GET", "404")) == (5, 5, 5)
 
 
 class Answer:

@@ -3,7 +3,9 @@ with a fraction where an integer is expected are a 422 naming the field, and cha
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,7 @@ import pytest
 import yaml
 
 from service.http.blueprint import NOT_UNICODE
-from tests.service.conftest import OPERATOR, bearer
+from tests.service.conftest import OPERATOR, app_on, bearer
 from tests.service.test_bad_input import count_events
 
 SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
@@ -80,11 +82,12 @@ def world(client, new_player) -> dict[str, Any]:
             "callers": [OPERATOR, player.auth, bearer(auditor)]}
 
 
-def _send(client, world, method: str, path: str, **kwargs: Any):
+def _send(client, world, method: str, path: str, headers: dict[str, str] | None = None,
+          **kwargs: Any):
     """The answer of the first caller the endpoint lets judge the request (401/403 come first)."""
     url = path.format(**world["ids"])
-    for headers in world["callers"]:
-        r = client.open(url, method=method.upper(), headers=headers, **kwargs)
+    for caller in world["callers"]:
+        r = client.open(url, method=method.upper(), headers={**caller, **(headers or {})}, **kwargs)
         if r.status_code not in (401, 403):
             return r
     raise AssertionError(f"no caller may {method} {path}")
@@ -181,3 +184,98 @@ def test_text_that_is_unicode_passes(client, world):
     r = _send(client, world, "get", "/v1/players/{player_id}/balance-history",
               query_string={"reason": "\U0001f0a1"})
     assert r.status_code == 200
+
+
+# Past the 4,300 digits Python's int() reads from text (`sys.get_int_max_str_digits`).
+HUGE = "9" * 5000
+# A body each operation that reads a version from its headers takes, so that it reaches them.
+BODIES = {"/v1/tables/{table_id}/seats": {"age": 30, "seed": "s", "buy_in": 20},
+          "/v1/tables/{table_id}/actions": {"type": "stand"}}
+
+
+def _holding_huge(body: dict[str, Any]) -> str:
+    """`body` as JSON, with `HUGE` unquoted where it says "HUGE" (`str()` of an int is held to
+    4,300 digits as `int()` is, so json cannot write it)."""
+    return json.dumps(body).replace('"HUGE"', HUGE)
+
+
+def _a_problem(r, where: Any) -> None:
+    assert 400 <= r.status_code < 500, (where, r.status_code, r.get_data()[:300])
+    assert r.mimetype == "application/problem+json", (where, r.mimetype)
+
+
+def test_a_number_of_5000_digits_is_a_4xx_problem_wherever_sent(config, client, app, world,
+                                                               new_player):
+    """`int()` refuses a string of more than 4,300 digits with a ValueError: an `If-Match` of
+    5,000 digits was a 500, and so was such a number in a body. A number that long is refused, or
+    read as no version or position, everywhere a client sends one: every body's integers, every
+    query, every header, every id in a path and every game's options."""
+    seated = new_player("Seated", deposit=50)
+    seats = "/v1/tables/{table_id}/seats"
+    r = client.post(seats.format(**world["ids"]), json=BODIES[seats], headers=seated.auth)
+    assert r.status_code == 201, r.json
+    world = {**world, "callers": [seated.auth, *world["callers"]]}
+    before = count_events(app)
+    # A version of 5,000 digits is one the table is not at (a stale one, told its version).
+    for value in (f'"{HUGE}"', f'W/"{HUGE}"', f'"0{HUGE}"'):
+        r = client.post(f"/v1/tables/{world['ids']['table_id']}/actions", json={"type": "stand"},
+                        headers={**seated.auth, "If-Match": value})
+        assert (r.status_code, r.json["code"]) == (412, "stale_version"), r.json
+        assert isinstance(r.json["version"], int)
+    # The tests' cap (4 KiB) would refuse such a body before it is read: the service's is 64.
+    with app_on(replace(config, max_body_bytes=64 * 1024)) as roomy:
+        checked = _send_5000_digits(roomy.test_client(), world)
+    for where in [("post", "/v1/tables/{table_id}/actions", "header"),
+                  ("post", "/v1/tables/{table_id}/seats", "header"),
+                  ("get", "/v1/tables/{table_id}/stream", "header"),
+                  ("get", "/v1/feed/stream", "header"), ("get", "/v1/feed", "query"),
+                  ("get", "/v1/players/{player_id}/balance-history", "query"),
+                  ("post", "/v1/players/{player_id}/deposits", "json"), ("post", "/v1/tables", "options")]:
+        assert where in checked, where
+    assert count_events(app) == before
+
+
+def _send_5000_digits(client, world: dict[str, Any]) -> set[tuple[str, str, str]]:
+    """Where `HUGE` was sent and answered as it should be."""
+    checked = set()
+    for method, path, operation in _operations():
+        schema = _body_schema(operation)
+        for name in _integers(schema) if schema else ():
+            r = _send(client, world, method, path, data=_holding_huge({name: "HUGE"}),
+                      content_type="application/json")
+            _a_problem(r, (method, path, name))
+            checked.add((method, path, "json"))
+        # A stream the value would let open ends at once.
+        brief = {"timeout": "0.1"} if path.endswith("/stream") else {}
+        for parameter in operation["parameters"]:
+            name, where = parameter["name"], parameter["in"]
+            if where == "query":
+                r = _send(client, world, method, path, query_string={**brief, name: HUGE})
+                if parameter["schema"].get("type") in ("integer", "number"):
+                    _a_problem(r, (method, path, name))
+                else:  # text: a filter that matches nothing, say
+                    assert r.status_code < 500, (method, path, name, r.status_code)
+            elif where == "path":
+                r = _send(client, world, method, path.replace(f"{{{name}}}", HUGE))
+                _a_problem(r, (method, path, name))
+            elif where == "header" and name != "Idempotency-Key":
+                for value in (HUGE, f'"{HUGE}"', f'W/"{HUGE}"'):
+                    r = _send(client, world, method, path, query_string=brief,
+                              headers={name: value}, json=BODIES.get(path))
+                    assert r.status_code < 500, (method, path, name, r.status_code, r.get_data()[:300])
+                    if r.status_code >= 400:
+                        _a_problem(r, (method, path, name))
+                    r.close()
+            else:
+                continue
+            r.close()  # a stream's holds a slot until closed
+            checked.add((method, path, where))
+    for game in client.get("/v1/games", headers=OPERATOR).json:
+        for name, option in game["options"].items():
+            if option["type"] == "integer":
+                body = {"game": game["name"], "options": {name: "HUGE"}}
+                r = client.post("/v1/tables", data=_holding_huge(body), content_type="application/json",
+                                headers=OPERATOR)
+                _a_problem(r, (game["name"], name))
+                checked.add(("post", "/v1/tables", "options"))
+    return checked
