@@ -22,6 +22,10 @@ from workers.queue_metrics import QueueCollector
 
 blp = Blueprint("metrics", __name__, description="The service's metrics, for Prometheus.")
 
+# The methods labelled by name; any other a client makes up is `other`, as any path no rule
+# matches is `unmatched`: each label value is a series kept for good, so none is the client's.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
 
 def scrape() -> bytes:
     """Every metric in Prometheus's text format: of all processes when they share a folder."""
@@ -61,7 +65,8 @@ def _done(response: Response) -> Response:
     if started is not None:
         # The URL rule, not the path: one series per route, whatever ids a client sends.
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-        metrics.REQUEST_SECONDS.labels(request.method, route, str(response.status_code)).observe(
+        method = request.method if request.method in METHODS else "other"
+        metrics.REQUEST_SECONDS.labels(method, route, str(response.status_code)).observe(
             time.perf_counter() - started)
     return response
 
