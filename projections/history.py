@@ -9,6 +9,8 @@ from typing import Any
 
 import psycopg
 
+from projections import csv_cells
+
 COLUMNS = ("position", "recorded_at", "account", "amount", "balance_after", "reason",
            "counterparty", "table", "hand")
 SELECT = ("SELECT position, recorded_at, account, amount, balance_after, reason, counterparty,"
@@ -63,11 +65,14 @@ def count(conn: psycopg.Connection, filters: Filters) -> int:
     return int(row[0]) if row else 0
 
 
-# PostgreSQL formats the CSV itself (COPY), the times as ISO 8601 in UTC like `isoformat()`.
+# PostgreSQL formats the CSV itself (COPY), the times as ISO 8601 in UTC like `isoformat()`,
+# the text escaped so that a spreadsheet runs none of it (projections.csv_cells).
 CSV_SELECT = ("SELECT position,"
               " to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"+00:00\"')"
-              " AS recorded_at, account, amount, balance_after, reason, counterparty,"
-              " table_id AS \"table\", hand_id AS hand FROM balance_history")
+              " AS recorded_at, " + csv_cells.sql("account", "account") + ", amount, balance_after, "
+              + csv_cells.sql("reason", "reason") + ", " + csv_cells.sql("counterparty", "counterparty")
+              + ", " + csv_cells.sql("table_id", '"table"') + ", " + csv_cells.sql("hand_id", "hand")
+              + " FROM balance_history")
 
 
 def csv_copy(conn: psycopg.Connection, filters: Filters, chunk_bytes: int = 1 << 16) -> Iterator[bytes]:

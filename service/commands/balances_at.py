@@ -22,6 +22,7 @@ from typing import Any
 
 import psycopg
 
+from projections import csv_cells
 from projections.history import copy_csv
 from service.commands.errors import Conflict, Invalid
 
@@ -48,10 +49,10 @@ class Point:
         return {"time": self.time.isoformat()}
 
 
-def _query(point: Point, paged: bool) -> tuple[str, list[Any]]:
+def _query(point: Point, paged: bool, account: str = "b.account") -> tuple[str, list[Any]]:
     bound, value = point.where()
     page = " AND b.account > %s ORDER BY b.account LIMIT %s" if paged else " ORDER BY b.account"
-    return ("SELECT b.account, h.balance_after AS balance, h.position AS last_position"
+    return (f"SELECT {account}, h.balance_after AS balance, h.position AS last_position"
             " FROM balances b CROSS JOIN LATERAL ("
             " SELECT balance_after, position FROM balance_history h"
             f" WHERE h.account = b.account AND {bound} ORDER BY h.position DESC LIMIT 1) h"
@@ -108,6 +109,7 @@ def page(conn: psycopg.Connection, point: Point, cursor: str | None, limit: int
 
 def csv(conn: psycopg.Connection, point: Point, chunk_bytes: int = 1 << 16) -> Iterator[bytes]:
     """Every account's balance at `point` as CSV with a header line, formatted by PostgreSQL
-    (COPY) and streamed in chunks: memory stays constant however many accounts there are."""
-    sql, params = _query(point, paged=False)
+    (COPY) and streamed in chunks: memory stays constant however many accounts there are. The
+    accounts' names are escaped so that a spreadsheet runs none (projections.csv_cells)."""
+    sql, params = _query(point, paged=False, account=csv_cells.sql("b.account", "account"))
     yield from copy_csv(conn, sql, params, chunk_bytes)

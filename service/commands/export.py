@@ -1,9 +1,7 @@
-"""Balance history as CSV or NDJSON, one row at a time."""
+"""Balance history as CSV (formatted by PostgreSQL), NDJSON or JSON, streamed."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -14,20 +12,6 @@ from projections import history
 from projections.history import COLUMNS
 
 FORMATS = {"text/csv": "csv", "application/x-ndjson": "ndjson"}
-
-
-def csv_lines(rows: Iterable[tuple[Any, ...]], chunk: int = 500) -> Iterator[bytes]:
-    """A header line then the rows, yielded in chunks of `chunk` rows."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for n, row in enumerate(rows, 1):
-        writer.writerow((row[0], row[1].isoformat(), *row[2:]))
-        if n % chunk == 0:
-            yield buffer.getvalue().encode()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue().encode()
 
 
 def ndjson_lines(rows: Iterable[tuple[Any, ...]], chunk: int = 500) -> Iterator[bytes]:
@@ -53,10 +37,8 @@ def json_lines(rows: Iterable[tuple[Any, ...]], chunk: int = 500) -> Iterator[by
 
 
 def lines(fmt: str, rows: Iterable[tuple[Any, ...]]) -> Iterator[bytes]:
-    """The export in `fmt` (`csv`, `ndjson` or `json`)."""
-    if fmt == "json":
-        return json_lines(rows)
-    return csv_lines(rows) if fmt == "csv" else ndjson_lines(rows)
+    """The export in `fmt` (`ndjson` or `json`)."""
+    return json_lines(rows) if fmt == "json" else ndjson_lines(rows)
 
 
 def export(conn: psycopg.Connection, filters: history.Filters, fmt: str) -> Iterator[bytes]:

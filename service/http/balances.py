@@ -25,7 +25,9 @@ class Balances(MethodView):
     @blp.arguments(BalancesQuerySchema, location="query")
     @blp.response(200, BalancesPageSchema, content_type="application/json",
                   description="A page of accounts by name; with `Accept: text/csv`, every account"
-                  " streamed (constant memory), one a line: account, balance, last_position")
+                  " streamed (constant memory), one a line: account, balance, last_position (an"
+                  " account beginning with `=`, `+`, `-`, `@`, a tab or a carriage return after a"
+                  " `'`, as a spreadsheet would otherwise run it)")
     @blp.alt_response(200, schema=TEXT, content_type="text/csv", success=True)
     def get(self, query: dict[str, Any]) -> Any:
         """Every account's balance as of a position or a time: JSON pages, or CSV by `Accept`"""

@@ -222,7 +222,9 @@ class BalanceHistory(MethodView):
     @blp.response(200, HistoryPageSchema, content_type="application/json",
                   description="A page of postings; with `Accept: text/csv` or"
                   " `application/x-ndjson`, the whole history streamed (constant memory), one"
-                  " posting a line")
+                  " posting a line. In CSV, text beginning with `=`, `+`, `-`, `@`, a tab or a"
+                  " carriage return is written after a `'` so that a spreadsheet runs none of it;"
+                  " numbers are written as numbers")
     @blp.alt_response(200, schema=TEXT, content_type="text/csv", success=True)
     @blp.alt_response(200, schema=TEXT, content_type="application/x-ndjson", success=True)
     def get(self, query: dict[str, Any], player_id: str) -> Any:

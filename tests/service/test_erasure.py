@@ -3,7 +3,9 @@ destroyed, while his balances, hands, the hash chain, checkpoints and verificati
 
 from __future__ import annotations
 
+import threading
 import uuid
+from typing import Any
 
 from tests.service.conftest import OPERATOR, Player, bearer
 from tests.service.play import Session
@@ -95,3 +97,64 @@ def test_an_erased_player_who_played_a_hand_is_unreadable_everywhere_and_every_c
 def test_erasing_an_unknown_player_is_a_404(client):
     r = client.post("/v1/players/pl_nobody/erasure", headers=OPERATOR)
     assert r.status_code == 404 and r.json["code"] == "player_not_found"
+
+
+
+def race(app, player_id: str, name: str, key: str) -> list[tuple[str, Any]]:
+    """His erasure and three replays of his registration, released at once; their answers."""
+    barrier = threading.Barrier(4)
+    replies: list[tuple[str, Any]] = []
+
+    def erase() -> None:
+        c = app.test_client()
+        barrier.wait()
+        replies.append(("erasure", c.post(f"/v1/players/{player_id}/erasure", headers=OPERATOR)))
+
+    def replay() -> None:
+        c = app.test_client()
+        barrier.wait()
+        replies.append(("replay", c.post("/v1/players", json={"name": name},
+                                         headers={**OPERATOR, "Idempotency-Key": key})))
+
+    threads = [threading.Thread(target=erase)] + [threading.Thread(target=replay) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return replies
+
+
+def test_an_erasure_racing_replays_of_the_registration_never_deadlocks(app, client):
+    """An erasure locks the player's row, then the registration's kept answer (to clear the name
+    in it); a replay of that registration locks the kept answer and the player's row (to issue a
+    token in place of the one it carried). Taken in opposite orders the two deadlock and one of
+    them is a 503; taken in one order, each waits its turn."""
+    seen: set[tuple[str, int]] = set()
+    for round_ in range(25):
+        name, key = f"Racer {uuid.uuid4().hex}", f"race-erasure-{uuid.uuid4().hex}"
+        first = client.post("/v1/players", json={"name": name},
+                            headers={**OPERATOR, "Idempotency-Key": key})
+        assert first.status_code == 201, first.json
+        player_id = first.json["player"]["id"]
+        for kind, r in race(app, player_id, name, key):
+            # A replay before the erasure issues a token; after it, there is none to hand out.
+            assert (kind, r.status_code) in {("erasure", 200), ("replay", 201), ("replay", 409)}, \
+                (round_, kind, r.status_code, r.json)
+            seen.add((kind, r.status_code))
+            if kind == "replay" and r.status_code == 201:
+                assert r.json["player"]["id"] == player_id
+                assert works(client, r.json["token"]) == 401  # revoked by the erasure
+            elif kind == "replay":
+                assert r.json["code"] == "token_revoked", r.json
+        shown = client.get(f"/v1/players/{player_id}", headers=OPERATOR).json
+        assert (shown["name"], shown["erased"]) == (None, True)
+        with app.extensions["banco.pool"].connection() as c:
+            assert c.execute("SELECT count(*) FROM tokens WHERE subject = %s",
+                             (player_id,)).fetchone()[0] == 0
+            [(body,)] = c.execute("SELECT body::text FROM idempotency_keys WHERE key = %s", (key,))
+        assert name not in body and name.encode().hex() not in body
+        again = client.post("/v1/players", json={"name": name},
+                            headers={**OPERATOR, "Idempotency-Key": key})
+        assert again.json["code"] == "token_revoked"
+    # Both orders were run: some replays came before an erasure, some after.
+    assert seen == {("erasure", 200), ("replay", 201), ("replay", 409)}

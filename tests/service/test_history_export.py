@@ -9,8 +9,10 @@ from datetime import datetime
 
 import orjson
 
+from events import ledger
 from service.commands.chart import MAX_BUCKETS, downsample
 from tests.service.conftest import OPERATOR, bearer
+from tests.service.test_audit_cli import banco
 
 COLUMNS = ["position", "recorded_at", "account", "amount", "balance_after", "reason",
            "counterparty", "table", "hand"]
@@ -158,3 +160,41 @@ def test_an_export_refuses_a_page_it_would_not_give_and_a_nul_before_it_starts(c
     assert client.get(path, query_string={"limit": 1}, headers=ann.auth).json["items"]
     r = client.get(path, query_string={"reason": "seed"}, headers={**ann.auth, "Accept": "text/csv"})
     assert r.status_code == 200 and r.get_data(as_text=True).count("\n") == 2  # header and the deposit
+
+
+FORMULAS = ['=HYPERLINK("http://x")', "+1", "-1+1", "@SUM(A1)", "\tx", "\rx"]
+
+
+def read_csv(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text, newline="")))  # a cell may hold a "\r"
+
+
+def test_text_a_spreadsheet_would_run_is_exported_as_text_and_amounts_stay_numbers(
+        client, new_player, tmp_path, database_url):
+    p = new_player("Sheet")
+    for reason in FORMULAS:
+        r = client.post(f"/v1/players/{p.id}/deposits", json={"amount": 10, "reason": reason},
+                        headers=OPERATOR)
+        assert r.status_code == 201 and r.json["posting"]["reason"] == reason  # taken as given
+    r = client.post(f"/v1/players/{p.id}/withdrawals", json={"amount": 7, "reason": "-1+1"},
+                    headers=OPERATOR)
+    assert r.status_code == 201
+    path = f"/v1/players/{p.id}/balance-history"
+    reasons = [*FORMULAS, "-1+1"]
+    assert [row["reason"] for row in client.get(path, headers=OPERATOR).json["items"]] == reasons
+
+    served = client.get(path, headers={**OPERATOR, "Accept": "text/csv"}).get_data(as_text=True)
+    out = tmp_path / "sheet.csv"
+    written = banco("export", "balance-history", "--player", p.id, "--format", "csv", "-o",
+                    str(out), url=database_url)
+    assert written.returncode == 0, written.stderr
+    for text in (served, out.read_bytes().decode()):
+        rows = read_csv(text)
+        assert [row["reason"] for row in rows] == ["'" + reason for reason in reasons]
+        assert [row["amount"] for row in rows] == ["10"] * 6 + ["-7"]  # numbers, as they were
+        assert [row["balance_after"] for row in rows] == ["10", "20", "30", "40", "50", "60", "53"]
+        assert {row["counterparty"] for row in rows} == {ledger.HOUSE}
+        assert {row["account"] for row in rows} == {ledger.wallet(p.id)}
+    # The filter reads the reason as it was given.
+    only = client.get(path, query_string={"reason": "+1"}, headers={**OPERATOR, "Accept": "text/csv"})
+    assert [row["reason"] for row in read_csv(only.get_data(as_text=True))] == ["'+1"]
