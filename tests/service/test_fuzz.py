@@ -131,9 +131,11 @@ def test_the_api_keeps_its_contract_along_its_links(app):
                                    excluded_checks=[positive_data_acceptance])
 
     # Derandomized: with a handful of short runs, a random draw can now and then follow no link
-    # to a 200 at all, and the check below must not depend on luck.
+    # to a 200 at all, and the check below must not depend on luck. Which draws a seed gives
+    # changes with hypothesis's and schemathesis's releases (unpinned) and with the contract:
+    # ten runs followed no link with hypothesis 6.170 and schemathesis 4.32.5, 25 do.
     run_state_machine_as_test(Machine, settings=settings(
-        max_examples=max(EXAMPLES, 10), stateful_step_count=6, deadline=None,
+        max_examples=max(EXAMPLES, 25), stateful_step_count=6, deadline=None,
         suppress_health_check=list(HealthCheck), derandomize=True))
     followed = {(m, p) for m, p, status in calls if status == 200 and "{" in p}
     assert followed, "some call used an id a previous response gave (a link)"
