@@ -8,7 +8,8 @@ A record holds for `BANCO_IDEMPOTENCY_RETENTION_S` (the workers purge it after,
 workers/idempotency_purge.py); past that the key is new again, purged or not. A response that
 issued a bearer token is kept without it, under the token's id: its replay issues a new token
 in place of that one, so a client who lost the answer gets a working token, and the last answer
-given always holds the only one that works. A webhook subscription's answer is kept without its
+given always holds the only one that works. Such a replay locks the token's holder (his row)
+before the record, the order an erasure takes them in. A webhook subscription's answer is kept without its
 signing secret, which its replay reads back from where it is sealed.
 """
 
@@ -67,6 +68,7 @@ def _before() -> Response | None:
         if renewed:
             g.idempotency = (who, key)
             return None
+        _lock_token_holder(who, key)
         row = c.execute(
             "SELECT request_hash, status, body, headers, token_id FROM idempotency_keys"
             " WHERE principal = %s AND key = %s FOR UPDATE",
@@ -75,6 +77,25 @@ def _before() -> Response | None:
         if row is not None:
             return _replay(row, digest, who, key)
     raise Problem(409, "conflict", "this Idempotency-Key is being renewed; retry")
+
+
+def _lock_token_holder(who: str, key: str) -> None:
+    """Lock the row of the player (or auditor) the kept answer issued a token to, if it did and
+    that token still works: before the record, for one lock order.
+
+    An erasure locks the player's row, then the kept answers that hold his name
+    (`rewrite_kept`); a replay reissuing a token locks its subject's row too (`tokens.reissue`).
+    Were the replay to lock the record first and his row second, the two would deadlock, and
+    one would be a 503. Both take his row first. Read in one statement, the record and its token
+    agree: a reissue changes both in one transaction, and a record whose token is gone keeps it
+    (its replay is a 409, which locks no subject), so the subject locked is the record's own."""
+    row = db.conn().execute(
+        "SELECT t.role, t.subject FROM idempotency_keys k JOIN tokens t USING (token_id)"
+        " WHERE k.principal = %s AND k.key = %s", (who, key)).fetchone()
+    if row is not None:
+        from service.http import tokens
+
+        tokens.lock_subject(row[0], row[1])
 
 
 def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response:

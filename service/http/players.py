@@ -156,7 +156,9 @@ class Erasure(MethodView):
         apply_inline(c, store().append(tokens.stream("player", player_id), [*revoked, erased],
                                        None, conn=c))
         player = load_player(player_id)
-        # The answers kept for a retry of his registration (or a rotation) held his name.
+        # The answers kept for a retry of his registration (or a rotation) held his name. Locked
+        # after his row, as a replay of one locks them (idempotency._lock_token_holder): in the
+        # other order an erasure and a replay would deadlock.
         idempotency.rewrite_kept(tokens.issued_ids("player", player_id), _erased_answer)
         return player
 
