@@ -95,7 +95,7 @@ class FeedStream(MethodView):
         if take is None:
             return sse.response(_threaded(listener(), follower, query["timeout"]), give_back)
         return sse.response(*sse.handed_over(relay(), take, follower, query["timeout"],
-                                             lambda: None, give_back))
+                                             lambda: None, give_back), closes=True)
 
 
 def _resumed(last: str) -> Checkpoint | None:

@@ -167,7 +167,7 @@ class Stream(MethodView):
             return sse.response(_threaded(follower, listener(), feeds(), query["timeout"]),
                                 once(leave, give_back))
         return sse.response(*sse.handed_over(relay(), take, follower, query["timeout"], leave,
-                                             give_back))
+                                             give_back), closes=True)
 
 
 def _resumed_after(last: str, table: TableRow) -> int | None:
