@@ -75,8 +75,9 @@ IF_MATCH = _header(
 IF_NONE_MATCH = _header(
     "If-None-Match", "The table's ETag as last seen: 304, with no body, while it is still at it.")
 LAST_EVENT_ID = _header(
-    "Last-Event-ID", "The `id:` of the last event received, which the stream goes on after when"
-    " `after` is not given (an id this stream never sent starts it from the beginning).")
+    "Last-Event-ID", "The `id:` of the last event received, which the stream goes on after, even"
+    " when `after` is given too: it is the client's latest place. An id this stream never sent"
+    " is ignored (`after` decides, else the stream starts from the beginning).")
 
 
 def register_responses(spec: APISpec) -> None:

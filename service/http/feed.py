@@ -71,13 +71,22 @@ class FeedStream(MethodView):
                   " `event: <type>`, its `id:` its position, its data as `GET /v1/feed` shows it",
                   content_type="text/event-stream")
     def get(self, query: dict[str, Any]) -> Response:
-        """The log's events as Server-Sent Events, resumable with Last-Event-ID"""
+        """The log's events as Server-Sent Events, resumable with Last-Event-ID
+
+        The stream starts after the position `Last-Event-ID` names, even when `after` is given
+        too (an EventSource reconnects to the URL it opened, with the id it last received);
+        else after `after`, else from the beginning.
+        """
         named = feed_schemas.types(query)
         types = None if named is None else feed.known_types(store(), named)
+        start = Checkpoint()
         if query["after"] is not None:
             start = feed.place(db.conn(), store(), query["after"])
-        else:
-            start = _resumed(request.headers.get("Last-Event-ID", ""))
+        # The header wins, as on a table's stream: an EventSource reconnects to the URL it
+        # opened, `after` and all, with the id it last received.
+        resumed = _resumed(request.headers.get("Last-Event-ID", ""))
+        if resumed is not None:
+            start = resumed
         take = sse.offered()
         give_back = (waits() if take is None else handed_streams()).take()
         if give_back is None:
@@ -86,17 +95,15 @@ class FeedStream(MethodView):
         if take is None:
             return sse.response(_threaded(listener(), follower, query["timeout"]), give_back)
         return sse.response(*sse.handed_over(relay(), take, follower, query["timeout"],
-                                             lambda: None, give_back))
+                                             lambda: None, give_back), closes=True)
 
 
-def _resumed(last: str) -> Checkpoint:
-    """After the event `Last-Event-ID` names, or from the beginning for an id that names none
-    (as a table's stream does). Only ASCII digits are read, as many as a position has."""
+def _resumed(last: str) -> Checkpoint | None:
+    """After the event `Last-Event-ID` names, or None for an id that names none (as on a
+    table's stream). Only ASCII digits are read, as many as a position has."""
     if last.isascii() and last.isdigit() and len(last) <= 18:
-        found = store().checkpoint_at(int(last), conn=db.conn())
-        if found is not None:
-            return found
-    return Checkpoint()
+        return store().checkpoint_at(int(last), conn=db.conn())
+    return None
 
 
 def chunk(item: dict[str, Any]) -> bytes:

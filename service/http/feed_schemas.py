@@ -33,7 +33,8 @@ class FeedQuerySchema(Schema):
 
 class FeedStreamQuerySchema(Schema):
     after = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
-                           metadata={"description": "As in `GET /v1/feed`; else `Last-Event-ID`."})
+                           metadata={"description": "As in `GET /v1/feed`, when no `Last-Event-ID`"
+                                                    " is sent."})
     types = _types()
     timeout = fields.Float(load_default=60, validate=validate.Range(min=0.1, max=600),
                            metadata={"description": "Seconds before the server ends the stream."})

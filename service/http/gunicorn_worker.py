@@ -9,7 +9,10 @@ replaces that writer in its own process, so those answers are problem+json like 
 
 It also lets the app take a connection over from gunicorn (`HAND_OFF`): a Server-Sent Events
 stream then goes on from the worker's streamer (`service.http.relay`), started with the worker,
-instead of holding a gunicorn thread for as long as its client follows.
+instead of holding a gunicorn thread for as long as its client follows. Such a stream's
+connection ends with it, and its response says `Connection: close`: gunicorn drops that header
+(hop-by-hop, the server's own) and would say keep-alive, so this worker closes the connection
+after any response that says it (`_closing`).
 """
 
 from __future__ import annotations
@@ -57,6 +60,20 @@ def take_over(resp: Response, sock: socket.socket) -> tuple[socket.socket, bool]
     return taken, chunked
 
 
+def _closing(resp: Response, start_response: Any) -> Any:
+    """`start_response`, having gunicorn close the connection after a response that says
+    `Connection: close`, and say so in the head it writes, rather than keep the connection for
+    the client's next request: the server that closes it has said it would, and no request is
+    sent on a connection about to close (it would be reset)."""
+    def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        if any(name.lower() == "connection" and value.strip().lower() == "close"
+               for name, value in headers):
+            resp.force_close()
+        return start_response(status, headers, exc_info)
+
+    return start
+
+
 class ProblemWorker(ThreadWorker):
     """`--worker-class service.http.gunicorn_worker.ProblemWorker`."""
 
@@ -85,9 +102,12 @@ class ProblemWorker(ThreadWorker):
 
         def offering(environ: dict[str, Any], start_response: Any) -> Any:
             resp, sock = getattr(start_response, "__self__", None), environ.get("gunicorn.socket")
-            # Plain HTTP/1 connections only: not TLS, whose state gunicorn's socket object holds.
-            if type(resp) is Response and type(sock) is socket.socket:
-                environ[HAND_OFF] = partial(take_over, resp, sock)
+            if type(resp) is Response:
+                start_response = _closing(resp, start_response)
+                # Plain HTTP/1 connections only: not TLS, whose state gunicorn's socket object
+                # holds.
+                if type(sock) is socket.socket:
+                    environ[HAND_OFF] = partial(take_over, resp, sock)
             return app(environ, start_response)
 
         self.wsgi = offering

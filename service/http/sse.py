@@ -54,10 +54,15 @@ def handed_over(relay: Relay, take: TakeOver, follower: Following, timeout: floa
     return body(), closed
 
 
-def response(body: Iterator[bytes], closed: Callable[[], None]) -> Response:
-    """A Server-Sent Events response; `closed` is called when it ends or its client leaves."""
-    response = Response(body, mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+def response(body: Iterator[bytes], closed: Callable[[], None], closes: bool = False) -> Response:
+    """A Server-Sent Events response; `closed` is called when it ends or its client leaves.
+    `closes`: the connection ends with the stream (a handed-over one's, which the streamer
+    closes), and the response says so (`Connection: close`): a client that took it for
+    keep-alive would send its next request on a connection about to close, and have it reset."""
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if closes:
+        headers["Connection"] = "close"
+    response = Response(body, mimetype="text/event-stream", headers=headers)
     response.call_on_close(closed)
     return response
 

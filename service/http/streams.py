@@ -141,13 +141,20 @@ class Stream(MethodView):
                   " as `event: table` when it is your turn",
                   content_type="text/event-stream")
     def get(self, query: dict[str, Any], table_id: str) -> Response:
-        """The table's events (and your turns) as Server-Sent Events, resumable with Last-Event-ID"""
+        """The table's events (and your turns) as Server-Sent Events, resumable with Last-Event-ID
+
+        The stream starts after the table version `Last-Event-ID` names, even when `after` is
+        given too (an EventSource reconnects to the URL it opened, with the id it last
+        received); else after `after`, else from the beginning.
+        """
         table = handlers.load(db.conn(), table_id)
-        after = query["after"]
-        if after is not None:
-            _known(table, after)
-        else:
-            after = _resumed_after(request.headers.get("Last-Event-ID", ""), table)
+        if query["after"] is not None:
+            _known(table, query["after"])
+        # The header wins: an EventSource reconnects to the URL it opened, `after` and all,
+        # with the id it last received; starting from `after` would replay the same events on
+        # every reconnection.
+        resumed = _resumed_after(request.headers.get("Last-Event-ID", ""), table)
+        after = resumed if resumed is not None else query["after"] or 0
         take = sse.offered()
         # A stream passed on to the streamer holds no thread, and is bounded on its own.
         give_back = (waits() if take is None else handed_streams()).take()
@@ -160,16 +167,16 @@ class Stream(MethodView):
             return sse.response(_threaded(follower, listener(), feeds(), query["timeout"]),
                                 once(leave, give_back))
         return sse.response(*sse.handed_over(relay(), take, follower, query["timeout"], leave,
-                                             give_back))
+                                             give_back), closes=True)
 
 
-def _resumed_after(last: str, table: TableRow) -> int:
-    """Where a reconnecting stream goes on: after the `Last-Event-ID` it was last sent, or from
-    the beginning for an id this table's stream never sent. Only ASCII digits are read, as many
-    as a version has: `str.isdigit` also takes '²', and `int` refuses 5,000 digits."""
+def _resumed_after(last: str, table: TableRow) -> int | None:
+    """Where a reconnecting stream goes on: after the `Last-Event-ID` it was last sent, or None
+    for an id this table's stream never sent. Only ASCII digits are read, as many as a version
+    has: `str.isdigit` also takes '²', and `int` refuses 5,000 digits."""
     if last.isascii() and last.isdigit() and len(last) <= 19 and int(last) <= table.version:
         return int(last)
-    return 0
+    return None
 
 
 def listener() -> notify.Listener:

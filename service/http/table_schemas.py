@@ -139,7 +139,9 @@ class EventsQuerySchema(Schema):
 
 
 class StreamQuerySchema(Schema):
-    after = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
+                           metadata={"description": "The table version to go on after, when no"
+                                     " `Last-Event-ID` is sent; one past the table's is a 422."})
     timeout = fields.Float(load_default=60, validate=validate.Range(min=0.1, max=600),
                            metadata={"description": "Seconds before the server ends the stream."})
     events = fields.Boolean(load_default=True, metadata={

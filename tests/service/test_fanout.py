@@ -332,6 +332,66 @@ def test_the_logs_stream_goes_on_from_the_fanout_and_brings_what_changes_no_tabl
     follows[0].stop()
 
 
+def _to_its_end(served: str, target: str, auth: dict[str, str]) -> tuple[dict[str, str], bytes]:
+    """A GET on a raw keep-alive connection, read until the server closes it: the answer's head
+    (its fields by lower-case name) and its body as sent. Never closed, it fails at the
+    socket's timeout."""
+    url = urlsplit(served)
+    fields = "".join(f"{name}: {value}\r\n" for name, value in auth.items())
+    with socket.create_connection((url.hostname or "", url.port or 80), timeout=30) as sock:
+        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: {url.netloc}\r\nConnection: keep-alive"
+                     f"\r\n{fields}\r\n".encode())
+        sent = b""
+        while data := sock.recv(1 << 16):
+            sent += data
+    head, _, rest = sent.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0].split()[1] == "200", sent
+    return {name.strip().lower(): value.strip() for name, _, value in
+            (line.partition(":") for line in lines[1:])}, rest
+
+
+def test_a_stream_says_its_connection_closes_with_it(served: str, app: Flask,
+                                                     client: FlaskClient, new_player: Any):
+    """A handed-over stream's connection is closed by the streamer when the stream ends: its
+    head says `Connection: close`, so that no client sends another request on it (the next one
+    was reset, a POST too). Said keep-alive, it was. The table's stream and the log's alike;
+    the next request, on a connection of its own, is answered. A long poll ends as a response
+    with a length does, and its connection serves the next request."""
+    start = _marker(app).position
+    players = [new_player("Ona", deposit=10), new_player("Pia", deposit=10)]
+    table_id = cassino_table(client, players)
+    play_cassino(client, table_id, seats_of(client, table_id, players), moves=2)
+    ends = [_to_its_end(served, target, OPERATOR)
+            for target in (f"/v1/tables/{table_id}/stream?after=0&timeout=1",
+                           f"/v1/feed/stream?after={start}&timeout=1")]
+    assert [head["connection"] for head, _ in ends] == ["close", "close"]
+    for head, rest in ends:
+        assert head["transfer-encoding"] == "chunked"
+        assert b"event: " in rest and rest.endswith(fanout.END)  # ended, not cut
+    url = urlsplit(served)
+    conn = http.client.HTTPConnection(url.hostname or "", url.port, timeout=30)
+    conn.request("GET", f"/v1/tables/{table_id}/stream?after=0&timeout=1", headers=OPERATOR)
+    r = conn.getresponse()
+    assert r.read().endswith(b"\n\n") and r.will_close
+    assert conn.sock is None  # the client let it go, as the head said
+    conn.request("GET", f"/v1/tables/{table_id}", headers=OPERATOR)  # on a new connection
+    r = conn.getresponse()
+    assert r.status == 200 and orjson.loads(r.read())["id"] == table_id
+
+    version = body(client.get(f"/v1/tables/{table_id}", headers=OPERATOR))["version"]
+    conn.request("GET", f"/v1/tables/{table_id}/events?after={version}&wait=0.5",
+                 headers=OPERATOR)
+    r = conn.getresponse()
+    assert orjson.loads(r.read())["items"] == [] and not r.will_close
+    kept = conn.sock
+    conn.request("POST", "/v1/players", body=orjson.dumps({"name": "Quy"}),
+                 headers={**OPERATOR, "Content-Type": "application/json"})
+    r = conn.getresponse()
+    assert r.status == 201 and conn.sock is kept, r.read()
+    conn.close()
+
+
 class Talker:
     """A follower for the fan-out alone: each change brings `size` bytes, made once for all
     the talkers of one `view` told of the same changes (`made` counts the makings, by view)."""

@@ -182,6 +182,11 @@ def test_the_feed_streams_and_resumes_after_its_last_event_id(app, client: Flask
     assert everything == expected
     middle = expected[len(expected) // 2]["position"]
     assert sse({"Last-Event-ID": str(middle)}) == sse({}, after=middle) == expected[len(expected) // 2 + 1:]
+    # The header wins over `after`: an EventSource reconnects to the URL it opened, `after=`
+    # and all, with the id it last received. An id that names no event leaves `after` to decide.
+    early = expected[1]["position"]
+    assert sse({"Last-Event-ID": str(middle)}, after=early) == expected[len(expected) // 2 + 1:]
+    assert sse({"Last-Event-ID": "not-an-id"}, after=early) == expected[2:]
     r = client.get("/v1/feed/stream", headers=players[0].auth)
     assert r.status_code == 403
 

@@ -365,6 +365,24 @@ def test_a_stream_resumes_after_its_last_event_id(client: FlaskClient, new_playe
         assert _sse_ids(client, table_id, players[0], {"Last-Event-ID": never_sent}) == everything
 
 
+def test_a_streams_last_event_id_wins_over_its_after(client: FlaskClient, new_player: Any):
+    """An EventSource reconnects to the URL it opened, `after=` and all, with the id it last
+    received: the stream goes on after that id, not after `after` again, which sent the same
+    events at every reconnection. An id the stream never sent leaves `after` to decide."""
+    players = [new_player("Ivo", 10), new_player("Jem", 10)]
+    table_id = cassino_table(client, players)
+    assert client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR).status_code == 201
+    everything = _sse_ids(client, table_id, players[0], {})
+    versions = [v for v, _ in everything]
+    early, later = versions[1], versions[len(versions) // 2]
+    assert early < later < versions[-1]
+    assert _sse_ids(client, table_id, players[0], {"Last-Event-ID": str(later)},
+                    after=early) == [e for e in everything if e[0] > later]
+    for never_sent in ("not-an-id", str(versions[-1] + 5)):
+        assert _sse_ids(client, table_id, players[0], {"Last-Event-ID": never_sent},
+                        after=early) == [e for e in everything if e[0] > early]
+
+
 def test_streams_and_long_polls_leave_a_quarter_of_the_threads_to_other_requests(
         config: Any, new_player: Any):
     """Each open stream or waiting long poll holds a server thread: with 4 threads, 3 may wait
