@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import logging
 import multiprocessing
 import os
@@ -38,7 +39,10 @@ from bench.rebuild import seed
 
 log = logging.getLogger("bench.webhooks")
 
-WEBHOOK_ENV = {"BANCO_WEBHOOK_BACKOFF_S": "0.05", "BANCO_WEBHOOK_LEASE_S": "2"}
+# The receiver is on loopback, where webhooks go only when the operator allows it.
+LOOPBACK = "127.0.0.1/32"
+WEBHOOK_ENV = {"BANCO_WEBHOOK_BACKOFF_S": "0.05", "BANCO_WEBHOOK_LEASE_S": "2",
+               "BANCO_WEBHOOK_ALLOW_NETWORKS": LOOPBACK}
 
 
 def _serve(port: Synchronized, count: Synchronized) -> None:
@@ -96,7 +100,8 @@ def subscribe(url: str, receiver: Receiver, subscriptions: int) -> list[str]:
     ids = []
     with psycopg.connect(url, autocommit=True) as conn:
         for _ in range(subscriptions):
-            made, _secret = webhook_subscriptions.create(conn, receiver.url, ["TreasurePosted"], None)
+            made, _secret = webhook_subscriptions.create(conn, receiver.url, ["TreasurePosted"], None,
+                                                         (ipaddress.ip_network(LOOPBACK),))
             webhook_subscriptions.replay(conn, made["id"], 0)
             ids.append(made["id"])
     return ids
@@ -212,6 +217,9 @@ def run(base_url: str, redis_url: str, events: int, subscriptions: Sequence[int]
     """Every way, for each count of subscriptions (and of workers, for `worker`)."""
     rows = []
     receiver = Receiver.start()
+    # The job and the ceiling send from this process, which reads the setting as workers do.
+    allowed = os.environ.get("BANCO_WEBHOOK_ALLOW_NETWORKS")
+    os.environ["BANCO_WEBHOOK_ALLOW_NETWORKS"] = LOOPBACK
     try:
         for k in subscriptions:
             total = events * k
@@ -232,6 +240,10 @@ def run(base_url: str, redis_url: str, events: int, subscriptions: Sequence[int]
                     progress(f"{w} worker(s), {k} subscription(s): {rows[-1].rate:,.0f}/s")
     finally:
         receiver.stop()
+        if allowed is None:
+            del os.environ["BANCO_WEBHOOK_ALLOW_NETWORKS"]
+        else:
+            os.environ["BANCO_WEBHOOK_ALLOW_NETWORKS"] = allowed
     return rows
 
 

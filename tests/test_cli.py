@@ -344,6 +344,9 @@ BAD_STARTS = {
     "no thread": (["serve", "--threads", "0"], {}, "--threads"),
     "a sweep that is no number": (["worker", "--burst"], {"BANCO_SWEEP_EVERY_S": "often"},
                                   "BANCO_SWEEP_EVERY_S"),
+    "a webhook range that is no range": (["worker", "--burst"],
+                                         {"BANCO_WEBHOOK_ALLOW_NETWORKS": "10.0.0.1/8"},
+                                         "BANCO_WEBHOOK_ALLOW_NETWORKS"),
     "a data folder that cannot be made": (["run", "--data-dir", "/proc/banco"], {},
                                           "cannot make the data folder /proc/banco"),
 }

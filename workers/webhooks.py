@@ -18,8 +18,6 @@ import contextlib
 import logging
 import os
 import time
-import urllib.error
-import urllib.request
 from datetime import UTC, datetime
 
 import orjson
@@ -30,6 +28,8 @@ from standardwebhooks.webhooks import Webhook
 
 from events.model import Checkpoint
 from service.commands import webhook_subscriptions, webhooks
+from service.runtime.config import webhook_allow_networks
+from workers import webhook_client
 from workers.queues import queue
 from workers.settlement import _pool, _store
 
@@ -41,7 +41,6 @@ log = logging.getLogger("banco.webhooks")
 LOCK_SPACE = 0x77686B
 BATCH = 200  # events read from the log at a time
 BUDGET_S = 5.0  # a job stops after this long, to let other jobs run; the next sweep queues the rest
-ERROR_CHARS = 200
 
 
 def _env(name: str, default: float) -> float:
@@ -65,28 +64,12 @@ def lease_s() -> int:
     return max(1, int(_env("BANCO_WEBHOOK_LEASE_S", 30)))
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    # A webhook is not followed elsewhere: a 3xx is the receiver's answer, and a failure.
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
-
-
-# No proxy from the environment either: the operator's URL is where the events go.
-_OPENER = urllib.request.build_opener(_NoRedirects, urllib.request.ProxyHandler({}))
-
-
 def post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, str | None]:
-    """POST `body`; the receiver's status (None if there was none) and what went wrong, if anything."""
-    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
-    try:
-        with _OPENER.open(request, timeout=_env("BANCO_WEBHOOK_TIMEOUT_S", 10)) as response:
-            response.read(65536)
-            return response.status, None
-    except urllib.error.HTTPError as e:
-        return e.code, f"HTTP {e.code}"
-    except (urllib.error.URLError, OSError, ValueError) as e:
-        reason = e.reason if isinstance(e, urllib.error.URLError) else e
-        return None, (str(reason) or type(reason).__name__)[:ERROR_CHARS]
+    """POST `body` within `BANCO_WEBHOOK_TIMEOUT_S` in all, to an address allowed
+    (`BANCO_WEBHOOK_ALLOW_NETWORKS`); the receiver's status (None if there was none) and what
+    went wrong, if anything."""
+    return webhook_client.post(url, body, headers, webhook_allow_networks(),
+                               _env("BANCO_WEBHOOK_TIMEOUT_S", 10))
 
 
 def headers_for(signer: Webhook, webhook_id: str, body: bytes) -> dict[str, str]:

@@ -16,7 +16,7 @@ from service.cli.failures import Banco
 from service.cli.files import written
 from service.cli.runner import THREADS, gunicorn_command
 from service.cli.servers import data_dir_option, database_url, redis_url, servers
-from service.runtime.config import Config, ConfigError
+from service.runtime.config import Config, ConfigError, webhook_allow_networks
 
 
 @click.group(cls=Banco)
@@ -73,6 +73,10 @@ def worker(burst: bool, data_dir: Path) -> None:
         sweep_every_s = float(os.environ.get("BANCO_SWEEP_EVERY_S") or "1")
     except ValueError:
         raise click.UsageError("BANCO_SWEEP_EVERY_S must be a number of seconds") from None
+    try:
+        webhook_allow_networks()  # read by each delivery: a bad value fails here, at start-up
+    except ConfigError as e:
+        raise click.UsageError(str(e)) from e
     if os.environ.get(metrics_dir.VARIABLE):  # the API's folder: it cleans it, this only writes
         Path(os.environ[metrics_dir.VARIABLE]).mkdir(parents=True, exist_ok=True)
     with servers(data_dir, database=True, redis=True) as found:

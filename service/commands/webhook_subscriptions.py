@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import secrets
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,12 +18,16 @@ import psycopg
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from events import personal_data
+from service.commands import webhook_addresses
 from service.commands.errors import Invalid, NotFound
 from service.commands.webhooks import known_type
+from service.runtime.config import Network
 
 PREFIX = "whsec_"
 SECRET_FIELD = "webhook_secret"
 SECRET_BYTES = (24, 64)  # what Standard Webhooks asks of a secret's length
+NOT_ALLOWED = ("the URL's host must resolve to public addresses only, or to ones in the ranges"
+               " the operator allows (BANCO_WEBHOOK_ALLOW_NETWORKS)")
 
 COLUMNS = ("subscription_id, url, event_types, status, paused_reason, cursor_txid, cursor_position,"
            " failures, next_attempt_at, created_at, updated_at")
@@ -36,15 +41,23 @@ def _row(row: tuple[Any, ...]) -> dict[str, Any]:
             "created_at": created, "updated_at": updated}
 
 
-def check_url(url: str) -> str:
-    """`url` if webhooks can be sent to it: http or https, with a host."""
+def check_url(url: str, allow: Sequence[Network]) -> str:
+    """`url` if webhooks can be sent to it: http or https, to a host that resolves to addresses
+    webhooks may go to (public ones, or in `allow`)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise Invalid("invalid_url", "the URL must be http:// or https:// with a host")
     try:
-        parts.port  # noqa: B018 -- raises on a port out of range
+        port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
         raise Invalid("invalid_url", "the URL's port is not a port") from None
+    try:
+        webhook_addresses.addresses(parts.hostname, port, allow, webhook_addresses.RESOLVE_S)
+    except webhook_addresses.NotAllowed:
+        # One answer for every reason (a private address, no address at all): the refusal tells
+        # nothing of the network behind the service. Named by field, as a schema's errors are.
+        raise Invalid("url_not_allowed", NOT_ALLOWED, errors={"json": {"url": [NOT_ALLOWED]}}) \
+            from None
     return url
 
 
@@ -60,11 +73,11 @@ def check_secret(secret: str) -> str:
     return secret
 
 
-def create(conn: psycopg.Connection, url: str, event_types: list[str],
-           secret: str | None) -> tuple[dict[str, Any], str]:
+def create(conn: psycopg.Connection, url: str, event_types: list[str], secret: str | None,
+           allow: Sequence[Network] = ()) -> tuple[dict[str, Any], str]:
     """Register a subscription, which sends the events recorded from now on; returns it and its
-    secret (made here unless given)."""
-    check_url(url)
+    secret (made here unless given). Its URL's host must be public, or in `allow`."""
+    check_url(url, allow)
     unknown = [t for t in event_types if not known_type(t)]
     if unknown:
         raise Invalid("unknown_event_type", f"no such event type: {', '.join(unknown)}",

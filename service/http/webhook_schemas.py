@@ -12,7 +12,9 @@ EVENT_TYPES = ("Types of the log (`TreasurePosted`, `TableCreated`, `game.CardDe
 class SubscriptionCreateSchema(Schema):
     url = fields.Url(required=True, schemes={"http", "https"}, require_tld=False,
                      validate=validate.Length(min=1, max=500), metadata={"format": "uri",
-        "description": "Where each event is POSTed: http:// or https://.",
+        "description": "Where each event is POSTed: http:// or https://, to a host that resolves"
+                       " to public addresses only (or to ones in the ranges the operator allows),"
+                       " checked again at every connection.",
         "example": "https://example.com/banco-hooks"})
     event_types = fields.List(fields.String(validate=validate.Length(min=1, max=50)),
                               required=True, validate=validate.Length(min=1, max=20),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g
+from flask import current_app, g
 from flask.views import MethodView
 
 from service.commands import webhook_subscriptions as subscriptions
@@ -37,10 +37,13 @@ class Subscriptions(MethodView):
 
         The subscription sends the events recorded from now on (replay it to send older ones).
         The secret is stored only sealed; replayed with its `Idempotency-Key`, the request
-        answers the same subscription and secret.
+        answers the same subscription and secret. 422 `url_not_allowed` when the URL's host
+        does not resolve to public addresses only (or to ones in the ranges the operator
+        allows).
         """
+        allow = current_app.config["BANCO"].webhook_allow_networks
         subscription, secret = subscriptions.create(db.conn(), body["url"], body["event_types"],
-                                                    body["secret"])
+                                                    body["secret"], allow)
         g.issued_secret = True
         return {"subscription": subscription, "secret": secret}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -58,6 +59,23 @@ def idempotency_retention_s(env: Mapping[str, str] | None = None) -> int:
                 24 * 3600, 60, 366 * 24 * 3600)
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def webhook_allow_networks(env: Mapping[str, str] | None = None) -> tuple[Network, ...]:
+    """The private ranges webhooks may go to (`BANCO_WEBHOOK_ALLOW_NETWORKS`, comma-separated
+    CIDRs): read by the API, which refuses subscriptions elsewhere, and by the workers, which
+    check every connection again."""
+    raw = (os.environ if env is None else env).get("BANCO_WEBHOOK_ALLOW_NETWORKS", "")
+    networks = []
+    for item in filter(None, (part.strip() for part in raw.split(","))):
+        try:
+            networks.append(ipaddress.ip_network(item))
+        except ValueError as e:
+            raise ConfigError(f"BANCO_WEBHOOK_ALLOW_NETWORKS: {e}") from None
+    return tuple(networks)
+
+
 # Open streams per API process: each costs the process a socket and ~10 KB, and a change of its
 # table one `send`; two of gunicorn's default workers hold 2,000 even when one gets them all.
 STREAMS = 2048
@@ -83,6 +101,8 @@ class Config:
     # `database_url`.
     replica_url: str | None = None
     replica_wait_ms: int = 200  # how long a caller's read waits for the replica to have his writes
+    # Private ranges that webhook subscriptions may name (service/commands/webhook_addresses.py).
+    webhook_allow_networks: tuple[Network, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -108,4 +128,5 @@ class Config:
             idempotency_retention_s=idempotency_retention_s(env),
             replica_url=env.get("DATABASE_REPLICA_URL") or None,
             replica_wait_ms=_int(env, "BANCO_REPLICA_WAIT_MS", 200, 0, 60_000),
+            webhook_allow_networks=webhook_allow_networks(env),
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import subprocess
 import sys
@@ -29,7 +30,9 @@ def config(database_url: str, redis_url: str) -> Config:
     # A queue of the session's own, so tests never take jobs from (or give jobs to) anyone else.
     return Config(database_url=database_url, redis_url=redis_url, operator_key=OPERATOR_KEY,
                   max_body_bytes=4096, pool_size=20, queue_name=f"banco-test-{os.getpid()}",
-                  rate_limit="1000000/minute")  # the limits have tests of their own
+                  rate_limit="1000000/minute",  # the limits have tests of their own
+                  # Webhook receivers in the tests are on loopback, a range refused unless allowed.
+                  webhook_allow_networks=(ipaddress.ip_network("127.0.0.1/32"),))
 
 
 @contextmanager

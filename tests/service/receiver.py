@@ -19,6 +19,8 @@ class Received:
     headers: dict[str, str]
     body: bytes
     status: int | None = None  # what the receiver answered, once it did
+    dripped: int = 0  # bytes of a dripped answer written before the sender hung up, or all
+    hung_up: bool = False  # the sender closed the connection before the answer was written
 
     @property
     def webhook_id(self) -> str:
@@ -29,8 +31,17 @@ class Received:
         return dict(orjson.loads(self.body))
 
 
+@dataclass(frozen=True)
+class Drip:
+    """An answer written a byte at a time: the status line, then `count` bytes of a header,
+    one every `every` seconds, then the rest of a 200."""
+
+    count: int
+    every: float
+
+
 # Given the request's number (from 0) and the request, the status to answer, after any sleep.
-Answer = Callable[[int, Received], int]
+Answer = Callable[[int, Received], int | Drip]
 
 
 @dataclass
@@ -40,6 +51,7 @@ class Receiver:
 
     answer: Answer = lambda n, r: 200
     received: list[Received] = field(default_factory=list)
+    connections: int = 0  # accepted, whether a request came on them or not
     port: int = 0
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -59,19 +71,39 @@ class Receiver:
                     n = len(receiver.received)
                     receiver.received.append(got)
                 status = receiver.answer(n, got)
-                got.status = status
                 try:
-                    self.send_response(status)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                except OSError:
-                    pass  # the sender gave up waiting (its timeout) and closed the connection
+                    if isinstance(status, Drip):
+                        self.drip(status, got)
+                    else:
+                        got.status = status
+                        self.send_response(status)
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                except OSError:  # the sender gave up waiting (its deadline) and closed the connection
+                    got.hung_up = True
+
+            def drip(self, drip: Drip, got: Received) -> None:
+                self.wfile.write(b"HTTP/1.0 200 OK\r\nX-Drip: ")
+                for _ in range(drip.count):
+                    time.sleep(drip.every)
+                    self.wfile.write(b".")  # fails once the sender has closed the connection
+                    got.dripped += 1
+                self.wfile.write(b"\r\nContent-Length: 0\r\n\r\n")
+                got.status = 200
 
             def log_message(self, *args: Any) -> None:
                 pass
 
-        ThreadingHTTPServer.allow_reuse_address = True
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        class Server(ThreadingHTTPServer):
+            allow_reuse_address = True
+
+            def get_request(self) -> Any:
+                accepted = super().get_request()
+                with receiver._lock:
+                    receiver.connections += 1
+                return accepted
+
+        self._server = Server(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
         self.port = self._server.server_address[1]
         threading.Thread(target=self._server.serve_forever, daemon=True).start()

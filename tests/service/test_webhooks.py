@@ -9,6 +9,7 @@ import hmac
 import logging
 import os
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,12 +27,14 @@ from service.runtime.config import Config
 from tests.conftest import fresh_database
 from tests.service.conftest import OPERATOR, Player, app_on
 from tests.service.play import DECKS, Session, knowledge, strings
-from tests.service.receiver import Received, Receiver, failing, slow_once
+from tests.service.receiver import Drip, Received, Receiver, failing, slow_once
 from tests.service.test_timeouts import worker_process
+from tests.service.test_webhook_addresses import fake_resolver
 from workers import settlement, sweeper, webhooks
 from workers.queues import connect, queue
 
 FAST = {"BANCO_WEBHOOK_BACKOFF_S": "0.05", "BANCO_WEBHOOK_BACKOFF_MAX_S": "0.2",
+        "BANCO_WEBHOOK_ALLOW_NETWORKS": "127.0.0.1/32",  # the receivers are on loopback
         "BANCO_WEBHOOK_TIMEOUT_S": "0.5", "BANCO_WEBHOOK_MAX_FAILURES": "4"}
 
 
@@ -167,6 +170,82 @@ def test_a_slow_receiver_gets_the_event_again_with_the_same_id(client, new_playe
     [*_, first] = client.get(f"/v1/webhooks/{subscription_id}/deliveries", headers=OPERATOR).json["items"]
     assert first["attempts"][0]["status_code"] is None
     assert "timed out" in first["attempts"][0]["error"]
+
+
+def test_a_receiver_dripping_its_answer_fails_the_attempt_at_the_deadline(client, new_player,
+                                                                        receiver):
+    """A byte every 0.1 s, never the 0.5 s without one that a timeout on each read waits for:
+    the attempt ends at its deadline all the same, and is a failure like any other."""
+    receiver.answer = lambda n, got: Drip(40, 0.1) if n == 0 else 200  # 4 s in all
+    other = Receiver().up()
+    try:
+        dripping, secret = subscribe(client, receiver.url)
+        other_id, _ = subscribe(client, other.url)
+        positions = deposits(client, new_player("Drip"), 2)
+        wait_for(lambda: receiver.received, lambda: webhooks.deliver(dripping))
+        first = receiver.received[0]
+        assert first.dripped < 40, "the job ended before the receiver finished its answer"
+        wait_for(lambda: first.hung_up or first.status)
+        assert first.hung_up and first.status is None, "the sender closed the connection"
+        [*_, delivery] = client.get(f"/v1/webhooks/{dripping}/deliveries",
+                                    headers=OPERATOR).json["items"]
+        assert delivery["status"] == "pending"
+        assert [(a["status_code"], a["error"]) for a in delivery["attempts"]] == \
+            [(None, "timed out after 0.5 s")]
+        shown = client.get(f"/v1/webhooks/{dripping}", headers=OPERATOR).json
+        assert shown["status"] == "active" and shown["failures"] == 1, "backoff, as any failure"
+        drain(other_id, other, positions)  # another subscription goes on meanwhile
+        drain(dripping, receiver, positions)  # and this one once its receiver answers
+        check_arrivals(receiver, dripping, secret, positions)
+    finally:
+        other.down()
+
+
+def test_a_name_is_checked_again_at_each_connection_and_its_checked_address_used(
+        client, new_player, receiver, monkeypatch):
+    """A name public when subscribed that resolves to loopback later (DNS rebinding) is not
+    connected to; once the operator allows that range, the worker connects to the address it
+    checked, with the name in the Host header."""
+    names = {"hooks.banco.test": ["93.184.216.34"]}  # public: nothing connects to it here
+    asked = fake_resolver(monkeypatch, names)
+    url = f"http://hooks.banco.test:{receiver.port}/hooks"
+    subscription_id, secret = subscribe(client, url)
+    names["hooks.banco.test"] = ["127.0.0.1"]
+    monkeypatch.setenv("BANCO_WEBHOOK_ALLOW_NETWORKS", "10.0.0.0/8")  # loopback no longer
+    positions = deposits(client, new_player("Rebound"), 1)
+    [delivery] = wait_for(lambda: client.get(f"/v1/webhooks/{subscription_id}/deliveries",
+                                             headers=OPERATOR).json["items"],
+                          lambda: webhooks.deliver(subscription_id))
+    assert [(a["status_code"], a["error"]) for a in delivery["attempts"]] == \
+        [(None, "could not connect")]
+    assert asked == ["hooks.banco.test"] * 2, "looked up when subscribed and when connecting"
+    assert receiver.connections == 0, "nothing connected to the address refused"
+
+    monkeypatch.setenv("BANCO_WEBHOOK_ALLOW_NETWORKS", "127.0.0.1/32")
+    drain(subscription_id, receiver, positions)
+    check_arrivals(receiver, subscription_id, secret, positions)
+    assert receiver.received[0].headers["host"] == f"hooks.banco.test:{receiver.port}"
+
+
+def test_a_failure_to_connect_reads_the_same_for_any_port_or_address(receiver, monkeypatch):
+    """A closed port, a filtered one (its queue full: the connection waits for the deadline), an
+    address not allowed and a name with no address: one reason, no errno, no port."""
+    fake_resolver(monkeypatch, {})
+    with socket.socket() as closed, socket.socket() as filtered, socket.socket() as queued:
+        closed.bind(("127.0.0.1", 0))  # bound, never listening: connections are refused
+        filtered.bind(("127.0.0.1", 0))
+        filtered.listen(0)
+        queued.connect(filtered.getsockname())  # fills its queue: the next SYN is dropped
+        body = b"{}"
+        answers = {
+            "closed": webhooks.post(f"http://127.0.0.1:{closed.getsockname()[1]}/", body, {}),
+            "filtered": webhooks.post(f"http://127.0.0.1:{filtered.getsockname()[1]}/", body, {}),
+            "no address": webhooks.post("http://nowhere.banco.test/", body, {}),
+        }
+        monkeypatch.setenv("BANCO_WEBHOOK_ALLOW_NETWORKS", "")
+        answers["not allowed"] = webhooks.post(receiver.url, body, {})
+    assert answers == dict.fromkeys(answers, (None, "could not connect"))
+    assert receiver.connections == 0
 
 
 def test_a_receiver_away_for_a_while_gets_everything_when_back(client, new_player, receiver):
