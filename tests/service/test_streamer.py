@@ -20,6 +20,7 @@ from service.commands import notify
 from service.commands.principal import OPERATOR as OPERATOR_PRINCIPAL
 from service.commands.principal import Principal
 from service.http import fanout
+from service.http.relay import Relay
 from service.http.streamer import Streamer
 from service.runtime.config import Config
 from tests.service.conftest import OPERATOR
@@ -180,4 +181,62 @@ def test_moves_reach_the_streams_by_their_notices_and_a_stream_ends_at_its_timeo
     control.settimeout(10)
     assert int(control.recv(32)) == 4
     for reader in [short, *readers]:
+        reader.sock.close()
+
+
+def test_a_table_a_request_wrote_reaches_the_streamer_and_is_not_read_again(
+        streamer: tuple[Streamer, socket.socket], app: Flask, client: FlaskClient,
+        new_player: Any, monkeypatch: pytest.MonkeyPatch):
+    """A move's request hands the table it wrote to the streamer of its worker (`Relay.offer`):
+    the streamer's followers of the table render it once the notice of its commit comes, and
+    nobody reads the table from PostgreSQL; a move whose table was not offered is read once."""
+    serving, control = streamer
+    relay = Relay()
+    relay.attach(control)  # as a worker's relay, to the streamer it started
+    try:
+        _offered_tables_are_not_read_again(serving, relay, app, client, new_player, monkeypatch)
+    finally:
+        control.shutdown(socket.SHUT_RDWR)  # the relay's listener lets go, as at a worker's end
+
+
+def _offered_tables_are_not_read_again(serving: Streamer, relay: Relay, app: Flask,
+                                       client: FlaskClient, new_player: Any,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(app.extensions, "banco.relay", relay)
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    version = int(r.json["version"])
+    readers = []
+    for seat, player in enumerate(players):  # each follows his turns, as he left his first look
+        ours, theirs = socket.socketpair()
+        state = [False, True, version, version, version, seat, False]  # `Follower.state`
+        relay.hand(theirs, False, {"kind": "table", "table_id": table_id,
+                                   "who": ["player", player.id], "state": state},
+                   time.monotonic() + 60, time.monotonic(), lambda: None)
+        readers.append(Reader(ours))
+    deadline = time.monotonic() + 15
+    while (feed := serving.feeds.get(table_id)) is None or feed.followers < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+    def turns(moved: int) -> None:
+        """Wait until the mover's opponent was sent the table at `moved`."""
+        deadline = time.monotonic() + 10
+        while not any(e.get("version") == moved for reader in readers for e in reader.events):
+            assert time.monotonic() < deadline, "no follower was sent his turn"
+            for reader in readers:
+                reader.read()
+            time.sleep(0.01)
+
+    reads = feed.table_reads
+    for _ in range(3):
+        turns(move(client, table_id, players))
+    assert feed.table_reads == reads
+
+    monkeypatch.setattr(relay, "offer", lambda table: None)
+    turns(move(client, table_id, players))
+    assert feed.table_reads == reads + 1
+    for reader in readers:
         reader.sock.close()
