@@ -74,6 +74,7 @@ class Side:
     requests: list[float] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)  # pooled over rounds
     settling: list[float] = field(default_factory=list)  # settlement waits, pooled over rounds
+    deliveries: list[float] = field(default_factory=list)  # commit to the next mover's stream
     client_cpu: list[float] = field(default_factory=list)  # cores
     server_cpu: list[float] = field(default_factory=list)  # gunicorn's, cores
     other_cpu: list[float] = field(default_factory=list)  # the rest of the machine, cores
@@ -162,6 +163,7 @@ def trial(pool: Executor, svc: Service, side: Side, tasks: Tasks, seconds: float
     side.requests.append(sum(t.requests for t in tallies) / seconds)
     side.latencies += [x for t in tallies for x in t.latencies]
     side.settling += [x for t in tallies for x in t.settling]
+    side.deliveries += [x for t in tallies for x in t.deliveries]
     side.client_cpu.append(client / span)
     side.server_cpu.append(server / span)
     side.other_cpu.append(max(0.0, (busy1 - busy0) - client - server) / span)
@@ -247,6 +249,8 @@ def markdown(results: Sequence[Result]) -> str:
             report.ms(report.quantile(t.settling, 0.5)),
             report.rate(report.median(t.requests)),
             f"{lat(t.latencies, 0.5)} / {lat(t.latencies, 0.99)}",
+            (f"{lat(t.deliveries, 0.5)} / {lat(t.deliveries, 0.99)} / {lat(t.deliveries, 1.0)}"
+             if t.deliveries else "-"),
             report.rate(report.median(m.rates)),
             f"{lat(m.latencies, 0.5)} / {lat(m.latencies, 0.99)}",
             report.rate(report.median(c.rates)),
@@ -259,7 +263,8 @@ def markdown(results: Sequence[Result]) -> str:
         ])
     return report.table(
         ["game", "tables", "actions/s", "hands/s", "settling p50 ms", "table requests/s",
-         "action p50 / p99 ms", "minimal move POST/s", "minimal move p50 / p99 ms",
+         "action p50 / p99 ms", "delivery p50 / p99 / max ms", "minimal move POST/s",
+         "minimal move p50 / p99 ms",
          "INSERT POST/s", "INSERT p50 / p99 ms",
          "actions/minimal move (rounds' range)", "actions/INSERT (rounds' range)",
          "requests/INSERT", "p99/minimal move p99", "p99/INSERT p99",
@@ -289,6 +294,7 @@ class Options:
     hands_per_round: int = 1
     poll: bool = False  # clients that read before each move (`play`) instead of `follow`
     cpu: bool = False  # count the CPU of each part of the service (`bench.http_cpu`)
+    in_thread: bool = False  # streams served from their requests' threads (`bench.in_thread`)
 
     @property
     def client_kind(self) -> str:
@@ -321,6 +327,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--poll", action="store_true",
                         help="clients that read the table before a move and poll for settlement,"
                         " instead of following their turns over Server-Sent Events")
+    parser.add_argument("--in-thread", action="store_true",
+                        help="serve every stream from its request's thread (no hand-over to the"
+                        " streamer): the path handed-over streams are compared with")
     parser.add_argument("--cpu", action="store_true",
                         help="also split each trial's CPU into its parts, per action (gunicorn"
                         " counts its requests by endpoint; local PostgreSQL and Redis from /proc)")
@@ -336,6 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         mode="threads" if args.threads else "processes",
         poll=args.poll,
         cpu=args.cpu,
+        in_thread=args.in_thread,
         history=args.history if args.history is not None else (50 if args.quick else 10_000),
         history_rounds=2 if args.quick else 100,
         hands_per_round=1,
@@ -349,14 +359,17 @@ def main(argv: Sequence[str] | None = None) -> int:
               f" {os.cpu_count()} cores shared by the service, PostgreSQL, Redis and the clients;"
               f" clients as {options.mode}, {options.rounds} round(s) of {options.seconds:g} s per"
               " trial; rates are medians over rounds, actions/ceiling the median of each round's"
-              " ratio (its trials back to back), latencies pooled over rounds; CPU in cores\n",
-              flush=True)
+              " ratio (its trials back to back), latencies pooled over rounds; CPU in cores;"
+              f" streams {'served in their threads' if options.in_thread else 'handed over'};"
+              f" load average before {os.getloadavg()[0]:.2f}\n", flush=True)
         prepare(url)
-        with service(url, redis_url(), threads=options.server_threads, cpu=options.cpu) as svc:
+        with service(url, redis_url(), threads=options.server_threads, cpu=options.cpu,
+                     in_thread=options.in_thread) as svc:
             results = run_throughput(svc, options.games, options.tables, options.seconds,
                                      options.rounds, options.mode, progress,
                                      client=play if options.poll else follow)
             print(markdown(results), flush=True)
+            print(f"\nload average after: {os.getloadavg()[0]:.2f}", flush=True)
             if options.cpu:
                 print("\n## CPU per action (or ceiling request), ms, by part\n")
                 print(cpu_markdown(results), flush=True)

@@ -125,6 +125,10 @@ class Tally:
     settling: list[float] = field(default_factory=list)  # from a hand's last action to settled
     cpu: float = 0.0  # the client's own CPU seconds
     table_id: str = ""
+    # From a move's commit (its response, which comes after it) to the moment the stream of the
+    # player who acts next brought him that version: what a follower waits for, in seconds.
+    deliveries: list[float] = field(default_factory=list)
+    moves: list[tuple[int, float]] = field(default_factory=list)  # (version, response) of each
 
 
 _rngs: dict[str, random.Random] = {}
@@ -141,6 +145,7 @@ def _act(client: Client, spec: TableSpec, token: str, table: dict[str, Any], rng
     ended = time.monotonic()
     tally.requests += 1
     assert status == 200, (action, body)
+    tally.moves.append((body["version"], ended))
     if ended <= stop_at:
         tally.actions += 1
         tally.latencies.append(ended - began)
@@ -205,10 +210,11 @@ def play(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | None
 
 class Feeds:
     """Each player's stream of his turns at one table (`GET .../stream?turns=true&events=false`),
-    read by a thread per player into one inbox of (seat, table as that seat sees it)."""
+    read by a thread per player into one inbox of (seat, table as that seat sees it, when it
+    came)."""
 
     def __init__(self, spec: TableSpec, seconds: float) -> None:
-        self.inbox: Queue[tuple[int, dict[str, Any]]] = Queue()
+        self.inbox: Queue[tuple[int, dict[str, Any], float]] = Queue()
         self.conns: list[http.client.HTTPConnection] = []
         path = (f"/v1/tables/{spec.table_id}/stream?turns=true&events=false"
                 f"&timeout={min(600.0, max(0.1, seconds)):.2f}")  # the API allows 0.1-600 s
@@ -231,7 +237,7 @@ class Feeds:
                     data = line[6:]
                 elif line == b"\n" and data:
                     if kind == "table":
-                        self.inbox.put((seat, orjson.loads(data)))
+                        self.inbox.put((seat, orjson.loads(data), time.monotonic()))
                     kind, data = "", b""
 
     def close(self) -> None:
@@ -256,16 +262,21 @@ def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | No
     table: dict[str, Any] | None = None  # a table it can act on now, with the seat that sees it
     seat = 0
     finished = None  # when the hand in play ended, until a stream shows it settled
+    committed: dict[int, float] = {}  # when this client's moves' responses came, by version
     try:
         while time.monotonic() < stop_at:
             if table is None:
                 try:
-                    seat, table = feeds.inbox.get(timeout=max(0.001, stop_at - time.monotonic()))
+                    seat, table, came = feeds.inbox.get(
+                        timeout=max(0.001, stop_at - time.monotonic()))
                 except Empty:
                     break
                 if table["version"] < latest:
                     table = None  # news of a version this client has moved past
                     continue
+                moved = committed.pop(table["version"], None)
+                if moved is not None and came <= stop_at:
+                    tally.deliveries.append(max(0.0, came - moved))
             latest = table["version"]
             state = table["status"]
             if finished is not None and state != "settling":
@@ -276,6 +287,7 @@ def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | No
             if state == "playing" and table["legal_actions"]:
                 body, ended = _act(client, spec, spec.seats[seat].token, table, rng, tally, stop_at)
                 latest = body["version"]
+                committed[latest] = ended
                 if body["status"] == "settling":
                     finished = ended
                 # The same player may move again (his own response shows it); else wait for
@@ -287,6 +299,7 @@ def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | No
                 tally.requests += 1
                 assert status == 201, body
                 latest = body["version"]
+                committed[latest] = time.monotonic()
                 table = body if body["legal_actions"] else None
             elif state == "over":
                 feeds.close()

@@ -59,10 +59,12 @@ class Service:
 
 @contextmanager
 def service(url: str, redis_url: str, workers: int = 2, threads: int = THREADS,
-            cpu: bool = False, streams: int = STREAMS) -> Iterator[Service]:
+            cpu: bool = False, streams: int = STREAMS, in_thread: bool = False
+            ) -> Iterator[Service]:
     """gunicorn as `banco serve` starts it, and a settlement worker, both on database `url`;
     with `cpu`, gunicorn's workers count their requests' CPU (`bench.http_cpu`). Each worker
-    holds up to `streams` open streams."""
+    holds up to `streams` open streams, passed on to its streamer unless `in_thread`
+    (`bench.in_thread`)."""
     port = free_port()
     key = "bench-" + secrets.token_hex(16)
     queue_name = f"banco-bench-{os.getpid()}-{secrets.token_hex(3)}"
@@ -79,6 +81,8 @@ def service(url: str, redis_url: str, workers: int = 2, threads: int = THREADS,
             cpu_dir.mkdir()
             env[http_cpu.DIR_ENV] = str(cpu_dir)
             extra = ["--config", "python:bench.http_cpu"]
+        if in_thread:
+            extra += ["--worker-class", "bench.in_thread.InThreadWorker"]
         with log.open("wb") as out:
             gunicorn = subprocess.Popen(
                 [*gunicorn_command(f"127.0.0.1:{port}", workers, threads), "--log-level",

@@ -15,12 +15,20 @@ players, an auditor and the operator in turn, all with events, drained by anothe
 the table's version as they join); each round runs every count once, in an order that turns from
 round to round, and p50/p99 of the moves are pooled over the rounds. The ceiling is the
 unfollowed table (0 followers); the target is a followed table's move p99 within 2 times it.
+**Delivery**: for each move, from its commit (the mover's response, which comes after it) to
+the moment each follower's socket brought the event of that version (`id:`), pooled over
+followers and rounds; and to the moment the last of them had it ("every follower"). With
+`--in-thread` every stream is served from its request's thread (`bench.in_thread`), the path
+the streamer's delivery is compared with.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
 import multiprocessing
+import os
+import re
 import resource
 import selectors
 import socket
@@ -38,7 +46,7 @@ from service.cli.runner import THREADS
 from service.runtime.config import STREAMS as PER_WORKER
 
 STREAMS = 2000
-FOLLOWERS = (50, 500)
+FOLLOWERS = (1, 16, 500)
 P99_TARGET = 2.0  # a followed table's move p99 within 2 times the unfollowed table's
 
 
@@ -115,14 +123,22 @@ def run_held(svc: Service, streams: int) -> Held:
     return Held(streams, len(held), refused, (during - before) / max(1, len(held)))
 
 
+EVENT_ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
+Marks = list[tuple[int, float]]  # a stream's (newest event version, when it came), as it grew
+
+
 def _follow(port: int, requests: list[tuple[str, str]], ready: multiprocessing.Queue[int],
-            stop: Event) -> None:
-    """Hold the streams and read everything they send until `stop`."""
+            stop: Event, marks: multiprocessing.Queue[list[Marks]]) -> None:
+    """Hold the streams and read everything they send until `stop`; then put in `marks` when
+    each stream received each newer event."""
     held, _ = open_streams(port, requests)
     ready.put(len(held))
     sel = selectors.DefaultSelector()
-    for s in held:
-        sel.register(s, selectors.EVENT_READ)
+    newest = [0] * len(held)
+    tails = [b""] * len(held)  # an `id:` line may come in two reads
+    seen: list[Marks] = [[] for _ in held]
+    for i, s in enumerate(held):
+        sel.register(s, selectors.EVENT_READ, i)
     # Read into one buffer: `recv(n)` allocates n bytes each time, and at 500 streams a change
     # is 500 reads, whose allocations (a 1 MB one is an mmap and munmap) the benchmark's own
     # client would take from the two cores the service is measured on.
@@ -130,10 +146,43 @@ def _follow(port: int, requests: list[tuple[str, str]], ready: multiprocessing.Q
     while not stop.is_set():
         for key, _ in sel.select(0.2):
             s = cast(socket.socket, key.fileobj)
-            if not s.recv_into(buffer):
+            n = s.recv_into(buffer)
+            if not n:
                 sel.unregister(s)
+                continue
+            came = time.monotonic()
+            i = key.data
+            data = tails[i] + buffer[:n]
+            tails[i] = bytes(data[-32:])
+            ids = EVENT_ID.findall(data)
+            if ids and int(ids[-1]) > newest[i]:
+                newest[i] = int(ids[-1])
+                seen[i].append((newest[i], came))
     for s in held:
         s.close()
+    marks.put(seen)
+
+
+def deliveries(moves: list[tuple[int, float]], marks: list[Marks]) -> tuple[list[float],
+                                                                           list[float], int]:
+    """For each move, from its response to each stream's receipt of its version, and to the
+    last stream's; and how many (stream, move) pairs never arrived."""
+    each: list[float] = []
+    every: list[float] = []
+    missed = 0
+    versions = [[v for v, _ in m] for m in marks]
+    for version, moved in moves:
+        last = 0.0
+        for m, vs in zip(marks, versions, strict=True):
+            i = bisect.bisect_left(vs, version)
+            if i == len(vs):
+                missed += 1
+                continue
+            waited = max(0.0, m[i][1] - moved)
+            each.append(waited)
+            last = max(last, waited)
+        every.append(last)
+    return each, every, missed
 
 
 @dataclass
@@ -141,6 +190,9 @@ class Watched:
     latencies: dict[int, list[float]] = field(default_factory=dict)  # by followers
     held: dict[int, int] = field(default_factory=dict)
     cpu: dict[int, float] = field(default_factory=dict)  # gunicorn's CPU seconds while playing
+    each: dict[int, list[float]] = field(default_factory=dict)  # commit to a follower's receipt
+    every: dict[int, list[float]] = field(default_factory=dict)  # commit to the last follower's
+    missed: dict[int, int] = field(default_factory=dict)  # (follower, move) pairs never received
 
     def cpu_ms(self, followers: int) -> float:
         """gunicorn's CPU per move, in ms: less disturbed than latencies by the machine's other
@@ -164,12 +216,14 @@ def run_watched(svc: Service, followers: Sequence[int], seconds: float, rounds: 
     tokens = [seat.token for seat in spec.seats] + [body["token"], svc.operator_key]
     path = f"/v1/tables/{spec.table_id}/stream?turns=true&timeout=600&after="
     counts = [0, *followers]
-    out = Watched({k: [] for k in counts}, {k: 0 for k in counts}, {k: 0.0 for k in counts})
+    out = Watched({k: [] for k in counts}, {k: 0 for k in counts}, {k: 0.0 for k in counts},
+                  {k: [] for k in counts}, {k: [] for k in counts}, {k: 0 for k in counts})
     context = multiprocessing.get_context("spawn")
     for r in range(rounds):
         for k in counts[r % len(counts):] + counts[:r % len(counts)]:
             stop = context.Event()
             ready: multiprocessing.Queue[int] = context.Queue()
+            marks: multiprocessing.Queue[list[Marks]] = context.Queue()
             holder = None
             if k:
                 # From the table's version now: what following costs a move, not a history
@@ -178,7 +232,8 @@ def run_watched(svc: Service, followers: Sequence[int], seconds: float, rounds: 
                 version = client.call("GET", f"/v1/tables/{spec.table_id}", tokens[-1])[1]["version"]
                 client.close()
                 requests = [(f"{path}{version}", tokens[i % len(tokens)]) for i in range(k)]
-                holder = context.Process(target=_follow, args=(svc.port, requests, ready, stop))
+                holder = context.Process(target=_follow,
+                                         args=(svc.port, requests, ready, stop, marks))
                 holder.start()
                 out.held[k] = ready.get(timeout=120)
                 time.sleep(0.5)
@@ -187,8 +242,14 @@ def run_watched(svc: Service, followers: Sequence[int], seconds: float, rounds: 
             tally = play(spec, start, start + seconds)
             out.cpu[k] += process_cpu(svc.gunicorn.pid) - cpu
             out.latencies[k] += tally.latencies
-            stop.set()
             if holder is not None:
+                time.sleep(1.0)  # the last moves' news on its way
+                stop.set()
+                each, every, missed = deliveries(
+                    [(v, t) for v, t in tally.moves if t <= start + seconds], marks.get(timeout=60))
+                out.each[k] += each
+                out.every[k] += every
+                out.missed[k] += missed
                 holder.join(30)
     return out
 
@@ -209,7 +270,16 @@ def markdown(held: Held, watched: Watched) -> str:
     lines.append(report.table(["followers", "held", "moves", "p50 ms", "p99 ms",
                                "p99 / unfollowed", "server CPU ms / move",
                                "µs / follower / move"], rows))
+    rows = [[str(k), str(len(watched.every[k])), _spread(watched.each[k]),
+             _spread(watched.every[k]), str(watched.missed[k])]
+            for k in watched.latencies if k]
+    lines += ["", report.table(["followers", "moves", "to each follower p50 / p99 / max ms",
+                                "to every follower p50 / p99 / max ms", "never received"], rows)]
     return "\n".join(lines)
+
+
+def _spread(values: list[float]) -> str:
+    return " / ".join(report.ms(report.quantile(values, q)) for q in (0.5, 0.99, 1.0))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -219,6 +289,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--quick", action="store_true", help="200 streams, 1 round of 2 s")
+    parser.add_argument("--in-thread", action="store_true",
+                        help="serve every stream from its request's thread (no hand-over to the"
+                        " streamer): the path handed-over streams are compared with")
     parser.add_argument("--url", help="server to create the benchmark database on"
                         " (default: $DATABASE_URL, else the local test server)")
     args = parser.parse_args(argv)
@@ -228,12 +301,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         prepare(url)
         print(f"gunicorn gthread 2 workers x {THREADS} threads, up to {PER_WORKER:,} streams each"
               f" in its streamer; {args.streams:,} streams held,"
-              f" then {args.rounds} rounds of {args.seconds:g} s per follower count",
-              file=sys.stderr)
-        with service(url, redis_url()) as svc:
+              f" then {args.rounds} rounds of {args.seconds:g} s per follower count;"
+              f" streams {'served in their threads' if args.in_thread else 'handed over'};"
+              f" load average before {os.getloadavg()[0]:.2f}", file=sys.stderr)
+        threads = max(THREADS, max(args.streams, *args.followers) + 64) if args.in_thread else THREADS
+        with service(url, redis_url(), threads=threads, in_thread=args.in_thread) as svc:
             held = run_held(svc, args.streams)
             watched = run_watched(svc, args.followers, args.seconds, args.rounds)
     print(markdown(held, watched))
+    print(f"\nload average after: {os.getloadavg()[0]:.2f}")
     ok = held.held >= min(args.streams, STREAMS) and all(
         watched.ratio(k) <= P99_TARGET for k in args.followers)
     return 0 if ok else 1

@@ -23,18 +23,19 @@ when the token that opened it is revoked.
 from __future__ import annotations
 
 import contextlib
+import heapq
 import logging
-import queue
 import selectors
 import socket
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from service.commands import notify
 from service.commands.notify import Change
 from service.commands.principal import Principal
+from service.http.inbox import Inbox
 from service.http.slots import once
 from service.runtime import metrics
 
@@ -43,7 +44,7 @@ log = logging.getLogger("banco.fanout")
 BEHIND = 1 << 20  # bytes unsent to a follower before he is dropped as too slow a reader
 BEAT_S = 10.0  # a keep-alive comment after this much silence, as threaded streams send
 REMEMBER_S = 600.0  # how long a revocation is kept for the streams opened before it, yet to come
-TICK_S = 1.0  # how often deadlines and keep-alives are looked at, and lost notices made up for
+TICK_S = 1.0  # how often keep-alives are looked at, and lost notices made up for
 KEEP_ALIVE = b": keep-alive\n\n"
 END = b"0\r\n\r\n"  # the last chunk of a chunked response
 
@@ -146,17 +147,18 @@ class Fanout:
 
     def __init__(self, notices: notify.Listener) -> None:
         self._notices = notices
-        # What the thread is to do, posted from any thread: calls of its own methods.
-        self._inbox: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
-        # Written to wake the thread's `select` when the inbox has something; made with the thread.
-        self._wake_w: socket.socket | None = None
-        self._signalled = False
+        # What the thread is to do, posted from any thread: calls of its own methods. A notice
+        # wakes the thread through it at once; the tick only makes up for lost ones.
+        self._inbox = Inbox()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._taps: dict[str, _Tap] = {}  # under `_lock`
         # The thread's own, touched by it alone.
         self._tables: dict[str, _Table] = {}
         self._streams: set[Handed] = set()  # handed over and not yet ended
+        # The streams' deadlines, soonest first, so that the thread wakes for the next one: a
+        # stream ends at its `timeout`, not at the tick after it. Ended streams stay until due.
+        self._deadlines: list[tuple[float, int, Handed]] = []
         self._due: dict[str, list[Change] | None] = {}  # changes heard this turn, by table
         self._joining: dict[str, list[Group]] = {}  # streams to look for news, by table
         self._revocations: dict[str, float] = {}  # when each principal's was last heard of
@@ -185,11 +187,8 @@ class Fanout:
         with self._lock:
             if self._thread is None:
                 self._sel = selectors.DefaultSelector()
-                wake, self._wake_w = socket.socketpair()
-                wake.setblocking(False)
-                self._wake_w.setblocking(False)
-                self._thread = threading.Thread(target=self._run, args=(wake,),
-                                                name="banco-fanout", daemon=True)
+                self._thread = threading.Thread(target=self._run, name="banco-fanout",
+                                                daemon=True)
                 self._thread.start()
         self._tap(table_id)
         self._post(lambda: self._adopted(handed))
@@ -217,17 +216,18 @@ class Fanout:
                 self._notices.unsubscribe(tap.waiter)
 
     def _post(self, task: Callable[[], None]) -> None:
-        self._inbox.put(task)
-        # Before the first stream there is no thread to wake: it reads the inbox as it starts.
-        if not self._signalled and self._wake_w is not None:
-            self._signalled = True
-            with contextlib.suppress(BlockingIOError):  # woken already
-                self._wake_w.send(b"\0")
+        self._inbox.post(task)
+
+    @property
+    def wakes(self) -> int:
+        """How many times the thread was woken with something posted: by notices, new
+        streams and revocations, not by its tick."""
+        return self._inbox.wakes
 
     # The thread's
 
-    def _run(self, wake: socket.socket) -> None:
-        self._sel.register(wake, selectors.EVENT_READ, None)
+    def _run(self) -> None:
+        self._sel.register(self._inbox.reader, selectors.EVENT_READ, None)
         tick = time.monotonic() + TICK_S
         while True:
             try:
@@ -236,25 +236,25 @@ class Fanout:
                 log.exception("the streams' fan-out failed a turn; it goes on")
 
     def _turn(self, tick: float) -> float:
-        """Wait for sockets, notices or the next tick; serve what came. The next tick."""
-        for key, mask in self._sel.select(max(0.0, tick - time.monotonic())):
+        """Wait for sockets, notices, the next stream's deadline or the next tick; serve what
+        came. The next tick."""
+        wake = tick if not self._deadlines else min(tick, self._deadlines[0][0])
+        posted = False
+        for key, mask in self._sel.select(max(0.0, wake - time.monotonic())):
             handed: Handed | None = key.data
             if handed is None:  # the inbox has something
-                self._signalled = False  # before the inbox is read: a later post wakes us
-                with contextlib.suppress(BlockingIOError):
-                    while cast(socket.socket, key.fileobj).recv(4096):
-                        pass
+                posted = True
                 continue
             if mask & selectors.EVENT_READ:
                 self._readable(handed)
             if mask & selectors.EVENT_WRITE and not handed.closed:
                 self._flush(handed)
-        while True:
-            try:
-                self._inbox.get_nowait()()
-            except queue.Empty:
-                break
+        if posted:
+            for task in self._inbox.take():
+                task()
         now = time.monotonic()
+        while self._deadlines and self._deadlines[0][0] <= now:
+            self._end(heapq.heappop(self._deadlines)[2])
         if now >= tick:
             tick = now + TICK_S
             self._tick(now)
@@ -283,6 +283,7 @@ class Fanout:
             return
         self._sel.register(handed.sock, selectors.EVENT_READ, handed)
         self._streams.add(handed)
+        heapq.heappush(self._deadlines, (handed.deadline, id(handed), handed))
         heard = self._revocations.get(handed.follower.who.key)
         if heard is not None and heard >= handed.since:
             self._end(handed)  # revoked as it came
@@ -358,12 +359,11 @@ class Fanout:
         table.groups = list(groups.values())
 
     def _tick(self, now: float) -> None:
-        """End the streams whose time is up, keep the silent ones alive, and, while notices are
-        not heard, have every stream look for news as a threaded one would (and those that look
-        anyway)."""
-        for handed in list(self._streams):
-            if now >= handed.deadline:
-                self._end(handed)
+        """Keep the silent streams alive, and, while notices are not heard, have every stream
+        look for news as a threaded one would (and those that look anyway)."""
+        if len(self._deadlines) > 2 * len(self._streams) + 64:  # mostly ended streams': forget them
+            self._deadlines = [d for d in self._deadlines if not d[2].closed]
+            heapq.heapify(self._deadlines)
         listening = self._notices.listening.is_set()
         for table_id, table in list(self._tables.items()):
             if not listening:
@@ -426,6 +426,8 @@ class Fanout:
 
     def _end(self, handed: Handed) -> None:
         """End the response properly, if what was written before has gone, and close."""
+        if handed.closed:
+            return
         if handed.chunked and not handed.out:
             with contextlib.suppress(OSError):
                 handed.sock.send(END)

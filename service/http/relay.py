@@ -7,6 +7,10 @@ socket (`SCM_RIGHTS`), and closes its own copy: the streamer writes the stream f
 The worker's threads, and its GIL, are left to requests: a table's moves never wait for the
 writing of their own followers' news, however many follow.
 
+A request that writes a table the streamer has streams of hands it the table as written
+(`offer`), before it commits: the streamer's followers render it once the notice of its commit
+comes, rather than read it again from PostgreSQL.
+
 The worker keeps each stream's place (`BANCO_STREAMS`) until its streamer says the stream
 ended. A streamer that dies ends its streams (their clients resume with Last-Event-ID) and
 gives back their places, and the next stream starts another; a streamer ends with its worker.
@@ -14,17 +18,23 @@ gives back their places, and the next stream starts another; a streamer ends wit
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
+import pickle
 import socket
 import subprocess
 import sys
 import threading
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import orjson
+
+from projections.tables import TableRow
 
 log = logging.getLogger("banco.relay")
 
@@ -32,6 +42,11 @@ log = logging.getLogger("banco.relay")
 ENDED_MAX = 32
 READY = b"ready"
 READY_S = 60.0  # how long a streamer may take to start: its imports, its pool's first connection
+# A message without a socket is a table a request wrote (`Relay.offer`): this byte, then the
+# table pickled. Between a worker and the streamer it started, from the same code: nothing
+# stored, nothing another process could write.
+OFFER = b"T"
+MESSAGE_MAX = 1 << 16  # what the streamer reads of a message; a larger table is not offered
 
 
 class Relay:
@@ -42,6 +57,8 @@ class Relay:
         self._lock = threading.Lock()
         self._control: socket.socket | None = None
         self._ends: dict[int, Callable[[], None]] = {}  # the running streamer's streams
+        self._tables: dict[int, str] = {}  # the tables they follow, by stream
+        self._followed: Counter[str] = Counter()  # how many of them follow each table
         self._ids = itertools.count(1)
 
     def hand(self, sock: socket.socket, chunked: bool, follower: dict[str, Any],
@@ -57,6 +74,9 @@ class Relay:
                     control = self._control or self._start()
                     key = next(self._ids)
                     self._ends[key] = ended
+                    if follower.get("kind") == "table":
+                        self._tables[key] = follower["table_id"]
+                        self._followed[follower["table_id"]] += 1
             except OSError as e:
                 log.error("no streamer to pass a stream to (%s); its client reconnects", e)
                 ended()
@@ -68,6 +88,20 @@ class Relay:
             except OSError as e:  # the streamer went away meanwhile: the client reconnects
                 log.warning("a stream could not be passed to its streamer (%s)", e)
                 self._ended(key)
+
+    def offer(self, table: TableRow) -> None:
+        """Hand the streamer `table` as a request wrote it, if it has streams of it; never
+        waiting: one it cannot take now is read again from PostgreSQL, as before."""
+        with self._lock:
+            control = self._control
+            if control is None or not self._followed[table.table_id]:
+                return
+        message = OFFER + pickle.dumps(replace(table), protocol=5)
+        if len(message) > MESSAGE_MAX:
+            return
+        # Full (the streamer is busy) or gone: its followers read the table.
+        with contextlib.suppress(OSError):
+            control.send(message, socket.MSG_DONTWAIT)
 
     def start(self) -> None:
         """Start the streamer now, as its worker starts, rather than with the first stream,
@@ -96,19 +130,32 @@ class Relay:
             ours.close()
             raise
         ours.settimeout(None)
-        self._control, self._ends = ours, {}
-        threading.Thread(target=self._listen, args=(ours, self._ends, proc), daemon=True,
-                         name="banco-relay").start()
+        self.attach(ours, proc)
         return ours
+
+    def attach(self, control: socket.socket, proc: subprocess.Popen[bytes] | None = None) -> None:
+        """Pass streams from now on to the streamer at the other end of `control`, which said it
+        is ready (`proc`, when this relay started it); under the lock while others may pass
+        streams."""
+        self._control, self._ends = control, {}
+        self._tables, self._followed = {}, Counter()
+        threading.Thread(target=self._listen, args=(control, self._ends, proc), daemon=True,
+                         name="banco-relay").start()
 
     def _ended(self, key: int, ends: dict[int, Callable[[], None]] | None = None) -> None:
         with self._lock:
             end = (self._ends if ends is None else ends).pop(key, None)
+            if end is not None and ends in (None, self._ends):
+                table_id = self._tables.pop(key, None)
+                if table_id is not None:
+                    self._followed[table_id] -= 1
+                    if not self._followed[table_id]:
+                        del self._followed[table_id]
         if end is not None:
             end()
 
     def _listen(self, control: socket.socket, ends: dict[int, Callable[[], None]],
-                proc: subprocess.Popen[bytes]) -> None:
+                proc: subprocess.Popen[bytes] | None) -> None:
         """Give back the places of the streams the streamer ended; all of them if it dies."""
         while True:
             try:
@@ -121,6 +168,7 @@ class Relay:
         with self._lock:
             if self._control is control:
                 self._control = None
+                self._tables, self._followed = {}, Counter()
             left = dict(ends)
             ends.clear()
         control.close()
@@ -129,6 +177,8 @@ class Relay:
                         len(left))
         for end in left.values():
             end()
+        if proc is None:
+            return
         proc.wait()
         if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
             from prometheus_client import multiprocess

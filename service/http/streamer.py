@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import pickle
 import signal
 import socket
 import sys
@@ -36,7 +37,7 @@ from service.http.fanout import Fanout, Following
 from service.http.feed import LogFollower
 from service.http.feeds import Feeds
 from service.http.follower import Follower
-from service.http.relay import READY, READY_S
+from service.http.relay import MESSAGE_MAX, OFFER, READY, READY_S
 from service.http.slots import once
 from service.runtime import logs
 from service.runtime.config import Config, ConfigError
@@ -67,11 +68,15 @@ class Streamer:
         self.control.send(READY)
         while True:
             try:
-                message, fds, _, _ = socket.recv_fds(self.control, 1 << 16, 1)
+                message, fds, _, _ = socket.recv_fds(self.control, MESSAGE_MAX, 1)
             except OSError:  # reset: the worker went away with our last words unread
                 return
             if not message:
                 return
+            if not fds and message.startswith(OFFER):
+                # A table the worker wrote (`Relay.offer`), from the code that started us.
+                self.feeds.offer(pickle.loads(message[len(OFFER):]))
+                continue
             sock = socket.socket(fileno=fds[0])
             stream = orjson.loads(message)
             try:

@@ -124,9 +124,11 @@ def schedule_after_commit(table: TableRow, ended: int | None = None) -> None:
     jobs: DeferredJobs = current_app.extensions["banco.jobs"]
     snapshot = replace(table, state=None)
     db.after_commit(lambda: jobs.after(snapshot, ended))
-    # The table's followers in this process render it as written, once its notice comes.
+    # The table's followers in this process, and in its streamer, render it as written, once
+    # its notice comes.
     followers: Feeds = current_app.extensions["banco.feeds"]
     followers.offer(table)
+    current_app.extensions["banco.relay"].offer(table)
 
 
 @blp.route("")

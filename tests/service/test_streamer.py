@@ -19,6 +19,8 @@ from flask.testing import FlaskClient
 from service.commands import notify
 from service.commands.principal import OPERATOR as OPERATOR_PRINCIPAL
 from service.commands.principal import Principal
+from service.http import fanout
+from service.http.relay import Relay
 from service.http.streamer import Streamer
 from service.runtime.config import Config
 from tests.service.conftest import OPERATOR
@@ -62,11 +64,11 @@ class Reader:
 
 
 def pass_on(control: socket.socket, key: int, who: Principal, table_id: str,
-            version: int) -> Reader:
+            version: int, timeout: float = 60) -> Reader:
     """A stream of the table's events from `version`, as a worker passes one on."""
     client, server = socket.socketpair()
     state = [True, False, version, version, -1, None, False]  # `Follower.state`: events only
-    message = {"id": key, "chunked": False, "deadline": time.monotonic() + 60,
+    message = {"id": key, "chunked": False, "deadline": time.monotonic() + timeout,
                "since": time.monotonic(),
                "follower": {"kind": "table", "table_id": table_id,
                             "who": [who.role, who.subject], "state": state}}
@@ -136,4 +138,105 @@ def test_a_move_is_read_once_and_each_view_made_once_for_forty_streams(
         ended.add(int(control.recv(32)))
     assert ended == set(range(10))
     for _, reader in follows[10:]:
+        reader.sock.close()
+
+
+def test_moves_reach_the_streams_by_their_notices_and_a_stream_ends_at_its_timeout_with_no_tick(
+        streamer: tuple[Streamer, socket.socket], client: FlaskClient, new_player: Any,
+        monkeypatch: pytest.MonkeyPatch):
+    """The fan-out's tick, which keeps silent streams alive and makes up for lost notices, never
+    comes here: every move still reaches the streams passed on, each because its notice woke
+    the fan-out (a wake-up per move at least), and a stream ends at its own timeout."""
+    monkeypatch.setattr(fanout, "TICK_S", 3600.0)
+    serving, control = streamer
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    version = int(r.json["version"])
+    readers = [pass_on(control, i, Principal("player", players[i % 2].id), table_id, version)
+               for i in range(4)]
+    short = pass_on(control, 4, OPERATOR_PRINCIPAL, table_id, version, timeout=0.5)
+    deadline = time.monotonic() + 15
+    while serving.fanout.streams < 5:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+    wakes = serving.fanout.wakes
+    moves = 20
+    for _ in range(moves):
+        moved = move(client, table_id, players)
+        deadline = time.monotonic() + 10  # a bound for a missed wake-up, which waits an hour
+        for reader in readers:
+            while not reader.events or reader.events[-1]["version"] < moved:
+                assert time.monotonic() < deadline, "a move waited for the fan-out's tick"
+                reader.read()
+                time.sleep(0.005)
+    assert serving.fanout.wakes - wakes >= moves
+
+    short.sock.setblocking(True)
+    short.sock.settimeout(10)
+    while short.sock.recv(1 << 16):  # until the fan-out closes it: its timeout has passed
+        pass
+    control.settimeout(10)
+    assert int(control.recv(32)) == 4
+    for reader in [short, *readers]:
+        reader.sock.close()
+
+
+def test_a_table_a_request_wrote_reaches_the_streamer_and_is_not_read_again(
+        streamer: tuple[Streamer, socket.socket], app: Flask, client: FlaskClient,
+        new_player: Any, monkeypatch: pytest.MonkeyPatch):
+    """A move's request hands the table it wrote to the streamer of its worker (`Relay.offer`):
+    the streamer's followers of the table render it once the notice of its commit comes, and
+    nobody reads the table from PostgreSQL; a move whose table was not offered is read once."""
+    serving, control = streamer
+    relay = Relay()
+    relay.attach(control)  # as a worker's relay, to the streamer it started
+    try:
+        _offered_tables_are_not_read_again(serving, relay, app, client, new_player, monkeypatch)
+    finally:
+        control.shutdown(socket.SHUT_RDWR)  # the relay's listener lets go, as at a worker's end
+
+
+def _offered_tables_are_not_read_again(serving: Streamer, relay: Relay, app: Flask,
+                                       client: FlaskClient, new_player: Any,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(app.extensions, "banco.relay", relay)
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    version = int(r.json["version"])
+    readers = []
+    for seat, player in enumerate(players):  # each follows his turns, as he left his first look
+        ours, theirs = socket.socketpair()
+        state = [False, True, version, version, version, seat, False]  # `Follower.state`
+        relay.hand(theirs, False, {"kind": "table", "table_id": table_id,
+                                   "who": ["player", player.id], "state": state},
+                   time.monotonic() + 60, time.monotonic(), lambda: None)
+        readers.append(Reader(ours))
+    deadline = time.monotonic() + 15
+    while (feed := serving.feeds.get(table_id)) is None or feed.followers < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+    def turns(moved: int) -> None:
+        """Wait until the mover's opponent was sent the table at `moved`."""
+        deadline = time.monotonic() + 10
+        while not any(e.get("version") == moved for reader in readers for e in reader.events):
+            assert time.monotonic() < deadline, "no follower was sent his turn"
+            for reader in readers:
+                reader.read()
+            time.sleep(0.01)
+
+    reads = feed.table_reads
+    for _ in range(3):
+        turns(move(client, table_id, players))
+    assert feed.table_reads == reads
+
+    monkeypatch.setattr(relay, "offer", lambda table: None)
+    turns(move(client, table_id, players))
+    assert feed.table_reads == reads + 1
+    for reader in readers:
         reader.sock.close()
