@@ -73,6 +73,9 @@ class SlowClientWorker(ThreadWorker):
         conn.sock.setblocking(False)
         self.heads[conn] = head
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.read_head, conn))
+        # Most often the head is there already, come with the connection or what made it
+        # readable: read now, rather than after another turn of the poller.
+        self.read_head(conn, conn.sock)
 
     def head_ready(self, conn: TConn, head: Head) -> bool:
         return head.ready(self.cfg, conn.client, conn.parser.req_count + 1)
