@@ -1,6 +1,7 @@
 """Slow clients hold sockets, not threads (service/http/slow_clients.py): a real `banco serve` as
 shipped (2 workers x 64 threads) answers ordinary requests while 500 connections send their
-heads a line every two seconds, and ends those heads and slow bodies with a 408."""
+heads a line every two seconds, and ends those heads and slow bodies with a 408; clients that
+keep their side open after an answer that closes the connection hold up nothing either."""
 
 from __future__ import annotations
 
@@ -140,3 +141,16 @@ def test_slow_bodies_end_with_a_408_and_free_their_threads(served):
     slow = Dripping(served, 200, head, b" ", every_s=1)
     assert slow.statuses(within_s=30) == [408] * 200
     assert ordinary(served) == 8
+
+
+def test_clients_that_keep_their_side_open_after_the_last_answer_hold_up_nothing(served):
+    """gunicorn closes a connection gracefully, waiting up to 2 s for the client to close his
+    side too: in its poller's loop, which did nothing else meanwhile."""
+    lingering = [socket.create_connection(("127.0.0.1", served)) for _ in range(200)]
+    try:
+        for s in lingering:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert ordinary(served) == 8
+    finally:
+        for s in lingering:
+            s.close()
