@@ -39,6 +39,11 @@ class Head:
         self.deadline = deadline
         self._ruled_at = -1  # the head's length when gunicorn's parser last looked at it
 
+    def size(self) -> int:
+        """The head's bytes: up to its end if it has come, without what follows of a body."""
+        end = self.data.find(b"\r\n\r\n")
+        return len(self.data) if end < 0 else end + 4
+
     def ready(self, cfg: Any, client: Any, number: int) -> bool:
         """Whether gunicorn's parser (its configuration `cfg`, request `number` of the
         connection from `client`) can rule on the head without waiting for more of it."""

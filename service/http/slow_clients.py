@@ -32,6 +32,9 @@ from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn, ThreadWorker
 from service.http.heads import DeadlineUnreader, Head
 from service.runtime.config import BODY_TIMEOUT_S, HEAD_TIMEOUT_S
 
+# The most a head may hold, refused with a 431 past that: gunicorn's own limits (100 lines of
+# 8190 bytes) would let each connection waiting on its head hold 800 KiB of the worker's memory.
+HEAD_BYTES = 64 * 1024
 LINGER_S = 2.0  # how long a closing connection's input is drained, as gunicorn's close does
 LINGER_BYTES = 65536  # and how much of it at most
 
@@ -91,12 +94,17 @@ class SlowClientWorker(ThreadWorker):
             data = b""
         if data:
             head.data += data
-            if not self.head_ready(conn, head):
+            if head.size() <= HEAD_BYTES and not self.head_ready(conn, head):
                 return
         del self.heads[conn]
         self.poller.unregister(conn.sock)
-        if data:
+        if data and head.size() <= HEAD_BYTES:
             self.hand(conn, head)
+        elif data:
+            with contextlib.suppress(OSError):
+                util.write_error(conn.sock, 431, "Request Header Fields Too Large",
+                                 f"a request's head is {HEAD_BYTES // 1024} KiB at most")
+            self.linger(conn)
         else:  # the client left
             self.nr_conns -= 1
             conn.close()
