@@ -159,10 +159,10 @@ class SlowClientWorker(ThreadWorker):
         if data and drained + len(data) < LINGER_BYTES:
             self.closing[conn] = (deadline, drained + len(data))
             return
-        self.closed(conn, self.closing)
+        self.closed(conn)
 
-    def closed(self, conn: TConn, among: dict[TConn, Any]) -> None:
-        del among[conn]
+    def closed(self, conn: TConn) -> None:
+        del self.closing[conn]
         self.poller.unregister(conn.sock)
         self.nr_conns -= 1
         conn.close()
@@ -194,4 +194,4 @@ class SlowClientWorker(ThreadWorker):
             conn, (deadline, _) = next(iter(self.closing.items()))
             if deadline > now:
                 break
-            self.closed(conn, self.closing)
+            self.closed(conn)
