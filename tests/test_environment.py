@@ -4,6 +4,7 @@ settings by its process's composition root."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,3 +38,11 @@ def test_the_check_finds_a_read(tmp_path):
     probe.write_text("import os\nfrom os import getenv\nURL = os.environ.get('X') or getenv('Y')\n")
     assert sorted(reads(probe, tmp_path)) == ["probe.py:2: from os import getenv",
                                               "probe.py:3: os.environ"]
+
+
+def test_every_setting_read_is_in_the_readmes_table():
+    names = set(re.findall(r'"((?:BANCO|DATABASE|REDIS|PROMETHEUS)_[A-Z_]+)"', CONFIG.read_text()))
+    names -= {"BANCO_TEST_CRASH_POINT"}  # the tests' hook, no setting
+    assert {"DATABASE_URL", "BANCO_SWEEP_EVERY_S", "BANCO_WEBHOOK_LEASE_S"} <= names
+    rows = [line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("| `")]
+    assert sorted(n for n in names if not any(f"`{n}`" in row for row in rows)) == []
