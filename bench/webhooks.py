@@ -36,6 +36,7 @@ from standardwebhooks.webhooks import Webhook
 
 from bench import db
 from bench.rebuild import seed
+from service.runtime.config import WorkerConfig
 
 log = logging.getLogger("bench.webhooks")
 
@@ -107,6 +108,11 @@ def subscribe(url: str, receiver: Receiver, subscriptions: int) -> list[str]:
     return ids
 
 
+def job_settings(url: str) -> WorkerConfig:
+    """A worker's settings on the database `url`, as `run_workers` gives its workers."""
+    return WorkerConfig.from_env(WEBHOOK_ENV).with_servers(url, "redis://unused")
+
+
 def delivered(url: str) -> int:
     with psycopg.connect(url) as conn:
         row = conn.execute("SELECT count(*) FROM webhook_deliveries WHERE status = 'delivered'"
@@ -116,13 +122,7 @@ def delivered(url: str) -> int:
 
 def run_jobs(url: str, ids: list[str], total: int) -> float:
     """Deliver with the job's function, one thread per subscription; the seconds it took."""
-    from workers import settlement, webhooks
-
-    before = os.environ.get("DATABASE_URL")
-    os.environ["DATABASE_URL"] = url  # where the job's pool connects
-    settlement._pool.cache_clear()
-    settlement._store.cache_clear()
-    began = time.monotonic()
+    from workers import context, webhooks
 
     def drain(subscription_id: str) -> None:
         sent = 0
@@ -132,19 +132,14 @@ def run_jobs(url: str, ids: list[str], total: int) -> float:
                 time.sleep(0.01)
             sent += done
 
-    threads = [threading.Thread(target=drain, args=(s,)) for s in ids]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    took = time.monotonic() - began
-    settlement._pool().close()
-    settlement._pool.cache_clear()
-    settlement._store.cache_clear()
-    if before is None:
-        del os.environ["DATABASE_URL"]
-    else:
-        os.environ["DATABASE_URL"] = before
+    with context.installed(job_settings(url)):  # where the job's pool connects
+        began = time.monotonic()
+        threads = [threading.Thread(target=drain, args=(s,)) for s in ids]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        took = time.monotonic() - began
     assert delivered(url) == total, "every event was delivered"
     return took
 
@@ -217,13 +212,13 @@ def run(base_url: str, redis_url: str, events: int, subscriptions: Sequence[int]
     """Every way, for each count of subscriptions (and of workers, for `worker`)."""
     rows = []
     receiver = Receiver.start()
-    # The job and the ceiling send from this process, which reads the setting as workers do.
-    allowed = os.environ.get("BANCO_WEBHOOK_ALLOW_NETWORKS")
-    os.environ["BANCO_WEBHOOK_ALLOW_NETWORKS"] = LOOPBACK
+    from workers import context
+
     try:
         for k in subscriptions:
             total = events * k
-            rows.append(Row("ceiling", k, total, run_ceiling(receiver, k, events)))
+            with context.installed(job_settings(base_url)):  # the ceiling sends as a worker does
+                rows.append(Row("ceiling", k, total, run_ceiling(receiver, k, events)))
             progress(f"ceiling, {k} subscription(s): {rows[-1].rate:,.0f}/s")
             with db.fresh_database(base_url, prefix="banco_bench_hooks") as url:
                 with psycopg.connect(url) as conn:
@@ -240,10 +235,6 @@ def run(base_url: str, redis_url: str, events: int, subscriptions: Sequence[int]
                     progress(f"{w} worker(s), {k} subscription(s): {rows[-1].rate:,.0f}/s")
     finally:
         receiver.stop()
-        if allowed is None:
-            del os.environ["BANCO_WEBHOOK_ALLOW_NETWORKS"]
-        else:
-            os.environ["BANCO_WEBHOOK_ALLOW_NETWORKS"] = allowed
     return rows
 
 

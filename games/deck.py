@@ -4,7 +4,8 @@ Anyone can recompute a hand's deck from its revealed seeds with this recipe (doc
 publishes a test vector):
 
 1. `commitment = SHA-256(server_seed_bytes)` is recorded before the deal; the seed itself is
-   revealed when the hand ends.
+   revealed when the hand ends. The seed is drawn by the application (32 random bytes, as hex:
+   `service.commands.handlers.new_server_seed`), never here: the rules are pure.
 2. `key = SHA-256(server_seed_bytes || for each player seed in seat order: len32be || utf8)`.
 3. A stream of 32-bit big-endian integers comes from `HMAC-SHA256(key, label || counter64be)`
    blocks, counter 0, 1, 2, ...; each block gives eight integers.
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 import struct
 from collections.abc import Iterator, Sequence
 
@@ -62,11 +62,6 @@ def french_52() -> tuple[Card, ...]:
     """Cassino: the full 52-card deck, ranks A, 2..10, J, Q, K (`10d` is big casino)."""
     ranks = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
     return tuple(r + s for s in FRENCH_SUITS for r in ranks)
-
-
-def new_server_seed() -> str:
-    """A fresh secret server seed, 32 bytes as hex."""
-    return secrets.token_hex(32)
 
 
 def commitment(server_seed: str) -> str:

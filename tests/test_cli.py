@@ -40,13 +40,14 @@ def clitest(database_url: str) -> str:
     from events.catalog import default_types
     from events.model import NewEvent
     from events.postgres import PostgresEventStore, make_pool
+    from service.commands import posting
 
     pool = make_pool(database_url)
     try:
         store = PostgresEventStore(pool, default_types())
         with pool.connection() as c, c.transaction():
             registered = NewEvent("PlayerRegistered", {"player_id": "clitest", "name_enc": "Cli"})
-            ledger.post(c, store, "player-clitest", [
+            posting.post(c, store, "player-clitest", [
                 ledger.Transfer(ledger.HOUSE, "wallet:clitest", 30, "cash"),
                 ledger.Transfer("wallet:clitest", ledger.HOUSE, 4, "fee")], {}, extra=[registered])
     finally:

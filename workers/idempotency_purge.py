@@ -12,7 +12,7 @@ import logging
 
 import psycopg
 
-from service.runtime.config import idempotency_retention_s
+from workers import context
 
 log = logging.getLogger("banco.purge")
 
@@ -41,11 +41,9 @@ def purge_expired(conn: psycopg.Connection, retention_s: int, batch: int = BATCH
 
 def purge_logged() -> None:
     """One purge whose failure is logged, not raised: the next sweep retries."""
-    from workers.settlement import _pool
-
     try:
-        with _pool().connection() as conn:
-            purged = purge_expired(conn, idempotency_retention_s())
+        with context.pool().connection() as conn:
+            purged = purge_expired(conn, context.config().idempotency_retention_s)
         if purged:
             log.info("purged %d expired idempotency records", purged)
     except Exception:  # a worker must not die of it (PostgreSQL restarting, say)

@@ -1,14 +1,13 @@
 """RQ jobs: importable module-level functions taking primitive arguments.
 
-A job opens its own database connection from `DATABASE_URL`, which the worker inherits.
+A job takes its connections from the worker's pool (`workers.context`).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-import psycopg
+from workers import context
 
 # The balances projection against a recomputation from the log, account by account.
 DRIFT = """
@@ -28,7 +27,7 @@ WHERE coalesce(p.balance, 0) <> coalesce(l.balance, 0)
 
 def check_ledger() -> dict[str, Any]:
     """Check that treasure is conserved, no balance is negative and balances match the log."""
-    with psycopg.connect(os.environ["DATABASE_URL"]) as conn, conn.transaction():
+    with context.pool().connection() as conn, conn.transaction():
         # One snapshot for every query, so concurrent postings cannot make the figures disagree.
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         row = conn.execute(

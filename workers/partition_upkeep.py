@@ -11,16 +11,15 @@ from __future__ import annotations
 import logging
 
 from events import partitions
+from workers import context
 
 log = logging.getLogger("banco.partitions")
 
 
 def upkeep_logged() -> None:
     """One pass whose failure is logged, not raised: the next sweep retries."""
-    from workers.settlement import _pool
-
     try:
-        with _pool().connection() as conn:
+        with context.pool().connection() as conn:
             attached = partitions.ensure(conn)
         if attached:
             log.info("event log partitions attached: %s", ", ".join(attached))

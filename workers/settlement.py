@@ -5,50 +5,35 @@ from __future__ import annotations
 import logging
 import os
 import signal
-from functools import cache
 
-from psycopg_pool import ConnectionPool
 from redis import Redis
 from redis.client import Pipeline
 from rq import Retry
 
-from events.catalog import default_types
 from events.model import ConcurrencyConflict
-from events.postgres import PostgresEventStore, make_pool
 from service.runtime import metrics
+from workers import context
 from workers.queues import queue
 
 log = logging.getLogger("banco.settlement")
-
-
-@cache
-def _pool() -> ConnectionPool:
-    return make_pool(os.environ["DATABASE_URL"], min_size=1, max_size=4)
-
-
-@cache
-def _store() -> PostgresEventStore:
-    """The worker's store, made once: building the type registry's schemas costs more than a
-    short job's own work."""
-    return PostgresEventStore(_pool(), default_types())
 
 
 def settle_hand(table_id: str, hand_id: str) -> bool:
     """Settle `hand_id`; False when it was already settled (a retry or a duplicate job)."""
     from service.commands import settling
 
-    store = _store()
+    resources = context.current()
     waited: tuple[str, float] | None = None
     try:
-        with _pool().connection() as conn, conn.transaction():
+        with resources.pool.connection() as conn, conn.transaction():
             # The row was last written by the move that ended the hand: how long the hand has
             # waited, for the metrics (read before `settle` writes the row again).
             waited = conn.execute(
                 "SELECT game, extract(epoch FROM now() - updated_at)::float FROM tables"
                 " WHERE table_id = %s AND status = 'settling'", (table_id,)).fetchone()
-            done = settling.settle(conn, store, table_id, hand_id,
+            done = settling.settle(conn, resources.store, table_id, hand_id,
                                    {"actor": "worker", "command": "SettleHand", "hand": hand_id})
-            if done and os.environ.get("BANCO_TEST_CRASH_POINT") == "settlement":
+            if done and resources.config.crash_point == "settlement":
                 # A test hook: die like a killed worker, the settlement written but not committed.
                 os.kill(os.getpid(), signal.SIGKILL)
     except ConcurrencyConflict:

@@ -9,7 +9,6 @@ does is idempotent, so several workers may sweep at once.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from dataclasses import dataclass
 
@@ -17,14 +16,14 @@ from redis import Redis, RedisError
 
 from events.model import ConcurrencyConflict
 from projections import tables
-from workers import timeouts, webhooks
-from workers.settlement import _pool, _store, settle_hand
+from workers import context, timeouts, webhooks
+from workers.settlement import settle_hand
 
 log = logging.getLogger("banco.sweeper")
 
 def settle_grace_s() -> float:
     """How long a hand may wait for its settlement job before the sweeper settles it itself."""
-    return float(os.environ.get("BANCO_SETTLE_GRACE_S", "10"))  # a job lands within a second
+    return context.config().settle_grace_s  # a job lands within a second
 
 
 @dataclass
@@ -39,7 +38,7 @@ class Swept:
 
 def sweep(connection: Redis | None, queue_name: str) -> Swept:
     """One pass over every overdue deadline, stuck settlement and expired table."""
-    with _pool().connection() as conn:
+    with context.pool().connection() as conn:
         overdue = conn.execute(
             "SELECT table_id, version FROM tables WHERE status = 'playing' AND deadline <= now()"
             " ORDER BY deadline LIMIT 500").fetchall()
@@ -88,13 +87,13 @@ def end_expired(table_id: str) -> bool:
     """End an open table whose `duration_s` has run out (Casino pirate)."""
     from service.commands import settling
 
-    store = _store()
+    resources = context.current()
     try:
-        with _pool().connection() as conn, conn.transaction():
+        with resources.pool.connection() as conn, conn.transaction():
             table = tables.load(conn, table_id)  # the append's version check guards it
             if table is None or table.status != "open":
                 return False
-            settling.end(conn, store, table, "duration", {"actor": "worker", "command": "EndTable"})
+            settling.end(conn, resources.store, table, "duration", {"actor": "worker", "command": "EndTable"})
             return True
     except ConcurrencyConflict:
         return False
@@ -112,10 +111,9 @@ def sweep_logged(connection: Redis, queue_name: str) -> None:
 
 def checkpoint_due(connection: Redis, queue_name: str) -> bool:
     """True for one worker per `BANCO_CHECKPOINT_EVERY_S` (default an hour): it records a digest."""
-    every = int(float(os.environ.get("BANCO_CHECKPOINT_EVERY_S", "3600")))
+    every = context.config().checkpoint_every_s
     try:
-        return bool(connection.set(f"banco:{queue_name}:checkpoint-due", "1", nx=True,
-                                   ex=max(every, 1)))
+        return bool(connection.set(f"banco:{queue_name}:checkpoint-due", "1", nx=True, ex=every))
     except RedisError:  # Redis away: asked again at the next pass, without a traceback a second
         return False
 

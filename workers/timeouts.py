@@ -20,8 +20,9 @@ from rq.registry import ScheduledJobRegistry
 from events.model import ConcurrencyConflict
 from projections import tables
 from service.runtime import metrics
+from workers import context
 from workers.queues import queue
-from workers.settlement import _pool, _store, enqueue_settlement
+from workers.settlement import enqueue_settlement
 
 log = logging.getLogger("banco.timeouts")
 
@@ -55,16 +56,16 @@ def fire(table_id: str, version: int) -> tables.TableRow | None:
     """Time out the turn in play if the table is still at `version`; the table after, or None."""
     from service.commands import handlers
 
-    store = _store()
+    resources = context.current()
     try:
-        with _pool().connection() as conn, conn.transaction():
+        with resources.pool.connection() as conn, conn.transaction():
             # Not locked: the append below checks the version under the stream's lock, which
             # every writer takes before the table's row (see `service.commands.settling`).
             table = tables.load(conn, table_id)
             if table is None or table.status != "playing" or table.version != version:
                 return None
             due = table.deadline
-            after = handlers.time_out(conn, store, table, {"actor": "worker", "timeout": True})
+            after = handlers.time_out(conn, resources.store, table, {"actor": "worker", "timeout": True})
     except ConcurrencyConflict:
         return None  # a player's action landed first: the turn is over
     if after is not None and due is not None:  # counted once committed

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import time
 from datetime import UTC, datetime
 
@@ -28,10 +27,8 @@ from standardwebhooks.webhooks import Webhook
 
 from events.model import Checkpoint
 from service.commands import webhook_subscriptions, webhooks
-from service.runtime.config import webhook_allow_networks
-from workers import webhook_client
+from workers import context, webhook_client
 from workers.queues import queue
-from workers.settlement import _pool, _store
 
 log = logging.getLogger("banco.webhooks")
 
@@ -43,33 +40,29 @@ BATCH = 200  # events read from the log at a time
 BUDGET_S = 5.0  # a job stops after this long, to let other jobs run; the next sweep queues the rest
 
 
-def _env(name: str, default: float) -> float:
-    return float(os.environ.get(name) or default)
-
-
 def backoff_s(failures: int) -> float:
     """The wait after `failures` failed attempts in a row: doubling from the base, capped."""
-    base = _env("BANCO_WEBHOOK_BACKOFF_S", 5)
-    return min(base * 2 ** (failures - 1), _env("BANCO_WEBHOOK_BACKOFF_MAX_S", 3600))
+    settings = context.config().webhooks
+    return min(settings.backoff_s * 2 ** (failures - 1), settings.backoff_max_s)
 
 
 def max_failures() -> int:
     """Failed attempts in a row after which a subscription pauses."""
-    return int(_env("BANCO_WEBHOOK_MAX_FAILURES", 10))
+    return context.config().webhooks.max_failures
 
 
 def lease_s() -> int:
     """How long a queued delivery job keeps others from being queued for its subscription: the
     longest a killed worker's subscription waits before another job takes it up."""
-    return max(1, int(_env("BANCO_WEBHOOK_LEASE_S", 30)))
+    return context.config().webhooks.lease_s
 
 
 def post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, str | None]:
     """POST `body` within `BANCO_WEBHOOK_TIMEOUT_S` in all, to an address allowed
     (`BANCO_WEBHOOK_ALLOW_NETWORKS`); the receiver's status (None if there was none) and what
     went wrong, if anything."""
-    return webhook_client.post(url, body, headers, webhook_allow_networks(),
-                               _env("BANCO_WEBHOOK_TIMEOUT_S", 10))
+    settings = context.config().webhooks
+    return webhook_client.post(url, body, headers, settings.allow_networks, settings.timeout_s)
 
 
 def headers_for(signer: Webhook, webhook_id: str, body: bytes) -> dict[str, str]:
@@ -119,7 +112,7 @@ RETURNING status
 def deliver(subscription_id: str) -> int:
     """Send the subscription's due events in order until one fails, none is left or the job's
     time is up; returns how many were delivered (0 too when another job holds it)."""
-    with _pool().connection() as conn:
+    with context.pool().connection() as conn:
         held = conn.execute("SELECT pg_try_advisory_lock(%s, hashtext(%s))",
                             (LOCK_SPACE, subscription_id)).fetchone()
         if not (held and held[0]):
@@ -148,7 +141,7 @@ def _deliver(conn: psycopg.Connection, subscription_id: str) -> int:
     saved = cursor = Checkpoint(txid, position)
     sent, stop_at = 0, time.monotonic() + BUDGET_S
     while time.monotonic() < stop_at:
-        events, redactor = webhooks.read(conn, _store(), cursor, BATCH)
+        events, redactor = webhooks.read(conn, context.store(), cursor, BATCH)
         if not events:
             break
         for stored in events:
@@ -234,7 +227,7 @@ def due(conn: psycopg.Connection) -> list[str]:
 
 def enqueue_due(connection: Redis, queue_name: str) -> int:
     """Queue a delivery job for each due subscription that has none queued; how many were."""
-    with _pool().connection() as conn:
+    with context.pool().connection() as conn:
         ids = due(conn)
     queued = 0
     for subscription_id in ids:

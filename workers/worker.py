@@ -21,7 +21,8 @@ from redis.exceptions import ConnectionError, TimeoutError
 from rq import Queue, SimpleWorker, worker_registration
 from rq.job import Job
 
-from workers import job_logs, sweeper
+from service.runtime.config import WorkerConfig
+from workers import context, job_logs, sweeper
 from workers.queues import connect, queue
 
 log = logging.getLogger("banco.worker")
@@ -36,6 +37,7 @@ MAX_WAIT_S = 4.0  # the longest pause between two tries to reach Redis again
 # How long a stopping worker waits for its scheduler process: RQ's join has no bound, and a
 # scheduler forked while another thread held a lock (a log write) may never get to stop.
 SCHEDULER_STOP_S = 5.0
+SWEEP_STOP_S = 5.0  # how long a stopping worker lets a sweep under way finish
 
 
 class Worker(SimpleWorker):
@@ -224,10 +226,17 @@ def keep_beating(worker: Worker, stop: threading.Event) -> None:
             log.exception("heartbeat failed")
 
 
-def run(redis_url: str, queue_name: str = "banco", burst: bool = False,
-        sweep_every_s: float = 1.0) -> bool:
-    """Work the queue (until it is empty with `burst`); returns whether any job ran."""
+def run(config: WorkerConfig, burst: bool = False) -> bool:
+    """The worker's composition root: its resources built from `config` and installed for its
+    jobs and sweeps, then the queue worked (until it is empty with `burst`); returns whether
+    any job ran."""
+    config.check_servers()
     job_logs.configure()
+    with context.installed(config):
+        return _work(config.redis_url, config.queue_name, burst, config.sweep_every_s)
+
+
+def _work(redis_url: str, queue_name: str, burst: bool, sweep_every_s: float) -> bool:
     connection = connect(redis_url)
     if burst:
         worker = Worker([queue(connection, queue_name)], connection=connection)
@@ -236,8 +245,9 @@ def run(redis_url: str, queue_name: str = "banco", burst: bool = False,
     stop = threading.Event()
     # The sweeper has a connection of its own: RQ lengthens its worker's socket timeout to
     # cover a blocking wait for a job, which a sweep must not spend on a Redis that hangs.
-    threading.Thread(target=sweeper.loop, args=(connect(redis_url), queue_name, sweep_every_s, stop),
-                     name="sweeper", daemon=True).start()
+    sweeping = threading.Thread(target=sweeper.loop, name="sweeper", daemon=True,
+                                args=(connect(redis_url), queue_name, sweep_every_s, stop))
+    sweeping.start()
     try:
         connection.ping()
     except REDIS_AWAY as e:  # started while Redis is away (RQ's worker needs it from the start)
@@ -250,3 +260,5 @@ def run(redis_url: str, queue_name: str = "banco", burst: bool = False,
         return worker.work(with_scheduler=True)
     finally:
         stop.set()
+        # The worker's pool closes once this returns: a sweep still running would fail on it.
+        sweeping.join(SWEEP_STOP_S)

@@ -16,7 +16,7 @@ from service.cli.failures import Banco
 from service.cli.files import written
 from service.cli.runner import THREADS, gunicorn_command
 from service.cli.servers import data_dir_option, database_url, redis_url, servers
-from service.runtime.config import Config, ConfigError, webhook_allow_networks
+from service.runtime.config import Config, ConfigError, Local, WorkerConfig, child_environment
 
 
 @click.group(cls=Banco)
@@ -30,9 +30,9 @@ def main() -> None:
 
 @main.command("run")
 @click.option("--data-dir", type=click.Path(path_type=Path),
-              default=lambda: os.environ.get("BANCO_DATA_DIR", ".banco"), show_default=".banco")
+              default=lambda: str(Local.from_env().data_dir), show_default=".banco")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=lambda: os.environ.get("BANCO_PORT", "8000"),
+@click.option("--port", default=lambda: Local.from_env().port,
               type=click.IntRange(1, 65535), show_default="8000")
 @click.option("--workers", default=2, type=click.IntRange(min=1), show_default=True,
               help="gunicorn worker processes")
@@ -52,14 +52,16 @@ def run_cmd(data_dir: Path, host: str, port: int, workers: int) -> None:
 def serve(bind: str, workers: int, threads: int) -> None:
     """Run the API under gunicorn (needs DATABASE_URL, REDIS_URL, BANCO_OPERATOR_KEY)."""
     try:
-        Config.from_env()
+        config = Config.from_env()
     except ConfigError as e:
         raise click.UsageError(str(e)) from e
-    os.environ["BANCO_THREADS"] = str(threads)  # what streams and long polls may hold (service/http/slots.py)
     # Every gunicorn process writes its metrics there, and GET /metrics adds them up; a
     # `banco worker` given the same folder has its own counted too.
-    metrics_dir.from_env()
-    os.execvp(sys.executable, gunicorn_command(bind, workers, threads))
+    metrics = metrics_dir.chosen(config.metrics_dir)
+    env = child_environment(
+        BANCO_THREADS=str(threads),  # what streams and long polls may hold (service/http/slots.py)
+        **{metrics_dir.VARIABLE: str(metrics)})
+    os.execvpe(sys.executable, gunicorn_command(bind, workers, threads), env)
 
 
 @main.command()
@@ -69,21 +71,14 @@ def worker(burst: bool, data_dir: Path) -> None:
     """Run an RQ worker with its scheduler."""
     from workers.worker import run
 
-    try:
-        sweep_every_s = float(os.environ.get("BANCO_SWEEP_EVERY_S") or "1")
-    except ValueError:
-        raise click.UsageError("BANCO_SWEEP_EVERY_S must be a number of seconds") from None
-    try:
-        webhook_allow_networks()  # read by each delivery: a bad value fails here, at start-up
+    try:  # a bad setting fails here, at start-up, not in the first job that reads it
+        config = WorkerConfig.from_env()
     except ConfigError as e:
         raise click.UsageError(str(e)) from e
-    if os.environ.get(metrics_dir.VARIABLE):  # the API's folder: it cleans it, this only writes
-        Path(os.environ[metrics_dir.VARIABLE]).mkdir(parents=True, exist_ok=True)
+    if config.metrics_dir:  # the API's folder: it cleans it, this only writes
+        config.metrics_dir.mkdir(parents=True, exist_ok=True)
     with servers(data_dir, database=True, redis=True) as found:
-        # The jobs read DATABASE_URL from the environment the worker hands down.
-        os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = found.database_url, found.redis_url
-        run(found.redis_url, os.environ.get("BANCO_QUEUE", "banco"), burst=burst,
-            sweep_every_s=sweep_every_s)
+        run(config.with_servers(found.database_url, found.redis_url), burst=burst)
 
 
 @main.group(invoke_without_command=True)
@@ -98,7 +93,7 @@ def jobs(ctx: click.Context, data_dir: Path) -> None:
     from workers.queues import connect
 
     with redis_url(data_dir) as url:
-        state = report(connect(url), os.environ.get("BANCO_QUEUE", "banco"))
+        state = report(connect(url), Local.from_env().queue_name)
     click.echo(f"queue {state['queue']}: {state['queued']} queued, {state['scheduled']} scheduled,"
                f" {state['started']} started, {state['failed']} failed")
     for worker_state in state["workers"]:
@@ -117,7 +112,7 @@ def jobs_requeue(group_data_dir: Path, job_ids: tuple[str, ...], data_dir: Path 
     from workers.jobs_report import requeue
     from workers.queues import connect, queue
 
-    name = os.environ.get("BANCO_QUEUE", "banco")
+    name = Local.from_env().queue_name
     with redis_url(data_dir or group_data_dir) as url:
         connection = connect(url)
         # Every id checked before any is requeued: a typo requeues nothing.

@@ -6,7 +6,9 @@ import os
 import tempfile
 from pathlib import Path
 
-VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+from service.runtime.config import METRICS_DIR
+
+VARIABLE = METRICS_DIR
 
 
 def _running(pid: int) -> bool:
@@ -31,15 +33,13 @@ def prepare(path: Path) -> Path:
     return path
 
 
-def from_env(default: Path | None = None) -> Path:
-    """The folder `PROMETHEUS_MULTIPROC_DIR` names, else `default`, else a new temporary one;
-    prepared, and set in this process's environment for the processes it starts."""
-    named = os.environ.get(VARIABLE)
-    if named:
-        path = Path(named)
+def chosen(named: Path | None, default: Path | None = None) -> Path:
+    """The folder `named` (`PROMETHEUS_MULTIPROC_DIR`), else `default`, else a new temporary
+    one; prepared, for the processes this one starts (given it as `VARIABLE`)."""
+    if named is not None:
+        path = named
     elif default is not None:
         path = default
     else:
         path = Path(tempfile.mkdtemp(prefix="banco-metrics-"))
-    os.environ[VARIABLE] = str(prepare(path))
-    return path
+    return prepare(path)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 import signal
 import subprocess
@@ -16,7 +15,7 @@ import psycopg
 from events import migrate
 from service.cli import metrics_dir
 from service.runtime import embedded
-from service.runtime.config import Config, ConfigError
+from service.runtime.config import Config, ConfigError, Local, child_environment
 
 # gunicorn threads per worker, for requests: a stream holds one only until its client has what
 # was due, then goes on from the worker's streamer (`service.http.relay`, bounded by
@@ -38,10 +37,11 @@ def gunicorn_command(bind: str, workers: int, threads: int = THREADS) -> list[st
             "--config", "python:service.http.gunicorn_hooks"]
 
 
-def operator_key(data_dir: Path) -> str:
-    """`BANCO_OPERATOR_KEY`, or the key generated on the first start and kept in the data dir."""
-    if os.environ.get("BANCO_OPERATOR_KEY"):
-        return os.environ["BANCO_OPERATOR_KEY"]
+def operator_key(data_dir: Path, named: str | None) -> str:
+    """The key `named` (`BANCO_OPERATOR_KEY`), or the one generated on the first start and kept
+    in the data dir."""
+    if named:
+        return named
     path = data_dir / "operator_key"
     if path.exists():
         return path.read_text().strip()
@@ -54,7 +54,8 @@ def operator_key(data_dir: Path) -> str:
 
 def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     """Start everything, print how to reach it, and stop everything on Ctrl-C or SIGTERM."""
-    servers = embedded.start(data_dir)
+    local = Local.from_env()
+    servers = embedded.start(data_dir, named=local)
     children: list[subprocess.Popen[bytes]] = []
 
     def stop(*_: object) -> None:
@@ -66,11 +67,12 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     signal.signal(signal.SIGINT, stop)
     failed = False  # a process ended by itself (a port in use, say): not a clean stop
     try:
-        key = operator_key(data_dir)
+        key = operator_key(data_dir, local.operator_key)
         # Before the processes start: the API's and the worker's metrics are added up from there.
-        metrics_dir.from_env(data_dir / "metrics")
-        env = {**os.environ, "DATABASE_URL": servers.database_url, "REDIS_URL": servers.redis_url,
-               "BANCO_OPERATOR_KEY": key, "BANCO_THREADS": str(THREADS)}
+        metrics = metrics_dir.chosen(local.metrics_dir, data_dir / "metrics")
+        env = child_environment(DATABASE_URL=servers.database_url, REDIS_URL=servers.redis_url,
+                                BANCO_OPERATOR_KEY=key, BANCO_THREADS=str(THREADS),
+                                **{metrics_dir.VARIABLE: str(metrics)})
         try:
             # Every process reads these settings: refuse bad ones here, once and plainly, rather
             # than as a traceback from each gunicorn worker that fails to start.

@@ -4,7 +4,6 @@ the command's own duration and stopped after it)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import TypeVar
 import click
 
 from service.runtime import embedded
+from service.runtime.config import Local
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -21,7 +21,7 @@ def data_dir_option(f: F) -> F:
     """`--data-dir`: the folder `banco run` keeps its embedded servers in."""
     option = click.option(
         "--data-dir", type=click.Path(file_okay=False, path_type=Path),
-        default=lambda: os.environ.get("BANCO_DATA_DIR", ".banco"), show_default=".banco",
+        default=lambda: str(Local.from_env().data_dir), show_default=".banco",
         help="where `banco run` keeps its embedded servers (unless DATABASE_URL / REDIS_URL name others)")
     return option(f)
 

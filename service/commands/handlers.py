@@ -18,10 +18,18 @@ from events.game_records import recorded
 from events.model import NewEvent, StoredEvent
 from events.postgres import PostgresEventStore
 from games import deck, registry
-from games.contract import Engine, Event, IllegalMove, Posting, SeatInfo, SeedMaterial
+from games.contract import Engine, Event, IllegalMove, SeatInfo, SeedMaterial
 from projections import tables
 from projections.tables import TableRow, turn_of
+from service.commands import posting
 from service.commands.errors import Conflict, Invalid, NotFound
+from service.verification.accounts import transfers
+
+
+def new_server_seed() -> str:
+    """A fresh secret server seed, 32 bytes as hex: drawn here, where the command is made, as
+    its time is, so that the engines stay pure functions of what they are given."""
+    return secrets.token_hex(32)
 
 
 def engine_of(table: TableRow) -> Engine:
@@ -50,20 +58,6 @@ def events_after(conn: psycopg.Connection, store: PostgresEventStore, table_id: 
         after = found[-1].version
 
 
-def account(table: TableRow, name: str) -> str:
-    """The ledger account of an engine account (`seat:<n>`, `escrow`, `pot`)."""
-    if name == "escrow":
-        return f"escrow:{table.table_id}:{table.hand_id}"
-    if name == "pot":
-        return f"pot:{table.table_id}:pot"
-    return ledger.seat(table.table_id, table.player_at(int(name.split(":", 1)[1])))
-
-
-def transfers(table: TableRow, postings: Sequence[Posting]) -> list[ledger.Transfer]:
-    return [ledger.Transfer(account(table, p.from_account), account(table, p.to_account), p.amount,
-                            p.reason, table=table.table_id, hand=table.hand_id) for p in postings]
-
-
 def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> TableRow:
     return found(tables.load(conn, table_id, balances), table_id)
 
@@ -90,7 +84,7 @@ def append_batch(conn: psycopg.Connection, store: PostgresEventStore, table: Tab
         then(c)
 
     try:
-        stored = ledger.post(conn, store, stream(table.table_id), postings, metadata,
+        stored = posting.post(conn, store, stream(table.table_id), postings, metadata,
                              expected_version=expected, extra=events,
                              then=None if then is None else at_new_version)
     except ledger.InsufficientTreasure as e:
@@ -197,7 +191,7 @@ def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableR
     held = tables.seat_balances(conn, table)
     seats = [SeatInfo(s["seat"], s["player_id"], held[s["player_id"]], s["age"], s["seed"])
              for s in table.seats]
-    server_seed = deck.new_server_seed()
+    server_seed = new_server_seed()
     material = SeedMaterial(server_seed, tuple(s["seed"] or "" for s in table.seats))
     now = time.time()
     metadata = {**metadata, "command": {"name": "OpenHand", "now": now}}

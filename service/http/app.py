@@ -174,7 +174,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.extensions["banco.feeds"] = Feeds()
     # Passes the streams gunicorn hands over to the worker's streamer, which gunicorn's worker
     # starts as it loads the app (`service.http.gunicorn_worker`).
-    app.extensions["banco.relay"] = Relay()
+    app.extensions["banco.relay"] = Relay(config.metrics_dir)
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
     db_replica = None
     if config.replica_url is not None:

@@ -7,7 +7,6 @@ queue's numbers are read from Redis then (`workers.queue_metrics`).
 
 from __future__ import annotations
 
-import os
 import time
 
 from flask import Flask, Response, current_app, g, request
@@ -30,13 +29,12 @@ METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 def scrape() -> bytes:
     """Every metric in Prometheus's text format: of all processes when they share a folder."""
     registry = CollectorRegistry()
-    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    if path:
-        multiprocess.MultiProcessCollector(registry, path)
+    config = current_app.config["BANCO"]
+    if config.metrics_dir is not None:
+        multiprocess.MultiProcessCollector(registry, str(config.metrics_dir))
         body = generate_latest(registry)
     else:
         body = generate_latest(REGISTRY)
-    config = current_app.config["BANCO"]
     queue = CollectorRegistry()
     queue.register(QueueCollector(current_app.extensions["banco.redis"], config.queue_name))
     return body + generate_latest(queue)

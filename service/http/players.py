@@ -12,7 +12,7 @@ from flask.views import MethodView
 from events import ledger, personal_data
 from events.model import NewEvent
 from projections import apply_inline, history
-from service.commands import export
+from service.commands import export, posting
 from service.http import db, exports, idempotency, tokens
 from service.http.auth import require
 from service.http.blueprint import TEXT, Blueprint
@@ -175,12 +175,12 @@ def _transfer(player_id: str, body: dict[str, Any], deposit: bool) -> dict[str, 
     source, target = (ledger.HOUSE, account) if deposit else (account, ledger.HOUSE)
     transfer = ledger.Transfer(source, target, body["amount"], body["reason"])
     try:
-        [event] = ledger.post(db.conn(), store(), f"player-{player_id}", [transfer],
+        [event] = posting.post(db.conn(), store(), f"player-{player_id}", [transfer],
                               metadata("Deposit" if deposit else "Withdraw"))
     except ledger.InsufficientTreasure as e:
         raise Problem(422, "insufficient_treasure", str(e), balance=e.balance) from e
-    posting = {**event.data, "position": event.position, "recorded_at": event.recorded_at}
-    return {"posting": posting, "balance": balance_of(account, player_id)}
+    posted = {**event.data, "position": event.position, "recorded_at": event.recorded_at}
+    return {"posting": posted, "balance": balance_of(account, player_id)}
 
 
 @blp.route("/<player_id>/deposits")

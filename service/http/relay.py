@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-import os
 import pickle
 import socket
 import subprocess
@@ -30,6 +29,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -53,7 +53,8 @@ class Relay:
     """The worker's side: its streamer, started with the worker (`start`), and again by the
     next stream after one died."""
 
-    def __init__(self) -> None:
+    def __init__(self, metrics_dir: Path | None = None) -> None:
+        self._metrics_dir = metrics_dir  # `Config.metrics_dir`: where the streamer counts
         self._lock = threading.Lock()
         self._control: socket.socket | None = None
         self._ends: dict[int, Callable[[], None]] = {}  # the running streamer's streams
@@ -180,7 +181,7 @@ class Relay:
         if proc is None:
             return
         proc.wait()
-        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        if self._metrics_dir is not None:
             from prometheus_client import multiprocess
 
             multiprocess.mark_process_dead(proc.pid)  # its open streams stop counting

@@ -128,7 +128,7 @@ def main(argv: list[str]) -> int:
         streamer.serve()
     finally:
         pool.close(timeout=1)
-        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        if config.metrics_dir is not None:
             from prometheus_client import multiprocess
 
             # The streams it leaves open end with it: they stop counting (`service.runtime.metrics`).

@@ -1,11 +1,18 @@
-"""Configuration from the environment, checked at start-up so a bad value fails fast."""
+"""Configuration from the environment, checked at start-up so a bad value fails fast.
+
+The one module that reads the environment. Each process's composition root builds the settings
+it needs here and hands them down: the API `Config` (`service/http/app.py`), the worker's
+`WorkerConfig` (`workers/worker.py`), and the command line's `Local` (`service/cli/`). A process
+tells the processes it starts their settings through their environment (`child_environment`).
+"""
 
 from __future__ import annotations
 
 import ipaddress
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from service.runtime.redis_url import RedisUrlError, is_sentinel, parse_sentinel
 
@@ -53,20 +60,37 @@ def _flag(env: Mapping[str, str], name: str) -> bool:
     return raw == "1"
 
 
-def idempotency_retention_s(env: Mapping[str, str] | None = None) -> int:
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not value >= 0:  # also refuses nan
+        raise ConfigError(f"{name} must not be negative, got {raw!r}")
+    return value
+
+
+def _path(env: Mapping[str, str], name: str) -> Path | None:
+    raw = env.get(name)
+    return Path(raw) if raw else None
+
+
+def idempotency_retention_s(env: Mapping[str, str]) -> int:
     """How long an Idempotency-Key's record holds: read by the API and by the workers' purge."""
-    return _int(os.environ if env is None else env, "BANCO_IDEMPOTENCY_RETENTION_S",
-                24 * 3600, 60, 366 * 24 * 3600)
+    return _int(env, "BANCO_IDEMPOTENCY_RETENTION_S", 24 * 3600, 60, 366 * 24 * 3600)
 
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def webhook_allow_networks(env: Mapping[str, str] | None = None) -> tuple[Network, ...]:
+def webhook_allow_networks(env: Mapping[str, str]) -> tuple[Network, ...]:
     """The private ranges webhooks may go to (`BANCO_WEBHOOK_ALLOW_NETWORKS`, comma-separated
     CIDRs): read by the API, which refuses subscriptions elsewhere, and by the workers, which
     check every connection again."""
-    raw = (os.environ if env is None else env).get("BANCO_WEBHOOK_ALLOW_NETWORKS", "")
+    raw = env.get("BANCO_WEBHOOK_ALLOW_NETWORKS", "")
     networks = []
     for item in filter(None, (part.strip() for part in raw.split(","))):
         try:
@@ -75,6 +99,9 @@ def webhook_allow_networks(env: Mapping[str, str] | None = None) -> tuple[Networ
             raise ConfigError(f"BANCO_WEBHOOK_ALLOW_NETWORKS: {e}") from None
     return tuple(networks)
 
+
+# Read by prometheus_client itself in every process that counts: the name is its, not ours.
+METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
 # Open streams per API process: each costs the process a socket and ~10 KB, and a change of its
 # table one `send`; two of gunicorn's default workers hold 2,000 even when one gets them all.
@@ -110,6 +137,9 @@ class Config:
     replica_wait_ms: int = 200  # how long a caller's read waits for the replica to have his writes
     # Private ranges that webhook subscriptions may name (service/commands/webhook_addresses.py).
     webhook_allow_networks: tuple[Network, ...] = ()
+    # The folder every process of the machine writes its metrics to, added up by GET /metrics
+    # (`service/runtime/metrics.py`); None: this process's own only.
+    metrics_dir: Path | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -138,4 +168,119 @@ class Config:
             replica_url=env.get("DATABASE_REPLICA_URL") or None,
             replica_wait_ms=_int(env, "BANCO_REPLICA_WAIT_MS", 200, 0, 60_000),
             webhook_allow_networks=webhook_allow_networks(env),
+            metrics_dir=_path(env, METRICS_DIR),
         )
+
+
+@dataclass(frozen=True)
+class WebhookSettings:
+    """How the workers deliver webhooks (`workers/webhooks.py`)."""
+
+    backoff_s: float = 5.0  # the wait after the first failed attempt, doubling after each next
+    backoff_max_s: float = 3600.0
+    max_failures: int = 10  # failed attempts in a row after which a subscription pauses
+    lease_s: int = 30  # how long a queued delivery job keeps others from being queued
+    timeout_s: float = 10.0  # one attempt in all: lookup, connection, request and answer
+    allow_networks: tuple[Network, ...] = ()  # private ranges deliveries may go to all the same
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> WebhookSettings:
+        """Read the `BANCO_WEBHOOK_*` settings."""
+        return cls(
+            backoff_s=_seconds(env, "BANCO_WEBHOOK_BACKOFF_S", 5.0),
+            backoff_max_s=_seconds(env, "BANCO_WEBHOOK_BACKOFF_MAX_S", 3600.0),
+            max_failures=_int(env, "BANCO_WEBHOOK_MAX_FAILURES", 10, 1, 1_000_000),
+            lease_s=max(1, int(_seconds(env, "BANCO_WEBHOOK_LEASE_S", 30.0))),
+            timeout_s=_seconds(env, "BANCO_WEBHOOK_TIMEOUT_S", 10.0),
+            allow_networks=webhook_allow_networks(env),
+        )
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    """What a `banco worker` reads: no operator key, which it never uses."""
+
+    # Empty when the environment names none: `banco worker` then finds the data folder's.
+    database_url: str
+    redis_url: str
+    queue_name: str = "banco"
+    sweep_every_s: float = 1.0  # how often the sweeper looks for overdue deadlines
+    settle_grace_s: float = 10.0  # how long a hand waits for its settlement job before a sweep
+    checkpoint_every_s: int = 3600  # how often one of the workers records a digest of the log
+    idempotency_retention_s: int = 24 * 3600
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)
+    metrics_dir: Path | None = None  # as `Config.metrics_dir`
+    # A test hook (tests/service/test_timeouts.py): `settlement` dies like a killed worker with
+    # the settlement written but not committed.
+    crash_point: str | None = None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> WorkerConfig:
+        """Read the worker's settings, all checked; the servers' URLs may be missing (the
+        command line finds the data folder's: `with_servers`)."""
+        env = os.environ if env is None else env
+        return cls(
+            database_url=env.get("DATABASE_URL", ""),
+            redis_url=_redis_url(env.get("REDIS_URL", "")),
+            queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
+            sweep_every_s=_seconds(env, "BANCO_SWEEP_EVERY_S", 1.0),
+            settle_grace_s=_seconds(env, "BANCO_SETTLE_GRACE_S", 10.0),
+            checkpoint_every_s=max(1, int(_seconds(env, "BANCO_CHECKPOINT_EVERY_S", 3600.0))),
+            idempotency_retention_s=idempotency_retention_s(env),
+            webhooks=WebhookSettings.from_env(env),
+            metrics_dir=_path(env, METRICS_DIR),
+            crash_point=env.get("BANCO_TEST_CRASH_POINT") or None,
+        )
+
+    def with_servers(self, database_url: str, redis_url: str) -> WorkerConfig:
+        """These settings on the servers found."""
+        return replace(self, database_url=database_url, redis_url=redis_url)
+
+    def check_servers(self) -> None:
+        """Refuse settings that name no servers."""
+        missing = [name for name, value in (("DATABASE_URL", self.database_url),
+                                            ("REDIS_URL", self.redis_url)) if not value]
+        if missing:
+            raise ConfigError(f"missing setting(s): {', '.join(missing)}")
+
+    @classmethod
+    def of(cls, config: Config) -> WorkerConfig:
+        """The worker's settings beside an API's `config` (the same servers and queue)."""
+        return cls(database_url=config.database_url, redis_url=config.redis_url,
+                   queue_name=config.queue_name,
+                   idempotency_retention_s=config.idempotency_retention_s,
+                   webhooks=WebhookSettings(allow_networks=config.webhook_allow_networks),
+                   metrics_dir=config.metrics_dir)
+
+
+@dataclass(frozen=True)
+class Local:
+    """What the `banco` commands read before they know their servers: none is required."""
+
+    data_dir: Path = Path(".banco")
+    port: str = "8000"  # `banco run`'s, checked by its option
+    database_url: str | None = None  # else the data folder's embedded PostgreSQL
+    redis_url: str | None = None  # else the data folder's embedded Redis
+    operator_key: str | None = None  # else the one `banco run` generated in the data folder
+    queue_name: str = "banco"
+    metrics_dir: Path | None = None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Local:
+        """Read `BANCO_DATA_DIR`, `BANCO_PORT`, the servers' URLs and the operator key, if set."""
+        env = os.environ if env is None else env
+        return cls(
+            data_dir=Path(env.get("BANCO_DATA_DIR") or ".banco"),
+            port=env.get("BANCO_PORT") or "8000",
+            database_url=env.get("DATABASE_URL") or None,
+            redis_url=env.get("REDIS_URL") or None,
+            operator_key=env.get("BANCO_OPERATOR_KEY") or None,
+            queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
+            metrics_dir=_path(env, METRICS_DIR),
+        )
+
+
+def child_environment(**settings: str) -> dict[str, str]:
+    """The environment of a process this one starts: its own, with `settings` set (by their
+    variables' names). How a process tells those it starts their settings."""
+    return {**os.environ, **settings}

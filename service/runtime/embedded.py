@@ -8,11 +8,12 @@ recorded in `postgres/postmaster.pid` (pgserver attaches to a running server), R
 
 from __future__ import annotations
 
-import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from service.runtime.config import Local
 
 # AF_UNIX paths are at most 107 bytes on Linux and 103 on macOS.
 _SOCKET_PATH_MAX = 100
@@ -93,14 +94,15 @@ def start_redis(data_dir: Path) -> tuple[str, Any]:
 
 
 def start(data_dir: Path, keep: bool = True, *, database: bool = True, redis: bool = True,
-          create: bool = True) -> EmbeddedServers:
-    """Find or start whichever of PostgreSQL and Redis the environment does not name.
+          create: bool = True, named: Local | None = None) -> EmbeddedServers:
+    """Find or start whichever of PostgreSQL and Redis the settings (`named`, else this
+    process's) do not name.
 
     `create=False` (the commands other than `banco run`) refuses to make a new, empty database
     in a folder that has none: a command run from the wrong folder must not look at nothing.
     """
-    database_url = os.environ.get("DATABASE_URL", "")
-    redis_url = os.environ.get("REDIS_URL", "")
+    named = Local.from_env() if named is None else named
+    database_url, redis_url = named.database_url or "", named.redis_url or ""
     pg = server = None
     if database and not database_url:
         if not create and not (data_dir / "postgres" / "PG_VERSION").exists():

@@ -13,7 +13,7 @@ from events.game_records import engine_event, record_data
 from events.model import StoredEvent
 from games.contract import Event, IllegalMove, Posting, SeatInfo
 from projections.tables import TableRow
-from service.commands.handlers import transfers
+from service.verification.accounts import transfers
 from service.verification.deck_check import material
 from service.verification.findings import Check, failed, passed
 from service.verification.hand_log import HandLog, is_game

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
+import secrets
 
 import pytest
 
-from games import deck
 from games.contract import AUDITOR, SPECTATOR, SeatInfo, SeedMaterial, Viewer
 from games.registry import engines
 from tests.games.gwt import replay
@@ -21,7 +21,7 @@ def test_engine_opens_a_hand_that_every_viewer_can_see_as_json(name, version):
     options = engine.options_schema().load({})
     players = max(engine.info.min_players, 2)
     seats = [SeatInfo(i, f"p{i}", 100, age=30 + i) for i in range(players)]
-    events = engine.start(options, seats, SeedMaterial(deck.new_server_seed()))
+    events = engine.start(options, seats, SeedMaterial(secrets.token_hex(32)))
     assert events
     for event in events:
         json.dumps(event.data)

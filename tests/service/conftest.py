@@ -9,7 +9,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +19,19 @@ from flask.testing import FlaskClient
 
 from service.http.app import create_app
 from service.runtime import embedded
-from service.runtime.config import Config
+from service.runtime.config import Config, WorkerConfig
+from workers import context
 
 OPERATOR_KEY = "test-operator-key-0123456789"
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def jobs_on(config: Config, **settings: Any) -> Iterator[context.Resources]:
+    """The worker's resources installed in this process, on `config`'s database and with
+    `settings` changed, so that a test calls the jobs' functions itself."""
+    with context.installed(replace(WorkerConfig.of(config), **settings)) as resources:
+        yield resources
 
 
 @pytest.fixture(scope="session")

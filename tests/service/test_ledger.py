@@ -9,10 +9,10 @@ import uuid
 
 import pytest
 
-from events import ledger
 from events.ledger import HOUSE, InsufficientTreasure, Transfer
 from events.model import ConcurrencyConflict
 from projections.rebuild import rebuild_all
+from service.commands import posting
 from tests.service.conftest import OPERATOR
 
 
@@ -28,7 +28,7 @@ def store(app):
 
 def post(pool, store, transfers, stream="ledger-test"):
     with pool.connection() as c, c.transaction():
-        return ledger.post(c, store, stream, transfers, {"actor": "test"})
+        return posting.post(c, store, stream, transfers, {"actor": "test"})
 
 
 def totals(pool):
@@ -103,11 +103,11 @@ def test_a_posting_decided_on_a_stale_version_is_a_conflict_not_a_shortfall(pool
     a, stream = f"wallet:{uuid.uuid4().hex[:8]}", f"ledger-{uuid.uuid4().hex[:8]}"
     seeded = post(pool, store, [Transfer(HOUSE, a, 5, "seed")], stream=stream)[-1].version
     with pool.connection() as c, c.transaction():
-        ledger.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
+        posting.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
     with pool.connection() as c, c.transaction(), pytest.raises(ConcurrencyConflict):
-        ledger.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
+        posting.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
     with pool.connection() as c, c.transaction(), pytest.raises(InsufficientTreasure):
-        ledger.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {},
+        posting.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {},
                     expected_version=seeded + 1)
 
 
@@ -175,13 +175,13 @@ def test_a_posting_that_waited_on_the_winners_lock_is_a_conflict_not_a_shortfall
     def loser() -> None:
         try:
             with pool.connection() as c, c.transaction():
-                ledger.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {},
+                posting.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {},
                             expected_version=seeded)
         except BaseException as e:  # the test reads what it was
             outcome.append(e)
 
     with pool.connection() as c, c.transaction():
-        ledger.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
+        posting.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
         thread = threading.Thread(target=loser)
         thread.start()
         with pool.connection() as watch:  # the loser waits on the balance row's lock

@@ -14,7 +14,7 @@ import urllib.request
 import orjson
 
 from service.runtime import logs
-from tests.service.conftest import ROOT
+from tests.service.conftest import ROOT, jobs_on
 
 
 def test_request_logs_are_json_with_the_request_id(client):
@@ -45,11 +45,8 @@ def test_no_secret_or_seed_reaches_the_logs(app, config, new_player, monkeypatch
     session.play_hand()
     client.post(f"/v1/tables/{session.table_id}/actions", json={"type": "nope"},
                 headers={**session.players[0].auth, "If-Match": '"1"'})
-    monkeypatch.setenv("DATABASE_URL", config.database_url)
-    settlement._pool.cache_clear()
-    assert settlement.settle_hand(session.table_id, hand_id)
-    settlement._pool().close()
-    settlement._pool.cache_clear()
+    with jobs_on(config):
+        assert settlement.settle_hand(session.table_id, hand_id)
     seed = client.get(f"/v1/hands/{hand_id}", headers={"Authorization": f"Bearer {OPERATOR_KEY}"}
                       ).json["server_seed"]
     written = stream.getvalue()

@@ -26,7 +26,7 @@ from service.cli import metrics_dir
 from service.http.app import create_app
 from service.runtime import embedded
 from tests.conftest import fresh_database
-from tests.service.conftest import OPERATOR, Player, bearer
+from tests.service.conftest import OPERATOR, Player, bearer, jobs_on
 from tests.service.play import Session
 from tests.test_cli import free_port, wait_ready
 from workers import settlement, timeouts
@@ -69,14 +69,11 @@ def players(client: Any, n: int, prefix: str) -> list[Player]:
 
 
 @pytest.fixture
-def jobs_here(config, monkeypatch) -> Iterator[None]:
+def jobs_here(config) -> Iterator[None]:
     """This process runs the worker's jobs itself, on the session's database, so their counts
     are this process's."""
-    monkeypatch.setenv("DATABASE_URL", config.database_url)
-    settlement._pool.cache_clear()
-    yield
-    settlement._pool().close()
-    settlement._pool.cache_clear()
+    with jobs_on(config):
+        yield
 
 
 def test_a_hand_played_moves_the_counters(client, jobs_here):

@@ -9,7 +9,7 @@ import pytest
 from projections.table_rebuild import _fold
 from service.http.app import create_app
 from service.verification.hand_log import read_stream
-from tests.service.conftest import OPERATOR, bearer
+from tests.service.conftest import OPERATOR, bearer, jobs_on
 from tests.service.play import Session
 from tests.service.test_worker import run_worker
 
@@ -226,11 +226,8 @@ def test_a_finished_hand_shows_settling_until_a_worker_settles_it_once(config, n
         version = table_of(client, session).json["version"]
         from workers import settlement
 
-        monkeypatch.setenv("DATABASE_URL", config.database_url)
-        settlement._pool.cache_clear()
-        assert settlement.settle_hand(session.table_id, hand_id) is False  # a second run: nothing
-        settlement._pool().close()
-        settlement._pool.cache_clear()
+        with jobs_on(config):
+            assert settlement.settle_hand(session.table_id, hand_id) is False  # a second run: nothing
         assert table_of(client, session).json["version"] == version
         over = table_of(client, session).json
         assert over["status"] == "over" and over["seats"] == []

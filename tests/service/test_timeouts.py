@@ -19,9 +19,9 @@ import pytest
 from service.commands import handlers
 from service.http.app import create_app
 from service.runtime.config import Config
-from tests.service.conftest import OPERATOR, ROOT
+from tests.service.conftest import OPERATOR, ROOT, jobs_on
 from tests.service.play import Session
-from workers import settlement, timeouts
+from workers import timeouts
 
 FAST = {"turn_timeout_s": 1, "banker_timeout_s": 1}
 
@@ -69,13 +69,10 @@ def own(config) -> Config:
 
 
 @pytest.fixture
-def use_db(config, monkeypatch):
+def use_db(config):
     """Let this process call the jobs' functions directly, on the session's database."""
-    monkeypatch.setenv("DATABASE_URL", config.database_url)
-    settlement._pool.cache_clear()
-    yield
-    settlement._pool().close()
-    settlement._pool.cache_clear()
+    with jobs_on(config):
+        yield
 
 
 def wait_for(check, timeout: float = 60, every: float = 0.2):

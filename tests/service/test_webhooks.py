@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import ipaddress
 import logging
 import os
 import signal
@@ -23,19 +24,20 @@ from flask.testing import FlaskClient
 from rq import SimpleWorker
 from standardwebhooks.webhooks import Webhook
 
-from service.runtime.config import Config
+from service.runtime.config import Config, WebhookSettings
 from tests.conftest import fresh_database
-from tests.service.conftest import OPERATOR, Player, app_on
+from tests.service.conftest import OPERATOR, Player, app_on, jobs_on
 from tests.service.play import DECKS, Session, knowledge, strings
 from tests.service.receiver import Drip, Received, Receiver, failing, slow_once
 from tests.service.test_timeouts import worker_process
 from tests.service.test_webhook_addresses import fake_resolver
-from workers import settlement, sweeper, webhooks
+from workers import context, sweeper, webhooks
 from workers.queues import connect, queue
 
-FAST = {"BANCO_WEBHOOK_BACKOFF_S": "0.05", "BANCO_WEBHOOK_BACKOFF_MAX_S": "0.2",
-        "BANCO_WEBHOOK_ALLOW_NETWORKS": "127.0.0.1/32",  # the receivers are on loopback
-        "BANCO_WEBHOOK_TIMEOUT_S": "0.5", "BANCO_WEBHOOK_MAX_FAILURES": "4"}
+FAST_ENV = {"BANCO_WEBHOOK_BACKOFF_S": "0.05", "BANCO_WEBHOOK_BACKOFF_MAX_S": "0.2",
+            "BANCO_WEBHOOK_ALLOW_NETWORKS": "127.0.0.1/32",  # the receivers are on loopback
+            "BANCO_WEBHOOK_TIMEOUT_S": "0.5", "BANCO_WEBHOOK_MAX_FAILURES": "4"}
+FAST = WebhookSettings.from_env(FAST_ENV)
 
 
 @pytest.fixture(scope="module")
@@ -58,17 +60,19 @@ def client(hooks_app: Flask) -> FlaskClient:
 
 
 @pytest.fixture(autouse=True)
-def jobs_here(hooks_config: Config, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def jobs_here(hooks_config: Config) -> Iterator[None]:
     """Run the delivery job in this process, on the module's database, with short waits."""
-    monkeypatch.setenv("DATABASE_URL", hooks_config.database_url)
-    for name, value in FAST.items():
-        monkeypatch.setenv(name, value)
-    settlement._pool.cache_clear()
-    settlement._store.cache_clear()
-    yield
-    settlement._pool().close()
-    settlement._pool.cache_clear()
-    settlement._store.cache_clear()
+    with jobs_on(hooks_config, webhooks=FAST):
+        yield
+
+
+def allow(*networks: str) -> None:
+    """The workers of this process allowed to reach `networks` (and no other private range)
+    from now on, as a worker started with that `BANCO_WEBHOOK_ALLOW_NETWORKS` is."""
+    resources = context.current()
+    settings = replace(resources.config.webhooks,
+                       allow_networks=tuple(ipaddress.ip_network(n) for n in networks))
+    context.install(replace(resources, config=replace(resources.config, webhooks=settings)))
 
 
 @pytest.fixture
@@ -211,7 +215,7 @@ def test_a_name_is_checked_again_at_each_connection_and_its_checked_address_used
     url = f"http://hooks.banco.test:{receiver.port}/hooks"
     subscription_id, secret = subscribe(client, url)
     names["hooks.banco.test"] = ["127.0.0.1"]
-    monkeypatch.setenv("BANCO_WEBHOOK_ALLOW_NETWORKS", "10.0.0.0/8")  # loopback no longer
+    allow("10.0.0.0/8")  # loopback no longer
     positions = deposits(client, new_player("Rebound"), 1)
     [delivery] = wait_for(lambda: client.get(f"/v1/webhooks/{subscription_id}/deliveries",
                                              headers=OPERATOR).json["items"],
@@ -221,7 +225,7 @@ def test_a_name_is_checked_again_at_each_connection_and_its_checked_address_used
     assert asked == ["hooks.banco.test"] * 2, "looked up when subscribed and when connecting"
     assert receiver.connections == 0, "nothing connected to the address refused"
 
-    monkeypatch.setenv("BANCO_WEBHOOK_ALLOW_NETWORKS", "127.0.0.1/32")
+    allow("127.0.0.1/32")
     drain(subscription_id, receiver, positions)
     check_arrivals(receiver, subscription_id, secret, positions)
     assert receiver.received[0].headers["host"] == f"hooks.banco.test:{receiver.port}"
@@ -242,7 +246,7 @@ def test_a_failure_to_connect_reads_the_same_for_any_port_or_address(receiver, m
             "filtered": webhooks.post(f"http://127.0.0.1:{filtered.getsockname()[1]}/", body, {}),
             "no address": webhooks.post("http://nowhere.banco.test/", body, {}),
         }
-        monkeypatch.setenv("BANCO_WEBHOOK_ALLOW_NETWORKS", "")
+        allow()
         answers["not allowed"] = webhooks.post(receiver.url, body, {})
     assert answers == dict.fromkeys(answers, (None, "could not connect"))
     assert receiver.connections == 0
@@ -276,7 +280,7 @@ def test_a_subscription_pauses_after_its_failures_and_resumes_where_it_stopped(
     assert tries == 4
     time.sleep(0.3)  # past any backoff: a paused subscription is neither due nor sent
     assert webhooks.deliver(subscription_id) == 0 and len(receiver.received) == tries
-    with psycopg.connect(os.environ["DATABASE_URL"]) as conn:
+    with psycopg.connect(context.config().database_url) as conn:
         assert subscription_id not in webhooks.due(conn)
 
     receiver.answer = lambda n, r: 200
@@ -312,7 +316,7 @@ def test_only_the_types_asked_for_are_sent(client, new_player, receiver):
     subscription_id, _ = subscribe(client, receiver.url, ("PlayerReg*",))
     player = new_player("Types")
     deposits(client, player, 2)
-    with psycopg.connect(os.environ["DATABASE_URL"]) as conn:
+    with psycopg.connect(context.config().database_url) as conn:
         [position] = conn.execute("SELECT position FROM events WHERE type = 'PlayerRegistered'"
                                   " AND data->>'player_id' = %s", (player.id,)).fetchone() or []
     # The cursor moves past the deposits, which are skipped, not sent.
@@ -388,7 +392,7 @@ def test_the_secret_is_shown_once_and_never_stored_or_logged_in_clear(client, re
     assert replayed.headers["Idempotent-Replayed"] == "true" and replayed.json == first.json
     subscription_id = first.json["subscription"]["id"]
     assert "secret" not in client.get(f"/v1/webhooks/{subscription_id}", headers=OPERATOR).json
-    with psycopg.connect(os.environ["DATABASE_URL"]) as conn:
+    with psycopg.connect(context.config().database_url) as conn:
         dump = conn.execute(
             "SELECT (SELECT string_agg(t::text, ' ') FROM webhook_subscriptions t)"
             " || (SELECT string_agg(convert_from(body, 'UTF8'), ' ') FROM idempotency_keys)"
@@ -421,7 +425,7 @@ def test_every_event_arrives_when_the_worker_is_killed_mid_delivery(
     receiver.answer = answer
     subscription_id, secret = subscribe(client, receiver.url)
     positions.extend(deposits(client, new_player("Killed"), 4))
-    env = {"BANCO_WEBHOOK_LEASE_S": "1", "BANCO_WEBHOOK_TIMEOUT_S": "10"}
+    env = {**FAST_ENV, "BANCO_WEBHOOK_LEASE_S": "1", "BANCO_WEBHOOK_TIMEOUT_S": "10"}
     with worker_process(hooks_config, **env) as first:
         wait_for(lambda: holding, timeout=60)
         os.killpg(first.pid, signal.SIGKILL)
@@ -460,7 +464,7 @@ def test_two_jobs_at_once_send_a_subscription_once_in_order(client, new_player, 
     receiver.answer = slow_once(0.3)  # long enough for the second job to find it taken
     subscription_id, secret = subscribe(client, receiver.url)
     positions = deposits(client, new_player("Twice"), 3)
-    with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
+    with psycopg.connect(context.config().database_url, autocommit=True) as conn:
         wait_for(lambda: subscription_id in webhooks.due(conn))  # the watermark may trail
     jobs = [threading.Thread(target=webhooks.deliver, args=(subscription_id,)) for _ in range(2)]
     for job in jobs:

