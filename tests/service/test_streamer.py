@@ -245,6 +245,7 @@ def _offered_tables_are_not_read_again(serving: Streamer, relay: Relay, app: Fla
                     reader.read()
                 time.sleep(0.01)
 
+        turns(move(client, table_id, players))  # after the streams' looks as they joined
         reads = feed.table_reads
         for _ in range(3):
             turns(move(client, table_id, players))
