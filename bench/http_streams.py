@@ -301,6 +301,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--quick", action="store_true", help="200 streams, 1 round of 2 s")
+    parser.add_argument("--per-worker", type=int, default=PER_WORKER,
+                        help=f"BANCO_STREAMS, the streams each worker holds (default {PER_WORKER:,})")
     parser.add_argument("--in-thread", action="store_true",
                         help="serve every stream from its request's thread (no hand-over to the"
                         " streamer): the path handed-over streams are compared with")
@@ -311,13 +313,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.streams, args.seconds, args.rounds = min(args.streams, 200), 2.0, 1
     with db.fresh_database(args.url) as url:
         prepare(url)
-        print(f"gunicorn gthread 2 workers x {THREADS} threads, up to {PER_WORKER:,} streams each"
+        print(f"gunicorn gthread 2 workers x {THREADS} threads, up to {args.per_worker:,} streams each"
               f" in its streamer; {args.streams:,} streams held,"
               f" then {args.rounds} rounds of {args.seconds:g} s per follower count;"
               f" streams {'served in their threads' if args.in_thread else 'handed over'};"
               f" load average before {os.getloadavg()[0]:.2f}", file=sys.stderr)
         threads = max(THREADS, max(args.streams, *args.followers) + 64) if args.in_thread else THREADS
-        with service(url, redis_url(), threads=threads, in_thread=args.in_thread) as svc:
+        with service(url, redis_url(), threads=threads, in_thread=args.in_thread,
+                     streams=args.per_worker) as svc:
             held = run_held(svc, args.streams)
             watched = run_watched(svc, args.followers, args.seconds, args.rounds)
     print(markdown(held, watched))
