@@ -131,26 +131,30 @@ def _state_type(table: TableRow) -> type[Any]:
     return registry.engine(table.game, table.rules_version).state_type
 
 
+_NULL = b"null"
+
+
 class _Passed(msgspec.Struct):
-    """A table as one process hands it to another: the row, and its snapshot as stored."""
+    """A table as one process hands it to another: the row, and its snapshot as stored (JSON
+    `null` for none: a `Raw` is not optional)."""
 
     row: TableRow
-    state: msgspec.Raw | None = None
+    state: msgspec.Raw
 
 
 def passed(table: TableRow) -> bytes:
     """The table as `received` reads it back in another process: its balances and the
     transaction that wrote it included."""
-    state = None if table.state is None else msgspec.Raw(snapshots.encode(table.state))
-    return msgspec.json.encode(_Passed(replace(table, state=None), state))
+    state = _NULL if table.state is None else snapshots.encode(table.state)
+    return msgspec.json.encode(_Passed(replace(table, state=None), msgspec.Raw(state)))
 
 
 def received(data: bytes) -> TableRow:
     """The table `passed` wrote."""
     found = msgspec.json.decode(data, type=_Passed)
-    table = found.row
-    if found.state is not None:
-        table.state = snapshots.decode(_state_type(table), bytes(found.state))
+    table, state = found.row, bytes(found.state)
+    if state != _NULL:
+        table.state = snapshots.decode(_state_type(table), state)
     return table
 
 

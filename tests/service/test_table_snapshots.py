@@ -168,3 +168,22 @@ def test_a_table_pickled_before_the_snapshot_migration_loads_after_it_and_plays_
     finally:
         with psycopg.connect(admin, autocommit=True) as c:
             c.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def test_a_table_passed_to_another_process_reads_back_whole():
+    """What a worker hands its streamer (`Relay.offer`): the row, its snapshot, its balances and
+    the transaction that wrote it, times with their offsets, and a row with no snapshot too."""
+    from datetime import UTC, datetime, timedelta, timezone
+
+    engine = registry.engine("cassino")
+    table = tables.TableRow("tb_0123456789abcdef", "cassino", {"stake": 1}, "playing", 7,
+                            [{"seat": 0, "player_id": "pl_a", "age": 20, "seed": None}],
+                            "hd_0123456789abcdef", 1, engine.initial_state({"stake": 1}),
+                            {"seat": 0, "waiting_for": "play", "role": "player"}, "operator",
+                            datetime.now(timezone(timedelta(hours=1))), datetime.now(UTC),
+                            balances={"pl_a": 5}, txid=77)
+    back = tables.received(tables.passed(table))
+    assert back == table and (back.balances, back.txid) == (table.balances, table.txid)
+    assert back.created_at.isoformat() == table.created_at.isoformat()
+    empty = tables.TableRow("tb_fedcba9876543210", "pirate-pairs", {}, "open", 1)
+    assert tables.received(tables.passed(empty)) == empty
