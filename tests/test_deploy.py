@@ -1,10 +1,13 @@
 """The deployment example (docs/deploy/, docs/scaling.md) holds together: its settings load with
 Banco's own configuration, its units run commands and options `banco` has, systemd accepts the
-units, and Sentinel watches the service REDIS_URL names."""
+units, Sentinel watches the service REDIS_URL names, and nginx accepts its configuration and
+passes requests to the API nodes the units start, which listen on loopback alone."""
 
 from __future__ import annotations
 
+import re
 import shlex
+import shutil
 import subprocess
 from configparser import ConfigParser
 from pathlib import Path
@@ -99,3 +102,34 @@ def test_systemd_accepts_the_units(tmp_path):
                              *sorted(str(p) for p in tmp_path.iterdir())],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+def test_nginx_passes_requests_to_the_api_nodes_which_listen_on_loopback_alone():
+    upstream = re.search(r"upstream banco_api \{(.*?)\}", (DEPLOY / "nginx" / "banco.conf").read_text(),
+                         re.S)
+    assert upstream is not None
+    servers = re.findall(r"^\s*server\s+([^;\s]+);", upstream.group(1), re.M)
+    target = unit(DEPLOY / "systemd" / "banco.target")["Unit"]["Wants"].split()
+    started = [name.removeprefix("banco-api@").removesuffix(".service") for name in target
+               if name.startswith("banco-api@")]
+    assert servers == [f"127.0.0.1:{port}" for port in started]
+    [exec_start] = unit(DEPLOY / "systemd" / "banco-api@.service")["Service"]["ExecStart"].splitlines()
+    args = shlex.split(exec_start)
+    assert args[args.index("--bind") + 1] == "127.0.0.1:%i"
+
+
+def test_nginx_accepts_its_configuration(tmp_path):
+    """`nginx -t` on the configuration as installed: included in the `http` block of a main
+    configuration that keeps its files in `tmp_path`. `./quickstart test` installs nginx."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    assert Path(nginx).exists(), "nginx is not installed: ./quickstart test installs it as root"
+    paths = " ".join(f"{kind}_temp_path {tmp_path / kind};"
+                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    (tmp_path / "nginx.conf").write_text(
+        f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\nevents {{}}\n"
+        f"http {{ access_log off; {paths} include {DEPLOY / 'nginx' / 'banco.conf'}; }}\n")
+    result = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"),
+                             "-e", str(tmp_path / "error.log")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "test is successful" in result.stderr

@@ -22,9 +22,10 @@ from service.runtime.config import Config, ConfigError
 # was due, then goes on from the worker's streamer (`service.http.relay`, bounded by
 # `BANCO_STREAMS`). Long polls hold theirs while they wait: three quarters of them may.
 THREADS = 64
-# Connections a worker keeps open between their requests (HTTP keep-alive), beside those its
-# threads serve: gunicorn keeps none when its connections do not outnumber its threads, and a
-# client then pays a new connection for every request.
+# Connections a worker keeps open between their requests (HTTP keep-alive), or while their heads
+# come (`service.http.slow_clients`), beside those its threads serve: gunicorn keeps none alive
+# when its connections do not outnumber its threads, and a client then pays a new connection for
+# every request.
 KEPT_ALIVE = 1000
 
 

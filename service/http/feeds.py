@@ -84,6 +84,7 @@ class Feed:
         self.reads = 0  # reads of the table's events from PostgreSQL
         self.table_reads = 0  # reads of the table's row
         self.renders = 0  # redactions made of an event, and renderings of the table
+        self.offers = 0  # tables offered as written, before their commit
 
     @property
     def _top(self) -> int:
@@ -169,6 +170,7 @@ class Feed:
             return
         with self._offer_lock:
             self._offered[table.txid] = table
+            self.offers += 1
             while len(self._offered) > OFFERS:  # the oldest, whose notice never came
                 del self._offered[next(iter(self._offered))]
 

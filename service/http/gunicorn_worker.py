@@ -7,6 +7,9 @@ or one over `--limit-request-field_size` (8190 bytes). Its `handle_error` picks 
 logs, and writes the answer with `gunicorn.util.write_error`, an HTML page: this worker
 replaces that writer in its own process, so those answers are problem+json like every other.
 
+Its threads never wait on a slow client (`service.http.slow_clients`): a request's head is read
+by the worker's poller, within `BANCO_HEAD_TIMEOUT_S`, its body within `BANCO_BODY_TIMEOUT_S`.
+
 It also lets the app take a connection over from gunicorn (`HAND_OFF`): a Server-Sent Events
 stream then goes on from the worker's streamer (`service.http.relay`), started with the worker,
 instead of holding a gunicorn thread for as long as its client follows. Such a stream's
@@ -26,10 +29,10 @@ from typing import Any, cast
 import orjson
 from gunicorn import util
 from gunicorn.http.wsgi import Response
-from gunicorn.workers.gthread import ThreadWorker
 
 from service.http.fanout import HAND_OFF
 from service.http.problems import PROBLEM, document
+from service.http.slow_clients import SlowClientWorker
 from service.runtime.config import STREAMS, Config, ConfigError
 
 
@@ -74,23 +77,26 @@ def _closing(resp: Response, start_response: Any) -> Any:
     return start
 
 
-class ProblemWorker(ThreadWorker):
+class ProblemWorker(SlowClientWorker):
     """`--worker-class service.http.gunicorn_worker.ProblemWorker`."""
 
     def init_process(self) -> None:
         util.write_error = write_problem  # read at each call by gunicorn's handle_error
+        try:
+            config: Config | None = Config.from_env()
+        except ConfigError:
+            config = None  # the app refuses to start, and says why
         # Every open stream is a socket of the worker's streamer, which inherits this limit:
         # the common soft limit of 1,024 files would refuse them long before `BANCO_STREAMS`.
         # The worker holds each one too for a moment, beside gunicorn's connections.
-        try:
-            streams = Config.from_env().streams
-        except ConfigError:
-            streams = STREAMS  # the app refuses to start, and says why
+        streams = config.streams if config else STREAMS
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         wanted = self.cfg.worker_connections + streams + 256
         if soft != resource.RLIM_INFINITY and soft < wanted:
             resource.setrlimit(resource.RLIMIT_NOFILE, (
                 wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
+        if config:
+            self.head_timeout_s, self.body_timeout_s = config.head_timeout_s, config.body_timeout_s
         super().init_process()
 
     def load_wsgi(self) -> None:

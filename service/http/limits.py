@@ -9,21 +9,32 @@ Redis is away.
 A request costs one Redis round trip for its limit (the fixed window's increment): no
 X-RateLimit headers, which would cost two more, and a 429's Retry-After is the limit's whole
 window, a bound that needs no second trip to read the window's remaining time.
+
+The counting is the `limits` library's (its Redis storage and fixed-window strategy, as
+flask-limiter, its Flask extension, would use them); the request's check is one call of it
+(`_check`). One application-wide limit needs none of the extension's per-request resolution of
+decorated, blueprint and exempt limits, which cost about a tenth of a move's CPU
+(bench/README.md, "The request stack").
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import Any
 
 from flask import Flask, Response, g, request
-from flask_limiter import Limiter, RateLimitExceeded
+from limits import RateLimitItem, parse
+from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 
 from service.http import pages
 from service.http.auth import principal
 from service.http.problems import Problem, render
 from service.runtime.redis_url import is_sentinel, parse_sentinel
 from workers.queues import SentinelConnection
+
+log = logging.getLogger("banco.limits")
 
 PROBES = ("/healthz", "/readyz")  # an orchestrator's probes are never limited
 # Nor is the API reference (service/http/reference.py): static, served from memory with no
@@ -42,8 +53,6 @@ def _unlimited() -> bool:
 def _identify() -> None:
     """Authenticate before the limit is counted, so that the count is the principal's. A database
     away answers 503 from here, at once, rather than after a second wait in the view."""
-    if _unlimited():
-        return
     with contextlib.suppress(Problem):  # no valid token: the view answers 401 if it needs one
         g.limit_key = principal().key
 
@@ -71,24 +80,33 @@ def storage_options(redis_url: str) -> dict[str, Any]:
     return options
 
 
-def too_many(e: RateLimitExceeded) -> Response:
-    window = e.limit.limit.get_expiry()
+def too_many(limit: RateLimitItem) -> Response:
+    window = limit.get_expiry()
     response = render(Problem(429, "too_many_requests",
-                              f"more than {e.limit.limit} for this caller; retry within {window}s"))
+                              f"more than {limit} for this caller; retry within {window}s"))
     response.headers["Retry-After"] = str(window)
     return response
 
 
-def init_app(app: Flask, redis_url: str, limit: str) -> Limiter:
+def init_app(app: Flask, redis_url: str, limit: str) -> FixedWindowRateLimiter:
     """Apply `limit` (e.g. `1200/minute`) to each caller's requests, all endpoints together,
     the probes and the API reference excepted. Register after `db` (authentication reads the
     tokens) and before `idempotency` (a refused request records no key)."""
-    app.before_request(_identify)
-    limiter = Limiter(caller_key, app=app, storage_uri=storage_uri(redis_url),
-                      application_limits=[limit], strategy="fixed-window",
-                      headers_enabled=False, swallow_errors=True,
-                      storage_options=storage_options(redis_url))
-    limiter.request_filter(_unlimited)
-    app.register_error_handler(RateLimitExceeded, too_many)
+    limiter = FixedWindowRateLimiter(storage_from_string(storage_uri(redis_url),
+                                                         **storage_options(redis_url)))
+    item = parse(limit)
+
+    def _check() -> Response | None:
+        if _unlimited():
+            return None
+        _identify()
+        try:
+            allowed = limiter.hit(item, "banco", caller_key())
+        except Exception as e:  # Redis away: the limit is skipped, the request goes on
+            log.warning("rate limit not counted: %s", e)
+            return None
+        return None if allowed else too_many(item)
+
+    app.before_request(_check)
     return limiter
 

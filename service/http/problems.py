@@ -47,11 +47,11 @@ class Problem(HTTPException):
 
 _DEFAULT_CODES = {
     400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-    405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 412: "precondition_failed",
-    413: "body_too_large", 414: "request_line_too_long", 415: "unsupported_media_type",
-    417: "expectation_failed", 422: "invalid_input", 428: "precondition_required",
-    429: "too_many_requests", 431: "headers_too_large", 500: "internal_error",
-    501: "not_implemented", 503: "unavailable",
+    405: "method_not_allowed", 406: "not_acceptable", 408: "request_timeout", 409: "conflict",
+    412: "precondition_failed", 413: "body_too_large", 414: "request_line_too_long",
+    415: "unsupported_media_type", 417: "expectation_failed", 422: "invalid_input",
+    428: "precondition_required", 429: "too_many_requests", 431: "headers_too_large",
+    500: "internal_error", 501: "not_implemented", 503: "unavailable",
 }
 
 

@@ -79,6 +79,11 @@ def webhook_allow_networks(env: Mapping[str, str] | None = None) -> tuple[Networ
 # Open streams per API process: each costs the process a socket and ~10 KB, and a change of its
 # table one `send`; two of gunicorn's default workers hold 2,000 even when one gets them all.
 STREAMS = 2048
+# How long a client may take to send a request's head, and then its body, before the API answers
+# 408 and closes the connection (`service.http.heads`): a slow client holds a socket that long,
+# never a thread, while its head comes; a body is read by a thread, so it is bounded too.
+HEAD_TIMEOUT_S = 10
+BODY_TIMEOUT_S = 30
 
 @dataclass(frozen=True)
 class Config:
@@ -96,6 +101,8 @@ class Config:
     threads: int | None = None  # gunicorn threads per worker, when known (service/http/slots.py)
     # Streams a gunicorn worker passes on to its streamer, at most (service/http/relay.py).
     streams: int = STREAMS
+    head_timeout_s: int = HEAD_TIMEOUT_S
+    body_timeout_s: int = BODY_TIMEOUT_S
     idempotency_retention_s: int = 24 * 3600
     # A streaming replica for the reads that may lag (service/http/replica.py); None: all on
     # `database_url`.
@@ -125,6 +132,8 @@ class Config:
             bench_endpoints=_flag(env, "BANCO_BENCH_ENDPOINTS"),
             threads=_int(env, "BANCO_THREADS", 0, 0, 10_000) or None,
             streams=_int(env, "BANCO_STREAMS", STREAMS, 1, 100_000),
+            head_timeout_s=_int(env, "BANCO_HEAD_TIMEOUT_S", HEAD_TIMEOUT_S, 1, 3600),
+            body_timeout_s=_int(env, "BANCO_BODY_TIMEOUT_S", BODY_TIMEOUT_S, 1, 3600),
             idempotency_retention_s=idempotency_retention_s(env),
             replica_url=env.get("DATABASE_REPLICA_URL") or None,
             replica_wait_ms=_int(env, "BANCO_REPLICA_WAIT_MS", 200, 0, 60_000),

@@ -36,6 +36,7 @@ def test_a_replica_and_its_wait_are_read():
     {"BANCO_OPERATOR_KEY": "short"}, {"BANCO_MAX_BODY_BYTES": "lots"}, {"BANCO_POOL_SIZE": "0"},
     {"BANCO_IDEMPOTENCY_RETENTION_S": "a day"}, {"BANCO_REPLICA_WAIT_MS": "-1"},
     {"BANCO_WEBHOOK_ALLOW_NETWORKS": "10.0.0.1/8"}, {"BANCO_WEBHOOK_ALLOW_NETWORKS": "intranet"},
+    {"BANCO_HEAD_TIMEOUT_S": "0"}, {"BANCO_BODY_TIMEOUT_S": "soon"},
 ])
 def test_bad_settings_are_refused_by_name(change):
     with pytest.raises(ConfigError) as e:

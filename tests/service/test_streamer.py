@@ -209,34 +209,50 @@ def _offered_tables_are_not_read_again(serving: Streamer, relay: Relay, app: Fla
     assert r.status_code == 201, r.json
     version = int(r.json["version"])
     readers = []
-    for seat, player in enumerate(players):  # each follows his turns, as he left his first look
-        ours, theirs = socket.socketpair()
-        state = [False, True, version, version, version, seat, False]  # `Follower.state`
-        relay.hand(theirs, False, {"kind": "table", "table_id": table_id,
-                                   "who": ["player", player.id], "state": state},
-                   time.monotonic() + 60, time.monotonic(), lambda: None)
-        readers.append(Reader(ours))
-    deadline = time.monotonic() + 15
-    while (feed := serving.feeds.get(table_id)) is None or feed.followers < 2:
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    try:
+        for seat, player in enumerate(players):  # each follows his turns, as after his first look
+            ours, theirs = socket.socketpair()
+            readers.append(Reader(ours))
+            state = [False, True, version, version, version, seat, False]  # `Follower.state`
+            relay.hand(theirs, False, {"kind": "table", "table_id": table_id,
+                                       "who": ["player", player.id], "state": state},
+                       time.monotonic() + 60, time.monotonic(), lambda: None)
+        deadline = time.monotonic() + 15
+        while (feed := serving.feeds.get(table_id)) is None or feed.followers < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
 
-    def turns(moved: int) -> None:
-        """Wait until the mover's opponent was sent the table at `moved`."""
-        deadline = time.monotonic() + 10
-        while not any(e.get("version") == moved for reader in readers for e in reader.events):
-            assert time.monotonic() < deadline, "no follower was sent his turn"
-            for reader in readers:
-                reader.read()
-            time.sleep(0.01)
+        # The request commits once the streamer has the table: the notice of its commit cannot
+        # overtake it, whatever else the machine does meanwhile.
+        offer = relay.offer
 
-    reads = feed.table_reads
-    for _ in range(3):
+        def offered_and_taken(table: Any) -> None:
+            offers = feed.offers
+            offer(table)
+            deadline = time.monotonic() + 10
+            while feed.offers == offers:
+                assert time.monotonic() < deadline, "the streamer never took the table"
+                time.sleep(0.005)
+
+        monkeypatch.setattr(relay, "offer", offered_and_taken)
+
+        def turns(moved: int) -> None:
+            """Wait until the mover's opponent was sent the table at `moved`."""
+            deadline = time.monotonic() + 10
+            while not any(e.get("version") == moved for reader in readers for e in reader.events):
+                assert time.monotonic() < deadline, "no follower was sent his turn"
+                for reader in readers:
+                    reader.read()
+                time.sleep(0.01)
+
+        reads = feed.table_reads
+        for _ in range(3):
+            turns(move(client, table_id, players))
+        assert feed.table_reads == reads
+
+        monkeypatch.setattr(relay, "offer", lambda table: None)
         turns(move(client, table_id, players))
-    assert feed.table_reads == reads
-
-    monkeypatch.setattr(relay, "offer", lambda table: None)
-    turns(move(client, table_id, players))
-    assert feed.table_reads == reads + 1
-    for reader in readers:
-        reader.sock.close()
+        assert feed.table_reads == reads + 1
+    finally:
+        for reader in readers:
+            reader.sock.close()
