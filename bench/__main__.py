@@ -1,24 +1,37 @@
-"""`python -m bench append|rebuild|export|feed|webhooks|peer|http|streams|validate|large|wal
-[options]`: run one; `all` runs them in turn."""
+"""`python -m bench append|rebuild|export|feed|webhooks|peer|http|streams|validate|large|wal|
+snapshots [options]`: run one; `all` runs them in turn."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 
-from bench import append, export, feed, http, http_streams, large_log, peer, rebuild, validate, wal, webhooks
+from bench import (
+    append,
+    export,
+    feed,
+    http,
+    http_streams,
+    large_log,
+    peer,
+    rebuild,
+    snapshots,
+    validate,
+    wal,
+    webhooks,
+)
 
 COMMANDS = {"append": append.main, "rebuild": rebuild.main, "export": export.main,
             "feed": feed.main, "webhooks": webhooks.main, "peer": peer.main,
             "http": http.main, "streams": http_streams.main, "validate": validate.main,
-            "large": large_log.main, "wal": wal.main}
+            "large": large_log.main, "wal": wal.main, "snapshots": snapshots.main}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in (*COMMANDS, "all"):
         print("usage: python -m bench"
-              " {append,rebuild,export,feed,webhooks,peer,http,streams,validate,large,wal,all}"
+              " {append,rebuild,export,feed,webhooks,peer,http,streams,validate,large,wal,snapshots,all}"
               " [--quick] [options]\n"
               "       python -m bench append --help", file=sys.stderr)
         return 2

@@ -11,7 +11,7 @@ from pathlib import Path
 import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from events import migrate
+from projections import migrate
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 SOCKET_DIR = "/var/run/postgresql"

@@ -72,7 +72,7 @@ class HistoryResult:
 
     hands: dict[str, int]  # played hands before measuring
     events: dict[str, int]  # events in their streams
-    snapshot_bytes: dict[str, int]  # the pickled engine state in the `tables` row
+    snapshot_bytes: dict[str, int]  # the engine state's snapshot in the `tables` row
     build_seconds: float  # to build the old table's history
     latencies: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in LABELS})
     kinds: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in LABELS})

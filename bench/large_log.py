@@ -41,11 +41,12 @@ from bench.http_clients import GAMES, tables_for
 from bench.http_history import build_history
 from bench.http_service import prepare, redis_url, service
 from bench.rebuild import postings
-from events import migrate, partitions
+from events import partitions
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, configure_connection, make_pool
 from games.contract import AUDITOR
+from projections import migrate
 from service.commands.principal import Principal
 from service.commands.replay import steps
 from service.verification import checkpoints

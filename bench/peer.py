@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any
+from typing import Any, ClassVar
 
 import psycopg
 from eventsourcing.application import Application
@@ -54,6 +54,8 @@ TURN_SECONDS = 60.0
 @dataclass(frozen=True)
 class Count:
     """A table's state: how many moves were made."""
+
+    SCHEMA: ClassVar[int] = 1  # its snapshot's version (projections/snapshots.py)
 
     moves: int = 0
 
@@ -92,7 +94,7 @@ class BancoSide:
     def command(self, turn: int) -> None:
         table_id = self.tables[turn % len(self.tables)]
         with self.conn.transaction():
-            table = tables.load(self.conn, table_id)
+            table = tables.load(self.conn, table_id, state_type=Count)  # no game's table
             assert table is not None
             move, deadline = decide(table.state.moves, time.time())
             stored = self.store.append(

@@ -148,6 +148,9 @@ class Engine(Protocol):
 
     info: GameInfo
     options_schema: type[marshmallow.Schema]
+    # The class of the engine's states: a frozen dataclass of values and tagged Structs, with
+    # the version of its shape as `SCHEMA`, which a table's stored snapshot is decoded into.
+    state_type: type[Any]
 
     def start(
         self,

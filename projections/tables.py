@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
 import psycopg
 from psycopg.types.json import Jsonb
 
 from events import ledger
+from games import registry
 from games.contract import Engine
+from projections import snapshots
 
 COLUMNS = ("table_id, game, options, status, version, seats, hand_id, hand_number, state, turn,"
            " created_by, created_at, deadline, rules_version")
@@ -92,13 +94,14 @@ def seat_balances(conn: psycopg.Connection, table: TableRow) -> dict[str, int]:
     return table.balances
 
 
-def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> TableRow | None:
-    """The table's row, and with `balances` its seats' balances.
+def load(conn: psycopg.Connection, table_id: str, balances: bool = False,
+         state_type: type[Any] | None = None) -> TableRow | None:
+    """The table's row, and with `balances` its seats' balances (`state_type`: as for `loaded`).
 
     Never locked before an append: writers take the table stream's lock (in `banco_append`)
     first and update this row after, always in that order, so they cannot deadlock.
     """
-    return loaded(load_later(conn, table_id, balances), balances)
+    return loaded(load_later(conn, table_id, balances), balances, state_type)
 
 
 def load_later(conn: psycopg.Connection, table_id: str, balances: bool = False) -> psycopg.Cursor:
@@ -108,17 +111,50 @@ def load_later(conn: psycopg.Connection, table_id: str, balances: bool = False) 
                         (table_id,))
 
 
-def loaded(cursor: psycopg.Cursor, balances: bool = False) -> TableRow | None:
-    """The table `load_later` read, if there is one."""
+def loaded(cursor: psycopg.Cursor, balances: bool = False,
+           state_type: type[Any] | None = None) -> TableRow | None:
+    """The table `load_later` read, if there is one; its snapshot is decoded into the states of
+    its engine, or of `state_type` for a table of no game served (the benchmarks')."""
     row = cursor.fetchone()
     if row is None:
         return None
     values = list(row[:14])
-    # The snapshot is ours, written by `save` from an engine state; it never comes from a client.
-    values[8] = pickle.loads(values[8]) if values[8] is not None else None
     table = TableRow(*values)
+    if table.state is not None:
+        table.state = snapshots.decode(state_type or _state_type(table), table.state)
     if balances:
         table.balances = _by_player(table, row[14])
+    return table
+
+
+def _state_type(table: TableRow) -> type[Any]:
+    return registry.engine(table.game, table.rules_version).state_type
+
+
+_NULL = b"null"
+
+
+class _Passed(msgspec.Struct):
+    """A table as one process hands it to another: the row, and its snapshot as stored (JSON
+    `null` for none: a `Raw` is not optional)."""
+
+    row: TableRow
+    state: msgspec.Raw
+
+
+def passed(table: TableRow) -> bytes:
+    """The table as `received` reads it back in another process: its balances and the
+    transaction that wrote it included."""
+    state = _NULL if table.state is None else snapshots.encode(table.state)
+    return msgspec.json.encode(_Passed(replace(table, state=None), msgspec.Raw(state)))
+
+
+def received(data: bytes) -> TableRow:
+    """The table `passed` wrote."""
+    found = msgspec.json.decode(data, type=_Passed)
+    table, state = found.row, bytes(found.state)
+    if state != _NULL:
+        table.state = snapshots.decode(_state_type(table), state)
     return table
 
 
@@ -150,7 +186,7 @@ def save_later(conn: psycopg.Connection, table: TableRow, actor: str | None = No
     In a pipeline after a statement that may fail, send it with `prepare=False`: psycopg counts a
     statement as prepared when it sends its preparation, and one skipped because the pipeline
     had failed before it would be "prepared" on the client alone, and fail at its next use."""
-    state = pickle.dumps(table.state, protocol=5) if table.state is not None else None
+    state = snapshots.encode(table.state) if table.state is not None else None
     # The notice ends with the writing transaction's id: a process that holds the table it
     # wrote knows by it that the notice is of its own commit (service/http/feeds.py).
     return conn.execute(

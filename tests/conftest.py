@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from events import migrate
+from projections import migrate
 from service.runtime import embedded
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Iterator
 
 import psycopg
@@ -21,12 +20,15 @@ from bench import (
     large_log,
     peer,
     rebuild,
+    snapshots,
     validate,
     wal,
 )
 from events.catalog import default_types
 from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool
+from games import registry
+from projections.snapshots import decode
 
 
 @pytest.fixture
@@ -274,7 +276,7 @@ def test_peer_runs_the_same_command_through_banco_and_the_eventsourcing_library(
         # The library: a snapshot at every table's tenth event, the fifth command's first.
         snapshots = conn.execute("SELECT count(DISTINCT originator_id) FROM peertables_snapshots"
                                  " WHERE originator_version = 10").fetchone()
-    assert all(table == stream and pickle.loads(state) == peer.Count(moves)
+    assert all(table == stream and decode(peer.Count, state) == peer.Count(moves)
                for _, table, stream, state, moves in rows)
     mine = {table_id: (version, moves) for table_id, version, _, _, moves in rows
             if table_id in banco.tables}
@@ -302,3 +304,11 @@ def test_webhooks_delivers_every_event_to_its_receiver(database_url: str, redis_
                                                                       ("job", 2, 40)]
     assert all(r.rate > 0 for r in rows)
     assert "| job | 2 | 40 |" in webhooks.markdown(rows)
+
+
+def test_snapshots_times_the_codec_and_pickle_on_states_of_every_game():
+    for engine in registry.current().values():
+        found = snapshots.states(engine, hands=1, seed=1)
+        assert len(found) > 1 and {type(s) for s in found} == {engine.state_type}
+        times = snapshots.measure(found, rounds=2)
+        assert {way: len(t) for way, t in times.items()} == {"codec": 2, "pickle": 2}

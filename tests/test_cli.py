@@ -306,7 +306,7 @@ def test_a_database_without_the_schema_says_to_upgrade_it(env, servers):
 def test_commands_find_the_embedded_servers_of_the_data_folder_or_start_them(tmp_path):
     """While servers run on the data folder (as `banco run` holds them), a command uses them and
     leaves them running; when none does, it starts them for itself and stops them after."""
-    from events import migrate
+    from projections import migrate
     from service.runtime import embedded
     from workers.queues import connect
 

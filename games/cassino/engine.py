@@ -40,6 +40,7 @@ class CassinoEngine:
 
     info: GameInfo = INFO
     options_schema: type[Schema] = OptionsSchema
+    state_type: type[State] = State
 
     def start(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
               seed_material: SeedMaterial, previous: State | None = None,

@@ -37,6 +37,7 @@ class PiratePairsEngine:
 
     info: GameInfo = INFO
     options_schema: type[marshmallow.Schema] = OptionsSchema
+    state_type: type[State] = State
 
     def start(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
               seed_material: SeedMaterial, previous: Any | None = None,

@@ -54,6 +54,7 @@ class FamilyEngine:
 
     info: GameInfo
     options_schema: type[marshmallow.Schema]
+    state_type: type[State] = State
     kinds: ClassVar[tuple[str, ...]] = ()
     clockwise: ClassVar[bool] = False
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
+
+import msgspec
 
 from games.contract import Posting
 
@@ -34,29 +36,25 @@ class Hand:
         return tuple(c for c in self.cards if c not in self.hidden)
 
 
-@dataclass(frozen=True)
-class Opening:
+class Opening(msgspec.Struct, frozen=True, tag="opening"):
     """The hand has opened; nobody has been asked to act yet."""
 
 
-@dataclass(frozen=True)
-class Announcing:
+class Announcing(msgspec.Struct, frozen=True, tag="announcing"):
     """The banker announces the stake (Siete y media)."""
 
     seat: int
     at: float
 
 
-@dataclass(frozen=True)
-class Betting:
+class Betting(msgspec.Struct, frozen=True, tag="betting"):
     """`seat` bets (or sits out)."""
 
     seat: int
     at: float
 
 
-@dataclass(frozen=True)
-class Playing:
+class Playing(msgspec.Struct, frozen=True, tag="playing"):
     """The player owning hand `index` stands or asks for cards."""
 
     seat: int
@@ -64,27 +62,26 @@ class Playing:
     at: float
 
 
-@dataclass(frozen=True)
-class Banking:
+class Banking(msgspec.Struct, frozen=True, tag="banking"):
     """The banker (meneur) plays his own cards, or calls players in Casino pirate."""
 
     seat: int
     at: float
 
 
-@dataclass(frozen=True)
-class Answering:
+class Answering(msgspec.Struct, frozen=True, tag="answering"):
     """A called player reveals or concedes (Casino pirate)."""
 
     seat: int
     at: float
 
 
-@dataclass(frozen=True)
-class Ended:
+class Ended(msgspec.Struct, frozen=True, tag="ended"):
     """The hand is over and its settlement is recorded."""
 
 
+# Phases are tagged Structs: a table's stored snapshot (projections/snapshots.py) names a phase
+# by its tag, never by its class, so renaming a class here leaves every stored table readable.
 Phase = Opening | Announcing | Betting | Playing | Banking | Answering | Ended
 
 
@@ -92,9 +89,14 @@ Phase = Opening | Announcing | Betting | Playing | Banking | Answering | Ended
 class State:
     """Everything the rules need about one hand (plus what carries over to the next)."""
 
+    # The version of this shape in stored snapshots (projections/snapshots.py): raised by a change
+    # that older snapshots do not decode to (a field renamed or retyped), which a migration then
+    # re-derives from the tables' events (events/migrate.py).
+    SCHEMA: ClassVar[int] = 1
+
     game: str
     options: Mapping[str, Any]
-    phase: Phase = Opening()
+    phase: Phase = field(default_factory=Opening)
     seats: tuple[int, ...] = ()
     ages: Mapping[int, int | None] = field(default_factory=dict)
     start_balances: Mapping[int, int] = field(default_factory=dict)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
+
+import msgspec
 
 from games.contract import Json, Viewer
 from games.sevenhalf import cards
@@ -40,7 +41,7 @@ def view(state: State, viewer: Viewer) -> Json:
     phase = state.phase
     out: Json = {
         "game": state.game,
-        "phase": {"name": type(phase).__name__.lower(), **asdict(phase)},
+        "phase": {"name": type(phase).__name__.lower(), **msgspec.structs.asdict(phase)},
         "banker": state.banker,
         "order": list(state.order),
         "stake": state.stake,

@@ -133,7 +133,7 @@ def db() -> None:
 @data_dir_option
 def upgrade(data_dir: Path) -> None:
     """Apply pending migrations (safe to run from several processes at once)."""
-    from events import migrate
+    from projections import migrate
 
     with database_url(data_dir) as url, psycopg.connect(url, autocommit=True) as conn:
         applied = migrate.upgrade(conn)

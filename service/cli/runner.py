@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 import psycopg
 
-from events import migrate
+from projections import migrate
 from service.cli import metrics_dir
 from service.runtime import embedded
 from service.runtime.config import Config, ConfigError, Local, child_environment

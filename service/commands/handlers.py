@@ -8,7 +8,6 @@ import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -19,7 +18,7 @@ from events.model import NewEvent, StoredEvent
 from events.postgres import PostgresEventStore
 from games import deck, registry
 from games.contract import Engine, Event, IllegalMove, SeatInfo, SeedMaterial
-from projections import tables
+from projections import table_fold, tables
 from projections.tables import TableRow, turn_of
 from service.commands import posting
 from service.commands.errors import Conflict, Invalid, NotFound
@@ -199,13 +198,14 @@ def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableR
         events = engine.start(table.options, seats, material, previous=table.state, now=now)
     except IllegalMove as e:
         raise Invalid(e.code, e.message) from e
-    opened = replace(table, hand_id="hd_" + secrets.token_hex(8), hand_number=table.hand_number + 1)
+    opened = replace(table)
+    table_fold.begin_hand(opened, engine, "hd_" + secrets.token_hex(8), table.hand_number + 1)
     began = NewEvent("HandBegan", {"hand_id": opened.hand_id, "number": opened.hand_number,
                                    "seats": table.seats,
                                    "commitment": deck.commitment(server_seed)}, metadata)
     first_version = table.version + 1
-    return _play(conn, store, opened, engine.initial_state(table.options), events, metadata, now,
-                 prefix=[began], first_version=first_version)
+    return _play(conn, store, opened, events, metadata, now, prefix=[began],
+                 first_version=first_version)
 
 
 def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, seat: int,
@@ -242,7 +242,7 @@ def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, se
     metadata = {**metadata, "command": recorded_command}
     if between:
         return _between_hands(conn, store, table, events, metadata)
-    return _play(conn, store, table, table.state, events, metadata, now)
+    return _play(conn, store, table, events, metadata, now)
 
 
 def _between_hands(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
@@ -250,12 +250,9 @@ def _between_hands(conn: psycopg.Connection, store: PostgresEventStore, table: T
     """Record an action taken while the table waits for its next deal: the state the hand ended
     in takes it (the next `start` reads it as `previous`), and the table stays open, with no turn
     and no deadline. Its events belong to the hand they follow."""
-    state = table.state
-    for event in events:
-        state = engine_of(table).evolve(state, event)
+    table_fold.play(table, engine_of(table), events)
     records = [recorded(table.hand_id, e, metadata) for e in events]
     moves = transfers(table, [p for e in events for p in e.postings])
-    table.state = state
     if moves:
         _post_and_save(conn, store, table, records, moves, metadata)
     else:
@@ -293,8 +290,7 @@ def time_out(conn: psycopg.Connection, store: PostgresEventStore, table: TableRo
     except IllegalMove:
         return None
     recorded_command = {"name": "TimeOut", "seat": getattr(command, "seat", None), "now": now}
-    return _play(conn, store, table, table.state, events, {**metadata, "command": recorded_command},
-                 now)
+    return _play(conn, store, table, events, {**metadata, "command": recorded_command}, now)
 
 
 def turn_limit(table: TableRow, turn: dict[str, Any]) -> float:
@@ -303,29 +299,27 @@ def turn_limit(table: TableRow, turn: dict[str, Any]) -> float:
     return float(table.options.get(key) or table.options.get("turn_timeout_s") or 60)
 
 
-def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, state: Any,
+def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
           events: Sequence[Event], metadata: dict[str, Any], now: float,
           prefix: Sequence[NewEvent] = (), first_version: int | None = None) -> TableRow:
+    """Append the engine's events of a hand in play, the row folded from them as a rebuild folds
+    it (`projections.table_fold`)."""
     engine = engine_of(table)
-    for event in events:
-        state = engine.evolve(state, event)
+    table_fold.play(table, engine, events)  # a hand they end settles next
     records = [*prefix, *(recorded(table.hand_id, e, metadata) for e in events)]
     last_game_event = len(records) - 1
-    table.status = "settling" if engine.is_terminal(state) else "playing"
-    table.turn = turn_of(engine, state)
-    table.deadline = None
-    if table.status == "playing" and table.turn is not None:
+    turn = turn_of(engine, table.state)
+    deadline = None
+    if table.status == "playing" and turn is not None:
         # The deadline is recorded with the turn, so replays are deterministic and clients can
         # count down; the projection keeps it for the sweeper.
-        deadline = now + turn_limit(table, table.turn)
-        records.append(NewEvent("DeadlineSet", {"hand": table.hand_id, "seat": table.turn["seat"],
-                                                "waiting_for": table.turn["waiting_for"],
+        deadline = now + turn_limit(table, turn)
+        records.append(NewEvent("DeadlineSet", {"hand": table.hand_id, "seat": turn["seat"],
+                                                "waiting_for": turn["waiting_for"],
                                                 "deadline": deadline}, metadata))
-        table.deadline = datetime.fromtimestamp(deadline, UTC)
-        table.turn = {**table.turn, "deadline": table.deadline.isoformat()}
+    table_fold.turn(table, engine, deadline)
     moves = transfers(table, [p for e in events for p in e.postings])
     last_of_hand = table.version + last_game_event + 1  # versions follow one another
-    table.state = state
 
     def settling(c: psycopg.Connection, prepare: bool | None = None) -> None:
         if table.status == "settling":

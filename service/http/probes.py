@@ -9,7 +9,7 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 from rq import Worker
 
-from events import migrate
+from projections import migrate
 from service.http import db
 from service.http.blueprint import Blueprint
 from service.http.problems import PROBLEM, Problem, ProblemSchema

@@ -21,19 +21,18 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-import pickle
 import socket
 import subprocess
 import sys
 import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from projections import tables
 from projections.tables import TableRow
 
 log = logging.getLogger("banco.relay")
@@ -43,8 +42,8 @@ ENDED_MAX = 32
 READY = b"ready"
 READY_S = 60.0  # how long a streamer may take to start: its imports, its pool's first connection
 # A message without a socket is a table a request wrote (`Relay.offer`): this byte, then the
-# table pickled. Between a worker and the streamer it started, from the same code: nothing
-# stored, nothing another process could write.
+# table as `projections.tables.passed` writes it (its snapshot as stored: no pickle, whose
+# reading could run code). Between a worker and the streamer it started, from the same code.
 OFFER = b"T"
 MESSAGE_MAX = 1 << 16  # what the streamer reads of a message; a larger table is not offered
 
@@ -97,7 +96,7 @@ class Relay:
             control = self._control
             if control is None or not self._followed[table.table_id]:
                 return
-        message = OFFER + pickle.dumps(replace(table), protocol=5)
+        message = OFFER + tables.passed(table)
         if len(message) > MESSAGE_MAX:
             return
         # Full (the streamer is busy) or gone: its followers read the table.

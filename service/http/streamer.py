@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import pickle
 import signal
 import socket
 import sys
@@ -31,6 +30,7 @@ from psycopg_pool import ConnectionPool
 from events.catalog import default_types
 from events.model import Checkpoint
 from events.postgres import PostgresEventStore, make_pool
+from projections import tables
 from service.commands import notify
 from service.commands.principal import Principal
 from service.http.fanout import Fanout, Following
@@ -75,7 +75,7 @@ class Streamer:
                 return
             if not fds and message.startswith(OFFER):
                 # A table the worker wrote (`Relay.offer`), from the code that started us.
-                self.feeds.offer(pickle.loads(message[len(OFFER):]))
+                self.feeds.offer(tables.received(message[len(OFFER):]))
                 continue
             sock = socket.socket(fileno=fds[0])
             stream = orjson.loads(message)

@@ -10,10 +10,11 @@ import time
 import psycopg
 import pytest
 
-from events import migrate, partitions
+from events import partitions
 from events.catalog import default_types
 from events.model import ConcurrencyConflict, NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool
+from projections import migrate
 from tests.conftest import fresh_database
 
 PARTITIONED = next(v for v, name, _ in migrate.available() if name.endswith("_partitioned_events.sql"))

@@ -10,10 +10,10 @@ import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
 
-from events import migrate
 from events.catalog import default_types
 from events.model import Checkpoint, ConcurrencyConflict, NewEvent
 from events.postgres import PostgresEventStore
+from projections import migrate
 
 
 def registered(name: str) -> NewEvent:

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.contract import Engine, Event
+from tests.games.snapshot_check import round_trips
 
 
 def replay(engine: Engine, options: Mapping[str, Any], events: Iterable[Event]) -> Any:
@@ -13,6 +14,7 @@ def replay(engine: Engine, options: Mapping[str, Any], events: Iterable[Event]) 
     state = engine.initial_state(options)
     for event in events:
         state = engine.evolve(state, event)
+        round_trips(state)
     return state
 
 

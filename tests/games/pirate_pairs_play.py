@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from games.contract import AUDITOR, Event, Json, SeatInfo, SeedMaterial
 from games.pirate_pairs import ENGINE
 from games.pirate_pairs.state import State
+from tests.games.snapshot_check import round_trips
 
 RISKY = frozenset({"accuse", "challenge"})
 
@@ -89,6 +90,7 @@ def play(table: Table, rnd: random.Random, risk: float = 0.3,
     after = state
     for e in opening:
         after = ENGINE.evolve(after, e)
+        round_trips(after)
     yield Step(state, None, opening, after)
     state = after
     for step in range(1, max_steps + 1):
@@ -107,6 +109,7 @@ def play(table: Table, rnd: random.Random, risk: float = 0.3,
         after = state
         for e in events:
             after = ENGINE.evolve(after, e)
+            round_trips(after)
         yield Step(state, command, events, after)
         state = after
     raise AssertionError(f"no winner after {max_steps} moves")

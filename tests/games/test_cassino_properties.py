@@ -24,6 +24,7 @@ from games.contract import (
     redact,
 )
 from tests.games.gwt import replay
+from tests.games.snapshot_check import round_trips
 
 PLAYS = ("CardsCaptured", "BuildMade", "BuildReserved", "BuildExtended", "CardTrailed")
 
@@ -82,6 +83,7 @@ class Table:
         seats = [SeatInfo(i, f"p{i}", 50) for i in range(n)]
         self.events = ENGINE.start(options, seats, material, previous=previous)
         self.state = replay(ENGINE, options, self.events)
+        round_trips(self.state)
         self.public: set[str] = set()
         self.held: list[set[str]] = [set() for _ in range(n)]
         for e in self.events:
@@ -103,6 +105,7 @@ class Table:
         assert new[0].type in PLAYS and new[0].data["card"] == action["card"]
         for e in new:
             self.state = ENGINE.evolve(self.state, e)
+            round_trips(self.state)
         self.events += new
         self.check(new if thorough else [])
 

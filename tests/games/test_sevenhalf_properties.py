@@ -28,6 +28,7 @@ from games.contract import (
 from games.sevenhalf import ENGINES, cards
 from games.sevenhalf.display import points
 from tests.games import gwt
+from tests.games.snapshot_check import round_trips
 
 KINDS = ("announce", "bet", "sit_out", "hit", "stand", "split", "hide", "call", "reveal",
          "concede", "declare", "volunteer", "bogus")
@@ -176,6 +177,7 @@ class Run:
     def absorb(self, new: list[Event]) -> None:
         for e in new:
             self.state = self.engine.evolve(self.state, e)
+            round_trips(self.state)
             self.log.append(e)
             self.post(e.postings)
             self.oracle.learn(e)

@@ -11,8 +11,8 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
-from events import migrate
 from events.postgres import configure_connection
+from projections import migrate
 from service.verification.chain_check import link
 from service.verification.hand_log import read_stream
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import psycopg
 
-from events import migrate
+from projections import migrate
 from service.http import db
 from service.http.app import create_app
 from service.runtime import embedded

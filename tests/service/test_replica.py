@@ -26,7 +26,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from events import migrate
+from projections import migrate
 from service.http.replica import Replica
 from service.runtime.config import Config
 from tests.games.test_sevenhalf_properties import concrete

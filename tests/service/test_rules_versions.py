@@ -19,11 +19,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from events import migrate
 from games import registry
 from games.sevenhalf.sette import SetteEngine
 from games.sevenhalf.state import State
-from projections import tables
+from projections import migrate, tables
 from projections.rebuild import rebuild_all
 from service.commands import settling
 from service.verification.hand_log import load_hand, load_table

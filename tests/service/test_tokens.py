@@ -235,7 +235,7 @@ def test_the_purge_deletes_expired_records_only_in_batches_with_workers_side_by_
 def test_the_upgrade_takes_the_tokens_out_of_responses_kept_before(servers):
     from psycopg.conninfo import make_conninfo
 
-    from events import migrate
+    from projections import migrate
     from service.http.auth import new_token
 
     name = f"banco_mig_{uuid.uuid4().hex[:8]}"

@@ -1,13 +1,26 @@
-"""Versioned SQL migrations, applied in order, once, even when several processes start at once."""
+"""Versioned SQL migrations (`events/migrations/`, the log's tables and the projections'),
+applied in order, once, even when several processes start at once; one whose rows need code to
+convert is followed by its step (`STEPS`), in the same transaction. Here, above the log, since a
+step may derive a projection's rows again from it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 
 import psycopg
 
+from projections import table_fold
+
 # Any constant works; it names the lock every migrating process queues on.
 MIGRATION_LOCK = 0x62616E636F  # "banco"
+
+
+# The code a migration's rows need after its SQL, by version. A step runs today's code on rows
+# of any age, so it reads none of their old form: it derives them again from the log.
+STEPS: dict[int, Callable[[psycopg.Connection], object]] = {
+    15: table_fold.resnapshot,  # the tables' snapshots, pickled before (015_state_snapshots.sql)
+}
 
 
 def available() -> list[tuple[int, str, str]]:
@@ -52,6 +65,8 @@ def upgrade(conn: psycopg.Connection, upto: int | None = None) -> list[str]:
             if version in done or (upto is not None and version > upto):
                 continue
             conn.execute(sql.encode())
+            if version in STEPS:
+                STEPS[version](conn)
             conn.execute(
                 "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (version, name)
             )
