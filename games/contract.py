@@ -6,7 +6,7 @@ Engines are pure: no I/O, no clock, no `random`. Time and seeds arrive inside co
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -75,9 +75,14 @@ class Event:
     postings: tuple[Posting, ...] = ()
 
     def may_see(self, viewer: Viewer) -> bool:
-        if self.visible_to is None or viewer.kind == "auditor":
-            return True
-        return viewer.kind == "seat" and viewer.seat in self.visible_to
+        return may_see(self.visible_to, viewer)
+
+
+def may_see(visible_to: Collection[int] | None, viewer: Viewer) -> bool:
+    """Whether `viewer` may read the data of an event visible to `visible_to` (None: everyone)."""
+    if visible_to is None or viewer.kind == "auditor":
+        return True
+    return viewer.kind == "seat" and viewer.seat in visible_to
 
 
 def redact(event: Event, viewer: Viewer) -> Event:

@@ -51,14 +51,17 @@ WITH legs AS (
 # The log's postings: those of the current schema version read in SQL, the older ones upcast
 # by the store's reader into `older_postings` (usually empty). Each posting's payload is read
 # once per leg by a plain scan (two scans, appended) rather than a lateral join that runs per
-# row, and the legs are sorted for the running balance by the account's bytes (COLLATE "C"):
-# the column's collation compares through the C library's strcoll, without abbreviated keys,
-# at several times the cost, and the partitions (equal accounts) and the order within each
-# (by position) are the same either way. Every (account, position) is unique, so a ROWS frame
-# sums exactly what the default RANGE frame would, without looking for peers.
+# row, NOT MATERIALIZED: a CTE named twice is otherwise written to a tuplestore first and read
+# back twice, which came out no faster than reading the payloads twice (bench/README.md). The
+# legs are sorted for the running balance by the account's bytes (COLLATE "C"): the column's
+# collation compares through the C library's strcoll, without abbreviated keys, at several times
+# the cost, and the partitions (equal accounts) and the order within each (by position) are the
+# same either way. Every (account, position) is unique, so a ROWS frame sums exactly what the
+# default RANGE frame would, without looking for peers; the sum is `banco_running_sum`
+# (migration 016), bigint all the way, where `sum` would build a numeric for every leg.
 OLDER = "CREATE TEMPORARY TABLE older_postings (position bigint, recorded_at timestamptz, data jsonb)"
 REBUILD = """
-WITH postings AS (
+WITH postings AS NOT MATERIALIZED (
     SELECT position, recorded_at, data->>'from' AS payer, data->>'to' AS payee,
            (data->>'amount')::bigint AS amount, data->>'reason' AS reason,
            data->>'table' AS table_id, data->>'hand' AS hand_id
@@ -71,8 +74,8 @@ WITH postings AS (
 INSERT INTO balance_history
     (position, account, recorded_at, amount, balance_after, reason, counterparty, table_id, hand_id)
 SELECT position, account, recorded_at, amount,
-       sum(amount) OVER (PARTITION BY account COLLATE "C" ORDER BY position
-                         ROWS UNBOUNDED PRECEDING),
+       banco_running_sum(amount) OVER (PARTITION BY account COLLATE "C" ORDER BY position
+                                       ROWS UNBOUNDED PRECEDING),
        reason, counterparty, table_id, hand_id
 FROM (
     SELECT position, recorded_at, payer AS account, -amount AS amount, reason,

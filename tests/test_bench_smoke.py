@@ -289,7 +289,7 @@ def test_feed_reads_the_whole_seeded_log_and_its_ceiling(bench_url: str):
     assert result.events == 600
     assert len(result.feed) == len(result.ceiling) == 2
     assert min(result.feed) > 0 and min(result.ceiling) > 0 and result.ratio > 0
-    assert "| 600 |" in feed.markdown(result)
+    assert "| 600 |" in feed.markdown([result])
 def test_wal_counts_a_hand_s_writes_on_a_private_server(redis_url: str):
     found = wal.measure(3, redis_url)
     # A hand of 4 at Sette e mezzo: a deal and at least one move for each of them.

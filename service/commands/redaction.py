@@ -14,7 +14,7 @@ import psycopg
 from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
 from events.model import StoredEvent
-from games.contract import AUDITOR, SPECTATOR, Viewer, redact
+from games.contract import AUDITOR, SPECTATOR, Viewer, may_see, redact
 from projections import tables
 from service.commands.principal import Principal
 
@@ -71,25 +71,41 @@ class Redactor:
             hand = stored.data["hand"]
             shown = redact(engine_event(stored), self.viewer_for_hand(hand))
             return {**out, "kind": "game", "type": shown.type, "hand": hand, "data": dict(shown.data)}
+        data = self._table_data(stored)
+        kind = "ledger" if stored.type == "TreasurePosted" else "table"
+        return {**out, "kind": kind, "type": stored.type, "hand": data.get("hand_id") or data.get("hand"),
+                "data": data}
+
+    def _table_data(self, stored: StoredEvent) -> dict[str, Any]:
+        """A copy of the payload of an event that is not an engine's, as this caller may see it."""
         data = dict(stored.data)
         if stored.type == "SeedRevealed" and data["auditors_only"] and self.principal.role != "auditor":
             # A conceded Casino pirate hand stays hidden: its seed would let anyone recompute it.
             data = {"hand_id": data["hand_id"], "auditors_only": True}
-        kind = "ledger" if stored.type == "TreasurePosted" else "table"
-        return {**out, "kind": kind, "type": stored.type, "hand": data.get("hand_id") or data.get("hand"),
-                "data": data}
+        return data
 
     def logged(self, stored: StoredEvent) -> dict[str, Any]:
         """The event as the log's feed shows it to this caller: a table's as `event` redacts it,
         named by its place in the log. A registration shows no name, sealed or (in registrations
         older than sealing) clear: an erased player's would still be there, and names are read
-        from the players' resource, which knows who was erased."""
-        shown = self.event(stored)
-        data = shown["data"]
-        if stored.type == "PlayerRegistered":
-            data = {"player_id": data["player_id"]}
+        from the players' resource, which knows who was erased.
+
+        The same as `event` gives, built in one dict: the feed and the webhooks pass every event
+        of the log through here, and `event`'s intermediate dict and `Event`s were a fifth of a
+        feed page's time (bench/README.md). An engine event's record is read as `engine_event`
+        would make it, its data shown whole or as its public part by the same rule as `redact`."""
+        d = stored.data
+        if stored.type.startswith(GAME_EVENT_PREFIX):
+            hand = d["hand"]
+            seen = may_see(d["visible_to"], self.viewer_for_hand(hand))
+            data = dict(d["data"] if seen else d["public"] or {})
+        else:
+            data = self._table_data(stored)
+            hand = data.get("hand_id") or data.get("hand")
+            if stored.type == "PlayerRegistered":
+                data = {"player_id": data["player_id"]}
         return {"position": stored.position, "stream": stored.stream_id, "version": stored.version,
-                "type": stored.type, "recorded_at": shown["recorded_at"], "hand": shown["hand"],
+                "type": stored.type, "recorded_at": stored.recorded_at.isoformat(), "hand": hand,
                 "data": data}
 
     def events(self, stored: Iterable[StoredEvent]) -> Iterator[dict[str, Any]]:

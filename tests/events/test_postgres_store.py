@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from typing import Any, ClassVar, Self
 
 import psycopg
 import pytest
@@ -12,8 +14,9 @@ from psycopg_pool import ConnectionPool
 
 from events.catalog import default_types
 from events.model import Checkpoint, ConcurrencyConflict, NewEvent
-from events.postgres import PostgresEventStore
+from events.postgres import PostgresEventStore, make_pool
 from projections import migrate
+from tests.conftest import fresh_database
 
 
 def registered(name: str) -> NewEvent:
@@ -221,3 +224,67 @@ def test_concurrent_upgrades_are_safe(servers, database_url: str):
     finally:
         with psycopg.connect(servers.database_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+class _Recording(psycopg.Cursor):
+    """A cursor that keeps every statement it is given, to EXPLAIN what the store really sent."""
+
+    sent: ClassVar[list[tuple[Any, Any]]] = []
+
+    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Self:
+        self.sent.append((query, params))
+        return super().execute(query, params, **kwargs)
+
+
+def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from _nodes(child)
+
+
+@pytest.mark.parametrize("types", [None, ["PlayerRegistered"]])
+def test_a_page_inside_a_large_transaction_follows_the_index_without_sorting(
+    servers: Any, types: list[str] | None
+):
+    """The global read keeps to the (txid, position) index's order and stops at its LIMIT when
+    the checkpoint is inside the log's last, large transaction (a bulk write), whether or not
+    the statistics know of that transaction yet: no Sort node, and the scans hand up no more
+    rows than the page holds (one more per partition at most). Given the checkpoint as
+    constants, the planner estimated the row comparison from `txid > checkpoint's txid` alone,
+    which nothing matches there, and sorted every event left in the transaction for each page."""
+    limit, bulk = 100, 10_000
+    with fresh_database(servers.database_url, "banco_order") as url, \
+            psycopg.connect(url, autocommit=True, cursor_factory=_Recording) as conn:
+        store = PostgresEventStore(make_pool(url, open=False), default_types())
+        for i in range(50):
+            store.append(f"small-{i}", [registered(f"s{i}")], 0, conn=conn)
+        conn.execute("ANALYZE events")
+        conn.execute(
+            "INSERT INTO events (stream_id, version, type, data, hash)"
+            " SELECT 'bulk', g, 'PlayerRegistered',"
+            "        jsonb_build_object('player_id', 'p' || g, 'name_enc', 'x'), '\\x'::bytea"
+            " FROM generate_series(1, %s) AS g", (bulk,))
+        deadline = time.monotonic() + 30
+        while conn.execute("SELECT count(*) FROM events WHERE txid < pg_snapshot_xmin("
+                           "pg_current_snapshot())").fetchone() != (50 + bulk,):
+            assert time.monotonic() < deadline, "the watermark stayed behind the bulk write"
+            time.sleep(0.05)
+        row = conn.execute("SELECT position FROM events WHERE stream_id = 'bulk' AND version = 1000"
+                           ).fetchone()
+        assert row is not None
+        checkpoint = store.checkpoint_at(row[0], conn=conn)
+        assert checkpoint is not None
+        for statistics in ("before the bulk write", "after it"):
+            if statistics == "after it":
+                conn.execute("ANALYZE events")
+            _Recording.sent.clear()
+            page = store.read_all(checkpoint, limit, conn=conn, types=types)
+            assert [e.version for e in page] == list(range(1001, 1001 + limit))
+            [(query, params)] = _Recording.sent
+            [[[explained]]] = conn.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query,
+                                           params).fetchall()
+            nodes = list(_nodes(explained["Plan"]))
+            assert not [n for n in nodes if "Sort" in n["Node Type"]], (statistics, nodes)
+            scans = [n for n in nodes if n["Node Type"] in ("Index Scan", "Seq Scan",
+                                                             "Bitmap Heap Scan")]
+            assert sum(n["Actual Rows"] for n in scans) <= limit + len(scans), (statistics, nodes)
