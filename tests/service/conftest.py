@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -32,6 +33,26 @@ def jobs_on(config: Config, **settings: Any) -> Iterator[context.Resources]:
     `settings` changed, so that a test calls the jobs' functions itself."""
     with context.installed(replace(WorkerConfig.of(config), **settings)) as resources:
         yield resources
+
+
+@contextmanager
+def banco_serve(config: Config, *args: str, **settings: str) -> Iterator[int]:
+    """`banco serve` on the session's servers, started with `args` and the `settings` (its
+    environment's `BANCO_...`) given, until the block ends: its port."""
+    from tests.test_cli import free_port, wait_ready
+
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
+           "BANCO_OPERATOR_KEY": config.operator_key, **settings}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--bind",
+                             f"127.0.0.1:{port}", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/healthz", time.monotonic() + 60)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 @pytest.fixture(scope="session")

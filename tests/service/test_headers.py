@@ -4,11 +4,7 @@
 from __future__ import annotations
 
 import http.client
-import os
 import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -18,8 +14,8 @@ import redis
 from werkzeug.test import TestResponse
 
 from service.http.app import create_app
-from tests.service.conftest import OPERATOR, OPERATOR_KEY, ROOT
-from tests.test_cli import free_port, wait_ready
+from service.runtime.config import Config
+from tests.service.conftest import OPERATOR, OPERATOR_KEY, banco_serve
 
 
 def secure(r: TestResponse, private: bool = True) -> None:
@@ -94,20 +90,10 @@ def test_a_405_says_what_is_allowed(client, method, path, allowed):
 
 
 @pytest.fixture(scope="module")
-def served(database_url: str, redis_url: str) -> Iterator[int]:
+def served(config: Config) -> Iterator[int]:
     """`banco serve` on the session's servers: its port."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-           "BANCO_OPERATOR_KEY": OPERATOR_KEY}
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--bind", f"127.0.0.1:{port}",
-                             "--workers", "1", "--threads", "4"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_ready(f"http://127.0.0.1:{port}/healthz", time.monotonic() + 60)
+    with banco_serve(config, "--workers", "1", "--threads", "4") as port:
         yield port
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def raw(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:

@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import http.client
-import os
 import selectors
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,8 +18,7 @@ import orjson
 import pytest
 
 from service.runtime.config import Config
-from tests.service.conftest import OPERATOR_KEY, ROOT
-from tests.test_cli import free_port, wait_ready
+from tests.service.conftest import OPERATOR_KEY, banco_serve
 
 SLOW = 500
 BODY_TIMEOUT_S = 2
@@ -31,19 +27,9 @@ BODY_TIMEOUT_S = 2
 @pytest.fixture(scope="module")
 def served(config: Config) -> Iterator[int]:
     """`banco serve` with its default workers and threads, on the session's servers: its port."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
-           "BANCO_OPERATOR_KEY": config.operator_key, "BANCO_RATE_LIMIT": "1000000/minute",
-           "BANCO_BODY_TIMEOUT_S": str(BODY_TIMEOUT_S)}
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--bind",
-                             f"127.0.0.1:{port}"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_ready(f"http://127.0.0.1:{port}/healthz", time.monotonic() + 60)
+    with banco_serve(config, BANCO_RATE_LIMIT="1000000/minute",
+                     BANCO_BODY_TIMEOUT_S=str(BODY_TIMEOUT_S)) as port:
         yield port
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 class Dripping:
