@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import hmac
-import secrets
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -15,21 +13,12 @@ import psycopg
 from flask import current_app, g, request
 
 from service.commands.principal import OPERATOR, Principal, Role
+from service.commands.tokens import token_hash
 from service.http import contract, db
 from service.http.blueprint import refuse_what_it_does_not_take
 from service.http.problems import Problem
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def new_token() -> tuple[str, bytes]:
-    """A bearer token to show once, and the hash that is stored."""
-    token = "bnc_" + secrets.token_urlsafe(32)
-    return token, token_hash(token)
-
-
-def token_hash(token: str) -> bytes:
-    return hashlib.sha256(token.encode()).digest()
 
 
 def _authenticate() -> Principal:

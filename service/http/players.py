@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
-import psycopg
 from flask import Response, request
 from flask.views import MethodView
 
-from events import ledger, personal_data
-from events.model import NewEvent
-from projections import apply_inline, history
-from service.commands import export, posting
+from events import ledger
+from events.model import StoredEvent
+from projections import history
+from service.commands import export, players
+from service.commands.players import Deposit, ErasePlayer, RegisterPlayer, Withdraw
 from service.http import db, exports, idempotency, tokens
 from service.http.auth import require
 from service.http.blueprint import TEXT, Blueprint
@@ -35,40 +34,19 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players",
                 description="Players, their wallets and balance history.")
 
 
-def _player(conn: psycopg.Connection, player_id: str) -> dict[str, Any] | None:
-    row = conn.execute(
-        "SELECT player_id, name, created_at, erased_at FROM players WHERE player_id = %s",
-        (player_id,)
-    ).fetchone()
-    if row is None:
-        return None
-    return {"id": row[0], "name": row[1], "created_at": row[2], "erased": row[3] is not None}
-
-
 def load_player(player_id: str) -> dict[str, Any]:
-    player = _player(db.conn(), player_id)
-    if player is None:
-        raise Problem(404, "player_not_found", f"no player {player_id}")
-    return player
+    return players.load(db.conn(), player_id)
 
 
 def read_player(player_id: str) -> dict[str, Any]:
     """The player, read where `db.reading()` reads; one the replica has not replayed yet (just
     registered by the operator) is read from the primary, and so is the rest of the request."""
-    player = _player(db.reading(), player_id)
+    player = players.find(db.reading(), player_id)
     if player is None and (primary := db.primary_instead()) is not None:
-        player = _player(primary, player_id)
+        player = players.find(primary, player_id)
     if player is None:
         raise Problem(404, "player_not_found", f"no player {player_id}")
     return player
-
-
-def balance_of(account: str, player_id: str) -> dict[str, Any]:
-    row = db.conn().execute(
-        "SELECT balance, last_position FROM balances WHERE account = %s", (account,)
-    ).fetchone()
-    balance, position = row if row else (0, 0)
-    return {"player_id": player_id, "account": account, "balance": balance, "as_of_position": position}
 
 
 @blp.route("")
@@ -84,16 +62,10 @@ class Players(MethodView):
         him a new token in place of the one the earlier answer carried, which stops working
         (`Idempotent-Replayed: true`): the last answer received holds the working token.
         """
-        player_id = "pl_" + secrets.token_hex(8)
-        c = db.conn()
-        key = personal_data.new_key(c, player_id)
-        sealed = personal_data.seal(key, player_id, "name", body["name"])
-        event = NewEvent("PlayerRegistered", {"player_id": player_id, "name_enc": sealed},
-                         metadata("RegisterPlayer"))
-        issued, token_event = tokens.issue("player", player_id, "RegisterPlayer")
-        apply_inline(c, store().append(tokens.stream("player", player_id), [event, token_event], 0,
-                                       conn=c))
-        return {"player": load_player(player_id), "token": issued["token"]}
+        command = RegisterPlayer(body["name"])
+        issued = tokens.kept(players.register(db.conn(), store(), command,
+                                              metadata("RegisterPlayer")))
+        return {"player": load_player(command.player_id), "token": issued["token"]}
 
     @require("operator", "auditor")
     @blp.operation("listPlayers")
@@ -146,15 +118,8 @@ class Erasure(MethodView):
         and so does every hash, checkpoint and verification. Recorded as a `PlayerErased` event,
         which holds no personal data. Erasing an erased player changes nothing.
         """
-        if tokens.lock_subject("player", player_id):
+        if not players.erase(db.conn(), store(), ErasePlayer(player_id), metadata("ErasePlayer")):
             return load_player(player_id)
-        c = db.conn()
-        personal_data.shred(c, player_id)
-        meta = metadata("ErasePlayer")
-        erased = NewEvent("PlayerErased", {"player_id": player_id, "actor": meta["actor"]}, meta)
-        revoked = tokens.revoke_all("player", player_id, "ErasePlayer")
-        apply_inline(c, store().append(tokens.stream("player", player_id), [*revoked, erased],
-                                       None, conn=c))
         player = load_player(player_id)
         # The answers kept for a retry of his registration (or a rotation) held his name. Locked
         # after his row, as a replay of one locks them (idempotency._lock_token_holder): in the
@@ -169,18 +134,9 @@ def _erased_answer(answer: dict[str, Any]) -> dict[str, Any]:
     return {**answer, "player": {**answer["player"], "name": None, "erased": True}}
 
 
-def _transfer(player_id: str, body: dict[str, Any], deposit: bool) -> dict[str, Any]:
-    load_player(player_id)
-    account = ledger.wallet(player_id)
-    source, target = (ledger.HOUSE, account) if deposit else (account, ledger.HOUSE)
-    transfer = ledger.Transfer(source, target, body["amount"], body["reason"])
-    try:
-        [event] = posting.post(db.conn(), store(), f"player-{player_id}", [transfer],
-                              metadata("Deposit" if deposit else "Withdraw"))
-    except ledger.InsufficientTreasure as e:
-        raise Problem(422, "insufficient_treasure", str(e), balance=e.balance) from e
+def _transferred(event: StoredEvent, player_id: str) -> dict[str, Any]:
     posted = {**event.data, "position": event.position, "recorded_at": event.recorded_at}
-    return {"posting": posted, "balance": balance_of(account, player_id)}
+    return {"posting": posted, "balance": players.balance(db.conn(), player_id)}
 
 
 @blp.route("/<player_id>/deposits")
@@ -191,7 +147,9 @@ class Deposits(MethodView):
     @blp.response(201, TransferResultSchema)
     def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
         """Credit a player's wallet with newly issued treasure"""
-        return _transfer(player_id, body, deposit=True)
+        command = Deposit(player_id, body["amount"], body["reason"])
+        return _transferred(players.deposit(db.conn(), store(), command, metadata("Deposit")),
+                            player_id)
 
 
 @blp.route("/<player_id>/withdrawals")
@@ -202,7 +160,9 @@ class Withdrawals(MethodView):
     @blp.response(201, TransferResultSchema)
     def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
         """Pay treasure out of a player's wallet (422 `insufficient_treasure` if it holds less)"""
-        return _transfer(player_id, body, deposit=False)
+        command = Withdraw(player_id, body["amount"], body["reason"])
+        return _transferred(players.withdraw(db.conn(), store(), command, metadata("Withdraw")),
+                            player_id)
 
 
 @blp.route("/<player_id>/balance")
@@ -213,7 +173,7 @@ class Balance(MethodView):
     def get(self, player_id: str) -> dict[str, Any]:
         """A player's wallet balance"""
         load_player(player_id)
-        return balance_of(ledger.wallet(player_id), player_id)
+        return players.balance(db.conn(), player_id)
 
 
 @blp.route("/<player_id>/balance-history")

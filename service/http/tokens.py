@@ -1,92 +1,59 @@
-"""Bearer tokens of players and auditors: issued, rotated and revoked, each change an event.
+"""Bearer tokens of players and auditors over HTTP: rotated, revoked and reissued in the
+request's transaction, by the application's token changes (`service.commands.tokens`).
 
-A token is stored only as its SHA-256, under an id (`tk_...`) that events and answers may name.
-Revoking deletes its row: every API process looks tokens up in the database on each request, so
-the next request with it is a 401 wherever it lands. Each change is appended to the subject's
-stream (`player-<id>`, `auditor-<id>`) with the subject's row locked, so two changes of one
-subject's tokens queue and a rotation leaves exactly one token alive.
+Each change is appended to the subject's stream (`player-<id>`, `auditor-<id>`) with the
+subject's row locked, so two changes of one subject's tokens queue and a rotation leaves exactly
+one token alive.
 """
 
 from __future__ import annotations
 
-import secrets
-from typing import Any, Literal
+from typing import Any
 
 from flask import g
 from flask.views import MethodView
 
 from events.model import NewEvent
 from service.commands import notify
+from service.commands import tokens as commands
+from service.commands.tokens import Holder, stream
 from service.http import db
-from service.http.auth import new_token, require
+from service.http.auth import require
 from service.http.blueprint import Blueprint
 from service.http.context import metadata, store
 from service.http.problems import Problem
 from service.http.schemas import TokenSchema
 
-Holder = Literal["player", "auditor"]
-_REGISTRY = {  # the table that says the subject exists (and whether he was erased), and its 404
-    "player": ("SELECT erased_at IS NOT NULL FROM players WHERE player_id = %s FOR NO KEY UPDATE",
-               "player_not_found"),
-    "auditor": ("SELECT false FROM auditors WHERE auditor_id = %s FOR NO KEY UPDATE",
-                "auditor_not_found"),
-}
-
 blp = Blueprint("tokens", __name__, url_prefix="/v1",
                 description="Bearer tokens of players and auditors: rotate and revoke.")
 
 
-def stream(role: Holder, subject: str) -> str:
-    return f"{role}-{subject}"
-
-
 def lock_subject(role: Holder, subject: str) -> bool:
-    """Lock the player's or auditor's row for the rest of the transaction (404 when unknown);
-    whether he was erased."""
-    sql, code = _REGISTRY[role]
-    row = db.conn().execute(sql, (subject,)).fetchone()
-    if row is None:
-        raise Problem(404, code, f"no {role} {subject}")
-    return bool(row[0])
+    """Lock the player's or auditor's row for the rest of the request's transaction (404 when
+    unknown); whether he was erased."""
+    return commands.lock_subject(db.conn(), role, subject)
 
 
 def issued_ids(role: Holder, subject: str) -> list[str]:
-    """The id of every token ever issued to `subject`, live or not, from his stream."""
-    rows = db.conn().execute("SELECT data->>'token_id' FROM events WHERE stream_id = %s"
-                             " AND type = 'TokenIssued'", (stream(role, subject),)).fetchall()
-    return [token_id for (token_id,) in rows]
+    return commands.issued_ids(db.conn(), role, subject)
 
 
-def _event(kind: str, role: str, subject: str, token_id: str, command: str) -> NewEvent:
-    meta = metadata(command)
-    return NewEvent(kind, {"role": role, "subject": subject, "token_id": token_id,
-                           "actor": meta["actor"]}, meta)
+def kept(issued: dict[str, Any]) -> dict[str, Any]:
+    """`issued`, its id noted for the request's idempotency record, which keeps the token's id,
+    never the token (service/http/idempotency.py)."""
+    g.issued_token_id = issued["token_id"]
+    return issued
 
 
 def issue(role: Holder, subject: str, command: str) -> tuple[dict[str, Any], NewEvent]:
-    """A new token for `subject` (shown once, in the returned dict) and its `TokenIssued` event.
-
-    The request's idempotency record keeps the token's id, never the token (service/http/idempotency.py).
-    """
-    token, digest = new_token()
-    token_id = "tk_" + secrets.token_hex(8)
-    db.conn().execute(
-        "INSERT INTO tokens (token_hash, role, subject, token_id) VALUES (%s, %s, %s, %s)",
-        (digest, role, subject, token_id))
-    g.issued_token_id = token_id
-    issued = {"token_id": token_id, "role": role, "subject": subject, "token": token}
-    return issued, _event("TokenIssued", role, subject, token_id, command)
+    """A new token for `subject` (shown once, in the returned dict) and its `TokenIssued` event."""
+    issued, event = commands.issue(db.conn(), role, subject, metadata(command))
+    return kept(issued), event
 
 
 def revoke_all(role: Holder, subject: str, command: str) -> list[NewEvent]:
     """Revoke every token of `subject`; a `TokenRevoked` event each."""
-    rows = db.conn().execute(
-        "DELETE FROM tokens WHERE role = %s AND subject = %s RETURNING token_id",
-        (role, subject)).fetchall()
-    if rows:
-        notify.revoked(db.conn(), f"{role}:{subject}")
-    return [_event("TokenRevoked", role, subject, token_id, command)
-            for (token_id,) in sorted(rows)]
+    return commands.revoke_all(db.conn(), role, subject, metadata(command))
 
 
 def append(role: Holder, subject: str, events: list[NewEvent]) -> None:
@@ -119,7 +86,7 @@ def reissue(token_id: str) -> dict[str, Any] | None:
     if c.execute("DELETE FROM tokens WHERE token_id = %s RETURNING 1", (token_id,)).fetchone() is None:
         return None  # revoked or rotated while we waited for the subject's lock
     notify.revoked(c, f"{role}:{subject}")
-    revoked = _event("TokenRevoked", role, subject, token_id, "ReissueToken")
+    revoked = commands.event("TokenRevoked", role, subject, token_id, metadata("ReissueToken"))
     issued, event = issue(role, subject, "ReissueToken")
     append(role, subject, [revoked, event])
     return issued

@@ -1,0 +1,144 @@
+"""Player commands: register a player, credit and debit his wallet, erase his personal data.
+
+Each command is data; its handler runs it inside the caller's transaction on `conn`, appending to
+the player's stream (`player-<id>`) with its projections, and returns what the caller renders.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from events import ledger, personal_data
+from events.model import NewEvent, StoredEvent
+from events.postgres import PostgresEventStore
+from projections import apply_inline
+from service.commands import posting, tokens
+from service.commands.errors import Invalid, NotFound
+
+
+def stream(player_id: str) -> str:
+    """His stream: registration, token changes, erasure and his wallet's deposits and payouts."""
+    return tokens.stream("player", player_id)
+
+
+def new_player_id() -> str:
+    return "pl_" + secrets.token_hex(8)
+
+
+@dataclass(frozen=True)
+class RegisterPlayer:
+    name: str
+    # Drawn where the command is made, so that a caller knows the id before it runs.
+    player_id: str = field(default_factory=new_player_id)
+
+
+@dataclass(frozen=True)
+class Deposit:
+    """Newly issued treasure into the player's wallet."""
+
+    player_id: str
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """Treasure paid out of the player's wallet; refused beyond what it holds."""
+
+    player_id: str
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ErasePlayer:
+    player_id: str
+
+
+def find(conn: psycopg.Connection, player_id: str) -> dict[str, Any] | None:
+    """The player's row as the API shows it, or None."""
+    row = conn.execute(
+        "SELECT player_id, name, created_at, erased_at FROM players WHERE player_id = %s",
+        (player_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    return {"id": row[0], "name": row[1], "created_at": row[2], "erased": row[3] is not None}
+
+
+def load(conn: psycopg.Connection, player_id: str) -> dict[str, Any]:
+    """The player (NotFound when there is none)."""
+    player = find(conn, player_id)
+    if player is None:
+        raise NotFound("player_not_found", f"no player {player_id}")
+    return player
+
+
+def balance(conn: psycopg.Connection, player_id: str) -> dict[str, Any]:
+    """His wallet's balance and the position it was last changed at (0 and 0 before any)."""
+    account = ledger.wallet(player_id)
+    row = conn.execute(
+        "SELECT balance, last_position FROM balances WHERE account = %s", (account,)
+    ).fetchone()
+    held, position = row if row else (0, 0)
+    return {"player_id": player_id, "account": account, "balance": held, "as_of_position": position}
+
+
+def register(conn: psycopg.Connection, store: PostgresEventStore, command: RegisterPlayer,
+             metadata: dict[str, Any]) -> dict[str, Any]:
+    """Register the player with his name sealed under a key of his own, and issue his first token;
+    the token issued (shown once)."""
+    player_id = command.player_id
+    key = personal_data.new_key(conn, player_id)
+    sealed = personal_data.seal(key, player_id, "name", command.name)
+    event = NewEvent("PlayerRegistered", {"player_id": player_id, "name_enc": sealed}, metadata)
+    issued, token_event = tokens.issue(conn, "player", player_id, metadata)
+    apply_inline(conn, store.append(stream(player_id), [event, token_event], 0,
+                                    conn=conn))
+    return issued
+
+
+def deposit(conn: psycopg.Connection, store: PostgresEventStore, command: Deposit,
+            metadata: dict[str, Any]) -> StoredEvent:
+    """The posting that credits his wallet from the house."""
+    return _transfer(conn, store, command.player_id, ledger.HOUSE, ledger.wallet(command.player_id),
+                     command.amount, command.reason, metadata)
+
+
+def withdraw(conn: psycopg.Connection, store: PostgresEventStore, command: Withdraw,
+             metadata: dict[str, Any]) -> StoredEvent:
+    """The posting that pays out of his wallet to the house (Invalid `insufficient_treasure`
+    when it holds less, and nothing written)."""
+    return _transfer(conn, store, command.player_id, ledger.wallet(command.player_id), ledger.HOUSE,
+                     command.amount, command.reason, metadata)
+
+
+def _transfer(conn: psycopg.Connection, store: PostgresEventStore, player_id: str, source: str,
+              target: str, amount: int, reason: str, metadata: dict[str, Any]) -> StoredEvent:
+    load(conn, player_id)
+    try:
+        [event] = posting.post(conn, store, stream(player_id),
+                               [ledger.Transfer(source, target, amount, reason)], metadata)
+    except ledger.InsufficientTreasure as e:
+        raise Invalid("insufficient_treasure", str(e), balance=e.balance) from e
+    return event
+
+
+def erase(conn: psycopg.Connection, store: PostgresEventStore, command: ErasePlayer,
+          metadata: dict[str, Any]) -> bool:
+    """Destroy his key, revoke his tokens and record `PlayerErased`; False, with nothing changed,
+    when he was erased already (NotFound when there is no such player)."""
+    player_id = command.player_id
+    if tokens.lock_subject(conn, "player", player_id):
+        return False
+    personal_data.shred(conn, player_id)
+    erased = NewEvent("PlayerErased", {"player_id": player_id, "actor": metadata["actor"]},
+                      metadata)
+    revoked = tokens.revoke_all(conn, "player", player_id, metadata)
+    apply_inline(conn, store.append(stream(player_id), [*revoked, erased], None,
+                                    conn=conn))
+    return True
