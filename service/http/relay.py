@@ -145,7 +145,7 @@ class Relay:
     def _ended(self, key: int, ends: dict[int, Callable[[], None]] | None = None) -> None:
         with self._lock:
             end = (self._ends if ends is None else ends).pop(key, None)
-            if end is not None and ends in (None, self._ends):
+            if end is not None and (ends is None or ends is self._ends):  # the running one's
                 table_id = self._tables.pop(key, None)
                 if table_id is not None:
                     self._followed[table_id] -= 1
