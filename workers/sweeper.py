@@ -8,10 +8,13 @@ does is idempotent, so several workers may sweep at once.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+import psycopg
 from redis import Redis, RedisError
 
 from events.model import ConcurrencyConflict
@@ -52,21 +55,37 @@ def sweep(connection: Redis | None, queue_name: str) -> Swept:
             " AND created_at + make_interval(secs => (options->>'duration_s')::float) <= now()"
             " LIMIT 500").fetchall()
     done = Swept()
+    # Each table on its own: one whose row cannot be read (or whose command fails) is logged
+    # and left for the next pass, and holds up no other table's deadline; were the whole pass to
+    # fail, the same table would come first again, at every pass.
     for table_id, version in overdue:
-        table = timeouts.fire(table_id, version)
-        if table is not None:
-            done.deadlines += 1
-            connection = follow_up(connection, queue_name, table)
+        with _each(table_id):
+            table = timeouts.fire(table_id, version)
+            if table is not None:
+                done.deadlines += 1
+                connection = follow_up(connection, queue_name, table)
     for table_id, hand_id in stuck:
-        done.settled += settle_hand(table_id, hand_id)
+        with _each(table_id):
+            done.settled += settle_hand(table_id, hand_id)
     for (table_id,) in expired:
-        done.ended += end_expired(table_id)
+        with _each(table_id):
+            done.ended += end_expired(table_id)
     if connection is not None:
         try:
             done.webhooks = webhooks.enqueue_due(connection, queue_name)
         except RedisError as e:  # they stay due in PostgreSQL, for the sweeps after Redis is back
             log.debug("Redis unreachable (%s): webhook deliveries wait for it", e)
     return done
+
+
+@contextlib.contextmanager
+def _each(table_id: str) -> Iterator[None]:
+    try:
+        yield
+    except psycopg.OperationalError:
+        raise  # PostgreSQL itself is away: the whole pass fails, and the next one retries
+    except Exception:
+        log.exception("sweeping table %s failed; the next pass tries it again", table_id)
 
 
 def follow_up(connection: Redis | None, queue_name: str, table: tables.TableRow) -> Redis | None:

@@ -101,11 +101,18 @@ def test_a_row_holding_a_pickle_is_refused_unread(app, client, new_player):
     session.deal()
     pool = app.extensions["banco.pool"]
     with pool.connection() as c:
+        state = c.execute("SELECT state FROM tables WHERE table_id = %s",
+                          (session.table_id,)).fetchone()[0]
         c.execute("UPDATE tables SET state = %s WHERE table_id = %s",
                   (pickle.dumps(_Payload(), protocol=5), session.table_id))
-        # Refused as no snapshot (`projections.snapshots.StaleSnapshot`), the function not called.
-        with pytest.raises(ValueError, match="not a State snapshot"):
-            tables.load(c, session.table_id)
+        try:
+            # Refused as no snapshot (`projections.snapshots.StaleSnapshot`), the function not
+            # called.
+            with pytest.raises(ValueError, match="not a State snapshot"):
+                tables.load(c, session.table_id)
+        finally:  # the session's other tests meet a table as the commands left it
+            c.execute("UPDATE tables SET state = %s WHERE table_id = %s",
+                      (state, session.table_id))
 
 
 def test_a_table_pickled_before_the_snapshot_migration_loads_after_it_and_plays_on(

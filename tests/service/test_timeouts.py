@@ -384,3 +384,30 @@ def test_what_follows_a_move_is_queued_and_its_turns_job_cancelled_together(own,
         assert q.job_ids == ["settle-hd_follow"]
     timeouts.cancel(redis, own.queue_name, "tb_follow", 5)
     q.delete(delete_jobs=True)
+
+
+def test_a_table_whose_row_cannot_be_read_holds_up_no_other_deadline(own, new_player,
+                                                                     lone_redis):
+    """A table whose snapshot cannot be read, overdue before any other, is logged and left by
+    each sweep: the next table's deadline still fires. The worker listens on a Redis of its
+    own, where no timeout job was scheduled: only its sweeps can fire the deadline."""
+    with app_on(own) as app:
+        client = app.test_client()
+        bad, good = (Session(client, "sette-e-mezzo", [new_player(f"{n}{i}", deposit=40)
+                                                       for i in range(2)]) for n in ("B", "G"))
+        for session in (bad, good):
+            session.open({"turn_timeout_s": 1, "banker_timeout_s": 1}, 20)
+            session.deal()
+        with app.extensions["banco.pool"].connection() as c:
+            state = c.execute("SELECT state FROM tables WHERE table_id = %s",
+                              (bad.table_id,)).fetchone()[0]
+            c.execute("UPDATE tables SET state = '\\x00'::bytea,"
+                      " deadline = now() - interval '1 hour' WHERE table_id = %s", (bad.table_id,))
+        try:
+            with worker_process(own, REDIS_URL=lone_redis):
+                wait_for(lambda: timed_out(app, good), timeout=30)
+            assert not timed_out(app, bad)
+        finally:
+            with app.extensions["banco.pool"].connection() as c:
+                c.execute("UPDATE tables SET state = %s WHERE table_id = %s",
+                          (state, bad.table_id))
