@@ -86,12 +86,9 @@ class SlowClientWorker(ThreadWorker):
     def read_head(self, conn: TConn, _sock: socket.socket) -> None:
         """Read what `conn` sent of its head, without blocking the poller that calls it."""
         head = self.heads[conn]
-        try:
-            data = conn.sock.recv(8192)
-        except (BlockingIOError, InterruptedError):
+        data = _received(conn.sock)
+        if data is None:
             return
-        except OSError:
-            data = b""
         if data:
             head.data += data
             if head.size() <= HEAD_BYTES and not self.head_ready(conn, head):
@@ -150,12 +147,9 @@ class SlowClientWorker(ThreadWorker):
 
     def drain(self, conn: TConn, _sock: socket.socket) -> None:
         deadline, drained = self.closing[conn]
-        try:
-            data = conn.sock.recv(8192)
-        except (BlockingIOError, InterruptedError):
+        data = _received(conn.sock)
+        if data is None:
             return
-        except OSError:
-            data = b""
         if data and drained + len(data) < LINGER_BYTES:
             self.closing[conn] = (deadline, drained + len(data))
             return
@@ -195,3 +189,14 @@ class SlowClientWorker(ThreadWorker):
             if deadline > now:
                 break
             self.closed(conn)
+
+
+def _received(sock: socket.socket) -> bytes | None:
+    """What a non-blocking socket has for us: None if nothing yet, b"" once the client is gone
+    (or its connection broke)."""
+    try:
+        return sock.recv(8192)
+    except (BlockingIOError, InterruptedError):
+        return None
+    except OSError:
+        return b""

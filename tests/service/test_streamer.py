@@ -63,6 +63,15 @@ class Reader:
                     self.events.append(orjson.loads(line[6:]))
 
 
+def dealt(client: FlaskClient, new_player: Any) -> tuple[list[Any], str, int]:
+    """Ann and Bob at a Cassino table whose round is dealt: the players, the table, its version."""
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    return players, table_id, int(r.json["version"])
+
+
 def pass_on(control: socket.socket, key: int, who: Principal, table_id: str,
             version: int, timeout: float = 60) -> Reader:
     """A stream of the table's events from `version`, as a worker passes one on."""
@@ -85,11 +94,7 @@ def test_a_move_is_read_once_and_each_view_made_once_for_forty_streams(
     per group of alike followers (six); yet every stream receives exactly what its reader's own
     page of the table's events shows him, and the streamer says when each one ended."""
     serving, control = streamer
-    players = [new_player("Ann", 10), new_player("Bob", 10)]
-    table_id = cassino_table(client, players)
-    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
-    assert r.status_code == 201, r.json
-    version = int(r.json["version"])
+    players, table_id, version = dealt(client, new_player)
     made = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
     auditor = (Principal("auditor", made["id"]), {"Authorization": f"Bearer {made['token']}"})
     others = [new_player(f"Sp{i}", 0) for i in range(2)]
@@ -149,11 +154,7 @@ def test_moves_reach_the_streams_by_their_notices_and_a_stream_ends_at_its_timeo
     the fan-out (a wake-up per move at least), and a stream ends at its own timeout."""
     monkeypatch.setattr(fanout, "TICK_S", 3600.0)
     serving, control = streamer
-    players = [new_player("Ann", 10), new_player("Bob", 10)]
-    table_id = cassino_table(client, players)
-    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
-    assert r.status_code == 201, r.json
-    version = int(r.json["version"])
+    players, table_id, version = dealt(client, new_player)
     readers = [pass_on(control, i, Principal("player", players[i % 2].id), table_id, version)
                for i in range(4)]
     short = pass_on(control, 4, OPERATOR_PRINCIPAL, table_id, version, timeout=0.5)
@@ -203,11 +204,7 @@ def _offered_tables_are_not_read_again(serving: Streamer, relay: Relay, app: Fla
                                        client: FlaskClient, new_player: Any,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(app.extensions, "banco.relay", relay)
-    players = [new_player("Ann", 10), new_player("Bob", 10)]
-    table_id = cassino_table(client, players)
-    r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
-    assert r.status_code == 201, r.json
-    version = int(r.json["version"])
+    players, table_id, version = dealt(client, new_player)
     readers = []
     try:
         for seat, player in enumerate(players):  # each follows his turns, as after his first look
