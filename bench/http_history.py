@@ -16,6 +16,7 @@ from bench.http_clients import GAMES, TableSpec, Tally, payload, play, tables_fo
 from events.catalog import default_types
 from events.postgres import PostgresEventStore, make_pool
 from service.commands import handlers, settling
+from service.commands.unit_of_work import transaction
 
 if TYPE_CHECKING:
     from bench.http_service import Service
@@ -35,15 +36,15 @@ def build_history(url: str, table_id: str, hands: int, batch: int = 1,
     rng = random.Random(hands)
     began = time.monotonic()
     metadata = {"actor": "bench", "command": "BenchHistory"}
-    with make_pool(url, min_size=1, max_size=1) as pool, pool.connection() as conn:
+    with make_pool(url, min_size=1, max_size=1) as pool:
         store = PostgresEventStore(pool, default_types())
         done = 0
         while done < hands:
-            with conn.transaction():
+            with transaction(pool, store) as uow:
                 for _ in range(min(batch, hands - done)):
-                    table = handlers.load(conn, table_id)
+                    table = handlers.load(uow, table_id)
                     engine = handlers.engine_of(table)
-                    table = handlers.open_hand(conn, store, table, metadata)
+                    table = handlers.open_hand(uow, table, metadata)
                     while table.status == "playing":
                         turn = engine.turn(table.state)
                         seats = [turn.seat] if turn is not None else []
@@ -51,11 +52,11 @@ def build_history(url: str, table_id: str, hands: int, batch: int = 1,
                         seat, offered = next((s, a) for s in seats
                                              if (a := engine.legal_actions(table.state, s)))
                         action = next((a for a in offered if a["type"] == "stand"), None)
-                        table = handlers.act(conn, store, table, seat,
+                        table = handlers.act(uow, table, seat,
                                              payload(table.game, action or rng.choice(offered), rng),
                                              metadata)
                     assert table.hand_id is not None
-                    settling.settle(conn, store, table_id, table.hand_id,
+                    settling.settle(uow, table_id, table.hand_id,
                                     {**metadata, "hand": table.hand_id})
                     done += 1
             if progress and (done % 1000 == 0 or done == hands):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -115,7 +115,7 @@ def make_pool(url: str, min_size: int = 1, max_size: int = 10, open: bool = True
     )
 
 
-def _lost_race(e: psycopg.Error) -> bool:
+def lost_race(e: psycopg.Error) -> bool:
     """Whether `e` is a lost race, the one error the store turns into its own: BC409 is raised
     by banco_append and banco_conflict, after the stream's row (locked) showed another version;
     a unique violation is two first appends of one stream meeting on the row's key."""
@@ -198,50 +198,24 @@ class PostgresEventStore:
             with c.transaction():
                 return self._append_all(c, appends)
 
-    def append_then(
-        self,
-        stream_id: str,
-        events: Sequence[NewEvent],
-        expected_version: int | None,
-        conn: psycopg.Connection,
-        then: Callable[[psycopg.Connection], None],
-        before: Callable[[psycopg.Connection], None] | None = None,
-    ) -> list[StoredEvent]:
-        """Append as `append` does, and send `then`'s statements in the same round trip
-        (psycopg's pipeline mode): for a caller in a transaction whose next writes do not depend
-        on what the append returns, and which reads their answers after this returns. On a lost
-        race `then`'s statements fail with the transaction, and ConcurrencyConflict is raised.
+    def send(self, conn: psycopg.Connection, stream_id: str, events: Sequence[NewEvent],
+             expected_version: int | None, prepare: bool | None = None) -> psycopg.Cursor[Any]:
+        """Send the append's statement without reading its answer: for a caller's pipeline,
+        whose other statements go in the same round trip. `sent` reads it (after the pipeline);
+        a lost race fails the pipeline with BC409 (see `lost_race`). The events are validated
+        by the caller."""
+        if len(events) == 1 and expected_version is not None:
+            return self._send_one(conn, stream_id, events[0], expected_version, prepare)
+        return self._send_many(conn, stream_id, events, expected_version, prepare)
 
-        `before`'s statements go first in the round trip: a check that fails the transaction,
-        and so skips the append (which then draws no position); its error is raised as it is,
-        unless it is a lost race."""
-        if conn.info.transaction_status != psycopg.pq.TransactionStatus.INTRANS:
-            # Outside a transaction the statements would commit one by one, `then`'s even if
-            # the append failed.
-            raise RuntimeError("append_then runs in the caller's transaction")
-        for event in events:
-            self.types.validate(event)
-        # One event at a known version: the single statement; else banco_append.
-        one = expected_version if len(events) == 1 else None
-        # After a statement that may fail, unprepared: see `projections.tables.save_later`.
-        prepare = None if before is None else False
-        try:
-            with conn.pipeline():
-                if before is not None:
-                    before(conn)
-                cursor = (self._send_one(conn, stream_id, events[0], one, prepare)
-                          if one is not None else
-                          self._send_many(conn, stream_id, events, expected_version, prepare))
-                then(conn)
-        except psycopg.Error as e:
-            if _lost_race(e):
-                raise ConcurrencyConflict(stream_id, expected_version) from e
-            raise
-        if one is not None:
+    def sent(self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None,
+             cursor: psycopg.Cursor[Any]) -> list[StoredEvent]:
+        """The events `send` appended, as stored."""
+        if len(events) == 1 and expected_version is not None:
             row = cursor.fetchone()
             if row is None:  # no stream row at all; the caller's transaction rolls back
-                raise ConcurrencyConflict(stream_id, one)
-            return [self._stored_one(stream_id, events[0], one, row)]
+                raise ConcurrencyConflict(stream_id, expected_version)
+            return [self._stored_one(stream_id, events[0], expected_version, row)]
         return self._stored_many(stream_id, events, cursor.fetchall())
 
     def _append_all(self, conn: psycopg.Connection, appends: Sequence[Append]) -> list[StoredEvent]:
@@ -255,7 +229,7 @@ class PostgresEventStore:
                 rows = self._send_many(conn, batch.stream_id, batch.events,
                                        batch.expected_version).fetchall()
             except psycopg.Error as e:
-                if _lost_race(e):
+                if lost_race(e):
                     raise ConcurrencyConflict(batch.stream_id, batch.expected_version) from e
                 raise
             stored += self._stored_many(batch.stream_id, batch.events, rows)
@@ -300,7 +274,7 @@ class PostgresEventStore:
             if row is None:  # no stream row at all: abort the transaction as a conflict
                 conn.execute("SELECT banco_conflict(%s, %s)", (stream_id, expected))
         except psycopg.Error as e:
-            if _lost_race(e):
+            if lost_race(e):
                 raise ConcurrencyConflict(stream_id, expected) from e
             raise
         assert row is not None

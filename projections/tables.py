@@ -217,9 +217,13 @@ def saved(table: TableRow, cursor: psycopg.Cursor) -> None:
     table.balances = _by_player(table, row[1])
 
 
-def hand_began(conn: psycopg.Connection, table: TableRow, commitment: str, first_version: int,
-               at: datetime) -> None:
-    conn.execute(
+Statement = tuple[str, tuple[Any, ...]]
+
+
+def hand_began_statement(table: TableRow, commitment: str, first_version: int,
+                         at: datetime) -> Statement:
+    """The hand row of the hand `table` just opened."""
+    return (
         "INSERT INTO hands (hand_id, table_id, number, status, seats, commitment, first_version,"
         " opened_at) VALUES (%s, %s, %s, 'playing', %s, %s, %s, %s)",
         (table.hand_id, table.table_id, table.hand_number, Jsonb(table.seats), commitment,
@@ -227,16 +231,15 @@ def hand_began(conn: psycopg.Connection, table: TableRow, commitment: str, first
     )
 
 
-def hand_status(conn: psycopg.Connection, hand_id: str, status: str, last_version: int | None = None,
-                postings: list[dict[str, Any]] | None = None, at: datetime | None = None,
-                prepare: bool | None = None) -> None:
-    """Set the hand's status (`prepare`: as for `save_later`)."""
-    conn.execute(
+def hand_status_statement(hand_id: str, status: str, last_version: int | None = None,
+                          postings: list[dict[str, Any]] | None = None,
+                          at: datetime | None = None) -> Statement:
+    """The hand's new status, and what it comes with."""
+    return (
         "UPDATE hands SET status = %s, last_version = coalesce(%s, last_version),"
         " postings = coalesce(%s, postings), settled_at = coalesce(%s, settled_at)"
         " WHERE hand_id = %s",
         (status, last_version, Jsonb(postings) if postings is not None else None, at, hand_id),
-        prepare=prepare,
     )
 
 

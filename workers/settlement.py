@@ -21,17 +21,18 @@ log = logging.getLogger("banco.settlement")
 def settle_hand(table_id: str, hand_id: str) -> bool:
     """Settle `hand_id`; False when it was already settled (a retry or a duplicate job)."""
     from service.commands import settling
+    from service.commands.unit_of_work import transaction
 
     resources = context.current()
     waited: tuple[str, float] | None = None
     try:
-        with resources.pool.connection() as conn, conn.transaction():
+        with transaction(resources.pool, resources.store) as uow:
             # The row was last written by the move that ended the hand: how long the hand has
             # waited, for the metrics (read before `settle` writes the row again).
-            waited = conn.execute(
+            waited = uow.connection.execute(
                 "SELECT game, extract(epoch FROM now() - updated_at)::float FROM tables"
                 " WHERE table_id = %s AND status = 'settling'", (table_id,)).fetchone()
-            done = settling.settle(conn, resources.store, table_id, hand_id,
+            done = settling.settle(uow, table_id, hand_id,
                                    {"actor": "worker", "command": "SettleHand", "hand": hand_id})
             if done and resources.config.crash_point == "settlement":
                 # A test hook: die like a killed worker, the settlement written but not committed.

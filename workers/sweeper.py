@@ -105,14 +105,15 @@ def follow_up(connection: Redis | None, queue_name: str, table: tables.TableRow)
 def end_expired(table_id: str) -> bool:
     """End an open table whose `duration_s` has run out (Casino pirate)."""
     from service.commands import settling
+    from service.commands.unit_of_work import transaction
 
     resources = context.current()
     try:
-        with resources.pool.connection() as conn, conn.transaction():
-            table = tables.load(conn, table_id)  # the append's version check guards it
+        with transaction(resources.pool, resources.store) as uow:
+            table = uow.table(table_id)  # the append's version check guards it
             if table is None or table.status != "open":
                 return False
-            settling.end(conn, resources.store, table, "duration", {"actor": "worker", "command": "EndTable"})
+            settling.end(uow, table, "duration", {"actor": "worker", "command": "EndTable"})
             return True
     except ConcurrencyConflict:
         return False

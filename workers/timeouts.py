@@ -55,17 +55,18 @@ def cancel(connection: Redis, queue_name: str, table_id: str, version: int,
 def fire(table_id: str, version: int) -> tables.TableRow | None:
     """Time out the turn in play if the table is still at `version`; the table after, or None."""
     from service.commands import handlers
+    from service.commands.unit_of_work import transaction
 
     resources = context.current()
     try:
-        with resources.pool.connection() as conn, conn.transaction():
+        with transaction(resources.pool, resources.store) as uow:
             # Not locked: the append below checks the version under the stream's lock, which
             # every writer takes before the table's row (see `service.commands.settling`).
-            table = tables.load(conn, table_id)
+            table = uow.table(table_id)
             if table is None or table.status != "playing" or table.version != version:
                 return None
             due = table.deadline
-            after = handlers.time_out(conn, resources.store, table, {"actor": "worker", "timeout": True})
+            after = handlers.time_out(uow, table, {"actor": "worker", "timeout": True})
     except ConcurrencyConflict:
         return None  # a player's action landed first: the turn is over
     if after is not None and due is not None:  # counted once committed

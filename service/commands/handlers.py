@@ -1,27 +1,24 @@
-"""Table commands: enrich them with time, actor and seeds, let the engine decide, then append its
-events and their postings with the table's expected version, projections included, in the
-caller's transaction."""
+"""Table commands: enrich them with time, actor and seeds, let the engine decide, then queue its
+events and their postings at the table's version, with the table's row, on the unit of work
+(`service.commands.unit_of_work`), and flush them: one round trip."""
 
 from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
-
-import psycopg
 
 from events import ledger
 from events.game_records import recorded
 from events.model import NewEvent, StoredEvent
-from events.postgres import PostgresEventStore
 from games import deck, registry
 from games.contract import Engine, Event, IllegalMove, SeatInfo, SeedMaterial
 from projections import table_fold, tables
 from projections.tables import TableRow, turn_of
-from service.commands import posting
 from service.commands.errors import Conflict, Invalid, NotFound
+from service.commands.unit_of_work import PostgresUnitOfWork as UnitOfWork
 from service.verification.accounts import transfers
 
 
@@ -48,17 +45,18 @@ def stream(table_id: str) -> str:
     return f"table-{table_id}"
 
 
-def events_after(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, after: int,
-                 page: int = 8) -> Iterator[StoredEvent]:
+def events_after(uow: UnitOfWork, table_id: str, after: int, page: int = 8
+                 ) -> Iterator[StoredEvent]:
     """The table's events after version `after`, read a few at a time, for a caller that stops
     at the one it looks for: what it costs follows how far it reads, not the table's history."""
-    while found := store.read_stream(stream(table_id), after, conn=conn, limit=page):
+    while found := uow.read_stream(stream(table_id), after, limit=page):
         yield from found
         after = found[-1].version
 
 
-def load(conn: psycopg.Connection, table_id: str, balances: bool = False) -> TableRow:
-    return found(tables.load(conn, table_id, balances), table_id)
+def load(uow: UnitOfWork, table_id: str, balances: bool = False) -> TableRow:
+    """The table (404 when there is none); with `balances`, its seats' too."""
+    return found(uow.table(table_id, balances), table_id)
 
 
 def found(table: TableRow | None, table_id: str) -> TableRow:
@@ -68,35 +66,27 @@ def found(table: TableRow | None, table_id: str) -> TableRow:
     return table
 
 
-def append_batch(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
-            events: Sequence[NewEvent], postings: Sequence[ledger.Transfer],
-            metadata: dict[str, Any], then: Callable[[psycopg.Connection], None] | None = None,
-            ) -> list[StoredEvent]:
-    """Append the events and postings at the table's version; `then`'s statements (the row's
-    save) go with the postings' projection, in one round trip, and see the table at its new
-    version."""
-    expected = table.version
+def record(uow: UnitOfWork, table: TableRow, events: Sequence[NewEvent],
+           postings: Sequence[ledger.Transfer], metadata: dict[str, Any]) -> None:
+    """Queue the events and the postings' events on the table's stream at its version, which
+    they advance: the table's row, saved after them, is at the stream's new version."""
+    posted = [*events, *(t.event(metadata) for t in postings)]
+    uow.append(stream(table.table_id), posted, table.version)
+    table.version += len(posted)
+    if postings:
+        table.balances = None  # read with the row before these postings: its save reads them
 
-    def at_new_version(c: psycopg.Connection) -> None:
-        assert then is not None
-        table.version = expected + len(events) + len(postings)  # versions follow one another
-        then(c)
 
+def flush(uow: UnitOfWork) -> list[StoredEvent]:
+    """Write what the command queued: a refused posting is a 422."""
     try:
-        stored = posting.post(conn, store, stream(table.table_id), postings, metadata,
-                             expected_version=expected, extra=events,
-                             then=None if then is None else at_new_version)
+        return uow.flush()
     except ledger.InsufficientTreasure as e:
         raise Invalid("insufficient_treasure", str(e)) from e
-    table.version = stored[-1].version
-    table.txid = stored[-1].txid
-    if postings:
-        table.balances = None  # read with the row before these postings: `save` reads them again
-    return stored
 
 
-def create_table(conn: psycopg.Connection, store: PostgresEventStore, game: str,
-                 options: dict[str, Any], created_by: str, metadata: dict[str, Any]) -> TableRow:
+def create_table(uow: UnitOfWork, game: str, options: dict[str, Any], created_by: str,
+                 metadata: dict[str, Any]) -> TableRow:
     """Open a table of `game` at its current rules version, which it keeps for its whole life."""
     table = TableRow(table_id="tb_" + secrets.token_hex(8), game=game, options=options,
                      status="open", version=0, created_by=created_by,
@@ -104,8 +94,10 @@ def create_table(conn: psycopg.Connection, store: PostgresEventStore, game: str,
     event = NewEvent("TableCreated", {"table_id": table.table_id, "game": game, "options": options,
                                       "created_by": created_by,
                                       "rules_version": table.rules_version}, metadata)
-    table.created_at = append_batch(conn, store, table, [event], [], metadata)[0].recorded_at
-    tables.save(conn, table, metadata.get("actor"))
+    record(uow, table, [event], [], metadata)
+    table.created_at = flush(uow)[0].recorded_at
+    uow.save(table, metadata.get("actor"))
+    flush(uow)
     return table
 
 
@@ -126,9 +118,8 @@ def buy_in_for(table: TableRow, asked: int | None) -> int:
     return asked
 
 
-def seat_player(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
-                player_id: str, buy_in: int, age: int | None, seed: str | None,
-                metadata: dict[str, Any]) -> dict[str, Any]:
+def seat_player(uow: UnitOfWork, table: TableRow, player_id: str, buy_in: int,
+                age: int | None, seed: str | None, metadata: dict[str, Any]) -> dict[str, Any]:
     """Seat a player with `buy_in` moved from his wallet to the seat."""
     engine = engine_of(table)
     if table.status != "open" or (table.game == "cassino" and table.hand_number > 0):
@@ -141,15 +132,17 @@ def seat_player(conn: psycopg.Connection, store: PostgresEventStore, table: Tabl
     event = NewEvent("PlayerSeated", {**seat, "buy_in": buy_in}, metadata)
     move = [ledger.Transfer(ledger.wallet(player_id), ledger.seat(table.table_id, player_id),
                             buy_in, "buy_in", table=table.table_id)] if buy_in else []
-    append_batch(conn, store, table, [event], move, metadata)
+    record(uow, table, [event], move, metadata)
     table.seats = [*table.seats, seat]
-    tables.save(conn, table, metadata.get("actor"))
+    uow.save(table, metadata.get("actor"))
+    flush(uow)
     return seat
 
 
-def cash_out(conn: psycopg.Connection, table: TableRow, player_ids: Sequence[str],
-              metadata: dict[str, Any]) -> tuple[list[NewEvent], list[ledger.Transfer]]:
-    held = tables.seat_balances(conn, table)
+def cash_out(uow: UnitOfWork, table: TableRow, player_ids: Sequence[str],
+             metadata: dict[str, Any]) -> tuple[list[NewEvent], list[ledger.Transfer]]:
+    """The leaving and the payouts of `player_ids`' seats, each paid what it holds."""
+    held = uow.seat_balances(table)
     events, moves = [], []
     for s in table.seats:
         if s["player_id"] not in player_ids:
@@ -164,22 +157,21 @@ def cash_out(conn: psycopg.Connection, table: TableRow, player_ids: Sequence[str
     return events, moves
 
 
-def leave(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, player_id: str,
-          metadata: dict[str, Any]) -> int:
+def leave(uow: UnitOfWork, table: TableRow, player_id: str, metadata: dict[str, Any]) -> int:
     """Unseat a player between hands; his seat balance goes back to his wallet."""
     if table.seat_of(player_id) is None:
         raise NotFound("not_seated", "this player has no seat here")
     if table.status != "open" or (table.game == "cassino" and table.hand_number > 0):
         raise Conflict("hand_in_play", "players leave between hands (a Cassino game to its end)")
-    events, moves = cash_out(conn, table, [player_id], metadata)
-    append_batch(conn, store, table, events, moves, metadata)
+    events, moves = cash_out(uow, table, [player_id], metadata)
+    record(uow, table, events, moves, metadata)
     tables.unseat(table, player_id)
-    tables.save(conn, table, metadata.get("actor"))
+    uow.save(table, metadata.get("actor"))
+    flush(uow)
     return int(events[0].data["cash_out"])
 
 
-def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
-              metadata: dict[str, Any]) -> TableRow:
+def open_hand(uow: UnitOfWork, table: TableRow, metadata: dict[str, Any]) -> TableRow:
     """Deal the next hand: a fresh secret seed whose commitment opens the hand."""
     engine = engine_of(table)
     if table.status != "open":
@@ -187,7 +179,7 @@ def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableR
                       f"the table is {table.status}")
     if len(table.seats) < engine.info.min_players:
         raise Conflict("not_enough_players", f"{table.game} needs {engine.info.min_players}")
-    held = tables.seat_balances(conn, table)
+    held = uow.seat_balances(table)
     seats = [SeatInfo(s["seat"], s["player_id"], held[s["player_id"]], s["age"], s["seed"])
              for s in table.seats]
     server_seed = new_server_seed()
@@ -203,13 +195,11 @@ def open_hand(conn: psycopg.Connection, store: PostgresEventStore, table: TableR
     began = NewEvent("HandBegan", {"hand_id": opened.hand_id, "number": opened.hand_number,
                                    "seats": table.seats,
                                    "commitment": deck.commitment(server_seed)}, metadata)
-    first_version = table.version + 1
-    return _play(conn, store, opened, events, metadata, now, prefix=[began],
-                 first_version=first_version)
+    return _play(uow, opened, events, metadata, now, prefix=[began])
 
 
-def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, seat: int,
-        payload: dict[str, Any], metadata: dict[str, Any]) -> TableRow:
+def act(uow: UnitOfWork, table: TableRow, seat: int, payload: dict[str, Any],
+        metadata: dict[str, Any]) -> TableRow:
     """A seat's action, decided by the engine on the snapshot of the hand in play, or between
     hands on the state the last one ended in (a Casino pirate volunteer for meneur)."""
     engine = engine_of(table)
@@ -241,22 +231,21 @@ def act(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, se
     recorded_command = {"name": "Act", "seat": seat, "payload": payload, "now": now}
     metadata = {**metadata, "command": recorded_command}
     if between:
-        return _between_hands(conn, store, table, events, metadata)
-    return _play(conn, store, table, events, metadata, now)
+        return _between_hands(uow, table, events, metadata)
+    return _play(uow, table, events, metadata, now)
 
 
-def _between_hands(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
-                   events: Sequence[Event], metadata: dict[str, Any]) -> TableRow:
+def _between_hands(uow: UnitOfWork, table: TableRow, events: Sequence[Event],
+                   metadata: dict[str, Any]) -> TableRow:
     """Record an action taken while the table waits for its next deal: the state the hand ended
     in takes it (the next `start` reads it as `previous`), and the table stays open, with no turn
     and no deadline. Its events belong to the hand they follow."""
     table_fold.play(table, engine_of(table), events)
     records = [recorded(table.hand_id, e, metadata) for e in events]
     moves = transfers(table, [p for e in events for p in e.postings])
-    if moves:
-        _post_and_save(conn, store, table, records, moves, metadata)
-    else:
-        _append_and_save(conn, store, table, records, metadata)
+    record(uow, table, records, moves, metadata)
+    uow.save(table, metadata.get("actor"))
+    flush(uow)
     return table
 
 
@@ -279,8 +268,7 @@ class _Reads(Mapping[str, Any]):
         return len(self._payload)
 
 
-def time_out(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
-             metadata: dict[str, Any]) -> TableRow | None:
+def time_out(uow: UnitOfWork, table: TableRow, metadata: dict[str, Any]) -> TableRow | None:
     """Apply the game's timeout rule to the turn in play; None when the engine has none to apply."""
     engine = engine_of(table)
     now = time.time()
@@ -290,7 +278,7 @@ def time_out(conn: psycopg.Connection, store: PostgresEventStore, table: TableRo
     except IllegalMove:
         return None
     recorded_command = {"name": "TimeOut", "seat": getattr(command, "seat", None), "now": now}
-    return _play(conn, store, table, events, {**metadata, "command": recorded_command}, now)
+    return _play(uow, table, events, {**metadata, "command": recorded_command}, now)
 
 
 def turn_limit(table: TableRow, turn: dict[str, Any]) -> float:
@@ -299,11 +287,10 @@ def turn_limit(table: TableRow, turn: dict[str, Any]) -> float:
     return float(table.options.get(key) or table.options.get("turn_timeout_s") or 60)
 
 
-def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
-          events: Sequence[Event], metadata: dict[str, Any], now: float,
-          prefix: Sequence[NewEvent] = (), first_version: int | None = None) -> TableRow:
-    """Append the engine's events of a hand in play, the row folded from them as a rebuild folds
-    it (`projections.table_fold`)."""
+def _play(uow: UnitOfWork, table: TableRow, events: Sequence[Event], metadata: dict[str, Any],
+          now: float, prefix: Sequence[NewEvent] = ()) -> TableRow:
+    """Queue the engine's events of a hand in play (after `prefix`, a deal's HandBegan), with
+    the row folded from them as a rebuild folds it (`projections.table_fold`), and write them."""
     engine = engine_of(table)
     table_fold.play(table, engine, events)  # a hand they end settles next
     records = [*prefix, *(recorded(table.hand_id, e, metadata) for e in events)]
@@ -319,59 +306,16 @@ def _play(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
                                                 "deadline": deadline}, metadata))
     table_fold.turn(table, engine, deadline)
     moves = transfers(table, [p for e in events for p in e.postings])
+    first_version = table.version + 1
     last_of_hand = table.version + last_game_event + 1  # versions follow one another
-
-    def settling(c: psycopg.Connection, prepare: bool | None = None) -> None:
-        if table.status == "settling":
-            assert table.hand_id is not None
-            tables.hand_status(c, table.hand_id, "settling", last_version=last_of_hand,
-                               prepare=prepare)
-
-    if first_version is not None:
-        stored = append_batch(conn, store, table, records, moves, metadata)
-        tables.save(conn, table, metadata.get("actor"))
-        tables.hand_began(conn, table, str(records[0].data["commitment"]), first_version,
-                          stored[0].recorded_at)
-    elif moves:
-        _post_and_save(conn, store, table, records, moves, metadata, settling)
-    else:
-        _append_and_save(conn, store, table, records, metadata, settling)
+    record(uow, table, records, moves, metadata)
+    uow.save(table, metadata.get("actor"))
+    if table.status == "settling" and not prefix:
+        assert table.hand_id is not None
+        uow.hand_status(table.hand_id, "settling", last_version=last_of_hand)
+    stored = flush(uow)
+    if prefix:
+        # Its opening time is its HandBegan's, known once stored; written with the commit.
+        uow.hand_began(table, str(records[0].data["commitment"]), first_version,
+                       stored[0].recorded_at)
     return table
-
-
-def _post_and_save(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
-                   records: Sequence[NewEvent], moves: Sequence[ledger.Transfer],
-                   metadata: dict[str, Any],
-                   also: Callable[..., None] = lambda c, prepare: None) -> None:
-    """Append a move that posts treasure and save the table, the row sent with the postings'
-    projection (`append_batch`'s `then`)."""
-    saving: list[psycopg.Cursor] = []
-
-    def then(c: psycopg.Connection) -> None:
-        # Unprepared: they follow a statement that may fail (`tables.save_later`).
-        saving.append(tables.save_later(c, table, metadata.get("actor"), prepare=False))
-        also(c, prepare=False)
-
-    append_batch(conn, store, table, records, moves, metadata, then)
-    tables.saved(table, saving[0])
-
-
-def _append_and_save(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow,
-                     records: Sequence[NewEvent], metadata: dict[str, Any],
-                     also: Callable[..., None] = lambda c, prepare: None) -> None:
-    """Append a move that posts nothing and save the table as it leaves it, with `also`'s
-    statements, in one round trip: the row saved does not depend on what the append returns
-    (its version is the expected one plus the events), and the append's version check, failing,
-    fails the statements sent after it with the transaction."""
-    expected = table.version
-    table.version = expected + len(records)
-    saving: list[psycopg.Cursor] = []
-
-    def then(c: psycopg.Connection) -> None:
-        # Unprepared: they follow a statement that may fail (`tables.save_later`).
-        saving.append(tables.save_later(c, table, metadata.get("actor"), prepare=False))
-        also(c, prepare=False)
-
-    stored = store.append_then(stream(table.table_id), records, expected, conn, then)
-    tables.saved(table, saving[0])
-    table.txid = stored[-1].txid

@@ -9,34 +9,39 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import psycopg
-
 from events.catalog import GAME_EVENT_PREFIX
 from events.model import NewEvent
-from events.postgres import PostgresEventStore
 from projections import tables
 from projections.tables import TableRow
-from service.commands.handlers import append_batch, cash_out, engine_of, events_after, load, transfers
+from service.commands.handlers import (
+    cash_out,
+    engine_of,
+    events_after,
+    flush,
+    load,
+    record,
+    transfers,
+)
+from service.commands.unit_of_work import PostgresUnitOfWork as UnitOfWork
 
 
-def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, hand_id: str,
-           metadata: dict[str, Any]) -> bool:
+def settle(uow: UnitOfWork, table_id: str, hand_id: str, metadata: dict[str, Any]) -> bool:
     """Pay out a finished hand; False (and nothing written) when it is not waiting to settle."""
     # No lock on the table's row before appending: every writer takes the stream's lock first
     # (in banco_append) and the row's after, so none can deadlock another; a concurrent second
     # settlement fails on the settlement stream below instead.
-    table = load(conn, table_id)
+    table = load(uow, table_id)
     if table.status != "settling" or table.hand_id != hand_id:
         return False
     # The hand's settlement stream can be created once: a unique key in the event store itself.
-    store.append(f"settlement-{hand_id}", [NewEvent("SettlementClaimed", {
-        "hand_id": hand_id, "table_id": table_id}, metadata)], 0, conn=conn)
+    uow.append(f"settlement-{hand_id}", [NewEvent("SettlementClaimed", {
+        "hand_id": hand_id, "table_id": table_id}, metadata)], 0)
     engine = engine_of(table)
     postings = engine.settle(table.state)
     moves = transfers(table, postings)
-    hand = tables.hand(conn, hand_id)
+    hand = uow.hand(hand_id)  # the claim written first: a second settlement stops there
     assert hand is not None
-    seeds = _seeds(conn, store, table_id, hand["first_version"])
+    seeds = _seeds(uow, table_id, hand["first_version"])
     events = [
         NewEvent("HandSettled", {"hand_id": hand_id, "postings": [
             {"from": t.from_account, "to": t.to_account, "amount": t.amount, "reason": t.reason}
@@ -46,40 +51,41 @@ def settle(conn: psycopg.Connection, store: PostgresEventStore, table_id: str, h
             "player_seeds": list(seeds.get("player_seeds", [])),
             "auditors_only": engine.info.extra.get("seed_reveal") == "auditors"}, metadata),
     ]
-    settled = append_batch(conn, store, table, events, moves, metadata)[0]
+    record(uow, table, events, moves, metadata)
+    settled = flush(uow)[0]
     table.status = "open"
     table.turn = None
+    uow.hand_status(hand_id, "settled", postings=events[0].data["postings"],
+                    at=settled.recorded_at)
     if engine.table_over(table.state, time.time()):
         # The table ends once the hand's own postings have landed (and `end` saves it).
-        end(conn, store, table, "game_over", metadata)
+        end(uow, table, "game_over", metadata)
     else:
-        tables.save(conn, table, metadata.get("actor"))
-    tables.hand_status(conn, hand_id, "settled", postings=events[0].data["postings"],
-                       at=settled.recorded_at)
+        uow.save(table, metadata.get("actor"))
+        flush(uow)
     return True
 
 
-def _seeds(conn: psycopg.Connection, store: PostgresEventStore, table_id: str,
-           first_version: int) -> dict[str, Any]:
+def _seeds(uow: UnitOfWork, table_id: str, first_version: int) -> dict[str, Any]:
     """The seeds the hand was dealt with, from the engine's event that carries them: one of the
     hand's first, so it is read a few events at a time, from the hand's start (the cost grows
     neither with the table's history nor with the hand's length)."""
     # After HandBegan (at `first_version`); the engine's events follow it.
-    for e in events_after(conn, store, table_id, first_version, page=4):
+    for e in events_after(uow, table_id, first_version, page=4):
         if e.type.startswith(GAME_EVENT_PREFIX) and "server_seed" in e.data["data"]:
             return dict(e.data["data"])
     raise LookupError(f"no seeds recorded for the hand at version {first_version}")
 
 
-def end(conn: psycopg.Connection, store: PostgresEventStore, table: TableRow, reason: str,
-        metadata: dict[str, Any]) -> None:
+def end(uow: UnitOfWork, table: TableRow, reason: str, metadata: dict[str, Any]) -> None:
     """End the table: every seat is cashed out to its player's wallet."""
     players = [s["player_id"] for s in table.seats]
-    left, cash = cash_out(conn, table, players, metadata)
-    append_batch(conn, store, table, [*left, NewEvent("TableEnded", {"reason": reason}, metadata)],
-            cash, metadata)
+    left, cash = cash_out(uow, table, players, metadata)
+    record(uow, table, [*left, NewEvent("TableEnded", {"reason": reason}, metadata)], cash,
+           metadata)
     for player_id in players:
         tables.unseat(table, player_id)
     table.status = "over"
     table.deadline = None
-    tables.save(conn, table, metadata.get("actor"))
+    uow.save(table, metadata.get("actor"))
+    flush(uow)

@@ -34,25 +34,26 @@ def _authenticate() -> Principal:
     with db.pipelined() as c:
         cursor = c.execute("SELECT role, subject FROM tokens WHERE token_hash = %s",
                            (token_hash(token),))
-        _read_with_token(c)
+        _read_with_token()
     row = cursor.fetchone()
     if row is None:
         raise Problem(401, "unauthorized", "unknown or revoked token")
     return Principal(row[0], row[1])
 
 
-def _read_with_token(conn: psycopg.Connection) -> None:
+def _read_with_token() -> None:
     """Send the first read of the view about to run with the token's, if its class names one
-    for the method (`read_with_token`: method -> function of the connection and the view's
-    arguments): one round trip for both, and for a write request's BEGIN. The view finds it
-    read, and uses it only once the caller is known to be allowed (`require`)."""
+    for the method (`read_with_token`: method -> function of the request's unit of work and the
+    view's arguments, which prefetches through it): one round trip for both, and for a write
+    request's BEGIN. The view finds it read in the unit of work, and uses it only once the
+    caller is known to be allowed (`require`)."""
     view = current_app.view_functions.get(request.endpoint or "")
     early = getattr(getattr(view, "view_class", None), "read_with_token", {}).get(request.method)
     if early is not None:
         # An argument PostgreSQL cannot hold (a NUL) is refused as it is encoded, before it is
         # sent: the view reads again and answers for it, after the caller's token.
         with contextlib.suppress(psycopg.DataError):
-            early(conn, **(request.view_args or {}))
+            early(db.uow(), **(request.view_args or {}))
 
 
 def principal() -> Principal:

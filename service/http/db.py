@@ -1,10 +1,11 @@
-"""The request's database connection; every write request runs in one transaction.
+"""The request's unit of work; every write request runs in one transaction.
 
-A POST is one unit of work: the connection is taken from the pool before the view runs, a
-transaction is opened, and it commits only when the response is a success. Anything the view
-wrote, its idempotency record included, is then committed together or not at all. The BEGIN is
-sent with the request's first statement (usually the token's lookup), not in a round trip of its
-own: an action's budget is three (`tests/service/test_hot_path_budget.py`).
+A POST is one unit of work (`service.commands.unit_of_work`): its connection is taken from the
+pool at its first statement, a transaction is opened with that statement (usually the token's
+lookup, not in a round trip of its own: an action's budget is three,
+`tests/service/test_hot_path_budget.py`), and it commits only when the response is a success.
+Anything the view wrote, its idempotency record included, is then committed together or not at
+all.
 
 Views that only read what may lag a little take `reading()` instead of `conn()`: the streaming
 replica's connection when one is configured and it has the caller's own writes
@@ -21,6 +22,7 @@ import psycopg
 from flask import Flask, Response, current_app, g, request
 from psycopg_pool import ConnectionPool
 
+from service.commands.unit_of_work import PostgresUnitOfWork
 from service.http.problems import retry_later
 from service.http.replica import Replica
 from service.runtime import metrics
@@ -32,33 +34,30 @@ def pool() -> ConnectionPool:
     return current_app.extensions["banco.pool"]
 
 
+def _in_use(n: int) -> None:
+    metrics.DB_CONNECTIONS_IN_USE.inc(n)
+
+
+def uow() -> PostgresUnitOfWork:
+    """The request's unit of work."""
+    found = g.get("uow")
+    if found is None:
+        found = g.uow = PostgresUnitOfWork(pool(), current_app.extensions["banco.store"],
+                                           begin=request.method in WRITE_METHODS,
+                                           on_take=_in_use)
+    return found
+
+
 def conn() -> psycopg.Connection:
     """The request's connection, taken from the pool on first use (a write's transaction begun)."""
-    c = _taken()
-    if g.pop("db_begin", False):
-        c.execute("BEGIN")
-    return c
+    return uow().connection
 
 
 @contextlib.contextmanager
 def pipelined() -> Iterator[psycopg.Connection]:
-    """The request's connection in pipeline mode: the statements sent in the block (a write's
-    BEGIN first, if not sent yet) cost one round trip, at its end. Their results are read after
-    the block; a fetch inside it would wait for the server there and then."""
-    c = _taken()
-    with c.pipeline():
-        if g.pop("db_begin", False):
-            c.execute("BEGIN")
+    """The request's connection in pipeline mode (see `PostgresUnitOfWork.pipelined`)."""
+    with uow().pipelined() as c:
         yield c
-
-
-def _taken() -> psycopg.Connection:
-    if "db_conn" not in g:
-        g.db_conn = pool().getconn()
-        metrics.DB_CONNECTIONS_IN_USE.inc()
-        # Sent with the request's first statement rather than in a round trip of its own.
-        g.db_begin = request.method in WRITE_METHODS
-    return g.db_conn
 
 
 def replica() -> Replica | None:
@@ -81,7 +80,7 @@ def reading() -> psycopg.Connection:
     if chosen is not None and request.method not in WRITE_METHODS and "read_primary" not in g:
         # The primary's connection (the token lookup's) goes back first: a read waiting for the
         # replica must not hold one every other request may need.
-        _release(None)
+        uow().release()
         taken = chosen.take("requests", _caller())
     if taken is None:
         # The rest of the request reads the primary too: a replica that lags would make it wait
@@ -128,46 +127,32 @@ def unavailable() -> Response:
 
 def after_commit(fn: Callable[[], None]) -> None:
     """Run `fn` once the request's transaction has committed (never if it rolls back)."""
-    g.setdefault("after_commit", []).append(fn)
+    uow().after_commit(fn)
 
 
 def with_commit(sql: str, params: Sequence[Any]) -> None:
     """Send the statement with the request's COMMIT, in its round trip: a write whose answer the
-    request does not read (the idempotency record's response). Sent only if the request commits,
-    and committed with it or not at all."""
-    g.setdefault("with_commit", []).append((sql, params))
-
-
-def _commit(c: psycopg.Connection) -> None:
-    pending = g.pop("with_commit", [])
-    if not pending:
-        c.execute("COMMIT")
-        return
-    with c.pipeline():
-        for sql, params in pending:
-            c.execute(sql, params, prepare=False)  # see `projections.tables.save_later`
-        c.execute("COMMIT", prepare=False)
+    request does not read (the idempotency record's response)."""
+    uow().with_commit(sql, params)
 
 
 def _finish(response: Response) -> Response:
-    c = g.get("db_conn")
-    if c is None or c.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+    work: PostgresUnitOfWork | None = g.get("uow")
+    if work is None:
         return response
     if response.status_code >= 400:
-        with contextlib.suppress(psycopg.OperationalError):  # a lost connection rolled back
-            c.execute("ROLLBACK")
+        work.rollback()
         return response
+    c, chosen, who = work.taken, replica(), _caller()
+    if c is not None and chosen is not None and who is not None:
+        # First: the caller's next read, wherever it lands, waits for this write.
+        work.after_commit(lambda: chosen.wrote(c, who), first=True)
     try:
-        _commit(c)
+        work.commit()
     except psycopg.OperationalError:
         # The connection died before the commit was confirmed: the client must not be told
         # it succeeded. (It did not commit, or a retry with its Idempotency-Key replays it.)
         return unavailable()
-    chosen, who = replica(), _caller()
-    if chosen is not None and who is not None:
-        chosen.wrote(c, who)
-    for fn in g.pop("after_commit", []):
-        fn()
     return response
 
 
@@ -187,20 +172,12 @@ def _give_back_read() -> None:
         give_back()
 
 
-def _teardown(e: BaseException | None) -> None:
+def _teardown(_: BaseException | None) -> None:
     _give_back_read()
-    _release(e)
-
-
-def _release(_: BaseException | None) -> None:
-    c = g.pop("db_conn", None)
-    if c is None:
-        return
-    if c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-        with contextlib.suppress(psycopg.OperationalError):  # the pool discards a broken one
-            c.rollback()  # the view failed before its response was made
-    metrics.DB_CONNECTIONS_IN_USE.dec()
-    pool().putconn(c)
+    work: PostgresUnitOfWork | None = g.get("uow")
+    if work is not None:
+        work.rollback()  # the view failed before its response was made, or nothing to undo
+        work.release()
 
 
 def init_app(app: Flask, db_pool: ConnectionPool, db_replica: Replica | None = None) -> None:

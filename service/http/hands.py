@@ -29,7 +29,7 @@ def summary(hand: dict[str, Any], who: Principal) -> dict[str, Any]:
         "settled_at", "rules_version")}, "server_seed": None, "outcome": None}
     if hand["status"] != "settled":
         return out
-    table = handlers.load(db.conn(), hand["table_id"])
+    table = handlers.load(db.uow(), hand["table_id"])
     engine = handlers.engine_of(table)
     # The hand's own events, its first to its last: bounded by the hand's length.
     own = store().read_stream(handlers.stream(hand["table_id"]), hand["first_version"] - 1,
@@ -50,7 +50,7 @@ def _revealed_seed(hand: dict[str, Any], redactor: Redactor) -> str | None:
     pays the banker at once) and with its own: it is read a few events at a time, up to the next
     hand at the latest.
     """
-    for event in handlers.events_after(db.conn(), store(), hand["table_id"], hand["last_version"]):
+    for event in handlers.events_after(db.uow(), hand["table_id"], hand["last_version"]):
         if event.type == "SeedRevealed" and event.data["hand_id"] == hand["hand_id"]:
             return redactor.event(event)["data"].get("server_seed")
         if event.type == "HandBegan":
@@ -66,7 +66,7 @@ class TableHands(MethodView):
     @blp.response(200, HandPageSchema)
     def get(self, query: dict[str, Any], table_id: str) -> dict[str, Any]:
         """The table's hands in order, as you may see them"""
-        handlers.load(db.conn(), table_id)
+        handlers.load(db.uow(), table_id)
         found = tables.hands_of(db.conn(), table_id, query["after"], query["limit"] + 1)
         items = [summary(h, principal()) for h in found[: query["limit"]]]
         more = len(found) > query["limit"]

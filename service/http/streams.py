@@ -147,7 +147,7 @@ class Stream(MethodView):
         given too (an EventSource reconnects to the URL it opened, with the id it last
         received); else after `after`, else from the beginning.
         """
-        table = handlers.load(db.conn(), table_id)
+        table = handlers.load(db.uow(), table_id)
         if query["after"] is not None:
             _known(table, query["after"])
         # The header wins: an EventSource reconnects to the URL it opened, `after` and all,

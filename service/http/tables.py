@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
 import psycopg
-from flask import Response, current_app, g, request
+from flask import Response, current_app, request
 from flask.views import MethodView
 
 from projections import tables
@@ -21,7 +21,7 @@ from service.commands.table_options import table_options
 from service.http import contract, db
 from service.http.auth import principal, require
 from service.http.blueprint import Blueprint
-from service.http.context import metadata, store
+from service.http.context import metadata
 from service.http.deferred_jobs import DeferredJobs
 from service.http.play_schemas import ActionSchema
 from service.http.problems import Problem
@@ -44,10 +44,12 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
 
 
 def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None) -> dict[str, Any]:
-    """The table as `who` may see it, with the actions open to him."""
+    """The table as `who` may see it, with the actions open to him (its seats' balances read on
+    `conn`, else in the request's unit of work, when they were not read with it)."""
     engine = handlers.engine_of(table)
     held = (table.balances if table.balances is not None
-            else tables.seat_balances(conn or db.conn(), table))
+            else tables.seat_balances(conn, table) if conn is not None
+            else db.uow().seat_balances(table))
     viewer = viewer_in(who, table.seats)
     you = viewer.seat if viewer.kind == "seat" else None
     # Between hands the state the last hand ended in may still offer something (a Casino pirate
@@ -141,8 +143,8 @@ class Tables(MethodView):
         """Open a table for a game, with its options (defaults filled in)"""
         engine = handlers.engine_named(body["game"])
         options = table_options(engine, body["variant"], body["options"])
-        table = handlers.create_table(db.conn(), store(), body["game"], options,
-                                      principal().key, metadata("CreateTable"))
+        table = handlers.create_table(db.uow(), body["game"], options, principal().key,
+                                      metadata("CreateTable"))
         return respond(table, 201)
 
     @require("operator", "auditor", "player")
@@ -187,7 +189,7 @@ class Table(MethodView):
                       headers=contract.ETAG)
     def get(self, table_id: str) -> Response:
         """The table as you may see it: the hand in play, whose turn, and your legal actions"""
-        table = handlers.load(db.conn(), table_id, balances=True)
+        table = handlers.load(db.uow(), table_id, balances=True)
         if request.if_none_match and request.if_none_match.contains(str(table.version)):
             return Response(status=304, headers={"ETag": etag(table)})
         return respond(table)
@@ -201,11 +203,11 @@ class Seats(MethodView):
     @blp.response(201, JoinedSchema, headers=contract.ETAG)
     def post(self, body: dict[str, Any], table_id: str) -> Response:
         """Take a seat, moving your buy-in from your wallet to the seat"""
-        table = handlers.load(db.conn(), table_id)
+        table = handlers.load(db.uow(), table_id)
         check_if_match(table, required=False)
         buy_in = handlers.buy_in_for(table, body["buy_in"])
         player_id = principal().subject
-        seat = handlers.seat_player(db.conn(), store(), table, player_id, buy_in, body["age"],
+        seat = handlers.seat_player(db.uow(), table, player_id, buy_in, body["age"],
                                     body["seed"], metadata("JoinTable"))
         return respond(table, 201, {"seat": seat["seat"], "player_id": player_id,
                                     "table": render(table, principal())})
@@ -218,8 +220,8 @@ class Seat(MethodView):
     @blp.response(200, LeftSchema)
     def delete(self, table_id: str, player_id: str) -> dict[str, Any]:
         """Leave between hands: the seat's treasure goes back to the wallet"""
-        table = handlers.load(db.conn(), table_id)
-        cash = handlers.leave(db.conn(), store(), table, player_id, metadata("LeaveTable"))
+        table = handlers.load(db.uow(), table_id)
+        cash = handlers.leave(db.uow(), table, player_id, metadata("LeaveTable"))
         return {"player_id": player_id, "cash_out": cash}
 
 
@@ -230,33 +232,22 @@ class Hands(MethodView):
     @blp.response(201, TableSchema, headers=contract.ETAG)
     def post(self, table_id: str) -> Response:
         """Deal the next hand (or round); its deck is committed before any card is dealt"""
-        table = handlers.load(db.conn(), table_id, balances=True)  # the deal needs them
+        table = handlers.load(db.uow(), table_id, balances=True)  # the deal needs them
         who = principal()
         if who.role == "player" and table.seat_of(who.subject) is None:
             raise Problem(403, "not_seated", "only a seated player (or the operator) deals")
         check_if_match(table, required=False)
-        table = handlers.open_hand(db.conn(), store(), table, metadata("OpenHand"))
+        table = handlers.open_hand(db.uow(), table, metadata("OpenHand"))
         schedule_after_commit(table)
         db.after_commit(metrics.HANDS_DEALT.labels(game=table.game).inc)
         return respond(table, 201)
 
 
-def _read_early(conn: psycopg.Connection, table_id: str) -> None:
-    g.table_read = (table_id, tables.load_later(conn, table_id))
-
-
-def _table_read(table_id: str) -> TableRow:
-    """The table, as read with the caller's token (`auth._read_with_token`), or read now."""
-    early = g.pop("table_read", None)
-    if early is None or early[0] != table_id:
-        return handlers.load(db.conn(), table_id)
-    return handlers.found(tables.loaded(early[1]), table_id)
-
-
 @blp.route("/<table_id>/actions")
 class Actions(MethodView):
     # An action's first read, the table, goes with the token's: one round trip for both.
-    read_with_token: ClassVar[dict[str, Callable[..., None]]] = {"POST": _read_early}
+    read_with_token: ClassVar[dict[str, Callable[..., None]]] = {
+        "POST": lambda uow, table_id: uow.prefetch_table(table_id)}
 
     @require("player")
     @blp.operation("actOnTable", 403, 404, 409, 412, 428, headers=(contract.IF_MATCH_REQUIRED,))
@@ -270,7 +261,7 @@ class Actions(MethodView):
         409 `no_hand_in_play`, a volunteer once another seat took the post a 409
         `volunteer_taken`, and the meneur's own (or one after a 7½) a 409 `cannot_volunteer`.
         """
-        table = _table_read(table_id)
+        table = handlers.load(db.uow(), table_id)
         seat = table.seat_of(principal().subject)
         if seat is None:
             raise Problem(403, "not_seated", "you have no seat at this table")
@@ -280,8 +271,7 @@ class Actions(MethodView):
         payload = {k: v for k, v in body.items() if k != "seat"}
         # The turn in play has a timeout job scheduled at this version; the action ends it.
         ended = table.version if table.deadline is not None else None
-        table = handlers.act(db.conn(), store(), table, seat, payload,
-                             metadata("Act"))
+        table = handlers.act(db.uow(), table, seat, payload, metadata("Act"))
         schedule_after_commit(table, ended)
         db.after_commit(metrics.ACTIONS.labels(game=table.game).inc)
         return respond(table)

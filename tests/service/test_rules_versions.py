@@ -25,6 +25,7 @@ from games.sevenhalf.state import State
 from projections import migrate, tables
 from projections.rebuild import rebuild_all
 from service.commands import settling
+from service.commands.unit_of_work import transaction
 from service.verification.hand_log import load_hand, load_table
 from service.verification.rules_check import rules_check
 from service.verification.verify import verify_hand
@@ -114,8 +115,8 @@ def play_hand(app: Flask, client: FlaskClient, table_id: str, banker: Player, be
         mover = next(p for p in (bettor, banker) if client.get(
             f"/v1/tables/{table_id}", headers=p.auth).json["legal_actions"])
         assert act(client, table_id, mover, {"type": "stand"}).status_code == 200
-    with app.extensions["banco.pool"].connection() as conn, conn.transaction():
-        assert settling.settle(conn, app.extensions["banco.store"], table_id, hand_id,
+    with transaction(app.extensions["banco.pool"], app.extensions["banco.store"]) as uow:
+        assert settling.settle(uow, table_id, hand_id,
                                {"actor": "worker", "command": "SettleHand", "hand": hand_id})
     return str(hand_id)
 

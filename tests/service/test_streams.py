@@ -20,6 +20,7 @@ from flask.testing import FlaskClient
 
 from projections import tables
 from service.commands import notify
+from service.commands.unit_of_work import transaction
 from service.http.app import create_app
 from service.http.slots import Gate
 from tests.games.test_sevenhalf_properties import concrete
@@ -171,9 +172,8 @@ def test_a_players_own_moves_are_not_echoed_to_him(client: FlaskClient, new_play
             again += table is not None
         if again:
             break
-        with app.extensions["banco.pool"].connection() as conn, conn.transaction():
-            assert settling.settle(conn, app.extensions["banco.store"], table_id,
-                                   r.json["hand"]["id"], {"actor": "test"})
+        with transaction(app.extensions["banco.pool"], app.extensions["banco.store"]) as uow:
+            assert settling.settle(uow, table_id, r.json["hand"]["id"], {"actor": "test"})
     for thread in readers:
         thread.join(SPAN + 5)
     told += [(who, body["version"]) for who, _, body in list(inbox.queue)]
@@ -267,8 +267,8 @@ def test_every_follower_hears_that_the_table_ended(client: FlaskClient, new_play
                for p in players]
     assert {inbox.get(timeout=10)[2]["status"] for _ in players} == {"open"}
     store = app.extensions["banco.store"]
-    with app.extensions["banco.pool"].connection() as conn, conn.transaction():
-        settling.end(conn, store, handlers.load(conn, table_id), "closed", {"actor": "test"})
+    with transaction(app.extensions["banco.pool"], store) as uow:
+        settling.end(uow, handlers.load(uow, table_id), "closed", {"actor": "test"})
     ended = [inbox.get(timeout=10) for _ in players]
     assert {(who, body["status"]) for who, _, body in ended} == {(p.id, "over") for p in players}
     assert all(body["seats"] == [] and body["legal_actions"] == [] for _, _, body in ended)

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from events import ledger
 from projections import tables
 from service.commands import handlers
+from service.commands.unit_of_work import PostgresUnitOfWork
 from tests.service.conftest import OPERATOR, Player
 
 
@@ -74,10 +75,11 @@ def test_seat_balances_shown_with_a_table_are_the_ledgers(app: Flask, client: Fl
         # A posting makes the balances read with the row stale: they are read again after it.
         mover = players[2].id
         with conn.transaction(force_rollback=True):
-            handlers.append_batch(conn, app.extensions["banco.store"], table, [], [
+            uow = PostgresUnitOfWork.joining(conn, app.extensions["banco.store"])
+            handlers.record(uow, table, [], [
                 ledger.Transfer(ledger.seat(table_id, mover), ledger.wallet(mover), 1, "test")],
                 {"actor": "test"})
-            assert tables.seat_balances(conn, table) == {**after, mover: after[mover] - 1}
+            assert uow.seat_balances(table) == {**after, mover: after[mover] - 1}
         table = tables.load(conn, table_id, balances=True)
         assert table is not None
         # A seat whose account has no row yet reads as 0, as the ledger query gives it.

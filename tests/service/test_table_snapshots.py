@@ -18,6 +18,7 @@ from games import registry
 from projections import migrate, tables
 from projections.rebuild import rebuild_all
 from service.commands import handlers
+from service.commands.unit_of_work import PostgresUnitOfWork
 from tests.service.conftest import OPERATOR
 from tests.service.play import Session
 
@@ -170,7 +171,8 @@ def test_a_table_pickled_before_the_snapshot_migration_loads_after_it_and_plays_
                     action = session.payload(engine.legal_actions(table.state, seat)[0])
                     version = table.version
                     with conn.transaction():
-                        after = handlers.act(conn, store, table, seat, action,
+                        after = handlers.act(PostgresUnitOfWork.joining(conn, store), table,
+                                             seat, action,
                                              {"actor": f"player:{table.player_at(seat)}"})
                     assert after.version > version
                     again = tables.load(conn, session.table_id)

@@ -7,6 +7,7 @@ import pytest
 from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
 from service.commands import handlers
+from service.commands.unit_of_work import transaction
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session, leaks
 
@@ -50,8 +51,8 @@ def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, aud
     store = app.extensions["banco.store"]
     stored = store.read_stream(handlers.stream(session.table_id))
     # Settlement equals the engine's payout recomputed from the recorded events.
-    with app.extensions["banco.pool"].connection() as conn:
-        table = handlers.load(conn, session.table_id)
+    with transaction(app.extensions["banco.pool"], app.extensions["banco.store"]) as uow:
+        table = handlers.load(uow, session.table_id)
     engine = handlers.engine_of(table)
     state = engine.initial_state(table.options)
     for e in stored:
