@@ -21,7 +21,7 @@ log = logging.getLogger("banco.settlement")
 def settle_hand(table_id: str, hand_id: str) -> bool:
     """Settle `hand_id`; False when it was already settled (a retry or a duplicate job)."""
     from service.commands import settling
-    from service.commands.unit_of_work import transaction
+    from service.commands.postgres_unit_of_work import transaction
 
     resources = context.current()
     waited: tuple[str, float] | None = None

@@ -105,7 +105,7 @@ def follow_up(connection: Redis | None, queue_name: str, table: tables.TableRow)
 def end_expired(table_id: str) -> bool:
     """End an open table whose `duration_s` has run out (Casino pirate)."""
     from service.commands import settling
-    from service.commands.unit_of_work import transaction
+    from service.commands.postgres_unit_of_work import transaction
 
     resources = context.current()
     try:

@@ -55,7 +55,7 @@ def cancel(connection: Redis, queue_name: str, table_id: str, version: int,
 def fire(table_id: str, version: int) -> tables.TableRow | None:
     """Time out the turn in play if the table is still at `version`; the table after, or None."""
     from service.commands import handlers
-    from service.commands.unit_of_work import transaction
+    from service.commands.postgres_unit_of_work import transaction
 
     resources = context.current()
     try:

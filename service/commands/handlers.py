@@ -18,7 +18,7 @@ from games.contract import Engine, Event, IllegalMove, SeatInfo, SeedMaterial
 from projections import table_fold, tables
 from projections.tables import TableRow, turn_of
 from service.commands.errors import Conflict, Invalid, NotFound
-from service.commands.unit_of_work import PostgresUnitOfWork as UnitOfWork
+from service.commands.unit_of_work import UnitOfWork
 from service.verification.accounts import transfers
 
 

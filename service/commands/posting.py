@@ -10,7 +10,7 @@ import psycopg
 from events.ledger import Transfer
 from events.model import NewEvent, StoredEvent
 from events.postgres import PostgresEventStore
-from service.commands.unit_of_work import PostgresUnitOfWork
+from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 
 
 def post(

@@ -22,7 +22,7 @@ from service.commands.handlers import (
     record,
     transfers,
 )
-from service.commands.unit_of_work import PostgresUnitOfWork as UnitOfWork
+from service.commands.unit_of_work import UnitOfWork
 
 
 def settle(uow: UnitOfWork, table_id: str, hand_id: str, metadata: dict[str, Any]) -> bool:

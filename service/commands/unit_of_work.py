@@ -2,324 +2,88 @@
 
 A command's handler reads through it (the table, its seats' balances, a hand, a stream's
 events), queues its writes on it (events to append, the tables and hands they change), and
-flushes them; the caller commits. Nothing is written until the flush, and nothing is visible to
-anyone else until the commit.
+flushes them; its caller commits. Nothing is written before the flush, and nothing is visible to
+anyone else before the commit. A read that needs what was queued (a seat's balance after a
+posting) flushes first, so a handler always reads its own writes.
 
-PostgreSQL's unit of work (`PostgresUnitOfWork`) keeps an action to three round trips: its BEGIN
-goes with the transaction's first statement; a flush sends every queued write in one pipeline,
-in an order where a refused check fails what follows it (the balances' check before the append
-it guards, the append before the rows it changes); the commit sends, in its own round trip, the
-statements whose answers nobody reads (`with_commit`). What must happen only once the work is
-durable (jobs, notices to followers, counters) is registered with `after_commit`.
-
-A read that needs what was queued (a seat balance after a posting) flushes first, so that a
-handler always reads its own writes.
+Two implement it: PostgreSQL's (`service.commands.postgres_unit_of_work`), which keeps an
+action to three round trips, and a twin in memory over the in-memory event store
+(`service.commands.memory_unit_of_work`) for the application's tests of logic; one contract
+(tests/application) runs the commands on both.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
-
-import psycopg
-from psycopg_pool import ConnectionPool
+from typing import Any, Protocol
 
 from events import ledger
-from events.model import ConcurrencyConflict, NewEvent, StoredEvent
-from events.postgres import PostgresEventStore, lost_race
-from projections import balances, players, tables
+from events.model import NewEvent, StoredEvent
 from projections.tables import TableRow
 
 
-@dataclass
-class _Append:
-    stream_id: str
-    events: list[NewEvent]
-    expected_version: int | None
-    # What `banco_hold` checks before the append: the transfers its TreasurePosted events make.
-    transfers: list[ledger.Transfer] = field(default_factory=list)
-
-
-def _transfers(events: Sequence[NewEvent]) -> list[ledger.Transfer]:
-    return [ledger.Transfer(e.data["from"], e.data["to"], e.data["amount"], e.data["reason"],
-                            e.data.get("table"), e.data.get("hand"))
-            for e in events if e.type == "TreasurePosted"]
-
-
-class PostgresUnitOfWork:
-    """A transaction on a connection of `pool`, taken at its first statement.
-
-    With `begin` false (a read-only request) no transaction is opened: its statements run one by
-    one in autocommit, as reads need no more."""
-
-    def __init__(self, pool: ConnectionPool, store: PostgresEventStore, begin: bool = True,
-                 on_take: Callable[[int], None] | None = None) -> None:
-        self.pool = pool
-        self.store = store
-        self._begin = begin
-        self._on_take = on_take  # told +1 when a connection is taken, -1 when given back
-        self._conn: psycopg.Connection | None = None
-        self._begun = False
-        self._appends: list[_Append] = []
-        self._saves: list[tuple[TableRow, str | None]] = []
-        self._statements: list[tuple[str, Sequence[Any]]] = []  # queued writes, answers unread
-        self._with_commit: list[tuple[str, Sequence[Any]]] = []
-        self._after_commit: list[Callable[[], None]] = []
-        self._prefetched: dict[str, psycopg.Cursor] = {}
-        self._joined = False  # on a connection the caller holds (`joining`)
-
-    @classmethod
-    def joining(cls, conn: psycopg.Connection, store: PostgresEventStore) -> PostgresUnitOfWork:
-        """A unit of work in the caller's connection and transaction, which the caller commits
-        and gives back: for a command run inside a larger piece of work."""
-        uow = cls(store.pool, store, begin=False)
-        uow._conn = conn
-        uow._joined = True
-        return uow
-
-    # The connection ---------------------------------------------------------------------------
-
-    @property
-    def taken(self) -> psycopg.Connection | None:
-        """The connection, if one is taken."""
-        return self._conn
-
-    @property
-    def connection(self) -> psycopg.Connection:
-        """The transaction's connection, taken on first use, with its BEGIN sent."""
-        c = self._taken()
-        self._send_begin(c)
-        return c
-
-    @contextlib.contextmanager
-    def pipelined(self) -> Iterator[psycopg.Connection]:
-        """The connection in pipeline mode: the statements sent in the block (the BEGIN first, if
-        not sent yet) cost one round trip, at its end. Their results are read after the block."""
-        c = self._taken()
-        with c.pipeline():
-            self._send_begin(c)
-            yield c
-
-    def _taken(self) -> psycopg.Connection:
-        if self._conn is None:
-            self._conn = self.pool.getconn()
-            if self._on_take is not None:
-                self._on_take(1)
-        return self._conn
-
-    def _send_begin(self, c: psycopg.Connection) -> None:
-        if self._begin and not self._begun:
-            c.execute("BEGIN")
-            self._begun = True
-
-    def release(self) -> None:
-        """Give the connection back to the pool (rolling back what was not committed); a later
-        statement takes one again."""
-        if self._joined:
-            return
-        c, self._conn = self._conn, None
-        self._begun = False
-        self._prefetched.clear()
-        if c is None:
-            return
-        if c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-            with contextlib.suppress(psycopg.OperationalError):  # the pool discards a broken one
-                c.rollback()
-        if self._on_take is not None:
-            self._on_take(-1)
-        self.pool.putconn(c)
-
-    # Reads ------------------------------------------------------------------------------------
+class UnitOfWork(Protocol):
+    # Reads -----------------------------------------------------------------------------------
 
     def prefetch_table(self, table_id: str) -> None:
-        """Send the table's read now (in the caller's pipeline, with another statement): `table`
-        reads its answer."""
-        self._prefetched[table_id] = tables.load_later(self._taken(), table_id)
+        """Start the table's read now, with whatever the caller sends; `table` finishes it."""
 
     def table(self, table_id: str, balances: bool = False) -> TableRow | None:
         """The table's row (with its seats' balances if asked), or None."""
-        early = self._prefetched.pop(table_id, None)
-        if early is not None and not balances:
-            return tables.loaded(early)
-        self.flush()
-        return tables.load(self.connection, table_id, balances)
 
     def seat_balances(self, table: TableRow) -> dict[str, int]:
         """The seats' balances by player, every queued posting included."""
-        if table.balances is None:
-            self.flush()
-        return tables.seat_balances(self.connection, table)
+
+    def balance(self, account: str) -> int:
+        """The account's balance, every queued posting included (0 for one never posted to)."""
 
     def hand(self, hand_id: str) -> dict[str, Any] | None:
-        self.flush()
-        return tables.hand(self.connection, hand_id)
+        """The hand's row (`projections.tables.HAND_COLUMNS`), or None."""
 
     def read_stream(self, stream_id: str, after: int, limit: int) -> list[StoredEvent]:
-        self.flush()
-        return self.store.read_stream(stream_id, after, conn=self.connection, limit=limit)
+        """Up to `limit` of the stream's events after version `after`."""
 
-    # Writes -----------------------------------------------------------------------------------
+    # Writes ----------------------------------------------------------------------------------
 
     def append(self, stream_id: str, events: Sequence[NewEvent],
                expected_version: int | None) -> None:
         """Queue `events` for `stream_id` at `expected_version` (None: wherever it stands).
         Their TreasurePosted events are checked (no account but the house's overdrawn) and
         projected into the balances with them."""
-        for event in events:
-            self.store.types.validate(event)  # an invalid one refused before anything is sent
-        self._appends.append(_Append(stream_id, list(events), expected_version,
-                                     _transfers(events)))
 
     def save(self, table: TableRow, actor: str | None) -> None:
-        """Queue the table's row, saved as the table stands when the work is flushed, and its
-        change notified to its followers at commit, naming the `actor` whose command made it
-        (`projections.tables.save`)."""
-        if not any(t is table for t, _ in self._saves):
-            self._saves.append((table, actor))
+        """Queue the table's row, saved as the table stands when the work is flushed, its change
+        told to its followers at commit, naming the `actor` whose command made it."""
 
     def hand_began(self, table: TableRow, commitment: str, first_version: int,
                    at: datetime) -> None:
-        self._statements.append(tables.hand_began_statement(table, commitment, first_version, at))
+        """Queue the row of the hand `table` just opened."""
 
     def hand_status(self, hand_id: str, status: str, last_version: int | None = None,
                     postings: list[dict[str, Any]] | None = None,
                     at: datetime | None = None) -> None:
-        self._statements.append(tables.hand_status_statement(hand_id, status, last_version,
-                                                             postings, at))
-
-    def with_commit(self, sql: str, params: Sequence[Any]) -> None:
-        """Send the statement with the COMMIT, in its round trip: a write whose answer nobody
-        reads. Sent only if the work commits, and committed with it or not at all."""
-        self._with_commit.append((sql, params))
+        """Queue the hand's new status, and what it comes with."""
 
     def after_commit(self, fn: Callable[[], None], first: bool = False) -> None:
         """Run `fn` once the work has committed (never if it rolls back)."""
-        if first:
-            self._after_commit.insert(0, fn)
-        else:
-            self._after_commit.append(fn)
 
     def flush(self) -> list[StoredEvent]:
-        """Send every queued write, in one round trip when each append's version is known; the
-        events stored, in the order they were queued.
+        """Write every queued write; the events stored, in the order they were queued.
 
         Raises ConcurrencyConflict when a stream moved past its expected version, and
-        ledger.InsufficientTreasure when a posting would overdraw an account: the transaction
-        has then failed, and nothing queued is written."""
-        appends, saves, statements = self._appends, self._saves, self._statements
-        if not (appends or saves or statements):
-            return []
-        self._appends, self._saves, self._statements = [], [], []
-        c = self.connection
-        if c.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-            # A joined connection in autocommit: the writes go in one transaction of their own,
-            # never committed one by one.
-            with c.transaction():
-                return self._flush(c, appends, saves, statements)
-        return self._flush(c, appends, saves, statements)
-
-    def _flush(self, c: psycopg.Connection, appends: Sequence[_Append],
-               saves: Sequence[tuple[TableRow, str | None]],
-               statements: Sequence[tuple[str, Sequence[Any]]]) -> list[StoredEvent]:
-        # After a statement that may fail, unprepared (see `projections.tables.save_later`).
-        prepare = False if appends else None
-        sent: list[tuple[_Append, psycopg.Cursor]] = []
-        saving: list[tuple[TableRow, psycopg.Cursor]] = []
-        try:
-            with c.pipeline():
-                for a in appends:
-                    if a.transfers:
-                        ledger.hold(c, a.stream_id, a.expected_version, a.transfers)
-                    sent.append((a, self.store.send(c, a.stream_id, a.events, a.expected_version,
-                                                    prepare=False if a.transfers else None)))
-                    if a.transfers and a.expected_version is not None:
-                        first = a.expected_version + 1
-                        balances.apply_appended(c, a.stream_id, list(enumerate(a.events, first)),
-                                                prepare=False)
-                for table, actor in saves:
-                    saving.append((table, tables.save_later(c, table, actor, prepare=prepare)))
-                for sql, params in statements:
-                    c.execute(sql, params, prepare=prepare)
-        except psycopg.Error as e:
-            if e.sqlstate == ledger.SHORTFALL:
-                raise ledger.shortfall(e) from e
-            if lost_race(e):
-                raise ConcurrencyConflict(*_raced(appends, e)) from e
-            raise
-        stored: list[StoredEvent] = []
-        for a, cursor in sent:
-            found = self.store.sent(a.stream_id, a.events, a.expected_version, cursor)
-            if a.transfers and a.expected_version is None:
-                balances.apply(c, found)  # at positions known only now: a round trip more
-            stored += found
-        players.apply(c, stored)
-        for table, cursor in saving:
-            tables.saved(table, cursor)
-            mine = [e for e in stored if e.stream_id == f"table-{table.table_id}"]
-            if mine:
-                table.txid = mine[-1].txid
-        return stored
-
-    # The end ----------------------------------------------------------------------------------
+        ledger.InsufficientTreasure when a posting would overdraw an account: nothing queued is
+        then written."""
 
     def commit(self) -> None:
-        """Flush what is queued, then COMMIT, with the `with_commit` statements (and queued
-        statements no flush sent) in its round trip; then run the `after_commit` functions.
-        psycopg.OperationalError when the connection died before the commit was confirmed (it
-        may or may not have committed)."""
-        if self._appends or self._saves:
-            self.flush()
-        c = self._conn
-        if c is None or c.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-            self._with_commit.clear()
-            self._statements.clear()
-        else:
-            # Queued statements whose answers nobody reads go with the COMMIT, as its own do.
-            pending = [*self._statements, *self._with_commit]
-            self._statements, self._with_commit = [], []
-            if not pending:
-                c.execute("COMMIT")
-            else:
-                with c.pipeline():
-                    for sql, params in pending:
-                        c.execute(sql, params, prepare=False)  # see `tables.save_later`
-                    c.execute("COMMIT", prepare=False)
-            self._begun = False
-        done, self._after_commit = self._after_commit, []
-        for fn in done:
-            fn()
+        """Flush, make the work durable and visible, then run the `after_commit` functions."""
 
     def rollback(self) -> None:
-        """Forget what was queued and roll back what was sent."""
-        self._appends, self._saves, self._statements = [], [], []
-        self._with_commit, self._after_commit = [], []
-        c = self._conn
-        if c is not None and c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-            with contextlib.suppress(psycopg.OperationalError):  # a lost connection rolled back
-                c.execute("ROLLBACK")
-        self._begun = False
+        """Forget what was queued and undo what was sent."""
 
 
-def _raced(appends: Sequence[_Append], e: psycopg.Error) -> tuple[str, int | None]:
-    """The stream whose append lost its race: the one `banco_conflict` names, else the first."""
-    detail = e.diag.message_primary or ""
-    for a in appends:
-        if a.stream_id in detail:
-            return a.stream_id, a.expected_version
-    return appends[0].stream_id, appends[0].expected_version
-
-
-@contextlib.contextmanager
-def transaction(pool: ConnectionPool, store: PostgresEventStore) -> Iterator[PostgresUnitOfWork]:
-    """A unit of work committed when the block ends, rolled back if it raises; its connection
-    given back either way: for a worker's job or a command-line tool."""
-    uow = PostgresUnitOfWork(pool, store)
-    try:
-        yield uow
-        uow.commit()
-    finally:
-        uow.rollback()
-        uow.release()
+def transfers_of(events: Sequence[NewEvent]) -> list[ledger.Transfer]:
+    """The transfers the TreasurePosted events among `events` make."""
+    return [ledger.Transfer(e.data["from"], e.data["to"], e.data["amount"], e.data["reason"],
+                            e.data.get("table"), e.data.get("hand"))
+            for e in events if e.type == "TreasurePosted"]

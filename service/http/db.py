@@ -22,7 +22,7 @@ import psycopg
 from flask import Flask, Response, current_app, g, request
 from psycopg_pool import ConnectionPool
 
-from service.commands.unit_of_work import PostgresUnitOfWork
+from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 from service.http.problems import retry_later
 from service.http.replica import Replica
 from service.runtime import metrics

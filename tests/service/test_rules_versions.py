@@ -25,7 +25,7 @@ from games.sevenhalf.state import State
 from projections import migrate, tables
 from projections.rebuild import rebuild_all
 from service.commands import settling
-from service.commands.unit_of_work import transaction
+from service.commands.postgres_unit_of_work import transaction
 from service.verification.hand_log import load_hand, load_table
 from service.verification.rules_check import rules_check
 from service.verification.verify import verify_hand

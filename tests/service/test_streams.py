@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 
 from projections import tables
 from service.commands import notify
-from service.commands.unit_of_work import transaction
+from service.commands.postgres_unit_of_work import transaction
 from service.http.app import create_app
 from service.http.slots import Gate
 from tests.games.test_sevenhalf_properties import concrete

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from events import ledger
 from projections import tables
 from service.commands import handlers
-from service.commands.unit_of_work import PostgresUnitOfWork
+from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 from tests.service.conftest import OPERATOR, Player
 
 

@@ -18,7 +18,7 @@ from games import registry
 from projections import migrate, tables
 from projections.rebuild import rebuild_all
 from service.commands import handlers
-from service.commands.unit_of_work import PostgresUnitOfWork
+from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 from tests.service.conftest import OPERATOR
 from tests.service.play import Session
 

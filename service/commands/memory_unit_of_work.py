@@ -1,0 +1,181 @@
+"""The unit of work's twin in memory (`service.commands.unit_of_work` says what one is).
+
+It runs the commands' handlers over the in-memory event store (`events.memory`) and rows held
+in dicts, for tests of the application's logic that need no server. It refuses what
+PostgreSQL's refuses, in the same order: a stream moved past its expected version, then a
+posting that would overdraw an account; a refused flush writes nothing.
+
+What it does not have: isolation. A flush is visible to every other unit of work on the same
+`MemoryDatabase` at once, and a rollback forgets only what was not flushed yet. A handler
+raises before its flush or at it, never after, so its tests see what PostgreSQL would show.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from events import ledger
+from events.catalog import default_types
+from events.memory import InMemoryEventStore
+from events.model import Append, ConcurrencyConflict, NewEvent, StoredEvent
+from projections.tables import HAND_COLUMNS, TableRow
+from service.commands.unit_of_work import transfers_of
+
+
+@dataclass
+class MemoryDatabase:
+    """What PostgreSQL holds for the application, in memory: the log, the tables' and hands'
+    rows, and the accounts' balances."""
+
+    store: InMemoryEventStore = field(default_factory=lambda: InMemoryEventStore(default_types()))
+    tables: dict[str, TableRow] = field(default_factory=dict)
+    hands: dict[str, dict[str, Any]] = field(default_factory=dict)
+    balances: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class MemoryUnitOfWork:
+    def __init__(self, db: MemoryDatabase) -> None:
+        self.db = db
+        self._appends: list[Append] = []
+        self._saves: list[TableRow] = []
+        self._hands: list[Callable[[], None]] = []
+        self._after_commit: list[Callable[[], None]] = []
+
+    # Reads -----------------------------------------------------------------------------------
+
+    def prefetch_table(self, table_id: str) -> None:
+        """Nothing to send ahead: `table` reads it."""
+
+    def table(self, table_id: str, balances: bool = False) -> TableRow | None:
+        self.flush()
+        with self.db.lock:
+            row = self.db.tables.get(table_id)
+            found = None if row is None else copy.deepcopy(row)
+        if found is not None and balances:
+            found.balances = self._held(found)
+        return found
+
+    def seat_balances(self, table: TableRow) -> dict[str, int]:
+        if table.balances is None:
+            self.flush()
+            table.balances = self._held(table)
+        return table.balances
+
+    def _held(self, table: TableRow) -> dict[str, int]:
+        with self.db.lock:
+            return {s["player_id"]: self.db.balances.get(ledger.seat(table.table_id,
+                                                                      s["player_id"]), 0)
+                    for s in table.seats}
+
+    def balance(self, account: str) -> int:
+        self.flush()
+        with self.db.lock:
+            return self.db.balances.get(account, 0)
+
+    def hand(self, hand_id: str) -> dict[str, Any] | None:
+        self.flush()
+        with self.db.lock:
+            row = self.db.hands.get(hand_id)
+            if row is None:
+                return None
+            # As PostgreSQL reads it: with the rules version of its table.
+            table = self.db.tables[row["table_id"]]
+            return {**copy.deepcopy(row), "rules_version": table.rules_version}
+
+    def read_stream(self, stream_id: str, after: int, limit: int) -> list[StoredEvent]:
+        self.flush()
+        return self.db.store.read_stream(stream_id, after, limit=limit)
+
+    # Writes ----------------------------------------------------------------------------------
+
+    def append(self, stream_id: str, events: Sequence[NewEvent],
+               expected_version: int | None) -> None:
+        for event in events:
+            self.db.store.types.validate(event)
+        self._appends.append(Append(stream_id, tuple(events), expected_version))
+
+    def save(self, table: TableRow, actor: str | None) -> None:
+        if not any(t is table for t in self._saves):
+            self._saves.append(table)
+
+    def hand_began(self, table: TableRow, commitment: str, first_version: int,
+                   at: datetime) -> None:
+        row = dict.fromkeys(HAND_COLUMNS[:-1])
+        row.update(hand_id=table.hand_id, table_id=table.table_id, number=table.hand_number,
+                   status="playing", seats=copy.deepcopy(table.seats), commitment=commitment,
+                   first_version=first_version, opened_at=at)
+        key = str(table.hand_id)
+        self._hands.append(lambda: self.db.hands.__setitem__(key, row))
+
+    def hand_status(self, hand_id: str, status: str, last_version: int | None = None,
+                    postings: list[dict[str, Any]] | None = None,
+                    at: datetime | None = None) -> None:
+        def update() -> None:
+            row = self.db.hands.get(hand_id)
+            if row is None:
+                return  # as an UPDATE of no row
+            row["status"] = status
+            for key, value in (("last_version", last_version), ("postings", postings),
+                               ("settled_at", at)):
+                if value is not None:
+                    row[key] = value
+
+        self._hands.append(update)
+
+    def after_commit(self, fn: Callable[[], None], first: bool = False) -> None:
+        if first:
+            self._after_commit.insert(0, fn)
+        else:
+            self._after_commit.append(fn)
+
+    def flush(self) -> list[StoredEvent]:
+        appends, saves, hands = self._appends, self._saves, self._hands
+        if not (appends or saves or hands):
+            return []
+        self._appends, self._saves, self._hands = [], [], []
+        with self.db.lock:
+            store = self.db.store
+            # Checked in PostgreSQL's order, before anything is written: the versions (each
+            # stream's lock, in `banco_hold` or `banco_append`), then the balances.
+            versions: dict[str, int] = {}
+            for a in appends:
+                at = versions.get(a.stream_id, store.stream_version(a.stream_id))
+                if a.expected_version is not None and a.expected_version != at:
+                    raise ConcurrencyConflict(a.stream_id, a.expected_version)
+                versions[a.stream_id] = at + len(a.events)
+            after = dict(self.db.balances)
+            for a in appends:
+                for t in transfers_of(a.events):
+                    held = after.get(t.from_account, 0)
+                    if t.from_account != ledger.HOUSE and held < t.amount:
+                        raise ledger.InsufficientTreasure(t.from_account, held, t.amount)
+                    after[t.from_account] = held - t.amount
+                    after[t.to_account] = after.get(t.to_account, 0) + t.amount
+            stored = store.append_many(appends)
+            self.db.balances = after
+            for table in saves:
+                table.balances = {s["player_id"]: after.get(ledger.seat(table.table_id,
+                                                                         s["player_id"]), 0)
+                                  for s in table.seats}
+                mine = [e for e in stored if e.stream_id == f"table-{table.table_id}"]
+                if mine:
+                    table.txid = mine[-1].txid
+                self.db.tables[table.table_id] = copy.deepcopy(table)
+            for write in hands:
+                write()
+        return stored
+
+    def commit(self) -> None:
+        self.flush()
+        done, self._after_commit = self._after_commit, []
+        for fn in done:
+            fn()
+
+    def rollback(self) -> None:
+        self._appends, self._saves, self._hands, self._after_commit = [], [], [], []
