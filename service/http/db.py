@@ -130,6 +130,13 @@ def after_commit(fn: Callable[[], None]) -> None:
     uow().after_commit(fn)
 
 
+def before_commit(fn: Callable[[Response], None]) -> None:
+    """Run `fn` with the response once the view has answered, if the request's transaction is to
+    commit (a success), just before it does: for a write that records the answer (the
+    idempotency record's), sent with the COMMIT (`with_commit`)."""
+    g.setdefault("before_commit", []).append(fn)
+
+
 def with_commit(sql: str, params: Sequence[Any]) -> None:
     """Send the statement with the request's COMMIT, in its round trip: a write whose answer the
     request does not read (the idempotency record's response)."""
@@ -143,6 +150,8 @@ def _finish(response: Response) -> Response:
     if response.status_code >= 400:
         work.rollback()
         return response
+    for fn in g.pop("before_commit", []):
+        fn(response)
     c, chosen, who = work.taken, replica(), _caller()
     if c is not None and chosen is not None and who is not None:
         # First: the caller's next read, wherever it lands, waits for this write.

@@ -66,7 +66,7 @@ def _before() -> Response | None:
             (digest, who, key, retention),
         ).fetchone()
         if renewed:
-            g.idempotency = (who, key)
+            db.before_commit(lambda response: _keep(response, who, key))
             return None
         _lock_token_holder(who, key)
         row = c.execute(
@@ -145,9 +145,9 @@ def rewrite_kept(token_ids: list[str], rewrite: Callable[[dict[str, Any]], dict[
                   (orjson.dumps(rewrite(orjson.loads(body))), who, key))
 
 
-def _after(response: Response) -> Response:
-    kept = g.pop("idempotency", None)
-    if kept is not None and response.status_code < 400 and not response.is_streamed:
+def _keep(response: Response, who: str, key: str) -> None:
+    """Fill the key's record with the response it answers, sent with the COMMIT."""
+    if not response.is_streamed:
         headers = {h: response.headers[h] for h in KEPT_HEADERS if h in response.headers}
         body = response.get_data()
         token_id = g.pop("issued_token_id", None)
@@ -160,12 +160,9 @@ def _after(response: Response) -> Response:
         db.with_commit(
             "UPDATE idempotency_keys SET status = %s, body = %s, headers = %s, token_id = %s"
             " WHERE principal = %s AND key = %s",
-            (response.status_code, body, Jsonb(headers), token_id, *kept),
+            (response.status_code, body, Jsonb(headers), token_id, who, key),
         )
-    return response
 
 
 def init_app(app: Flask) -> None:
-    """Register after `db.init_app`: after-request hooks run in reverse, so this one runs first."""
     app.before_request(_before)
-    app.after_request(_after)
