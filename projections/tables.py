@@ -85,7 +85,7 @@ def _by_player(table: TableRow, held: dict[str, int]) -> dict[str, int]:
 
 def seat_balances(conn: psycopg.Connection, table: TableRow) -> dict[str, int]:
     """The seats' balances by player: as read with the row, unless a posting came since (see
-    `service.commands.handlers.append_batch`), else read now."""
+    `service.commands.handlers.record`), else read now."""
     if table.balances is None:
         row = conn.execute(f"SELECT {_seat_balances('t')} FROM (SELECT %s::text AS table_id,"
                            " %s::jsonb AS seats) AS t", (table.table_id, Jsonb(table.seats))).fetchone()
