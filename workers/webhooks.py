@@ -26,7 +26,9 @@ from rq import get_current_job
 from standardwebhooks.webhooks import Webhook
 
 from events.model import Checkpoint
+from service.commands import webhook_deliveries as deliveries
 from service.commands import webhook_subscriptions, webhooks
+from service.commands.webhook_deliveries import MoveCursor, RecordAttempt
 from workers import context, webhook_client
 from workers.queues import queue
 
@@ -71,42 +73,6 @@ def headers_for(signer: Webhook, webhook_id: str, body: bytes) -> dict[str, str]
     return {"Content-Type": "application/json", "User-Agent": "Banco-Webhooks",
             "webhook-id": webhook_id, "webhook-timestamp": str(int(now.timestamp())),
             "webhook-signature": signer.sign(webhook_id, now, body.decode())}
-
-
-# One attempt's record and its effect on the subscription, in one statement: the delivery row
-# (its attempt count), the attempt, and the cursor moved past the event when it was delivered.
-# The subscription's update names the generation the job began in: a pause or replay since then
-# makes it update nothing, and the job stops.
-RECORD = """
-WITH d AS (
-    INSERT INTO webhook_deliveries AS d (subscription_id, position, webhook_id, event_type, status,
-                                         attempts, delivered_at)
-    VALUES (%(sid)s, %(position)s, %(webhook_id)s, %(type)s, %(status)s, 1,
-            CASE WHEN %(ok)s THEN now() END)
-    ON CONFLICT (subscription_id, position) DO UPDATE
-    SET attempts = d.attempts + 1, status = EXCLUDED.status,
-        delivered_at = coalesce(EXCLUDED.delivered_at, d.delivered_at)
-    RETURNING attempts
-), a AS (
-    INSERT INTO webhook_attempts (subscription_id, position, attempt, status_code, error,
-                                  duration_ms)
-    SELECT %(sid)s, %(position)s, attempts, %(code)s, %(error)s, %(ms)s FROM d
-)
-UPDATE webhook_subscriptions
-SET cursor_txid = CASE WHEN %(ok)s THEN %(txid)s ELSE cursor_txid END,
-    cursor_position = CASE WHEN %(ok)s THEN %(position)s ELSE cursor_position END,
-    failures = CASE WHEN %(ok)s THEN 0 ELSE failures + 1 END,
-    next_attempt_at = CASE WHEN %(ok)s THEN now() ELSE now() + make_interval(secs => %(wait)s) END,
-    status = CASE WHEN NOT %(ok)s AND failures + 1 >= %(max)s THEN 'paused' ELSE status END,
-    paused_reason = CASE WHEN NOT %(ok)s AND failures + 1 >= %(max)s
-                         THEN format('%%s failed attempts in a row; the last: %%s', failures + 1,
-                                     %(error)s) END,
-    generation = CASE WHEN NOT %(ok)s AND failures + 1 >= %(max)s THEN generation + 1
-                      ELSE generation END,
-    updated_at = now()
-WHERE subscription_id = %(sid)s AND generation = %(generation)s
-RETURNING status
-"""
 
 
 def deliver(subscription_id: str) -> int:
@@ -163,10 +129,7 @@ def _deliver(conn: psycopg.Connection, subscription_id: str) -> int:
 
 
 def _save(conn: psycopg.Connection, subscription_id: str, generation: int, cursor: Checkpoint) -> bool:
-    return conn.execute(
-        "UPDATE webhook_subscriptions SET cursor_txid = %s, cursor_position = %s"
-        " WHERE subscription_id = %s AND generation = %s",
-        (cursor.txid, cursor.position, subscription_id, generation)).rowcount == 1
+    return deliveries.move_cursor(conn, MoveCursor(subscription_id, generation, cursor))
 
 
 def _attempt(conn: psycopg.Connection, subscription_id: str, generation: int, url: str,
@@ -177,20 +140,14 @@ def _attempt(conn: psycopg.Connection, subscription_id: str, generation: int, ur
     body = orjson.dumps(out.body)
     began = time.monotonic()
     code, error = post(url, body, headers_for(signer, webhook_id, body))
-    ok = error is None and code is not None and 200 <= code < 300
-    if not ok and error is None:
-        error = f"HTTP {code}"
-    recorded = conn.execute(RECORD, {
-        "sid": subscription_id, "position": out.at.position, "txid": out.at.txid,
-        "webhook_id": webhook_id, "type": out.type, "status": "delivered" if ok else "pending",
-        "ok": ok, "code": code, "error": error, "ms": int((time.monotonic() - began) * 1000),
-        "wait": backoff_s(failures + 1), "max": max_failures(), "generation": generation,
-    }).fetchone()
-    if not ok:
-        log.info("webhook %s to subscription %s failed: %s", webhook_id, subscription_id, error)
-    if recorded is None:
-        return None
-    return "delivered" if ok else ("paused" if recorded[0] == "paused" else "failed")
+    ms = int((time.monotonic() - began) * 1000)
+    outcome = deliveries.record_attempt(conn, RecordAttempt(
+        subscription_id, generation, out.at, webhook_id, out.type, code, error, ms,
+        backoff_s(failures + 1), max_failures()))
+    if error is not None or code is None or not 200 <= code < 300:
+        log.info("webhook %s to subscription %s failed: %s", webhook_id, subscription_id,
+                 error or f"HTTP {code}")
+    return outcome
 
 
 def job(subscription_id: str) -> int:

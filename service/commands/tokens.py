@@ -1,5 +1,11 @@
-"""Bearer tokens of players and auditors as the application changes them: issued and revoked,
-each change an event for the subject's stream (`player-<id>`, `auditor-<id>`).
+"""Bearer tokens of players and auditors as the application changes them: issued, rotated,
+revoked and reissued, each change an event for the subject's stream (`player-<id>`,
+`auditor-<id>`).
+
+The commands (`RotateTokens`, `RevokeTokens`, `ReissueToken`) are data; their handlers run them
+inside the caller's transaction on `conn` and append the events there. `issue` and `revoke_all`
+are the steps other commands take with theirs (a registration issues a first token, an erasure
+revokes them all).
 
 A token is stored only as its SHA-256, under an id (`tk_...`) that events and answers may name.
 Revoking deletes its row: every API process looks tokens up in the database on each request, so
@@ -11,13 +17,15 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import psycopg
 
 from events.model import NewEvent
+from events.postgres import PostgresEventStore
 from service.commands import notify
-from service.commands.errors import NotFound
+from service.commands.errors import Conflict, NotFound
 
 Holder = Literal["player", "auditor"]
 _REGISTRY = {  # the table that says the subject exists (and whether he was erased), and its 404
@@ -26,6 +34,30 @@ _REGISTRY = {  # the table that says the subject exists (and whether he was eras
     "auditor": ("SELECT false FROM auditors WHERE auditor_id = %s FOR NO KEY UPDATE",
                 "auditor_not_found"),
 }
+
+
+@dataclass(frozen=True)
+class RotateTokens:
+    """Revoke the subject's tokens and issue him one in their place."""
+
+    role: Holder
+    subject: str
+
+
+@dataclass(frozen=True)
+class RevokeTokens:
+    """Revoke every token of the subject, until one is issued to him again."""
+
+    role: Holder
+    subject: str
+
+
+@dataclass(frozen=True)
+class ReissueToken:
+    """Replace one token by a new one of the same subject: for the replay of an answer that
+    issued it, whose client may have lost it."""
+
+    token_id: str
 
 
 def new_token() -> tuple[str, bytes]:
@@ -88,3 +120,53 @@ def revoke_all(conn: psycopg.Connection, role: Holder, subject: str,
         notify.revoked(conn, f"{role}:{subject}")
     return [event("TokenRevoked", role, subject, token_id, metadata)
             for (token_id,) in sorted(rows)]
+
+
+def rotate(conn: psycopg.Connection, store: PostgresEventStore, command: RotateTokens,
+           metadata: dict[str, Any]) -> dict[str, Any]:
+    """Revoke the subject's tokens and issue one in their place; the token issued (shown once).
+    NotFound when there is no such subject; Conflict `player_erased` for an erased player, who is
+    issued none."""
+    role, subject = command.role, command.subject
+    if lock_subject(conn, role, subject):
+        raise Conflict("player_erased", f"{subject} was erased: no token is issued to him")
+    revoked = revoke_all(conn, role, subject, metadata)
+    issued, issued_event = issue(conn, role, subject, metadata)
+    _append(conn, store, role, subject, [*revoked, issued_event])
+    return issued
+
+
+def revoke(conn: psycopg.Connection, store: PostgresEventStore, command: RevokeTokens,
+           metadata: dict[str, Any]) -> None:
+    """Revoke every token of the subject (NotFound when there is no such subject); a subject with
+    none is left as he is, and nothing is appended."""
+    lock_subject(conn, command.role, command.subject)
+    _append(conn, store, command.role, command.subject,
+            revoke_all(conn, command.role, command.subject, metadata))
+
+
+def reissue(conn: psycopg.Connection, store: PostgresEventStore, command: ReissueToken,
+            metadata: dict[str, Any]) -> dict[str, Any] | None:
+    """Revoke the token `command.token_id` and issue its subject a new one; the token issued, or
+    None, with nothing changed, when it was revoked or replaced already."""
+    token_id = command.token_id
+    row = conn.execute("SELECT role, subject FROM tokens WHERE token_id = %s",
+                       (token_id,)).fetchone()
+    if row is None:
+        return None
+    role, subject = row
+    lock_subject(conn, role, subject)
+    if conn.execute("DELETE FROM tokens WHERE token_id = %s RETURNING 1",
+                    (token_id,)).fetchone() is None:
+        return None  # revoked or rotated while we waited for the subject's lock
+    notify.revoked(conn, f"{role}:{subject}")
+    revoked = event("TokenRevoked", role, subject, token_id, metadata)
+    issued, issued_event = issue(conn, role, subject, metadata)
+    _append(conn, store, role, subject, [revoked, issued_event])
+    return issued
+
+
+def _append(conn: psycopg.Connection, store: PostgresEventStore, role: Holder, subject: str,
+            events: list[NewEvent]) -> None:
+    if events:
+        store.append(stream(role, subject), events, None, conn=conn)

@@ -93,9 +93,9 @@ def _lock_token_holder(who: str, key: str) -> None:
         "SELECT t.role, t.subject FROM idempotency_keys k JOIN tokens t USING (token_id)"
         " WHERE k.principal = %s AND k.key = %s", (who, key)).fetchone()
     if row is not None:
-        from service.http import tokens
+        from service.commands import tokens
 
-        tokens.lock_subject(row[0], row[1])
+        tokens.lock_subject(db.conn(), row[0], row[1])
 
 
 def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response:
@@ -105,9 +105,11 @@ def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response
                       "this Idempotency-Key was used for a different request")
     body = bytes(body)
     if token_id is not None:
-        from service.http import tokens
+        from service.commands import tokens
+        from service.http.context import metadata, store
 
-        issued = tokens.reissue(token_id)
+        issued = tokens.reissue(db.conn(), store(), tokens.ReissueToken(token_id),
+                                metadata("ReissueToken"))
         if issued is None:
             raise Problem(409, "token_revoked",
                           "the token this request issued was revoked or replaced since; have a new"

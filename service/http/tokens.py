@@ -1,9 +1,7 @@
 """Bearer tokens of players and auditors over HTTP: rotated, revoked and reissued in the
-request's transaction, by the application's token changes (`service.commands.tokens`).
-
-Each change is appended to the subject's stream (`player-<id>`, `auditor-<id>`) with the
-subject's row locked, so two changes of one subject's tokens queue and a rotation leaves exactly
-one token alive.
+request's transaction, by the application's token commands (`service.commands.tokens`), which
+append each change to the subject's stream with his row locked: two changes of one subject's
+tokens queue and a rotation leaves exactly one token alive.
 """
 
 from __future__ import annotations
@@ -13,25 +11,16 @@ from typing import Any
 from flask import g
 from flask.views import MethodView
 
-from events.model import NewEvent
-from service.commands import notify
 from service.commands import tokens as commands
-from service.commands.tokens import Holder, stream
+from service.commands.tokens import Holder, RevokeTokens, RotateTokens
 from service.http import db
 from service.http.auth import require
 from service.http.blueprint import Blueprint
 from service.http.context import metadata, store
-from service.http.problems import Problem
 from service.http.schemas import TokenSchema
 
 blp = Blueprint("tokens", __name__, url_prefix="/v1",
                 description="Bearer tokens of players and auditors: rotate and revoke.")
-
-
-def lock_subject(role: Holder, subject: str) -> bool:
-    """Lock the player's or auditor's row for the rest of the request's transaction (404 when
-    unknown); whether he was erased."""
-    return commands.lock_subject(db.conn(), role, subject)
 
 
 def issued_ids(role: Holder, subject: str) -> list[str]:
@@ -45,51 +34,12 @@ def kept(issued: dict[str, Any]) -> dict[str, Any]:
     return issued
 
 
-def issue(role: Holder, subject: str, command: str) -> tuple[dict[str, Any], NewEvent]:
-    """A new token for `subject` (shown once, in the returned dict) and its `TokenIssued` event."""
-    issued, event = commands.issue(db.conn(), role, subject, metadata(command))
-    return kept(issued), event
-
-
-def revoke_all(role: Holder, subject: str, command: str) -> list[NewEvent]:
-    """Revoke every token of `subject`; a `TokenRevoked` event each."""
-    return commands.revoke_all(db.conn(), role, subject, metadata(command))
-
-
-def append(role: Holder, subject: str, events: list[NewEvent]) -> None:
-    if events:
-        c = db.conn()
-        store().append(stream(role, subject), events, None, conn=c)
-
-
 def rotate(role: Holder, subject: str, command: str) -> dict[str, Any]:
-    """Revoke `subject`'s tokens and issue one in their place (never to an erased player)."""
-    if lock_subject(role, subject):
-        raise Problem(409, "player_erased", f"{subject} was erased: no token is issued to him")
-    revoked = revoke_all(role, subject, command)
-    issued, event = issue(role, subject, command)
-    append(role, subject, [*revoked, event])
-    return issued
+    return kept(commands.rotate(db.conn(), store(), RotateTokens(role, subject), metadata(command)))
 
 
-def reissue(token_id: str) -> dict[str, Any] | None:
-    """Replace the token `token_id` by a new one of the same subject; None if it was revoked.
-
-    For the replay of a response that issued `token_id`: its client may have lost it.
-    """
-    c = db.conn()
-    row = c.execute("SELECT role, subject FROM tokens WHERE token_id = %s", (token_id,)).fetchone()
-    if row is None:
-        return None
-    role, subject = row
-    lock_subject(role, subject)
-    if c.execute("DELETE FROM tokens WHERE token_id = %s RETURNING 1", (token_id,)).fetchone() is None:
-        return None  # revoked or rotated while we waited for the subject's lock
-    notify.revoked(c, f"{role}:{subject}")
-    revoked = commands.event("TokenRevoked", role, subject, token_id, metadata("ReissueToken"))
-    issued, event = issue(role, subject, "ReissueToken")
-    append(role, subject, [revoked, event])
-    return issued
+def revoke(role: Holder, subject: str, command: str) -> None:
+    commands.revoke(db.conn(), store(), RevokeTokens(role, subject), metadata(command))
 
 
 @blp.route("/players/<player_id>/token")
@@ -112,8 +62,7 @@ class PlayerToken(MethodView):
     @blp.response(204)
     def delete(self, player_id: str) -> None:
         """Revoke a player's token(s): a 401 at once, until the operator issues him a new one"""
-        lock_subject("player", player_id)
-        append("player", player_id, revoke_all("player", player_id, "RevokePlayerToken"))
+        revoke("player", player_id, "RevokePlayerToken")
 
 
 @blp.route("/auditors/<auditor_id>/token")
@@ -135,5 +84,4 @@ class AuditorToken(MethodView):
     @blp.response(204)
     def delete(self, auditor_id: str) -> None:
         """Revoke an auditor's token(s): a 401 at once, until the operator issues a new one"""
-        lock_subject("auditor", auditor_id)
-        append("auditor", auditor_id, revoke_all("auditor", auditor_id, "RevokeAuditorToken"))
+        revoke("auditor", auditor_id, "RevokeAuditorToken")
