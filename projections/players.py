@@ -4,6 +4,7 @@ appended, and cleared when he is erased."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import psycopg
 
@@ -14,6 +15,17 @@ from events.postgres import older_events
 from events.types import EventTypes
 
 PROJECTED = ("PlayerRegistered", "PlayerErased")
+
+
+def find(conn: psycopg.Connection, player_id: str) -> dict[str, Any] | None:
+    """The player's row as the API shows it, or None."""
+    row = conn.execute(
+        "SELECT player_id, name, created_at, erased_at FROM players WHERE player_id = %s",
+        (player_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    return {"id": row[0], "name": row[1], "created_at": row[2], "erased": row[3] is not None}
 
 
 def apply(conn: psycopg.Connection, events: Sequence[StoredEvent]) -> None:

@@ -36,6 +36,8 @@ class MemoryDatabase:
     tables: dict[str, TableRow] = field(default_factory=dict)
     hands: dict[str, dict[str, Any]] = field(default_factory=dict)
     balances: dict[str, int] = field(default_factory=dict)
+    # As the API shows them; no name: the twin keeps no keys to unseal one with.
+    players: dict[str, dict[str, Any]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -72,6 +74,12 @@ class MemoryUnitOfWork:
             return {s["player_id"]: self.db.balances.get(ledger.seat(table.table_id,
                                                                       s["player_id"]), 0)
                     for s in table.seats}
+
+    def player(self, player_id: str) -> dict[str, Any] | None:
+        self.flush()
+        with self.db.lock:
+            found = self.db.players.get(player_id)
+            return None if found is None else dict(found)
 
     def balance(self, account: str) -> int:
         self.flush()
@@ -169,6 +177,13 @@ class MemoryUnitOfWork:
                 self.db.tables[table.table_id] = copy.deepcopy(table)
             for write in hands:
                 write()
+            for e in stored:
+                if e.type == "PlayerRegistered":
+                    self.db.players[e.data["player_id"]] = {
+                        "id": e.data["player_id"], "name": None, "created_at": e.recorded_at,
+                        "erased": False}
+                elif e.type == "PlayerErased":
+                    self.db.players[e.data["player_id"]].update(name=None, erased=True)
         return stored
 
     def commit(self) -> None:

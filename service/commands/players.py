@@ -1,7 +1,10 @@
 """Player commands: register a player, credit and debit his wallet, erase his personal data.
 
-Each command is data; its handler runs it inside the caller's transaction on `conn`, appending to
-the player's stream (`player-<id>`) with its projections, and returns what the caller renders.
+Each command is data; its handler appends to the player's stream (`player-<id>`) with its
+projections, inside the caller's transaction, and returns what the caller renders. Deposits and
+withdrawals run on a unit of work (`service.commands.unit_of_work`), either of them; registration
+and erasure on the caller's PostgreSQL connection, where the keys that seal personal data and the
+tokens' hashes are kept.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from events import ledger, personal_data
 from events.model import NewEvent, StoredEvent
 from events.postgres import PostgresEventStore
 from projections import apply_inline
-from service.commands import posting, tokens
+from projections import players as player_rows
+from service.commands import tokens
 from service.commands.errors import Invalid, NotFound
+from service.commands.unit_of_work import UnitOfWork
 
 
 def stream(player_id: str) -> str:
@@ -61,13 +66,7 @@ class ErasePlayer:
 
 def find(conn: psycopg.Connection, player_id: str) -> dict[str, Any] | None:
     """The player's row as the API shows it, or None."""
-    row = conn.execute(
-        "SELECT player_id, name, created_at, erased_at FROM players WHERE player_id = %s",
-        (player_id,)
-    ).fetchone()
-    if row is None:
-        return None
-    return {"id": row[0], "name": row[1], "created_at": row[2], "erased": row[3] is not None}
+    return player_rows.find(conn, player_id)
 
 
 def load(conn: psycopg.Connection, player_id: str) -> dict[str, Any]:
@@ -102,27 +101,27 @@ def register(conn: psycopg.Connection, store: PostgresEventStore, command: Regis
     return issued
 
 
-def deposit(conn: psycopg.Connection, store: PostgresEventStore, command: Deposit,
-            metadata: dict[str, Any]) -> StoredEvent:
+def deposit(uow: UnitOfWork, command: Deposit, metadata: dict[str, Any]) -> StoredEvent:
     """The posting that credits his wallet from the house."""
-    return _transfer(conn, store, command.player_id, ledger.HOUSE, ledger.wallet(command.player_id),
+    return _transfer(uow, command.player_id, ledger.HOUSE, ledger.wallet(command.player_id),
                      command.amount, command.reason, metadata)
 
 
-def withdraw(conn: psycopg.Connection, store: PostgresEventStore, command: Withdraw,
-             metadata: dict[str, Any]) -> StoredEvent:
+def withdraw(uow: UnitOfWork, command: Withdraw, metadata: dict[str, Any]) -> StoredEvent:
     """The posting that pays out of his wallet to the house (Invalid `insufficient_treasure`
     when it holds less, and nothing written)."""
-    return _transfer(conn, store, command.player_id, ledger.wallet(command.player_id), ledger.HOUSE,
+    return _transfer(uow, command.player_id, ledger.wallet(command.player_id), ledger.HOUSE,
                      command.amount, command.reason, metadata)
 
 
-def _transfer(conn: psycopg.Connection, store: PostgresEventStore, player_id: str, source: str,
-              target: str, amount: int, reason: str, metadata: dict[str, Any]) -> StoredEvent:
-    load(conn, player_id)
+def _transfer(uow: UnitOfWork, player_id: str, source: str, target: str, amount: int,
+              reason: str, metadata: dict[str, Any]) -> StoredEvent:
+    if uow.player(player_id) is None:
+        raise NotFound("player_not_found", f"no player {player_id}")
+    posted = ledger.Transfer(source, target, amount, reason).event(metadata)
+    uow.append(stream(player_id), [posted], None)
     try:
-        [event] = posting.post(conn, store, stream(player_id),
-                               [ledger.Transfer(source, target, amount, reason)], metadata)
+        [event] = uow.flush()
     except ledger.InsufficientTreasure as e:
         raise Invalid("insufficient_treasure", str(e), balance=e.balance) from e
     return event

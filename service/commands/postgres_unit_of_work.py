@@ -139,6 +139,10 @@ class PostgresUnitOfWork:
             self.flush()
         return tables.seat_balances(self.connection, table)
 
+    def player(self, player_id: str) -> dict[str, Any] | None:
+        self.flush()
+        return players.find(self.connection, player_id)
+
     def balance(self, account: str) -> int:
         self.flush()
         row = self.connection.execute("SELECT balance FROM balances WHERE account = %s",

@@ -35,6 +35,9 @@ class UnitOfWork(Protocol):
     def seat_balances(self, table: TableRow) -> dict[str, int]:
         """The seats' balances by player, every queued posting included."""
 
+    def player(self, player_id: str) -> dict[str, Any] | None:
+        """The player's row (`projections.players.find`), or None."""
+
     def balance(self, account: str) -> int:
         """The account's balance, every queued posting included (0 for one never posted to)."""
 

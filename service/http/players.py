@@ -148,7 +148,7 @@ class Deposits(MethodView):
     def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
         """Credit a player's wallet with newly issued treasure"""
         command = Deposit(player_id, body["amount"], body["reason"])
-        return _transferred(players.deposit(db.conn(), store(), command, metadata("Deposit")),
+        return _transferred(players.deposit(db.uow(), command, metadata("Deposit")),
                             player_id)
 
 
@@ -161,7 +161,7 @@ class Withdrawals(MethodView):
     def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
         """Pay treasure out of a player's wallet (422 `insufficient_treasure` if it holds less)"""
         command = Withdraw(player_id, body["amount"], body["reason"])
-        return _transferred(players.withdraw(db.conn(), store(), command, metadata("Withdraw")),
+        return _transferred(players.withdraw(db.uow(), command, metadata("Withdraw")),
                             player_id)
 
 

@@ -1,5 +1,6 @@
 """The player commands run on their own: on a connection of the session's database, in a
-transaction of the caller's, with no app and no HTTP in sight."""
+transaction of the caller's, with no app and no HTTP in sight. Their refusals run on both units
+of work, in tests/application/test_player_commands.py."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ import pytest
 from events.catalog import default_types
 from events.postgres import PostgresEventStore, make_pool
 from service.commands import players
-from service.commands.errors import Invalid, NotFound
+from service.commands.errors import NotFound
 from service.commands.players import Deposit, ErasePlayer, RegisterPlayer, Withdraw
+from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 from service.commands.tokens import token_hash
-from service.http.app import REFUSED_STATUS
 
 
 def meta(command: str) -> dict[str, Any]:
@@ -44,7 +45,8 @@ def registered(conn: psycopg.Connection, store: PostgresEventStore, name: str = 
     with conn.transaction():
         players.register(conn, store, command, meta("RegisterPlayer"))
         if deposit:
-            players.deposit(conn, store, Deposit(command.player_id, deposit, "seed"), meta("Deposit"))
+            players.deposit(PostgresUnitOfWork.joining(conn, store),
+                            Deposit(command.player_id, deposit, "seed"), meta("Deposit"))
     return command.player_id
 
 
@@ -68,35 +70,17 @@ def test_a_registration_then_a_deposit_and_a_withdrawal_move_treasure_as_the_api
     assert players.balance(conn, player_id)["balance"] == 0
 
     with conn.transaction():
-        credited = players.deposit(conn, store, Deposit(player_id, 100, "seed"), meta("Deposit"))
+        credited = players.deposit(PostgresUnitOfWork.joining(conn, store),
+                                   Deposit(player_id, 100, "seed"), meta("Deposit"))
     assert (credited.data["from"], credited.data["to"]) == ("house:issued", f"wallet:{player_id}")
     with conn.transaction():
-        paid = players.withdraw(conn, store, Withdraw(player_id, 30, "cash out"), meta("Withdraw"))
+        paid = players.withdraw(PostgresUnitOfWork.joining(conn, store),
+                                Withdraw(player_id, 30, "cash out"), meta("Withdraw"))
     assert (paid.data["from"], paid.data["to"]) == (f"wallet:{player_id}", "house:issued")
     assert paid.data["amount"] == 30 and paid.metadata["command"] == "Withdraw"
     assert players.balance(conn, player_id) == {
         "player_id": player_id, "account": f"wallet:{player_id}", "balance": 70,
         "as_of_position": paid.position}
-
-
-def test_a_withdrawal_over_the_balance_is_refused_as_the_api_refuses_it_and_writes_nothing(
-        conn, store):
-    player_id = registered(conn, store, deposit=10)
-    before = written(conn)
-    with pytest.raises(Invalid) as refused, conn.transaction():
-        players.withdraw(conn, store, Withdraw(player_id, 11, "too much"), meta("Withdraw"))
-    assert refused.value.code == "insufficient_treasure" and refused.value.extra == {"balance": 10}
-    assert REFUSED_STATUS[type(refused.value)] == 422
-    assert written(conn) == before
-    assert players.balance(conn, player_id)["balance"] == 10
-
-
-def test_a_deposit_to_no_player_is_refused_and_writes_nothing(conn, store):
-    before = written(conn)
-    with pytest.raises(NotFound) as refused, conn.transaction():
-        players.deposit(conn, store, Deposit("pl_nobody", 5, "seed"), meta("Deposit"))
-    assert refused.value.code == "player_not_found"
-    assert written(conn) == before
 
 
 def test_erasing_a_player_forgets_his_name_and_revokes_his_tokens_once(conn, store):
