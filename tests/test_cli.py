@@ -40,16 +40,18 @@ def clitest(database_url: str) -> str:
     from events.catalog import default_types
     from events.model import NewEvent
     from events.postgres import PostgresEventStore, make_pool
-    from service.commands import posting
+    from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 
     pool = make_pool(database_url)
     try:
         store = PostgresEventStore(pool, default_types())
         with pool.connection() as c, c.transaction():
             registered = NewEvent("PlayerRegistered", {"player_id": "clitest", "name_enc": "Cli"})
-            posting.post(c, store, "player-clitest", [
+            uow = PostgresUnitOfWork.joining(c, store)
+            uow.append("player-clitest", [registered, *(t.event({}) for t in (
                 ledger.Transfer(ledger.HOUSE, "wallet:clitest", 30, "cash"),
-                ledger.Transfer("wallet:clitest", ledger.HOUSE, 4, "fee")], {}, extra=[registered])
+                ledger.Transfer("wallet:clitest", ledger.HOUSE, 4, "fee")))], None)
+            uow.flush()
     finally:
         pool.close()
     return "clitest"

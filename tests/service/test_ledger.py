@@ -12,7 +12,7 @@ import pytest
 from events.ledger import HOUSE, InsufficientTreasure, Transfer
 from events.model import ConcurrencyConflict
 from projections.rebuild import rebuild_all
-from service.commands import posting
+from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 from tests.service.conftest import OPERATOR
 
 
@@ -26,9 +26,16 @@ def store(app):
     return app.extensions["banco.store"]
 
 
+def posted(c, store, stream, transfers, metadata, expected_version=None):
+    """The transfers appended to `stream` through the unit of work, in `c`'s transaction."""
+    uow = PostgresUnitOfWork.joining(c, store)
+    uow.append(stream, [t.event(metadata) for t in transfers], expected_version)
+    return uow.flush()
+
+
 def post(pool, store, transfers, stream="ledger-test"):
     with pool.connection() as c, c.transaction():
-        return posting.post(c, store, stream, transfers, {"actor": "test"})
+        return posted(c, store, stream, transfers, {"actor": "test"})
 
 
 def totals(pool):
@@ -103,11 +110,11 @@ def test_a_posting_decided_on_a_stale_version_is_a_conflict_not_a_shortfall(pool
     a, stream = f"wallet:{uuid.uuid4().hex[:8]}", f"ledger-{uuid.uuid4().hex[:8]}"
     seeded = post(pool, store, [Transfer(HOUSE, a, 5, "seed")], stream=stream)[-1].version
     with pool.connection() as c, c.transaction():
-        posting.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
+        posted(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
     with pool.connection() as c, c.transaction(), pytest.raises(ConcurrencyConflict):
-        posting.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
+        posted(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
     with pool.connection() as c, c.transaction(), pytest.raises(InsufficientTreasure):
-        posting.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {},
+        posted(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {},
                     expected_version=seeded + 1)
 
 
@@ -175,13 +182,13 @@ def test_a_posting_that_waited_on_the_winners_lock_is_a_conflict_not_a_shortfall
     def loser() -> None:
         try:
             with pool.connection() as c, c.transaction():
-                posting.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {},
+                posted(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {},
                             expected_version=seeded)
         except BaseException as e:  # the test reads what it was
             outcome.append(e)
 
     with pool.connection() as c, c.transaction():
-        posting.post(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
+        posted(c, store, stream, [Transfer(a, HOUSE, 5, "spend")], {}, expected_version=seeded)
         thread = threading.Thread(target=loser)
         thread.start()
         with pool.connection() as watch:  # the loser waits on the balance row's lock
