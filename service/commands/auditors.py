@@ -14,9 +14,9 @@ from typing import Any
 import psycopg
 
 from events.model import NewEvent
-from events.postgres import PostgresEventStore
 from service.commands import tokens
 from service.commands.errors import NotFound
+from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 
 
 def stream(auditor_id: str) -> str:
@@ -52,16 +52,17 @@ def load(conn: psycopg.Connection, auditor_id: str) -> dict[str, Any]:
     return auditor
 
 
-def register(conn: psycopg.Connection, store: PostgresEventStore, command: RegisterAuditor,
+def register(uow: PostgresUnitOfWork, command: RegisterAuditor,
              metadata: dict[str, Any]) -> dict[str, Any]:
     """Register the auditor and issue his first token; the token issued (shown once).
 
     A second registration under one id is refused by the append (its stream must be new)."""
-    auditor_id = command.auditor_id
+    auditor_id, conn = command.auditor_id, uow.connection
     event = NewEvent("AuditorRegistered", {"auditor_id": auditor_id, "name": command.name},
                      metadata)
     issued, token_event = tokens.issue(conn, "auditor", auditor_id, metadata)
-    [registered, _] = store.append(stream(auditor_id), [event, token_event], 0, conn=conn)
+    uow.append(stream(auditor_id), [event, token_event], 0)
+    [registered, _] = uow.flush()
     conn.execute("INSERT INTO auditors (auditor_id, name, created_at) VALUES (%s, %s, %s)",
                  (auditor_id, command.name, registered.recorded_at))
     return issued

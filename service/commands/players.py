@@ -17,11 +17,10 @@ import psycopg
 
 from events import ledger, personal_data
 from events.model import NewEvent, StoredEvent
-from events.postgres import PostgresEventStore
-from projections import apply_inline
 from projections import players as player_rows
 from service.commands import tokens
 from service.commands.errors import Invalid, NotFound
+from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 from service.commands.unit_of_work import UnitOfWork
 
 
@@ -87,17 +86,17 @@ def balance(conn: psycopg.Connection, player_id: str) -> dict[str, Any]:
     return {"player_id": player_id, "account": account, "balance": held, "as_of_position": position}
 
 
-def register(conn: psycopg.Connection, store: PostgresEventStore, command: RegisterPlayer,
+def register(uow: PostgresUnitOfWork, command: RegisterPlayer,
              metadata: dict[str, Any]) -> dict[str, Any]:
     """Register the player with his name sealed under a key of his own, and issue his first token;
     the token issued (shown once)."""
-    player_id = command.player_id
+    player_id, conn = command.player_id, uow.connection
     key = personal_data.new_key(conn, player_id)
     sealed = personal_data.seal(key, player_id, "name", command.name)
     event = NewEvent("PlayerRegistered", {"player_id": player_id, "name_enc": sealed}, metadata)
     issued, token_event = tokens.issue(conn, "player", player_id, metadata)
-    apply_inline(conn, store.append(stream(player_id), [event, token_event], 0,
-                                    conn=conn))
+    uow.append(stream(player_id), [event, token_event], 0)
+    uow.flush()
     return issued
 
 
@@ -127,17 +126,16 @@ def _transfer(uow: UnitOfWork, player_id: str, source: str, target: str, amount:
     return event
 
 
-def erase(conn: psycopg.Connection, store: PostgresEventStore, command: ErasePlayer,
-          metadata: dict[str, Any]) -> bool:
+def erase(uow: PostgresUnitOfWork, command: ErasePlayer, metadata: dict[str, Any]) -> bool:
     """Destroy his key, revoke his tokens and record `PlayerErased`; False, with nothing changed,
     when he was erased already (NotFound when there is no such player)."""
-    player_id = command.player_id
+    player_id, conn = command.player_id, uow.connection
     if tokens.lock_subject(conn, "player", player_id):
         return False
     personal_data.shred(conn, player_id)
     erased = NewEvent("PlayerErased", {"player_id": player_id, "actor": metadata["actor"]},
                       metadata)
     revoked = tokens.revoke_all(conn, "player", player_id, metadata)
-    apply_inline(conn, store.append(stream(player_id), [*revoked, erased], None,
-                                    conn=conn))
+    uow.append(stream(player_id), [*revoked, erased], None)
+    uow.flush()
     return True

@@ -23,9 +23,9 @@ from typing import Any, Literal
 import psycopg
 
 from events.model import NewEvent
-from events.postgres import PostgresEventStore
 from service.commands import notify
 from service.commands.errors import Conflict, NotFound
+from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 
 Holder = Literal["player", "auditor"]
 _REGISTRY = {  # the table that says the subject exists (and whether he was erased), and its 404
@@ -122,34 +122,34 @@ def revoke_all(conn: psycopg.Connection, role: Holder, subject: str,
             for (token_id,) in sorted(rows)]
 
 
-def rotate(conn: psycopg.Connection, store: PostgresEventStore, command: RotateTokens,
+def rotate(uow: PostgresUnitOfWork, command: RotateTokens,
            metadata: dict[str, Any]) -> dict[str, Any]:
     """Revoke the subject's tokens and issue one in their place; the token issued (shown once).
     NotFound when there is no such subject; Conflict `player_erased` for an erased player, who is
     issued none."""
-    role, subject = command.role, command.subject
+    role, subject, conn = command.role, command.subject, uow.connection
     if lock_subject(conn, role, subject):
         raise Conflict("player_erased", f"{subject} was erased: no token is issued to him")
     revoked = revoke_all(conn, role, subject, metadata)
     issued, issued_event = issue(conn, role, subject, metadata)
-    _append(conn, store, role, subject, [*revoked, issued_event])
+    _append(uow, role, subject, [*revoked, issued_event])
     return issued
 
 
-def revoke(conn: psycopg.Connection, store: PostgresEventStore, command: RevokeTokens,
-           metadata: dict[str, Any]) -> None:
+def revoke(uow: PostgresUnitOfWork, command: RevokeTokens, metadata: dict[str, Any]) -> None:
     """Revoke every token of the subject (NotFound when there is no such subject); a subject with
     none is left as he is, and nothing is appended."""
+    conn = uow.connection
     lock_subject(conn, command.role, command.subject)
-    _append(conn, store, command.role, command.subject,
+    _append(uow, command.role, command.subject,
             revoke_all(conn, command.role, command.subject, metadata))
 
 
-def reissue(conn: psycopg.Connection, store: PostgresEventStore, command: ReissueToken,
+def reissue(uow: PostgresUnitOfWork, command: ReissueToken,
             metadata: dict[str, Any]) -> dict[str, Any] | None:
     """Revoke the token `command.token_id` and issue its subject a new one; the token issued, or
     None, with nothing changed, when it was revoked or replaced already."""
-    token_id = command.token_id
+    token_id, conn = command.token_id, uow.connection
     row = conn.execute("SELECT role, subject FROM tokens WHERE token_id = %s",
                        (token_id,)).fetchone()
     if row is None:
@@ -162,11 +162,11 @@ def reissue(conn: psycopg.Connection, store: PostgresEventStore, command: Reissu
     notify.revoked(conn, f"{role}:{subject}")
     revoked = event("TokenRevoked", role, subject, token_id, metadata)
     issued, issued_event = issue(conn, role, subject, metadata)
-    _append(conn, store, role, subject, [revoked, issued_event])
+    _append(uow, role, subject, [revoked, issued_event])
     return issued
 
 
-def _append(conn: psycopg.Connection, store: PostgresEventStore, role: Holder, subject: str,
-            events: list[NewEvent]) -> None:
+def _append(uow: PostgresUnitOfWork, role: Holder, subject: str, events: list[NewEvent]) -> None:
     if events:
-        store.append(stream(role, subject), events, None, conn=conn)
+        uow.append(stream(role, subject), events, None)
+        uow.flush()

@@ -106,9 +106,9 @@ def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response
     body = bytes(body)
     if token_id is not None:
         from service.commands import tokens
-        from service.http.context import metadata, store
+        from service.http.context import metadata
 
-        issued = tokens.reissue(db.conn(), store(), tokens.ReissueToken(token_id),
+        issued = tokens.reissue(db.uow(), tokens.ReissueToken(token_id),
                                 metadata("ReissueToken"))
         if issued is None:
             raise Problem(409, "token_revoked",

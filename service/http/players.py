@@ -15,7 +15,7 @@ from service.commands.players import Deposit, ErasePlayer, RegisterPlayer, Withd
 from service.http import db, exports, idempotency, tokens
 from service.http.auth import require
 from service.http.blueprint import TEXT, Blueprint
-from service.http.context import metadata, store
+from service.http.context import metadata
 from service.http.problems import Problem
 from service.http.schemas import (
     BalanceSchema,
@@ -63,7 +63,7 @@ class Players(MethodView):
         (`Idempotent-Replayed: true`): the last answer received holds the working token.
         """
         command = RegisterPlayer(body["name"])
-        issued = tokens.kept(players.register(db.conn(), store(), command,
+        issued = tokens.kept(players.register(db.uow(), command,
                                               metadata("RegisterPlayer")))
         return {"player": load_player(command.player_id), "token": issued["token"]}
 
@@ -118,7 +118,7 @@ class Erasure(MethodView):
         and so does every hash, checkpoint and verification. Recorded as a `PlayerErased` event,
         which holds no personal data. Erasing an erased player changes nothing.
         """
-        if not players.erase(db.conn(), store(), ErasePlayer(player_id), metadata("ErasePlayer")):
+        if not players.erase(db.uow(), ErasePlayer(player_id), metadata("ErasePlayer")):
             return load_player(player_id)
         player = load_player(player_id)
         # The answers kept for a retry of his registration (or a rotation) held his name. Locked

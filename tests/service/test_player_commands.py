@@ -18,6 +18,8 @@ from service.commands.players import Deposit, ErasePlayer, RegisterPlayer, Withd
 from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 from service.commands.tokens import token_hash
 
+# The handlers' unit of work, in the test's connection and transaction.
+joined = PostgresUnitOfWork.joining
 
 def meta(command: str) -> dict[str, Any]:
     return {"actor": "operator:operator", "request_id": None, "correlation_id": None,
@@ -43,7 +45,7 @@ def registered(conn: psycopg.Connection, store: PostgresEventStore, name: str = 
                deposit: int = 0) -> str:
     command = RegisterPlayer(name)
     with conn.transaction():
-        players.register(conn, store, command, meta("RegisterPlayer"))
+        players.register(joined(conn, store), command, meta("RegisterPlayer"))
         if deposit:
             players.deposit(PostgresUnitOfWork.joining(conn, store),
                             Deposit(command.player_id, deposit, "seed"), meta("Deposit"))
@@ -59,7 +61,7 @@ def written(conn: psycopg.Connection) -> tuple[int, list[tuple[str, int]]]:
 def test_a_registration_then_a_deposit_and_a_withdrawal_move_treasure_as_the_api_does(conn, store):
     command = RegisterPlayer("Ada")
     with conn.transaction():
-        issued = players.register(conn, store, command, meta("RegisterPlayer"))
+        issued = players.register(joined(conn, store), command, meta("RegisterPlayer"))
     player_id = command.player_id
     assert player_id.startswith("pl_") and issued["subject"] == player_id
     assert players.load(conn, player_id)["name"] == "Ada"
@@ -86,7 +88,7 @@ def test_a_registration_then_a_deposit_and_a_withdrawal_move_treasure_as_the_api
 def test_erasing_a_player_forgets_his_name_and_revokes_his_tokens_once(conn, store):
     player_id = registered(conn, store, name="Grace", deposit=20)
     with conn.transaction():
-        assert players.erase(conn, store, ErasePlayer(player_id), meta("ErasePlayer")) is True
+        assert players.erase(joined(conn, store), ErasePlayer(player_id), meta("ErasePlayer")) is True
     assert players.load(conn, player_id)["name"] is None
     assert players.load(conn, player_id)["erased"] is True
     assert conn.execute("SELECT count(*) FROM tokens WHERE subject = %s",
@@ -94,7 +96,7 @@ def test_erasing_a_player_forgets_his_name_and_revokes_his_tokens_once(conn, sto
     assert players.balance(conn, player_id)["balance"] == 20
     before = written(conn)
     with conn.transaction():
-        assert players.erase(conn, store, ErasePlayer(player_id), meta("ErasePlayer")) is False
+        assert players.erase(joined(conn, store), ErasePlayer(player_id), meta("ErasePlayer")) is False
     assert written(conn) == before
     with pytest.raises(NotFound), conn.transaction():
-        players.erase(conn, store, ErasePlayer("pl_nobody"), meta("ErasePlayer"))
+        players.erase(joined(conn, store), ErasePlayer("pl_nobody"), meta("ErasePlayer"))

@@ -16,9 +16,12 @@ from service.commands import auditors, players, tokens
 from service.commands.auditors import RegisterAuditor
 from service.commands.errors import Conflict, NotFound
 from service.commands.players import ErasePlayer, RegisterPlayer
+from service.commands.postgres_unit_of_work import PostgresUnitOfWork
 from service.commands.tokens import ReissueToken, RevokeTokens, RotateTokens, token_hash
 from service.http.app import REFUSED_STATUS
 
+# The handlers' unit of work, in the test's connection and transaction.
+joined = PostgresUnitOfWork.joining
 
 def meta(command: str, actor: str = "operator:operator") -> dict[str, Any]:
     return {"actor": actor, "request_id": None, "correlation_id": None,
@@ -44,7 +47,7 @@ def registered(conn: psycopg.Connection, store: PostgresEventStore) -> tuple[str
     """A new player and the token his registration issued."""
     command = RegisterPlayer("Ada")
     with conn.transaction():
-        issued = players.register(conn, store, command, meta("RegisterPlayer"))
+        issued = players.register(joined(conn, store), command, meta("RegisterPlayer"))
     return command.player_id, issued
 
 
@@ -88,7 +91,7 @@ def test_a_rotation_revokes_the_players_token_and_stores_the_new_one_only_hashed
     stream = players.stream(player_id)
     before = version(conn, stream)
     with conn.transaction():
-        issued = tokens.rotate(conn, store, RotateTokens("player", player_id),
+        issued = tokens.rotate(joined(conn, store), RotateTokens("player", player_id),
                                meta("RotatePlayerToken", f"player:{player_id}"))
     assert (issued["role"], issued["subject"]) == ("player", player_id)
     assert issued["token_id"] != first["token_id"] and issued["token"] != first["token"]
@@ -105,16 +108,16 @@ def test_a_rotation_for_no_one_or_an_erased_player_is_refused_and_writes_nothing
     for role, code in (("player", "player_not_found"), ("auditor", "auditor_not_found")):
         before = count_events(conn)
         with pytest.raises(NotFound) as refused, conn.transaction():
-            tokens.rotate(conn, store, RotateTokens(role, "xx_nobody"), meta("Rotate"))
+            tokens.rotate(joined(conn, store), RotateTokens(role, "xx_nobody"), meta("Rotate"))
         assert refused.value.code == code
         assert count_events(conn) == before
 
     player_id, _ = registered(conn, store)
     with conn.transaction():
-        players.erase(conn, store, ErasePlayer(player_id), meta("ErasePlayer"))
+        players.erase(joined(conn, store), ErasePlayer(player_id), meta("ErasePlayer"))
     before = count_events(conn)
     with pytest.raises(Conflict) as refused, conn.transaction():
-        tokens.rotate(conn, store, RotateTokens("player", player_id), meta("RotatePlayerToken"))
+        tokens.rotate(joined(conn, store), RotateTokens("player", player_id), meta("RotatePlayerToken"))
     assert refused.value.code == "player_erased" and REFUSED_STATUS[Conflict] == 409
     assert count_events(conn) == before
     assert live(conn, "player", player_id) == []
@@ -125,15 +128,15 @@ def test_revoking_leaves_the_subject_no_token_and_revoking_again_appends_nothing
     stream = players.stream(player_id)
     before = version(conn, stream)
     with conn.transaction():
-        tokens.revoke(conn, store, RevokeTokens("player", player_id), meta("RevokePlayerToken"))
+        tokens.revoke(joined(conn, store), RevokeTokens("player", player_id), meta("RevokePlayerToken"))
     assert live(conn, "player", player_id) == []
     assert changes(conn, store, stream, before) == [("TokenRevoked", first["token_id"])]
     events = count_events(conn)
     with conn.transaction():
-        tokens.revoke(conn, store, RevokeTokens("player", player_id), meta("RevokePlayerToken"))
+        tokens.revoke(joined(conn, store), RevokeTokens("player", player_id), meta("RevokePlayerToken"))
     assert count_events(conn) == events
     with pytest.raises(NotFound) as refused, conn.transaction():
-        tokens.revoke(conn, store, RevokeTokens("player", "pl_nobody"), meta("RevokePlayerToken"))
+        tokens.revoke(joined(conn, store), RevokeTokens("player", "pl_nobody"), meta("RevokePlayerToken"))
     assert refused.value.code == "player_not_found"
 
 
@@ -142,7 +145,7 @@ def test_a_reissue_replaces_that_one_token_and_none_once_it_is_gone(conn, store)
     stream = players.stream(player_id)
     before = version(conn, stream)
     with conn.transaction():
-        issued = tokens.reissue(conn, store, ReissueToken(first["token_id"]), meta("ReissueToken"))
+        issued = tokens.reissue(joined(conn, store), ReissueToken(first["token_id"]), meta("ReissueToken"))
     assert issued is not None and issued["subject"] == player_id
     assert live(conn, "player", player_id) == [(issued["token_id"], token_hash(issued["token"]))]
     assert changes(conn, store, stream, before) == [("TokenRevoked", first["token_id"]),
@@ -151,11 +154,11 @@ def test_a_reissue_replaces_that_one_token_and_none_once_it_is_gone(conn, store)
 
     # The token it replaced, one revoked since, and one never issued: nothing to replace.
     with conn.transaction():
-        tokens.revoke(conn, store, RevokeTokens("player", player_id), meta("RevokePlayerToken"))
+        tokens.revoke(joined(conn, store), RevokeTokens("player", player_id), meta("RevokePlayerToken"))
     events = count_events(conn)
     for gone in (first["token_id"], issued["token_id"], "tk_nothing"):
         with conn.transaction():
-            assert tokens.reissue(conn, store, ReissueToken(gone), meta("ReissueToken")) is None
+            assert tokens.reissue(joined(conn, store), ReissueToken(gone), meta("ReissueToken")) is None
     assert count_events(conn) == events
     assert live(conn, "player", player_id) == []
 
@@ -163,7 +166,7 @@ def test_a_reissue_replaces_that_one_token_and_none_once_it_is_gone(conn, store)
 def test_an_auditor_is_registered_with_a_token_stored_only_hashed(conn, store):
     command = RegisterAuditor("Eve")
     with conn.transaction():
-        issued = auditors.register(conn, store, command, meta("RegisterAuditor"))
+        issued = auditors.register(joined(conn, store), command, meta("RegisterAuditor"))
     auditor_id = command.auditor_id
     assert auditor_id.startswith("au_")
     assert (issued["role"], issued["subject"]) == ("auditor", auditor_id)
@@ -180,7 +183,7 @@ def test_an_auditor_is_registered_with_a_token_stored_only_hashed(conn, store):
 
     # His token rotates as a player's does; an auditor is never erased.
     with conn.transaction():
-        rotated = tokens.rotate(conn, store, RotateTokens("auditor", auditor_id),
+        rotated = tokens.rotate(joined(conn, store), RotateTokens("auditor", auditor_id),
                                 meta("RotateAuditorToken"))
     assert live(conn, "auditor", auditor_id) == [(rotated["token_id"], token_hash(rotated["token"]))]
 
@@ -192,10 +195,10 @@ def test_no_auditor_is_a_not_found_and_one_id_is_registered_once(conn, store):
 
     command = RegisterAuditor("Eve")
     with conn.transaction():
-        first = auditors.register(conn, store, command, meta("RegisterAuditor"))
+        first = auditors.register(joined(conn, store), command, meta("RegisterAuditor"))
     events = count_events(conn)
     with pytest.raises(ConcurrencyConflict), conn.transaction():
-        auditors.register(conn, store, RegisterAuditor("Mallory", command.auditor_id),
+        auditors.register(joined(conn, store), RegisterAuditor("Mallory", command.auditor_id),
                           meta("RegisterAuditor"))
     assert count_events(conn) == events
     assert auditors.load(conn, command.auditor_id)["name"] == "Eve"
