@@ -5,7 +5,7 @@ reads) with `generate_series`. Each measurement runs in a fresh child process th
 export to /dev/null and reports its rows/s and its peak resident memory (VmHWM), so the memory
 figure is the export's alone and a leak would show as growth with the row count.
 
-- export: `service.commands.export.export(conn, filters, "csv")`, the code behind
+- export: `service.application.export.export(conn, filters, "csv")`, the code behind
   `GET /v1/players/{id}/balance-history` with `Accept: text/csv` and `banco export`.
 - ceiling: `COPY (SELECT the same columns ... ORDER BY position) TO STDOUT WITH CSV`, read by
   psycopg in the same kind of child: PostgreSQL formatting the CSV itself.
@@ -57,7 +57,7 @@ def child(url: str, mode: str, account: str) -> dict[str, float]:
     """One measurement, in this (fresh) process: rows, seconds, peak RSS."""
     from events.postgres import configure_connection
     from projections import history
-    from service.commands.export import export
+    from service.application.export import export
 
     rows = 0
     with psycopg.connect(url, autocommit=True) as conn, open(os.devnull, "wb") as sink:

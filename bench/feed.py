@@ -3,7 +3,7 @@
 The log is seeded with postings (`bench.rebuild.seed`, through COPY) and as many engine events
 of one table, each with a card only its seat may see (a spectator gets the public part).
 
-- feed: `service.commands.feed.read` as the operator (a spectator: every engine event redacted),
+- feed: `service.application.feed.read` as the operator (a spectator: every engine event redacted),
   page after page of 500 from the beginning, each page's items encoded with orjson as the
   endpoint's body would be: the code behind `GET /v1/feed` but for Flask's own part.
 - ceiling: `SELECT` the same columns `ORDER BY position`, by keyset pages of 500, rows left as
@@ -49,8 +49,8 @@ def read_feed(url: str, pages: list[float] | None = None) -> int:
     from events.catalog import default_types
     from events.model import Checkpoint
     from events.postgres import PostgresEventStore, configure_connection, make_pool
-    from service.commands import feed
-    from service.commands.principal import Principal
+    from service.application import feed
+    from service.application.principal import Principal
 
     operator = Principal("operator", "operator")
     count = 0

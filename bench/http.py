@@ -24,7 +24,7 @@ by round; a case's rate ratio is the median of its rounds' ratios, latencies are
 its rounds.
 
 A second part measures what an action costs at a table with a long history: a table with
-`--history` played hands (built in-process through `service.commands.handlers`, one hand per transaction)
+`--history` played hands (built in-process through `service.application.handlers`, one hand per transaction)
 against one with 10, and a twin of that one to show the method's own noise, one hand played over
 HTTP at each in turn; p50s are compared move type by move type.
 """

@@ -15,8 +15,8 @@ from bench import report
 from bench.http_clients import GAMES, TableSpec, Tally, payload, play, tables_for
 from events.catalog import default_types
 from events.postgres import PostgresEventStore, make_pool
-from service.commands import handlers, settling
-from service.commands.postgres_unit_of_work import transaction
+from service.application import handlers, settling
+from service.application.postgres_unit_of_work import transaction
 
 if TYPE_CHECKING:
     from bench.http_service import Service

@@ -15,7 +15,7 @@ order alternating), so that the machine's noise at any moment falls on both alik
   rate is the appends over the time spent in them;
 - **replay**: every played hand replayed as `GET /v1/hands/{id}/replay` does it, from the log
   alone: the hand's table found by its `HandBegan`, the table's stream read and cut into hands,
-  and each step redacted and evolved for an auditor (`service.commands.replay.steps`);
+  and each step redacted and evolved for an auditor (`service.application.replay.steps`);
 - **checkpoint**: `service.verification.checkpoints.record`, which folds into the latest
   checkpoint's frontier the events since: the round's appends.
 
@@ -47,8 +47,8 @@ from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, configure_connection, make_pool
 from games.contract import AUDITOR
 from projections import migrate
-from service.commands.principal import Principal
-from service.commands.replay import steps
+from service.application.principal import Principal
+from service.application.replay import steps
 from service.verification import checkpoints
 from service.verification.hand_log import load_hand
 

@@ -3,7 +3,7 @@
 A private server, started for the run (the embedded one `banco run` uses), so that the WAL
 counted is Banco's alone: the machine's server is shared with other work, whose writes
 `pg_current_wal_lsn()` would count too. Four players sit at a Sette e mezzo table; `--hands`
-hands are played through `service.commands.handlers`, one transaction per hand, as the HTTP
+hands are played through `service.application.handlers`, one transaction per hand, as the HTTP
 benchmark builds its history (bench/http_history.py). Reported: WAL bytes per hand, per event
 and per write request (a deal or a move: each of these is one request over HTTP), and the
 full-page images among them. docs/scaling.md builds its WAL figures on this.

@@ -96,7 +96,7 @@ class Receiver:
 
 def subscribe(url: str, receiver: Receiver, subscriptions: int) -> list[str]:
     """`subscriptions` subscriptions to every posting, replayed from the log's beginning."""
-    from service.commands import webhook_subscriptions
+    from service.application import webhook_subscriptions
 
     ids = []
     with psycopg.connect(url, autocommit=True) as conn:

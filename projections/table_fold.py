@@ -1,5 +1,5 @@
 """How a table's events make its row: one fold, for the commands that write the row as they
-append (service/commands/handlers.py) and for the rebuild that replays the log
+append (service/application/handlers.py) and for the rebuild that replays the log
 (projections/table_rebuild.py), so that both store the same snapshot, byte for byte (tested).
 
 The commands call its steps on the events they append; `fold` runs them over a whole stream.

@@ -85,7 +85,7 @@ def _by_player(table: TableRow, held: dict[str, int]) -> dict[str, int]:
 
 def seat_balances(conn: psycopg.Connection, table: TableRow) -> dict[str, int]:
     """The seats' balances by player: as read with the row, unless a posting came since (see
-    `service.commands.handlers.record`), else read now."""
+    `service.application.handlers.record`), else read now."""
     if table.balances is None:
         row = conn.execute(f"SELECT {_seat_balances('t')} FROM (SELECT %s::text AS table_id,"
                            " %s::jsonb AS seats) AS t", (table.table_id, Jsonb(table.seats))).fetchone()
@@ -166,7 +166,7 @@ def versions(conn: psycopg.Connection, table_ids: Sequence[str]) -> dict[str, in
 
 
 # Every change of a table's row is notified on this channel to the streams that follow it
-# (service/commands/notify.py) as `<table> <version> <seat whose turn it is, or -> <status> <actor, or ->
+# (service/application/notify.py) as `<table> <version> <seat whose turn it is, or -> <status> <actor, or ->
 # <transaction id>`.
 # NOTIFY is delivered when the writing transaction commits, and never if it rolls back.
 CHANNEL = "banco_tables"

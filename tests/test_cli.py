@@ -40,7 +40,7 @@ def clitest(database_url: str) -> str:
     from events.catalog import default_types
     from events.model import NewEvent
     from events.postgres import PostgresEventStore, make_pool
-    from service.commands.postgres_unit_of_work import PostgresUnitOfWork
+    from service.application.postgres_unit_of_work import PostgresUnitOfWork
 
     pool = make_pool(database_url)
     try:

@@ -24,8 +24,8 @@ def test_no_import_climbs_back_up_a_layer():
     ("games/clock.py", "import time\n", "games is not allowed to import time"),
     ("games/luck.py", "import random\n", "games is not allowed to import random"),
     ("games/store.py", "import psycopg\n", "games is not allowed to import psycopg"),
-    ("service/commands/request.py", "from flask import g\n",
-     "service.commands is not allowed to import flask"),
+    ("service/application/request.py", "from flask import g\n",
+     "service.application is not allowed to import flask"),
     # Independent siblings: neither may import the other.
     ("projections/settings.py", "from service.runtime import config\n",
      "projections is not allowed to import service.runtime"),

@@ -20,8 +20,8 @@ log = logging.getLogger("banco.settlement")
 
 def settle_hand(table_id: str, hand_id: str) -> bool:
     """Settle `hand_id`; False when it was already settled (a retry or a duplicate job)."""
-    from service.commands import settling
-    from service.commands.postgres_unit_of_work import transaction
+    from service.application import settling
+    from service.application.postgres_unit_of_work import transaction
 
     resources = context.current()
     waited: tuple[str, float] | None = None

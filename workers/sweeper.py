@@ -104,8 +104,8 @@ def follow_up(connection: Redis | None, queue_name: str, table: tables.TableRow)
 
 def end_expired(table_id: str) -> bool:
     """End an open table whose `duration_s` has run out (Casino pirate)."""
-    from service.commands import settling
-    from service.commands.postgres_unit_of_work import transaction
+    from service.application import settling
+    from service.application.postgres_unit_of_work import transaction
 
     resources = context.current()
     try:

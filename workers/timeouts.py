@@ -54,14 +54,14 @@ def cancel(connection: Redis, queue_name: str, table_id: str, version: int,
 
 def fire(table_id: str, version: int) -> tables.TableRow | None:
     """Time out the turn in play if the table is still at `version`; the table after, or None."""
-    from service.commands import handlers
-    from service.commands.postgres_unit_of_work import transaction
+    from service.application import handlers
+    from service.application.postgres_unit_of_work import transaction
 
     resources = context.current()
     try:
         with transaction(resources.pool, resources.store) as uow:
             # Not locked: the append below checks the version under the stream's lock, which
-            # every writer takes before the table's row (see `service.commands.settling`).
+            # every writer takes before the table's row (see `service.application.settling`).
             table = uow.table(table_id)
             if table is None or table.status != "playing" or table.version != version:
                 return None

@@ -4,7 +4,7 @@ A timeout on each read does not bound a request: a receiver that drips its answe
 time holds the worker as long as it likes. Here the lookup, the connection, the TLS handshake,
 the request and every read of the answer share one deadline; past it the attempt has failed.
 
-The worker connects to the addresses it resolved and checked (service/commands/webhook_addresses),
+The worker connects to the addresses it resolved and checked (service/application/webhook_addresses),
 never to the name again, which a second lookup could resolve elsewhere. A failure to connect is
 told the same way for a closed port, a filtered one, an unreachable host and an address not
 allowed, so that the attempts shown to the operator do not make a port scanner of the service.
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from functools import cache
 from urllib.parse import urlsplit
 
-from service.commands import webhook_addresses
+from service.application import webhook_addresses
 from service.runtime.config import Network
 
 log = logging.getLogger("banco.webhooks")

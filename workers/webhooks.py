@@ -26,9 +26,9 @@ from rq import get_current_job
 from standardwebhooks.webhooks import Webhook
 
 from events.model import Checkpoint
-from service.commands import webhook_deliveries as deliveries
-from service.commands import webhook_subscriptions, webhooks
-from service.commands.webhook_deliveries import MoveCursor, RecordAttempt
+from service.application import webhook_deliveries as deliveries
+from service.application import webhook_subscriptions, webhooks
+from service.application.webhook_deliveries import MoveCursor, RecordAttempt
 from workers import context, webhook_client
 from workers.queues import queue
 

@@ -52,8 +52,8 @@ def connect(data_dir: Path) -> Iterator[psycopg.Connection]:
 def replay(hand_id: str, stepwise: bool, data_dir: Path) -> None:
     """Print a hand's transcript (as an auditor sees it): cards, totals, bets and payouts."""
     from games.contract import AUDITOR
-    from service.commands.principal import Principal
-    from service.commands.replay import steps
+    from service.application.principal import Principal
+    from service.application.replay import steps
     from service.verification.hand_log import load_hand
     from service.verification.transcript import transcript
 

@@ -176,7 +176,7 @@ def export_history(player: str, since: datetime | None, until: datetime | None, 
     from events.ledger import wallet
     from events.postgres import configure_connection
     from projections import history
-    from service.commands.export import export
+    from service.application.export import export
 
     if since is not None and until is not None and until < since:
         raise click.UsageError(f"--to ({until.isoformat()}) is before --from ({since.isoformat()})")

@@ -17,8 +17,8 @@ from events.ledger import InsufficientTreasure
 from events.model import ConcurrencyConflict, InvalidEvent
 from events.postgres import PostgresEventStore, make_pool
 from projections import tables as table_projection
-from service.commands import notify
-from service.commands.errors import Conflict, Invalid, NotFound, Refused
+from service.application import notify
+from service.application.errors import Conflict, Invalid, NotFound, Refused
 from service.http import (
     audit,
     auditors,
@@ -97,7 +97,7 @@ class BancoApi(Api):
                                     self.config.get("OPENAPI_SWAGGER_UI_CONFIG", {}))
 
 
-# The HTTP status of each kind of refusal of the application (`service.commands.errors`).
+# The HTTP status of each kind of refusal of the application (`service.application.errors`).
 REFUSED_STATUS: dict[type[Refused], int] = {NotFound: 404, Conflict: 409, Invalid: 422}
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from flask.views import MethodView
 
-from service.commands import auditors
-from service.commands.auditors import RegisterAuditor
+from service.application import auditors
+from service.application.auditors import RegisterAuditor
 from service.http import db, tokens
 from service.http.auth import require
 from service.http.blueprint import Blueprint

@@ -12,8 +12,8 @@ from typing import Any, TypeVar, get_args
 import psycopg
 from flask import current_app, g, request
 
-from service.commands.principal import OPERATOR, Principal, Role
-from service.commands.tokens import token_hash
+from service.application.principal import OPERATOR, Principal, Role
+from service.application.tokens import token_hash
 from service.http import contract, db
 from service.http.blueprint import refuse_what_it_does_not_take
 from service.http.problems import Problem

@@ -7,7 +7,7 @@ from typing import Any
 from flask import request
 from flask.views import MethodView
 
-from service.commands import balances_at
+from service.application import balances_at
 from service.http import db, exports
 from service.http.auth import require
 from service.http.blueprint import TEXT, Blueprint

@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from events import ledger
 from projections import history
-from service.commands import chart
+from service.application import chart
 from service.http import db
 from service.http.auth import require
 from service.http.blueprint import Blueprint

@@ -1,6 +1,6 @@
 """The request's unit of work; every write request runs in one transaction.
 
-A POST is one unit of work (`service.commands.unit_of_work`): its connection is taken from the
+A POST is one unit of work (`service.application.unit_of_work`): its connection is taken from the
 pool at its first statement, a transaction is opened with that statement (usually the token's
 lookup, not in a round trip of its own: an action's budget is three,
 `tests/service/test_hot_path_budget.py`), and it commits only when the response is a success.
@@ -22,7 +22,7 @@ import psycopg
 from flask import Flask, Response, current_app, g, request
 from psycopg_pool import ConnectionPool
 
-from service.commands.postgres_unit_of_work import PostgresUnitOfWork
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from service.http.problems import retry_later
 from service.http.replica import Replica
 from service.runtime import metrics

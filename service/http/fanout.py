@@ -32,9 +32,9 @@ import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, Protocol
 
-from service.commands import notify
-from service.commands.notify import Change
-from service.commands.principal import Principal
+from service.application import notify
+from service.application.notify import Change
+from service.application.principal import Principal
 from service.http.inbox import Inbox
 from service.http.slots import once
 from service.runtime import metrics

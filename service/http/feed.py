@@ -2,7 +2,7 @@
 
 A stream holds no database connection while it waits, and, behind gunicorn, no thread either: it
 goes on from its worker's streamer (`service.http.relay`), as the tables' streams do. It is
-woken by the same notices as they are (`service.commands.notify`), for every table; events that
+woken by the same notices as they are (`service.application.notify`), for every table; events that
 change no table (a deposit, a registration) reach it when it looks anyway, within a second.
 """
 
@@ -19,9 +19,9 @@ from psycopg_pool import ConnectionPool
 
 from events.model import Checkpoint
 from events.postgres import PostgresEventStore
-from service.commands import feed, notify
-from service.commands.errors import Invalid
-from service.commands.principal import Principal
+from service.application import feed, notify
+from service.application.errors import Invalid
+from service.application.principal import Principal
 from service.http import contract, db, feed_schemas, sse
 from service.http.auth import principal, require
 from service.http.blueprint import Blueprint

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from service.commands.balances_at import Point
+from service.application.balances_at import Point
 
 
 def _types() -> fields.String:

@@ -8,7 +8,7 @@ for that read, holding no connection), and each redaction is made once per disti
 chunk, for the followers who share that view. For `turns`, the table is read once per version and
 rendered once per viewer; a table this process wrote is not read again at all, but taken as
 written once its notice says it committed. Every follower's events still go through
-`service.commands.redaction`.
+`service.application.redaction`.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from events.postgres import PostgresEventStore
 from games.contract import Viewer
 from projections import tables
 from projections.tables import TableRow
-from service.commands import handlers
-from service.commands.notify import Change
-from service.commands.principal import Principal
-from service.commands.redaction import Redactor, viewer_in
+from service.application import handlers
+from service.application.notify import Change
+from service.application.principal import Principal
+from service.application.redaction import Redactor, viewer_in
 from service.http.slots import Gate
 from service.http.tables import render
 

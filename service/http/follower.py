@@ -15,10 +15,10 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from events.postgres import PostgresEventStore
-from service.commands import handlers
-from service.commands.notify import Change
-from service.commands.principal import Principal
-from service.commands.redaction import Redactor
+from service.application import handlers
+from service.application.notify import Change
+from service.application.principal import Principal
+from service.application.redaction import Redactor
 from service.http.feeds import BATCH, Feed, Shown, sse
 
 

@@ -12,7 +12,7 @@ from marshmallow import fields
 
 from games import registry
 from games.contract import Engine
-from service.commands.errors import NotFound
+from service.application.errors import NotFound
 from service.http.auth import public
 from service.http.blueprint import Blueprint
 from service.http.table_schemas import GameSchema

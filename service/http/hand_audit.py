@@ -9,9 +9,9 @@ from flask.views import MethodView
 
 from games.contract import AUDITOR, Viewer
 from projections import tables
-from service.commands.principal import Principal
-from service.commands.redaction import viewer_in
-from service.commands.replay import steps
+from service.application.principal import Principal
+from service.application.redaction import viewer_in
+from service.application.replay import steps
 from service.http import db
 from service.http.audit_schemas import ReplaySchema, VerificationSchema
 from service.http.auth import principal, require

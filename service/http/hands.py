@@ -9,9 +9,9 @@ from flask.views import MethodView
 from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
 from projections import tables
-from service.commands import handlers
-from service.commands.principal import Principal
-from service.commands.redaction import Redactor, viewer_in
+from service.application import handlers
+from service.application.principal import Principal
+from service.application.redaction import Redactor, viewer_in
 from service.http import db
 from service.http.auth import principal, require
 from service.http.blueprint import Blueprint

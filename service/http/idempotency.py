@@ -93,7 +93,7 @@ def _lock_token_holder(who: str, key: str) -> None:
         "SELECT t.role, t.subject FROM idempotency_keys k JOIN tokens t USING (token_id)"
         " WHERE k.principal = %s AND k.key = %s", (who, key)).fetchone()
     if row is not None:
-        from service.commands import tokens
+        from service.application import tokens
 
         tokens.lock_subject(db.conn(), row[0], row[1])
 
@@ -105,7 +105,7 @@ def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response
                       "this Idempotency-Key was used for a different request")
     body = bytes(body)
     if token_id is not None:
-        from service.commands import tokens
+        from service.application import tokens
         from service.http.context import metadata
 
         issued = tokens.reissue(db.uow(), tokens.ReissueToken(token_id),
@@ -127,7 +127,7 @@ def _with_secret(body: bytes) -> bytes:
     """A subscription's kept answer with its secret put back (it is kept without it)."""
     if not body.startswith(b'{"subscription"'):
         return body
-    from service.commands import webhook_subscriptions
+    from service.application import webhook_subscriptions
 
     doc = orjson.loads(body)
     if "secret" in doc:

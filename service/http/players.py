@@ -10,8 +10,8 @@ from flask.views import MethodView
 from events import ledger
 from events.model import StoredEvent
 from projections import history
-from service.commands import export, players
-from service.commands.players import Deposit, ErasePlayer, RegisterPlayer, Withdraw
+from service.application import export, players
+from service.application.players import Deposit, ErasePlayer, RegisterPlayer, Withdraw
 from service.http import db, exports, idempotency, tokens
 from service.http.auth import require
 from service.http.blueprint import TEXT, Blueprint

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 from flask import Response, request
 
-from service.commands import notify
+from service.application import notify
 from service.http import auth
 from service.http.fanout import BEAT_S, HAND_OFF, KEEP_ALIVE, Following, TakeOver
 from service.http.relay import Relay

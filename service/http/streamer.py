@@ -31,8 +31,8 @@ from events.catalog import default_types
 from events.model import Checkpoint
 from events.postgres import PostgresEventStore, make_pool
 from projections import tables
-from service.commands import notify
-from service.commands.principal import Principal
+from service.application import notify
+from service.application.principal import Principal
 from service.http.fanout import Fanout, Following
 from service.http.feed import LogFollower
 from service.http.feeds import Feeds

@@ -1,7 +1,7 @@
 """A table's events as the caller may see them: pages, long polls and Server-Sent Events.
 
 Waiting requests hold no database connection while they wait: they are woken by the table's
-notices (`service.commands.notify`) and take the news from the table's feed
+notices (`service.application.notify`) and take the news from the table's feed
 (`service.http.feeds`), which reads it once for all of the process's followers. A long poll
 holds its gunicorn thread while it waits; a stream holds one only until its client has what was
 due, then goes on from its worker's streamer (`service.http.relay`), or, where gunicorn cannot
@@ -22,10 +22,10 @@ from flask.views import MethodView
 
 from projections import tables
 from projections.tables import TableRow
-from service.commands import handlers, notify
-from service.commands.errors import NotFound
-from service.commands.principal import Principal
-from service.commands.redaction import Redactor
+from service.application import handlers, notify
+from service.application.errors import NotFound
+from service.application.principal import Principal
+from service.application.redaction import Redactor
 from service.http import contract, db, sse
 from service.http.auth import principal, require
 from service.http.blueprint import TEXT, Blueprint
@@ -59,7 +59,7 @@ def _long_poll(table_id: str, who: Principal, after: int, limit: int,
     """The table's events after `after` as `who` may see them, as soon as there are any, for up
     to `wait` seconds, and the table's version read after them.
 
-    Woken by the table's notices, as streams are (`service.commands.notify`), holding no database
+    Woken by the table's notices, as streams are (`service.application.notify`), holding no database
     connection while it waits, and reading through the table's feed (`service.http.feeds`) as
     streams do: however many wait, the news is read once.
     """

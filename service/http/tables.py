@@ -14,10 +14,10 @@ from flask.views import MethodView
 
 from projections import tables
 from projections.tables import TableRow
-from service.commands import handlers
-from service.commands.principal import Principal
-from service.commands.redaction import viewer_in
-from service.commands.table_options import table_options
+from service.application import handlers
+from service.application.principal import Principal
+from service.application.redaction import viewer_in
+from service.application.table_options import table_options
 from service.http import contract, db
 from service.http.auth import principal, require
 from service.http.blueprint import Blueprint

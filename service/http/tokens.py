@@ -1,5 +1,5 @@
 """Bearer tokens of players and auditors over HTTP: rotated, revoked and reissued in the
-request's transaction, by the application's token commands (`service.commands.tokens`), which
+request's transaction, by the application's token commands (`service.application.tokens`), which
 append each change to the subject's stream with his row locked: two changes of one subject's
 tokens queue and a rotation leaves exactly one token alive.
 """
@@ -11,8 +11,8 @@ from typing import Any
 from flask import g
 from flask.views import MethodView
 
-from service.commands import tokens as commands
-from service.commands.tokens import Holder, RevokeTokens, RotateTokens
+from service.application import tokens as commands
+from service.application.tokens import Holder, RevokeTokens, RotateTokens
 from service.http import db
 from service.http.auth import require
 from service.http.blueprint import Blueprint

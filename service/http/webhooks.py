@@ -7,7 +7,7 @@ from typing import Any
 from flask import current_app, g
 from flask.views import MethodView
 
-from service.commands import webhook_subscriptions as subscriptions
+from service.application import webhook_subscriptions as subscriptions
 from service.http import db
 from service.http.auth import require
 from service.http.blueprint import Blueprint

@@ -135,7 +135,7 @@ class Config:
     # `database_url`.
     replica_url: str | None = None
     replica_wait_ms: int = 200  # how long a caller's read waits for the replica to have his writes
-    # Private ranges that webhook subscriptions may name (service/commands/webhook_addresses.py).
+    # Private ranges that webhook subscriptions may name (service/application/webhook_addresses.py).
     webhook_allow_networks: tuple[Network, ...] = ()
     # The folder every process of the machine writes its metrics to, added up by GET /metrics
     # (`service/runtime/metrics.py`); None: this process's own only.

@@ -1,6 +1,6 @@
 """The ledger accounts an engine's postings move treasure between, at a table.
 
-Settlement writes the transfers this gives (`service.commands.settling`), and the audit
+Settlement writes the transfers this gives (`service.application.settling`), and the audit
 recomputes them from the log to check what was written (`service.verification.rules_check`).
 """
 

@@ -12,9 +12,9 @@ import pytest
 
 from events.catalog import default_types
 from events.postgres import PostgresEventStore, make_pool
-from service.commands.memory_unit_of_work import MemoryDatabase, MemoryUnitOfWork
-from service.commands.postgres_unit_of_work import transaction
-from service.commands.unit_of_work import UnitOfWork
+from service.application.memory_unit_of_work import MemoryDatabase, MemoryUnitOfWork
+from service.application.postgres_unit_of_work import transaction
+from service.application.unit_of_work import UnitOfWork
 
 # A unit of work committed at the block's end, rolled back if the block raises.
 Work = Callable[[], contextlib.AbstractContextManager[UnitOfWork]]

@@ -9,9 +9,9 @@ import pytest
 
 from events import ledger
 from events.model import NewEvent
-from service.commands import players
-from service.commands.errors import Invalid, NotFound
-from service.commands.players import Deposit, Withdraw
+from service.application import players
+from service.application.errors import Invalid, NotFound
+from service.application.players import Deposit, Withdraw
 from service.http.app import REFUSED_STATUS
 from tests.application.conftest import Work
 

@@ -13,9 +13,9 @@ import pytest
 from events import ledger
 from events.model import ConcurrencyConflict
 from projections.tables import TableRow
-from service.commands import handlers, settling
-from service.commands.errors import Conflict, Invalid, NotFound
-from service.commands.table_options import table_options
+from service.application import handlers, settling
+from service.application.errors import Conflict, Invalid, NotFound
+from service.application.table_options import table_options
 from tests.application.conftest import Work
 from tests.games.test_sevenhalf_properties import concrete
 

@@ -14,8 +14,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from events.model import Checkpoint, NewEvent, StoredEvent
-from service.commands import balances_at
-from service.commands.errors import Conflict
+from service.application import balances_at
+from service.application.errors import Conflict
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.test_history_export import FORMULAS
 from tests.service.test_streams import cassino_table

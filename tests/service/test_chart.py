@@ -14,7 +14,7 @@ import cairosvg
 import pytest
 from PIL import Image
 
-from service.commands import chart
+from service.application import chart
 from tests.service.conftest import OPERATOR
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -28,8 +28,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from projections.tables import CHANNEL
-from service.commands import notify
-from service.commands.principal import OPERATOR as OPERATOR_PRINCIPAL
+from service.application import notify
+from service.application.principal import OPERATOR as OPERATOR_PRINCIPAL
 from service.http import fanout
 from service.runtime.config import Config
 from tests.service.conftest import OPERATOR, ROOT, Player, bearer

@@ -16,7 +16,7 @@ from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
 from events.model import NewEvent, StoredEvent
 from games.contract import SPECTATOR, redact
-from service.commands import handlers, notify
+from service.application import handlers, notify
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.test_streams import cassino_table
 

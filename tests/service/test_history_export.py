@@ -10,7 +10,7 @@ from datetime import datetime
 import orjson
 
 from events import ledger
-from service.commands.chart import MAX_BUCKETS, downsample
+from service.application.chart import MAX_BUCKETS, downsample
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.test_audit_cli import banco
 

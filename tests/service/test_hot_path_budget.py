@@ -24,7 +24,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.commands import notify
+from service.application import notify
 from service.http.app import create_app
 from tests.games.test_sevenhalf_properties import concrete
 from tests.service.conftest import OPERATOR, Player

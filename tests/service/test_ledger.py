@@ -12,7 +12,7 @@ import pytest
 from events.ledger import HOUSE, InsufficientTreasure, Transfer
 from events.model import ConcurrencyConflict
 from projections.rebuild import rebuild_all
-from service.commands.postgres_unit_of_work import PostgresUnitOfWork
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from tests.service.conftest import OPERATOR
 
 

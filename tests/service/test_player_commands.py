@@ -12,11 +12,11 @@ import pytest
 
 from events.catalog import default_types
 from events.postgres import PostgresEventStore, make_pool
-from service.commands import players
-from service.commands.errors import NotFound
-from service.commands.players import Deposit, ErasePlayer, RegisterPlayer, Withdraw
-from service.commands.postgres_unit_of_work import PostgresUnitOfWork
-from service.commands.tokens import token_hash
+from service.application import players
+from service.application.errors import NotFound
+from service.application.players import Deposit, ErasePlayer, RegisterPlayer, Withdraw
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
+from service.application.tokens import token_hash
 
 # The handlers' unit of work, in the test's connection and transaction.
 joined = PostgresUnitOfWork.joining

@@ -24,8 +24,8 @@ from games.sevenhalf.sette import SetteEngine
 from games.sevenhalf.state import State
 from projections import migrate, tables
 from projections.rebuild import rebuild_all
-from service.commands import settling
-from service.commands.postgres_unit_of_work import transaction
+from service.application import settling
+from service.application.postgres_unit_of_work import transaction
 from service.verification.hand_log import load_hand, load_table
 from service.verification.rules_check import rules_check
 from service.verification.verify import verify_hand

@@ -16,9 +16,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.commands import notify
-from service.commands.principal import OPERATOR as OPERATOR_PRINCIPAL
-from service.commands.principal import Principal
+from service.application import notify
+from service.application.principal import OPERATOR as OPERATOR_PRINCIPAL
+from service.application.principal import Principal
 from service.http import fanout
 from service.http.relay import Relay
 from service.http.streamer import Streamer

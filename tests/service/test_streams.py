@@ -19,8 +19,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from projections import tables
-from service.commands import notify
-from service.commands.postgres_unit_of_work import transaction
+from service.application import notify
+from service.application.postgres_unit_of_work import transaction
 from service.http.app import create_app
 from service.http.slots import Gate
 from tests.games.test_sevenhalf_properties import concrete
@@ -128,7 +128,7 @@ def test_a_players_own_moves_are_not_echoed_to_him(client: FlaskClient, new_play
     card until he stands). After a draw the same player moves again: his response shows him the
     table, and his stream stays quiet; the next player's stream tells him once it is his turn.
     Hands are dealt (and settled here) until some player has moved twice in a row."""
-    from service.commands import settling
+    from service.application import settling
 
     players = [new_player(f"S{i}", 100) for i in range(3)]
     r = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}}, headers=OPERATOR)
@@ -258,7 +258,7 @@ def test_a_waiter_is_woken_only_by_the_changes_it_wants(app: Flask):
 
 def test_every_follower_hears_that_the_table_ended(client: FlaskClient, new_player: Any, app: Flask):
     """Ending a table cashes its seats out; its former players still get its last state."""
-    from service.commands import handlers, settling
+    from service.application import handlers, settling
 
     players = [new_player("Fa", 10), new_player("Gu", 10)]
     table_id = cassino_table(client, players)

@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 
 from events import ledger
 from projections import tables
-from service.commands import handlers
-from service.commands.postgres_unit_of_work import PostgresUnitOfWork
+from service.application import handlers
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from tests.service.conftest import OPERATOR, Player
 
 

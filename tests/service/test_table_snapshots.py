@@ -17,8 +17,8 @@ from events.postgres import PostgresEventStore, configure_connection, make_pool
 from games import registry
 from projections import migrate, tables
 from projections.rebuild import rebuild_all
-from service.commands import handlers
-from service.commands.postgres_unit_of_work import PostgresUnitOfWork
+from service.application import handlers
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from tests.service.conftest import OPERATOR
 from tests.service.play import Session
 

@@ -6,8 +6,8 @@ import pytest
 
 from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
-from service.commands import handlers
-from service.commands.postgres_unit_of_work import transaction
+from service.application import handlers
+from service.application.postgres_unit_of_work import transaction
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session, leaks
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import pytest
 
-from service.commands import handlers
+from service.application import handlers
 from service.http.app import create_app
 from service.runtime.config import Config
 from tests.service.conftest import OPERATOR, ROOT, jobs_on

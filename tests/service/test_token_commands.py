@@ -12,12 +12,12 @@ import pytest
 from events.catalog import default_types
 from events.model import ConcurrencyConflict
 from events.postgres import PostgresEventStore, make_pool
-from service.commands import auditors, players, tokens
-from service.commands.auditors import RegisterAuditor
-from service.commands.errors import Conflict, NotFound
-from service.commands.players import ErasePlayer, RegisterPlayer
-from service.commands.postgres_unit_of_work import PostgresUnitOfWork
-from service.commands.tokens import ReissueToken, RevokeTokens, RotateTokens, token_hash
+from service.application import auditors, players, tokens
+from service.application.auditors import RegisterAuditor
+from service.application.errors import Conflict, NotFound
+from service.application.players import ErasePlayer, RegisterPlayer
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
+from service.application.tokens import ReissueToken, RevokeTokens, RotateTokens, token_hash
 from service.http.app import REFUSED_STATUS
 
 # The handlers' unit of work, in the test's connection and transaction.

@@ -236,7 +236,7 @@ def test_the_upgrade_takes_the_tokens_out_of_responses_kept_before(servers):
     from psycopg.conninfo import make_conninfo
 
     from projections import migrate
-    from service.commands.tokens import new_token
+    from service.application.tokens import new_token
 
     name = f"banco_mig_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(servers.database_url, autocommit=True) as admin:

@@ -13,8 +13,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.commands import webhook_addresses, webhook_subscriptions
-from service.commands.errors import Invalid
+from service.application import webhook_addresses, webhook_subscriptions
+from service.application.errors import Invalid
 from service.runtime.config import Config
 from tests.service.conftest import OPERATOR, app_on
 

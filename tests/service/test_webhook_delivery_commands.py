@@ -12,9 +12,9 @@ import pytest
 
 from events.model import Checkpoint
 from events.postgres import make_pool
-from service.commands import webhook_deliveries as deliveries
-from service.commands import webhook_subscriptions as subscriptions
-from service.commands.webhook_deliveries import MoveCursor, RecordAttempt
+from service.application import webhook_deliveries as deliveries
+from service.application import webhook_subscriptions as subscriptions
+from service.application.webhook_deliveries import MoveCursor, RecordAttempt
 
 LOCAL = [ipaddress.ip_network("127.0.0.0/8")]
 

@@ -18,9 +18,9 @@ import psycopg
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from events import personal_data
-from service.commands import webhook_addresses
-from service.commands.errors import Invalid, NotFound
-from service.commands.webhooks import known_type
+from service.application import webhook_addresses
+from service.application.errors import Invalid, NotFound
+from service.application.webhooks import known_type
 from service.runtime.config import Network
 
 PREFIX = "whsec_"

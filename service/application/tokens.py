@@ -23,9 +23,9 @@ from typing import Any, Literal
 import psycopg
 
 from events.model import NewEvent
-from service.commands import notify
-from service.commands.errors import Conflict, NotFound
-from service.commands.postgres_unit_of_work import PostgresUnitOfWork
+from service.application import notify
+from service.application.errors import Conflict, NotFound
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
 
 Holder = Literal["player", "auditor"]
 _REGISTRY = {  # the table that says the subject exists (and whether he was erased), and its 404

@@ -22,9 +22,9 @@ import psycopg
 
 from events.model import Checkpoint
 from events.postgres import PostgresEventStore
-from service.commands.errors import Invalid
-from service.commands.principal import Principal
-from service.commands.redaction import Redactor
+from service.application.errors import Invalid
+from service.application.principal import Principal
+from service.application.redaction import Redactor
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""PostgreSQL's unit of work (`service.commands.unit_of_work` says what one is).
+"""PostgreSQL's unit of work (`service.application.unit_of_work` says what one is).
 
 It keeps an action to three round trips: its BEGIN goes with the transaction's first statement
 (the token's lookup, with the table's read prefetched beside it); a flush sends every queued
@@ -23,7 +23,7 @@ from events.model import ConcurrencyConflict, NewEvent, StoredEvent
 from events.postgres import PostgresEventStore, lost_race
 from projections import balances, players, tables
 from projections.tables import TableRow
-from service.commands.unit_of_work import transfers_of
+from service.application.unit_of_work import transfers_of
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Table commands: enrich them with time, actor and seeds, let the engine decide, then queue its
 events and their postings at the table's version, with the table's row, on the unit of work
-(`service.commands.unit_of_work`), and flush them: one round trip."""
+(`service.application.unit_of_work`), and flush them: one round trip."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from games import deck, registry
 from games.contract import Engine, Event, IllegalMove, SeatInfo, SeedMaterial
 from projections import table_fold, tables
 from projections.tables import TableRow, turn_of
-from service.commands.errors import Conflict, Invalid, NotFound
-from service.commands.unit_of_work import UnitOfWork
+from service.application.errors import Conflict, Invalid, NotFound
+from service.application.unit_of_work import UnitOfWork
 from service.verification.accounts import transfers
 
 

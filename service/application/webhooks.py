@@ -15,8 +15,8 @@ import psycopg
 from events.catalog import GAME_EVENT_PREFIX, PAYLOADS
 from events.model import Checkpoint, StoredEvent
 from events.postgres import PostgresEventStore
-from service.commands.principal import OPERATOR
-from service.commands.redaction import Redactor
+from service.application.principal import OPERATOR
+from service.application.redaction import Redactor
 
 
 @dataclass(frozen=True)

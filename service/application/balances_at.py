@@ -24,7 +24,7 @@ import psycopg
 
 from projections import csv_cells
 from projections.history import copy_csv
-from service.commands.errors import Conflict, Invalid
+from service.application.errors import Conflict, Invalid
 
 COLUMNS = ("account", "balance", "last_position")
 SETTLE_S = 5.0  # how long an answer waits for the transactions that may still hold a posting

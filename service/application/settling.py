@@ -1,6 +1,6 @@
 """Closing hands and tables: settlement of a finished hand, and the end of a table.
 
-Shares `service.commands.handlers`' lock order: nothing locks the table's row before appending (the
+Shares `service.application.handlers`' lock order: nothing locks the table's row before appending (the
 stream's lock comes first, inside `banco_append`), so no writer can deadlock another.
 """
 
@@ -13,7 +13,7 @@ from events.catalog import GAME_EVENT_PREFIX
 from events.model import NewEvent
 from projections import tables
 from projections.tables import TableRow
-from service.commands.handlers import (
+from service.application.handlers import (
     cash_out,
     engine_of,
     events_after,
@@ -22,7 +22,7 @@ from service.commands.handlers import (
     record,
     transfers,
 )
-from service.commands.unit_of_work import UnitOfWork
+from service.application.unit_of_work import UnitOfWork
 
 
 def settle(uow: UnitOfWork, table_id: str, hand_id: str, metadata: dict[str, Any]) -> bool:

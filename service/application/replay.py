@@ -1,7 +1,7 @@
 """A hand step by step, each event with its cause and the state after it, as a caller may see it.
 
 Everything shown goes through the engines' redaction for the seat the caller held in that hand
-(`service.commands.redaction`), and a command's payload only to auditors and to the seat that sent it:
+(`service.application.redaction`), and a command's payload only to auditors and to the seat that sent it:
 an opening card chosen in secret is a payload too. Totals come with their display forms
 (`total_display`: "7½" for 15 half-points), in the events' data and in the states alike.
 """
@@ -14,8 +14,8 @@ import psycopg
 
 from events.game_records import engine_event
 from games.contract import Viewer
-from service.commands.principal import Principal
-from service.commands.redaction import Redactor
+from service.application.principal import Principal
+from service.application.redaction import Redactor
 from service.verification.hand_log import HandLog, is_game
 
 

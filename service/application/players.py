@@ -2,7 +2,7 @@
 
 Each command is data; its handler appends to the player's stream (`player-<id>`) with its
 projections, inside the caller's transaction, and returns what the caller renders. Deposits and
-withdrawals run on a unit of work (`service.commands.unit_of_work`), either of them; registration
+withdrawals run on a unit of work (`service.application.unit_of_work`), either of them; registration
 and erasure on the caller's PostgreSQL connection, where the keys that seal personal data and the
 tokens' hashes are kept.
 """
@@ -18,10 +18,10 @@ import psycopg
 from events import ledger, personal_data
 from events.model import NewEvent, StoredEvent
 from projections import players as player_rows
-from service.commands import tokens
-from service.commands.errors import Invalid, NotFound
-from service.commands.postgres_unit_of_work import PostgresUnitOfWork
-from service.commands.unit_of_work import UnitOfWork
+from service.application import tokens
+from service.application.errors import Invalid, NotFound
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
+from service.application.unit_of_work import UnitOfWork
 
 
 def stream(player_id: str) -> str:

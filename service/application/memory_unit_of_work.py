@@ -1,4 +1,4 @@
-"""The unit of work's twin in memory (`service.commands.unit_of_work` says what one is).
+"""The unit of work's twin in memory (`service.application.unit_of_work` says what one is).
 
 It runs the commands' handlers over the in-memory event store (`events.memory`) and rows held
 in dicts, for tests of the application's logic that need no server. It refuses what
@@ -24,7 +24,7 @@ from events.catalog import default_types
 from events.memory import InMemoryEventStore
 from events.model import Append, ConcurrencyConflict, NewEvent, StoredEvent
 from projections.tables import HAND_COLUMNS, TableRow
-from service.commands.unit_of_work import transfers_of
+from service.application.unit_of_work import transfers_of
 
 
 @dataclass

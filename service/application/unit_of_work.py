@@ -6,9 +6,9 @@ flushes them; its caller commits. Nothing is written before the flush, and nothi
 anyone else before the commit. A read that needs what was queued (a seat's balance after a
 posting) flushes first, so a handler always reads its own writes.
 
-Two implement it: PostgreSQL's (`service.commands.postgres_unit_of_work`), which keeps an
+Two implement it: PostgreSQL's (`service.application.postgres_unit_of_work`), which keeps an
 action to three round trips, and a twin in memory over the in-memory event store
-(`service.commands.memory_unit_of_work`) for the application's tests of logic; one contract
+(`service.application.memory_unit_of_work`) for the application's tests of logic; one contract
 (tests/application) runs the commands on both.
 """
 

@@ -16,7 +16,7 @@ from events.game_records import engine_event
 from events.model import StoredEvent
 from games.contract import AUDITOR, SPECTATOR, Viewer, may_see, redact
 from projections import tables
-from service.commands.principal import Principal
+from service.application.principal import Principal
 
 
 def viewer_in(principal: Principal, seats: Iterable[dict[str, Any]]) -> Viewer:

@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import ValidationError
 
 from games.contract import Engine
-from service.commands.errors import Invalid
+from service.application.errors import Invalid
 
 
 def table_options(engine: Engine, variant: str | None, options: Mapping[str, Any]) -> dict[str, Any]:

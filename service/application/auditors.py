@@ -2,7 +2,7 @@
 
 Each command is data; its handler runs it inside the caller's transaction on `conn`, appending to
 the auditor's stream (`auditor-<id>`), and returns what the caller renders. His token's changes
-are the token commands' (`service.commands.tokens`).
+are the token commands' (`service.application.tokens`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 import psycopg
 
 from events.model import NewEvent
-from service.commands import tokens
-from service.commands.errors import NotFound
-from service.commands.postgres_unit_of_work import PostgresUnitOfWork
+from service.application import tokens
+from service.application.errors import NotFound
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
 
 
 def stream(auditor_id: str) -> str:
