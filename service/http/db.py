@@ -153,7 +153,8 @@ def _finish(response: Response) -> Response:
     for fn in g.pop("before_commit", []):
         fn(response)
     c, chosen, who = work.taken, replica(), _caller()
-    if c is not None and chosen is not None and who is not None:
+    if (c is not None and c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+            and chosen is not None and who is not None):
         # First: the caller's next read, wherever it lands, waits for this write.
         work.after_commit(lambda: chosen.wrote(c, who), first=True)
     try:
