@@ -31,18 +31,18 @@ def rebuild_all(conn: psycopg.Connection, types: EventTypes = TYPES, workers: in
                 balances.rebuild(conn, types)
             else:
                 replay = history_rebuild.start(conn, workers, types)
-            players.rebuild(conn, types)
-            table_rebuild.rebuild(conn, types)
-            if replay is not None:
-                history_rebuild.finish(conn, replay)
-            # max(txid) as xid8, given as text: a cast of every event's txid to text and back
-            # to bigint cost a scan's worth again.
+            # While the workers replay. max(txid) as xid8, given as text: a cast of every
+            # event's txid to text and back to bigint cost a scan's worth again.
             row = conn.execute(
                 "SELECT coalesce(max(txid), '0')::text, coalesce(max(position), 0), count(*)"
                 " FROM events"
             ).fetchone()
             assert row is not None
             txid, position, count = row
+            players.rebuild(conn, types)
+            table_rebuild.rebuild(conn, types)
+            if replay is not None:
+                history_rebuild.finish(conn, replay)
             for name in ("balances", "players", "tables"):
                 conn.execute(
                     "INSERT INTO projection_checkpoints (name, txid, position)"
