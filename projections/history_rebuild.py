@@ -46,6 +46,12 @@ _BOUND = re.compile(r"MODULUS (\d+), REMAINDER (\d+)", re.IGNORECASE)
 # A worker waits on nothing the rebuild holds; should it ever, it fails instead of waiting on a
 # transaction that waits on it.
 WORKER_LOCK_TIMEOUT = "30s"
+WORKER_SETTINGS = [
+    # The sort of the legs in memory, and the key's.
+    "SET LOCAL work_mem = '256MB'",
+    "SET LOCAL maintenance_work_mem = '256MB'",
+    f"SET LOCAL lock_timeout = '{WORKER_LOCK_TIMEOUT}'",
+]
 
 
 @dataclass(frozen=True)
@@ -97,9 +103,8 @@ def build(conninfo: str, snapshot: str, part: Partition, older: Sequence[tuple[o
         w.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
         with w.transaction():
             w.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(snapshot)))
-            w.execute("SET LOCAL work_mem = '256MB'")
-            w.execute("SET LOCAL maintenance_work_mem = '256MB'")
-            w.execute(sql.SQL("SET LOCAL lock_timeout = {}").format(sql.Literal(WORKER_LOCK_TIMEOUT)))
+            for setting in WORKER_SETTINGS:
+                w.execute(setting)
             staging = sql.Identifier(part.staging)
             # Left by a rebuild that failed after its workers had committed.
             w.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(staging))
