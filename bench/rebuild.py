@@ -33,6 +33,7 @@ TARGET = 50_000  # events/s, over a log of at least TARGET_EVENTS
 TARGET_EVENTS = 200_000
 STREAM_LENGTH = 50
 MAX_AMOUNT = 7
+REPLAYED_BY = {None: "one worker per partition", 0: "the rebuild's own backend"}
 CEILING_SQL = "SELECT data->>'to', sum((data->>'amount')::bigint) FROM events GROUP BY 1"
 
 
@@ -79,12 +80,18 @@ class Result:
     events: int
     rebuild: list[float] = field(default_factory=list)  # events/s, one per round
     ceiling: list[float] = field(default_factory=list)
+    # The same rebuild with the history replayed in its own backend (workers=0), when compared.
+    one_backend: list[float] = field(default_factory=list)
     seed_rate: float = 0.0
     checks: dict[str, int] = field(default_factory=dict)
 
     @property
     def ratios(self) -> list[float]:
         return [r / c for r, c in zip(self.rebuild, self.ceiling, strict=True) if c > 0]
+
+    @property
+    def one_backend_ratios(self) -> list[float]:
+        return [r / c for r, c in zip(self.one_backend, self.ceiling, strict=True) if c > 0]
 
     @property
     def met(self) -> bool | None:
@@ -94,10 +101,17 @@ class Result:
         return report.median(self.rebuild) >= TARGET
 
 
-def time_rebuild(conn: psycopg.Connection) -> tuple[int, float]:
+def time_rebuild(conn: psycopg.Connection, workers: int | None = None) -> tuple[int, float]:
     start = time.perf_counter()
-    covered = rebuild_all(conn)
+    covered = rebuild_all(conn, workers=workers)
     return covered, time.perf_counter() - start
+
+
+def time_rebuild_of(conn: psycopg.Connection, count: int, workers: int | None) -> float:
+    """The rebuild's events/s, checked to cover all `count` events."""
+    n, elapsed = time_rebuild(conn, workers)
+    assert n == count, f"rebuild covered {n} of {count} events"
+    return count / elapsed
 
 
 def time_ceiling(conn: psycopg.Connection) -> tuple[int, float]:
@@ -125,6 +139,7 @@ def run(
     rounds: int = 5,
     wallets: int = 1000,
     progress: Callable[[str], None] | None = None,
+    workers: int | None = None,
 ) -> Result:
     with psycopg.connect(url, autocommit=True) as conn:
         configure_connection(conn)
@@ -134,18 +149,22 @@ def run(
         # Set hint bits and statistics now, so that the first timed round does not pay for them.
         conn.execute("VACUUM (ANALYZE) events")
         time_ceiling(conn)
+        # Each round times the rebuild, the ceiling and (when the rebuild has workers) the rebuild
+        # in one backend, each of them first in turn.
+        timed: list[tuple[list[float], Callable[[], float]]] = [
+            (result.rebuild, lambda: time_rebuild_of(conn, count, workers)),
+            (result.ceiling, lambda: count / time_ceiling(conn)[1]),
+        ]
+        if workers != 0:
+            timed.append((result.one_backend, lambda: time_rebuild_of(conn, count, 0)))
         for r in range(rounds):
-            order = (time_rebuild, time_ceiling) if r % 2 == 0 else (time_ceiling, time_rebuild)
-            for timed in order:
-                n, elapsed = timed(conn)
-                if timed is time_rebuild:
-                    assert n == count, f"rebuild covered {n} of {count} events"
-                    result.rebuild.append(count / elapsed)
-                else:
-                    result.ceiling.append(count / elapsed)
+            for i in range(len(timed)):
+                rates, measure = timed[(r + i) % len(timed)]
+                rates.append(measure())
             if progress:
                 progress(f"round {r + 1}/{rounds}: rebuild {result.rebuild[-1]:,.0f}"
-                         f" ceiling {result.ceiling[-1]:,.0f} events/s")
+                         + (f" (one backend {result.one_backend[-1]:,.0f})" if result.one_backend else "")
+                         + f" ceiling {result.ceiling[-1]:,.0f} events/s")
         result.checks = check(conn)
     return result
 
@@ -153,13 +172,16 @@ def run(
 def markdown(result: Result) -> str:
     rebuild = report.median(result.rebuild)
     ceiling = report.median(result.ceiling)
-    return report.table(
-        ["events", "rebuild events/s", "ceiling events/s (GROUP BY in SQL)", "rebuild/ceiling",
-         f"≥ {TARGET:,} events/s"],
-        [[f"{result.events:,}", report.rate(rebuild), report.rate(ceiling),
-          report.percent(report.median(result.ratios)),
-          {True: "yes", False: "no", None: f"not judged (< {TARGET_EVENTS:,} events)"}[result.met]]],
-    )
+    header = ["events", "rebuild events/s", "ceiling events/s (GROUP BY in SQL)", "rebuild/ceiling"]
+    row = [f"{result.events:,}", report.rate(rebuild), report.rate(ceiling),
+           report.percent(report.median(result.ratios))]
+    if result.one_backend:
+        header += ["one backend: rebuild events/s", "one backend: rebuild/ceiling"]
+        row += [report.rate(report.median(result.one_backend)),
+                report.percent(report.median(result.one_backend_ratios))]
+    header.append(f"≥ {TARGET:,} events/s")
+    row.append({True: "yes", False: "no", None: f"not judged (< {TARGET_EVENTS:,} events)"}[result.met])
+    return report.table(header, [row])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -169,6 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--events", type=int, help="events in the log (default 200,000, quick 20,000)")
     parser.add_argument("--rounds", type=int, help="rounds (default 5, quick 2)")
     parser.add_argument("--wallets", type=int, default=1000)
+    parser.add_argument("--workers", type=int, help="connections replaying the balance history"
+                        " (default: one per partition; 0: the rebuild's own backend alone)")
     parser.add_argument("--url", help="server to create the benchmark database on"
                         " (default: $DATABASE_URL, else the local test server)")
     args = parser.parse_args(argv)
@@ -176,11 +200,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds = args.rounds or (2 if args.quick else 5)
     with db.fresh_database(args.url) as url:
         result = run(url, events, rounds, args.wallets,
-                     progress=lambda line: print(line, file=sys.stderr, flush=True))
+                     progress=lambda line: print(line, file=sys.stderr, flush=True),
+                     workers=args.workers)
         print(f"# Projection rebuild vs GROUP BY, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
               f"\n\n{db.describe(url)}, {os.cpu_count()} cores, {result.events:,} TreasurePosted"
               f" events across {args.wallets} wallets (seeded by COPY at"
-              f" {result.seed_rate:,.0f} events/s), {rounds} round(s); medians over rounds\n")
+              f" {result.seed_rate:,.0f} events/s), {rounds} round(s), the history replayed by"
+              f" {REPLAYED_BY.get(args.workers, f'{args.workers} workers at a time')};"
+              " medians over rounds\n")
     print(markdown(result))
     return 0
 

@@ -60,7 +60,11 @@ WITH legs AS (
 # default RANGE frame would, without looking for peers; the sum is `banco_running_sum`
 # (migration 016), bigint all the way, where `sum` would build a numeric for every leg.
 OLDER = "CREATE TEMPORARY TABLE older_postings (position bigint, recorded_at timestamptz, data jsonb)"
-REBUILD = """
+HISTORY_COLUMNS = ("(position, account, recorded_at, amount, balance_after, reason, counterparty,"
+                   " table_id, hand_id)")
+# Every leg with its running balance; {where} keeps some accounts only (a partition's, for
+# projections/history_rebuild.py), and the planner pushes it down into both scans.
+REPLAY = """
 WITH postings AS NOT MATERIALIZED (
     SELECT position, recorded_at, data->>'from' AS payer, data->>'to' AS payee,
            (data->>'amount')::bigint AS amount, data->>'reason' AS reason,
@@ -71,8 +75,6 @@ WITH postings AS NOT MATERIALIZED (
         UNION ALL SELECT position, recorded_at, data FROM older_postings
     ) AS e
 )
-INSERT INTO balance_history
-    (position, account, recorded_at, amount, balance_after, reason, counterparty, table_id, hand_id)
 SELECT position, account, recorded_at, amount,
        banco_running_sum(amount) OVER (PARTITION BY account COLLATE "C" ORDER BY position
                                        ROWS UNBOUNDED PRECEDING),
@@ -82,7 +84,9 @@ FROM (
            payee AS counterparty, table_id, hand_id FROM postings
     UNION ALL
     SELECT position, recorded_at, payee, amount, reason, payer, table_id, hand_id FROM postings
-) AS legs;
+) AS legs{where}
+"""
+REBUILD = "INSERT INTO balance_history " + HISTORY_COLUMNS + REPLAY + """;
 INSERT INTO balances (account, balance, last_position)
 SELECT account, sum(amount), max(position) FROM balance_history GROUP BY account;
 """
@@ -137,14 +141,30 @@ def rebuild(conn: psycopg.Connection, types: EventTypes = TYPES) -> None:
     conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
     conn.execute("TRUNCATE balances, balance_history")
     conn.execute("ALTER TABLE balance_history DROP CONSTRAINT balance_history_pkey")
-    conn.execute(OLDER)
-    older = [(e.position, e.recorded_at, Jsonb(e.data)) for e in older_events(conn, types, "TreasurePosted")]
-    if older:
-        with conn.cursor().copy("COPY older_postings FROM STDIN") as copy:
-            for row in older:
-                copy.write_row(row)
-    version = types.version("TreasurePosted")
-    conn.execute(sql.SQL(REBUILD).format(version=sql.Literal(version)).as_string(conn).encode())
+    load_older(conn, older_postings(conn, types))
+    conn.execute(statement(conn, REBUILD, types))
     conn.execute("DROP TABLE older_postings")
     conn.execute("ALTER TABLE balance_history"
                  " ADD CONSTRAINT balance_history_pkey PRIMARY KEY (account, position)")
+
+
+def older_postings(conn: psycopg.Connection, types: EventTypes = TYPES) -> list[tuple[object, ...]]:
+    """The postings stored under an older schema version, upcast, as rows of `older_postings`."""
+    return [(e.position, e.recorded_at, Jsonb(e.data))
+            for e in older_events(conn, types, "TreasurePosted")]
+
+
+def load_older(conn: psycopg.Connection, rows: Sequence[tuple[object, ...]]) -> None:
+    """Create the transaction's `older_postings` (which REPLAY reads) and copy `rows` into it."""
+    conn.execute(OLDER)
+    if rows:
+        with conn.cursor().copy("COPY older_postings FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+
+
+def statement(conn: psycopg.Connection, template: str, types: EventTypes = TYPES,
+              where: sql.Composable | None = None) -> bytes:
+    """`template` (REBUILD, or REPLAY inside another statement) for the current schema version."""
+    return sql.SQL(template).format(version=sql.Literal(types.version("TreasurePosted")),
+                                    where=where or sql.SQL("")).as_string(conn).encode()

@@ -58,7 +58,7 @@ def test_rebuild_replays_the_seeded_log(bench_url: str):
     result = rebuild.run(bench_url, events=2_000, rounds=1, wallets=50)
 
     assert result.events == 2_000
-    assert result.rebuild[0] > 0 and result.ceiling[0] > 0
+    assert result.rebuild[0] > 0 and result.ceiling[0] > 0 and result.one_backend[0] > 0
     assert result.checks == {"legs": 4_000, "accounts": 51, "sum": 0, "overdrawn": 0}
     assert result.met is None  # too small a log to judge the target
     assert "| 2,000 |" in rebuild.markdown(result)
