@@ -17,7 +17,7 @@ from psycopg import sql
 from events.ledger import HOUSE, InsufficientTreasure, Transfer
 from projections import history_rebuild, migrate
 from projections.rebuild import rebuild_all
-from service.commands import posting
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from tests.conftest import fresh_database
 
 HASHED = next(v for v, name, _ in migrate.available() if name.endswith("_history_by_account_hash.sql"))
@@ -35,7 +35,9 @@ def store(app):
 
 def post(pool, store, transfers, stream="history-rebuild-test"):
     with pool.connection() as c, c.transaction():
-        return posting.post(c, store, stream, transfers, {"actor": "test"})
+        uow = PostgresUnitOfWork.joining(c, store)
+        uow.append(stream, [t.event({"actor": "test"}) for t in transfers], None)
+        return uow.flush()
 
 
 def projected(pool) -> tuple[list[Any], list[Any]]:
