@@ -10,7 +10,7 @@ from flask.views import MethodView
 from events import ledger
 from events.model import StoredEvent
 from projections import history
-from service.application import export, players
+from service.application import export, listings, players
 from service.application.players import Deposit, ErasePlayer, RegisterPlayer, Withdraw
 from service.http import db, exports, idempotency, tokens
 from service.http.auth import require
@@ -73,26 +73,7 @@ class Players(MethodView):
     @blp.response(200, PlayerPageSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Players, newest first, with their wallets' balances"""
-        conn = db.conn()
-        clauses, params = "true", []
-        if query["cursor"] is not None:
-            # The cursor is the last player of the page before; ids are random, so the page goes
-            # on from that player's registration time.
-            after = conn.execute("SELECT created_at FROM players WHERE player_id = %s",
-                                 (query["cursor"],)).fetchone()
-            if after is None:
-                raise Problem(422, "invalid_cursor", "cursor is not a next_cursor this list gave")
-            clauses, params = "(p.created_at, p.player_id) < (%s, %s)", [after[0], query["cursor"]]
-        rows = conn.execute(
-            "SELECT p.player_id, p.name, p.created_at, coalesce(b.balance, 0), p.erased_at IS NOT NULL"
-            " FROM players p"
-            " LEFT JOIN balances b ON b.account = %s || p.player_id"
-            f" WHERE {clauses} ORDER BY p.created_at DESC, p.player_id DESC LIMIT %s",
-            [ledger.wallet(""), *params, query["limit"] + 1]).fetchall()
-        items = [{"id": r[0], "name": r[1], "created_at": r[2], "balance": r[3], "erased": r[4]}
-                 for r in rows[: query["limit"]]]
-        more = len(rows) > query["limit"]
-        return {"items": items, "next_cursor": items[-1]["id"] if more else None}
+        return listings.players(db.conn(), query["cursor"], query["limit"])
 
 
 @blp.route("/<player_id>")

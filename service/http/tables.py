@@ -14,7 +14,7 @@ from flask.views import MethodView
 
 from projections import tables
 from projections.tables import TableRow
-from service.application import handlers
+from service.application import handlers, listings
 from service.application.principal import Principal
 from service.application.redaction import viewer_in
 from service.application.table_options import table_options
@@ -155,29 +155,8 @@ class Tables(MethodView):
         """Tables, newest first, filtered by game and status"""
         if query["game"] is not None:
             handlers.engine_named(query["game"])  # a misspelt game would list no table at all
-        conn = db.conn()
-        clauses, params = ["true"], []
-        for column in ("game", "status"):
-            if query[column] is not None:
-                clauses.append(f"{column} = %s")
-                params.append(query[column])
-        if query["cursor"] is not None:
-            # The cursor is the last table of the page before; ids are random, so the page goes
-            # on from that table's creation time.
-            after = conn.execute("SELECT created_at FROM tables WHERE table_id = %s",
-                                 (query["cursor"],)).fetchone()
-            if after is None:
-                raise Problem(422, "invalid_cursor", "cursor is not a next_cursor this list gave")
-            clauses.append("(created_at, table_id) < (%s, %s)")
-            params += [after[0], query["cursor"]]
-        rows = conn.execute(
-            f"SELECT table_id, game, status, jsonb_array_length(seats), hand_number FROM tables"
-            f" WHERE {' AND '.join(clauses)} ORDER BY created_at DESC, table_id DESC LIMIT %s",
-            [*params, query["limit"] + 1]).fetchall()
-        items = [{"id": r[0], "game": r[1], "status": r[2], "players": r[3], "hands": r[4]}
-                 for r in rows[: query["limit"]]]
-        more = len(rows) > query["limit"]
-        return {"items": items, "next_cursor": items[-1]["id"] if more else None}
+        return listings.tables(db.conn(), query["game"], query["status"], query["cursor"],
+                               query["limit"])
 
 
 @blp.route("/<table_id>")
