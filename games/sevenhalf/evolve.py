@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from games.contract import Event, Posting
+from games.frozen import replace
 from games.sevenhalf.state import (
     Announcing,
     Answering,
