@@ -88,7 +88,7 @@ def evolve(state: State, event: Event) -> State:
             hand = state.hand(i)
             status = {"bust": "bust", "seven_half": "seven_half"}.get(str(d["reason"]), hand.status)
             declared = {**hand.declared, **d.get("declared", {})}
-            return state.with_hand(i, replace(hand, hidden=(), status=status,  # type: ignore[arg-type]
+            return state.with_hand(i, replace(hand, hidden=(), status=status,
                                               declared=declared))
         case "StakeLost":
             banker, amount = int(d["banker"]), int(d["amount"])
