@@ -166,6 +166,8 @@ def main(argv: list[str]) -> int:
             with contextlib.suppress(OSError):
                 os.unlink(offers.getsockname())
             offers.close()
+            with contextlib.suppress(OSError):  # the node's last streamer takes the folder along
+                os.rmdir(argv[1])
         pool.close(timeout=1)
         if config.metrics_dir is not None:
             from prometheus_client import multiprocess
