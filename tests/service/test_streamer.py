@@ -20,10 +20,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from projections.tables import TableRow
 from service.commands import notify
 from service.commands.principal import OPERATOR as OPERATOR_PRINCIPAL
 from service.commands.principal import Principal
 from service.http import fanout
+from service.http.feeds import Feed
 from service.http.relay import Relay, node_folder
 from service.http.streamer import Streamer
 from service.runtime.config import Config
@@ -300,3 +302,24 @@ def test_the_node_folder_is_the_service_users_alone(tmp_path: Path,
     open_to_all.mkdir(mode=0o777)
     open_to_all.chmod(0o777)
     assert node_folder(4243) is None  # anyone could have put a socket there
+
+
+def test_an_offered_table_is_read_only_when_a_notice_of_its_commit_comes():
+    """What another worker sent is kept as it came: read when a notice of its transaction
+    reaches a follower of the table here (`Feed.heard`), once, and never for another's."""
+    written = TableRow(table_id="tb_1", game="cassino", options={}, status="playing", version=7,
+                       txid=41)
+    reads: list[int] = []
+
+    def read() -> TableRow:
+        reads.append(1)
+        return written
+
+    feed = Feed("tb_1")
+    feed.offer_later(41, read)
+    feed.heard([notify.Change("tb_1", 5, 0, "playing", "player:pl_x", 40)])
+    assert reads == []  # another transaction's notice
+    feed.heard([notify.Change("tb_1", 7, 1, "playing", "player:pl_x", 41)])
+    feed.heard([notify.Change("tb_1", 7, 1, "playing", "player:pl_x", 41)])
+    assert reads == [1]
+    assert feed.turn(None, Principal("operator", "operator"), 7, 7) == (None, None)  # type: ignore[arg-type]
