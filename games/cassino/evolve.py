@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from games.cassino import events as ev
@@ -11,6 +10,7 @@ from games.cassino.options import Options
 from games.cassino.state import Build, Opening, Playing, RoundOver, State, item_id
 from games.contract import Event
 from games.deck import Card
+from games.frozen import replace
 
 
 def _set(seq: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:

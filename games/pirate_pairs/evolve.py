@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from games.contract import Event, SeedMaterial
+from games.frozen import replace
 from games.pirate_pairs import events as ev
 from games.pirate_pairs.state import Choosing, Finished, Player, Playing, State
 

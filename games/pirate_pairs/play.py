@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games import deck
 from games.contract import Event, IllegalMove
 from games.deck import Card
+from games.frozen import replace
 from games.pirate_pairs import events as ev
 from games.pirate_pairs.state import Player, State, has_pair, makes_pair, rank
 

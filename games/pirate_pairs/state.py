@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import msgspec
 
 from games.contract import IllegalMove, SeedMaterial
 from games.deck import Card
+from games.frozen import replace
 from games.pirate_pairs.options import Options
 
 

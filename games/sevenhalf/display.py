@@ -20,10 +20,22 @@ def readable(value: Any) -> Any:
     The display is made from the total the value already holds and from nothing else: where a
     view leaves out the total of a hidden card, no display of it can appear either."""
     if isinstance(value, list):
-        return [readable(v) for v in value]
-    if not isinstance(value, dict):
-        return value
-    out = {k: readable(v) for k, v in value.items()}
+        return _list(value)
+    if isinstance(value, dict):
+        return _dict(value)
+    return value
+
+
+# Every table a player is sent passes through here (a view holds some 75 values): only lists
+# and dicts are walked into, and a scalar is taken as it is, without a call of its own.
+def _list(value: list[Any]) -> list[Any]:
+    return [(_list(v) if isinstance(v, list) else _dict(v)) if isinstance(v, (list, dict)) else v
+            for v in value]
+
+
+def _dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    out = {k: (_list(v) if isinstance(v, list) else _dict(v)) if isinstance(v, (list, dict))
+           else v for k, v in value.items()}
     for key in TOTALS:
         total = value.get(key)
         if isinstance(total, int) and not isinstance(total, bool):

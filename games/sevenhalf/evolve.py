@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from games.contract import Event, Posting
+from games.frozen import replace
 from games.sevenhalf.state import (
     Announcing,
     Answering,
@@ -88,7 +88,7 @@ def evolve(state: State, event: Event) -> State:
             hand = state.hand(i)
             status = {"bust": "bust", "seven_half": "seven_half"}.get(str(d["reason"]), hand.status)
             declared = {**hand.declared, **d.get("declared", {})}
-            return state.with_hand(i, replace(hand, hidden=(), status=status,  # type: ignore[arg-type]
+            return state.with_hand(i, replace(hand, hidden=(), status=status,
                                               declared=declared))
         case "StakeLost":
             banker, amount = int(d["banker"]), int(d["amount"])

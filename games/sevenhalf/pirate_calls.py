@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from games.contract import Event, IllegalMove, Json
+from games.frozen import replace
 from games.sevenhalf import banking, cards
 from games.sevenhalf import events as ev
 from games.sevenhalf.commands import Call, Concede, Declare, Hit, Reveal, TimeOut

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 import msgspec
 
 from games.contract import Posting
+from games.frozen import replace
 
 Status = Literal["open", "stood", "bust", "seven_half", "out", "won", "lost", "conceded"]
 BANK = -1  # the hand index events use for the banker's (meneur's) own cards

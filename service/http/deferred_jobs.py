@@ -33,7 +33,12 @@ from workers import timeouts
 
 log = logging.getLogger("banco.jobs")
 
-DELAY_S = 0.05  # how long a change waits for the next one of its table before it is sent
+# How long a change waits for the next one of its table before it is sent. A turn shorter than
+# this never reaches Redis: at a busy table most are (a Sette e mezzo turn lasts tens of ms),
+# and at 0.05 s most turns still outlived it, each costing an RQ job written and then
+# cancelled (about a tenth of the API's CPU per action, bench/README.md). The delay is small
+# beside the shortest turn timeout (1 s) and RQ's scheduler, which looks once a second.
+DELAY_S = 0.25
 IDLE_S = 5.0  # an idle sender thread ends; the next change starts another
 
 _live: WeakSet[DeferredJobs] = WeakSet()

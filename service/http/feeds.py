@@ -14,8 +14,9 @@ written once its notice says it committed. Every follower's events still go thro
 from __future__ import annotations
 
 import bisect
+import logging
 import threading
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -35,6 +36,8 @@ from service.application.principal import Principal
 from service.application.redaction import Redactor, viewer_in
 from service.http.slots import Gate
 from service.http.tables import render
+
+log = logging.getLogger("banco.feeds")
 
 OFFERS = 8  # tables offered and not yet heard of that a feed keeps
 KEEP = 1000  # events a feed keeps; a follower further behind reads on its own until it catches up
@@ -79,8 +82,9 @@ class Feed:
         self._table: TableRow | None = None
         # The kept table as each viewer sees it, by the table's version.
         self._turns: dict[Viewer, tuple[int, Shown | None]] = {}
-        # Tables this process wrote, by writing transaction, until a notice says it committed.
-        self._offered: dict[int, TableRow] = {}
+        # Tables this process (or the node) wrote, by writing transaction, until a notice says
+        # it committed: as written, or still to be read from what another process sent.
+        self._offered: dict[int, TableRow | Callable[[], TableRow]] = {}
         self.reads = 0  # reads of the table's events from PostgreSQL
         self.table_reads = 0  # reads of the table's row
         self.renders = 0  # redactions made of an event, and renderings of the table
@@ -166,10 +170,14 @@ class Feed:
         """Keep `table` as a request of this process wrote it, not yet committed: once a notice
         names its transaction (`heard`), followers render it rather than read the table again.
         A transaction that rolls back sends no notice, and its table is never shown."""
-        if table.txid is None:
-            return
+        if table.txid is not None:
+            self.offer_later(table.txid, table)
+
+    def offer_later(self, txid: int, table: TableRow | Callable[[], TableRow]) -> None:
+        """`offer` the table transaction `txid` wrote, or what reads it (a table another process
+        sent): read only if a notice of `txid` wakes a follower here, who would read it else."""
         with self._offer_lock:
-            self._offered[table.txid] = table
+            self._offered[txid] = table
             self.offers += 1
             while len(self._offered) > OFFERS:  # the oldest, whose notice never came
                 del self._offered[next(iter(self._offered))]
@@ -183,7 +191,8 @@ class Feed:
             taken = [(change, self._offered.pop(change.txid, None)) for change in changes
                      if change.txid is not None]
         with self._lock:
-            for change, table in taken:
+            for change, kept in taken:
+                table = kept if kept is None or isinstance(kept, TableRow) else _read(kept)
                 if (table is not None and table.version == change.version
                         and (self._table is None or self._table.version < table.version)):
                     self._table, self._turns = table, {}
@@ -228,6 +237,14 @@ class Feed:
                 self._turns[viewer] = (table.version, sse(table.version, "table", body) if (
                     body["legal_actions"] or table.status in ("open", "over")) else None)
             return seat, self._turns[viewer][1]
+
+
+def _read(offered: Callable[[], TableRow]) -> TableRow | None:
+    try:
+        return offered()
+    except Exception:  # what a worker sent cannot be read: its followers read the table
+        log.exception("an offered table could not be read")
+        return None
 
 
 class Feeds:

@@ -32,6 +32,7 @@ from gunicorn.http.wsgi import Response
 
 from service.http.fanout import HAND_OFF
 from service.http.problems import PROBLEM, document
+from service.http.relay import node_folder
 from service.http.slow_clients import SlowClientWorker
 from service.runtime.config import STREAMS, Config, ConfigError
 
@@ -104,7 +105,7 @@ class ProblemWorker(SlowClientWorker):
         app = cast(Any, self).wsgi
         relay = getattr(app, "extensions", {}).get("banco.relay")
         if relay is not None:
-            relay.start()
+            relay.start(node_folder(self.ppid))
 
         def offering(environ: dict[str, Any], start_response: Any) -> Any:
             resp, sock = getattr(start_response, "__self__", None), environ.get("gunicorn.socket")

@@ -10,11 +10,12 @@ from service.http import pages, reference
 
 
 def _secure(response: Response) -> Response:
-    response.headers["X-Content-Type-Options"] = "nosniff"
     # A response to a request with credentials may hold tokens or a player's private data (and a
     # stream's no-cache would still let a cache store it), and an error is never worth keeping.
-    if "Authorization" in request.headers or response.status_code >= 400:
-        response.headers["Cache-Control"] = "no-store"
+    headers = response.headers
+    headers["X-Content-Type-Options"] = "nosniff"
+    if response.status_code >= 400 or "Authorization" in request.headers:
+        headers["Cache-Control"] = "no-store"
     if pages.is_page() or reference.is_docs():
         response.headers["Content-Security-Policy"] = pages.CSP
         response.headers["Referrer-Policy"] = "same-origin"

@@ -46,8 +46,8 @@ REFERENCE = ("/openapi.json", "/openapi.yaml", "/docs")
 
 
 def _unlimited() -> bool:
-    return (request.path in PROBES or request.path in REFERENCE or request.path.startswith("/docs/")
-            or pages.is_page())
+    path = request.path  # one look-up of the request's context for the three tests
+    return path in PROBES or path in REFERENCE or path.startswith("/docs/") or pages.is_page()
 
 
 def _identify() -> None:

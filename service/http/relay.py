@@ -9,7 +9,10 @@ writing of their own followers' news, however many follow.
 
 A request that writes a table the streamer has streams of hands it the table as written
 (`offer`), before it commits: the streamer's followers render it once the notice of its commit
-comes, rather than read it again from PostgreSQL.
+comes, rather than read it again from PostgreSQL. A table's streams land in every worker's
+streamer (its players' connections are spread over the workers), so under gunicorn the table
+goes to the node's other streamers too: each listens on a datagram socket in a folder of the
+node's own (`node_folder`), which only the service's user can open.
 
 The worker keeps each stream's place (`BANCO_STREAMS`) until its streamer says the stream
 ended. A streamer that dies ends its streams (their clients resume with Last-Event-ID) and
@@ -21,10 +24,14 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
+import os
 import socket
+import stat
 import subprocess
 import sys
+import tempfile
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -41,19 +48,51 @@ log = logging.getLogger("banco.relay")
 ENDED_MAX = 32
 READY = b"ready"
 READY_S = 60.0  # how long a streamer may take to start: its imports, its pool's first connection
-# A message without a socket is a table a request wrote (`Relay.offer`): this byte, then the
-# table as `projections.tables.passed` writes it (its snapshot as stored: no pickle, whose
-# reading could run code). Between a worker and the streamer it started, from the same code.
+# A message without a socket is a table a request wrote (`Relay.offer`): this byte, the table's
+# id and the transaction that wrote it, each followed by a space, then the table as
+# `projections.tables.passed` writes it (its snapshot as stored: no pickle, whose reading could
+# run code). Between a worker and the streamer it started, from the same code. The head lets a
+# streamer keep the table unread until a notice of that transaction concerns one of its
+# followers (`feeds.Feed.offer`), and drop unread a table nobody follows there.
 OFFER = b"T"
 MESSAGE_MAX = 1 << 16  # what the streamer reads of a message; a larger table is not offered
+# A table another worker of the node wrote, on a streamer's offers socket: this byte, then as
+# after `OFFER`.
+SIBLING = b"S"
+LOOK_S = 1.0  # how often the node's folder is listed for the streamers started since
+
+
+def node_folder(arbiter: int) -> Path | None:
+    """The folder where the streamers of gunicorn `arbiter`'s workers listen for the tables the
+    other workers wrote: made by the first of them, the service's user's alone; None if a
+    folder of that name is someone else's, or open to others (the offers are then not shared)."""
+    folder = Path(tempfile.gettempdir(), f"banco-streamers-{os.getuid()}-{arbiter}")
+    with contextlib.suppress(FileExistsError):
+        folder.mkdir(mode=0o700)
+    try:
+        found = folder.lstat()
+    except OSError:
+        return None
+    if (not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid()
+            or found.st_mode & 0o077):
+        log.warning("%s is not the service's own; tables are not shared between streamers",
+                    folder)
+        return None
+    return folder
 
 
 class Relay:
     """The worker's side: its streamer, started with the worker (`start`), and again by the
     next stream after one died."""
 
-    def __init__(self, metrics_dir: Path | None = None) -> None:
+    def __init__(self, metrics_dir: Path | None = None, node: Path | None = None) -> None:
         self._metrics_dir = metrics_dir  # `Config.metrics_dir`: where the streamer counts
+        # The node's streamers' folder (`node_folder`), their sockets in it, and ours.
+        self._node = node
+        self._siblings: list[str] = []
+        self._looked = -LOOK_S
+        self._own: str | None = None
+        self._out: socket.socket | None = None
         self._lock = threading.Lock()
         self._control: socket.socket | None = None
         self._ends: dict[int, Callable[[], None]] = {}  # the running streamer's streams
@@ -90,23 +129,71 @@ class Relay:
                 self._ended(key)
 
     def offer(self, table: TableRow) -> None:
-        """Hand the streamer `table` as a request wrote it, if it has streams of it; never
-        waiting: one it cannot take now is read again from PostgreSQL, as before."""
+        """Hand the streamer `table` as a request wrote it, if it has streams of it, and the
+        node's other streamers too; never waiting: one a streamer cannot take now is read
+        again from PostgreSQL, as before."""
         with self._lock:
             control = self._control
-            if control is None or not self._followed[table.table_id]:
-                return
-        message = OFFER + tables.passed(table)
+            ours = control is not None and bool(self._followed[table.table_id])
+        siblings = self._others()
+        if not ours and not siblings:
+            return
+        if table.txid is None:
+            return  # no notice can name it: never shown
+        written = b"%b %d %b" % (table.table_id.encode(), table.txid, tables.passed(table))
+        if ours and len(written) < MESSAGE_MAX:
+            # Full (the streamer is busy) or gone: its followers read the table.
+            with contextlib.suppress(OSError):
+                control.send(OFFER + written, socket.MSG_DONTWAIT)  # type: ignore[union-attr]
+        if siblings:
+            self._to_siblings(siblings, SIBLING + written)
+
+    def _others(self) -> list[str]:
+        """The sockets of the node's other streamers, listed again every `LOOK_S`."""
+        if self._node is None:
+            return []
+        now = time.monotonic()
+        if now - self._looked >= LOOK_S:
+            self._looked = now
+            try:
+                names = os.listdir(self._node)
+            except OSError:
+                names = []
+            self._siblings = [str(self._node / name) for name in names
+                              if str(self._node / name) != self._own]
+        return self._siblings
+
+    def _to_siblings(self, siblings: list[str], message: bytes) -> None:
         if len(message) > MESSAGE_MAX:
             return
-        # Full (the streamer is busy) or gone: its followers read the table.
-        with contextlib.suppress(OSError):
-            control.send(message, socket.MSG_DONTWAIT)
+        out = self._out
+        if out is None:
+            out = self._out = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        for path in siblings:
+            try:
+                out.sendto(message, socket.MSG_DONTWAIT, path)
+            except BlockingIOError:
+                continue  # that streamer is busy: its followers read the table
+            except OSError as e:  # gone (its worker ended): forgotten until the folder is listed
+                with contextlib.suppress(ValueError):
+                    self._siblings.remove(path)
+                if isinstance(e, ConnectionRefusedError):  # nobody listens: a killed one's
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
 
-    def start(self) -> None:
+    def close(self) -> None:
+        """Let go of the socket the node's other streamers are sent tables on."""
+        out, self._out = self._out, None
+        if out is not None:
+            out.close()
+
+    def start(self, node: Path | None = None) -> None:
         """Start the streamer now, as its worker starts, rather than with the first stream,
-        which would otherwise wait for it."""
+        which would otherwise wait for it; with the `node`'s folder (`node_folder`) where the
+        node's streamers listen for each other's tables."""
         with self._lock:
+            if node is not None:
+                self._node = node
             if self._control is None:
                 try:
                     self._start()
@@ -115,8 +202,9 @@ class Relay:
 
     def _start(self) -> socket.socket:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        node = [] if self._node is None else [str(self._node)]
         proc = subprocess.Popen([sys.executable, "-m", "service.http.streamer",
-                                 str(theirs.fileno())], pass_fds=(theirs.fileno(),))
+                                 str(theirs.fileno()), *node], pass_fds=(theirs.fileno(),))
         theirs.close()
         # Streams wait until it can take them: one handed over sooner would be taken late,
         # its client sent what changed meanwhile at once, not change by change.
@@ -139,6 +227,8 @@ class Relay:
         streams."""
         self._control, self._ends = control, {}
         self._tables, self._followed = {}, Counter()
+        if proc is not None and self._node is not None:
+            self._own, self._looked = str(self._node / str(proc.pid)), -LOOK_S
         threading.Thread(target=self._listen, args=(control, self._ends, proc), daemon=True,
                          name="banco-relay").start()
 

@@ -1,11 +1,12 @@
 """A gunicorn worker's streamer: the process that writes the streams its worker passes on.
 
-`python -m service.http.streamer FD`, started by the worker's relay (`service.http.relay`) with
-FD one end of a Unix socket. Each message on it is a stream: the client's socket, and where its
-follower stands (`Following.spec`). The streamer serves them from its fan-out
-(`service.http.fanout`) with feeds, notices and connections of its own, reading and redacting
-through the same code as the worker would; it writes back each stream's id as it ends, and
-exits when the worker closes its end.
+`python -m service.http.streamer FD [NODE]`, started by the worker's relay (`service.http.relay`)
+with FD one end of a Unix socket, and NODE the folder where the node's streamers hear of the
+tables the other workers wrote (`relay.node_folder`). Each message on FD is a stream: the
+client's socket, and where its follower stands (`Following.spec`). The streamer serves them
+from its fan-out (`service.http.fanout`) with feeds, notices and connections of its own,
+reading and redacting through the same code as the worker would; it writes back each stream's
+id as it ends, and exits when the worker closes its end.
 
 A stream reaches the streamer a moment after its worker last read for it: the fan-out looks
 for news once as it takes the stream over (`Fanout.serve`), so a change committed meanwhile is
@@ -20,8 +21,10 @@ import os
 import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -37,7 +40,7 @@ from service.http.fanout import Fanout, Following
 from service.http.feed import LogFollower
 from service.http.feeds import Feeds
 from service.http.follower import Follower
-from service.http.relay import MESSAGE_MAX, OFFER, READY, READY_S
+from service.http.relay import MESSAGE_MAX, OFFER, READY, READY_S, SIBLING
 from service.http.slots import once
 from service.runtime import logs
 from service.runtime.config import Config, ConfigError
@@ -59,6 +62,32 @@ class Streamer:
         self.feeds = Feeds()
         self.fanout = Fanout(notices)
 
+    def hear_siblings(self, node: Path) -> socket.socket:
+        """Take the tables the node's other workers wrote (`Relay.offer`) from a socket of its
+        own in the `node`'s folder, in a thread; the socket, to close and unlink at the end."""
+        offers = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        offers.bind(str(node / str(os.getpid())))
+        threading.Thread(target=self._siblings, args=(offers,), name="banco-offers",
+                         daemon=True).start()
+        return offers
+
+    def _siblings(self, offers: socket.socket) -> None:
+        while True:
+            try:
+                message = offers.recv(MESSAGE_MAX)
+            except OSError:  # closed as the streamer ends
+                return
+            if message.startswith(SIBLING):
+                self.offered(message[len(SIBLING):])
+
+    def offered(self, message: bytes) -> None:
+        """A table a request of the node wrote (`Relay.offer`): kept unread by its feed, if it
+        has followers here, until a notice of its commit concerns one of them."""
+        table_id, txid, written = message.split(b" ", 2)
+        feed = self.feeds.get(table_id.decode())
+        if feed is not None:
+            feed.offer_later(int(txid), partial(tables.received, written))
+
     def serve(self) -> None:
         """Take the worker's streams until it closes its end; ready once it listens for
         revocations (a stream whose token is revoked after that ends, however soon)."""
@@ -75,7 +104,7 @@ class Streamer:
                 return
             if not fds and message.startswith(OFFER):
                 # A table the worker wrote (`Relay.offer`), from the code that started us.
-                self.feeds.offer(tables.received(message[len(OFFER):]))
+                self.offered(message[len(OFFER):])
                 continue
             sock = socket.socket(fileno=fds[0])
             stream = orjson.loads(message)
@@ -124,9 +153,21 @@ def main(argv: list[str]) -> int:
     pool = make_pool(config.database_url, min_size=1, max_size=POOL, timeout=5)
     streamer = Streamer(control, pool, PostgresEventStore(pool, default_types()),
                         notify.Listener(config.database_url))
+    offers = None
+    if len(argv) > 1:
+        try:
+            offers = streamer.hear_siblings(Path(argv[1]))
+        except OSError as e:  # its followers read what the other workers write, as before
+            log.warning("not hearing the other workers' tables (%s)", e)
     try:
         streamer.serve()
     finally:
+        if offers is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(offers.getsockname())
+            offers.close()
+            with contextlib.suppress(OSError):  # the node's last streamer takes the folder along
+                os.rmdir(argv[1])
         pool.close(timeout=1)
         if config.metrics_dir is not None:
             from prometheus_client import multiprocess

@@ -5,10 +5,14 @@ renders and sends for a table that forty streams follow."""
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -16,11 +20,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from projections.tables import TableRow
 from service.application import notify
 from service.application.principal import OPERATOR as OPERATOR_PRINCIPAL
 from service.application.principal import Principal
 from service.http import fanout
-from service.http.relay import Relay
+from service.http.feeds import Feed
+from service.http.relay import Relay, node_folder
 from service.http.streamer import Streamer
 from service.runtime.config import Config
 from tests.service.conftest import OPERATOR
@@ -254,3 +260,66 @@ def _offered_tables_are_not_read_again(serving: Streamer, relay: Relay, app: Fla
     finally:
         for reader in readers:
             reader.sock.close()
+
+
+class _Node:
+    """Two workers' relays as a request sees them: streams go to one worker's streamer, the
+    tables a request writes are offered by the other worker's relay."""
+
+    def __init__(self, streams: Relay, writes: Relay) -> None:
+        self.hand = streams.hand
+        self.offer = writes.offer
+
+
+def test_a_table_another_worker_wrote_reaches_the_streamer_and_is_not_read_again(
+        streamer: tuple[Streamer, socket.socket], app: Flask, client: FlaskClient,
+        new_player: Any, monkeypatch: pytest.MonkeyPatch):
+    """A table's streams sit in every worker's streamer: the worker that serves a move offers
+    its table to the node's other streamers too (`relay.node_folder`), whose followers then
+    render it without reading it from PostgreSQL, as the writer's own streamer's do."""
+    serving, control = streamer
+    node = Path(tempfile.mkdtemp(prefix="banco-node-"))
+    offers = serving.hear_siblings(node)
+    streams, writes = Relay(), Relay(node=node)
+    streams.attach(control)  # the streamer's own worker, which serves no move here
+    try:
+        _offered_tables_are_not_read_again(serving, _Node(streams, writes),  # type: ignore[arg-type]
+                                           app, client, new_player, monkeypatch)
+    finally:
+        control.shutdown(socket.SHUT_RDWR)
+        writes.close()
+        offers.close()
+        shutil.rmtree(node)
+
+
+def test_the_node_folder_is_the_service_users_alone(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    folder = node_folder(4242)
+    assert folder is not None and folder.stat().st_mode & 0o777 == 0o700
+    assert node_folder(4242) == folder  # the node's other workers find it
+    open_to_all = tmp_path / f"banco-streamers-{os.getuid()}-4243"
+    open_to_all.mkdir(mode=0o777)
+    open_to_all.chmod(0o777)
+    assert node_folder(4243) is None  # anyone could have put a socket there
+
+
+def test_an_offered_table_is_read_only_when_a_notice_of_its_commit_comes():
+    """What another worker sent is kept as it came: read when a notice of its transaction
+    reaches a follower of the table here (`Feed.heard`), once, and never for another's."""
+    written = TableRow(table_id="tb_1", game="cassino", options={}, status="playing", version=7,
+                       txid=41)
+    reads: list[int] = []
+
+    def read() -> TableRow:
+        reads.append(1)
+        return written
+
+    feed = Feed("tb_1")
+    feed.offer_later(41, read)
+    feed.heard([notify.Change("tb_1", 5, 0, "playing", "player:pl_x", 40)])
+    assert reads == []  # another transaction's notice
+    feed.heard([notify.Change("tb_1", 7, 1, "playing", "player:pl_x", 41)])
+    feed.heard([notify.Change("tb_1", 7, 1, "playing", "player:pl_x", 41)])
+    assert reads == [1]
+    assert feed.turn(None, Principal("operator", "operator"), 7, 7) == (None, None)  # type: ignore[arg-type]
