@@ -168,3 +168,34 @@ def test_an_existing_history_is_kept_row_for_row_in_the_partitions_of_its_accoun
         assert matched == len(before)
         with pytest.raises(psycopg.errors.UniqueViolation):
             conn.execute("INSERT INTO balance_history SELECT * FROM balance_history LIMIT 1")
+
+
+def test_a_writer_holding_a_table_the_rebuild_waits_for_is_not_made_a_deadlock_victim(pool):
+    """A table command reads `tables` before it locks `balances`; the rebuild locks `balances`
+    before `tables`. Were the rebuild to wait on `tables` holding `balances`, the two would
+    deadlock and PostgreSQL would abort one of them (seen in a CI run: the rebuild). The rebuild
+    gives up its locks instead, and the writer finishes first."""
+    done: list[int] = []
+    with pool.connection() as writer:
+        with writer.transaction():
+            writer.execute("SELECT count(*) FROM tables")  # a command's first read
+            rebuild = threading.Thread(target=lambda: done.append(_rebuild(pool)))
+            rebuild.start()
+            with pool.connection() as watch:  # until the rebuild waits for `tables`
+                for _ in range(500):
+                    if watch.execute("SELECT count(*) FROM pg_locks WHERE NOT granted"
+                                     " AND mode = 'AccessExclusiveLock'").fetchone() != (0,):
+                        break
+                    threading.Event().wait(0.01)
+                else:
+                    raise AssertionError("the rebuild never waited for the table's lock")
+            # The command goes on to the balances the rebuild locked first: it waits for them
+            # until the rebuild lets go, and is not aborted.
+            writer.execute("SELECT count(*) FROM balances")
+        rebuild.join(60)
+    assert not rebuild.is_alive() and len(done) == 1
+
+
+def _rebuild(pool) -> int:
+    with pool.connection() as c:
+        return rebuild_all(c)
