@@ -188,7 +188,7 @@ def save_later(conn: psycopg.Connection, table: TableRow, actor: str | None = No
     had failed before it would be "prepared" on the client alone, and fail at its next use."""
     state = snapshots.encode(table.state) if table.state is not None else None
     # The notice ends with the writing transaction's id: a process that holds the table it
-    # wrote knows by it that the notice is of its own commit (service/http/feeds.py).
+    # wrote knows by it that the notice is of its own commit (service/streaming/feeds.py).
     return conn.execute(
         "WITH saved AS ("
         "INSERT INTO tables (table_id, game, options, status, version, seats, hand_id, hand_number,"

@@ -76,7 +76,7 @@ class Waiter:
         self.revoked = False
         self._listener = listener
         self._queue: queue.SimpleQueue[Change | None] = queue.SimpleQueue()
-        # Where the changes go instead when one thread serves many streams (`service.http.fanout`
+        # Where the changes go instead when one thread serves many streams (`service.streaming.fanout`
         # subscribes once for all of a table's), rather than being waited for with `wait`.
         self._put = self._queue.put if inbox is None else inbox
         self._heard = False  # a notice came that the stream did not want
@@ -137,7 +137,7 @@ class Listener:
 
     def keep(self) -> None:
         """Listen from now on, whether anyone waits or not: for a process that must hear every
-        revocation, even one made before its next subscriber comes (`service.http.streamer`)."""
+        revocation, even one made before its next subscriber comes (`service.streaming.streamer`)."""
         with self._lock:
             self._kept = True
             self._start()
@@ -149,7 +149,7 @@ class Listener:
 
     def on_revoked(self, tell: Callable[[str], None]) -> None:
         """Have `tell` called with the principal's key whenever a revocation is heard: for one
-        subscriber that serves many principals' streams (`service.http.fanout`)."""
+        subscriber that serves many principals' streams (`service.streaming.fanout`)."""
         self._revoked.append(tell)
 
     def unsubscribe(self, waiter: Waiter) -> None:

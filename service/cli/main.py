@@ -59,7 +59,7 @@ def serve(bind: str, workers: int, threads: int) -> None:
     # `banco worker` given the same folder has its own counted too.
     metrics = metrics_dir.chosen(config.metrics_dir)
     env = child_environment(
-        BANCO_THREADS=str(threads),  # what streams and long polls may hold (service/http/slots.py)
+        BANCO_THREADS=str(threads),  # what streams and long polls may hold (service/runtime/slots.py)
         **{metrics_dir.VARIABLE: str(metrics)})
     os.execvpe(sys.executable, gunicorn_command(bind, workers, threads), env)
 

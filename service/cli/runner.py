@@ -18,7 +18,7 @@ from service.runtime import embedded
 from service.runtime.config import Config, ConfigError, Local, child_environment
 
 # gunicorn threads per worker, for requests: a stream holds one only until its client has what
-# was due, then goes on from the worker's streamer (`service.http.relay`, bounded by
+# was due, then goes on from the worker's streamer (`service.streaming.relay`, bounded by
 # `BANCO_STREAMS`). Long polls hold theirs while they wait: three quarters of them may.
 THREADS = 64
 # Connections a worker keeps open between their requests (HTTP keep-alive), or while their heads

@@ -42,20 +42,20 @@ from service.http import (
     players,
     probes,
     reference,
+    request_log,
     streams,
     tables,
     tokens,
     webhooks,
 )
 from service.http.deferred_jobs import DeferredJobs
-from service.http.feeds import Feeds
 from service.http.problems import Problem, ProblemSchema, render, retry_later
-from service.http.relay import Relay
 from service.http.replica import Replica
-from service.http.slots import Slots, for_waiting
 from service.http.unions import UnionPlugin
-from service.runtime import logs
 from service.runtime.config import Config
+from service.runtime.slots import Slots, for_waiting
+from service.streaming.feeds import Feeds
+from service.streaming.relay import Relay
 from workers import queues
 
 API_SPEC = {
@@ -190,7 +190,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
         versions=lambda table_ids: _table_versions(db_pool, table_ids))
     headers.init_app(app)
     metrics.init_app(app)
-    logs.init_app(app)
+    request_log.init_app(app)
     db.init_app(app, db_pool, db_replica)
     limits.init_app(app, config.redis_url, config.rate_limit)
     idempotency.init_app(app)

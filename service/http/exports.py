@@ -10,7 +10,7 @@ from psycopg_pool import ConnectionPool
 
 from service.http import db
 from service.http.problems import retry_later
-from service.http.slots import Slots, once
+from service.runtime.slots import Slots, once
 
 
 def streamed(produce: Callable[[psycopg.Connection], Iterator[bytes]], mime: str,

@@ -11,7 +11,7 @@ Its threads never wait on a slow client (`service.http.slow_clients`): a request
 by the worker's poller, within `BANCO_HEAD_TIMEOUT_S`, its body within `BANCO_BODY_TIMEOUT_S`.
 
 It also lets the app take a connection over from gunicorn (`HAND_OFF`): a Server-Sent Events
-stream then goes on from the worker's streamer (`service.http.relay`), started with the worker,
+stream then goes on from the worker's streamer (`service.streaming.relay`), started with the worker,
 instead of holding a gunicorn thread for as long as its client follows. Such a stream's
 connection ends with it, and its response says `Connection: close`: gunicorn drops that header
 (hop-by-hop, the server's own) and would say keep-alive, so this worker closes the connection
@@ -30,11 +30,11 @@ import orjson
 from gunicorn import util
 from gunicorn.http.wsgi import Response
 
-from service.http.fanout import HAND_OFF
 from service.http.problems import PROBLEM, document
-from service.http.relay import node_folder
 from service.http.slow_clients import SlowClientWorker
 from service.runtime.config import STREAMS, Config, ConfigError
+from service.streaming.fanout import HAND_OFF
+from service.streaming.relay import node_folder
 
 
 def write_problem(sock: socket.socket, status: int, reason: str, message: str) -> None:

@@ -1,6 +1,6 @@
 """Serving a Server-Sent Events stream: passed on to the worker's streamer where the server
-hands connections over (`service.http.relay`), else from the request's own thread. Both move the
-same follower on (a table's, `service.http.follower`, or the log's, `service.http.feed`)."""
+hands connections over (`service.streaming.relay`), else from the request's own thread. Both move the
+same follower on (a table's, `service.streaming.follower`, or the log's, `service.http.feed`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from flask import Response, request
 
 from service.application import notify
 from service.http import auth
-from service.http.fanout import BEAT_S, HAND_OFF, KEEP_ALIVE, Following, TakeOver
-from service.http.relay import Relay
-from service.http.slots import Gate, once
 from service.runtime import metrics
+from service.runtime.slots import Gate, once
+from service.streaming.fanout import BEAT_S, HAND_OFF, KEEP_ALIVE, Following, TakeOver
+from service.streaming.relay import Relay
 
 
 def offered() -> TakeOver | None:

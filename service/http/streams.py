@@ -2,10 +2,10 @@
 
 Waiting requests hold no database connection while they wait: they are woken by the table's
 notices (`service.application.notify`) and take the news from the table's feed
-(`service.http.feeds`), which reads it once for all of the process's followers. A long poll
+(`service.streaming.feeds`), which reads it once for all of the process's followers. A long poll
 holds its gunicorn thread while it waits; a stream holds one only until its client has what was
-due, then goes on from its worker's streamer (`service.http.relay`), or, where gunicorn cannot
-hand its connection over, from its own thread. `service.http.slots` bounds how many may be open
+due, then goes on from its worker's streamer (`service.streaming.relay`), or, where gunicorn cannot
+hand its connection over, from its own thread. `service.runtime.slots` bounds how many may be open
 at once.
 """
 
@@ -30,12 +30,12 @@ from service.http import contract, db, sse
 from service.http.auth import principal, require
 from service.http.blueprint import TEXT, Blueprint
 from service.http.context import store
-from service.http.feeds import Feeds, Shown
-from service.http.follower import Follower
 from service.http.problems import Problem, retry_later
-from service.http.relay import Relay
-from service.http.slots import Slots, once
 from service.http.table_schemas import EventPageSchema, EventsQuerySchema, StreamQuerySchema
+from service.runtime.slots import Slots, once
+from service.streaming.feeds import Feeds, Shown
+from service.streaming.follower import Follower
+from service.streaming.relay import Relay
 
 blp = Blueprint("table-events", __name__, url_prefix="/v1/tables",
                 description="A table's events as you may see them: pages, long polls and streams.")
@@ -60,7 +60,7 @@ def _long_poll(table_id: str, who: Principal, after: int, limit: int,
     to `wait` seconds, and the table's version read after them.
 
     Woken by the table's notices, as streams are (`service.application.notify`), holding no database
-    connection while it waits, and reading through the table's feed (`service.http.feeds`) as
+    connection while it waits, and reading through the table's feed (`service.streaming.feeds`) as
     streams do: however many wait, the news is read once.
     """
     deadline = time.monotonic() + wait

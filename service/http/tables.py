@@ -8,15 +8,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
-import psycopg
 from flask import Response, current_app, request
 from flask.views import MethodView
 
-from projections import tables
 from projections.tables import TableRow
-from service.application import handlers, listings
+from service.application import handlers, listings, table_view
 from service.application.principal import Principal
-from service.application.redaction import viewer_in
 from service.application.table_options import table_options
 from service.http import contract, db
 from service.http.auth import principal, require
@@ -37,39 +34,18 @@ from service.http.table_schemas import (
 from service.runtime import metrics
 
 if TYPE_CHECKING:
-    from service.http.feeds import Feeds
+    from service.streaming.feeds import Feeds
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
                 description="Tables: seats, hands and actions.")
 
 
-def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None) -> dict[str, Any]:
-    """The table as `who` may see it, with the actions open to him (its seats' balances read on
-    `conn`, else in the request's unit of work, when they were not read with it)."""
-    engine = handlers.engine_of(table)
-    held = (table.balances if table.balances is not None
-            else tables.seat_balances(conn, table) if conn is not None
-            else db.uow().seat_balances(table))
-    viewer = viewer_in(who, table.seats)
-    you = viewer.seat if viewer.kind == "seat" else None
-    # Between hands the state the last hand ended in may still offer something (a Casino pirate
-    # volunteer for meneur), taken until the next deal.
-    live = table.state is not None and table.status in ("playing", "open")
-    return {
-        "id": table.table_id, "game": table.game, "variant": engine.info.variant_of(table.options),
-        "options": table.options, "rules_version": table.rules_version, "status": table.status,
-        "version": table.version,
-        "seats": [{"seat": s["seat"], "player_id": s["player_id"], "balance": held[s["player_id"]]}
-                  for s in table.seats],
-        "hand": None if table.hand_id is None else {
-            "id": table.hand_id, "number": table.hand_number,
-            "status": "playing" if table.status == "playing" else
-            ("settling" if table.status == "settling" else "settled")},
-        "turn": table.turn if table.status == "playing" else None,
-        "you": you,
-        "view": engine.view(table.state, viewer) if table.state is not None else None,
-        "legal_actions": engine.legal_actions(table.state, you) if live and you is not None else [],
-    }
+def render(table: TableRow, who: Principal) -> dict[str, Any]:
+    """The table as `who` may see it (`table_view.render`), its seats' balances read in the
+    request's unit of work when they were not read with it."""
+    if table.balances is None:
+        db.uow().seat_balances(table)
+    return table_view.render(table, who)
 
 
 def etag(table: TableRow) -> str:

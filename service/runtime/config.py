@@ -125,8 +125,8 @@ class Config:
     page_limit: int = 500
     rate_limit: str = "1200/minute"
     bench_endpoints: bool = False  # the benchmark's ceiling endpoint (service/http/bench_endpoint.py)
-    threads: int | None = None  # gunicorn threads per worker, when known (service/http/slots.py)
-    # Streams a gunicorn worker passes on to its streamer, at most (service/http/relay.py).
+    threads: int | None = None  # gunicorn threads per worker, when known (service/runtime/slots.py)
+    # Streams a gunicorn worker passes on to its streamer, at most (service/streaming/relay.py).
     streams: int = STREAMS
     head_timeout_s: int = HEAD_TIMEOUT_S
     body_timeout_s: int = BODY_TIMEOUT_S

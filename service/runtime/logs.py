@@ -1,14 +1,16 @@
-"""JSON logs, one object per line, each carrying the request id."""
+"""JSON logs, one object per line, each carrying the id of the request it was written for, if
+any (`REQUEST_ID`, which the API sets for each request: `service.http.request_log`)."""
 
 from __future__ import annotations
 
 import logging
-import secrets
 import sys
-import time
+from contextvars import ContextVar
 
 import orjson
-from flask import Flask, Response, g, has_request_context, request
+
+# The request being served by this thread, if any.
+REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
 
 
 class JsonFormatter(logging.Formatter):
@@ -21,8 +23,9 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        if has_request_context() and "request_id" in g:
-            entry["request_id"] = g.request_id
+        request_id = REQUEST_ID.get()
+        if request_id is not None:
+            entry["request_id"] = request_id
         for key in ("method", "path", "status", "duration_ms"):
             if hasattr(record, key):
                 entry[key] = getattr(record, key)
@@ -39,26 +42,3 @@ def configure(level: str = "INFO") -> None:
     logger.handlers[:] = [handler]
     logger.setLevel(level)
     logger.propagate = False
-
-
-log = logging.getLogger("banco.http")
-
-
-def _start() -> None:
-    incoming = request.headers.get("X-Request-ID", "")
-    g.request_id = incoming if 0 < len(incoming) <= 100 and incoming.isprintable() else secrets.token_hex(8)
-    g.started = time.perf_counter()
-
-
-def _done(response: Response) -> Response:
-    response.headers["X-Request-ID"] = g.get("request_id", "")
-    log.info("request", extra={
-        "method": request.method, "path": request.path, "status": response.status_code,
-        "duration_ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 2),
-    })
-    return response
-
-
-def init_app(app: Flask) -> None:
-    app.before_request(_start)
-    app.after_request(_done)

@@ -1,4 +1,4 @@
-"""Streams behind gunicorn, handed over to the worker's fan-out (service/http/fanout.py): a real
+"""Streams behind gunicorn, handed over to the worker's fan-out (service/streaming/fanout.py): a real
 `banco serve` of one worker with 4 threads and room for `STREAMS` streams, on the session's
 database. Tables are set up and played through the test client; the notices of its commits
 reach the server as any other process's do."""
@@ -30,8 +30,8 @@ from flask.testing import FlaskClient
 from projections.tables import CHANNEL
 from service.application import notify
 from service.application.principal import OPERATOR as OPERATOR_PRINCIPAL
-from service.http import fanout
 from service.runtime.config import Config
+from service.streaming import fanout
 from tests.service.conftest import OPERATOR, ROOT, Player, bearer
 from tests.service.test_feed import _marker
 from tests.service.test_streams import cassino_table
@@ -78,7 +78,7 @@ def streamer_of(pid: int) -> int | None:
     while todo:
         pid = todo.pop()
         with contextlib.suppress(OSError):
-            if b"service.http.streamer" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            if b"service.streaming.streamer" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 return pid
         for task in Path(f"/proc/{pid}/task").glob("*/children"):
             with contextlib.suppress(OSError):

@@ -1,4 +1,4 @@
-"""The fan-out's inbox (service/http/inbox.py): a task posted from any thread wakes the thread
+"""The fan-out's inbox (service/streaming/inbox.py): a task posted from any thread wakes the thread
 that selects on it, however the posts fall between its reads."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from service.http.inbox import Inbox
+from service.streaming.inbox import Inbox
 
 POSTS = 50_000  # per poster and round: enough for posts to land in every gap of the taker's loop
 ROUNDS = 20

@@ -1,4 +1,4 @@
-"""The streamer (service/http/streamer.py) in this process, fed streams as a worker's relay feeds
+"""The streamer (service/streaming/streamer.py) in this process, fed streams as a worker's relay feeds
 it (a message and a socket each over a Unix socket), on the session's database: what it reads,
 renders and sends for a table that forty streams follow."""
 
@@ -24,11 +24,11 @@ from projections.tables import TableRow
 from service.application import notify
 from service.application.principal import OPERATOR as OPERATOR_PRINCIPAL
 from service.application.principal import Principal
-from service.http import fanout
-from service.http.feeds import Feed
-from service.http.relay import Relay, node_folder
-from service.http.streamer import Streamer
 from service.runtime.config import Config
+from service.streaming import fanout
+from service.streaming.feeds import Feed
+from service.streaming.relay import Relay, node_folder
+from service.streaming.streamer import Streamer
 from tests.service.conftest import OPERATOR
 from tests.service.test_streams import cassino_table, move
 

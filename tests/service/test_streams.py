@@ -22,7 +22,7 @@ from projections import tables
 from service.application import notify
 from service.application.postgres_unit_of_work import transaction
 from service.http.app import create_app
-from service.http.slots import Gate
+from service.runtime.slots import Gate
 from tests.games.test_sevenhalf_properties import concrete
 from tests.service.conftest import OPERATOR, Player
 

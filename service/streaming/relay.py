@@ -1,8 +1,8 @@
 """A gunicorn worker's streams, passed on to a process of their own: its streamer.
 
 Behind gunicorn, a stream's request thread sends the response's head and what was due, then
-gunicorn hands the connection over (`service.http.fanout.HAND_OFF`). The worker passes the
-socket, with where its follower stands, to its streamer (`service.http.streamer`) over a Unix
+gunicorn hands the connection over (`service.streaming.fanout.HAND_OFF`). The worker passes the
+socket, with where its follower stands, to its streamer (`service.streaming.streamer`) over a Unix
 socket (`SCM_RIGHTS`), and closes its own copy: the streamer writes the stream from then on.
 The worker's threads, and its GIL, are left to requests: a table's moves never wait for the
 writing of their own followers' news, however many follow.
@@ -203,7 +203,7 @@ class Relay:
     def _start(self) -> socket.socket:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         node = [] if self._node is None else [str(self._node)]
-        proc = subprocess.Popen([sys.executable, "-m", "service.http.streamer",
+        proc = subprocess.Popen([sys.executable, "-m", "service.streaming.streamer",
                                  str(theirs.fileno()), *node], pass_fds=(theirs.fileno(),))
         theirs.close()
         # Streams wait until it can take them: one handed over sooner would be taken late,

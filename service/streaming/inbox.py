@@ -1,5 +1,5 @@
 """Calls posted from any thread to one thread that waits on sockets: the fan-out's
-(`service.http.fanout`), which hears of its tables' notices and of new streams this way."""
+(`service.streaming.fanout`), which hears of its tables' notices and of new streams this way."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """A gunicorn worker's streamer: the process that writes the streams its worker passes on.
 
-`python -m service.http.streamer FD [NODE]`, started by the worker's relay (`service.http.relay`)
+`python -m service.streaming.streamer FD [NODE]`, started by the worker's relay (`service.streaming.relay`)
 with FD one end of a Unix socket, and NODE the folder where the node's streamers hear of the
 tables the other workers wrote (`relay.node_folder`). Each message on FD is a stream: the
 client's socket, and where its follower stands (`Following.spec`). The streamer serves them
-from its fan-out (`service.http.fanout`) with feeds, notices and connections of its own,
+from its fan-out (`service.streaming.fanout`) with feeds, notices and connections of its own,
 reading and redacting through the same code as the worker would; it writes back each stream's
 id as it ends, and exits when the worker closes its end.
 
@@ -36,14 +36,14 @@ from events.postgres import PostgresEventStore, make_pool
 from projections import tables
 from service.application import notify
 from service.application.principal import Principal
-from service.http.fanout import Fanout, Following
-from service.http.feed import LogFollower
-from service.http.feeds import Feeds
-from service.http.follower import Follower
-from service.http.relay import MESSAGE_MAX, OFFER, READY, READY_S, SIBLING
-from service.http.slots import once
 from service.runtime import logs
 from service.runtime.config import Config, ConfigError
+from service.runtime.slots import once
+from service.streaming.fanout import Fanout, Following
+from service.streaming.feeds import Feeds
+from service.streaming.follower import Follower
+from service.streaming.log_follower import LogFollower
+from service.streaming.relay import MESSAGE_MAX, OFFER, READY, READY_S, SIBLING
 
 log = logging.getLogger("banco.streamer")
 

@@ -34,8 +34,8 @@ from service.application import handlers
 from service.application.notify import Change
 from service.application.principal import Principal
 from service.application.redaction import Redactor, viewer_in
-from service.http.slots import Gate
-from service.http.tables import render
+from service.application.table_view import render
+from service.runtime.slots import Gate
 
 log = logging.getLogger("banco.feeds")
 

@@ -1,7 +1,7 @@
 """One stream's place at a table: what it was sent, and what a change brings it next.
 
 A stream is served either by a thread of its own (`service.http.streams`) or, behind gunicorn, by
-its worker's streamer (`service.http.streamer`), whose fan-out (`service.http.fanout`) writes
+its worker's streamer (`service.streaming.streamer`), whose fan-out (`service.streaming.fanout`) writes
 every stream's news from one thread. Both move a `Follower` on in the same way: told of changes
 (`heard`), it takes what they brought from the table's feed (`news`), already redacted for its
 view. Where it stands (`state`, `spec`) passes from the worker to its streamer.
@@ -19,7 +19,7 @@ from service.application import handlers
 from service.application.notify import Change
 from service.application.principal import Principal
 from service.application.redaction import Redactor
-from service.http.feeds import BATCH, Feed, Shown, sse
+from service.streaming.feeds import BATCH, Feed, Shown, sse
 
 
 def concerns(change: Change, seat: int | None, who: Principal) -> bool:
@@ -106,7 +106,7 @@ class Follower:
 
     def spec(self) -> dict[str, Any]:
         """Where the follower stands, for another process to go on with it
-        (`service.http.streamer`)."""
+        (`service.streaming.streamer`)."""
         return {"kind": "table", "table_id": self.feed.table_id,
                 "who": [self.who.role, self.who.subject], "state": list(self.state())}
 

@@ -1,8 +1,8 @@
-"""Streams (tables' and the log's) written from one thread: a streamer's (`service.http.streamer`).
+"""Streams (tables' and the log's) written from one thread: a streamer's (`service.streaming.streamer`).
 
 Behind gunicorn a stream is handed over once its client has the response's head and what was
 due (`HAND_OFF`, which `service.http.gunicorn_worker` offers), and its worker passes it on to
-its streamer (`service.http.relay`): the socket joins the streamer's fan-out, one thread that
+its streamer (`service.streaming.relay`): the socket joins the streamer's fan-out, one thread that
 waits on all the handed-over sockets and on their tables' notices.
 
 A change costs the process work per kind of follower, not per follower. The fan-out hears of a
@@ -35,9 +35,9 @@ from typing import Any, Protocol
 from service.application import notify
 from service.application.notify import Change
 from service.application.principal import Principal
-from service.http.inbox import Inbox
-from service.http.slots import once
 from service.runtime import metrics
+from service.runtime.slots import once
+from service.streaming.inbox import Inbox
 
 log = logging.getLogger("banco.fanout")
 
@@ -56,7 +56,7 @@ TakeOver = Callable[[], tuple[socket.socket, bool]]
 
 
 class Following(Protocol):
-    """What the fan-out moves on: a table's follower (`service.http.follower`) or the log's
+    """What the fan-out moves on: a table's follower (`service.streaming.follower`) or the log's
     (`service.http.feed`). Two followers with the same `view` and `state`, told of the same
     changes, are sent the same bytes and come to the same state again."""
 

@@ -1,0 +1,50 @@
+"""A table as one caller may see it: what the API answers and the streams send.
+
+Every view of a table leaves the server through here, and here through the engine's redaction:
+a seat sees its own hidden cards, an auditor what auditors may, anyone else none
+(`service.application.redaction`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from games import registry
+from projections import tables
+from projections.tables import TableRow
+from service.application.principal import Principal
+from service.application.redaction import viewer_in
+
+
+def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None) -> dict[str, Any]:
+    """The table as `who` may see it, with the actions open to him; its seats' balances as read
+    with it, else read on `conn`."""
+    engine = registry.engine(table.game, table.rules_version)
+    if table.balances is not None:
+        held = table.balances
+    elif conn is not None:
+        held = tables.seat_balances(conn, table)
+    else:
+        raise ValueError("the table's seat balances were not read with it: give a connection")
+    viewer = viewer_in(who, table.seats)
+    you = viewer.seat if viewer.kind == "seat" else None
+    # Between hands the state the last hand ended in may still offer something (a Casino pirate
+    # volunteer for meneur), taken until the next deal.
+    live = table.state is not None and table.status in ("playing", "open")
+    return {
+        "id": table.table_id, "game": table.game, "variant": engine.info.variant_of(table.options),
+        "options": table.options, "rules_version": table.rules_version, "status": table.status,
+        "version": table.version,
+        "seats": [{"seat": s["seat"], "player_id": s["player_id"], "balance": held[s["player_id"]]}
+                  for s in table.seats],
+        "hand": None if table.hand_id is None else {
+            "id": table.hand_id, "number": table.hand_number,
+            "status": "playing" if table.status == "playing" else
+            ("settling" if table.status == "settling" else "settled")},
+        "turn": table.turn if table.status == "playing" else None,
+        "you": you,
+        "view": engine.view(table.state, viewer) if table.state is not None else None,
+        "legal_actions": engine.legal_actions(table.state, you) if live and you is not None else [],
+    }

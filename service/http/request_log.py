@@ -1,0 +1,43 @@
+"""One JSON log line a request, and the request's id: the caller's `X-Request-ID` when it is a
+sensible one, else one drawn here; sent back, recorded with the events the request writes
+(`service.http.context`), and carried by every log line written while it is served."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+
+from flask import Flask, Response, g, request
+
+from service.runtime.logs import REQUEST_ID
+
+log = logging.getLogger("banco.http")
+
+
+def _start() -> None:
+    incoming = request.headers.get("X-Request-ID", "")
+    g.request_id = incoming if 0 < len(incoming) <= 100 and incoming.isprintable() else secrets.token_hex(8)
+    g.request_id_set = REQUEST_ID.set(g.request_id)
+    g.started = time.perf_counter()
+
+
+def _done(response: Response) -> Response:
+    response.headers["X-Request-ID"] = g.get("request_id", "")
+    log.info("request", extra={
+        "method": request.method, "path": request.path, "status": response.status_code,
+        "duration_ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 2),
+    })
+    return response
+
+
+def _end(_: BaseException | None) -> None:
+    token = g.pop("request_id_set", None)
+    if token is not None:
+        REQUEST_ID.reset(token)  # the thread's next lines are no longer this request's
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(_start)
+    app.after_request(_done)
+    app.teardown_request(_end)
