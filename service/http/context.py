@@ -8,7 +8,9 @@ from flask import current_app, g, request
 
 from events.postgres import PostgresEventStore
 from service.http.auth import principal
-from service.http.idempotency import HEADER
+
+# The header that names a retried request as the same one (`service.http.idempotency`).
+IDEMPOTENCY_KEY = "Idempotency-Key"
 
 
 def metadata(command: str, **extra: Any) -> dict[str, Any]:
@@ -19,7 +21,7 @@ def metadata(command: str, **extra: Any) -> dict[str, Any]:
         "correlation_id": request.headers.get("X-Correlation-ID") or g.get("request_id"),
         # What caused these events: the request that carried the command.
         "causation_id": g.get("request_id"),
-        "idempotency_key": request.headers.get(HEADER),
+        "idempotency_key": request.headers.get(IDEMPOTENCY_KEY),
         "command": command,
         **extra,
     }

@@ -23,11 +23,13 @@ import orjson
 from flask import Flask, Response, current_app, g, request
 from psycopg.types.json import Jsonb
 
+from service.application import tokens, webhook_subscriptions
 from service.http import db
 from service.http.auth import principal
+from service.http.context import IDEMPOTENCY_KEY, metadata
 from service.http.problems import Problem
 
-HEADER = "Idempotency-Key"
+HEADER = IDEMPOTENCY_KEY
 REPLAYED = "Idempotent-Replayed"
 KEPT_HEADERS = ("Content-Type", "Location", "ETag")
 
@@ -93,8 +95,6 @@ def _lock_token_holder(who: str, key: str) -> None:
         "SELECT t.role, t.subject FROM idempotency_keys k JOIN tokens t USING (token_id)"
         " WHERE k.principal = %s AND k.key = %s", (who, key)).fetchone()
     if row is not None:
-        from service.application import tokens
-
         tokens.lock_subject(db.conn(), row[0], row[1])
 
 
@@ -105,9 +105,6 @@ def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response
                       "this Idempotency-Key was used for a different request")
     body = bytes(body)
     if token_id is not None:
-        from service.application import tokens
-        from service.http.context import metadata
-
         issued = tokens.reissue(db.uow(), tokens.ReissueToken(token_id),
                                 metadata("ReissueToken"))
         if issued is None:
@@ -127,8 +124,6 @@ def _with_secret(body: bytes) -> bytes:
     """A subscription's kept answer with its secret put back (it is kept without it)."""
     if not body.startswith(b'{"subscription"'):
         return body
-    from service.application import webhook_subscriptions
-
     doc = orjson.loads(body)
     if "secret" in doc:
         return body
