@@ -38,7 +38,6 @@ from service.http import (
     me,
     metrics,
     pages,
-    play_schemas,
     players,
     probes,
     reference,
@@ -64,6 +63,8 @@ API_SPEC = {
     "OPENAPI_VERSION": "3.0.3",
     "API_SPEC_OPTIONS": {
         "info": {"description": "An event-sourced game ledger for traditional card games."},
+        # Relative: the Banco that serves the document is the one it describes.
+        "servers": [{"url": "/", "description": "This Banco."}],
         "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
         "security": [{"bearer": []}],
     },
@@ -82,6 +83,11 @@ class BancoApi(Api):
     def _register_responses(self) -> None:
         super()._register_responses()
         contract.register_responses(self.spec)
+
+    def _register_pagination_header(self) -> None:
+        # Banco pages in its bodies (`next_cursor`), not with flask-smorest's header: its
+        # schema would be a component nothing uses.
+        pass
 
     def handle_http_exception(self, error: HTTPException) -> Any:
         return render(error)
@@ -205,7 +211,6 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
         from service.http import bench_endpoint
 
         api.register_blueprint(bench_endpoint.blp)
-    play_schemas.register(api.spec)
     _domain_errors(app)
     app.extensions["banco.api"] = api
     return app

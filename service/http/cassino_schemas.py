@@ -7,9 +7,15 @@ from typing import ClassVar
 
 from marshmallow import fields, validate
 
-from games.cassino.options import VARIANTS
+from games.cassino.options import VARIANTS, OptionsSchema
 from service.http.action_parts import SeatedSchema
 from service.http.unions import Alternatives, Strict, Union, tag
+
+WAITING_FOR = ["play"]
+
+
+class CassinoOptionsSchema(OptionsSchema):
+    """A Cassino table's options (named apart from the other games' for the document)."""
 
 
 class CassinoPhaseSchema(Strict):

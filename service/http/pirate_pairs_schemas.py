@@ -7,8 +7,15 @@ from typing import ClassVar
 
 from marshmallow import fields, validate
 
+from games.pirate_pairs.options import OptionsSchema
 from service.http.action_parts import SeatedSchema, plain
 from service.http.unions import Alternatives, Strict, Union, tag
+
+WAITING_FOR = ["choose", "play"]
+
+
+class PiratePairsOptionsSchema(OptionsSchema):
+    """A Pirate pairs table's options (named apart from the other games' for the document)."""
 
 
 class PiratePairsPhaseSchema(Strict):

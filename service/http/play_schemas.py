@@ -1,72 +1,65 @@
-"""The games in the API, all together: a table's `view` is one game's view (told apart by
-`game`), each of its `legal_actions` and each action sent is one game's action (by `type`).
-Each game's own unions are components too, so a client can be generated for one game."""
+"""The games in the API, all together: a table is one game's (told apart by `game`), with that
+game's options, turn, view and `legal_actions`; each action sent is one game's action (by `type`).
+Each game's own unions are components, so a client can be generated for one game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import ClassVar
 
-from apispec import APISpec
 from marshmallow import Schema
 
+from games.sevenhalf.options import PirateOptions, SetteOptions, SieteOptions
 from service.http import cassino_schemas as cassino
 from service.http import pirate_pairs_schemas as pirate_pairs
 from service.http import sevenhalf_schemas as sevenhalf
-from service.http.unions import Alternatives, Union
+from service.http.unions import Alternatives, AnyOf, Union
 
-GAME_UNIONS: tuple[type[Union], ...] = (
-    sevenhalf.SetteEMezzoLegalActionSchema, sevenhalf.SetteEMezzoActionSchema,
-    sevenhalf.SieteYMediaLegalActionSchema, sevenhalf.SieteYMediaActionSchema,
-    sevenhalf.CasinoPirateLegalActionSchema, sevenhalf.CasinoPirateActionSchema,
-    pirate_pairs.PiratePairsActionSchema, cassino.CassinoActionSchema,
-)
-OFFERED = (sevenhalf.SetteEMezzoLegalActionSchema, sevenhalf.SieteYMediaLegalActionSchema,
-           sevenhalf.CasinoPirateLegalActionSchema, pirate_pairs.PiratePairsActionSchema,
-           cassino.CassinoActionSchema)
+# Each game's actions as sent: `ActionSchema` is any of them.
 SENT = (sevenhalf.SetteEMezzoActionSchema, sevenhalf.SieteYMediaActionSchema,
         sevenhalf.CasinoPirateActionSchema, pirate_pairs.PiratePairsActionSchema,
         cassino.CassinoActionSchema)
 
 
-def merged(unions: Iterable[type[Union]]) -> dict[str, type[Schema]]:
-    """Every game's alternatives by type: games that share a type share its schema."""
-    out: dict[str, type[Schema]] = {}
-    for union in unions:
-        for kind, schema in union.alternatives.items():
-            assert out.setdefault(kind, schema) is schema, f"two schemas for {kind!r}"
-    return out
+@dataclass(frozen=True)
+class GameSchemas:
+    """What a table of one game shows, in the document: a table response is typed per game."""
+
+    title: str  # the components' prefix: `SetteEMezzoTable`, ...
+    options: type[Schema]
+    view: type[Schema]
+    legal_action: type[Union]
+    waiting_for: tuple[str, ...]  # what a turn of the game waits for
+    roles: tuple[str, ...] = ("player",)
+
+
+SEVENHALF_TURNS = tuple(sevenhalf.WAITING_FOR), tuple(sevenhalf.ROLES)
+GAMES: dict[str, GameSchemas] = {
+    "sette-e-mezzo": GameSchemas("SetteEMezzo", SetteOptions, sevenhalf.SetteEMezzoViewSchema,
+                                 sevenhalf.SetteEMezzoLegalActionSchema, *SEVENHALF_TURNS),
+    "siete-y-media": GameSchemas("SieteYMedia", SieteOptions, sevenhalf.SieteYMediaViewSchema,
+                                 sevenhalf.SieteYMediaLegalActionSchema, *SEVENHALF_TURNS),
+    "casino-pirate": GameSchemas("CasinoPirate", PirateOptions, sevenhalf.CasinoPirateViewSchema,
+                                 sevenhalf.CasinoPirateLegalActionSchema, *SEVENHALF_TURNS),
+    "pirate-pairs": GameSchemas("PiratePairs", pirate_pairs.PiratePairsOptionsSchema,
+                                pirate_pairs.PiratePairsViewSchema,
+                                pirate_pairs.PiratePairsActionSchema,
+                                tuple(pirate_pairs.WAITING_FOR)),
+    "cassino": GameSchemas("Cassino", cassino.CassinoOptionsSchema, cassino.CassinoViewSchema,
+                           cassino.CassinoActionSchema, tuple(cassino.WAITING_FOR)),
+}
 
 
 class ViewSchema(Union):
     """The hand in play (or the last one) as you may see it: its game's view."""
 
     tag = "game"
-    alternatives: ClassVar[Alternatives] = {
-        "sette-e-mezzo": sevenhalf.SetteEMezzoViewSchema,
-        "siete-y-media": sevenhalf.SieteYMediaViewSchema,
-        "casino-pirate": sevenhalf.CasinoPirateViewSchema,
-        "pirate-pairs": pirate_pairs.PiratePairsViewSchema,
-        "cassino": cassino.CassinoViewSchema,
-    }
+    alternatives: ClassVar[Alternatives] = {name: game.view for name, game in GAMES.items()}
 
 
-class LegalActionSchema(Union):
-    """An action open to you: sent back as it is, but for each `{min, max}` range, for which
-    you send a whole number in it (and `declare`, where you send any of its cards)."""
+class ActionSchema(AnyOf):
+    """`{"type": ..., ...parameters}`, one of your `legal_actions` with its ranges chosen: an
+    action of the table's game (an action several games share is each game's)."""
 
-    alternatives: ClassVar[Alternatives] = merged(OFFERED)
+    unions = SENT
 
-
-class ActionSchema(Union):
-    """`{"type": ..., ...parameters}`, one of your `legal_actions` with its ranges chosen."""
-
-    alternatives: ClassVar[Alternatives] = merged(SENT)
-
-
-def register(spec: APISpec) -> None:
-    """Each game's unions as components of their own."""
-    for union in GAME_UNIONS:
-        name = union.__name__.removesuffix("Schema")
-        if name not in spec.components.schemas:
-            spec.components.schema(name, schema=union)

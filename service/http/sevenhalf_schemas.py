@@ -14,6 +14,8 @@ from service.http.unions import Alternatives, Strict, Union, tag
 
 STATUSES = ["open", "stood", "bust", "seven_half", "out", "won", "lost", "conceded"]
 PHASES = ["opening", "announcing", "betting", "playing", "banking", "answering", "ended"]
+WAITING_FOR = ["announce", "bet", "choose", "play", "bank", "answer"]
+ROLES = ["player", "banker"]
 
 
 # --- the view ------------------------------------------------------------------------------
@@ -26,9 +28,8 @@ class SevenHalfPhaseSchema(Strict):
 
 class SevenHalfTurnSchema(Strict):
     seat = fields.Integer(required=True)
-    waiting_for = fields.String(required=True, validate=validate.OneOf(
-        ["announce", "bet", "choose", "play", "bank", "answer"]))
-    role = fields.String(required=True, validate=validate.OneOf(["player", "banker"]))
+    waiting_for = fields.String(required=True, validate=validate.OneOf(WAITING_FOR))
+    role = fields.String(required=True, validate=validate.OneOf(ROLES))
 
 
 class SevenHalfHandSchema(Strict):

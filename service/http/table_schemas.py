@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from marshmallow import Schema, fields, validate
 
-from service.http.play_schemas import LegalActionSchema, ViewSchema
+from service.http.play_schemas import GAMES, GameSchemas, ViewSchema
+from service.http.unions import Alternatives, Strict, Union, tag
 
 TABLE_ID = {"example": "tb_5c1e0a9b3d2f4e61"}
 HAND_ID = {"example": "hd_0a1b2c3d4e5f6071"}
+TABLE_STATUSES = ["open", "playing", "settling", "over"]
+TABLE_STATUS = {"description": "open (between hands), playing, settling (a finished hand is being"
+                               " paid) or over"}
+HAND_STATUSES = ["playing", "settling", "settled"]
+
+
+def game_name(**kwargs: object) -> fields.String:
+    """A game's name, one of those served."""
+    return fields.String(validate=validate.OneOf(list(GAMES)), **kwargs)  # type: ignore[arg-type]
 
 
 class GameSchema(Schema):
@@ -53,32 +65,63 @@ class SeatSchema(Schema):
 class HandRefSchema(Schema):
     id = fields.String(required=True, metadata=HAND_ID)
     number = fields.Integer(required=True)
-    status = fields.String(required=True, metadata={"example": "playing"})
+    status = fields.String(required=True, validate=validate.OneOf(HAND_STATUSES),
+                           metadata={"example": "playing"})
 
 
-class TableSchema(Schema):
+class TableBaseSchema(Schema):
+    """What a table shows whatever its game; each game's table (`TableSchema`) adds the rest."""
+
     id = fields.String(required=True, metadata=TABLE_ID)
-    game = fields.String(required=True)
     variant = fields.String(allow_none=True, required=True, metadata={
         "description": "The listed variant (GET /v1/games) the table's options make it, or null"
                        " when they make none (the game has no variants, or a Siete y media table"
                        " without the 7½-takes-the-bank rule).", "example": "banker:lot"})
-    options = fields.Dict(required=True)
     rules_version = fields.Integer(required=True, metadata={
         "description": "The game's rules version the table plays: the one current when it was"
                        " created, for its whole life (GET /v1/games lists each game's current"
                        " version).", "example": 1})
-    status = fields.String(required=True, metadata={
-        "description": "open (between hands), playing, settling (a finished hand is being paid) or over"})
+    status = fields.String(required=True, validate=validate.OneOf(TABLE_STATUSES),
+                           metadata=TABLE_STATUS)
     version = fields.Integer(required=True, metadata={"description": "Also the ETag; send it as If-Match."})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     hand = fields.Nested(HandRefSchema, allow_none=True, required=True)
-    turn = fields.Dict(allow_none=True, required=True, metadata={
-        "example": {"seat": 1, "waiting_for": "play", "role": "player"}})
     you = fields.Integer(allow_none=True, required=True, metadata={"description": "Your seat, if any."})
-    view = fields.Nested(ViewSchema, allow_none=True, required=True)
-    legal_actions = fields.List(fields.Nested(LegalActionSchema), required=True, metadata={
-        "example": [{"type": "hit"}, {"type": "stand"}]})
+
+
+def _turn(game: GameSchemas) -> type[Strict]:
+    """Whose move it is at a table of `game`, and what the game waits for."""
+    return type(f"{game.title}TurnSchema", (Strict,), {
+        "__doc__": "Whose move it is and what the game waits for of him.",
+        "seat": fields.Integer(required=True),
+        "waiting_for": fields.String(required=True, validate=validate.OneOf(game.waiting_for)),
+        "role": fields.String(required=True, validate=validate.OneOf(game.roles)),
+        "deadline": fields.DateTime(metadata={
+            "description": "When the turn times out, once its deadline is set."}),
+    })
+
+
+def _table(name: str, game: GameSchemas) -> type[Schema]:
+    """The table of one game: its options, turn, view and legal actions are the game's."""
+    return type(f"{game.title}TableSchema", (TableBaseSchema,), {
+        "__doc__": f"A table of {name}.",
+        "game": tag(name),
+        "options": fields.Nested(game.options, required=True),
+        "turn": fields.Nested(_turn(game), allow_none=True, required=True, metadata={
+            "description": "Whose move it is while a hand is in play; else null."}),
+        "view": fields.Nested(game.view, allow_none=True, required=True, metadata={
+            "description": "The hand in play (or the last one) as you may see it."}),
+        "legal_actions": fields.List(fields.Nested(game.legal_action), required=True, metadata={
+            "description": "The actions open to you now: send one back (its ranges chosen)."}),
+    })
+
+
+class TableSchema(Union):
+    """A table as you may see it, its game's: `game` tells which, and with it the type of its
+    `options`, `turn`, `view` and `legal_actions`."""
+
+    tag = "game"
+    alternatives: ClassVar[Alternatives] = {name: _table(name, game) for name, game in GAMES.items()}
 
 
 class TableListQuerySchema(Schema):
@@ -92,8 +135,9 @@ class TableListQuerySchema(Schema):
 
 class TableSummarySchema(Schema):
     id = fields.String(required=True, metadata=TABLE_ID)
-    game = fields.String(required=True)
-    status = fields.String(required=True)
+    game = game_name(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(TABLE_STATUSES),
+                           metadata=TABLE_STATUS)
     players = fields.Integer(required=True)
     hands = fields.Integer(required=True)
 
@@ -176,20 +220,40 @@ class EventPageSchema(Schema):
                        " `version`): ask again with `after=next_after` until it is false."})
 
 
+class HandSeatSchema(Schema):
+    seat = fields.Integer(required=True)
+    player_id = fields.String(required=True)
+    age = fields.Integer(allow_none=True)
+    seed = fields.String(allow_none=True, metadata={
+        "description": "The player's own text mixed into the shuffle, if he gave one."})
+
+
+class HandPostingSchema(Strict):
+    from_ = fields.String(required=True, data_key="from", attribute="from",
+                          metadata={"example": "escrow:tb_5c1e0a9b3d2f4e61:hd_0a1b2c3d4e5f6071"})
+    to = fields.String(required=True)
+    amount = fields.Integer(required=True)
+    reason = fields.String(required=True)
+
+
 class HandSchema(Schema):
     id = fields.String(required=True, metadata=HAND_ID)
     table_id = fields.String(required=True, metadata=TABLE_ID)
     number = fields.Integer(required=True)
-    status = fields.String(required=True, metadata={"example": "settled"})
-    seats = fields.List(fields.Dict(), required=True)
+    status = fields.String(required=True, validate=validate.OneOf(HAND_STATUSES),
+                           metadata={"example": "settled"})
+    seats = fields.List(fields.Nested(HandSeatSchema), required=True, metadata={
+        "description": "The seats as the hand was dealt."})
     commitment = fields.String(required=True)
     rules_version = fields.Integer(required=True, metadata={
         "description": "The game's rules version the hand was played (and is verified) with:"
                        " its table's.", "example": 1})
     server_seed = fields.String(allow_none=True, required=True, metadata={
         "description": "Revealed once the hand is settled (Casino pirate: to auditors only)."})
-    postings = fields.List(fields.Dict(), allow_none=True, required=True)
-    outcome = fields.Dict(allow_none=True, required=True, metadata={
+    postings = fields.List(fields.Nested(HandPostingSchema), allow_none=True, required=True,
+                           metadata={"description": "The treasure the settlement moved, once"
+                                                    " settled."})
+    outcome = fields.Nested(ViewSchema, allow_none=True, required=True, metadata={
         "description": "The final state of the hand as you may see it, once settled."})
     opened_at = fields.DateTime(required=True)
     settled_at = fields.DateTime(allow_none=True, required=True)

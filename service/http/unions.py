@@ -15,6 +15,12 @@ from marshmallow import Schema, fields, validate
 Alternatives = Mapping[str, type[Schema]]
 
 
+def null() -> dict[str, Any]:
+    """The null branch of a nullable reference in OpenAPI 3.0.3: null, and nothing else (a new
+    dict each time: a shared one would be written to YAML as an alias)."""
+    return {"type": "object", "nullable": True, "enum": [None]}
+
+
 def tag(value: str, *values: str) -> fields.String:
     """The required tag property of one alternative: exactly `value` (or one of `values`)."""
     return fields.String(required=True, validate=validate.OneOf([value, *values]))
@@ -44,6 +50,13 @@ class Union(Schema):
         return obj
 
 
+class AnyOf(Union):
+    """Any of `unions` (each a `Union`), whichever takes it: documented as `anyOf` them, for a
+    value that several of them may take at once (an action shared by games)."""
+
+    unions: ClassVar[tuple[type[Union], ...]] = ()
+
+
 class UnionConverter(OpenAPIConverter):
     """Documents a `Union` as `oneOf` its alternatives (each a component) with a discriminator."""
 
@@ -51,24 +64,43 @@ class UnionConverter(OpenAPIConverter):
         instance = resolve_schema_instance(schema)
         if not isinstance(instance, Union):
             return dict(super().schema2jsonschema(schema))
+        if isinstance(instance, AnyOf):
+            return {"anyOf": [self.resolve_nested_schema(union) for union in instance.unions],
+                    **self._description(instance)}
         refs = {value: self.resolve_nested_schema(alt)["$ref"]
                 for value, alt in instance.alternatives.items()}
         out: dict[str, Any] = {
             "oneOf": [{"$ref": ref} for ref in dict.fromkeys(refs.values())],
             "discriminator": {"propertyName": instance.tag, "mapping": refs},
         }
-        if instance.__doc__:
-            out["description"] = " ".join(instance.__doc__.split())
-        return out
+        return {**out, **self._description(instance)}
+
+    @staticmethod
+    def _description(instance: Union) -> dict[str, str]:
+        return {"description": " ".join(instance.__doc__.split())} if instance.__doc__ else {}
 
 
     def field2nullable(self, field: fields.Field, ret: dict[str, Any]) -> dict[str, Any]:
-        # apispec writes a nullable reference as `anyOf: [{type: object, nullable: true}, $ref]`
-        # in OpenAPI 3.0, whose first branch takes any object at all: a wrong view would pass.
-        if field.allow_none and "$ref" in ret and self.openapi_version.major == 3 \
-                and self.openapi_version.minor == 0:
-            return {"oneOf": [{"$ref": ret.pop("$ref")}], "nullable": True}
+        # OpenAPI 3.0.3 lets `nullable` add null only to a `type` beside it: apispec's
+        # `anyOf: [{type: object, nullable: true}, $ref]` takes any object at all (a wrong view
+        # would pass), and `nullable` beside a lone `oneOf` adds nothing (null is refused). The
+        # reference or null, each branch exact, is `oneOf` the two.
+        # (A reference beside a description is `allOf: [$ref]`, as a `$ref`'s siblings are
+        # ignored.)
+        if field.allow_none and self.openapi_version.major == 3 and self.openapi_version.minor == 0:
+            if "$ref" in ret:
+                return {"oneOf": [{"$ref": ret.pop("$ref")}, null()]}
+            if "allOf" in ret:
+                return {"oneOf": [*ret.pop("allOf"), null()]}
         return dict(super().field2nullable(field, ret))
+
+    def field2default(self, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+        # A null default says no more than a field left out, and generators (openapi-typescript)
+        # take a field with a default for one always present.
+        out = dict(super().field2default(field, **kwargs))
+        if out.get("default", ...) is None:
+            del out["default"]
+        return out
 
 
 class UnionPlugin(MarshmallowPlugin):

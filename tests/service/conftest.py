@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from service.http.app import create_app
 from service.runtime import embedded
 from service.runtime.config import Config, WorkerConfig
+from tests.service.responses import CheckedClient
 from workers import context
 
 OPERATOR_KEY = "test-operator-key-0123456789"
@@ -70,6 +71,7 @@ def app_on(config: Config) -> Iterator[Flask]:
     """The app on `config`, in testing mode; its pools closed afterwards."""
     app = create_app(config)
     app.config["TESTING"] = True
+    app.test_client_class = CheckedClient
     try:
         yield app
     finally:

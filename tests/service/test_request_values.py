@@ -49,7 +49,8 @@ def _body_schema(operation: dict[str, Any]) -> dict[str, Any] | None:
 
 def _lone_surrogates(schema: dict[str, Any], at: tuple[str, ...] = ()) -> Iterator[tuple[Any, Any]]:
     """(body, the errors it must get) for every place a string may go in `schema`."""
-    for alternative in schema.get("oneOf", []):  # an action: each game's, by its `type`
+    # An action: any game's (`anyOf`), each game's by its `type` (`oneOf`).
+    for alternative in [*schema.get("anyOf", []), *schema.get("oneOf", [])]:
         yield from _lone_surrogates(_resolve(alternative), at)
     for name, field in schema.get("properties", {}).items():
         field = _resolve(field)

@@ -1,0 +1,147 @@
+"""The bodies the API answers are those openapi.yaml describes, checked by a strict OpenAPI 3.0
+validator (tests/service/responses.py) on every response the tests' clients receive; here, that
+the check runs on a played hand of each game, and that it refuses what drifts."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.service.conftest import OPERATOR
+from tests.service.play import Session
+from tests.service.responses import CheckedClient, problems
+
+PLAYED = [("sette-e-mezzo", {}, 50, 3), ("siete-y-media", {}, 50, 3), ("casino-pirate", {}, None, 3),
+          ("pirate-pairs", {}, 40, 3), ("cassino", {"variant": "draw"}, 30, 2)]
+TABLE = "/v1/tables/{table_id}"
+
+
+class Counted(Session):
+    """A session that counts the JSON bodies its players receive."""
+
+    bodies: int = 0
+
+    def call(self, *args: Any, **kwargs: Any) -> Any:
+        r = super().call(*args, **kwargs)
+        self.bodies += r.mimetype.endswith("json")
+        return r
+
+
+@pytest.mark.parametrize(("game", "options", "buy_in", "players"), PLAYED, ids=[g for g, *_ in PLAYED])
+def test_every_body_a_played_hand_receives_is_checked(client, new_player, worker, game, options,
+                                                      buy_in, players):
+    """A hand played to its settlement, then read back and audited: each JSON body was held to
+    the operation's schema (the count shows the check ran on every one)."""
+    assert isinstance(client, CheckedClient)
+    before = CheckedClient.checked
+    session = Counted(client, game, [new_player(f"P{i}", deposit=100) for i in range(players)])
+    session.open(options, buy_in)
+    hand_id = session.deal()
+    session.play_hand()
+    hand = session.wait_settled(hand_id)
+    assert hand["outcome"]["game"] == game and hand["postings"] is not None
+    session.audit(hand_id)
+    for p in session.players:
+        session.call(p, "get", f"/v1/tables/{session.table_id}/hands")
+    assert session.bodies > 10
+    assert CheckedClient.checked - before >= session.bodies
+
+
+@pytest.fixture(scope="module")
+def shown(app, worker) -> dict[str, dict[str, Any]]:
+    """A table of Sette e mezzo and one of Cassino as a seated player sees it mid-hand."""
+    client = app.test_client()
+    out = {}
+    for game, options, buy_in in [("sette-e-mezzo", {}, 50), ("cassino", {"variant": "draw"}, 30)]:
+        players = []
+        for i in range(2):
+            r = client.post("/v1/players", json={"name": f"S{i}"}, headers=OPERATOR)
+            players.append((r.json["player"]["id"], {"Authorization": f"Bearer {r.json['token']}"}))
+            client.post(f"/v1/players/{players[-1][0]}/deposits",
+                        json={"amount": 100, "reason": "seed"}, headers=OPERATOR)
+        table = client.post("/v1/tables", json={"game": game, "options": options},
+                            headers=OPERATOR).json["id"]
+        for _, auth in players:
+            client.post(f"/v1/tables/{table}/seats", json={"buy_in": buy_in}, headers=auth)
+        client.post(f"/v1/tables/{table}/hands", headers=OPERATOR)
+        seen = [client.get(f"/v1/tables/{table}", headers=auth).json for _, auth in players]
+        out[game] = next(t for t in seen if t["legal_actions"])
+    return out
+
+
+def _check(body: dict[str, Any]) -> list[str]:
+    import orjson
+
+    return problems("GET", TABLE, 200, "application/json", orjson.dumps(body))
+
+
+# Each a drift of a field's type, value or shape that a client generated from the spec would
+# trip over.
+SPOILS = {
+    "version as text": lambda t: t.update(version=str(t["version"])),
+    "an unknown status": lambda t: t.update(status="closed"),
+    "another game's name": lambda t: t.update(game="siete-y-media"),
+    "a game not served": lambda t: t.update(game="poker"),
+    "a field more": lambda t: t.update(secret=1),
+    "a field less": lambda t: t.pop("turn"),
+    "the view's stake as text": lambda t: t["view"].update(stake="1"),
+    "a field more in the view": lambda t: t["view"].update(deck_seed="x"),
+    "a turn waiting for nothing the game waits for": lambda t: t["turn"].update(waiting_for="nap"),
+    "a turn's seat as text": lambda t: t["turn"].update(seat="0"),
+    "a hand of an unknown status": lambda t: t["hand"].update(status="done"),
+    "an option of the wrong type": lambda t: t["options"].update(max_bet="20"),
+    "another game's action": lambda t: t.update(legal_actions=[
+        {"type": "trail", "card": "7H"}]),
+    "an action of no game": lambda t: t.update(legal_actions=[{"type": "fold"}]),
+}
+
+
+@pytest.mark.parametrize("spoil", list(SPOILS))
+def test_the_check_refuses_a_table_that_drifts(shown, spoil):
+    table = shown["sette-e-mezzo"]
+    assert _check(table) == []
+    wrong = copy.deepcopy(table)
+    SPOILS[spoil](wrong)
+    assert _check(wrong), spoil
+
+
+def test_a_table_is_checked_as_its_games(shown):
+    """The table is told apart by `game`: a Cassino view, offer or options in a Sette e mezzo
+    table is refused (and the other way), and each table passes as its own game's."""
+    sette, cassino = shown["sette-e-mezzo"], shown["cassino"]
+    assert _check(cassino) == []
+    for field in ("view", "legal_actions", "options"):
+        assert _check({**sette, field: cassino[field]}), field
+        assert _check({**cassino, field: sette[field]}), field
+
+
+def test_a_table_between_hands_has_null_where_the_spec_says_nullable(shown):
+    """`hand`, `turn` and `view` are null on a table never dealt: OpenAPI 3.0.3 lets `nullable`
+    beside no `type` add nothing, so the spec had a strict validator refuse these nulls."""
+    table = {**shown["cassino"], "hand": None, "turn": None, "view": None, "you": None,
+             "legal_actions": [], "status": "open"}
+    assert _check(table) == []
+    assert _check({**table, "view": {}}), "an empty object is not a null view"
+
+
+def test_a_checked_client_fails_the_test_that_receives_a_drifting_body():
+    """The hook itself: a response unlike the document fails at the request (a stand-in app
+    that answers GET /v1/tables/{table_id} with a table of the wrong shape)."""
+    app = Flask(__name__)
+    app.test_client_class = CheckedClient
+
+    @app.get("/v1/tables/<table_id>")
+    def table(table_id: str) -> Any:
+        return {"id": table_id, "game": "cassino", "version": "1"}
+
+    @app.get("/v1/games")
+    def games() -> Any:
+        return [{"name": "cassino"}], 418
+
+    with pytest.raises(AssertionError, match="version"):
+        app.test_client().get("/v1/tables/tb_1")
+    with pytest.raises(AssertionError, match="status not listed"):
+        app.test_client().get("/v1/games")
