@@ -38,10 +38,14 @@ class InMemoryEventStore:
             for event in batch.events:
                 self.types.validate(event)
         with self._lock:
+            # Checked in order, as PostgreSQL appends them: a batch may follow another of its
+            # stream in the same call, at the version that one leaves.
+            versions: dict[str, int] = {}
             for batch in appends:
-                current = len(self._streams.get(batch.stream_id, []))
+                current = versions.get(batch.stream_id, len(self._streams.get(batch.stream_id, [])))
                 if batch.expected_version is not None and batch.expected_version != current:
                     raise ConcurrencyConflict(batch.stream_id, batch.expected_version)
+                versions[batch.stream_id] = current + len(batch.events)
             self._txid += 1
             now = datetime.now(UTC)
             stored: list[StoredEvent] = []

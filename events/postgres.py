@@ -199,14 +199,19 @@ class PostgresEventStore:
                 return self._append_all(c, appends)
 
     def send(self, conn: psycopg.Connection, stream_id: str, events: Sequence[NewEvent],
-             expected_version: int | None, prepare: bool | None = None) -> psycopg.Cursor[Any]:
+             expected_version: int | None, prepare: bool | None = None,
+             own_cursor: bool = False) -> psycopg.Cursor[Any]:
         """Send the append's statement without reading its answer: for a caller's pipeline,
         whose other statements go in the same round trip. `sent` reads it (after the pipeline);
         a lost race fails the pipeline with BC409 (see `lost_race`). The events are validated
-        by the caller."""
+        by the caller. A second append in one pipeline takes `own_cursor`: the connection's
+        kept cursor holds one statement's answer, and the next statement it ran would replace
+        the first's."""
         if len(events) == 1 and expected_version is not None:
-            return self._send_one(conn, stream_id, events[0], expected_version, prepare)
-        return self._send_many(conn, stream_id, events, expected_version, prepare)
+            raw = psycopg.RawCursor(conn) if own_cursor else self._raw_cursor(conn)
+            return self._send_one(conn, stream_id, events[0], expected_version, prepare, raw)
+        cursor = conn.cursor() if own_cursor else self._cursor(conn)
+        return self._send_many(conn, stream_id, events, expected_version, prepare, cursor)
 
     def sent(self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None,
              cursor: psycopg.Cursor[Any]) -> list[StoredEvent]:
@@ -236,13 +241,14 @@ class PostgresEventStore:
         return stored
 
     def _send_many(self, conn: psycopg.Connection, stream_id: str, events: Sequence[NewEvent],
-                   expected: int | None, prepare: bool | None = None) -> psycopg.Cursor:
+                   expected: int | None, prepare: bool | None = None,
+                   cursor: psycopg.Cursor[Any] | None = None) -> psycopg.Cursor:
         texts = [canonical_json(stream_id, e) for e in events]
         # The texts go as a binary array (%b): the text format would backslash-escape every
         # quote of every JSON text, which cost more client CPU than the rest of the append for
         # a 10-event batch (see bench/README.md).
-        return self._cursor(conn).execute("SELECT * FROM banco_append(%s, %s, %b)",
-                                          (stream_id, expected, texts), prepare=prepare)
+        return (cursor or self._cursor(conn)).execute(
+            "SELECT * FROM banco_append(%s, %s, %b)", (stream_id, expected, texts), prepare=prepare)
 
     @staticmethod
     def _stored_many(stream_id: str, events: Sequence[NewEvent],
@@ -253,12 +259,13 @@ class PostgresEventStore:
                 in zip(events, rows, strict=True)]
 
     def _send_one(self, conn: psycopg.Connection, stream_id: str, event: NewEvent,
-                  expected: int, prepare: bool | None = None) -> psycopg.RawCursor:
+                  expected: int, prepare: bool | None = None,
+                  cursor: psycopg.RawCursor | None = None) -> psycopg.RawCursor:
         params = (stream_id, expected, canonical_json(stream_id, event), event.type,
                   event.schema_version, orjson.dumps(event.data).decode(),
                   orjson.dumps(event.metadata).decode())
-        return self._raw_cursor(conn).execute(APPEND_ONE_NEW if expected == 0 else APPEND_ONE,
-                                              params, prepare=prepare)
+        return (cursor or self._raw_cursor(conn)).execute(
+            APPEND_ONE_NEW if expected == 0 else APPEND_ONE, params, prepare=prepare)
 
     @staticmethod
     def _stored_one(stream_id: str, event: NewEvent, expected: int,

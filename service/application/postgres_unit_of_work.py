@@ -220,17 +220,20 @@ class PostgresUnitOfWork:
     def _flush(self, c: psycopg.Connection, appends: Sequence[_Append],
                saves: Sequence[tuple[TableRow, str | None]],
                statements: Sequence[tuple[str, Sequence[Any]]]) -> list[StoredEvent]:
-        # After a statement that may fail, unprepared (see `projections.tables.save_later`).
-        prepare = False if appends else None
+        # A statement sent after one that may fail goes unprepared (see
+        # `projections.tables.save_later`): every one after the first check or append.
+        prepare: bool | None = None
         sent: list[tuple[_Append, psycopg.Cursor]] = []
         saving: list[tuple[TableRow, psycopg.Cursor]] = []
         try:
             with c.pipeline():
                 for a in appends:
                     if a.transfers:
-                        ledger.hold(c, a.stream_id, a.expected_version, a.transfers)
+                        ledger.hold(c, a.stream_id, a.expected_version, a.transfers, prepare)
+                        prepare = False
                     sent.append((a, self.store.send(c, a.stream_id, a.events, a.expected_version,
-                                                    prepare=False if a.transfers else None)))
+                                                    prepare=prepare, own_cursor=bool(sent))))
+                    prepare = False
                     if a.transfers and a.expected_version is not None:
                         first = a.expected_version + 1
                         balances.apply_appended(c, a.stream_id, list(enumerate(a.events, first)),
