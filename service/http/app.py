@@ -26,6 +26,7 @@ from service.http import (
     bodies,
     charts,
     contract,
+    cors,
     db,
     feed,
     games_api,
@@ -195,6 +196,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
         app.extensions["banco.redis"], config.queue_name,
         versions=lambda table_ids: _table_versions(db_pool, table_ids))
     headers.init_app(app)
+    cors.init_app(app, config.cors_origins)
     metrics.init_app(app)
     request_log.init_app(app)
     db.init_app(app, db_pool, db_replica)

@@ -112,6 +112,24 @@ STREAMS = 2048
 HEAD_TIMEOUT_S = 10
 BODY_TIMEOUT_S = 30
 
+
+def cors_origins(env: Mapping[str, str]) -> tuple[str, ...]:
+    """`BANCO_CORS_ORIGINS`: the web origins allowed to call the API from a browser, separated
+    by commas, each `scheme://host[:port]` exactly as a browser sends it in `Origin` (no path, no
+    wildcard: a page of any other origin must not act with a user's token)."""
+    origins = []
+    for part in (env.get("BANCO_CORS_ORIGINS") or "").split(","):
+        origin = part.strip()
+        if not origin:
+            continue
+        scheme, sep, rest = origin.partition("://")
+        if (scheme not in ("http", "https") or not sep or not rest or "/" in rest or "*" in rest
+                or not origin.isprintable() or " " in origin):
+            raise ConfigError(f"BANCO_CORS_ORIGINS: {origin!r} is not an origin such as"
+                              " https://play.example.com")
+        origins.append(origin.lower())
+    return tuple(origins)
+
 @dataclass(frozen=True)
 class Config:
     """Everything the service reads from its environment."""
@@ -140,6 +158,9 @@ class Config:
     # The folder every process of the machine writes its metrics to, added up by GET /metrics
     # (`service/runtime/metrics.py`); None: this process's own only.
     metrics_dir: Path | None = None
+    # The web origins whose pages may call the API from a browser (service/http/cors.py); none
+    # by default.
+    cors_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -169,6 +190,7 @@ class Config:
             replica_wait_ms=_int(env, "BANCO_REPLICA_WAIT_MS", 200, 0, 60_000),
             webhook_allow_networks=webhook_allow_networks(env),
             metrics_dir=_path(env, METRICS_DIR),
+            cors_origins=cors_origins(env),
         )
 
 
