@@ -14,10 +14,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from events.catalog import default_types
+from events.postgres import PostgresEventStore, make_pool
 from service.http.app import create_app
 from service.runtime import embedded
 from service.runtime.config import Config, WorkerConfig
@@ -172,3 +175,20 @@ def played(app, worker) -> dict[str, Any]:
         if session.wait_settled(hand_id)["postings"]:
             break
     return {"hand": hand_id, "stream": f"table-{session.table_id}", "players": players}
+
+
+# The handlers' tests on PostgreSQL with no app (test_player_commands.py, test_token_commands.py):
+# a store on the session's database, and a connection of it.
+@pytest.fixture(scope="module")
+def store(database_url: str) -> Iterator[PostgresEventStore]:
+    pool = make_pool(database_url, max_size=2)
+    try:
+        yield PostgresEventStore(pool, default_types())
+    finally:
+        pool.close()
+
+
+@pytest.fixture
+def conn(store: PostgresEventStore) -> Iterator[psycopg.Connection]:
+    with store.pool.connection() as c:
+        yield c

@@ -17,8 +17,8 @@ from psycopg import sql
 from events.ledger import HOUSE, InsufficientTreasure, Transfer
 from projections import history_rebuild, migrate
 from projections.rebuild import rebuild_all
-from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from tests.conftest import fresh_database
+from tests.service import postings
 
 HASHED = next(v for v, name, _ in migrate.available() if name.endswith("_history_by_account_hash.sql"))
 
@@ -34,10 +34,7 @@ def store(app):
 
 
 def post(pool, store, transfers, stream="history-rebuild-test"):
-    with pool.connection() as c, c.transaction():
-        uow = PostgresUnitOfWork.joining(c, store)
-        uow.append(stream, [t.event({"actor": "test"}) for t in transfers], None)
-        return uow.flush()
+    return postings.post(pool, store, transfers, stream)
 
 
 def projected(pool) -> tuple[list[Any], list[Any]]:

@@ -12,8 +12,9 @@ import pytest
 from events.ledger import HOUSE, InsufficientTreasure, Transfer
 from events.model import ConcurrencyConflict
 from projections.rebuild import rebuild_all
-from service.application.postgres_unit_of_work import PostgresUnitOfWork
+from tests.service import postings
 from tests.service.conftest import OPERATOR
+from tests.service.postings import posted
 
 
 @pytest.fixture
@@ -26,16 +27,8 @@ def store(app):
     return app.extensions["banco.store"]
 
 
-def posted(c, store, stream, transfers, metadata, expected_version=None):
-    """The transfers appended to `stream` through the unit of work, in `c`'s transaction."""
-    uow = PostgresUnitOfWork.joining(c, store)
-    uow.append(stream, [t.event(metadata) for t in transfers], expected_version)
-    return uow.flush()
-
-
 def post(pool, store, transfers, stream="ledger-test"):
-    with pool.connection() as c, c.transaction():
-        return posted(c, store, stream, transfers, {"actor": "test"})
+    return postings.post(pool, store, transfers, stream)
 
 
 def totals(pool):

@@ -4,41 +4,16 @@ of work, in tests/application/test_player_commands.py."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import psycopg
 import pytest
 
-from events.catalog import default_types
-from events.postgres import PostgresEventStore, make_pool
+from events.postgres import PostgresEventStore
 from service.application import players
 from service.application.errors import NotFound
 from service.application.players import Deposit, ErasePlayer, RegisterPlayer, Withdraw
 from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from service.application.tokens import token_hash
-
-# The handlers' unit of work, in the test's connection and transaction.
-joined = PostgresUnitOfWork.joining
-
-def meta(command: str) -> dict[str, Any]:
-    return {"actor": "operator:operator", "request_id": None, "correlation_id": None,
-            "causation_id": None, "idempotency_key": None, "command": command}
-
-
-@pytest.fixture(scope="module")
-def store(database_url: str) -> Iterator[PostgresEventStore]:
-    pool = make_pool(database_url, max_size=2)
-    try:
-        yield PostgresEventStore(pool, default_types())
-    finally:
-        pool.close()
-
-
-@pytest.fixture
-def conn(store: PostgresEventStore) -> Iterator[psycopg.Connection]:
-    with store.pool.connection() as c:
-        yield c
+from tests.service.command_db import joined, meta
 
 
 def registered(conn: psycopg.Connection, store: PostgresEventStore, name: str = "Ada",
