@@ -20,7 +20,8 @@ log = logging.getLogger("banco.settlement")
 
 def settle_hand(table_id: str, hand_id: str) -> bool:
     """Settle `hand_id`; False when it was already settled (a retry or a duplicate job)."""
-    from service.application import settling
+    from service.application.bus import handle
+    from service.application.commands import SettleHand
     from service.application.postgres_unit_of_work import transaction
 
     resources = context.current()
@@ -32,8 +33,8 @@ def settle_hand(table_id: str, hand_id: str) -> bool:
             waited = uow.connection.execute(
                 "SELECT game, extract(epoch FROM now() - updated_at)::float FROM tables"
                 " WHERE table_id = %s AND status = 'settling'", (table_id,)).fetchone()
-            done = settling.settle(uow, table_id, hand_id,
-                                   {"actor": "worker", "command": "SettleHand", "hand": hand_id})
+            done = handle(SettleHand(table_id, hand_id), uow,
+                          {"actor": "worker", "command": "SettleHand", "hand": hand_id})
             if done and resources.config.crash_point == "settlement":
                 # A test hook: die like a killed worker, the settlement written but not committed.
                 os.kill(os.getpid(), signal.SIGKILL)

@@ -104,17 +104,15 @@ def follow_up(connection: Redis | None, queue_name: str, table: tables.TableRow)
 
 def end_expired(table_id: str) -> bool:
     """End an open table whose `duration_s` has run out (Casino pirate)."""
-    from service.application import settling
+    from service.application.bus import handle
+    from service.application.commands import EndTable
     from service.application.postgres_unit_of_work import transaction
 
     resources = context.current()
     try:
         with transaction(resources.pool, resources.store) as uow:
-            table = uow.table(table_id)  # the append's version check guards it
-            if table is None or table.status != "open":
-                return False
-            settling.end(uow, table, "duration", {"actor": "worker", "command": "EndTable"})
-            return True
+            return bool(handle(EndTable(table_id, "duration"), uow,
+                               {"actor": "worker", "command": "EndTable"}))
     except ConcurrencyConflict:
         return False
 

@@ -54,24 +54,23 @@ def cancel(connection: Redis, queue_name: str, table_id: str, version: int,
 
 def fire(table_id: str, version: int) -> tables.TableRow | None:
     """Time out the turn in play if the table is still at `version`; the table after, or None."""
-    from service.application import handlers
+    from service.application.bus import handle
+    from service.application.commands import TimeOut
     from service.application.postgres_unit_of_work import transaction
 
     resources = context.current()
     try:
         with transaction(resources.pool, resources.store) as uow:
-            # Not locked: the append below checks the version under the stream's lock, which
-            # every writer takes before the table's row (see `service.application.settling`).
-            table = uow.table(table_id)
-            if table is None or table.status != "playing" or table.version != version:
-                return None
-            due = table.deadline
-            after = handlers.time_out(uow, table, {"actor": "worker", "timeout": True})
+            timed_out = handle(TimeOut(table_id, version), uow,
+                               {"actor": "worker", "timeout": True})
     except ConcurrencyConflict:
         return None  # a player's action landed first: the turn is over
-    if after is not None and due is not None:  # counted once committed
-        metrics.DEADLINE_LATENESS.observe(max(0.0, (datetime.now(UTC) - due).total_seconds()))
-    return after
+    if timed_out is None:
+        return None
+    if timed_out.due is not None:  # counted once committed
+        metrics.DEADLINE_LATENESS.observe(
+            max(0.0, (datetime.now(UTC) - timed_out.due).total_seconds()))
+    return timed_out.table
 
 
 def send(connection: Redis, queue_name: str, settle: Iterable[tuple[str, str]] = (),

@@ -26,8 +26,9 @@ from rq import get_current_job
 from standardwebhooks.webhooks import Webhook
 
 from events.model import Checkpoint
-from service.application import webhook_deliveries as deliveries
 from service.application import webhook_subscriptions, webhooks
+from service.application.bus import handle
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from service.application.webhook_deliveries import MoveCursor, RecordAttempt
 from workers import context, webhook_client
 from workers.queues import queue
@@ -128,8 +129,14 @@ def _deliver(conn: psycopg.Connection, subscription_id: str) -> int:
     return sent
 
 
+def _joined(conn: psycopg.Connection) -> PostgresUnitOfWork:
+    """The delivery's connection as a unit of work for its commands, which run on it as they
+    would on the connection itself."""
+    return PostgresUnitOfWork.joining(conn, context.store())
+
+
 def _save(conn: psycopg.Connection, subscription_id: str, generation: int, cursor: Checkpoint) -> bool:
-    return deliveries.move_cursor(conn, MoveCursor(subscription_id, generation, cursor))
+    return bool(handle(MoveCursor(subscription_id, generation, cursor), _joined(conn)))
 
 
 def _attempt(conn: psycopg.Connection, subscription_id: str, generation: int, url: str,
@@ -141,9 +148,9 @@ def _attempt(conn: psycopg.Connection, subscription_id: str, generation: int, ur
     began = time.monotonic()
     code, error = post(url, body, headers_for(signer, webhook_id, body))
     ms = int((time.monotonic() - began) * 1000)
-    outcome = deliveries.record_attempt(conn, RecordAttempt(
+    outcome: str | None = handle(RecordAttempt(
         subscription_id, generation, out.at, webhook_id, out.type, code, error, ms,
-        backoff_s(failures + 1), max_failures()))
+        backoff_s(failures + 1), max_failures()), _joined(conn))
     if error is not None or code is None or not 200 <= code < 300:
         log.info("webhook %s to subscription %s failed: %s", webhook_id, subscription_id,
                  error or f"HTTP {code}")

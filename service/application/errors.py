@@ -30,3 +30,15 @@ class Conflict(Refused):
 
 class Invalid(Refused):
     """The command itself is wrong, whatever the state: an unknown game, an illegal move."""
+
+
+class Forbidden(Refused):
+    """The caller may not give this command here: a player acting for a seat not his."""
+
+
+class PreconditionRequired(Refused):
+    """The command must name the version it was decided on, and did not name exactly one."""
+
+
+class Stale(Refused):
+    """The command was decided on a version of the table that is no longer the latest."""

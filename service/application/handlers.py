@@ -1,6 +1,10 @@
-"""Table commands: enrich them with time, actor and seeds, let the engine decide, then queue its
-events and their postings at the table's version, with the table's row, on the unit of work
-(`service.application.unit_of_work`), and flush them: one round trip."""
+"""The table commands' handlers: load the table, check the version the command was decided on and
+who gives it, enrich it with time, actor and seeds, let the engine decide, then queue its events
+and their postings at the table's version, with the table's row, on the unit of work
+(`service.application.unit_of_work`), and flush them: one round trip.
+
+The handlers of `service.application.commands` come first; the steps they share (also used by
+settlement, `service.application.settling`) after them."""
 
 from __future__ import annotations
 
@@ -17,9 +21,118 @@ from games import deck, registry
 from games.contract import Engine, Event, IllegalMove, SeatInfo, SeedMaterial
 from projections import table_fold, tables
 from projections.tables import TableRow, turn_of
-from service.application.errors import Conflict, Invalid, NotFound
+from service.application.commands import (
+    Act,
+    CreateTable,
+    IfMatch,
+    Joined,
+    JoinTable,
+    LeaveTable,
+    OpenHand,
+    TablePlayed,
+    TimedOut,
+    TimeOut,
+)
+from service.application.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    PreconditionRequired,
+    Stale,
+)
 from service.application.unit_of_work import UnitOfWork
 from service.verification.accounts import transfers
+
+
+def create(uow: UnitOfWork, command: CreateTable, metadata: dict[str, Any]) -> TableRow:
+    return create_table(uow, command.game, command.options, command.created_by, metadata)
+
+
+def join(uow: UnitOfWork, command: JoinTable, metadata: dict[str, Any]) -> Joined:
+    table = load(uow, command.table_id)
+    check_version(table, command.if_match, required=False)
+    buy_in = buy_in_for(table, command.buy_in)
+    seat = seat_player(uow, table, command.player_id, buy_in, command.age, command.seed,
+                       metadata)
+    return Joined(seat, table)
+
+
+def leave_table(uow: UnitOfWork, command: LeaveTable, metadata: dict[str, Any]) -> int:
+    """The seat's treasure, gone back to the player's wallet."""
+    return leave(uow, load(uow, command.table_id), command.player_id, metadata)
+
+
+def deal(uow: UnitOfWork, command: OpenHand, metadata: dict[str, Any]) -> TableRow:
+    table = load(uow, command.table_id, balances=True)  # the deal needs them
+    if command.player_id is not None and table.seat_of(command.player_id) is None:
+        raise Forbidden("not_seated", "only a seated player (or the operator) deals")
+    check_version(table, command.if_match, required=False)
+    table = open_hand(uow, table, metadata)
+    uow.publish(TablePlayed("OpenHand", table))
+    return table
+
+
+def play(uow: UnitOfWork, command: Act, metadata: dict[str, Any]) -> TableRow:
+    table = load(uow, command.table_id)
+    seat = table.seat_of(command.player_id)
+    if seat is None:
+        raise Forbidden("not_seated", "you have no seat at this table")
+    if command.seat is not None and command.seat != seat:
+        raise Forbidden("not_your_seat", "you may act only for your own seat")
+    check_version(table, command.if_match, required=True)
+    # The turn in play has a timeout job scheduled at this version; the action ends it.
+    ended = table.version if table.deadline is not None else None
+    table = act(uow, table, seat, command.payload, metadata)
+    uow.publish(TablePlayed("Act", table, ended))
+    return table
+
+
+def time_out_turn(uow: UnitOfWork, command: TimeOut, metadata: dict[str, Any]
+                  ) -> TimedOut | None:
+    """None when the turn that began at the command's version is no longer in play (it ended
+    in time, or another job fired it) or the game has no timeout rule to apply to it."""
+    # Not locked: the append checks the version under the stream's lock, which every writer
+    # takes before the table's row (see `service.application.settling`).
+    table = uow.table(command.table_id)
+    if table is None or table.status != "playing" or table.version != command.version:
+        return None
+    due = table.deadline
+    after = time_out(uow, table, metadata)
+    if after is None:
+        return None
+    uow.publish(TablePlayed("TimeOut", after))
+    return TimedOut(after, due)
+
+
+def check_version(table: TableRow, if_match: IfMatch, required: bool) -> None:
+    """Stale when the command was decided on another version of the table; where the version is
+    `required` (a move), PreconditionRequired unless it names exactly one.
+
+    Only one concrete version is accepted where it is required: `*`, a list or anything that is
+    no version would let the copies of a retried or repeated request each apply at whatever
+    version they found.
+    """
+    stale = Stale("stale_version", f"the table is at version {table.version}",
+                  version=table.version)
+    if required:
+        if not if_match.sent:
+            raise PreconditionRequired("if_match_required",
+                                       "send If-Match with the table's version (ETag)")
+        version = if_match.only()
+        if version is None:
+            raise PreconditionRequired("if_match_required",
+                                       "send If-Match with exactly one version of the table,"
+                                       " its ETag (not *, not a list)")
+        # Compared as text, leading zeros aside: `int()` refuses more than 4,300 digits, and a
+        # version that long is simply not the table's.
+        if version.lstrip("0") != str(table.version).lstrip("0"):
+            raise stale
+    elif not if_match.admits(table.version):
+        raise stale
+
+
+# The steps -----------------------------------------------------------------------------------
 
 
 def new_server_seed() -> str:

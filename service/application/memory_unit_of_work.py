@@ -48,6 +48,7 @@ class MemoryUnitOfWork:
         self._saves: list[TableRow] = []
         self._hands: list[Callable[[], None]] = []
         self._after_commit: list[Callable[[], None]] = []
+        self._notices: list[Any] = []
 
     # Reads -----------------------------------------------------------------------------------
 
@@ -136,6 +137,13 @@ class MemoryUnitOfWork:
 
         self._hands.append(update)
 
+    def publish(self, notice: Any) -> None:
+        self._notices.append(notice)
+
+    def collect_notices(self) -> list[Any]:
+        notices, self._notices = self._notices, []
+        return notices
+
     def after_commit(self, fn: Callable[[], None], first: bool = False) -> None:
         if first:
             self._after_commit.insert(0, fn)
@@ -193,4 +201,4 @@ class MemoryUnitOfWork:
             fn()
 
     def rollback(self) -> None:
-        self._appends, self._saves, self._hands, self._after_commit = [], [], [], []
+        self._appends, self._saves, self._hands, self._after_commit, self._notices = [], [], [], [], []

@@ -54,6 +54,7 @@ class PostgresUnitOfWork:
         self._statements: list[tuple[str, Sequence[Any]]] = []  # queued writes, answers unread
         self._with_commit: list[tuple[str, Sequence[Any]]] = []
         self._after_commit: list[Callable[[], None]] = []
+        self._notices: list[Any] = []
         self._prefetched: dict[str, psycopg.Cursor] = {}
         self._joined = False  # on a connection the caller holds (`joining`)
 
@@ -191,6 +192,13 @@ class PostgresUnitOfWork:
         reads. Sent only if the work commits, and committed with it or not at all."""
         self._with_commit.append((sql, params))
 
+    def publish(self, notice: Any) -> None:
+        self._notices.append(notice)
+
+    def collect_notices(self) -> list[Any]:
+        notices, self._notices = self._notices, []
+        return notices
+
     def after_commit(self, fn: Callable[[], None], first: bool = False) -> None:
         """Run `fn` once the work has committed (never if it rolls back)."""
         if first:
@@ -294,7 +302,7 @@ class PostgresUnitOfWork:
     def rollback(self) -> None:
         """Forget what was queued and roll back what was sent."""
         self._appends, self._saves, self._statements = [], [], []
-        self._with_commit, self._after_commit = [], []
+        self._with_commit, self._after_commit, self._notices = [], [], []
         c = self._conn
         if c is not None and c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             with contextlib.suppress(psycopg.OperationalError):  # a lost connection rolled back

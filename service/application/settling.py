@@ -13,6 +13,7 @@ from events.catalog import GAME_EVENT_PREFIX
 from events.model import NewEvent
 from projections import tables
 from projections.tables import TableRow
+from service.application.commands import EndTable, SettleHand
 from service.application.handlers import (
     cash_out,
     engine_of,
@@ -23,6 +24,19 @@ from service.application.handlers import (
     transfers,
 )
 from service.application.unit_of_work import UnitOfWork
+
+
+def settle_hand(uow: UnitOfWork, command: SettleHand, metadata: dict[str, Any]) -> bool:
+    return settle(uow, command.table_id, command.hand_id, metadata)
+
+
+def end_table(uow: UnitOfWork, command: EndTable, metadata: dict[str, Any]) -> bool:
+    """End an open table (between hands); False, and nothing written, when it is not open."""
+    table = uow.table(command.table_id)  # the append's version check guards it
+    if table is None or table.status != "open":
+        return False
+    end(uow, table, command.reason, metadata)
+    return True
 
 
 def settle(uow: UnitOfWork, table_id: str, hand_id: str, metadata: dict[str, Any]) -> bool:

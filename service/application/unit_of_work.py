@@ -71,6 +71,13 @@ class UnitOfWork(Protocol):
     def after_commit(self, fn: Callable[[], None], first: bool = False) -> None:
         """Run `fn` once the work has committed (never if it rolls back)."""
 
+    def publish(self, notice: Any) -> None:
+        """Queue a notice of what a command did (`commands.TablePlayed`) for the bus to tell the
+        process's subscribers once the command's handler returns."""
+
+    def collect_notices(self) -> list[Any]:
+        """The notices published since the last collection, in order; the queue emptied."""
+
     def flush(self) -> list[StoredEvent]:
         """Write every queued write; the events stored, in the order they were queued.
 

@@ -1,7 +1,7 @@
 """A webhook subscription's deliveries as the application records them: each attempt to send an
 event, and the cursor moved past events sent or skipped.
 
-Each command is data; its handler runs it on `conn`, in the caller's transaction (the delivery
+Each command is data; its handler runs it in the caller's transaction (the delivery
 worker's, `workers.webhooks`, which does the sending). They append no event: a delivery's record
 is the subscription's state, not the log's. Each names the subscription's generation the delivery
 began in: a pause or replay by the operator since then moves it on, and the subscription is left
@@ -11,11 +11,12 @@ as the operator set it (an attempt is still recorded: it was made).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import psycopg
 
 from events.model import Checkpoint
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
 
 Outcome = Literal["delivered", "failed", "paused"]
 
@@ -105,3 +106,12 @@ def move_cursor(conn: psycopg.Connection, command: MoveCursor) -> bool:
         " WHERE subscription_id = %s AND generation = %s",
         (command.cursor.txid, command.cursor.position, command.subscription_id,
          command.generation)).rowcount == 1
+
+
+def attempt(uow: PostgresUnitOfWork, command: RecordAttempt, metadata: dict[str, Any]
+            ) -> Outcome | None:
+    return record_attempt(uow.connection, command)
+
+
+def skip(uow: PostgresUnitOfWork, command: MoveCursor, metadata: dict[str, Any]) -> bool:
+    return move_cursor(uow.connection, command)

@@ -1,5 +1,8 @@
 """Webhook subscriptions: registered, listed, paused, resumed and replayed by the operator.
 
+Each command is data, handled on PostgreSQL's unit of work (`service.application.bus`); they
+append no event: a subscription is the operator's setting, not the log's.
+
 A subscription's signing secret is shown once, when it is created. It is stored sealed
 (AES-256-GCM, events/personal_data.py) under a key of the subscription's own, kept in another
 table: neither table alone yields it, and it never reaches a log line or an answer again.
@@ -11,6 +14,7 @@ import base64
 import binascii
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,6 +24,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from events import personal_data
 from service.application import webhook_addresses
 from service.application.errors import Invalid, NotFound
+from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from service.application.webhooks import known_type
 from service.runtime.config import Network
 
@@ -31,6 +36,57 @@ NOT_ALLOWED = ("the URL's host must resolve to public addresses only, or to ones
 
 COLUMNS = ("subscription_id, url, event_types, status, paused_reason, cursor_txid, cursor_position,"
            " failures, next_attempt_at, created_at, updated_at")
+
+
+@dataclass(frozen=True)
+class CreateWebhook:
+    """Subscribe `url` to `event_types` (every type when empty), signed with `secret` or one
+    made for it; its host must be public, or in the ranges the operator allows."""
+
+    url: str
+    event_types: list[str]
+    secret: str | None = None
+    allow_networks: Sequence[Network] = ()
+
+
+@dataclass(frozen=True)
+class PauseWebhook:
+    subscription_id: str
+    reason: str = "paused by the operator"
+
+
+@dataclass(frozen=True)
+class ResumeWebhook:
+    subscription_id: str
+
+
+@dataclass(frozen=True)
+class ReplayWebhook:
+    """Send again from the event at `position` (0: the log's beginning)."""
+
+    subscription_id: str
+    position: int
+
+
+def subscribe(uow: PostgresUnitOfWork, command: CreateWebhook, metadata: dict[str, Any]
+              ) -> tuple[dict[str, Any], str]:
+    return create(uow.connection, command.url, command.event_types, command.secret,
+                  command.allow_networks)
+
+
+def pause_subscription(uow: PostgresUnitOfWork, command: PauseWebhook,
+                       metadata: dict[str, Any]) -> dict[str, Any]:
+    return pause(uow.connection, command.subscription_id, command.reason)
+
+
+def resume_subscription(uow: PostgresUnitOfWork, command: ResumeWebhook,
+                        metadata: dict[str, Any]) -> dict[str, Any]:
+    return resume(uow.connection, command.subscription_id)
+
+
+def replay_subscription(uow: PostgresUnitOfWork, command: ReplayWebhook,
+                        metadata: dict[str, Any]) -> dict[str, Any]:
+    return replay(uow.connection, command.subscription_id, command.position)
 
 
 def _row(row: tuple[Any, ...]) -> dict[str, Any]:

@@ -18,7 +18,16 @@ from events.model import ConcurrencyConflict, InvalidEvent
 from events.postgres import PostgresEventStore, make_pool
 from projections import tables as table_projection
 from service.application import notify
-from service.application.errors import Conflict, Invalid, NotFound, Refused
+from service.application.bus import Bus
+from service.application.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    PreconditionRequired,
+    Refused,
+    Stale,
+)
 from service.http import (
     audit,
     auditors,
@@ -29,6 +38,7 @@ from service.http import (
     cors,
     db,
     feed,
+    follow_up,
     games_api,
     hand_audit,
     hands,
@@ -105,7 +115,9 @@ class BancoApi(Api):
 
 
 # The HTTP status of each kind of refusal of the application (`service.application.errors`).
-REFUSED_STATUS: dict[type[Refused], int] = {NotFound: 404, Conflict: 409, Invalid: 422}
+REFUSED_STATUS: dict[type[Refused], int] = {
+    NotFound: 404, Conflict: 409, Invalid: 422, Forbidden: 403, PreconditionRequired: 428,
+    Stale: 412}
 
 
 def _domain_errors(app: Flask) -> None:
@@ -195,6 +207,11 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.extensions["banco.jobs"] = DeferredJobs(
         app.extensions["banco.redis"], config.queue_name,
         versions=lambda table_ids: _table_versions(db_pool, table_ids))
+    # Every command the API gives goes through its bus, which tells what moved a table's play
+    # on to the table's followers and to the jobs that follow it.
+    app.extensions["banco.bus"] = Bus([follow_up.subscriber(
+        app.extensions["banco.jobs"], app.extensions["banco.feeds"],
+        app.extensions["banco.relay"])])
     headers.init_app(app)
     cors.init_app(app, config.cors_origins)
     metrics.init_app(app)

@@ -11,7 +11,7 @@ from service.application.auditors import RegisterAuditor
 from service.http import db, tokens
 from service.http.auth import require
 from service.http.blueprint import Blueprint
-from service.http.context import metadata
+from service.http.context import handle
 from service.http.schemas import AuditorCreatedSchema, AuditorCreateSchema, AuditorSchema
 
 blp = Blueprint("auditors", __name__, url_prefix="/v1/auditors",
@@ -32,8 +32,7 @@ class Auditors(MethodView):
         (`Idempotent-Replayed: true`): the last answer received holds the working token.
         """
         command = RegisterAuditor(body["name"])
-        issued = tokens.kept(auditors.register(db.uow(), command,
-                                               metadata("RegisterAuditor")))
+        issued = tokens.kept(handle(command))
         return {"id": command.auditor_id, "name": command.name, "token": issued["token"]}
 
 

@@ -7,6 +7,8 @@ from typing import Any
 from flask import current_app, g, request
 
 from events.postgres import PostgresEventStore
+from service.application.bus import Bus
+from service.http import db
 from service.http.auth import principal
 
 # The header that names a retried request as the same one (`service.http.idempotency`).
@@ -29,3 +31,10 @@ def metadata(command: str, **extra: Any) -> dict[str, Any]:
 
 def store() -> PostgresEventStore:
     return current_app.extensions["banco.store"]
+
+
+def handle(command: Any, name: str | None = None) -> Any:
+    """Hand `command` to the process's bus (`service.application.bus`) in the request's unit of
+    work, its events recording the request (`metadata`) under the command's name, or `name`."""
+    bus: Bus = current_app.extensions["banco.bus"]
+    return bus.handle(command, db.uow(), metadata(name or type(command).__name__))

@@ -26,7 +26,7 @@ from psycopg.types.json import Jsonb
 from service.application import tokens, webhook_subscriptions
 from service.http import db
 from service.http.auth import principal
-from service.http.context import IDEMPOTENCY_KEY, metadata
+from service.http.context import IDEMPOTENCY_KEY, handle
 from service.http.problems import Problem
 
 HEADER = IDEMPOTENCY_KEY
@@ -105,8 +105,7 @@ def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response
                       "this Idempotency-Key was used for a different request")
     body = bytes(body)
     if token_id is not None:
-        issued = tokens.reissue(db.uow(), tokens.ReissueToken(token_id),
-                                metadata("ReissueToken"))
+        issued = handle(tokens.ReissueToken(token_id))
         if issued is None:
             raise Problem(409, "token_revoked",
                           "the token this request issued was revoked or replaced since; have a new"

@@ -15,7 +15,7 @@ from service.application.players import Deposit, ErasePlayer, RegisterPlayer, Wi
 from service.http import db, exports, idempotency, tokens
 from service.http.auth import require
 from service.http.blueprint import TEXT, Blueprint
-from service.http.context import metadata
+from service.http.context import handle
 from service.http.problems import Problem
 from service.http.schemas import (
     BalanceSchema,
@@ -63,8 +63,7 @@ class Players(MethodView):
         (`Idempotent-Replayed: true`): the last answer received holds the working token.
         """
         command = RegisterPlayer(body["name"])
-        issued = tokens.kept(players.register(db.uow(), command,
-                                              metadata("RegisterPlayer")))
+        issued = tokens.kept(handle(command))
         return {"player": load_player(command.player_id), "token": issued["token"]}
 
     @require("operator", "auditor")
@@ -99,7 +98,7 @@ class Erasure(MethodView):
         and so does every hash, checkpoint and verification. Recorded as a `PlayerErased` event,
         which holds no personal data. Erasing an erased player changes nothing.
         """
-        if not players.erase(db.uow(), ErasePlayer(player_id), metadata("ErasePlayer")):
+        if not handle(ErasePlayer(player_id)):
             return load_player(player_id)
         player = load_player(player_id)
         # The answers kept for a retry of his registration (or a rotation) held his name. Locked
@@ -129,8 +128,7 @@ class Deposits(MethodView):
     def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
         """Credit a player's wallet with newly issued treasure"""
         command = Deposit(player_id, body["amount"], body["reason"])
-        return _transferred(players.deposit(db.uow(), command, metadata("Deposit")),
-                            player_id)
+        return _transferred(handle(command), player_id)
 
 
 @blp.route("/<player_id>/withdrawals")
@@ -142,8 +140,7 @@ class Withdrawals(MethodView):
     def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
         """Pay treasure out of a player's wallet (422 `insufficient_treasure` if it holds less)"""
         command = Withdraw(player_id, body["amount"], body["reason"])
-        return _transferred(players.withdraw(db.uow(), command, metadata("Withdraw")),
-                            player_id)
+        return _transferred(handle(command), player_id)
 
 
 @blp.route("/<player_id>/balance")

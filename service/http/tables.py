@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import orjson
-from flask import Response, current_app, request
+from flask import Response, request
 from flask.views import MethodView
 
 from projections.tables import TableRow
 from service.application import handlers, listings, table_view
+from service.application.commands import (
+    NOT_SENT,
+    Act,
+    CreateTable,
+    IfMatch,
+    JoinTable,
+    LeaveTable,
+    OpenHand,
+)
 from service.application.principal import Principal
 from service.application.table_options import table_options
 from service.http import contract, db
 from service.http.auth import principal, require
 from service.http.blueprint import Blueprint
-from service.http.context import metadata
-from service.http.deferred_jobs import DeferredJobs
+from service.http.context import handle
 from service.http.play_schemas import ActionSchema
-from service.http.problems import Problem
 from service.http.table_schemas import (
     JoinedSchema,
     JoinSchema,
@@ -31,10 +36,6 @@ from service.http.table_schemas import (
     TablePageSchema,
     TableSchema,
 )
-from service.runtime import metrics
-
-if TYPE_CHECKING:
-    from service.streaming.feeds import Feeds
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables",
                 description="Tables: seats, hands and actions.")
@@ -60,53 +61,13 @@ def respond(table: TableRow, status: int = 200, body: dict[str, Any] | None = No
     return response
 
 
-def check_if_match(table: TableRow, required: bool) -> None:
-    """412 when the caller's version is stale; 428 when it is required and missing.
-
-    Where it is `required` (an action) it must name one version: `*`, a list or anything that is
-    no version would let the copies of a retried or repeated request each apply at whatever
-    version they found, so only one concrete version is accepted. Weak tags count as their
-    version (a proxy may weaken the ETag it passes on; a table version has one body).
-    """
+def if_match() -> IfMatch:
+    """The versions the request's If-Match names. Weak tags count as their version: a proxy may
+    weaken the ETag it passes on, and a table's version has one body."""
     if "If-Match" not in request.headers:
-        if required:
-            raise Problem(428, "if_match_required", "send If-Match with the table's version (ETag)")
-        return
+        return NOT_SENT
     tags = request.if_match
-    if required:
-        sent = tags.as_set(include_weak=True)
-        version = next(iter(sent)) if len(sent) == 1 and not tags.star_tag else None
-        if version is None or not re.fullmatch(r"[0-9]+", version):
-            raise Problem(428, "if_match_required",
-                          "send If-Match with exactly one version of the table, its ETag"
-                          " (not *, not a list)")
-        # Compared as text, leading zeros aside: `int()` refuses more than 4,300 digits (a 500),
-        # and a version that long is simply not the table's.
-        if version.lstrip("0") != str(table.version).lstrip("0"):
-            raise Problem(412, "stale_version", f"the table is at version {table.version}",
-                          version=table.version)
-        return
-    if not tags.star_tag and not tags.contains_weak(str(table.version)):
-        raise Problem(412, "stale_version", f"the table is at version {table.version}",
-                      version=table.version)
-
-
-def schedule_after_commit(table: TableRow, ended: int | None = None) -> None:
-    """Once the action commits: queue the settlement, or schedule the next turn's deadline, and
-    cancel the timeout of the turn the action `ended` (the version that turn began at); sent to
-    Redis shortly after, off the request (`service.http.deferred_jobs`).
-
-    Redis being down loses nothing: the deadline and the `settling` status are in PostgreSQL,
-    where the worker's sweeper finds them.
-    """
-    jobs: DeferredJobs = current_app.extensions["banco.jobs"]
-    snapshot = replace(table, state=None)
-    db.after_commit(lambda: jobs.after(snapshot, ended))
-    # The table's followers in this process, and in its streamer, render it as written, once
-    # its notice comes.
-    followers: Feeds = current_app.extensions["banco.feeds"]
-    followers.offer(table)
-    current_app.extensions["banco.relay"].offer(table)
+    return IfMatch(True, tags.star_tag, frozenset(tags.as_set(include_weak=True)))
 
 
 @blp.route("")
@@ -119,9 +80,7 @@ class Tables(MethodView):
         """Open a table for a game, with its options (defaults filled in)"""
         engine = handlers.engine_named(body["game"])
         options = table_options(engine, body["variant"], body["options"])
-        table = handlers.create_table(db.uow(), body["game"], options, principal().key,
-                                      metadata("CreateTable"))
-        return respond(table, 201)
+        return respond(handle(CreateTable(body["game"], options, principal().key)), 201)
 
     @require("operator", "auditor", "player")
     @blp.operation("listTables")
@@ -158,14 +117,11 @@ class Seats(MethodView):
     @blp.response(201, JoinedSchema, headers=contract.ETAG)
     def post(self, body: dict[str, Any], table_id: str) -> Response:
         """Take a seat, moving your buy-in from your wallet to the seat"""
-        table = handlers.load(db.uow(), table_id)
-        check_if_match(table, required=False)
-        buy_in = handlers.buy_in_for(table, body["buy_in"])
         player_id = principal().subject
-        seat = handlers.seat_player(db.uow(), table, player_id, buy_in, body["age"],
-                                    body["seed"], metadata("JoinTable"))
-        return respond(table, 201, {"seat": seat["seat"], "player_id": player_id,
-                                    "table": render(table, principal())})
+        joined = handle(JoinTable(table_id, player_id, body["buy_in"], body["age"],
+                                  body["seed"], if_match()))
+        return respond(joined.table, 201, {"seat": joined.seat["seat"], "player_id": player_id,
+                                           "table": render(joined.table, principal())})
 
 
 @blp.route("/<table_id>/seats/<player_id>")
@@ -175,9 +131,7 @@ class Seat(MethodView):
     @blp.response(200, LeftSchema)
     def delete(self, table_id: str, player_id: str) -> dict[str, Any]:
         """Leave between hands: the seat's treasure goes back to the wallet"""
-        table = handlers.load(db.uow(), table_id)
-        cash = handlers.leave(db.uow(), table, player_id, metadata("LeaveTable"))
-        return {"player_id": player_id, "cash_out": cash}
+        return {"player_id": player_id, "cash_out": handle(LeaveTable(table_id, player_id))}
 
 
 @blp.route("/<table_id>/hands")
@@ -187,15 +141,9 @@ class Hands(MethodView):
     @blp.response(201, TableSchema, headers=contract.ETAG)
     def post(self, table_id: str) -> Response:
         """Deal the next hand (or round); its deck is committed before any card is dealt"""
-        table = handlers.load(db.uow(), table_id, balances=True)  # the deal needs them
         who = principal()
-        if who.role == "player" and table.seat_of(who.subject) is None:
-            raise Problem(403, "not_seated", "only a seated player (or the operator) deals")
-        check_if_match(table, required=False)
-        table = handlers.open_hand(db.uow(), table, metadata("OpenHand"))
-        schedule_after_commit(table)
-        db.after_commit(metrics.HANDS_DEALT.labels(game=table.game).inc)
-        return respond(table, 201)
+        dealer = who.subject if who.role == "player" else None
+        return respond(handle(OpenHand(table_id, dealer, if_match())), 201)
 
 
 @blp.route("/<table_id>/actions")
@@ -216,17 +164,6 @@ class Actions(MethodView):
         409 `no_hand_in_play`, a volunteer once another seat took the post a 409
         `volunteer_taken`, and the meneur's own (or one after a 7½) a 409 `cannot_volunteer`.
         """
-        table = handlers.load(db.uow(), table_id)
-        seat = table.seat_of(principal().subject)
-        if seat is None:
-            raise Problem(403, "not_seated", "you have no seat at this table")
-        if "seat" in body and body["seat"] != seat:
-            raise Problem(403, "not_your_seat", "you may act only for your own seat")
-        check_if_match(table, required=True)
         payload = {k: v for k, v in body.items() if k != "seat"}
-        # The turn in play has a timeout job scheduled at this version; the action ends it.
-        ended = table.version if table.deadline is not None else None
-        table = handlers.act(db.uow(), table, seat, payload, metadata("Act"))
-        schedule_after_commit(table, ended)
-        db.after_commit(metrics.ACTIONS.labels(game=table.game).inc)
-        return respond(table)
+        return respond(handle(Act(table_id, principal().subject, payload, body.get("seat"),
+                                  if_match())))

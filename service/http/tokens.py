@@ -16,7 +16,7 @@ from service.application.tokens import Holder, RevokeTokens, RotateTokens
 from service.http import db
 from service.http.auth import require
 from service.http.blueprint import Blueprint
-from service.http.context import metadata
+from service.http.context import handle
 from service.http.schemas import TokenSchema
 
 blp = Blueprint("tokens", __name__, url_prefix="/v1",
@@ -35,11 +35,11 @@ def kept(issued: dict[str, Any]) -> dict[str, Any]:
 
 
 def rotate(role: Holder, subject: str, command: str) -> dict[str, Any]:
-    return kept(commands.rotate(db.uow(), RotateTokens(role, subject), metadata(command)))
+    return kept(handle(RotateTokens(role, subject), command))
 
 
 def revoke(role: Holder, subject: str, command: str) -> None:
-    commands.revoke(db.uow(), RevokeTokens(role, subject), metadata(command))
+    handle(RevokeTokens(role, subject), command)
 
 
 @blp.route("/players/<player_id>/token")

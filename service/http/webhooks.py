@@ -11,6 +11,7 @@ from service.application import webhook_subscriptions as subscriptions
 from service.http import db
 from service.http.auth import require
 from service.http.blueprint import Blueprint
+from service.http.context import handle
 from service.http.webhook_schemas import (
     DeliveryPageSchema,
     DeliveryQuerySchema,
@@ -42,8 +43,8 @@ class Subscriptions(MethodView):
         allows).
         """
         allow = current_app.config["BANCO"].webhook_allow_networks
-        subscription, secret = subscriptions.create(db.conn(), body["url"], body["event_types"],
-                                                    body["secret"], allow)
+        subscription, secret = handle(subscriptions.CreateWebhook(
+            body["url"], body["event_types"], body["secret"], allow))
         g.issued_secret = True
         return {"subscription": subscription, "secret": secret}
 
@@ -72,7 +73,7 @@ class Pause(MethodView):
     @blp.response(200, SubscriptionSchema)
     def post(self, subscription_id: str) -> dict[str, Any]:
         """Stop sending (a delivery in flight ends); resuming goes on from the same event"""
-        return subscriptions.pause(db.conn(), subscription_id, "paused by the operator")
+        return handle(subscriptions.PauseWebhook(subscription_id))
 
 
 @blp.route("/<subscription_id>/resume")
@@ -82,7 +83,7 @@ class Resume(MethodView):
     @blp.response(200, SubscriptionSchema)
     def post(self, subscription_id: str) -> dict[str, Any]:
         """Send again, at once, from the event it stopped at"""
-        return subscriptions.resume(db.conn(), subscription_id)
+        return handle(subscriptions.ResumeWebhook(subscription_id))
 
 
 @blp.route("/<subscription_id>/replay")
@@ -97,7 +98,7 @@ class Replay(MethodView):
         422 `unknown_position` if no event has that position. Each event goes with the same
         `webhook-id` as before, so a receiver that keeps the ids it saw can tell it again.
         """
-        return subscriptions.replay(db.conn(), subscription_id, body["position"])
+        return handle(subscriptions.ReplayWebhook(subscription_id, body["position"]))
 
 
 @blp.route("/<subscription_id>/deliveries")
