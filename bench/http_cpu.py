@@ -173,7 +173,7 @@ def snapshot(folder: Path, workers: Sequence[int], processes: dict[str, float],
 # The parts a trial's CPU is split into, in the order they are reported.
 PARTS = ("the request", "streams", "other requests", "listener and jobs", "gunicorn, the rest",
          "settlement worker", "PostgreSQL", "Redis", "clients")
-# service/application/notify.py, service/http/deferred_jobs.py
+# service/application/notify.py, workers/deferred_jobs.py
 BACKGROUND_THREADS = ("banco-notify", "banco-jobs")
 
 

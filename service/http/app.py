@@ -58,15 +58,15 @@ from service.http import (
     tokens,
     webhooks,
 )
-from service.http.deferred_jobs import DeferredJobs
 from service.http.problems import Problem, ProblemSchema, render, retry_later
-from service.http.replica import Replica
 from service.http.unions import UnionPlugin
 from service.runtime.config import Config
+from service.runtime.replica import Replica
 from service.runtime.slots import Slots, for_waiting
 from service.streaming.feeds import Feeds
 from service.streaming.relay import Relay
 from workers import queues
+from workers.deferred_jobs import DeferredJobs
 
 API_SPEC = {
     "API_TITLE": "Banco",
@@ -197,7 +197,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.extensions["banco.redis"] = redis_client or queues.connect(config.redis_url)
     db_replica = None
     if config.replica_url is not None:
-        # The primary's pools' twins on the streaming replica (`service.http.replica`).
+        # The primary's pools' twins on the streaming replica (`service.runtime.replica`).
         db_replica = Replica(
             {"requests": make_pool(config.replica_url, min_size=0, max_size=config.pool_size,
                                    open=connect, timeout=5),

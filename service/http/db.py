@@ -9,7 +9,7 @@ all.
 
 Views that only read what may lag a little take `reading()` instead of `conn()`: the streaming
 replica's connection when one is configured and it has the caller's own writes
-(`service.http.replica`), else the primary's.
+(`service.runtime.replica`), else the primary's.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from psycopg_pool import ConnectionPool
 
 from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from service.http.problems import retry_later
-from service.http.replica import Replica
 from service.runtime import metrics
+from service.runtime.replica import Replica
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 

@@ -1,7 +1,7 @@
 """What the API does when a command moved a table's play on (`commands.TablePlayed`): the table,
 as written, handed to its followers in this process and to every streamer of its node, which
 render it once its notice comes; and, once committed, the settlement or next deadline queued,
-the timeout of the turn it ended cancelled (`service.http.deferred_jobs`), and the move counted.
+the timeout of the turn it ended cancelled (`workers.deferred_jobs`), and the move counted.
 
 Redis being down loses nothing: the deadline and the `settling` status are in PostgreSQL, where
 the worker's sweeper finds them.
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from service.application.bus import Subscriber
 from service.application.commands import TablePlayed
 from service.application.unit_of_work import UnitOfWork
-from service.http.deferred_jobs import DeferredJobs
 from service.runtime import metrics
+from workers.deferred_jobs import DeferredJobs
 
 if TYPE_CHECKING:
     from service.streaming.feeds import Feeds

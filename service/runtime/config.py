@@ -149,7 +149,7 @@ class Config:
     head_timeout_s: int = HEAD_TIMEOUT_S
     body_timeout_s: int = BODY_TIMEOUT_S
     idempotency_retention_s: int = 24 * 3600
-    # A streaming replica for the reads that may lag (service/http/replica.py); None: all on
+    # A streaming replica for the reads that may lag (service/runtime/replica.py); None: all on
     # `database_url`.
     replica_url: str | None = None
     replica_wait_ms: int = 200  # how long a caller's read waits for the replica to have his writes

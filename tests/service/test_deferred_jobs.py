@@ -15,9 +15,9 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from projections.tables import TableRow
-from service.http.deferred_jobs import DeferredJobs
 from tests.service.conftest import OPERATOR
 from workers import timeouts
+from workers.deferred_jobs import DeferredJobs
 from workers.queues import connect, queue
 
 QUEUE = "banco-deferred-test"

@@ -27,8 +27,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from projections import migrate
-from service.http.replica import Replica
 from service.runtime.config import Config
+from service.runtime.replica import Replica
 from tests.games.test_sevenhalf_properties import concrete
 from tests.service.conftest import OPERATOR, OPERATOR_KEY, Player, app_on, bearer
 
