@@ -1,7 +1,7 @@
 """Auditor commands: register an auditor, who reads everything and changes nothing.
 
-Each command is data; its handler runs it inside the caller's transaction on `conn`, appending to
-the auditor's stream (`auditor-<id>`), and returns what the caller renders. His token's changes
+Each command is data; its handler runs it on the caller's unit of work, appending to the
+auditor's stream (`auditor-<id>`), and returns what the caller renders. His token's changes
 are the token commands' (`service.application.tokens`).
 """
 
@@ -16,7 +16,7 @@ import psycopg
 from events.model import NewEvent
 from service.application import tokens
 from service.application.errors import NotFound
-from service.application.postgres_unit_of_work import PostgresUnitOfWork
+from service.application.unit_of_work import UnitOfWork
 
 
 def stream(auditor_id: str) -> str:
@@ -52,17 +52,16 @@ def load(conn: psycopg.Connection, auditor_id: str) -> dict[str, Any]:
     return auditor
 
 
-def register(uow: PostgresUnitOfWork, command: RegisterAuditor,
+def register(uow: UnitOfWork, command: RegisterAuditor,
              metadata: dict[str, Any]) -> dict[str, Any]:
     """Register the auditor and issue his first token; the token issued (shown once).
 
     A second registration under one id is refused by the append (its stream must be new)."""
-    auditor_id, conn = command.auditor_id, uow.connection
+    auditor_id = command.auditor_id
     event = NewEvent("AuditorRegistered", {"auditor_id": auditor_id, "name": command.name},
                      metadata)
-    issued, token_event = tokens.issue(conn, "auditor", auditor_id, metadata)
+    issued, token_event = tokens.issue(uow, "auditor", auditor_id, metadata)
     uow.append(stream(auditor_id), [event, token_event], 0)
     [registered, _] = uow.flush()
-    conn.execute("INSERT INTO auditors (auditor_id, name, created_at) VALUES (%s, %s, %s)",
-                 (auditor_id, command.name, registered.recorded_at))
+    uow.credentials.add_auditor(auditor_id, command.name, registered.recorded_at)
     return issued

@@ -19,25 +19,32 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from events import ledger
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from events import ledger, personal_data
 from events.catalog import default_types
 from events.memory import InMemoryEventStore
 from events.model import Append, ConcurrencyConflict, NewEvent, StoredEvent
 from projections.tables import HAND_COLUMNS, TableRow
+from service.application.credentials import NOT_FOUND, Holder
+from service.application.errors import NotFound
 from service.application.unit_of_work import transfers_of
 
 
 @dataclass
 class MemoryDatabase:
     """What PostgreSQL holds for the application, in memory: the log, the tables' and hands'
-    rows, and the accounts' balances."""
+    rows, the accounts' balances and the credentials."""
 
     store: InMemoryEventStore = field(default_factory=lambda: InMemoryEventStore(default_types()))
     tables: dict[str, TableRow] = field(default_factory=dict)
     hands: dict[str, dict[str, Any]] = field(default_factory=dict)
     balances: dict[str, int] = field(default_factory=dict)
-    # As the API shows them; no name: the twin keeps no keys to unseal one with.
-    players: dict[str, dict[str, Any]] = field(default_factory=dict)
+    players: dict[str, dict[str, Any]] = field(default_factory=dict)  # as the API shows them
+    # The credentials: players' keys, tokens (id: hash, role, subject) and auditors.
+    keys: dict[str, bytes] = field(default_factory=dict)
+    tokens: dict[str, tuple[bytes, Holder, str]] = field(default_factory=dict)
+    auditors: dict[str, dict[str, Any]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -49,6 +56,8 @@ class MemoryUnitOfWork:
         self._hands: list[Callable[[], None]] = []
         self._after_commit: list[Callable[[], None]] = []
         self._notices: list[Any] = []
+        self._kept: list[Callable[[], object]] = []  # the credentials' writes, done at the flush
+        self.credentials = MemoryCredentials(db, self._kept)
 
     # Reads -----------------------------------------------------------------------------------
 
@@ -151,10 +160,11 @@ class MemoryUnitOfWork:
             self._after_commit.append(fn)
 
     def flush(self) -> list[StoredEvent]:
-        appends, saves, hands = self._appends, self._saves, self._hands
-        if not (appends or saves or hands):
+        appends, saves, hands, kept = self._appends, self._saves, self._hands, self._kept[:]
+        if not (appends or saves or hands or kept):
             return []
         self._appends, self._saves, self._hands = [], [], []
+        self._kept.clear()
         with self.db.lock:
             store = self.db.store
             # Checked in PostgreSQL's order, before anything is written: the versions (each
@@ -175,6 +185,8 @@ class MemoryUnitOfWork:
                     after[t.to_account] = after.get(t.to_account, 0) + t.amount
             stored = store.append_many(appends)
             self.db.balances = after
+            for write in kept:
+                write()
             for table in saves:
                 table.balances = {s["player_id"]: after.get(ledger.seat(table.table_id,
                                                                          s["player_id"]), 0)
@@ -187,9 +199,10 @@ class MemoryUnitOfWork:
                 write()
             for e in stored:
                 if e.type == "PlayerRegistered":
-                    self.db.players[e.data["player_id"]] = {
-                        "id": e.data["player_id"], "name": None, "created_at": e.recorded_at,
-                        "erased": False}
+                    player_id = e.data["player_id"]
+                    self.db.players[player_id] = {
+                        "id": player_id, "created_at": e.recorded_at, "erased": False,
+                        "name": personal_data.name_of(e.data, self.db.keys.get(player_id))}
                 elif e.type == "PlayerErased":
                     self.db.players[e.data["player_id"]].update(name=None, erased=True)
         return stored
@@ -202,3 +215,60 @@ class MemoryUnitOfWork:
 
     def rollback(self) -> None:
         self._appends, self._saves, self._hands, self._after_commit, self._notices = [], [], [], [], []
+        self._kept.clear()
+
+
+class MemoryCredentials:
+    """The credentials in the twin's dicts. Reads see what was flushed; writes wait for the
+    flush and are done only if it passes, as PostgreSQL's would commit with the work."""
+
+    def __init__(self, db: MemoryDatabase, kept: list[Callable[[], object]]) -> None:
+        self._db = db
+        self._kept = kept
+        self._dropped: set[str] = set()  # tokens this work dropped already
+
+    def lock_subject(self, role: Holder, subject: str) -> bool:
+        rows = self._db.players if role == "player" else self._db.auditors
+        with self._db.lock:
+            row = rows.get(subject)
+        if row is None:
+            raise NotFound(NOT_FOUND[role], f"no {role} {subject}")
+        return bool(row.get("erased", False))
+
+    def new_key(self, player_id: str) -> bytes:
+        key = AESGCM.generate_key(bit_length=256)
+        self._kept.append(lambda: self._db.keys.__setitem__(player_id, key))
+        return key
+
+    def shred(self, player_id: str) -> None:
+        self._kept.append(lambda: self._db.keys.pop(player_id, None))
+
+    def add_token(self, digest: bytes, role: Holder, subject: str, token_id: str) -> None:
+        self._kept.append(lambda: self._db.tokens.__setitem__(token_id, (digest, role, subject)))
+
+    def revoke_all(self, role: Holder, subject: str) -> list[str]:
+        with self._db.lock:
+            ids = sorted(t for t, (_, r, s) in self._db.tokens.items()
+                         if (r, s) == (role, subject) and t not in self._dropped)
+        for token_id in ids:
+            self._drop(token_id)
+        return ids
+
+    def holder_of(self, token_id: str) -> tuple[Holder, str] | None:
+        with self._db.lock:
+            found = self._db.tokens.get(token_id)
+        return None if found is None or token_id in self._dropped else (found[1], found[2])
+
+    def drop_token(self, token_id: str) -> bool:
+        if self.holder_of(token_id) is None:
+            return False
+        self._drop(token_id)
+        return True
+
+    def add_auditor(self, auditor_id: str, name: str, created_at: datetime) -> None:
+        row = {"id": auditor_id, "name": name, "created_at": created_at}
+        self._kept.append(lambda: self._db.auditors.__setitem__(auditor_id, row))
+
+    def _drop(self, token_id: str) -> None:
+        self._dropped.add(token_id)
+        self._kept.append(lambda: self._db.tokens.pop(token_id, None))

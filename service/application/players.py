@@ -1,10 +1,9 @@
 """Player commands: register a player, credit and debit his wallet, erase his personal data.
 
 Each command is data; its handler appends to the player's stream (`player-<id>`) with its
-projections, inside the caller's transaction, and returns what the caller renders. Deposits and
-withdrawals run on a unit of work (`service.application.unit_of_work`), either of them; registration
-and erasure on the caller's PostgreSQL connection, where the keys that seal personal data and the
-tokens' hashes are kept.
+projections, inside the caller's transaction, and returns what the caller renders. Each runs on a unit
+of work (`service.application.unit_of_work`), either of them: the keys that seal personal data
+and the tokens' hashes are its credentials (`service.application.credentials`).
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from events.model import NewEvent, StoredEvent
 from projections import players as player_rows
 from service.application import tokens
 from service.application.errors import Invalid, NotFound
-from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from service.application.unit_of_work import UnitOfWork
 
 
@@ -86,15 +84,15 @@ def balance(conn: psycopg.Connection, player_id: str) -> dict[str, Any]:
     return {"player_id": player_id, "account": account, "balance": held, "as_of_position": position}
 
 
-def register(uow: PostgresUnitOfWork, command: RegisterPlayer,
+def register(uow: UnitOfWork, command: RegisterPlayer,
              metadata: dict[str, Any]) -> dict[str, Any]:
     """Register the player with his name sealed under a key of his own, and issue his first token;
     the token issued (shown once)."""
-    player_id, conn = command.player_id, uow.connection
-    key = personal_data.new_key(conn, player_id)
+    player_id = command.player_id
+    key = uow.credentials.new_key(player_id)
     sealed = personal_data.seal(key, player_id, "name", command.name)
     event = NewEvent("PlayerRegistered", {"player_id": player_id, "name_enc": sealed}, metadata)
-    issued, token_event = tokens.issue(conn, "player", player_id, metadata)
+    issued, token_event = tokens.issue(uow, "player", player_id, metadata)
     uow.append(stream(player_id), [event, token_event], 0)
     uow.flush()
     return issued
@@ -126,16 +124,16 @@ def _transfer(uow: UnitOfWork, player_id: str, source: str, target: str, amount:
     return event
 
 
-def erase(uow: PostgresUnitOfWork, command: ErasePlayer, metadata: dict[str, Any]) -> bool:
+def erase(uow: UnitOfWork, command: ErasePlayer, metadata: dict[str, Any]) -> bool:
     """Destroy his key, revoke his tokens and record `PlayerErased`; False, with nothing changed,
     when he was erased already (NotFound when there is no such player)."""
-    player_id, conn = command.player_id, uow.connection
-    if tokens.lock_subject(conn, "player", player_id):
+    player_id = command.player_id
+    if uow.credentials.lock_subject("player", player_id):
         return False
-    personal_data.shred(conn, player_id)
+    uow.credentials.shred(player_id)
     erased = NewEvent("PlayerErased", {"player_id": player_id, "actor": metadata["actor"]},
                       metadata)
-    revoked = tokens.revoke_all(conn, "player", player_id, metadata)
+    revoked = tokens.revoke_all(uow, "player", player_id, metadata)
     uow.append(stream(player_id), [*revoked, erased], None)
     uow.flush()
     return True

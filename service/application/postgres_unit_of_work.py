@@ -23,6 +23,7 @@ from events.model import ConcurrencyConflict, NewEvent, StoredEvent
 from events.postgres import PostgresEventStore, lost_race
 from projections import balances, players, tables
 from projections.tables import TableRow
+from service.application.postgres_credentials import PostgresCredentials
 from service.application.unit_of_work import transfers_of
 
 
@@ -57,6 +58,7 @@ class PostgresUnitOfWork:
         self._notices: list[Any] = []
         self._prefetched: dict[str, psycopg.Cursor] = {}
         self._joined = False  # on a connection the caller holds (`joining`)
+        self.credentials = PostgresCredentials(self)
 
     @classmethod
     def joining(cls, conn: psycopg.Connection, store: PostgresEventStore) -> PostgresUnitOfWork:

@@ -3,14 +3,14 @@ revoked and reissued, each change an event for the subject's stream (`player-<id
 `auditor-<id>`).
 
 The commands (`RotateTokens`, `RevokeTokens`, `ReissueToken`) are data; their handlers run them
-inside the caller's transaction on `conn` and append the events there. `issue` and `revoke_all`
-are the steps other commands take with theirs (a registration issues a first token, an erasure
-revokes them all).
+on the caller's unit of work, its credentials (`service.application.credentials`) and its
+appends. `issue` and `revoke_all` are the steps other commands take with theirs (a registration
+issues a first token, an erasure revokes them all).
 
 A token is stored only as its SHA-256, under an id (`tk_...`) that events and answers may name.
 Revoking deletes its row: every API process looks tokens up in the database on each request, so
 the next request with it is a 401 wherever it lands. Each change is made with the subject's row
-locked (`lock_subject`), so two changes of one subject's tokens queue.
+held (`Credentials.lock_subject`), so two changes of one subject's tokens queue.
 """
 
 from __future__ import annotations
@@ -18,22 +18,16 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import psycopg
 
 from events.model import NewEvent
-from service.application import notify
-from service.application.errors import Conflict, NotFound
-from service.application.postgres_unit_of_work import PostgresUnitOfWork
+from service.application.credentials import Holder
+from service.application.errors import Conflict
+from service.application.unit_of_work import UnitOfWork
 
-Holder = Literal["player", "auditor"]
-_REGISTRY = {  # the table that says the subject exists (and whether he was erased), and its 404
-    "player": ("SELECT erased_at IS NOT NULL FROM players WHERE player_id = %s FOR NO KEY UPDATE",
-               "player_not_found"),
-    "auditor": ("SELECT false FROM auditors WHERE auditor_id = %s FOR NO KEY UPDATE",
-                "auditor_not_found"),
-}
+__all__ = ["Holder", "ReissueToken", "RevokeTokens", "RotateTokens"]
 
 
 @dataclass(frozen=True)
@@ -74,16 +68,6 @@ def stream(role: Holder, subject: str) -> str:
     return f"{role}-{subject}"
 
 
-def lock_subject(conn: psycopg.Connection, role: Holder, subject: str) -> bool:
-    """Lock the player's or auditor's row for the rest of the transaction (NotFound when
-    unknown); whether he was erased."""
-    sql, code = _REGISTRY[role]
-    row = conn.execute(sql, (subject,)).fetchone()
-    if row is None:
-        raise NotFound(code, f"no {role} {subject}")
-    return bool(row[0])
-
-
 def issued_ids(conn: psycopg.Connection, role: Holder, subject: str) -> list[str]:
     """The id of every token ever issued to `subject`, live or not, from his stream."""
     rows = conn.execute("SELECT data->>'token_id' FROM events WHERE stream_id = %s"
@@ -97,76 +81,65 @@ def event(kind: str, role: str, subject: str, token_id: str,
                            "actor": metadata["actor"]}, metadata)
 
 
-def issue(conn: psycopg.Connection, role: Holder, subject: str,
+def issue(uow: UnitOfWork, role: Holder, subject: str,
           metadata: dict[str, Any]) -> tuple[dict[str, Any], NewEvent]:
     """A new token for `subject` (shown once, in the returned dict) and its `TokenIssued` event,
     for the caller to append."""
     token, digest = new_token()
     token_id = "tk_" + secrets.token_hex(8)
-    conn.execute(
-        "INSERT INTO tokens (token_hash, role, subject, token_id) VALUES (%s, %s, %s, %s)",
-        (digest, role, subject, token_id))
+    uow.credentials.add_token(digest, role, subject, token_id)
     issued = {"token_id": token_id, "role": role, "subject": subject, "token": token}
     return issued, event("TokenIssued", role, subject, token_id, metadata)
 
 
-def revoke_all(conn: psycopg.Connection, role: Holder, subject: str,
+def revoke_all(uow: UnitOfWork, role: Holder, subject: str,
                metadata: dict[str, Any]) -> list[NewEvent]:
     """Revoke every token of `subject`; a `TokenRevoked` event each, for the caller to append."""
-    rows = conn.execute(
-        "DELETE FROM tokens WHERE role = %s AND subject = %s RETURNING token_id",
-        (role, subject)).fetchall()
-    if rows:
-        notify.revoked(conn, f"{role}:{subject}")
     return [event("TokenRevoked", role, subject, token_id, metadata)
-            for (token_id,) in sorted(rows)]
+            for token_id in uow.credentials.revoke_all(role, subject)]
 
 
-def rotate(uow: PostgresUnitOfWork, command: RotateTokens,
+def rotate(uow: UnitOfWork, command: RotateTokens,
            metadata: dict[str, Any]) -> dict[str, Any]:
     """Revoke the subject's tokens and issue one in their place; the token issued (shown once).
     NotFound when there is no such subject; Conflict `player_erased` for an erased player, who is
     issued none."""
-    role, subject, conn = command.role, command.subject, uow.connection
-    if lock_subject(conn, role, subject):
+    role, subject = command.role, command.subject
+    if uow.credentials.lock_subject(role, subject):
         raise Conflict("player_erased", f"{subject} was erased: no token is issued to him")
-    revoked = revoke_all(conn, role, subject, metadata)
-    issued, issued_event = issue(conn, role, subject, metadata)
+    revoked = revoke_all(uow, role, subject, metadata)
+    issued, issued_event = issue(uow, role, subject, metadata)
     _append(uow, role, subject, [*revoked, issued_event])
     return issued
 
 
-def revoke(uow: PostgresUnitOfWork, command: RevokeTokens, metadata: dict[str, Any]) -> None:
+def revoke(uow: UnitOfWork, command: RevokeTokens, metadata: dict[str, Any]) -> None:
     """Revoke every token of the subject (NotFound when there is no such subject); a subject with
     none is left as he is, and nothing is appended."""
-    conn = uow.connection
-    lock_subject(conn, command.role, command.subject)
+    uow.credentials.lock_subject(command.role, command.subject)
     _append(uow, command.role, command.subject,
-            revoke_all(conn, command.role, command.subject, metadata))
+            revoke_all(uow, command.role, command.subject, metadata))
 
 
-def reissue(uow: PostgresUnitOfWork, command: ReissueToken,
+def reissue(uow: UnitOfWork, command: ReissueToken,
             metadata: dict[str, Any]) -> dict[str, Any] | None:
     """Revoke the token `command.token_id` and issue its subject a new one; the token issued, or
     None, with nothing changed, when it was revoked or replaced already."""
-    token_id, conn = command.token_id, uow.connection
-    row = conn.execute("SELECT role, subject FROM tokens WHERE token_id = %s",
-                       (token_id,)).fetchone()
-    if row is None:
+    token_id, credentials = command.token_id, uow.credentials
+    holder = credentials.holder_of(token_id)
+    if holder is None:
         return None
-    role, subject = row
-    lock_subject(conn, role, subject)
-    if conn.execute("DELETE FROM tokens WHERE token_id = %s RETURNING 1",
-                    (token_id,)).fetchone() is None:
+    role, subject = holder
+    credentials.lock_subject(role, subject)
+    if not credentials.drop_token(token_id):
         return None  # revoked or rotated while we waited for the subject's lock
-    notify.revoked(conn, f"{role}:{subject}")
     revoked = event("TokenRevoked", role, subject, token_id, metadata)
-    issued, issued_event = issue(conn, role, subject, metadata)
+    issued, issued_event = issue(uow, role, subject, metadata)
     _append(uow, role, subject, [revoked, issued_event])
     return issued
 
 
-def _append(uow: PostgresUnitOfWork, role: Holder, subject: str, events: list[NewEvent]) -> None:
+def _append(uow: UnitOfWork, role: Holder, subject: str, events: list[NewEvent]) -> None:
     if events:
         uow.append(stream(role, subject), events, None)
         uow.flush()

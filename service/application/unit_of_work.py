@@ -21,9 +21,14 @@ from typing import Any, Protocol
 from events import ledger
 from events.model import NewEvent, StoredEvent
 from projections.tables import TableRow
+from service.application.credentials import Credentials
 
 
 class UnitOfWork(Protocol):
+    @property
+    def credentials(self) -> Credentials:
+        """Keys and tokens, kept beside the log and committed with the rest of the work."""
+
     # Reads -----------------------------------------------------------------------------------
 
     def prefetch_table(self, table_id: str) -> None:

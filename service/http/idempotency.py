@@ -95,7 +95,7 @@ def _lock_token_holder(who: str, key: str) -> None:
         "SELECT t.role, t.subject FROM idempotency_keys k JOIN tokens t USING (token_id)"
         " WHERE k.principal = %s AND k.key = %s", (who, key)).fetchone()
     if row is not None:
-        tokens.lock_subject(db.conn(), row[0], row[1])
+        db.uow().credentials.lock_subject(row[0], row[1])
 
 
 def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response:

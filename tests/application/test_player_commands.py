@@ -3,15 +3,13 @@ they move, and their refusals, which write nothing."""
 
 from __future__ import annotations
 
-import secrets
-
 import pytest
 
 from events import ledger
-from events.model import NewEvent
 from service.application import players
+from service.application.bus import handle
 from service.application.errors import Invalid, NotFound
-from service.application.players import Deposit, Withdraw
+from service.application.players import Deposit, RegisterPlayer, Withdraw
 from service.http.app import REFUSED_STATUS
 from tests.application.conftest import Work
 
@@ -19,13 +17,11 @@ META = {"actor": "operator:operator", "command": "test"}
 
 
 def registered(work: Work) -> str:
-    """A player, as his registration's event records him (its sealed name aside: the twin keeps
-    no keys; registration itself is PostgreSQL's, tests/service/test_player_commands.py)."""
-    player_id = "pl_" + secrets.token_hex(8)
+    """A player, registered."""
+    command = RegisterPlayer("Ada")
     with work() as uow:
-        uow.append(players.stream(player_id), [NewEvent(
-            "PlayerRegistered", {"player_id": player_id, "name_enc": "sealed"}, META)], 0)
-    return player_id
+        handle(command, uow, META)
+    return command.player_id
 
 
 def test_a_deposit_then_a_withdrawal_move_treasure_between_the_house_and_the_wallet(work: Work):
@@ -41,7 +37,8 @@ def test_a_deposit_then_a_withdrawal_move_treasure_between_the_house_and_the_wal
         assert uow.balance(ledger.wallet(player_id)) == 70
         assert uow.balance(ledger.HOUSE) == house - 70
         logged = uow.read_stream(players.stream(player_id), 0, 10)
-    assert [e.type for e in logged] == ["PlayerRegistered", "TreasurePosted", "TreasurePosted"]
+    assert [e.type for e in logged] == ["PlayerRegistered", "TokenIssued", "TreasurePosted",
+                                       "TreasurePosted"]
 
 
 def test_a_withdrawal_over_the_balance_is_refused_and_writes_nothing(work: Work):
@@ -54,7 +51,8 @@ def test_a_withdrawal_over_the_balance_is_refused_and_writes_nothing(work: Work)
     assert REFUSED_STATUS[type(refused.value)] == 422  # as the API refuses it
     with work() as uow:
         assert uow.balance(ledger.wallet(player_id)) == 10
-        assert len(uow.read_stream(players.stream(player_id), 0, 10)) == 2
+        # His registration, its token and the deposit.
+        assert len(uow.read_stream(players.stream(player_id), 0, 10)) == 3
 
 
 def test_a_deposit_to_no_player_is_refused_and_writes_nothing(work: Work):

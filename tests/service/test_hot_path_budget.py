@@ -121,9 +121,16 @@ def test_every_move_keeps_to_its_round_trip_budget(counted: Flask, config: Any, 
                                                     options: dict[str, Any], buy_in: int,
                                                     seats: int):
     client = counted.test_client()
-    players = _players(client, seats)
-    table_id = _table(client, game, options, players, buy_in)
-    counts = _play_counted(counted, config, proxy, monkeypatch, table_id, players, game)
+    counts: list[tuple[int, int, bool]] = []
+    for _ in range(5):
+        # A dealt deck may end a hand on moves that all post (two busts in a row): another
+        # table then, until both kinds of move were measured.
+        players = _players(client, seats)
+        table_id = _table(client, game, options, players, buy_in)
+        counts += _play_counted(counted, config, proxy, monkeypatch, table_id, players, game)
+        if (any(not posted for _, _, posted in counts)
+                and (game == "cassino" or any(posted for _, _, posted in counts))):
+            break
     assert counts, "the hand offered no move"
     plain = [pg for pg, _, posted in counts if not posted]
     posting = [pg for pg, _, posted in counts if posted]
