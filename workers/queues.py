@@ -54,3 +54,10 @@ def connect(url: str) -> redis.Redis:
 def queue(connection: redis.Redis, name: str = "banco") -> Queue:
     """The queue jobs are enqueued on and the worker listens to."""
     return Queue(name, connection=connection)
+
+
+def webhook_lane(queue_name: str) -> str:
+    """The queue of the webhook deliveries beside `queue_name`: a lane of their own, worked by
+    threads or processes of their own (`workers.worker`), so that a receiver that never answers
+    holds up no settlement and no deadline."""
+    return f"{queue_name}-webhooks"

@@ -31,7 +31,7 @@ from service.application.bus import handle
 from service.application.postgres_unit_of_work import PostgresUnitOfWork
 from service.application.webhook_deliveries import MoveCursor, RecordAttempt
 from workers import context, webhook_client
-from workers.queues import queue
+from workers.queues import queue, webhook_lane
 
 log = logging.getLogger("banco.webhooks")
 
@@ -190,15 +190,16 @@ def due(conn: psycopg.Connection) -> list[str]:
 
 
 def enqueue_due(connection: Redis, queue_name: str) -> int:
-    """Queue a delivery job for each due subscription that has none queued; how many were."""
+    """Queue a delivery job for each due subscription that has none queued, on the webhooks'
+    lane beside `queue_name`; how many were."""
     with context.pool().connection() as conn:
         ids = due(conn)
-    queued = 0
+    queued, lane = 0, webhook_lane(queue_name)
     for subscription_id in ids:
         # One job at a time per subscription: the key lasts until the job ends, or its lease
         # runs out when the worker running it was killed.
-        if connection.set(_queued_key(queue_name, subscription_id), 1, nx=True, ex=lease_s()):
-            queue(connection, queue_name).enqueue(job, subscription_id, result_ttl=60,
-                                                  failure_ttl=3600)
+        if connection.set(_queued_key(lane, subscription_id), 1, nx=True, ex=lease_s()):
+            queue(connection, lane).enqueue(job, subscription_id, result_ttl=60,
+                                            failure_ttl=3600)
             queued += 1
     return queued

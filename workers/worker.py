@@ -20,10 +20,11 @@ from redis.client import Pipeline
 from redis.exceptions import ConnectionError, TimeoutError
 from rq import Queue, SimpleWorker, worker_registration
 from rq.job import Job
+from rq.timeouts import TimerDeathPenalty
 
 from service.runtime.config import WorkerConfig
 from workers import context, job_logs, sweeper
-from workers.queues import connect, queue
+from workers.queues import connect, queue, webhook_lane
 
 log = logging.getLogger("banco.worker")
 
@@ -226,20 +227,71 @@ def keep_beating(worker: Worker, stop: threading.Event) -> None:
             log.exception("heartbeat failed")
 
 
-def run(config: WorkerConfig, burst: bool = False) -> bool:
+def run(config: WorkerConfig, burst: bool = False, webhooks_only: bool = False) -> bool:
     """The worker's composition root: its resources built from `config` and installed for its
-    jobs and sweeps, then the queue worked (until it is empty with `burst`); returns whether
-    any job ran."""
+    jobs and sweeps, then the queue worked (until it is empty with `burst`), with its webhook
+    lane's threads beside it; or, `webhooks_only`, the lane alone. Returns whether any job ran."""
     config.check_servers()
     job_logs.configure()
     with context.installed(config):
-        return _work(config.redis_url, config.queue_name, burst, config.sweep_every_s)
+        if webhooks_only:
+            return _work_lane(config.redis_url, config.queue_name, burst)
+        return _work(config.redis_url, config.queue_name, burst, config.sweep_every_s,
+                     config.webhooks.threads)
 
 
-def _work(redis_url: str, queue_name: str, burst: bool, sweep_every_s: float) -> bool:
+class LaneWorker(Worker):
+    """A worker of the webhooks' lane in a thread of the worker's process: the process's own
+    worker, in its main thread, takes the signals and stops it; a job's time limit is kept by a
+    timer, since only the main thread may take SIGALRM."""
+
+    death_penalty_class = TimerDeathPenalty
+
+    def _install_signal_handlers(self) -> None:
+        pass
+
+
+def _lane(redis_url: str, queue_name: str, stop: threading.Event) -> LaneWorker:
+    connection = connect(redis_url)
+    worker = LaneWorker([queue(connection, webhook_lane(queue_name))], connection=connection,
+                        worker_ttl=WORKER_TTL_S)
+    threading.Thread(target=keep_beating, args=(worker, stop), name="lane-heartbeat",
+                     daemon=True).start()
+    # Daemon threads: a delivery under way when the process stops is cut, its lease runs out
+    # and the next sweep queues it again (at least once, with the same webhook-id).
+    threading.Thread(target=_work_logged, args=(worker,), name="webhook-lane",
+                     daemon=True).start()
+    return worker
+
+
+def _work_logged(worker: Worker) -> None:
+    try:
+        worker.work(with_scheduler=False)
+    except Exception:  # the main worker goes on; deliveries wait for the next start
+        log.exception("the webhook lane's worker %s stopped", worker.name)
+
+
+def _work_lane(redis_url: str, queue_name: str, burst: bool) -> bool:
+    """A process of the webhooks' lane alone (`banco worker --webhooks`)."""
+    connection = connect(redis_url)
+    worker = Worker([queue(connection, webhook_lane(queue_name))], connection=connection,
+                    worker_ttl=WORKER_TTL_S)
+    if burst:
+        return worker.work(burst=True)
+    stop = threading.Event()
+    threading.Thread(target=keep_beating, args=(worker, stop), name="heartbeat", daemon=True).start()
+    try:
+        return worker.work()
+    finally:
+        stop.set()
+
+
+def _work(redis_url: str, queue_name: str, burst: bool, sweep_every_s: float,
+          lane_threads: int = 1) -> bool:
     connection = connect(redis_url)
     if burst:
-        worker = Worker([queue(connection, queue_name)], connection=connection)
+        lane_queues = [queue(connection, webhook_lane(queue_name))] if lane_threads else []
+        worker = Worker([queue(connection, queue_name), *lane_queues], connection=connection)
         sweeper.sweep_logged(connection, queue_name)
         return worker.work(burst=True, with_scheduler=True)
     stop = threading.Event()
@@ -252,6 +304,7 @@ def _work(redis_url: str, queue_name: str, burst: bool, sweep_every_s: float) ->
         connection.ping()
     except REDIS_AWAY as e:  # started while Redis is away (RQ's worker needs it from the start)
         wait_for_redis(connection, e)
+    lanes = [_lane(redis_url, queue_name, stop) for _ in range(lane_threads)]
     # SimpleWorker runs jobs in-process: a fork per job caps RQ near 100 jobs/s on two cores,
     # and Banco's jobs are short and load all they need from PostgreSQL.
     worker = Worker([queue(connection, queue_name)], connection=connection, worker_ttl=WORKER_TTL_S)
@@ -260,5 +313,6 @@ def _work(redis_url: str, queue_name: str, burst: bool, sweep_every_s: float) ->
         return worker.work(with_scheduler=True)
     finally:
         stop.set()
-        # The worker's pool closes once this returns: a sweep still running would fail on it.
+        for lane in lanes:
+            lane._stop_requested = True  # its wait for a job ends it, or the process's exit
         sweeping.join(SWEEP_STOP_S)

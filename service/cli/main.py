@@ -66,9 +66,12 @@ def serve(bind: str, workers: int, threads: int) -> None:
 
 @main.command()
 @click.option("--burst", is_flag=True, help="stop when the queue is empty")
+@click.option("--webhooks", "webhooks_only", is_flag=True,
+              help="deliver webhooks only, from their own queue (with BANCO_WEBHOOK_THREADS=0"
+                   " on the other workers)")
 @data_dir_option
-def worker(burst: bool, data_dir: Path) -> None:
-    """Run an RQ worker with its scheduler."""
+def worker(burst: bool, webhooks_only: bool, data_dir: Path) -> None:
+    """Run an RQ worker with its scheduler, and threads that deliver webhooks."""
     from workers.worker import run
 
     try:  # a bad setting fails here, at start-up, not in the first job that reads it
@@ -78,7 +81,8 @@ def worker(burst: bool, data_dir: Path) -> None:
     if config.metrics_dir:  # the API's folder: it cleans it, this only writes
         config.metrics_dir.mkdir(parents=True, exist_ok=True)
     with servers(data_dir, database=True, redis=True) as found:
-        run(config.with_servers(found.database_url, found.redis_url), burst=burst)
+        run(config.with_servers(found.database_url, found.redis_url), burst=burst,
+            webhooks_only=webhooks_only)
 
 
 @main.group(invoke_without_command=True)

@@ -204,6 +204,9 @@ class WebhookSettings:
     lease_s: int = 30  # how long a queued delivery job keeps others from being queued
     timeout_s: float = 10.0  # one attempt in all: lookup, connection, request and answer
     allow_networks: tuple[Network, ...] = ()  # private ranges deliveries may go to all the same
+    # Threads of each worker that deliver, on the deliveries' own queue; 0: this worker delivers
+    # none, and `banco worker --webhooks` processes do.
+    threads: int = 1
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> WebhookSettings:
@@ -215,6 +218,7 @@ class WebhookSettings:
             lease_s=max(1, int(_seconds(env, "BANCO_WEBHOOK_LEASE_S", 30.0))),
             timeout_s=_seconds(env, "BANCO_WEBHOOK_TIMEOUT_S", 10.0),
             allow_networks=webhook_allow_networks(env),
+            threads=_int(env, "BANCO_WEBHOOK_THREADS", 1, 0, 16),
         )
 
 

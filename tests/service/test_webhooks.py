@@ -32,7 +32,7 @@ from tests.service.receiver import Drip, Received, Receiver, failing, slow_once
 from tests.service.test_timeouts import worker_process
 from tests.service.test_webhook_addresses import fake_resolver
 from workers import context, sweeper, webhooks
-from workers.queues import connect, queue
+from workers.queues import connect, queue, webhook_lane
 
 FAST_ENV = {"BANCO_WEBHOOK_BACKOFF_S": "0.05", "BANCO_WEBHOOK_BACKOFF_MAX_S": "0.2",
             "BANCO_WEBHOOK_ALLOW_NETWORKS": "127.0.0.1/32",  # the receivers are on loopback
@@ -447,10 +447,10 @@ def test_deliveries_wait_out_redis_and_go_on_when_it_is_back(hooks_config, clien
     assert receiver.received == []
     redis = connect(hooks_config.redis_url)
     queue_name = f"{hooks_config.queue_name}-{os.urandom(4).hex()}"
-    queued = f"banco:{queue_name}:webhook-queued:{subscription_id}"
+    queued = f"banco:{webhook_lane(queue_name)}:webhook-queued:{subscription_id}"
     # The watermark may trail a moment; the earlier tests' subscriptions are queued too.
     wait_for(lambda: redis.exists(queued), lambda: sweeper.sweep(redis, queue_name))
-    SimpleWorker([queue(redis, queue_name)], connection=redis).work(burst=True)
+    SimpleWorker([queue(redis, webhook_lane(queue_name))], connection=redis).work(burst=True)
     assert not redis.exists(queued), "the job let the next sweep queue the subscription again"
     drain(subscription_id, receiver, positions)
     check_arrivals(receiver, subscription_id, secret, positions)
