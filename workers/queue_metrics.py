@@ -18,11 +18,12 @@ from workers.queues import queue
 
 
 class QueueCollector(Collector):
-    """`banco_queue_jobs{queue,state}`, `banco_queue_workers{queue}` and `banco_queue_up{queue}`."""
+    """`banco_queue_jobs{queue,state}`, `banco_queue_workers{queue}` and `banco_queue_up{queue}`
+    of each queue named: the worker's and its webhooks' lane."""
 
-    def __init__(self, connection: Redis, queue_name: str) -> None:
+    def __init__(self, connection: Redis, *queue_names: str) -> None:
         self.connection = connection
-        self.queue_name = queue_name
+        self.queue_names = queue_names
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         up = GaugeMetricFamily("banco_queue_up", "1 when the queue's Redis answered the scrape",
@@ -33,18 +34,19 @@ class QueueCollector(Collector):
             labels=["queue", "state"])
         workers = GaugeMetricFamily("banco_queue_workers", "Workers taking the queue's jobs",
                                     labels=["queue"])
-        try:
-            q = queue(self.connection, self.queue_name)
-            counts = {"queued": q.count, "scheduled": q.scheduled_job_registry.count,
-                      "started": q.started_job_registry.count, "failed": q.failed_job_registry.count}
-            alive = Worker.count(queue=q)
-        except RedisError:
-            # Redis away: say so, rather than fail the scrape of everything else.
-            up.add_metric([self.queue_name], 0)
-            yield up
-            return
-        up.add_metric([self.queue_name], 1)
-        for state, count in counts.items():
-            jobs.add_metric([self.queue_name, state], count)
-        workers.add_metric([self.queue_name], alive)
+        for name in self.queue_names:
+            try:
+                q = queue(self.connection, name)
+                counts = {"queued": q.count, "scheduled": q.scheduled_job_registry.count,
+                          "started": q.started_job_registry.count,
+                          "failed": q.failed_job_registry.count}
+                alive = Worker.count(queue=q)
+            except RedisError:
+                # Redis away: say so, rather than fail the scrape of everything else.
+                up.add_metric([name], 0)
+                continue
+            up.add_metric([name], 1)
+            for state, count in counts.items():
+                jobs.add_metric([name, state], count)
+            workers.add_metric([name], alive)
         yield from (up, jobs, workers)

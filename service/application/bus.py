@@ -51,6 +51,7 @@ HANDLERS: dict[type, Handler] = {
     webhook_subscriptions.PauseWebhook: webhook_subscriptions.pause_subscription,
     webhook_subscriptions.ResumeWebhook: webhook_subscriptions.resume_subscription,
     webhook_subscriptions.ReplayWebhook: webhook_subscriptions.replay_subscription,
+    webhook_subscriptions.DeleteWebhook: webhook_subscriptions.delete_subscription,
     webhook_deliveries.RecordAttempt: webhook_deliveries.attempt,
     webhook_deliveries.MoveCursor: webhook_deliveries.skip,
 }

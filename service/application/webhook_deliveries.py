@@ -83,20 +83,29 @@ RETURNING status
 def record_attempt(conn: psycopg.Connection, command: RecordAttempt) -> Outcome | None:
     """Record the attempt; delivered (a 2xx), failed (its next try scheduled), paused (after
     `max_failures` in a row), or None when the operator moved the subscription meanwhile (the
-    attempt recorded, the subscription as he left it)."""
+    attempt recorded, the subscription as he left it) or deleted it (nothing recorded)."""
     code = command.status_code
     ok = command.error is None and code is not None and 200 <= code < 300
     error = command.error if ok or command.error is not None else f"HTTP {code}"
-    recorded = conn.execute(RECORD, {
+    try:
+        recorded = _record(conn, command, ok, error)
+    except psycopg.errors.ForeignKeyViolation:
+        return None  # the operator deleted the subscription meanwhile: nothing to record it for
+    if recorded is None:
+        return None
+    return "delivered" if ok else ("paused" if recorded[0] == "paused" else "failed")
+
+
+def _record(conn: psycopg.Connection, command: RecordAttempt, ok: bool,
+            error: str | None) -> tuple[Any, ...] | None:
+    code = command.status_code
+    return conn.execute(RECORD, {
         "sid": command.subscription_id, "position": command.at.position, "txid": command.at.txid,
         "webhook_id": command.webhook_id, "type": command.event_type,
         "status": "delivered" if ok else "pending", "ok": ok, "code": code,
         "error": error, "ms": command.duration_ms, "wait": command.retry_in_s,
         "max": command.max_failures, "generation": command.generation,
     }).fetchone()
-    if recorded is None:
-        return None
-    return "delivered" if ok else ("paused" if recorded[0] == "paused" else "failed")
 
 
 def move_cursor(conn: psycopg.Connection, command: MoveCursor) -> bool:

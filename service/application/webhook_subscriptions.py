@@ -68,6 +68,13 @@ class ReplayWebhook:
     position: int
 
 
+@dataclass(frozen=True)
+class DeleteWebhook:
+    """Delete the subscription, its secret and its deliveries' records: nothing more is sent."""
+
+    subscription_id: str
+
+
 def subscribe(uow: PostgresUnitOfWork, command: CreateWebhook, metadata: dict[str, Any]
               ) -> tuple[dict[str, Any], str]:
     return create(uow.connection, command.url, command.event_types, command.secret,
@@ -82,6 +89,19 @@ def pause_subscription(uow: PostgresUnitOfWork, command: PauseWebhook,
 def resume_subscription(uow: PostgresUnitOfWork, command: ResumeWebhook,
                         metadata: dict[str, Any]) -> dict[str, Any]:
     return resume(uow.connection, command.subscription_id)
+
+
+def delete_subscription(uow: PostgresUnitOfWork, command: DeleteWebhook,
+                        metadata: dict[str, Any]) -> None:
+    """NotFound when there is no such subscription. A delivery under way finds it gone when it
+    records its attempt, and records nothing (`webhook_deliveries.record_attempt`)."""
+    conn = uow.connection
+    load(conn, command.subscription_id)
+    # Its key and deliveries go with it (ON DELETE CASCADE); the attempts are keyed apart.
+    conn.execute("DELETE FROM webhook_subscriptions WHERE subscription_id = %s",
+                 (command.subscription_id,))
+    conn.execute("DELETE FROM webhook_attempts WHERE subscription_id = %s",
+                 (command.subscription_id,))
 
 
 def replay_subscription(uow: PostgresUnitOfWork, command: ReplayWebhook,

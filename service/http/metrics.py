@@ -18,6 +18,8 @@ from service.http.auth import require
 from service.http.blueprint import TEXT, Blueprint
 from service.runtime import metrics
 from workers.queue_metrics import QueueCollector
+from workers.queues import webhook_lane
+from workers.webhook_metrics import WebhookCollector
 
 blp = Blueprint("metrics", __name__, description="The service's metrics, for Prometheus.")
 
@@ -35,9 +37,11 @@ def scrape() -> bytes:
         body = generate_latest(registry)
     else:
         body = generate_latest(REGISTRY)
-    queue = CollectorRegistry()
-    queue.register(QueueCollector(current_app.extensions["banco.redis"], config.queue_name))
-    return body + generate_latest(queue)
+    read = CollectorRegistry()
+    read.register(QueueCollector(current_app.extensions["banco.redis"], config.queue_name,
+                                 webhook_lane(config.queue_name)))
+    read.register(WebhookCollector(current_app.extensions["banco.pool"]))
+    return body + generate_latest(read)
 
 
 @blp.route("/metrics")

@@ -65,6 +65,17 @@ class Subscription(MethodView):
         """A webhook subscription: where it stands, and why it paused if it did"""
         return subscriptions.load(db.conn(), subscription_id)
 
+    @require("operator")
+    @blp.operation("deleteWebhook", 404)
+    @blp.response(204)
+    def delete(self, subscription_id: str) -> None:
+        """Delete a subscription: nothing more is sent, and its secret and deliveries are gone
+
+        A delivery under way when it is deleted may still reach the receiver once; nothing
+        after it does.
+        """
+        handle(subscriptions.DeleteWebhook(subscription_id))
+
 
 @blp.route("/<subscription_id>/pause")
 class Pause(MethodView):

@@ -103,6 +103,8 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("POST", "/v1/webhooks/{hook}/resume", None, False, "401 401 403 403 403 200"),
     ("POST", "/v1/webhooks/{hook}/replay", {"position": 0}, False, "401 401 403 403 403 200"),
     ("GET", "/v1/webhooks/{hook}/deliveries", None, False, "401 401 403 403 403 200"),
+    # After the others: the operator's deletes the subscription they use.
+    ("DELETE", "/v1/webhooks/{hook}", None, False, "401 401 403 403 403 204"),
 ]
 
 

@@ -30,7 +30,7 @@ from tests.service.conftest import OPERATOR, Player, bearer, jobs_on
 from tests.service.play import Session
 from tests.test_cli import free_port, wait_ready
 from workers import settlement, timeouts
-from workers.queues import queue
+from workers.queues import queue, webhook_lane
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTIONS_ROUTE = "/v1/tables/<table_id>/actions"
@@ -298,11 +298,15 @@ def test_under_gunicorn_one_scrape_adds_up_every_process(running):
         value(before, "banco_settlement_lag_seconds_count") + 1
     assert value(after, "banco_actions_total", game=GAME) > value(before, "banco_actions_total", game=GAME)
     assert value(after, "banco_queue_workers", queue=after_queue(after)) == 1
+    # The worker's webhook lane is a worker of its own, on the deliveries' queue.
+    assert value(after, "banco_queue_workers", queue=webhook_lane(after_queue(after))) == 1
     assert value(after, "banco_db_pool_max_connections") == 2 * 7  # both processes' pools
 
 
 def after_queue(samples: Samples) -> str:
-    [name] = {dict(labels)["queue"] for (metric, labels) in samples if metric == "banco_queue_up"}
+    """The worker's queue, of the two the scrape names: it and its webhooks' lane."""
+    names = {dict(labels)["queue"] for (metric, labels) in samples if metric == "banco_queue_up"}
+    [name] = {n for n in names if webhook_lane(n) in names}
     return name
 
 

@@ -21,6 +21,7 @@ import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from prometheus_client.parser import text_string_to_metric_families
 from rq import SimpleWorker
 from standardwebhooks.webhooks import Webhook
 
@@ -474,3 +475,58 @@ def test_two_jobs_at_once_send_a_subscription_once_in_order(client, new_player, 
     drain(subscription_id, receiver, positions)
     got = check_arrivals(receiver, subscription_id, secret, positions)
     assert [r.event["data"]["position"] for r in got] == positions, "each once, in order"
+
+
+def metric(client: FlaskClient, name: str, subscription_id: str) -> float | None:
+    """The value of `name` for the subscription in a scrape of /metrics, or None."""
+    text = client.get("/metrics", headers=OPERATOR).get_data(as_text=True)
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and sample.labels.get("subscription") == subscription_id:
+                return float(sample.value)
+    return None
+
+
+def test_each_subscription_shows_its_lag_failures_and_pause_in_the_metrics(
+        client, new_player, receiver):
+    receiver.answer = failing(10**6)
+    subscription_id, _ = subscribe(client, receiver.url)
+    assert metric(client, "banco_webhook_paused", subscription_id) == 0
+    assert metric(client, "banco_webhook_failures", subscription_id) == 0
+    deposits(client, new_player("Lag"), 2)
+    assert metric(client, "banco_webhook_lag_events", subscription_id) >= 2
+    wait_for(lambda: client.get(f"/v1/webhooks/{subscription_id}",
+                                headers=OPERATOR).json["status"] == "paused",
+             lambda: webhooks.deliver(subscription_id))
+    assert metric(client, "banco_webhook_paused", subscription_id) == 1
+    assert metric(client, "banco_webhook_failures", subscription_id) == 4
+    receiver.answer = lambda n, r: 200
+    client.post(f"/v1/webhooks/{subscription_id}/resume", headers=OPERATOR)
+    wait_for(lambda: metric(client, "banco_webhook_lag_events", subscription_id) == 0,
+             lambda: webhooks.deliver(subscription_id))
+    assert metric(client, "banco_webhook_paused", subscription_id) == 0
+    assert metric(client, "banco_webhook_failures", subscription_id) == 0
+
+
+def test_a_deleted_subscription_is_sent_nothing_more_and_leaves_nothing(
+        hooks_config, client, new_player, receiver):
+    subscription_id, _ = subscribe(client, receiver.url)
+    player = new_player("Gone")
+    drain(subscription_id, receiver, deposits(client, player, 1))
+    r = client.delete(f"/v1/webhooks/{subscription_id}", headers=OPERATOR)
+    assert r.status_code == 204
+    assert client.get(f"/v1/webhooks/{subscription_id}", headers=OPERATOR).status_code == 404
+    again = client.delete(f"/v1/webhooks/{subscription_id}", headers=OPERATOR)
+    assert again.status_code == 404 and again.json["code"] == "subscription_not_found"
+    assert subscription_id not in {s["id"] for s in client.get(
+        "/v1/webhooks", headers=OPERATOR).json["items"]}
+    sent = len(receiver.received)
+    deposits(client, player, 2)
+    assert webhooks.deliver(subscription_id) == 0 and len(receiver.received) == sent
+    assert metric(client, "banco_webhook_lag_events", subscription_id) is None
+    with psycopg.connect(hooks_config.database_url) as conn:
+        assert subscription_id not in webhooks.due(conn)
+        for table in ("webhook_subscriptions", "webhook_keys", "webhook_deliveries",
+                      "webhook_attempts"):
+            assert conn.execute(f"SELECT count(*) FROM {table} WHERE subscription_id = %s",
+                                (subscription_id,)).fetchone() == (0,), table
