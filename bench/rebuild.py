@@ -198,6 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     events = args.events or (20_000 if args.quick else 200_000)
     rounds = args.rounds or (2 if args.quick else 5)
+    load_before = os.getloadavg()[0]
     with db.fresh_database(args.url) as url:
         result = run(url, events, rounds, args.wallets,
                      progress=lambda line: print(line, file=sys.stderr, flush=True),
@@ -207,6 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               f" events across {args.wallets} wallets (seeded by COPY at"
               f" {result.seed_rate:,.0f} events/s), {rounds} round(s), the history replayed by"
               f" {REPLAYED_BY.get(args.workers, f'{args.workers} workers at a time')};"
+              # The machine may be shared: the ratio is read against the load it ran under.
+              f" load average (1 min) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after;"
               " medians over rounds\n")
     print(markdown(result))
     return 0

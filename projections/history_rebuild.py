@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import psycopg
@@ -95,10 +94,12 @@ def worker_conninfo(conn: psycopg.Connection) -> str:
     return make_conninfo(conn.info.dsn, **({"password": password} if password else {}))
 
 
-def build(conninfo: str, snapshot: str, part: Partition, older: Sequence[tuple[object, ...]],
-          types: EventTypes = TYPES) -> list[tuple[str, int, int]]:
+def build(conninfo: str, snapshot: str, part: Partition,
+          older: Future[list[tuple[object, ...]]], types: EventTypes = TYPES
+          ) -> list[tuple[str, int, int]]:
     """Replay `part`'s accounts into its staging table, committed, with the primary key, as of
-    `snapshot`; returns each account's balance and last position."""
+    `snapshot`; returns each account's balance and last position. `older` brings the postings
+    of older schema versions, upcast, which the rebuild reads while the workers connect."""
     with psycopg.connect(conninfo) as w:
         w.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
         with w.transaction():
@@ -109,7 +110,7 @@ def build(conninfo: str, snapshot: str, part: Partition, older: Sequence[tuple[o
             # Left by a rebuild that failed after its workers had committed.
             w.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(staging))
             w.execute(sql.SQL("CREATE TABLE {} " + STAGING_COLUMNS).format(staging))
-            balances.load_older(w, older)
+            balances.load_older(w, older.result())
             insert = sql.SQL("INSERT INTO {} ").format(staging).as_string(w).encode()
             w.execute(insert + balances.statement(w, balances.HISTORY_COLUMNS + balances.REPLAY,
                                                   types, part.where()))
@@ -127,7 +128,7 @@ class Replay:
 
     pool: ThreadPoolExecutor
     parts: list[Partition]
-    futures: list[Future[list[tuple[str, int, int]]]]
+    futures: dict[Future[list[tuple[str, int, int]]], Partition]
 
 
 def start(conn: psycopg.Connection, workers: int | None = None, types: EventTypes = TYPES) -> Replay:
@@ -138,20 +139,29 @@ def start(conn: psycopg.Connection, workers: int | None = None, types: EventType
     parts = partitions(conn)
     row = conn.execute("SELECT pg_export_snapshot()").fetchone()
     assert row is not None
-    older = balances.older_postings(conn, types)
     conninfo = worker_conninfo(conn)
     pool = ThreadPoolExecutor(max_workers=workers or len(parts), thread_name_prefix="history-rebuild")
-    return Replay(pool, parts,
-                  [pool.submit(build, conninfo, row[0], part, older, types) for part in parts])
+    older: Future[list[tuple[object, ...]]] = Future()
+    replay = Replay(pool, parts,
+                    {pool.submit(build, conninfo, row[0], part, older, types): part for part in parts})
+    # Read while the workers connect and take the snapshot; they wait for it before replaying.
+    try:
+        older.set_result(balances.older_postings(conn, types))
+    except BaseException as e:
+        older.set_exception(e)
+        pool.shutdown(wait=True)
+        raise
+    return replay
 
 
 def finish(conn: psycopg.Connection, replay: Replay) -> None:
-    """Wait for the workers, swap their tables in for the partitions and write the balances,
-    inside the caller's transaction."""
-    replay.pool.shutdown(wait=True)
-    totals = [row for future in replay.futures for row in future.result()]
+    """Swap the workers' tables in for the partitions and write the balances, inside the
+    caller's transaction, each partition as soon as its worker is done: attaching checks every
+    row of the table, and the last workers are still replaying meanwhile."""
     conn.execute("TRUNCATE balances")
-    for part in replay.parts:
+    for future in as_completed(replay.futures):
+        totals = future.result()
+        part = replay.futures[future]
         staging, name = sql.Identifier(part.staging), sql.Identifier(part.name)
         # Dropping the partition drops its rows and its index at commit, without reading them.
         conn.execute(sql.SQL("DROP TABLE {}").format(name))
@@ -161,9 +171,10 @@ def finish(conn: psycopg.Connection, replay: Replay) -> None:
         conn.execute(sql.SQL("ALTER TABLE {} RENAME TO {}").format(staging, name))
         conn.execute(sql.SQL("ALTER TABLE {} RENAME CONSTRAINT {} TO {}").format(
             name, sql.Identifier(f"{part.staging}_pkey"), sql.Identifier(f"{part.name}_pkey")))
-    columns = [list(column) for column in zip(*totals, strict=True)] or [[], [], []]
-    conn.execute("INSERT INTO balances (account, balance, last_position)"
-                 " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bigint[])", columns)
+        columns = [list(column) for column in zip(*totals, strict=True)] or [[], [], []]
+        conn.execute("INSERT INTO balances (account, balance, last_position)"
+                     " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bigint[])", columns)
+    replay.pool.shutdown(wait=True)
 
 
 def discard(conn: psycopg.Connection, replay: Replay) -> None:

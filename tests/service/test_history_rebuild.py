@@ -15,7 +15,7 @@ import pytest
 from psycopg import sql
 
 from events.ledger import HOUSE, InsufficientTreasure, Transfer
-from projections import history_rebuild, migrate
+from projections import balances, history_rebuild, migrate
 from projections.rebuild import rebuild_all
 from tests.conftest import fresh_database
 from tests.service import postings
@@ -99,6 +99,26 @@ def test_a_rebuild_whose_worker_fails_leaves_the_projection_as_it_was(pool, stor
     with pool.connection() as c:
         rebuild_all(c)
     assert projected(pool) == after
+
+
+def test_a_rebuild_that_cannot_read_the_older_postings_leaves_nothing_and_no_worker_waiting(
+        pool, store, monkeypatch):
+    """The workers start before the older postings are read, and wait for them: when reading
+    them fails, the workers give up too, and nothing of the rebuild is left."""
+    seed_wallets(pool, store, 4)
+    with pool.connection() as c:
+        rebuild_all(c)
+    before = projected(pool)
+
+    def unreadable(*args: object, **kwargs: object) -> list[tuple[object, ...]]:
+        raise RuntimeError("the older postings cannot be read")
+
+    monkeypatch.setattr(balances, "older_postings", unreadable)
+    with pool.connection() as c, pytest.raises(RuntimeError, match="older postings"):
+        rebuild_all(c)
+    assert [t.name for t in threading.enumerate() if t.name.startswith("history-rebuild")] == []
+    assert projected(pool) == before
+    assert staging_tables(pool) == []
 
 
 def test_writers_posting_through_parallel_rebuilds_lose_nothing(pool, store):
