@@ -1,0 +1,329 @@
+"""The Python SDK (clients/python, `banco_client`) against `banco run` on the session's servers:
+its bots play every game to the end, its streams resume after a cut with nothing lost or
+repeated, a write it retries is applied once, errors come typed, and pages are followed; the
+sync and the async client alike. Its models are the ones openapi.yaml generates today."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+from collections.abc import Iterator
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any
+
+import banco_client
+import pytest
+import yaml
+from banco_client import AsyncBanco, Banco, Retries, errors
+from banco_client.bot import Bot, choose
+
+from tests.clients.proxy import Proxy
+
+ROOT = Path(__file__).resolve().parents[2]
+SDK = ROOT / "clients" / "python"
+# game, table options, buy-in, players
+GAMES = [("sette-e-mezzo", {}, 50, 3), ("siete-y-media", {}, 50, 3), ("casino-pirate", {}, None, 3),
+         ("pirate-pairs", {"stake": 5}, 40, 3), ("cassino", {}, 30, 2)]
+DEPOSIT = 100
+
+
+@pytest.fixture(scope="module")
+def operator(banco: tuple[str, str]) -> Iterator[Banco]:
+    url, key = banco
+    with Banco(url, key) as client:
+        yield client
+
+
+@pytest.fixture
+def proxy(banco: tuple[str, str]) -> Iterator[Proxy]:
+    running = Proxy(int(banco[0].rsplit(":", 1)[1]))
+    yield running
+    running.close()
+
+
+def players(operator: Banco, count: int, deposit: int = DEPOSIT) -> list[tuple[str, str]]:
+    """`count` new players, each with `deposit` in his wallet: their ids and tokens."""
+    made = []
+    for i in range(count):
+        created = operator.create_player(f"Bot {i}")
+        operator.deposit(created.player.id, deposit, "desk")
+        made.append((created.player.id, created.token))
+    return made
+
+
+def test_the_sdk_version_is_the_apis():
+    spec = yaml.load((ROOT / "openapi.yaml").read_text(), Loader=yaml.CSafeLoader)
+    project = tomllib.loads((SDK / "pyproject.toml").read_text())["project"]
+    assert project["name"] == "banco-client"
+    assert project["version"] == banco_client.__version__ == spec["info"]["version"]
+
+
+def test_the_committed_models_are_those_todays_spec_generates():
+    """A change to openapi.yaml that changes the models fails here until they are generated again
+    (`python clients/python/generate.py`), and the SDK's code fits them (mypy, these tests)."""
+    sys.path.insert(0, str(SDK))
+    try:
+        import generate
+    finally:
+        sys.path.remove(str(SDK))
+    assert generate.generate() == (SDK / "banco_client" / "models.py").read_text()
+
+
+@pytest.mark.parametrize(("game", "options", "buy_in", "count"), GAMES, ids=[g[0] for g in GAMES])
+def test_bots_play_every_game_to_the_end(banco, operator, game: str, options: dict[str, Any],
+                                         buy_in: int | None, count: int):
+    """One bot per seat (the first run as `python -m banco_client.bot`, the others in threads)
+    sits, one deals, all play their legal moves until the hand is settled; treasure is conserved:
+    what the wallets and seats hold is what was deposited."""
+    url, _ = banco
+    seated = players(operator, count)
+    table = operator.create_table(game, options=options)
+    outcomes: dict[int, Any] = {}
+
+    def run(i: int, token: str) -> None:
+        with Banco(url, token) as client:
+            outcomes[i] = Bot(client, table.id, buy_in=buy_in, players=count, seed=f"seed {i}").run()
+
+    threads = [threading.Thread(target=run, args=(i, token)) for i, (_, token) in enumerate(seated)
+               if i > 0]
+    for thread in threads:
+        thread.start()
+    cli = subprocess.run([sys.executable, "-m", "banco_client.bot", "--url", url, "--token", seated[0][1],
+                          "--game", game, "--table", table.id, "--players", str(count),
+                          *(["--buy-in", str(buy_in)] if buy_in else [])],
+                         capture_output=True, text=True, timeout=60)
+    for thread in threads:
+        thread.join(60)
+    assert cli.returncode == 0, cli.stdout + cli.stderr
+    assert "done: 1 hand(s)" in cli.stdout
+    assert len(outcomes) == count - 1
+
+    final = operator.table(table)
+    assert final.hand is not None and final.status in ("open", "over")
+    hand = operator.wait_settled(final.hand.id)
+    assert hand.number == 1
+    moves = [e for e in operator.table_events(table) if e.kind == "game"]
+    assert moves, "no move was played"
+    final = operator.table(table)
+    wallets = sum(operator.balance(pid).balance for pid, _ in seated)
+    assert wallets + sum(seat.balance for seat in final.seats) == DEPOSIT * count
+
+
+def test_the_async_client_plays_a_hand(banco, operator):
+    """AsyncBanco: players seated, a hand dealt and played from the turns its streams bring, up
+    to the settlement; the tables listed by its async pages."""
+    url, _ = banco
+    seated = players(operator, 2)
+
+    async def main() -> list[int]:
+        async with AsyncBanco(url, banco[1]) as op:
+            table = await op.create_table("sette-e-mezzo", options={"max_bet": 5})
+        clients = [AsyncBanco(url, token) for _, token in seated]
+        for client in clients:
+            await client.join(table, buy_in=20)
+        dealt = await clients[0].deal(await clients[0].table(table))
+        assert dealt.hand is not None
+
+        async def play(client: AsyncBanco) -> int:
+            moves = 0
+            current = await client.table(table)
+            while True:
+                while (action := choose(current)) is not None:
+                    current = await client.act(current, action)
+                    moves += 1
+                if current.status != "playing":
+                    return moves
+                turns = client.stream(current, turns=True, events=False, after=current.version)
+                async with aclosing(turns):
+                    async for event in turns:
+                        if event.event == "table":
+                            current = event.table()
+                            break
+
+        moves = await asyncio.gather(*(play(c) for c in clients))
+        settled = await clients[0].wait_settled(dealt.hand.id)
+        assert settled.status == "settled"
+        async with AsyncBanco(url, banco[1]) as op:
+            listed = [t.id async for t in op.tables(game="sette-e-mezzo", limit=1)]
+        assert table.id in listed and len(listed) == len(set(listed))
+        for client in clients:
+            await client.close()
+        return moves
+
+    assert sum(asyncio.run(main())) > 0
+
+
+def play_a_hand(url: str, operator: Banco, count: int = 2) -> str:
+    """A hand of Sette e mezzo played to its end by bots: the table's id."""
+    seated = players(operator, count)
+    table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+
+    def run(token: str) -> None:
+        with Banco(url, token) as client:
+            Bot(client, table.id, buy_in=20, players=count).run()
+
+    threads = [threading.Thread(target=run, args=(token,)) for _, token in seated]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return table.id
+
+
+def test_a_table_stream_cut_again_and_again_resumes_with_no_gap_or_repeat(banco, operator, proxy):
+    """The operator follows a table through a proxy that cuts the connection while bots play:
+    the SDK resumes with Last-Event-ID and receives every version once, in order."""
+    url, key = banco
+    seated = players(operator, 2)
+    table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+    received: list[int] = []
+    stop_after: list[int] = []
+
+    def follow() -> None:
+        with Banco(proxy.url, key) as watcher:
+            for event in watcher.stream(table, after=0):
+                received.append(int(event.id))
+                if stop_after and received[-1] > stop_after[0]:
+                    return
+
+    follower = threading.Thread(target=follow)
+    follower.start()
+
+    def run(token: str) -> None:
+        with Banco(url, token) as client:
+            Bot(client, table.id, buy_in=20, players=2).run()
+
+    bots = [threading.Thread(target=run, args=(token,)) for _, token in seated]
+    for bot in bots:
+        bot.start()
+    while any(bot.is_alive() for bot in bots):
+        time.sleep(0.15)
+        proxy.cut()
+    operator.wait_settled(operator.table(table).hand.id)  # type: ignore[union-attr]
+    stop_after.append(operator.table(table).version)
+    proxy.cut()
+    operator.leave(table, seated[0][0])  # news after the hand, for the follower to end on
+    follower.join(30)
+    assert not follower.is_alive()
+    versions = [e.version for e in operator.table_events(table)]
+    assert proxy.cuts > 2 and len(received) > 10
+    assert received == [v for v in versions if v <= received[-1]], (received, versions)
+
+
+def test_the_feed_stream_resumes_after_cuts_with_no_gap_or_repeat(banco, operator, proxy):
+    """AsyncBanco follows the log's feed through a proxy cut every 40 events: it receives what the
+    feed's pages give, each event once, in the same order."""
+    play_a_hand(banco[0], operator)
+    pages = [e.position for e in operator.feed(limit=500)]
+
+    async def follow() -> list[int]:
+        got: list[int] = []
+        async with AsyncBanco(proxy.url, banco[1]) as auditor:
+            events = auditor.feed_stream(after=0)
+            async with aclosing(events):
+                async for event in events:
+                    got.append(event.feed_event().position)
+                    if len(got) % 40 == 0:
+                        proxy.cut()
+                    if len(got) == len(pages):
+                        return got
+        return got
+
+    received = asyncio.run(asyncio.wait_for(follow(), 30))
+    assert proxy.cuts >= len(pages) // 40 > 1
+    assert received == pages
+
+
+def test_a_write_whose_answer_was_lost_is_retried_with_its_key_and_applied_once(banco, operator, proxy):
+    """The proxy lets the deposit through and drops its answer: the SDK sends it again with the
+    same Idempotency-Key, gets the first answer back, and the wallet is credited once."""
+    (pid, _), = players(operator, 1, deposit=1)
+    with Banco(proxy.url, banco[1], retries=Retries(backoff=0.05)) as client:
+        proxy.drop_next_answer = True
+        result = client.deposit(pid, 40, "desk")
+        assert proxy.dropped == 1
+    assert result.balance.balance == 41
+    assert operator.balance(pid).balance == 41
+    assert [row.amount for row in operator.balance_history(pid)] == [1, 40]
+
+    async def again() -> int:
+        async with AsyncBanco(proxy.url, banco[1], retries=Retries(backoff=0.05)) as client:
+            proxy.drop_next_answer = True
+            return (await client.withdraw(pid, 10, "desk")).balance.balance
+
+    assert asyncio.run(again()) == 31
+    assert proxy.dropped == 2
+    assert [row.amount for row in operator.balance_history(pid)] == [1, 40, -10]
+
+
+def test_503_is_retried_after_its_retry_after(banco, operator, proxy):
+    (pid, _), = players(operator, 1)
+    busy = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\n"
+            b"Retry-After: 1\r\nContent-Length: 52\r\nConnection: close\r\n\r\n"
+            b'{"status": 503, "code": "unavailable", "detail": ""}')
+    with Banco(proxy.url, banco[1]) as client:
+        proxy.refuse_next = busy
+        began = time.monotonic()
+        assert client.balance(pid).balance == DEPOSIT
+        assert time.monotonic() - began >= 1 and proxy.refused == 1
+    with Banco(proxy.url, banco[1], retries=Retries(max_wait=0.5)) as client:
+        proxy.refuse_next = busy
+        with pytest.raises(errors.ServiceUnavailable) as raised:
+            client.balance(pid)
+    assert raised.value.retry_after == 1 and raised.value.code == "unavailable"
+
+
+def test_errors_are_typed_from_problem_json(banco, operator):
+    url, _ = banco
+    (pid, token), (other, _), (_, third) = players(operator, 3)
+    with pytest.raises(errors.NotFound) as raised:
+        operator.table("tb_nope")
+    assert raised.value.status == 404 and raised.value.code
+    with pytest.raises(errors.UnprocessableContent) as bad:
+        operator.deposit(pid, 0, "desk")
+    assert bad.value.status == 422 and "amount" in str(bad.value.errors)
+    with Banco(url, "not-a-token") as stranger, pytest.raises(errors.Unauthorized):
+        stranger.me()
+    with Banco(url, token) as player, Banco(url, third) as neighbour:
+        with pytest.raises(errors.Forbidden):
+            player.balance(other)
+        with pytest.raises(errors.UnprocessableContent) as poor:
+            player.join(operator.create_table("sette-e-mezzo"), buy_in=DEPOSIT + 1)
+        assert poor.value.code == "insufficient_treasure"
+
+        table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+        read = player.join(table, buy_in=20).table
+        neighbour.join(table, buy_in=20)
+        with pytest.raises(errors.PreconditionFailed) as stale:
+            player.deal(read)  # a deal from a table read before the neighbour sat
+        now = operator.table(table).version
+        assert stale.value.status == 412 and stale.value.version == now
+        assert str(stale.value).startswith("412 ")
+        operator.deal(table.id)
+        with pytest.raises(errors.PreconditionFailed):
+            player.act(read, {"type": "stand"})
+        with pytest.raises(errors.Conflict) as busy:
+            operator.deal(table.id)  # a hand is in play
+        assert busy.value.status == 409 and busy.value.code
+
+
+def test_pages_are_followed_to_the_end(banco, operator):
+    made = players(operator, 3, deposit=5)
+    ids = {pid for pid, _ in made}
+    listed = [p.id for p in operator.players(limit=2)]
+    assert ids <= set(listed) and len(listed) == len(set(listed))
+    pid = made[0][0]
+    for amount in (1, 2, 3):
+        operator.deposit(pid, amount, "desk")
+    assert [r.amount for r in operator.balance_history(pid, limit=1)] == [5, 1, 2, 3]
+    assert [r.amount for r in operator.balance_history(pid, limit=2, reason="desk")] == [5, 1, 2, 3]
+    opened = {operator.create_table("cassino").id for _ in range(3)}
+    tables = [t.id for t in operator.tables(game="cassino", limit=2)]
+    assert opened <= set(tables) and len(tables) == len(set(tables))
+    everything = [e.position for e in operator.feed(limit=1000)]
+    assert [e.position for e in operator.feed(limit=7)][:len(everything)] == everything  # more may come
