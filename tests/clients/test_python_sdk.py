@@ -114,6 +114,32 @@ def test_bots_play_every_game_to_the_end(banco, operator, game: str, options: di
     assert wallets + sum(seat.balance for seat in final.seats) == DEPOSIT * count
 
 
+def test_the_readmes_bot_plays_a_hand(banco, operator, tmp_path):
+    """The bot of clients/python/README.md, in under 30 lines, run as written beside a reference
+    bot that deals: it plays its turns until the hand is over."""
+    text = (SDK / "README.md").read_text()
+    section = text[text.index("## A bot in"):]
+    code = section[section.index("```python\n") + 10:section.index("```\n", section.index("```python"))]
+    assert len(code.strip().splitlines()) < 30
+    (tmp_path / "bot.py").write_text(code)
+    top = (ROOT / "README.md").read_text().split("## Clients\n", 1)[1]
+    assert top.split("```python\n", 1)[1].split("```", 1)[0] == code  # the top README shows it too
+    (_, mine), (_, theirs) = players(operator, 2)
+    table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+    url = banco[0]
+    with Banco(url, theirs) as client:
+        client.join(table, buy_in=20)  # seat 0, the banker: the README's bot is a player
+        readme = subprocess.Popen([sys.executable, str(tmp_path / "bot.py"), url, mine, table.id],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        Bot(client, table.id, players=2).run()
+    out, _ = readme.communicate(timeout=30)
+    assert readme.returncode == 0, out
+    hand = operator.table(table).hand
+    assert hand is not None and operator.wait_settled(hand.id).number == 1
+    bets = [e.data for e in operator.table_events(table) if e.type == "BetPlaced"]
+    assert [bet["seat"] for bet in bets] == [1], bets
+
+
 def test_the_async_client_plays_a_hand(banco, operator):
     """AsyncBanco: players seated, a hand dealt and played from the turns its streams bring, up
     to the settlement; the tables listed by its async pages."""
