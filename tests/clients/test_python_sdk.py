@@ -287,11 +287,15 @@ def test_a_write_whose_answer_was_lost_is_retried_with_its_key_and_applied_once(
     assert [row.amount for row in operator.balance_history(pid)] == [1, 40, -10]
 
 
-def test_503_is_retried_after_its_retry_after(banco, operator, proxy):
+@pytest.mark.parametrize(("status", "error"), [(503, errors.ServiceUnavailable),
+                                               (429, errors.TooManyRequests)])
+def test_429_and_503_are_retried_after_their_retry_after(banco, operator, proxy, status, error):
+    """The proxy answers the next request itself with `status` and `Retry-After: 1`: the SDK waits
+    that second and asks again; when `Retry-After` is longer than it may wait, it raises."""
     (pid, _), = players(operator, 1)
-    busy = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\n"
-            b"Retry-After: 1\r\nContent-Length: 52\r\nConnection: close\r\n\r\n"
-            b'{"status": 503, "code": "unavailable", "detail": ""}')
+    body = b'{"status": %d, "code": "busy", "detail": "come back later"}' % status
+    busy = (b"HTTP/1.1 %d Busy\r\nContent-Type: application/problem+json\r\nRetry-After: 1\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n" % (status, len(body))) + body
     with Banco(proxy.url, banco[1]) as client:
         proxy.refuse_next = busy
         began = time.monotonic()
@@ -299,9 +303,10 @@ def test_503_is_retried_after_its_retry_after(banco, operator, proxy):
         assert time.monotonic() - began >= 1 and proxy.refused == 1
     with Banco(proxy.url, banco[1], retries=Retries(max_wait=0.5)) as client:
         proxy.refuse_next = busy
-        with pytest.raises(errors.ServiceUnavailable) as raised:
+        with pytest.raises(error) as raised:
             client.balance(pid)
-    assert raised.value.retry_after == 1 and raised.value.code == "unavailable"
+    assert raised.value.status == status and raised.value.retry_after == 1
+    assert raised.value.code == "busy" and raised.value.detail == "come back later"
 
 
 def test_errors_are_typed_from_problem_json(banco, operator):
