@@ -6,6 +6,8 @@ sync and the async client alike. Its models are the ones openapi.yaml generates 
 from __future__ import annotations
 
 import asyncio
+import email.utils
+import importlib.util
 import re
 import subprocess
 import sys
@@ -18,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import banco_client
+import httpx
 import pytest
 import yaml
 from banco_client import AsyncBanco, Banco, Retries, errors
+from banco_client._core import retry_after
 from banco_client.bot import Bot, choose
 
 from tests.clients.proxy import Proxy
@@ -67,11 +71,10 @@ def test_the_sdk_version_is_the_apis():
 def test_the_committed_models_are_those_todays_spec_generates():
     """A change to openapi.yaml that changes the models fails here until they are generated again
     (`python clients/python/generate.py`), and the SDK's code fits them (mypy, these tests)."""
-    sys.path.insert(0, str(SDK))
-    try:
-        import generate
-    finally:
-        sys.path.remove(str(SDK))
+    spec = importlib.util.spec_from_file_location("banco_client_generate", SDK / "generate.py")
+    assert spec is not None and spec.loader is not None
+    generate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generate)
     assert generate.generate() == (SDK / "banco_client" / "models.py").read_text()
 
 
@@ -289,6 +292,18 @@ def test_a_write_whose_answer_was_lost_is_retried_with_its_key_and_applied_once(
     assert asyncio.run(again()) == 31
     assert proxy.dropped == 2
     assert [row.amount for row in operator.balance_history(pid)] == [1, 40, -10]
+
+
+def test_retry_after_is_read_in_seconds_or_as_a_date():
+    def answer(value: str) -> httpx.Response:
+        return httpx.Response(503, headers={"Retry-After": value})
+
+    assert retry_after(answer("3")) == 3
+    later = retry_after(answer(email.utils.formatdate(time.time() + 20, usegmt=True)))
+    assert later is not None and 18 <= later <= 20
+    assert retry_after(answer("soon")) is None
+    assert Retries(max_wait=5).wait(0, answer("6")) is None  # longer than it may wait: raise
+    assert Retries(attempts=1).wait(1, answer("1")) is None  # out of tries
 
 
 @pytest.mark.parametrize(("status", "error"), [(503, errors.ServiceUnavailable),
