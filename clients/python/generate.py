@@ -1,4 +1,4 @@
-"""Writes banco_client/models.py from openapi.yaml with datamodel-code-generator (the `dev` extra).
+"""Writes banco_sdk/models.py from openapi.yaml with datamodel-code-generator (the `dev` extra).
 
     python clients/python/generate.py            # from the repository's openapi.yaml
 
@@ -21,7 +21,7 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 SPEC = HERE.parents[1] / "openapi.yaml"
-MODELS = HERE / "banco_client" / "models.py"
+MODELS = HERE / "banco_sdk" / "models.py"
 NULL = {"enum": [None], "nullable": True, "type": "object"}
 HEADER = ("# Generated from openapi.yaml by clients/python/generate.py: do not edit.\n"
           "# ruff: noqa")

@@ -1,4 +1,4 @@
-"""The Python SDK (clients/python, `banco_client`) against `banco run` on the session's servers:
+"""The Python SDK (clients/python, `banco_sdk`) against `banco run` on the session's servers:
 its bots play every game to the end, its streams resume after a cut with nothing lost or
 repeated, a write it retries is applied once, errors come typed, and pages are followed; the
 sync and the async client alike. Its models are the ones openapi.yaml generates today."""
@@ -19,13 +19,13 @@ from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
-import banco_client
+import banco_sdk
 import httpx
 import pytest
 import yaml
-from banco_client import AsyncBanco, Banco, Retries, errors
-from banco_client._core import retry_after
-from banco_client.bot import Bot, choose
+from banco_sdk import AsyncBanco, Banco, Retries, errors
+from banco_sdk._core import retry_after
+from banco_sdk.bot import Bot, choose
 
 from tests.clients.proxy import Proxy
 
@@ -65,23 +65,23 @@ def test_the_sdk_version_is_the_apis():
     spec = yaml.load((ROOT / "openapi.yaml").read_text(), Loader=yaml.CSafeLoader)
     project = tomllib.loads((SDK / "pyproject.toml").read_text())["project"]
     assert project["name"] == "banco-client"
-    assert project["version"] == banco_client.__version__ == spec["info"]["version"]
+    assert project["version"] == banco_sdk.__version__ == spec["info"]["version"]
 
 
 def test_the_committed_models_are_those_todays_spec_generates():
     """A change to openapi.yaml that changes the models fails here until they are generated again
     (`python clients/python/generate.py`), and the SDK's code fits them (mypy, these tests)."""
-    spec = importlib.util.spec_from_file_location("banco_client_generate", SDK / "generate.py")
+    spec = importlib.util.spec_from_file_location("banco_sdk_generate", SDK / "generate.py")
     assert spec is not None and spec.loader is not None
     generate = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generate)
-    assert generate.generate() == (SDK / "banco_client" / "models.py").read_text()
+    assert generate.generate() == (SDK / "banco_sdk" / "models.py").read_text()
 
 
 @pytest.mark.parametrize(("game", "options", "buy_in", "count"), GAMES, ids=[g[0] for g in GAMES])
 def test_bots_play_every_game_to_the_end(banco, operator, game: str, options: dict[str, Any],
                                          buy_in: int | None, count: int):
-    """One bot per seat (the first run as `python -m banco_client.bot`, the others in threads)
+    """One bot per seat (the first run as `python -m banco_sdk.bot`, the others in threads)
     sits, one deals, all play their legal moves until the hand is settled; treasure is conserved:
     what the wallets and seats hold is what was deposited."""
     url, _ = banco
@@ -99,7 +99,7 @@ def test_bots_play_every_game_to_the_end(banco, operator, game: str, options: di
                if i > 0]
     for thread in threads:
         thread.start()
-    cli = subprocess.run([sys.executable, "-m", "banco_client.bot", "--url", url, "--token", seated[0][1],
+    cli = subprocess.run([sys.executable, "-m", "banco_sdk.bot", "--url", url, "--token", seated[0][1],
                           "--game", game, "--table", table.id, "--players", str(count),
                           *(["--buy-in", str(buy_in)] if buy_in else [])],
                          capture_output=True, text=True, timeout=60)

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Generic, Protocol, TypeVar
 import httpx
 from pydantic import BaseModel, Field, TypeAdapter
 
-from banco_client import models
+from banco_sdk import models
 
 T = TypeVar("T")
 

@@ -1,17 +1,17 @@
-"""`python -m banco_client.bot --url URL --token TOKEN --game GAME --table TABLE_ID`"""
+"""`python -m banco_sdk.bot --url URL --token TOKEN --game GAME --table TABLE_ID`"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from banco_client import errors
-from banco_client.bot import Bot
-from banco_client.client import Banco
+from banco_sdk import errors
+from banco_sdk.bot import Bot
+from banco_sdk.client import Banco
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m banco_client.bot",
+    parser = argparse.ArgumentParser(prog="python -m banco_sdk.bot",
                                      description="Sit at a Banco table and play it with a simple strategy.")
     parser.add_argument("--url", required=True, help="Banco's URL, e.g. http://127.0.0.1:8000")
     parser.add_argument("--token", required=True, help="the player's bearer token")

@@ -1,6 +1,6 @@
 """Reference bots: sit at a table and play it with a simple strategy (`strategy.choose`).
 
-    python -m banco_client.bot --url http://127.0.0.1:8000 --token $TOKEN --game sette-e-mezzo --table tb_...
+    python -m banco_sdk.bot --url http://127.0.0.1:8000 --token $TOKEN --game sette-e-mezzo --table tb_...
 
 The bot takes a seat (unless it has one), deals when the table is open and enough players sit,
 and plays its turns as the table's stream (`turns=true`) brings them, until it has played
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from banco_client import errors
-from banco_client._core import GameTable
-from banco_client.bot.strategy import choose
-from banco_client.client import Banco
+from banco_sdk import errors
+from banco_sdk._core import GameTable
+from banco_sdk.bot.strategy import choose
+from banco_sdk.client import Banco
 
 __all__ = ["Bot", "choose"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from banco_client._core import GameTable, as_action
+from banco_sdk._core import GameTable, as_action
 
 SEVEN_AND_A_HALF = {"sette-e-mezzo", "siete-y-media", "casino-pirate"}
 STAND_AT = 10  # half points: 5

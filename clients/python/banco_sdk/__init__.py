@@ -1,12 +1,12 @@
 """Banco's Python client: `Banco` (sync) and `AsyncBanco` (asyncio), the API's models generated
-from openapi.yaml (`banco_client.models`), typed errors (`banco_client.errors`) and reference
-bots (`python -m banco_client.bot`)."""
+from openapi.yaml (`banco_sdk.models`), typed errors (`banco_sdk.errors`) and reference
+bots (`python -m banco_sdk.bot`)."""
 
-from banco_client import models
-from banco_client._core import Call, GameTable, Retries, StreamEvent, as_action
-from banco_client.aio import AsyncBanco
-from banco_client.client import Banco
-from banco_client.errors import (
+from banco_sdk import models
+from banco_sdk._core import Call, GameTable, Retries, StreamEvent, as_action
+from banco_sdk.aio import AsyncBanco
+from banco_sdk.client import Banco
+from banco_sdk.errors import (
     BadRequest,
     BancoError,
     Conflict,
