@@ -8,7 +8,10 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import importlib.util
+import os
 import re
+import secrets
+import signal
 import subprocess
 import sys
 import threading
@@ -28,6 +31,7 @@ from banco_sdk._core import retry_after
 from banco_sdk.bot import Bot, choose
 
 from tests.clients.proxy import Proxy
+from tests.test_cli import free_port, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "python"
@@ -35,6 +39,25 @@ SDK = ROOT / "clients" / "python"
 GAMES = [("sette-e-mezzo", {}, 50, 3), ("siete-y-media", {}, 50, 3), ("casino-pirate", {}, None, 3),
          ("pirate-pairs", {"stake": 5}, 40, 3), ("cassino", {}, 30, 2)]
 DEPOSIT = 100
+
+
+@pytest.fixture(scope="module")
+def banco(database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+          ) -> Iterator[tuple[str, str]]:
+    """`banco run` with one API worker, on a queue of its own: its URL and operator key."""
+    data = tmp_path_factory.mktemp("banco") / "data"
+    port, key = free_port(), secrets.token_urlsafe(24)
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+           "BANCO_OPERATOR_KEY": key, "BANCO_QUEUE": f"banco-sdk-{secrets.token_hex(4)}"}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--data-dir", str(data),
+                             "--port", str(port), "--workers", "1"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60)
+        yield f"http://127.0.0.1:{port}", key
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
 
 
 @pytest.fixture(scope="module")
