@@ -1,0 +1,333 @@
+"""What the sync and the async clients share, with no I/O: each request described as a `Call`
+(method, path, body, how its answer is read), the retry policy, and a stream's place."""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Generic, Protocol, TypeVar
+
+import httpx
+from pydantic import BaseModel, Field, TypeAdapter
+
+from banco_sdk import models
+
+T = TypeVar("T")
+
+# A table as the API shows it, typed by its game (the `Table` union's members).
+GameTable = (models.SetteEMezzoTable | models.SieteYMediaTable | models.CasinoPirateTable
+             | models.PiratePairsTable | models.CassinoTable)
+# Read by its `game`, as the spec's `Table` discriminates.
+TABLE: TypeAdapter[GameTable] = TypeAdapter(Annotated[GameTable, Field(discriminator="game")])
+
+
+class Versioned(Protocol):
+    """A table as read: its id, and the version its `If-Match` names."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+TableRef = str | Versioned  # a table's id, or the table read
+
+
+def table_id(table: TableRef) -> str:
+    return table if isinstance(table, str) else table.id
+
+
+def if_match(table: Versioned) -> str:
+    return f'"{table.version}"'
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One request and how to read its answer. A POST is a write: it carries an
+    `Idempotency-Key`, the same on every retry of it."""
+
+    method: str
+    path: str
+    parse: Callable[[httpx.Response], T]
+    params: Mapping[str, Any] | None = None
+    body: Any = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    idempotency_key: str | None = None
+
+    @property
+    def write(self) -> bool:
+        return self.method == "POST"
+
+    def request_headers(self) -> dict[str, str]:
+        """The headers of every try: a write's key is drawn once, here, when none was given."""
+        headers = dict(self.headers)
+        if self.write:
+            headers["Idempotency-Key"] = self.idempotency_key or uuid.uuid4().hex
+        return headers
+
+    def query(self) -> dict[str, Any] | None:
+        if self.params is None:
+            return None
+        return {k: v for k, v in self.params.items() if v is not None}
+
+    def content(self) -> bytes | None:
+        return None if self.body is None else json.dumps(self.body).encode()
+
+    def retry_on(self, error: httpx.TransportError) -> bool:
+        """Whether a lost connection may be tried again: a read or a keyed write always (the key
+        makes a write that did commit answer as before and change nothing); a DELETE only when it
+        never reached the server."""
+        return self.method in ("GET", "POST") or isinstance(error, httpx.ConnectError)
+
+
+def model(cls: type[BaseModel]) -> Callable[[httpx.Response], Any]:
+    return lambda response: cls.model_validate_json(response.content)
+
+
+def table(response: httpx.Response) -> GameTable:
+    return TABLE.validate_json(response.content)
+
+
+@dataclass(frozen=True)
+class Retries:
+    """How often and how long the client waits on 429 / 503 (as `Retry-After` says) or on a
+    lost connection (`backoff`, doubling), before it raises."""
+
+    attempts: int = 3  # tries after the first
+    max_wait: float = 30.0  # a `Retry-After` longer than this is not waited for
+    backoff: float = 0.25
+
+    def wait(self, failures: int, response: httpx.Response | None = None) -> float | None:
+        """Seconds to wait before try `failures + 1`, or None to give up."""
+        if failures >= self.attempts:
+            return None
+        if response is None:
+            return min(self.backoff * 2 ** failures, self.max_wait)
+        if response.status_code not in (429, 503):
+            return None
+        after = retry_after(response)
+        if after is None:
+            return min(self.backoff * 2 ** failures, self.max_wait)
+        return after if after <= self.max_wait else None
+
+
+def retry_after(response: httpx.Response) -> float | None:
+    """`Retry-After` in seconds, given as seconds or as an HTTP date."""
+    value = response.headers.get("Retry-After")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+@dataclass(frozen=True)
+class StreamEvent:
+    """One Server-Sent Event of a stream: its `id` (a table's version, or a position in the log),
+    its `event` (an event's type, or `table`) and its JSON `data`."""
+
+    id: str
+    event: str
+    data: Any
+
+    def table(self) -> GameTable:
+        """The table of an `event: table` (a stream opened with `turns=True`)."""
+        return TABLE.validate_python(self.data)
+
+    def table_event(self) -> models.TableEvent:
+        return models.TableEvent.model_validate(self.data)
+
+    def feed_event(self) -> models.FeedEvent:
+        return models.FeedEvent.model_validate(self.data)
+
+
+class StreamPlace:
+    """Where a stream stands: the id last received, sent back as `Last-Event-ID` when it
+    resumes, so the server goes on right after it (no gap, no repeat)."""
+
+    def __init__(self, last_event_id: str | None) -> None:
+        self.last_event_id = last_event_id
+
+    def headers(self) -> dict[str, str]:
+        headers = {"Accept": "text/event-stream"}
+        if self.last_event_id:
+            headers["Last-Event-ID"] = self.last_event_id
+        return headers
+
+    def take(self, event: Any) -> StreamEvent | None:
+        """The event received (an `httpx_sse.ServerSentEvent`), its place kept; None for what
+        carries no data (comments, a bare `retry:`)."""
+        if not event.data:
+            return None
+        if event.id:
+            self.last_event_id = event.id
+        return StreamEvent(event.id, event.event, json.loads(event.data))
+
+
+STREAM_READ_S = 30.0  # read timeout past the stream's own `timeout` (keep-alives come sooner)
+
+
+def stream_timeout(server_timeout: float | None, base: httpx.Timeout) -> httpx.Timeout:
+    return httpx.Timeout(base.connect, read=(server_timeout or 60.0) + STREAM_READ_S,
+                         write=base.write, pool=base.pool)
+
+
+def as_action(offer: Any, choose: Callable[[int, int], int] = min) -> dict[str, Any]:
+    """An offered legal action made into one to send: each `{min, max}` range replaced by
+    `choose(min, max)` (the least, by default), the rest as offered."""
+    data = offer.model_dump(exclude_none=True, by_alias=True) if isinstance(offer, BaseModel) else dict(offer)
+    sent: dict[str, Any] = {}
+    for key, value in data.items():
+        if is_range(value):
+            sent[key] = choose(value["min"], value["max"])
+        elif isinstance(value, dict) and value and all(is_range(v) for v in value.values()):
+            sent[key] = {k: choose(v["min"], v["max"]) for k, v in value.items()}
+        else:
+            sent[key] = value
+    return sent
+
+
+def is_range(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) == {"min", "max"}
+
+
+def action_body(action: Any) -> dict[str, Any]:
+    if isinstance(action, BaseModel):
+        return action.model_dump(exclude_none=True, by_alias=True)
+    return dict(action)
+
+
+# The API's requests.
+
+def me() -> Call[models.Me]:
+    return Call("GET", "/v1/me", model(models.Me))
+
+
+def games() -> Call[list[models.Game]]:
+    return Call("GET", "/v1/games", lambda r: [models.Game.model_validate(g) for g in r.json()])
+
+
+def game(slug: str) -> Call[models.Game]:
+    return Call("GET", f"/v1/games/{slug}", model(models.Game))
+
+
+def create_player(name: str, key: str | None) -> Call[models.PlayerCreated]:
+    return Call("POST", "/v1/players", model(models.PlayerCreated), body={"name": name},
+                idempotency_key=key)
+
+
+def player(player_id: str) -> Call[models.Player]:
+    return Call("GET", f"/v1/players/{player_id}", model(models.Player))
+
+
+def players_page(cursor: str | None, limit: int | None) -> Call[models.PlayerPage]:
+    return Call("GET", "/v1/players", model(models.PlayerPage), {"cursor": cursor, "limit": limit})
+
+
+def transfer(kind: str, player_id: str, amount: int, reason: str,
+             key: str | None) -> Call[models.TransferResult]:
+    return Call("POST", f"/v1/players/{player_id}/{kind}", model(models.TransferResult),
+                body={"amount": amount, "reason": reason}, idempotency_key=key)
+
+
+def balance(player_id: str) -> Call[models.Balance]:
+    return Call("GET", f"/v1/players/{player_id}/balance", model(models.Balance))
+
+
+def history_page(player_id: str, cursor: int | None, limit: int | None,
+                 filters: Mapping[str, Any]) -> Call[models.HistoryPage]:
+    return Call("GET", f"/v1/players/{player_id}/balance-history", model(models.HistoryPage),
+                {**filters, "cursor": cursor, "limit": limit}, headers={"Accept": "application/json"})
+
+
+def create_auditor(name: str, key: str | None) -> Call[models.AuditorCreated]:
+    return Call("POST", "/v1/auditors", model(models.AuditorCreated), body={"name": name},
+                idempotency_key=key)
+
+
+def create_table(game: str, variant: str | None, options: Mapping[str, Any] | None,
+                 key: str | None) -> Call[GameTable]:
+    body: dict[str, Any] = {"game": game}
+    if variant is not None:
+        body["variant"] = variant
+    if options:
+        body["options"] = dict(options)
+    return Call("POST", "/v1/tables", table, body=body, idempotency_key=key)
+
+
+def get_table(ref: TableRef) -> Call[GameTable]:
+    return Call("GET", f"/v1/tables/{table_id(ref)}", table)
+
+
+def tables_page(game: str | None, status: str | None, cursor: str | None,
+                limit: int | None) -> Call[models.TablePage]:
+    return Call("GET", "/v1/tables", model(models.TablePage),
+                {"game": game, "status": status, "cursor": cursor, "limit": limit})
+
+
+def join(ref: TableRef, buy_in: int | None, age: int | None, seed: str | None,
+         key: str | None) -> Call[models.Joined]:
+    body = {k: v for k, v in {"buy_in": buy_in, "age": age, "seed": seed}.items() if v is not None}
+    return Call("POST", f"/v1/tables/{table_id(ref)}/seats", model(models.Joined), body=body,
+                idempotency_key=key)
+
+
+def leave(ref: TableRef, player_id: str) -> Call[models.Left]:
+    return Call("DELETE", f"/v1/tables/{table_id(ref)}/seats/{player_id}", model(models.Left))
+
+
+def deal(ref: TableRef, key: str | None) -> Call[GameTable]:
+    """Deal the next hand; from a table read, only if it is still at the version read."""
+    headers = {} if isinstance(ref, str) else {"If-Match": if_match(ref)}
+    return Call("POST", f"/v1/tables/{table_id(ref)}/hands", table, headers=headers,
+                idempotency_key=key)
+
+
+def act(ref: Versioned, action: Any, key: str | None) -> Call[GameTable]:
+    return Call("POST", f"/v1/tables/{ref.id}/actions", table, body=action_body(action),
+                headers={"If-Match": if_match(ref)}, idempotency_key=key)
+
+
+def hand(hand_id: str) -> Call[models.Hand]:
+    return Call("GET", f"/v1/hands/{hand_id}", model(models.Hand))
+
+
+def events_page(ref: TableRef, after: int, limit: int | None) -> Call[models.EventPage]:
+    return Call("GET", f"/v1/tables/{table_id(ref)}/events", model(models.EventPage),
+                {"after": after, "limit": limit})
+
+
+def feed_page(after: int, types: str | None, limit: int | None) -> Call[models.FeedPage]:
+    return Call("GET", "/v1/feed", model(models.FeedPage), {"after": after, "types": types, "limit": limit})
+
+
+def types_param(types: str | list[str] | tuple[str, ...] | None) -> str | None:
+    return types if types is None or isinstance(types, str) else ",".join(types)
+
+
+def table_stream_params(after: int | None, turns: bool, events: bool,
+                        timeout: float | None) -> dict[str, Any]:
+    return {k: v for k, v in {"after": after, "turns": str(turns).lower(), "events": str(events).lower(),
+                              "timeout": timeout}.items() if v is not None}
+
+
+def feed_stream_params(after: int | None, types: str | None, timeout: float | None) -> dict[str, Any]:
+    return {k: v for k, v in {"after": after, "types": types, "timeout": timeout}.items() if v is not None}
+
+
+HISTORY_FILTERS = {"since": "from", "until": "to", "reason": "reason", "table": "table", "hand": "hand"}
+
+
+def history_filters(**given: Any) -> dict[str, Any]:
+    return {HISTORY_FILTERS[k]: v for k, v in given.items() if v is not None}

@@ -1,0 +1,42 @@
+"""`python -m banco_sdk.bot --url URL --token TOKEN --game GAME --table TABLE_ID`"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from banco_sdk import errors
+from banco_sdk.bot import Bot
+from banco_sdk.client import Banco
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m banco_sdk.bot",
+                                     description="Sit at a Banco table and play it with a simple strategy.")
+    parser.add_argument("--url", required=True, help="Banco's URL, e.g. http://127.0.0.1:8000")
+    parser.add_argument("--token", required=True, help="the player's bearer token")
+    parser.add_argument("--game", required=True, help="the table's game (GET /v1/games), checked")
+    parser.add_argument("--table", required=True, help="the table's id")
+    parser.add_argument("--hands", type=int, default=1, help="hands to play before leaving (1)")
+    parser.add_argument("--buy-in", type=int, help="treasure to sit with (the game's default if omitted)")
+    parser.add_argument("--players", type=int, help="players seated before the bot deals (game's minimum)")
+    parser.add_argument("--no-deal", action="store_true", help="never deal; play the hands others deal")
+    args = parser.parse_args(argv)
+    with Banco(args.url, args.token) as client:
+        try:
+            table = client.table(args.table)
+            if table.game != args.game:
+                print(f"table {args.table} plays {table.game}, not {args.game}", file=sys.stderr)
+                return 2
+            bot = Bot(client, args.table, hands=args.hands, deal=not args.no_deal, players=args.players,
+                      buy_in=args.buy_in, log=lambda line: print(line, flush=True))
+            table = bot.run()
+        except errors.BancoError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+    print(f"done: {len(bot.finished)} hand(s), {bot.moves} move(s), table {table.status}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1898 @@
+# Generated from openapi.yaml by clients/python/generate.py: do not edit.
+# ruff: noqa
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AnyUrl, AwareDatetime, BaseModel, ConfigDict, Field, RootModel
+
+
+class AccountBalance(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    account: Annotated[str, Field(examples=['wallet:pl_3f9a1c2b7d4e5f60'])]
+    balance: Annotated[int, Field(examples=[100])]
+    last_position: Annotated[
+        int,
+        Field(
+            description="The position of the account's last posting at or before the point."
+        ),
+    ]
+
+
+class AccuseAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    target: int
+    type: Literal['accuse']
+
+
+class AnnounceAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['announce']
+
+
+class AttackAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: Annotated[str, Field(examples=['7.3'])]
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    target: int
+    type: Literal['attack']
+
+
+class Auditor(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    created_at: AwareDatetime
+    id: Annotated[str, Field(examples=['au_0c1d2e3f4a5b6c7d'])]
+    name: Annotated[
+        str | None,
+        Field(description='Null for an auditor registered before names were kept.'),
+    ]
+
+
+class AuditorCreate(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    name: Annotated[
+        str, Field(examples=['External audit 2026'], max_length=100, min_length=1)
+    ]
+
+
+class AuditorCreated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    id: Annotated[str, Field(examples=['au_0c1d2e3f4a5b6c7d'])]
+    name: str
+    token: Annotated[str, Field(description='Shown only in this response.')]
+
+
+class Balance(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    account: Annotated[str, Field(examples=['wallet:pl_3f9a1c2b7d4e5f60'])]
+    as_of_position: Annotated[
+        int,
+        Field(
+            description='Position of the last posting applied to this account (0 when none).'
+        ),
+    ]
+    balance: Annotated[int, Field(examples=[100])]
+    player_id: Annotated[str, Field(examples=['pl_3f9a1c2b7d4e5f60'])]
+
+
+class BalancesPage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    as_of: Annotated[
+        dict[str, Any],
+        Field(description='The point asked for: `{"position": n}` or `{"time": t}`.'),
+    ]
+    items: Annotated[
+        list[AccountBalance],
+        Field(
+            description='Every account with a posting at or before the point, by name; over all pages they sum to zero (`house:issued` alone is negative).'
+        ),
+    ]
+    next_cursor: Annotated[str | None, Field(...)]
+
+
+class BetAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['bet']
+
+
+class BuildAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    onto: list[str]
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['build']
+    value: int
+
+
+class CallAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    target: int
+    type: Literal['call']
+
+
+class CaptureAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    take: Annotated[list[str], Field(description='Table item ids.')]
+    type: Literal['capture']
+
+
+class CasinoPirateTurn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    deadline: Annotated[
+        AwareDatetime | None,
+        Field(description='When the turn times out, once its deadline is set.'),
+    ] = None
+    role: Literal['player', 'banker']
+    seat: int
+    waiting_for: Literal['announce', 'bet', 'choose', 'play', 'bank', 'answer']
+
+
+class CassinoCaptured(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: list[str]
+    count: int
+    seat: int
+    sweeps: int
+
+
+class CassinoHand(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: Annotated[
+        list[str] | None, Field(description='Your own (auditors: all).')
+    ] = None
+    count: int
+    seat: int
+
+
+class CassinoItem(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: list[str]
+    id: str
+    kind: Literal['card', 'build']
+    owner: Annotated[int | None, Field(description="A build's owner.")] = None
+    reserved: bool | None = None
+    value: Annotated[int | None, Field(description="A build's value.")] = None
+
+
+class CassinoOptions(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    stake: Annotated[int, Field(ge=0, le=1000000)] = 0
+    turn_timeout_s: Annotated[int, Field(ge=5, le=3600)] = 60
+    variant: Literal['classic', 'spades', 'draw'] = 'classic'
+
+
+class CassinoPhase(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    name: Literal['not_started', 'opening', 'playing', 'round_over']
+    to_move: Annotated[int | None, Field(description='The seat to play (playing).')] = (
+        None
+    )
+    winner: Annotated[
+        int | None,
+        Field(description='The side that won the game, if any (round_over).'),
+    ] = None
+    winning_seats: list[int] | None = None
+
+
+class CassinoStock(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: Annotated[list[str] | None, Field(description='To auditors.')] = None
+    count: int
+
+
+class CassinoTurn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    deadline: Annotated[
+        AwareDatetime | None,
+        Field(description='When the turn times out, once its deadline is set.'),
+    ] = None
+    role: Literal['player']
+    seat: int
+    waiting_for: Literal['play']
+
+
+class CassinoView(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    captured: list[CassinoCaptured]
+    commitment: str
+    dealer: Annotated[int | None, Field(...)]
+    game: Literal['cassino']
+    hands: list[CassinoHand]
+    last_capturer: Annotated[int | None, Field(...)]
+    phase: CassinoPhase
+    players: int
+    pot: int
+    round: int
+    round_points: list[dict[str, int]]
+    scores: list[int]
+    stake: int
+    stock: CassinoStock
+    table: list[CassinoItem]
+    target: int
+    teams: Annotated[list[list[int]] | None, Field(...)]
+    variant: Literal['classic', 'spades', 'draw']
+
+
+class Cause(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: Annotated[str | None, Field(examples=['player:pl_0123456789abcdef'])] = None
+    causation_id: str | None = None
+    command: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description="The command decided: {name, seat, payload, now} for a player's or a timeout's, {name} alone for a worker's (`SettleHand`); the payload only to auditors and to the seat that sent it.",
+            examples=[{'name': 'Act', 'now': 1795446884.9, 'payload': {'type': 'hit'}, 'seat': 1}],
+        ),
+    ] = None
+    correlation_id: str | None = None
+    request_id: str | None = None
+
+
+class ChallengeAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    target: int
+    type: Literal['challenge']
+
+
+class Check(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: Annotated[
+        dict[str, Any],
+        Field(
+            description='What was compared (auditors only; others get the reason alone).'
+        ),
+    ]
+    name: Annotated[str, Field(examples=['deck.commitment'])]
+    passed: bool
+
+
+class Checkpoint(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    events: Annotated[int, Field(description='Events covered.')]
+    id: int
+    position: Annotated[int, Field(description='Watermark: position.')]
+    recorded_at: AwareDatetime
+    root: Annotated[str, Field(description='Merkle root (hex) of the log.')]
+    txid: Annotated[int, Field(description='Watermark: writing transaction.')]
+
+
+class CheckpointList(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[Checkpoint]
+
+
+class ChooseAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: Annotated[str, Field(examples=['7.3'])]
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['choose']
+
+
+class ConcedeAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['concede']
+
+
+class DeclareAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['declare']
+    value: int
+
+
+class DrawAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['draw']
+
+
+class ExtendAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    build: str
+    card: str
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['extend']
+    value: int
+
+
+class FailedJob(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    call: Annotated[str, Field(examples=['workers.jobs.check_ledger()'])]
+    error: Annotated[str, Field(description='The last line of its error.')]
+    id: str
+
+
+class FeedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: Annotated[
+        dict[str, Any],
+        Field(
+            description="As you may see it: hidden cards only to auditors; a registration shows the player's id, not his name."
+        ),
+    ]
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[str, Field(examples=['TreasurePosted'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedPage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[FeedEvent]
+    next_after: Annotated[
+        int,
+        Field(
+            description="The `after` to ask next: the last item's position, or this request's `after` when the page is empty (nothing more has committed yet)."
+        ),
+    ]
+
+
+class Game(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    max_players: Annotated[int, Field(examples=[12])]
+    min_players: Annotated[int, Field(examples=[2])]
+    name: Annotated[str, Field(examples=['sette-e-mezzo'])]
+    options: Annotated[
+        dict[str, Any],
+        Field(description='The table options: each with its type, default and limits.'),
+    ]
+    rules_source: Annotated[
+        str,
+        Field(
+            description="The path of the game's rules page (text/markdown, no token needed).",
+            examples=['/v1/games/sette-e-mezzo/rules'],
+        ),
+    ]
+    rules_version: Annotated[
+        int,
+        Field(
+            description='The current rules version: new tables play it; a table keeps the version it was created with.',
+            examples=[1],
+        ),
+    ]
+    rules_versions: Annotated[
+        list[int],
+        Field(
+            description='Every rules version still served (tables created under each play on and their hands are verified with it), oldest first.',
+            examples=[[1]],
+        ),
+    ]
+    title: Annotated[str, Field(examples=['Sette e mezzo'])]
+    variant_options: Annotated[
+        dict[str, dict[str, Any]],
+        Field(
+            description='The table options each variant stands for: a table created with the variant plays with them, and its options may repeat them.',
+            examples=[{'banker:lot': {'banker': 'lot'}, 'banker:seat0': {'banker': 'seat0'}}],
+        ),
+    ]
+    variants: Annotated[
+        list[str],
+        Field(
+            description='Each is taken as `variant` when creating a table.',
+            examples=[['banker:seat0', 'banker:lot']],
+        ),
+    ]
+
+
+class HandPosting(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    from_: Annotated[
+        str,
+        Field(
+            alias='from', examples=['escrow:tb_5c1e0a9b3d2f4e61:hd_0a1b2c3d4e5f6071']
+        ),
+    ]
+    reason: str
+    to: str
+
+
+class HandRef(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
+    number: int
+    status: Annotated[
+        Literal['playing', 'settling', 'settled'], Field(examples=['playing'])
+    ]
+
+
+class HandSeat(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    age: int | None = None
+    player_id: str
+    seat: int
+    seed: Annotated[
+        str | None,
+        Field(
+            description="The player's own text mixed into the shuffle, if he gave one."
+        ),
+    ] = None
+
+
+class Health(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    status: Annotated[str, Field(examples=['ok'])]
+
+
+class HideAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['hide']
+
+
+class HistoryRow(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    account: str
+    amount: Annotated[int, Field(description='Signed: negative when paid out.')]
+    balance_after: int
+    counterparty: str
+    hand: str | None = None
+    position: int
+    reason: str
+    recorded_at: AwareDatetime
+    table: str | None = None
+
+
+class HitAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['hit']
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    age: Annotated[int | None, Field(ge=0, le=150)] = None
+    buy_in: Annotated[
+        int | None,
+        Field(
+            description="Treasure moved from your wallet to the seat (Casino pirate: exactly the table's buy_in, the default; another amount is a 422 buy_in_fixed).",
+            ge=1,
+            le=1000000000,
+        ),
+    ] = None
+    seed: Annotated[
+        str | None,
+        Field(
+            description='Your own text mixed into every shuffle. It is shown to the table once a hand settles and kept in clear for its verification, even after an erasure: put nothing personal in it.',
+            max_length=200,
+        ),
+    ] = None
+
+
+class LedgerCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    id: Annotated[str, Field(examples=['b7f1c0de-0000-4000-8000-000000000000'])]
+    result: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description='accounts, total (always 0), negative_accounts, drifting_accounts, ok'
+        ),
+    ] = None
+    status: Annotated[str, Field(examples=['finished'])]
+
+
+class Left(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cash_out: int
+    player_id: str
+
+
+class Me(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="The player's or auditor's id; `operator` for the operator.",
+            examples=['pl_3f9a1c2b7d4e5f60'],
+        ),
+    ]
+    name: Annotated[
+        str | None,
+        Field(
+            description="The player's or auditor's name; null for the operator (and for an auditor registered before names were kept).",
+            examples=['Ada'],
+        ),
+    ]
+    role: Annotated[
+        Literal['operator', 'auditor', 'player'], Field(examples=['player'])
+    ]
+
+
+class PirateOptions(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    banker_stand_at: Annotated[int, Field(ge=1, le=7)] = 5
+    banker_timeout_s: Annotated[int, Field(ge=1, le=86400)] = 60
+    buy_in: Annotated[int, Field(ge=1, le=1000000000)] = 10
+    duration_s: Annotated[int | None, Field(ge=1, le=2592000)] = None
+    gems: Annotated[int, Field(ge=1, le=8)] = 4
+    gold_coins: Annotated[int, Field(ge=0, le=16)] = 8
+    max_bet: Annotated[int, Field(ge=1, le=1000000000)] = 2
+    min_bet: Annotated[int, Field(ge=1, le=1000000000)] = 1
+    pebbles: Annotated[int, Field(ge=0, le=16)] = 4
+    skeletons: Annotated[int, Field(ge=0, le=8)] = 2
+    turn_timeout_s: Annotated[int, Field(ge=1, le=86400)] = 30
+
+
+class PiratePairsOptions(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    stake: Annotated[int, Field(ge=0, le=1000000)] = 0
+    turn_timeout_s: Annotated[int, Field(ge=1, le=86400)] = 60
+
+
+class PiratePairsPhase(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    deadline: Annotated[
+        float | None, Field(description='When the turn times out (choosing, playing).')
+    ] = None
+    name: Literal['not_opened', 'choosing', 'playing', 'finished']
+    turn: Annotated[int | None, Field(description='The seat to play (playing).')] = None
+    winner: Annotated[
+        int | None, Field(description='The last pirate in (finished).')
+    ] = None
+
+
+class PiratePairsPlayer(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    age: Annotated[int | None, Field(...)]
+    chosen: Annotated[
+        str | None, Field(description='Your own opening choice, once made.')
+    ] = None
+    hand: Annotated[
+        list[str] | None, Field(description='Your own hand (auditors: all).')
+    ] = None
+    hand_count: int
+    has_chosen: Annotated[
+        bool | None, Field(description='During the opening choice.')
+    ] = None
+    in_: Annotated[bool, Field(alias='in')]
+    row: Annotated[list[str], Field(description='Face up.')]
+    seat: int
+
+
+class PiratePairsTurn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    deadline: Annotated[
+        AwareDatetime | None,
+        Field(description='When the turn times out, once its deadline is set.'),
+    ] = None
+    role: Literal['player']
+    seat: int
+    waiting_for: Literal['choose', 'play']
+
+
+class PiratePairsView(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    commitment: str
+    discards: list[str]
+    game: Literal['pirate-pairs']
+    phase: PiratePairsPhase
+    pile: Annotated[
+        list[str] | None, Field(description="The pile's order, to auditors.")
+    ] = None
+    pile_count: int
+    players: list[PiratePairsPlayer]
+    pot: int
+    reshuffles: int
+    stake: int
+    turn_timeout_s: int
+
+
+class Player(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    created_at: AwareDatetime
+    erased: Annotated[
+        bool,
+        Field(
+            description='His personal data was erased (`POST /v1/players/{id}/erasure`): his name can no longer be read, anywhere.',
+            examples=[False],
+        ),
+    ]
+    id: Annotated[str, Field(examples=['pl_3f9a1c2b7d4e5f60'])]
+    name: Annotated[
+        str | None,
+        Field(description='Null once the player was erased.', examples=['Ada']),
+    ]
+
+
+class PlayerCreate(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    name: Annotated[str, Field(examples=['Ada'], max_length=100, min_length=1)]
+
+
+class PlayerCreated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    player: Player
+    token: Annotated[
+        str,
+        Field(
+            description="The player's bearer token. It is shown only in this response.",
+            examples=['bnc_p3yHq...'],
+        ),
+    ]
+
+
+class PlayerSummary(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    balance: Annotated[int, Field(description="The wallet's balance.", examples=[100])]
+    created_at: AwareDatetime
+    erased: Annotated[
+        bool,
+        Field(
+            description='His personal data was erased (`POST /v1/players/{id}/erasure`): his name can no longer be read, anywhere.',
+            examples=[False],
+        ),
+    ]
+    id: Annotated[str, Field(examples=['pl_3f9a1c2b7d4e5f60'])]
+    name: Annotated[
+        str | None,
+        Field(description='Null once the player was erased.', examples=['Ada']),
+    ]
+
+
+class Posting(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    from_: Annotated[str, Field(alias='from', examples=['house:issued'])]
+    position: int
+    reason: str
+    recorded_at: AwareDatetime
+    to: Annotated[str, Field(examples=['wallet:pl_3f9a1c2b7d4e5f60'])]
+
+
+class Problem(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    available: Annotated[
+        list[str] | None, Field(description='406: what the endpoint answers in')
+    ] = None
+    balance: Annotated[
+        int | None, Field(description='insufficient_treasure: what the account holds')
+    ] = None
+    checks: Annotated[
+        dict[str, Any] | None,
+        Field(description="503 from /readyz: each dependency's state"),
+    ] = None
+    code: Annotated[str | None, Field(examples=['insufficient_treasure'])] = None
+    detail: Annotated[
+        str | None, Field(examples=['account wallet:pl_1 holds 5, cannot pay 10'])
+    ] = None
+    errors: Annotated[
+        dict[str, Any] | None, Field(description='Field errors, by location and field')
+    ] = None
+    request_id: str | None = None
+    status: Annotated[int | None, Field(examples=[422])] = None
+    title: Annotated[str | None, Field(examples=['Unprocessable Content'])] = None
+    type: Annotated[
+        str | None, Field(examples=['urn:banco:problem:insufficient_treasure'])
+    ] = None
+    version: Annotated[
+        int | None, Field(description="412: the table's current version")
+    ] = None
+
+
+class Range(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    max: int
+    min: int
+
+
+class Ready(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    checks: dict[str, str]
+    status: Annotated[str, Field(examples=['ready'])]
+
+
+class ReplayStep(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: dict[str, Any]
+    hand: str | None = None
+    kind: Annotated[str, Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        dict[str, Any] | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[str, Field(examples=['CardDealt'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class Requeued(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    id: str
+    status: Annotated[str, Field(examples=['queued'])]
+
+
+class ReserveAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    onto: list[str]
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['reserve']
+    value: int
+
+
+class RevealAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    declare: Annotated[
+        dict[str, int] | None,
+        Field(
+            description='Casino pirate: a value for any of your undeclared skeletons, by card id.'
+        ),
+    ] = None
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['reveal']
+
+
+class RevealOffer(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    declare: Annotated[
+        dict[str, Range] | None,
+        Field(
+            description='Casino pirate: a value for any of your undeclared skeletons, by card id.'
+        ),
+    ] = None
+    type: Literal['reveal']
+
+
+class Seat(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    balance: Annotated[int, Field(description='Treasure on the seat.')]
+    player_id: str
+    seat: int
+
+
+class SetteEMezzoTurn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    deadline: Annotated[
+        AwareDatetime | None,
+        Field(description='When the turn times out, once its deadline is set.'),
+    ] = None
+    role: Literal['player', 'banker']
+    seat: int
+    waiting_for: Literal['announce', 'bet', 'choose', 'play', 'bank', 'answer']
+
+
+class SetteOptions(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    banker: Literal['seat0', 'lot'] = 'seat0'
+    banker_stand_at: Annotated[int, Field(ge=1, le=7)] = 5
+    banker_timeout_s: Annotated[int, Field(ge=1, le=86400)] = 60
+    max_bet: Annotated[int, Field(ge=1, le=1000000000)] = 100
+    min_bet: Annotated[int, Field(ge=1, le=1000000000)] = 1
+    turn_timeout_s: Annotated[int, Field(ge=1, le=86400)] = 30
+
+
+class SevenHalfHand(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: Annotated[
+        list[str | None],
+        Field(description='Card ids; null for a card face down that you may not see.'),
+    ]
+    declared: Annotated[
+        dict[str, int] | None,
+        Field(
+            description="Skeletons' declared values; with `total`, only when you see every card."
+        ),
+    ] = None
+    face_up: list[bool]
+    index: Annotated[int, Field(description="-1: the banker's (meneur's).")]
+    seat: int
+    stake: int
+    status: Literal['open', 'stood', 'bust', 'seven_half', 'out', 'won', 'lost', 'conceded']
+    total: Annotated[int | None, Field(description='In half points: 15 is 7½.')] = None
+    total_display: Annotated[str | None, Field(examples=['7½'])] = None
+
+
+class SevenHalfPhase(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    at: Annotated[
+        float | None,
+        Field(description='When the turn began (seconds since the epoch).'),
+    ] = None
+    index: Annotated[
+        int | None, Field(description='The hand played (playing only).')
+    ] = None
+    name: Literal['opening', 'announcing', 'betting', 'playing', 'banking', 'answering', 'ended']
+    seat: Annotated[
+        int | None, Field(description='Who is to act (not while opening or ended).')
+    ] = None
+
+
+class SevenHalfResult(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    banker: bool | None = None
+    conceded: bool | None = None
+    index: int
+    meneur_total: int | None = None
+    meneur_total_display: Annotated[str | None, Field(examples=['6½'])] = None
+    net: int | None = None
+    outcome: Literal['won', 'lost', 'bust'] | None = None
+    seat: int
+    seven_half: bool | None = None
+    stake: int | None = None
+    timeout: bool | None = None
+    total: int | None = None
+    total_display: Annotated[str | None, Field(examples=['7½'])] = None
+    uncalled: bool | None = None
+
+
+class SevenHalfTurn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    role: Literal['player', 'banker']
+    seat: int
+    waiting_for: Literal['announce', 'bet', 'choose', 'play', 'bank', 'answer']
+
+
+class SieteOptions(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    banker: Literal['seat0', 'lot'] = 'seat0'
+    banker_stand_at: Annotated[int, Field(ge=1, le=7)] = 5
+    banker_timeout_s: Annotated[int, Field(ge=1, le=86400)] = 60
+    both_seven_half_pays: Annotated[int, Field(ge=1, le=10)] = 4
+    max_bet: Annotated[int, Field(ge=1, le=1000000000)] = 100
+    min_bet: Annotated[int, Field(ge=1, le=1000000000)] = 1
+    seven_half_takes_bank: bool = False
+    turn_timeout_s: Annotated[int, Field(ge=1, le=86400)] = 30
+
+
+class SieteYMediaTurn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    deadline: Annotated[
+        AwareDatetime | None,
+        Field(description='When the turn times out, once its deadline is set.'),
+    ] = None
+    role: Literal['player', 'banker']
+    seat: int
+    waiting_for: Literal['announce', 'bet', 'choose', 'play', 'bank', 'answer']
+
+
+class SieteYMediaView(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    balances: dict[str, int]
+    bank: SevenHalfHand
+    banker: Annotated[int, Field(description="The banker's (meneur's) seat.")]
+    called: list[int]
+    cards_left: int
+    commitment: str
+    deck: Annotated[
+        list[str] | None, Field(description='The cards left, to auditors.')
+    ] = None
+    game: Literal['siete-y-media']
+    hands: list[SevenHalfHand]
+    next_banker: Annotated[
+        int | None,
+        Field(
+            description='The seat that banks the next hand, once the hand has ended: the banker again, or the player at 7½ who takes the bank as the game says (Sette e mezzo, Siete y media); in Casino pirate the first player to show 7½, else the volunteer who took the post, else null (the meneur stays unless someone volunteers). Null while the hand is in play.'
+        ),
+    ]
+    options: SieteOptions
+    order: list[int]
+    phase: SevenHalfPhase
+    results: Annotated[
+        list[SevenHalfResult] | None, Field(description='Once the hand has ended.')
+    ] = None
+    stake: int
+    turn: Annotated[SevenHalfTurn | None, Field(...)]
+    volunteers: Annotated[
+        list[int],
+        Field(
+            description='Casino pirate: the seat that volunteered to be the next meneur (one at most).'
+        ),
+    ]
+
+
+class SitOutAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['sit_out']
+
+
+class SplitAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['split']
+
+
+class StandAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    declare: Annotated[
+        dict[str, int] | None,
+        Field(
+            description='Casino pirate: a value for any of your undeclared skeletons, by card id.'
+        ),
+    ] = None
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['stand']
+
+
+class StandOffer(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    declare: Annotated[
+        dict[str, Range] | None,
+        Field(
+            description='Casino pirate: a value for any of your undeclared skeletons, by card id.'
+        ),
+    ] = None
+    type: Literal['stand']
+
+
+class EventType(RootModel[str]):
+    root: Annotated[str, Field(max_length=50, min_length=1)]
+
+
+class SubscriptionCreate(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event_types: Annotated[
+        list[EventType],
+        Field(
+            description='Types of the log (`TreasurePosted`, `TableCreated`, `game.CardDealt`, ...); a trailing `*` matches a prefix (`game.*`), `*` alone every event.',
+            examples=[['TreasurePosted']],
+            max_length=20,
+            min_length=1,
+        ),
+    ]
+    secret: Annotated[
+        str | None,
+        Field(
+            description="The signing secret, `whsec_` then 24 to 64 bytes in base64; one is made when absent. Never shown again after this request's answer.",
+            max_length=100,
+        ),
+    ] = None
+    url: Annotated[
+        AnyUrl,
+        Field(
+            description='Where each event is POSTed: http:// or https://, to a host that resolves to public addresses only (or to ones in the ranges the operator allows), checked again at every connection.',
+            examples=['https://example.com/banco-hooks'],
+        ),
+    ]
+
+
+class TableCreate(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    game: Annotated[str, Field(examples=['sette-e-mezzo'])]
+    options: Annotated[
+        dict[str, Any] | None, Field(examples=[{'max_bet': 20, 'min_bet': 1}])
+    ] = None
+    variant: Annotated[
+        str | None,
+        Field(
+            description="One of the game's `variants` (GET /v1/games), standing for its `variant_options`.",
+            examples=['banker:lot'],
+        ),
+    ] = None
+
+
+class TableEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: dict[str, Any]
+    hand: str | None = None
+    kind: Annotated[str, Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[str, Field(examples=['CardDealt'])]
+    version: int
+
+
+class TableSummary(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    game: Literal['sette-e-mezzo', 'siete-y-media', 'casino-pirate', 'pirate-pairs', 'cassino']
+    hands: int
+    id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+    players: int
+    status: Annotated[
+        Literal['open', 'playing', 'settling', 'over'],
+        Field(
+            description='open (between hands), playing, settling (a finished hand is being paid) or over'
+        ),
+    ]
+
+
+class Token(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    role: Annotated[str, Field(examples=['player'])]
+    subject: Annotated[
+        str,
+        Field(
+            description="The player's or the auditor's id.",
+            examples=['pl_3f9a1c2b7d4e5f60'],
+        ),
+    ]
+    token: Annotated[
+        str,
+        Field(
+            description='The new bearer token. It is shown only in this response.',
+            examples=['bnc_p3yHq...'],
+        ),
+    ]
+    token_id: Annotated[
+        str,
+        Field(
+            description="The token's id, which events name; never the token.",
+            examples=['tk_5e6f7a8b9c0d1e2f'],
+        ),
+    ]
+
+
+class TrailAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['trail']
+
+
+class Transfer(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: Annotated[int, Field(examples=[100], ge=1, le=1000000000000)]
+    reason: Annotated[
+        str,
+        Field(
+            description="The operator's note on the movement, kept in the ledger for good, in clear (an erasure leaves it): write no personal data (a name) in it.",
+            examples=['cash deposit at the desk'],
+            max_length=200,
+            min_length=1,
+        ),
+    ]
+
+
+class TransferResult(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    balance: Balance
+    posting: Posting
+
+
+class Verification(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    checks: list[Check]
+    game: str
+    hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
+    passed: bool
+    rules_version: Annotated[
+        int,
+        Field(
+            description="The rules version the hand was decided again with: the one its table's TableCreated event recorded (1 when it recorded none).",
+            examples=[1],
+        ),
+    ]
+    settled: bool
+    table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+
+
+class VolunteerAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    type: Literal['volunteer']
+
+
+class WebhookAttempt(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    attempt: int
+    attempted_at: AwareDatetime
+    duration_ms: int
+    error: Annotated[str | None, Field(...)]
+    status_code: Annotated[
+        int | None,
+        Field(
+            description="The receiver's status; null when none came (refused, timed out)."
+        ),
+    ]
+
+
+class WebhookCursor(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    position: Annotated[int, Field(description='Its position (0: none).')]
+    txid: Annotated[
+        int, Field(description='Writing transaction of the last event sent or skipped.')
+    ]
+
+
+class WebhookDelivery(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    attempt_count: int
+    attempts: list[WebhookAttempt]
+    created_at: AwareDatetime
+    delivered_at: Annotated[AwareDatetime | None, Field(...)]
+    event_type: str
+    position: int
+    status: Literal['pending', 'delivered']
+    webhook_id: Annotated[
+        str, Field(description='Its `webhook-id`, the same on every attempt.')
+    ]
+
+
+class WebhookReplay(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    position: Annotated[
+        int,
+        Field(
+            description="The event to send again from (0: the log's beginning); the events after it follow in the log's order.",
+            ge=0,
+        ),
+    ]
+
+
+class Worker(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    name: str
+    state: Annotated[str, Field(examples=['idle'])]
+
+
+class AnnounceOffer(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: Range
+    type: Literal['announce']
+
+
+class BetOffer(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: Range
+    type: Literal['bet']
+
+
+class CasinoPirateView(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    balances: dict[str, int]
+    bank: SevenHalfHand
+    banker: Annotated[int, Field(description="The banker's (meneur's) seat.")]
+    called: list[int]
+    cards_left: int
+    commitment: str
+    deck: Annotated[
+        list[str] | None, Field(description='The cards left, to auditors.')
+    ] = None
+    game: Literal['casino-pirate']
+    hands: list[SevenHalfHand]
+    next_banker: Annotated[
+        int | None,
+        Field(
+            description='The seat that banks the next hand, once the hand has ended: the banker again, or the player at 7½ who takes the bank as the game says (Sette e mezzo, Siete y media); in Casino pirate the first player to show 7½, else the volunteer who took the post, else null (the meneur stays unless someone volunteers). Null while the hand is in play.'
+        ),
+    ]
+    options: PirateOptions
+    order: list[int]
+    phase: SevenHalfPhase
+    results: Annotated[
+        list[SevenHalfResult] | None, Field(description='Once the hand has ended.')
+    ] = None
+    stake: int
+    turn: Annotated[SevenHalfTurn | None, Field(...)]
+    volunteers: Annotated[
+        list[int],
+        Field(
+            description='Casino pirate: the seat that volunteered to be the next meneur (one at most).'
+        ),
+    ]
+
+
+class CassinoTable(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    game: Literal['cassino']
+    hand: Annotated[HandRef | None, Field(...)]
+    id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+    legal_actions: Annotated[
+        list[Annotated[CaptureAction | BuildAction | ReserveAction | ExtendAction | TrailAction, Field(discriminator='type')]],
+        Field(
+            description='The actions open to you now: send one back (its ranges chosen).'
+        ),
+    ]
+    options: CassinoOptions
+    rules_version: Annotated[
+        int,
+        Field(
+            description="The game's rules version the table plays: the one current when it was created, for its whole life (GET /v1/games lists each game's current version).",
+            examples=[1],
+        ),
+    ]
+    seats: list[Seat]
+    status: Annotated[
+        Literal['open', 'playing', 'settling', 'over'],
+        Field(
+            description='open (between hands), playing, settling (a finished hand is being paid) or over'
+        ),
+    ]
+    turn: Annotated[
+        CassinoTurn | None,
+        Field(description='Whose move it is while a hand is in play; else null.'),
+    ]
+    variant: Annotated[
+        str | None,
+        Field(
+            description="The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).",
+            examples=['banker:lot'],
+        ),
+    ]
+    version: Annotated[int, Field(description='Also the ETag; send it as If-Match.')]
+    view: Annotated[
+        CassinoView | None,
+        Field(description='The hand in play (or the last one) as you may see it.'),
+    ]
+    you: Annotated[int | None, Field(description='Your seat, if any.')]
+
+
+class DeclareOffer(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    type: Literal['declare']
+    value: Range
+
+
+class DeliveryPage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[WebhookDelivery]
+    next_before: Annotated[int | None, Field(...)]
+
+
+class EventPage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[TableEvent]
+    more: Annotated[
+        bool,
+        Field(
+            description='Whether the table has events after `next_after` (`next_after` < `version`): ask again with `after=next_after` until it is false.'
+        ),
+    ]
+    next_after: Annotated[
+        int,
+        Field(
+            description="The `after` to ask for the next page: the last item's version, or this request's `after` when the page is empty."
+        ),
+    ]
+    version: Annotated[
+        int,
+        Field(
+            description="The table's version now, whether or not `limit` cut the page short of it."
+        ),
+    ]
+
+
+class HistoryPage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[HistoryRow]
+    next_cursor: Annotated[
+        int | None,
+        Field(description='Pass as `cursor` for the next page; null on the last page.'),
+    ]
+
+
+class Jobs(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    failed: int
+    failed_jobs: list[FailedJob]
+    queue: Annotated[str, Field(examples=['banco'])]
+    queued: int
+    scheduled: int
+    started: int
+    workers: list[Worker]
+
+
+class PiratePairsTable(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    game: Literal['pirate-pairs']
+    hand: Annotated[HandRef | None, Field(...)]
+    id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+    legal_actions: Annotated[
+        list[Annotated[ChooseAction | AttackAction | ChallengeAction | AccuseAction | DrawAction, Field(discriminator='type')]],
+        Field(
+            description='The actions open to you now: send one back (its ranges chosen).'
+        ),
+    ]
+    options: PiratePairsOptions
+    rules_version: Annotated[
+        int,
+        Field(
+            description="The game's rules version the table plays: the one current when it was created, for its whole life (GET /v1/games lists each game's current version).",
+            examples=[1],
+        ),
+    ]
+    seats: list[Seat]
+    status: Annotated[
+        Literal['open', 'playing', 'settling', 'over'],
+        Field(
+            description='open (between hands), playing, settling (a finished hand is being paid) or over'
+        ),
+    ]
+    turn: Annotated[
+        PiratePairsTurn | None,
+        Field(description='Whose move it is while a hand is in play; else null.'),
+    ]
+    variant: Annotated[
+        str | None,
+        Field(
+            description="The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).",
+            examples=['banker:lot'],
+        ),
+    ]
+    version: Annotated[int, Field(description='Also the ETag; send it as If-Match.')]
+    view: Annotated[
+        PiratePairsView | None,
+        Field(description='The hand in play (or the last one) as you may see it.'),
+    ]
+    you: Annotated[int | None, Field(description='Your seat, if any.')]
+
+
+class PlayerPage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[PlayerSummary]
+    next_cursor: Annotated[str | None, Field(...)]
+
+
+class Replay(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    game: str
+    hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
+    steps: list[ReplayStep]
+    table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+    viewer: Annotated[dict[str, Any], Field(examples=[{'kind': 'seat', 'seat': 1}])]
+
+
+class SetteEMezzoView(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    balances: dict[str, int]
+    bank: SevenHalfHand
+    banker: Annotated[int, Field(description="The banker's (meneur's) seat.")]
+    called: list[int]
+    cards_left: int
+    commitment: str
+    deck: Annotated[
+        list[str] | None, Field(description='The cards left, to auditors.')
+    ] = None
+    game: Literal['sette-e-mezzo']
+    hands: list[SevenHalfHand]
+    next_banker: Annotated[
+        int | None,
+        Field(
+            description='The seat that banks the next hand, once the hand has ended: the banker again, or the player at 7½ who takes the bank as the game says (Sette e mezzo, Siete y media); in Casino pirate the first player to show 7½, else the volunteer who took the post, else null (the meneur stays unless someone volunteers). Null while the hand is in play.'
+        ),
+    ]
+    options: SetteOptions
+    order: list[int]
+    phase: SevenHalfPhase
+    results: Annotated[
+        list[SevenHalfResult] | None, Field(description='Once the hand has ended.')
+    ] = None
+    stake: int
+    turn: Annotated[SevenHalfTurn | None, Field(...)]
+    volunteers: Annotated[
+        list[int],
+        Field(
+            description='Casino pirate: the seat that volunteered to be the next meneur (one at most).'
+        ),
+    ]
+
+
+class SieteYMediaTable(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    game: Literal['siete-y-media']
+    hand: Annotated[HandRef | None, Field(...)]
+    id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+    legal_actions: Annotated[
+        list[Annotated[BetOffer | HitAction | StandOffer | AnnounceOffer | SitOutAction | SplitAction, Field(discriminator='type')]],
+        Field(
+            description='The actions open to you now: send one back (its ranges chosen).'
+        ),
+    ]
+    options: SieteOptions
+    rules_version: Annotated[
+        int,
+        Field(
+            description="The game's rules version the table plays: the one current when it was created, for its whole life (GET /v1/games lists each game's current version).",
+            examples=[1],
+        ),
+    ]
+    seats: list[Seat]
+    status: Annotated[
+        Literal['open', 'playing', 'settling', 'over'],
+        Field(
+            description='open (between hands), playing, settling (a finished hand is being paid) or over'
+        ),
+    ]
+    turn: Annotated[
+        SieteYMediaTurn | None,
+        Field(description='Whose move it is while a hand is in play; else null.'),
+    ]
+    variant: Annotated[
+        str | None,
+        Field(
+            description="The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).",
+            examples=['banker:lot'],
+        ),
+    ]
+    version: Annotated[int, Field(description='Also the ETag; send it as If-Match.')]
+    view: Annotated[
+        SieteYMediaView | None,
+        Field(description='The hand in play (or the last one) as you may see it.'),
+    ]
+    you: Annotated[int | None, Field(description='Your seat, if any.')]
+
+
+class Subscription(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    created_at: AwareDatetime
+    cursor: WebhookCursor
+    event_types: list[str]
+    failures: Annotated[
+        int,
+        Field(description='Failed attempts in a row at the event after the cursor.'),
+    ]
+    id: Annotated[str, Field(examples=['wh_3f9a1c2b7d4e5f60'])]
+    next_attempt_at: Annotated[
+        AwareDatetime | None,
+        Field(description='When the next try is due (null while paused).'),
+    ]
+    paused_reason: Annotated[
+        str | None,
+        Field(
+            description='Why it paused: the operator, or the failed attempts and the last error.'
+        ),
+    ]
+    status: Literal['active', 'paused']
+    updated_at: AwareDatetime
+    url: str
+
+
+class SubscriptionCreated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    secret: Annotated[
+        str,
+        Field(
+            description='The signing secret: shown only in this answer.',
+            examples=['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+        ),
+    ]
+    subscription: Subscription
+
+
+class SubscriptionList(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[Subscription]
+
+
+class TablePage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[TableSummary]
+    next_cursor: Annotated[str | None, Field(...)]
+
+
+class Action(
+    RootModel[
+        BetAction
+        | HitAction
+        | StandAction
+        | AnnounceAction
+        | SitOutAction
+        | SplitAction
+        | HideAction
+        | DeclareAction
+        | CallAction
+        | RevealAction
+        | ConcedeAction
+        | VolunteerAction
+        | ChooseAction
+        | AttackAction
+        | ChallengeAction
+        | AccuseAction
+        | DrawAction
+        | CaptureAction
+        | BuildAction
+        | ReserveAction
+        | ExtendAction
+        | TrailAction
+    ]
+):
+    root: Annotated[
+        BetAction | HitAction | StandAction | AnnounceAction | SitOutAction | SplitAction | HideAction | DeclareAction | CallAction | RevealAction | ConcedeAction | VolunteerAction | ChooseAction | AttackAction | ChallengeAction | AccuseAction | DrawAction | CaptureAction | BuildAction | ReserveAction | ExtendAction | TrailAction,
+        Field(
+            description='`{"type": ..., ...parameters}`, one of your `legal_actions` with its ranges chosen: an action of the table\'s game (an action several games share is each game\'s).'
+        ),
+    ]
+
+
+class CasinoPirateTable(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    game: Literal['casino-pirate']
+    hand: Annotated[HandRef | None, Field(...)]
+    id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+    legal_actions: Annotated[
+        list[Annotated[BetOffer | HitAction | StandOffer | HideAction | DeclareOffer | CallAction | RevealOffer | ConcedeAction | VolunteerAction, Field(discriminator='type')]],
+        Field(
+            description='The actions open to you now: send one back (its ranges chosen).'
+        ),
+    ]
+    options: PirateOptions
+    rules_version: Annotated[
+        int,
+        Field(
+            description="The game's rules version the table plays: the one current when it was created, for its whole life (GET /v1/games lists each game's current version).",
+            examples=[1],
+        ),
+    ]
+    seats: list[Seat]
+    status: Annotated[
+        Literal['open', 'playing', 'settling', 'over'],
+        Field(
+            description='open (between hands), playing, settling (a finished hand is being paid) or over'
+        ),
+    ]
+    turn: Annotated[
+        CasinoPirateTurn | None,
+        Field(description='Whose move it is while a hand is in play; else null.'),
+    ]
+    variant: Annotated[
+        str | None,
+        Field(
+            description="The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).",
+            examples=['banker:lot'],
+        ),
+    ]
+    version: Annotated[int, Field(description='Also the ETag; send it as If-Match.')]
+    view: Annotated[
+        CasinoPirateView | None,
+        Field(description='The hand in play (or the last one) as you may see it.'),
+    ]
+    you: Annotated[int | None, Field(description='Your seat, if any.')]
+
+
+class Hand(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    commitment: str
+    id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
+    number: int
+    opened_at: AwareDatetime
+    outcome: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(
+            description='The final state of the hand as you may see it, once settled.'
+        ),
+    ]
+    postings: Annotated[
+        list[HandPosting] | None,
+        Field(description='The treasure the settlement moved, once settled.'),
+    ]
+    rules_version: Annotated[
+        int,
+        Field(
+            description="The game's rules version the hand was played (and is verified) with: its table's.",
+            examples=[1],
+        ),
+    ]
+    seats: Annotated[
+        list[HandSeat], Field(description='The seats as the hand was dealt.')
+    ]
+    server_seed: Annotated[
+        str | None,
+        Field(
+            description='Revealed once the hand is settled (Casino pirate: to auditors only).'
+        ),
+    ]
+    settled_at: Annotated[AwareDatetime | None, Field(...)]
+    status: Annotated[
+        Literal['playing', 'settling', 'settled'], Field(examples=['settled'])
+    ]
+    table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+
+
+class HandPage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[Hand]
+    next_cursor: Annotated[int | None, Field(...)]
+
+
+class SetteEMezzoTable(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    game: Literal['sette-e-mezzo']
+    hand: Annotated[HandRef | None, Field(...)]
+    id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+    legal_actions: Annotated[
+        list[Annotated[BetOffer | HitAction | StandOffer, Field(discriminator='type')]],
+        Field(
+            description='The actions open to you now: send one back (its ranges chosen).'
+        ),
+    ]
+    options: SetteOptions
+    rules_version: Annotated[
+        int,
+        Field(
+            description="The game's rules version the table plays: the one current when it was created, for its whole life (GET /v1/games lists each game's current version).",
+            examples=[1],
+        ),
+    ]
+    seats: list[Seat]
+    status: Annotated[
+        Literal['open', 'playing', 'settling', 'over'],
+        Field(
+            description='open (between hands), playing, settling (a finished hand is being paid) or over'
+        ),
+    ]
+    turn: Annotated[
+        SetteEMezzoTurn | None,
+        Field(description='Whose move it is while a hand is in play; else null.'),
+    ]
+    variant: Annotated[
+        str | None,
+        Field(
+            description="The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).",
+            examples=['banker:lot'],
+        ),
+    ]
+    version: Annotated[int, Field(description='Also the ETag; send it as If-Match.')]
+    view: Annotated[
+        SetteEMezzoView | None,
+        Field(description='The hand in play (or the last one) as you may see it.'),
+    ]
+    you: Annotated[int | None, Field(description='Your seat, if any.')]
+
+
+class Joined(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    player_id: str
+    seat: int
+    table: Annotated[
+        SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable,
+        Field(
+            description="A table as you may see it, its game's: `game` tells which, and with it the type of its `options`, `turn`, `view` and `legal_actions`.",
+            discriminator='game',
+        ),
+    ]

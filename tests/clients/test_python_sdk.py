@@ -1,0 +1,402 @@
+"""The Python SDK (clients/python, `banco_sdk`) against `banco run` on the session's servers:
+its bots play every game to the end, its streams resume after a cut with nothing lost or
+repeated, a write it retries is applied once, errors come typed, and pages are followed; the
+sync and the async client alike. Its models are the ones openapi.yaml generates today."""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import importlib.util
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+from collections.abc import Iterator
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any
+
+import banco_sdk
+import httpx
+import pytest
+import yaml
+from banco_sdk import AsyncBanco, Banco, Retries, errors
+from banco_sdk._core import retry_after
+from banco_sdk.bot import Bot, choose
+
+from tests.clients.proxy import Proxy
+from tests.test_cli import free_port, wait_ready
+
+ROOT = Path(__file__).resolve().parents[2]
+SDK = ROOT / "clients" / "python"
+# game, table options, buy-in, players
+GAMES = [("sette-e-mezzo", {}, 50, 3), ("siete-y-media", {}, 50, 3), ("casino-pirate", {}, None, 3),
+         ("pirate-pairs", {"stake": 5}, 40, 3), ("cassino", {}, 30, 2)]
+DEPOSIT = 100
+
+
+@pytest.fixture(scope="module")
+def banco(database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+          ) -> Iterator[tuple[str, str]]:
+    """`banco run` with one API worker, on a queue of its own: its URL and operator key."""
+    data = tmp_path_factory.mktemp("banco") / "data"
+    port, key = free_port(), secrets.token_urlsafe(24)
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+           "BANCO_OPERATOR_KEY": key, "BANCO_QUEUE": f"banco-sdk-{secrets.token_hex(4)}"}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--data-dir", str(data),
+                             "--port", str(port), "--workers", "1"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60)
+        yield f"http://127.0.0.1:{port}", key
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+
+
+@pytest.fixture(scope="module")
+def operator(banco: tuple[str, str]) -> Iterator[Banco]:
+    url, key = banco
+    with Banco(url, key) as client:
+        yield client
+
+
+@pytest.fixture
+def proxy(banco: tuple[str, str]) -> Iterator[Proxy]:
+    running = Proxy(int(banco[0].rsplit(":", 1)[1]))
+    yield running
+    running.close()
+
+
+def players(operator: Banco, count: int, deposit: int = DEPOSIT) -> list[tuple[str, str]]:
+    """`count` new players, each with `deposit` in his wallet: their ids and tokens."""
+    made = []
+    for i in range(count):
+        created = operator.create_player(f"Bot {i}")
+        operator.deposit(created.player.id, deposit, "desk")
+        made.append((created.player.id, created.token))
+    return made
+
+
+def test_the_sdk_version_is_the_apis():
+    spec = yaml.load((ROOT / "openapi.yaml").read_text(), Loader=yaml.CSafeLoader)
+    project = tomllib.loads((SDK / "pyproject.toml").read_text())["project"]
+    assert project["name"] == "banco-client"
+    assert project["version"] == banco_sdk.__version__ == spec["info"]["version"]
+
+
+def test_the_committed_models_are_those_todays_spec_generates():
+    """A change to openapi.yaml that changes the models fails here until they are generated again
+    (`python clients/python/generate.py`), and the SDK's code fits them (mypy, these tests)."""
+    spec = importlib.util.spec_from_file_location("banco_sdk_generate", SDK / "generate.py")
+    assert spec is not None and spec.loader is not None
+    generate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generate)
+    assert generate.generate() == (SDK / "banco_sdk" / "models.py").read_text()
+
+
+@pytest.mark.parametrize(("game", "options", "buy_in", "count"), GAMES, ids=[g[0] for g in GAMES])
+def test_bots_play_every_game_to_the_end(banco, operator, game: str, options: dict[str, Any],
+                                         buy_in: int | None, count: int):
+    """One bot per seat (the first run as `python -m banco_sdk.bot`, the others in threads)
+    sits, one deals, all play their legal moves until the hand is settled; treasure is conserved:
+    what the wallets and seats hold is what was deposited."""
+    url, _ = banco
+    seated = players(operator, count)
+    table = operator.create_table(game, options=options)
+    moves: dict[int, int] = {}
+
+    def run(i: int, token: str) -> None:
+        with Banco(url, token) as client:
+            bot = Bot(client, table.id, buy_in=buy_in, players=count, seed=f"seed {i}")
+            bot.run()
+            moves[i] = bot.moves
+
+    threads = [threading.Thread(target=run, args=(i, token)) for i, (_, token) in enumerate(seated)
+               if i > 0]
+    for thread in threads:
+        thread.start()
+    cli = subprocess.run([sys.executable, "-m", "banco_sdk.bot", "--url", url, "--token", seated[0][1],
+                          "--game", game, "--table", table.id, "--players", str(count),
+                          *(["--buy-in", str(buy_in)] if buy_in else [])],
+                         capture_output=True, text=True, timeout=60)
+    for thread in threads:
+        thread.join(60)
+    assert cli.returncode == 0, cli.stdout + cli.stderr
+    done = re.search(r"^done: 1 hand\(s\), (\d+) move\(s\)", cli.stdout, re.M)
+    assert done, cli.stdout
+    assert len(moves) == count - 1 and sum(moves.values()) + int(done[1]) > 0
+
+    final = operator.table(table)
+    assert final.hand is not None and final.status in ("open", "over")
+    hand = operator.wait_settled(final.hand.id)
+    assert hand.number == 1
+    # Every turn was played by its bot, none left to its deadline.
+    assert not [e for e in operator.table_events(table) if e.data.get("timeout") is True]
+    final = operator.table(table)
+    wallets = sum(operator.balance(pid).balance for pid, _ in seated)
+    assert wallets + sum(seat.balance for seat in final.seats) == DEPOSIT * count
+
+
+def test_the_readmes_bot_plays_a_hand(banco, operator, tmp_path):
+    """The bot of clients/python/README.md, in under 30 lines, run as written beside a reference
+    bot that deals: it plays its turns until the hand is over."""
+    text = (SDK / "README.md").read_text()
+    section = text[text.index("## A bot in"):]
+    code = section[section.index("```python\n") + 10:section.index("```\n", section.index("```python"))]
+    assert len(code.strip().splitlines()) < 30
+    (tmp_path / "bot.py").write_text(code)
+    top = (ROOT / "README.md").read_text().split("## Clients\n", 1)[1]
+    assert top.split("```python\n", 1)[1].split("```", 1)[0] == code  # the top README shows it too
+    (_, mine), (_, theirs) = players(operator, 2)
+    table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+    url = banco[0]
+    with Banco(url, theirs) as client:
+        client.join(table, buy_in=20)  # seat 0, the banker: the README's bot is a player
+        readme = subprocess.Popen([sys.executable, str(tmp_path / "bot.py"), url, mine, table.id],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        Bot(client, table.id, players=2).run()
+    out, _ = readme.communicate(timeout=30)
+    assert readme.returncode == 0, out
+    hand = operator.table(table).hand
+    assert hand is not None and operator.wait_settled(hand.id).number == 1
+    bets = [e.data for e in operator.table_events(table) if e.type == "BetPlaced"]
+    assert [bet["seat"] for bet in bets] == [1], bets
+
+
+def test_the_async_client_plays_a_hand(banco, operator):
+    """AsyncBanco: players seated, a hand dealt and played from the turns its streams bring, up
+    to the settlement; the tables listed by its async pages."""
+    url, _ = banco
+    seated = players(operator, 2)
+
+    async def main() -> list[int]:
+        async with AsyncBanco(url, banco[1]) as op:
+            table = await op.create_table("sette-e-mezzo", options={"max_bet": 5})
+        clients = [AsyncBanco(url, token) for _, token in seated]
+        for client in clients:
+            await client.join(table, buy_in=20)
+        dealt = await clients[0].deal(await clients[0].table(table))
+        assert dealt.hand is not None
+
+        async def play(client: AsyncBanco) -> int:
+            moves = 0
+            current = await client.table(table)
+            while True:
+                while (action := choose(current)) is not None:
+                    current = await client.act(current, action)
+                    moves += 1
+                if current.status != "playing":
+                    return moves
+                turns = client.stream(current, turns=True, events=False, after=current.version)
+                async with aclosing(turns):
+                    async for event in turns:
+                        if event.event == "table":
+                            current = event.table()
+                            break
+
+        moves = await asyncio.gather(*(play(c) for c in clients))
+        settled = await clients[0].wait_settled(dealt.hand.id)
+        assert settled.status == "settled"
+        async with AsyncBanco(url, banco[1]) as op:
+            listed = [t.id async for t in op.tables(game="sette-e-mezzo", limit=1)]
+        assert table.id in listed and len(listed) == len(set(listed))
+        for client in clients:
+            await client.close()
+        return moves
+
+    assert sum(asyncio.run(main())) > 0
+
+
+def play_a_hand(url: str, operator: Banco, count: int = 2) -> str:
+    """A hand of Sette e mezzo played to its end by bots: the table's id."""
+    seated = players(operator, count)
+    table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+
+    def run(token: str) -> None:
+        with Banco(url, token) as client:
+            Bot(client, table.id, buy_in=20, players=count).run()
+
+    threads = [threading.Thread(target=run, args=(token,)) for _, token in seated]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return table.id
+
+
+def test_a_table_stream_cut_again_and_again_resumes_with_no_gap_or_repeat(banco, operator, proxy):
+    """The operator follows a table through a proxy that cuts the connection while bots play:
+    the SDK resumes with Last-Event-ID and receives every version once, in order."""
+    url, key = banco
+    seated = players(operator, 2)
+    table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+    received: list[int] = []
+    stop_after: list[int] = []
+
+    def follow() -> None:
+        with Banco(proxy.url, key) as watcher:
+            for event in watcher.stream(table, after=0):
+                received.append(int(event.id))
+                if stop_after and received[-1] > stop_after[0]:
+                    return
+
+    follower = threading.Thread(target=follow)
+    follower.start()
+
+    def run(token: str) -> None:
+        with Banco(url, token) as client:
+            Bot(client, table.id, buy_in=20, players=2).run()
+
+    bots = [threading.Thread(target=run, args=(token,)) for _, token in seated]
+    for bot in bots:
+        bot.start()
+    while any(bot.is_alive() for bot in bots):
+        time.sleep(0.15)
+        proxy.cut()
+    operator.wait_settled(operator.table(table).hand.id)  # type: ignore[union-attr]
+    stop_after.append(operator.table(table).version)
+    proxy.cut()
+    operator.leave(table, seated[0][0])  # news after the hand, for the follower to end on
+    follower.join(30)
+    assert not follower.is_alive()
+    versions = [e.version for e in operator.table_events(table)]
+    assert proxy.cuts > 2 and len(received) > 10
+    assert received == [v for v in versions if v <= received[-1]], (received, versions)
+
+
+def test_the_feed_stream_resumes_after_cuts_with_no_gap_or_repeat(banco, operator, proxy):
+    """AsyncBanco follows the log's feed through a proxy cut every 40 events: it receives what the
+    feed's pages give, each event once, in the same order."""
+    play_a_hand(banco[0], operator)
+    pages = [e.position for e in operator.feed(limit=500)]
+
+    async def follow() -> list[int]:
+        got: list[int] = []
+        async with AsyncBanco(proxy.url, banco[1]) as auditor:
+            events = auditor.feed_stream(after=0)
+            async with aclosing(events):
+                async for event in events:
+                    got.append(event.feed_event().position)
+                    if len(got) % 40 == 0:
+                        proxy.cut()
+                    if len(got) == len(pages):
+                        return got
+        return got
+
+    received = asyncio.run(asyncio.wait_for(follow(), 30))
+    assert proxy.cuts >= len(pages) // 40 > 1
+    assert received == pages
+
+
+def test_a_write_whose_answer_was_lost_is_retried_with_its_key_and_applied_once(banco, operator, proxy):
+    """The proxy lets the deposit through and drops its answer: the SDK sends it again with the
+    same Idempotency-Key, gets the first answer back, and the wallet is credited once."""
+    (pid, _), = players(operator, 1, deposit=1)
+    with Banco(proxy.url, banco[1], retries=Retries(backoff=0.05)) as client:
+        proxy.drop_next_answer = True
+        result = client.deposit(pid, 40, "desk")
+        assert proxy.dropped == 1
+    assert result.balance.balance == 41
+    assert operator.balance(pid).balance == 41
+    assert [row.amount for row in operator.balance_history(pid)] == [1, 40]
+
+    async def again() -> int:
+        async with AsyncBanco(proxy.url, banco[1], retries=Retries(backoff=0.05)) as client:
+            proxy.drop_next_answer = True
+            return (await client.withdraw(pid, 10, "desk")).balance.balance
+
+    assert asyncio.run(again()) == 31
+    assert proxy.dropped == 2
+    assert [row.amount for row in operator.balance_history(pid)] == [1, 40, -10]
+
+
+def test_retry_after_is_read_in_seconds_or_as_a_date():
+    def answer(value: str) -> httpx.Response:
+        return httpx.Response(503, headers={"Retry-After": value})
+
+    assert retry_after(answer("3")) == 3
+    later = retry_after(answer(email.utils.formatdate(time.time() + 20, usegmt=True)))
+    assert later is not None and 18 <= later <= 20
+    assert retry_after(answer("soon")) is None
+    assert Retries(max_wait=5).wait(0, answer("6")) is None  # longer than it may wait: raise
+    assert Retries(attempts=1).wait(1, answer("1")) is None  # out of tries
+
+
+@pytest.mark.parametrize(("status", "error"), [(503, errors.ServiceUnavailable),
+                                               (429, errors.TooManyRequests)])
+def test_429_and_503_are_retried_after_their_retry_after(banco, operator, proxy, status, error):
+    """The proxy answers the next request itself with `status` and `Retry-After: 1`: the SDK waits
+    that second and asks again; when `Retry-After` is longer than it may wait, it raises."""
+    (pid, _), = players(operator, 1)
+    body = b'{"status": %d, "code": "busy", "detail": "come back later"}' % status
+    busy = (b"HTTP/1.1 %d Busy\r\nContent-Type: application/problem+json\r\nRetry-After: 1\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n" % (status, len(body))) + body
+    with Banco(proxy.url, banco[1]) as client:
+        proxy.refuse_next = busy
+        began = time.monotonic()
+        assert client.balance(pid).balance == DEPOSIT
+        assert time.monotonic() - began >= 1 and proxy.refused == 1
+    with Banco(proxy.url, banco[1], retries=Retries(max_wait=0.5)) as client:
+        proxy.refuse_next = busy
+        with pytest.raises(error) as raised:
+            client.balance(pid)
+    assert raised.value.status == status and raised.value.retry_after == 1
+    assert raised.value.code == "busy" and raised.value.detail == "come back later"
+
+
+def test_errors_are_typed_from_problem_json(banco, operator):
+    url, _ = banco
+    (pid, token), (other, _), (_, third) = players(operator, 3)
+    with pytest.raises(errors.NotFound) as raised:
+        operator.table("tb_nope")
+    assert raised.value.status == 404 and raised.value.code
+    with pytest.raises(errors.UnprocessableContent) as bad:
+        operator.deposit(pid, 0, "desk")
+    assert bad.value.status == 422 and "amount" in str(bad.value.errors)
+    with Banco(url, "not-a-token") as stranger, pytest.raises(errors.Unauthorized):
+        stranger.me()
+    with Banco(url, token) as player, Banco(url, third) as neighbour:
+        with pytest.raises(errors.Forbidden):
+            player.balance(other)
+        with pytest.raises(errors.UnprocessableContent) as poor:
+            player.join(operator.create_table("sette-e-mezzo"), buy_in=DEPOSIT + 1)
+        assert poor.value.code == "insufficient_treasure"
+
+        table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+        read = player.join(table, buy_in=20).table
+        neighbour.join(table, buy_in=20)
+        with pytest.raises(errors.PreconditionFailed) as stale:
+            player.deal(read)  # a deal from a table read before the neighbour sat
+        now = operator.table(table).version
+        assert stale.value.status == 412 and stale.value.version == now
+        assert str(stale.value).startswith("412 ")
+        operator.deal(table.id)
+        with pytest.raises(errors.PreconditionFailed):
+            player.act(read, {"type": "stand"})
+        with pytest.raises(errors.Conflict) as busy:
+            operator.deal(table.id)  # a hand is in play
+        assert busy.value.status == 409 and busy.value.code
+
+
+def test_pages_are_followed_to_the_end(banco, operator):
+    made = players(operator, 3, deposit=5)
+    ids = {pid for pid, _ in made}
+    listed = [p.id for p in operator.players(limit=2)]
+    assert ids <= set(listed) and len(listed) == len(set(listed))
+    pid = made[0][0]
+    for amount in (1, 2, 3):
+        operator.deposit(pid, amount, "desk")
+    assert [r.amount for r in operator.balance_history(pid, limit=1)] == [5, 1, 2, 3]
+    assert [r.amount for r in operator.balance_history(pid, limit=2, reason="desk")] == [5, 1, 2, 3]
+    opened = {operator.create_table("cassino").id for _ in range(3)}
+    tables = [t.id for t in operator.tables(game="cassino", limit=2)]
+    assert opened <= set(tables) and len(tables) == len(set(tables))
+    everything = [e.position for e in operator.feed(limit=1000)]
+    assert [e.position for e in operator.feed(limit=7)][:len(everything)] == everything  # more may come
