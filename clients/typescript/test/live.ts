@@ -33,7 +33,7 @@ export async function newPlayer(deposit = 0, options: Partial<BancoOptions> = {}
 }
 
 /** A fetch that records every request it sends, and lets a test change what it answers. */
-export function recording(answer?: (request: Request, attempt: number) => Promise<Response> | undefined) {
+export function recording(answer?: (request: Request, attempt: number) => Promise<Response | undefined> | undefined) {
   const sent: Request[] = [];
   const fetcher = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
