@@ -93,8 +93,9 @@ const RACES = new Set([409, 412]);
  * Sit at `tableId` (already seated) and play until `hands` hands dealt since have ended or the
  * table is over: every time the table's stream of turns shows something to do, play the
  * strategy's move with the table's version as If-Match, and go on from the table each move
- * returns. A move that lost a race (409, 412) is read again and replayed from the table as it
- * now is. Returns the table as last seen.
+ * returns. A move that lost a race (409, 412) is played again from the table as it now is. With
+ * `deal`, a seated bot deals when the table is open (a deal refused waits for the next change).
+ * Returns the table as last seen.
  */
 export async function playTable(banco: Banco, tableId: string, options: BotOptions = {}): Promise<Table> {
   const { hands = 1, deal = false, strategy = chooseAction, onMove, signal } = options;
@@ -111,20 +112,25 @@ export async function playTable(banco: Banco, tableId: string, options: BotOptio
       if (table.hand !== null && table.hand.id !== before) played.add(table.hand.id);
       if (table.status === "over" || (table.status === "open" && played.size >= hands)) return table;
       const action = table.status === "playing" ? strategy(table) : null;
-      try {
-        if (action !== null) {
+      if (action !== null) {
+        try {
           onMove?.(table, action);
           table = await banco.act(table, action, { signal });
-          continue;
+        } catch (error) {
+          if (!(error instanceof BancoError && RACES.has(error.status))) throw error;
+          table = await banco.table(tableId, signal);
         }
-        if (table.status === "open" && deal && table.you !== null) {
+        continue;
+      }
+      if (table.status === "open" && deal && table.you !== null) {
+        try {
           table = await banco.deal(table, { signal });
           continue;
+        } catch (error) {
+          // Another seat dealt first, or the table cannot deal yet (too few players): the
+          // stream shows the table again when someone else changes it.
+          if (!(error instanceof BancoError && RACES.has(error.status))) throw error;
         }
-      } catch (error) {
-        if (!(error instanceof BancoError && RACES.has(error.status))) throw error;
-        table = await banco.table(tableId, signal);
-        continue;
       }
       break;  // nothing to do until the stream shows the table again
     }

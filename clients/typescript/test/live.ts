@@ -20,6 +20,7 @@ export function operator(options: Partial<BancoOptions> = {}): Banco {
 
 export interface TestPlayer {
   id: string;
+  token: string;
   banco: Banco;
 }
 
@@ -29,7 +30,7 @@ export async function newPlayer(deposit = 0, options: Partial<BancoOptions> = {}
   const op = operator();
   const created = await op.createPlayer(`Bot ${++made}`);
   if (deposit > 0) await op.deposit(created.player.id, deposit, "desk");
-  return { id: created.player.id, banco: operator({ ...options, token: created.token }) };
+  return { id: created.player.id, token: created.token, banco: operator({ ...options, token: created.token }) };
 }
 
 /** A fetch that records every request it sends, and lets a test change what it answers. */
