@@ -38,10 +38,13 @@ SUITES = ["contract", "client", "games", "streams", "bot"]
 
 
 def npm() -> str:
-    found = shutil.which("npm")
-    if found is None or shutil.which("node") is None:
+    found, node = shutil.which("npm"), shutil.which("node")
+    if found is None or node is None:
         pytest.fail("the TypeScript SDK's tests need Node.js 20+ and npm on the PATH "
                     "(install them, then run ./quickstart test)")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    if int(version.lstrip("v").split(".")[0]) < 20:
+        pytest.fail(f"the TypeScript SDK needs Node.js 20 or newer, not {version}")
     return found
 
 

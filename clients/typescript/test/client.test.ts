@@ -130,3 +130,16 @@ test("cursor pages are followed to the end", async () => {
   assert.equal(new Set(players).size, players.length);
   assert.ok(players.length >= 3);
 });
+
+test("a seat taken and left: the buy-in goes back to the wallet, the leave sent with its own key", async () => {
+  const wire = recording();
+  const player = await newPlayer(30, { fetch: wire.fetch });
+  const table = await operator().createTable({ game: "cassino" });
+  const joined = await player.banco.join(table.id, { buy_in: 20 });
+  assert.equal(joined.seat, 0);
+  assert.equal((await player.banco.balance(player.id)).balance, 10);
+  assert.deepEqual(await player.banco.leave(table.id, player.id), { player_id: player.id, cash_out: 20 });
+  assert.equal((await player.banco.balance(player.id)).balance, 30);
+  const leave = wire.sent.find((r) => r.method === "DELETE");
+  assert.ok(leave?.headers.get("Idempotency-Key"));
+});
