@@ -151,6 +151,11 @@ def banco(servers: embedded.EmbeddedServers, redis_url: str, origin: str,
             proc.wait(timeout=60)
 
 
+def test_every_test_file_of_the_sdk_is_run_here():
+    assert sorted(SUITES) == sorted(f.name.removesuffix(".test.ts")
+                                    for f in (SDK / "test").glob("*.test.ts"))
+
+
 @pytest.mark.parametrize("suite", SUITES)
 def test_the_typescript_sdk_passes_its_tests_against_banco(built: Path, banco: tuple[str, str],
                                                            suite: str):
