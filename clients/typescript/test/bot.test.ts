@@ -37,7 +37,7 @@ test("two bots take their seats at a Cassino table and play a round to its settl
     bot("--url", url, "--token", ann.token, "--game", "cassino", "--table", table.id, "--buy-in", "20", "--deal"),
     bot("--url", url, "--token", bob.token, "--game", "cassino", "--table", table.id, "--buy-in", "20"),
   ]);
-  for (const r of runs) assert.equal(r.code, 0, r.stderr);
+  for (const r of runs) assert.equal(r.code, 0, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
   const moves = runs.flatMap((r) => r.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>))
     .filter((line) => "action" in line);
   assert.ok(moves.length >= 2, `moves: ${moves.length}`);
@@ -84,7 +84,7 @@ test("the READMEs show the example bot as it is, and it plays a hand", async () 
   await op.deal(table.id);
   const runs = await Promise.all([ann, bob].map((p) => node(EXAMPLE, url, p.token, table.id)));
   for (const r of runs) {
-    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.code, 0, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /^version \d+: \{"type":"(capture|trail|build|reserve|extend)"/m);
   }
   const last = await op.table(table.id);
