@@ -51,7 +51,7 @@ def npm() -> str:
 @pytest.fixture(scope="module")
 def building() -> Iterator[subprocess.Popen[str]]:
     """The SDK with its pinned dependencies (installed by ./quickstart, else here), being built
-    by `npm run build` (tsc strict, and the library checked again without Node's types) while
+    by `npm run build` (tsc strict; the library compiled without Node's types) while
     Banco starts."""
     tool = npm()
     lock = SDK / "package-lock.json"

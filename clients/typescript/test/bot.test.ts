@@ -1,4 +1,4 @@
-/** The reference bot from the command line (`banco-bot`, dist/src/cli.js), as an operator runs
+/** The reference bot from the command line (`banco-bot`, dist/bin/banco-bot.js), as an operator runs
  * it to fill a table. */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 
 import { newPlayer, operator, server } from "./live.js";
 
-const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../bin/banco-bot.js", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../examples/bot.js", import.meta.url));
 const PACKAGE = fileURLToPath(new URL("../..", import.meta.url));
 const run = promisify(execFile);

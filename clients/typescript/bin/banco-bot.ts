@@ -10,7 +10,7 @@
  */
 import { parseArgs } from "node:util";
 
-import { Banco, BancoError, playTable } from "./index.js";
+import { Banco, BancoError, playTable } from "../src/index.js";
 
 const USAGE = "usage: banco-bot --url URL --token TOKEN --game GAME [--table ID] [--buy-in N] "
   + "[--hands N] [--deal]";
