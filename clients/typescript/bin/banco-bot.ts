@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/**
+ * banco-bot: a reference bot at a table, from the command line.
+ *
+ *   banco-bot --url http://127.0.0.1:8000 --token $TOKEN --game cassino --table tb_... [--buy-in 30]
+ *             [--hands 1] [--deal]
+ *
+ * Without --table it opens a table of --game. With --buy-in it takes a seat first (unless seated).
+ * Each move is printed as a line of JSON.
+ */
+import { parseArgs } from "node:util";
+
+import { Banco, BancoError, playTable } from "../src/index.js";
+
+const USAGE = "usage: banco-bot --url URL --token TOKEN --game GAME [--table ID] [--buy-in N] "
+  + "[--hands N] [--deal]";
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        url: { type: "string" }, token: { type: "string" }, game: { type: "string" },
+        table: { type: "string" }, "buy-in": { type: "string" }, hands: { type: "string", default: "1" },
+        deal: { type: "boolean", default: false }, help: { type: "boolean", default: false },
+      },
+    }));
+  } catch (error) {
+    console.error(`banco-bot: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const { url, token, game } = values;
+  const hands = Number(values.hands);
+  const buyIn = values["buy-in"] === undefined ? undefined : Number(values["buy-in"]);
+  if (!url || !token || !game || !Number.isInteger(hands) || hands < 1
+      || (buyIn !== undefined && !Number.isInteger(buyIn))) {
+    console.error(`banco-bot: --url, --token and --game are required; --hands and --buy-in are whole numbers\n${USAGE}`);
+    return 2;
+  }
+  const banco = new Banco({ url, token });
+  let table = values.table === undefined ? await banco.createTable({ game }) : await banco.table(values.table);
+  if (values.table === undefined) console.log(JSON.stringify({ table: table.id, game }));
+  if (table.game !== game) {
+    console.error(`banco-bot: table ${table.id} plays ${table.game}, not ${game}`);
+    return 2;
+  }
+  if (buyIn !== undefined && table.you === null) {
+    table = (await banco.join(table.id, { buy_in: buyIn })).table;
+    console.log(JSON.stringify({ seat: table.you }));
+  }
+  const stop = new AbortController();
+  process.once("SIGINT", () => stop.abort());
+  const end = await playTable(banco, table.id, {
+    hands, deal: values.deal, signal: stop.signal,
+    onMove: (at, action) => console.log(JSON.stringify({ version: at.version, action })),
+  });
+  console.log(JSON.stringify({ status: end.status, seats: end.seats }));
+  return 0;
+}
+
+main().then((code) => process.exit(code), (error: unknown) => {
+  // A refusal is the user's to read, not a stack trace.
+  console.error(`banco-bot: ${error instanceof BancoError ? error.message : String(error)}`);
+  process.exit(1);
+});

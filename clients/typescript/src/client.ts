@@ -1,0 +1,292 @@
+import createClient, { type Client } from "openapi-fetch";
+
+import type { paths } from "./schema.js";
+import { follow, type FollowOptions, type StreamMessage } from "./sse.js";
+import { DEFAULT_RETRY, newIdempotencyKey, retryingFetch, type RetryPolicy } from "./transport.js";
+import type {
+  Balance, FeedEvent, GameInfo, Hand, HistoryFilters, HistoryPage, HistoryRow, Join, Joined, Left, Me,
+  PlayerCreated, PlayerSummary, Table, TableCreate, TableEvent, TableSummary, TransferResult,
+  Action,
+} from "./types.js";
+
+export interface BancoOptions {
+  /** Banco's address, such as `http://127.0.0.1:8000`. */
+  url: string;
+  /** A bearer token: the operator key, an auditor's or a player's. */
+  token: string;
+  /** The `fetch` to send with (default: the global one). */
+  fetch?: typeof fetch;
+  retry?: Partial<RetryPolicy>;
+  /** Makes each write's Idempotency-Key (default: a random UUID). */
+  idempotencyKey?: () => string;
+}
+
+/** Options of a single write. */
+export interface WriteOptions {
+  /** The write's Idempotency-Key: give your own to retry it yourself later, safely. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface TableStreamOptions extends FollowOptions {
+  /** Also send the table (`event: table`) when the reader has something to do in it. */
+  turns?: boolean;
+  /** Send the table's events (default true). */
+  events?: boolean;
+  /** Where to start when no `lastEventId` is given: after this table version. */
+  after?: number;
+  /** Seconds each connection lasts before the server ends it (and this follows on). */
+  timeout?: number;
+}
+
+export interface FeedStreamOptions extends FollowOptions {
+  after?: number;
+  /** Only these event types. */
+  types?: string[];
+  timeout?: number;
+}
+
+/** A message of a table's stream: one of its events, or (`event: "table"`) the table itself. */
+export type TableMessage = StreamMessage<TableEvent | Table>;
+
+// The ETag each table was read with; a table read from a stream carries its version alone.
+const etags = new WeakMap<object, string>();
+
+/** The `If-Match` for a table as read: its ETag, or its version quoted. */
+export function ifMatch(table: Table): string {
+  return etags.get(table) ?? `"${table.version}"`;
+}
+
+function remember<T extends object>(value: T, response: Response, table: Table = value as unknown as Table): T {
+  const etag = response.headers.get("ETag");
+  if (etag !== null) etags.set(table, etag);
+  return value;
+}
+
+function isTable(value: unknown): value is Table {
+  return typeof value === "object" && value !== null && "legal_actions" in value && "game" in value;
+}
+
+/**
+ * Banco's API for one token. Every write carries an `Idempotency-Key` (the same one on each of
+ * its retries), 429 and 503 are retried after their `Retry-After`, and any other failure is
+ * thrown as a `BancoError`. `api` is the whole API, typed from `openapi.yaml` (openapi-fetch),
+ * with the same behaviour, for what the methods here do not cover.
+ */
+export class Banco {
+  readonly api: Client<paths>;
+  readonly url: string;
+  private readonly options: BancoOptions;
+
+  constructor(options: BancoOptions) {
+    this.options = options;
+    this.url = options.url.replace(/\/+$/, "");
+    const policy = { ...DEFAULT_RETRY, ...options.retry };
+    const base = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.api = createClient<paths>({
+      baseUrl: this.url,
+      headers: { Authorization: `Bearer ${options.token}` },
+      fetch: retryingFetch(base, policy, options.idempotencyKey ?? newIdempotencyKey),
+    });
+  }
+
+  /** The same client speaking with another token. */
+  as(token: string): Banco {
+    return new Banco({ ...this.options, token });
+  }
+
+  private static key(options?: WriteOptions): Record<string, string> {
+    return options?.idempotencyKey === undefined ? {} : { "Idempotency-Key": options.idempotencyKey };
+  }
+
+  async me(): Promise<Me> {
+    return (await this.api.GET("/v1/me")).data!;
+  }
+
+  async games(): Promise<GameInfo[]> {
+    return (await this.api.GET("/v1/games")).data!;
+  }
+
+  async createPlayer(name: string, options?: WriteOptions): Promise<PlayerCreated> {
+    return (await this.api.POST("/v1/players", {
+      body: { name }, headers: Banco.key(options), signal: options?.signal,
+    })).data!;
+  }
+
+  async deposit(playerId: string, amount: number, reason: string, options?: WriteOptions
+  ): Promise<TransferResult> {
+    return (await this.api.POST("/v1/players/{player_id}/deposits", {
+      params: { path: { player_id: playerId } }, body: { amount, reason },
+      headers: Banco.key(options), signal: options?.signal,
+    })).data!;
+  }
+
+  async withdraw(playerId: string, amount: number, reason: string, options?: WriteOptions
+  ): Promise<TransferResult> {
+    return (await this.api.POST("/v1/players/{player_id}/withdrawals", {
+      params: { path: { player_id: playerId } }, body: { amount, reason },
+      headers: Banco.key(options), signal: options?.signal,
+    })).data!;
+  }
+
+  async balance(playerId: string): Promise<Balance> {
+    return (await this.api.GET("/v1/players/{player_id}/balance", {
+      params: { path: { player_id: playerId } },
+    })).data!;
+  }
+
+  async createTable(body: TableCreate, options?: WriteOptions): Promise<Table> {
+    const { data, response } = await this.api.POST("/v1/tables", {
+      body, headers: Banco.key(options), signal: options?.signal,
+    });
+    return remember(data!, response);
+  }
+
+  /** The table as this token may see it; it keeps its ETag for `act`. */
+  async table(tableId: string, signal?: AbortSignal): Promise<Table> {
+    const { data, response } = await this.api.GET("/v1/tables/{table_id}", {
+      params: { path: { table_id: tableId } }, signal,
+    });
+    return remember(data!, response);
+  }
+
+  /** Take a seat, moving `buy_in` from the wallet to it. */
+  async join(tableId: string, body: Join = {}, options?: WriteOptions): Promise<Joined> {
+    const { data, response } = await this.api.POST("/v1/tables/{table_id}/seats", {
+      params: { path: { table_id: tableId } }, body, headers: Banco.key(options),
+      signal: options?.signal,
+    });
+    return remember(data!, response, data!.table);
+  }
+
+  async leave(tableId: string, playerId: string, options?: WriteOptions): Promise<Left> {
+    return (await this.api.DELETE("/v1/tables/{table_id}/seats/{player_id}", {
+      params: { path: { table_id: tableId, player_id: playerId } }, headers: Banco.key(options),
+      signal: options?.signal,
+    })).data!;
+  }
+
+  /** Deal the next hand. Given the table as read, only at that version (412 otherwise). */
+  async deal(table: string | Table, options?: WriteOptions): Promise<Table> {
+    const id = typeof table === "string" ? table : table.id;
+    const headers = { ...Banco.key(options), ...(typeof table === "string" ? {} : { "If-Match": ifMatch(table) }) };
+    const { data, response } = await this.api.POST("/v1/tables/{table_id}/hands", {
+      params: { path: { table_id: id } }, headers, signal: options?.signal,
+    });
+    return remember(data!, response);
+  }
+
+  /** Play `action` at the table as it was read: its version goes as `If-Match`, so a move made
+   * on a table that changed since is a 412 and changes nothing. Returns the table after it. */
+  async act(table: Table, action: Action, options?: WriteOptions): Promise<Table> {
+    const { data, response } = await this.api.POST("/v1/tables/{table_id}/actions", {
+      params: { path: { table_id: table.id }, header: { "If-Match": ifMatch(table) } }, body: action,
+      headers: Banco.key(options), signal: options?.signal,
+    });
+    return remember(data!, response);
+  }
+
+  async hand(handId: string): Promise<Hand> {
+    return (await this.api.GET("/v1/hands/{hand_id}", { params: { path: { hand_id: handId } } })).data!;
+  }
+
+  /** Every table, newest first, page after page. */
+  async *tables(query: { game?: string; status?: TableSummary["status"]; limit?: number } = {}
+  ): AsyncGenerator<TableSummary> {
+    let cursor: string | null | undefined;
+    do {
+      const page = (await this.api.GET("/v1/tables", { params: { query: { ...query, cursor } } })).data!;
+      yield* page.items;
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+  }
+
+  /** Every player, newest first, page after page (operator, auditor). */
+  async *players(query: { limit?: number } = {}): AsyncGenerator<PlayerSummary> {
+    let cursor: string | null | undefined;
+    do {
+      const page = (await this.api.GET("/v1/players", { params: { query: { ...query, cursor } } })).data!;
+      yield* page.items;
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+  }
+
+  /** A wallet's history, oldest first, page after page. */
+  async *balanceHistory(playerId: string, filters: HistoryFilters & { limit?: number } = {}
+  ): AsyncGenerator<HistoryRow> {
+    let cursor: number | null | undefined;
+    do {
+      const page = (await this.api.GET("/v1/players/{player_id}/balance-history", {
+        params: { path: { player_id: playerId }, query: { ...filters, cursor } },
+        headers: { Accept: "application/json" },
+      })).data as HistoryPage;
+      yield* page.items;
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+  }
+
+  /** A table's events after version `after`, up to its version now. */
+  async *tableEvents(tableId: string, query: { after?: number; limit?: number } = {}
+  ): AsyncGenerator<TableEvent> {
+    let after = query.after ?? 0;
+    for (;;) {
+      const page = (await this.api.GET("/v1/tables/{table_id}/events", {
+        params: { path: { table_id: tableId }, query: { after, limit: query.limit } },
+      })).data!;
+      yield* page.items;
+      after = page.next_after;
+      if (!page.more) return;
+    }
+  }
+
+  /** The log's events after position `after`, as far as has committed (operator, auditor). */
+  async *feed(query: { after?: number; types?: string[]; limit?: number } = {}): AsyncGenerator<FeedEvent> {
+    let after = query.after ?? 0;
+    for (;;) {
+      const page = (await this.api.GET("/v1/feed", {
+        params: { query: { after, limit: query.limit, types: query.types?.join(",") } },
+      })).data!;
+      if (page.items.length === 0) return;
+      yield* page.items;
+      after = page.next_after;
+    }
+  }
+
+  /**
+   * A table's stream: its events (`event` is their type, `data` the event), and with `turns`
+   * the table itself (`event: "table"`) whenever this token has something to do, followed across
+   * the server's ends and cut connections by `Last-Event-ID`, with no gap and no repeat.
+   */
+  followTable(tableId: string, options: TableStreamOptions = {}): AsyncGenerator<TableMessage> {
+    const { turns, events, after, timeout } = options;
+    return follow<TableEvent | Table>(async (lastEventId, signal) => (await this.api.GET(
+      "/v1/tables/{table_id}/stream", {
+        params: {
+          path: { table_id: tableId }, query: { turns, events, after, timeout },
+          header: lastEventId === undefined ? {} : { "Last-Event-ID": lastEventId },
+        },
+        headers: { Accept: "text/event-stream" }, parseAs: "stream", signal,
+      })).response, options);
+  }
+
+  /** The tables this token is shown by a stream of its turns (`turns`, no events): each time
+   * it has something to do at the table, and when the table ends. */
+  async *turns(tableId: string, options: Omit<TableStreamOptions, "turns" | "events"> = {}
+  ): AsyncGenerator<Table> {
+    for await (const message of this.followTable(tableId, { ...options, turns: true, events: false })) {
+      if (message.event === "table" && isTable(message.data)) yield message.data;
+    }
+  }
+
+  /** The log's feed as a stream, followed by `Last-Event-ID` (operator, auditor). */
+  followFeed(options: FeedStreamOptions = {}): AsyncGenerator<StreamMessage<FeedEvent>> {
+    const { after, types, timeout } = options;
+    return follow<FeedEvent>(async (lastEventId, signal) => (await this.api.GET("/v1/feed/stream", {
+      params: {
+        query: { after, types: types?.join(","), timeout },
+        header: lastEventId === undefined ? {} : { "Last-Event-ID": lastEventId },
+      },
+      headers: { Accept: "text/event-stream" }, parseAs: "stream", signal,
+    })).response, options);
+  }
+}

@@ -1,0 +1,15 @@
+export { Banco, ifMatch } from "./client.js";
+export type { BancoOptions, WriteOptions, TableStreamOptions, FeedStreamOptions, TableMessage } from "./client.js";
+export { BancoError } from "./errors.js";
+export type { Problem } from "./errors.js";
+export { concrete } from "./actions.js";
+export type { Range } from "./actions.js";
+export { follow } from "./sse.js";
+export type { StreamMessage, FollowOptions, OpenStream } from "./sse.js";
+export { DEFAULT_RETRY, newIdempotencyKey } from "./transport.js";
+export type { RetryPolicy } from "./transport.js";
+export { API_VERSION } from "./version.js";
+export { chooseAction, playTable } from "./bots.js";
+export type { BotOptions } from "./bots.js";
+export type * from "./types.js";
+export type { paths, components, operations } from "./schema.js";

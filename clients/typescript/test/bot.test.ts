@@ -1,0 +1,93 @@
+/** The reference bot from the command line (`banco-bot`, dist/bin/banco-bot.js), as an operator runs
+ * it to fill a table. */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+import { newPlayer, operator, server } from "./live.js";
+
+const CLI = fileURLToPath(new URL("../bin/banco-bot.js", import.meta.url));
+const EXAMPLE = fileURLToPath(new URL("../examples/bot.js", import.meta.url));
+const PACKAGE = fileURLToPath(new URL("../..", import.meta.url));
+const run = promisify(execFile);
+
+async function bot(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return node(CLI, ...args);
+}
+
+async function node(script: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [script, ...args], { timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+test("two bots take their seats at a Cassino table and play a round to its settlement", async () => {
+  const { url } = server();
+  const op = operator();
+  const [ann, bob] = [await newPlayer(50), await newPlayer(50)];
+  const table = await op.createTable({ game: "cassino" });
+  const runs = await Promise.all([
+    bot("--url", url, "--token", ann.token, "--game", "cassino", "--table", table.id, "--buy-in", "20", "--deal"),
+    bot("--url", url, "--token", bob.token, "--game", "cassino", "--table", table.id, "--buy-in", "20"),
+  ]);
+  for (const r of runs) assert.equal(r.code, 0, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
+  const moves = runs.flatMap((r) => r.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>))
+    .filter((line) => "action" in line);
+  assert.ok(moves.length >= 2, `moves: ${moves.length}`);
+  const last = await op.table(table.id);
+  assert.ok(last.hand !== null && (await op.hand(last.hand.id)).status === "settled");
+  assert.equal(last.seats.reduce((sum, s) => sum + s.balance, 0), 40);
+});
+
+test("a mistake on the command line is a message and an exit status, not a stack trace", async () => {
+  const { url, key } = server();
+  const missing = await bot("--url", url);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /--token and --game are required/);
+  const table = await operator().createTable({ game: "cassino" });
+  const wrong = await bot("--url", url, "--token", key, "--game", "pirate-pairs", "--table", table.id);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /plays cassino, not pirate-pairs/);
+  const unknown = await bot("--url", url, "--token", key, "--game", "cassino", "--table", "tb_0000000000000000");
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /^banco-bot: 404/);
+  assert.doesNotMatch(unknown.stderr, /at .*\.js:\d+/);
+});
+
+/** The first ```ts listing after `heading` in a Markdown file. */
+function listing(file: string, heading: string): string {
+  const text = readFileSync(file, "utf8");
+  const after = text.split(heading)[1];
+  assert.ok(after !== undefined, `${file} has ${heading}`);
+  return after.split("```ts\n")[1]!.split("```")[0]!;
+}
+
+test("the READMEs show the example bot as it is, and it plays a hand", async () => {
+  const source = readFileSync(`${PACKAGE}/examples/bot.ts`, "utf8");
+  assert.ok(source.trimEnd().split("\n").length < 30);
+  assert.equal(listing(`${PACKAGE}/README.md`, "## A bot in under 30 lines"), source);
+  assert.equal(listing(`${PACKAGE}/../../README.md`, "### TypeScript"), source);
+
+  const { url } = server();
+  const op = operator();
+  const [ann, bob] = [await newPlayer(50), await newPlayer(50)];
+  const table = await op.createTable({ game: "cassino" });
+  await ann.banco.join(table.id, { buy_in: 20 });
+  await bob.banco.join(table.id, { buy_in: 20 });
+  await op.deal(table.id);
+  const runs = await Promise.all([ann, bob].map((p) => node(EXAMPLE, url, p.token, table.id)));
+  for (const r of runs) {
+    assert.equal(r.code, 0, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /^version \d+: \{"type":"(capture|trail|build|reserve|extend)"/m);
+  }
+  const last = await op.table(table.id);
+  assert.notEqual(last.status, "playing");
+  assert.equal(last.seats.reduce((sum, s) => sum + s.balance, 0), 40);
+});

@@ -1,0 +1,38 @@
+/** The SDK follows openapi.yaml: its types are what openapi-typescript generates from the spec
+ * as committed (a change to the spec that breaks them fails here, and `tsc` strict on the SDK),
+ * and its version is the API's. */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { API_VERSION } from "../src/index.js";
+
+const PACKAGE = fileURLToPath(new URL("../..", import.meta.url));  // from dist/test
+const SPEC = join(PACKAGE, "..", "..", "openapi.yaml");
+
+test("the committed types are what openapi-typescript generates from openapi.yaml", () => {
+  const folder = mkdtempSync(join(tmpdir(), "banco-schema-"));
+  try {
+    const out = join(folder, "schema.ts");
+    execFileSync(process.execPath, [join(PACKAGE, "node_modules", "openapi-typescript", "bin", "cli.js"),
+                                    SPEC, "-o", out], { stdio: "pipe" });
+    assert.equal(readFileSync(join(PACKAGE, "src", "schema.ts"), "utf8"), readFileSync(out, "utf8"),
+                 "src/schema.ts is stale: run `npm run generate` in clients/typescript, then `npm run build`");
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("the package's version is the API's", () => {
+  const spec = readFileSync(SPEC, "utf8");
+  const info = /^info:\n((?:[ ]{2}.*\n)+)/m.exec(spec);
+  const version = info && /^ {2}version: ['"]?([^'"\n]+)['"]?$/m.exec(info[1]!);
+  assert.ok(version, "openapi.yaml has an info.version");
+  const pkg = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as { version: string };
+  assert.equal(pkg.version, version[1]);
+  assert.equal(API_VERSION, version[1]);
+});
