@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -167,16 +168,24 @@ def test_a_ticket_opens_its_own_stream_alone_and_is_no_bearer_token(
 
 def test_a_ticket_stops_opening_its_stream_when_it_expires(config: Config, new_player: Any):
     """A ticket opens its stream until its time is up (`BANCO_STREAM_TICKET_TTL_S`, 1 second
-    here), and then never again: a reconnection is a 401."""
+    here), and then never again: a reconnection is a 401. The stream it opened goes on."""
     with app_on(replace(config, stream_ticket_ttl_s=1)) as app:
         client = app.test_client()
         players = [new_player("Hal", 10), new_player("Ida", 10)]
         table_id = cassino_table(client, players)
         answer = ticket_for(client, players[0].auth, stream="table", table_id=table_id)
         assert answer["expires_in"] == 1
-        assert read(client, answer["url"], timeout=0.1)
+        # A stream opened before the expiry goes on past it, to its own `timeout`.
+        opened: list[str] = []
+        reader = threading.Thread(target=lambda: opened.append(
+            client.get(f"{answer['url']}&timeout=2.5").get_data(as_text=True)), daemon=True)
+        reader.start()
         time.sleep(1.05)
         refused(client.get(answer["url"]), 401, "invalid_ticket")
+        dealt = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+        assert dealt.status_code == 201, dealt.json
+        reader.join(10)
+        assert f"id: {dealt.json['version']}\n" in opened[0]
 
 
 def test_the_ttl_is_a_setting_within_bounds():
