@@ -24,9 +24,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _authenticate() -> Principal:
     ticket = tickets.sent()
-    if ticket is not None:
-        return _by_ticket(ticket)
+    if ticket is not None and not tickets.accepted_here():
+        raise Problem(401, "ticket_not_accepted", "a stream ticket opens only the stream it was"
+                      " issued for (its GET); send Authorization: Bearer <token> here")
     header = request.headers.get("Authorization", "")
+    if ticket is not None and not header:
+        return _by_ticket(ticket)
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token:
         raise Problem(401, "unauthorized", "send Authorization: Bearer <token>")
@@ -51,13 +54,7 @@ def _authenticate() -> Principal:
 
 def _by_ticket(ticket: str) -> Principal:
     """Whom `ticket` speaks for, on the stream it was issued for, while the token it was issued
-    with works; refused on any other endpoint, and beside a bearer token (which would say who
-    calls is unclear)."""
-    if not tickets.accepted_here():
-        raise Problem(401, "ticket_not_accepted", "a stream ticket opens only the stream it was"
-                      " issued for (its GET); send Authorization: Bearer <token> here")
-    if "Authorization" in request.headers:
-        raise Problem(401, "ticket_and_token", "send either ?ticket= or Authorization, not both")
+    with works. (Beside `Authorization`, the token speaks, and the ticket is not read.)"""
     held = tickets.held(ticket)
     if held is None:
         raise Problem(401, "invalid_ticket", "unknown or expired stream ticket: ask"

@@ -123,9 +123,9 @@ class StreamTickets(MethodView):
         stream already open goes on past its ticket's expiry, to its `timeout`.
 
         Refused: a ticket as a bearer token (401 `ticket_not_a_token`), on any other endpoint
-        (401 `ticket_not_accepted`), beside an `Authorization` header (401
-        `ticket_and_token`), once expired or its token revoked (401 `invalid_ticket`), on
-        another stream than its own (403 `ticket_wrong_stream`). A player may not have one for
+        (401 `ticket_not_accepted`), once expired or its token revoked (401 `invalid_ticket`),
+        on another stream than its own (403 `ticket_wrong_stream`). Beside an `Authorization`
+        header, the token speaks and the ticket is not read. A player may not have one for
         the log's feed (403), nor one for a table that does not exist (404). Replayed with its
         `Idempotency-Key`, the answer holds a new ticket.
         """
