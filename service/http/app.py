@@ -53,6 +53,7 @@ from service.http import (
     probes,
     reference,
     request_log,
+    stream_tickets,
     streams,
     tables,
     tokens,
@@ -224,7 +225,8 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.register_blueprint(pages.blp)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
                       streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp, me.blp,
-                      jobs_api.blp, metrics.blp, feed.blp, balances.blp, webhooks.blp):
+                      jobs_api.blp, metrics.blp, feed.blp, balances.blp, webhooks.blp,
+                      stream_tickets.blp):
         api.register_blueprint(blueprint)
     if config.bench_endpoints:
         from service.http import bench_endpoint

@@ -1,4 +1,5 @@
-"""Who is calling: the operator, an auditor or a player, from `Authorization: Bearer`."""
+"""Who is calling: the operator, an auditor or a player, from `Authorization: Bearer`, or, on a
+stream's GET only, from the stream ticket in its `?ticket=` (`service.http.tickets`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from flask import current_app, g, request
 
 from service.application.principal import OPERATOR, Principal, Role
 from service.application.tokens import token_hash
-from service.http import contract, db
+from service.http import contract, db, tickets
 from service.http.blueprint import refuse_what_it_does_not_take
 from service.http.problems import Problem
 
@@ -22,10 +23,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _authenticate() -> Principal:
+    ticket = tickets.sent()
+    if ticket is not None and not tickets.accepted_here():
+        raise Problem(401, "ticket_not_accepted", "a stream ticket opens only the stream it was"
+                      " issued for (its GET); send Authorization: Bearer <token> here")
     header = request.headers.get("Authorization", "")
+    if ticket is not None and not header:
+        return _by_ticket(ticket)
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token:
         raise Problem(401, "unauthorized", "send Authorization: Bearer <token>")
+    if token.startswith(tickets.PREFIX):
+        raise Problem(401, "ticket_not_a_token", "a stream ticket is no bearer token: it opens"
+                      " only the stream it was issued for, sent as ?ticket= on its GET")
+    g.credential = token_hash(token)
     operator_key = current_app.config["BANCO"].operator_key
     if hmac.compare_digest(token.encode(), operator_key.encode()):
         return OPERATOR
@@ -39,6 +50,36 @@ def _authenticate() -> Principal:
     if row is None:
         raise Problem(401, "unauthorized", "unknown or revoked token")
     return Principal(row[0], row[1])
+
+
+def _by_ticket(ticket: str) -> Principal:
+    """Whom `ticket` speaks for, on the stream it was issued for, while the token it was issued
+    with works. (Beside `Authorization`, the token speaks, and the ticket is not read.)"""
+    held = tickets.held(ticket)
+    if held is None:
+        raise Problem(401, "invalid_ticket", "unknown or expired stream ticket: ask"
+                      " POST /v1/stream-tickets for a new one")
+    if held.path != request.path:
+        raise Problem(403, "ticket_wrong_stream", "this ticket opens another stream")
+    operator_key = current_app.config["BANCO"].operator_key
+    if held.role == "operator":
+        works = hmac.compare_digest(held.credential, token_hash(operator_key))
+    else:
+        works = db.conn().execute(
+            "SELECT 1 FROM tokens WHERE token_hash = %s AND role = %s AND subject = %s",
+            (held.credential, held.role, held.subject)).fetchone() is not None
+    if not works:
+        raise Problem(401, "invalid_ticket", "the token this ticket was issued with was revoked:"
+                      " ask POST /v1/stream-tickets for a new one with a token that works")
+    return Principal(held.role, held.subject)
+
+
+def credential() -> bytes | None:
+    """The SHA-256 of the bearer token this request was authenticated with (None with a
+    ticket): what a ticket issued now is tied to."""
+    principal()
+    found: bytes | None = g.get("credential")
+    return found
 
 
 def _read_with_token() -> None:

@@ -18,13 +18,18 @@ from flask.views import MethodView
 from events.model import Checkpoint
 from service.application import feed, notify
 from service.application.errors import Invalid
-from service.http import contract, db, feed_schemas, sse
+from service.http import contract, db, feed_schemas, sse, tickets
 from service.http.auth import principal, require
 from service.http.blueprint import Blueprint
 from service.http.context import store
 from service.http.feed_schemas import FeedPageSchema, FeedQuerySchema, FeedStreamQuerySchema
 from service.http.streams import handed_streams, listener, relay, waiters_busy, waits
 from service.streaming.log_follower import LogFollower
+
+
+class TicketedFeedStreamQuerySchema(FeedStreamQuerySchema):
+    ticket = tickets.query_field()
+
 
 blp = Blueprint("feed", __name__, url_prefix="/v1/feed",
                 description="Every event of the log in its global order, as you may see it.")
@@ -60,9 +65,10 @@ class Feed(MethodView):
 
 @blp.route("/stream")
 class FeedStream(MethodView):
+    @tickets.accepted
     @require("operator", "auditor")
     @blp.operation("streamFeed", headers=(contract.LAST_EVENT_ID,))
-    @blp.arguments(FeedStreamQuerySchema, location="query")
+    @blp.arguments(TicketedFeedStreamQuerySchema, location="query")
     @blp.response(200, SSE_EVENT, description="Server-Sent Events: each event of the log as"
                   " `event: <type>`, its `id:` its position, its data as `GET /v1/feed` shows it",
                   content_type="text/event-stream")
@@ -72,6 +78,9 @@ class FeedStream(MethodView):
         The stream starts after the position `Last-Event-ID` names, even when `after` is given
         too (an EventSource reconnects to the URL it opened, with the id it last received);
         else after `after`, else from the beginning.
+
+        A browser's EventSource, which cannot send `Authorization`, opens it with a stream
+        ticket instead (`?ticket=`, from `POST /v1/stream-tickets`).
         """
         named = feed_schemas.types(query)
         types = None if named is None else feed.known_types(store(), named)

@@ -10,7 +10,8 @@ issued a bearer token is kept without it, under the token's id: its replay issue
 in place of that one, so a client who lost the answer gets a working token, and the last answer
 given always holds the only one that works. Such a replay locks the token's holder (his row)
 before the record, the order an erasure takes them in. A webhook subscription's answer is kept without its
-signing secret, which its replay reads back from where it is sealed.
+signing secret, which its replay reads back from where it is sealed. A stream ticket's answer is
+kept without the ticket: its replay issues a new one for the same stream.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from flask import Flask, Response, current_app, g, request
 from psycopg.types.json import Jsonb
 
 from service.application import tokens, webhook_subscriptions
-from service.http import db
+from service.http import db, stream_tickets
 from service.http.auth import principal
 from service.http.context import IDEMPOTENCY_KEY, handle
 from service.http.problems import Problem
@@ -114,6 +115,8 @@ def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response
         db.conn().execute("UPDATE idempotency_keys SET token_id = %s WHERE principal = %s AND key = %s",
                           (issued["token_id"], who, key))
     body = _with_secret(body)
+    if status == 201 and request.path == stream_tickets.PATH:
+        body = orjson.dumps(stream_tickets.again(orjson.loads(body)))
     response = Response(body, status=status, headers=headers)
     response.headers[REPLAYED] = "true"
     return response
@@ -152,6 +155,8 @@ def _keep(response: Response, who: str, key: str) -> None:
             body = orjson.dumps({k: v for k, v in orjson.loads(body).items() if k != "token"})
         if g.pop("issued_secret", False):  # never kept in clear: a replay unseals it again
             body = orjson.dumps({k: v for k, v in orjson.loads(body).items() if k != "secret"})
+        if g.pop("issued_ticket", False):  # never kept: a replay issues another
+            body = orjson.dumps(stream_tickets.kept(orjson.loads(body)))
         # Sent with the COMMIT, in its round trip; a database gone by then is the COMMIT's 503.
         db.with_commit(
             "UPDATE idempotency_keys SET status = %s, body = %s, headers = %s, token_id = %s"

@@ -24,6 +24,8 @@ def _start() -> None:
 
 def _done(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id", "")
+    # The path, never the URL: a stream's query may hold its ticket (`?ticket=`,
+    # service/http/tickets.py), a credential while it lasts.
     log.info("request", extra={
         "method": request.method, "path": request.path, "status": response.status_code,
         "duration_ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 2),

@@ -26,7 +26,7 @@ from service.application import handlers, notify
 from service.application.errors import NotFound
 from service.application.principal import Principal
 from service.application.redaction import Redactor
-from service.http import contract, db, sse
+from service.http import contract, db, sse, tickets
 from service.http.auth import principal, require
 from service.http.blueprint import TEXT, Blueprint
 from service.http.context import store
@@ -36,6 +36,11 @@ from service.runtime.slots import Slots, once
 from service.streaming.feeds import Feeds, Shown
 from service.streaming.follower import Follower
 from service.streaming.relay import Relay
+
+
+class TicketedStreamQuerySchema(StreamQuerySchema):
+    ticket = tickets.query_field()
+
 
 blp = Blueprint("table-events", __name__, url_prefix="/v1/tables",
                 description="A table's events as you may see them: pages, long polls and streams.")
@@ -133,9 +138,10 @@ class Events(MethodView):
 
 @blp.route("/<table_id>/stream")
 class Stream(MethodView):
+    @tickets.accepted
     @require("operator", "auditor", "player")
-    @blp.operation("streamTableEvents", 404, headers=(contract.LAST_EVENT_ID,))
-    @blp.arguments(StreamQuerySchema, location="query")
+    @blp.operation("streamTableEvents", 403, 404, headers=(contract.LAST_EVENT_ID,))
+    @blp.arguments(TicketedStreamQuerySchema, location="query")
     @blp.response(200, TEXT, description="Server-Sent Events: one `id:` per table version; each"
                   " event of the table as `event: <type>`, and with `turns=true` the table itself"
                   " as `event: table` when it is your turn",
@@ -146,6 +152,10 @@ class Stream(MethodView):
         The stream starts after the table version `Last-Event-ID` names, even when `after` is
         given too (an EventSource reconnects to the URL it opened, with the id it last
         received); else after `after`, else from the beginning.
+
+        A browser's EventSource, which cannot send `Authorization`, opens it with a stream
+        ticket instead (`?ticket=`, from `POST /v1/stream-tickets`): the same events, shown
+        as to the token that asked for the ticket.
         """
         table = handlers.load(db.uow(), table_id)
         if query["after"] is not None:

@@ -111,6 +111,10 @@ STREAMS = 2048
 # never a thread, while its head comes; a body is read by a thread, so it is bounded too.
 HEAD_TIMEOUT_S = 10
 BODY_TIMEOUT_S = 30
+# How long a stream ticket may open its stream (service/http/tickets.py): long enough for a page
+# to open its EventSource and for its reconnections of the first minute, short enough that one
+# seen in a URL is stale before it can be of use elsewhere.
+STREAM_TICKET_TTL_S = 60
 
 
 def cors_origins(env: Mapping[str, str]) -> tuple[str, ...]:
@@ -161,6 +165,8 @@ class Config:
     # The web origins whose pages may call the API from a browser (service/http/cors.py); none
     # by default.
     cors_origins: tuple[str, ...] = ()
+    # How long a stream ticket may open its stream (service/http/tickets.py).
+    stream_ticket_ttl_s: int = STREAM_TICKET_TTL_S
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -191,6 +197,7 @@ class Config:
             webhook_allow_networks=webhook_allow_networks(env),
             metrics_dir=_path(env, METRICS_DIR),
             cors_origins=cors_origins(env),
+            stream_ticket_ttl_s=_int(env, "BANCO_STREAM_TICKET_TTL_S", STREAM_TICKET_TTL_S, 1, 3600),
         )
 
 

@@ -62,6 +62,11 @@ class Session:
     feed_after: int | None = 0  # the position the log's feed was read up to (None: unread)
     feed_events: int = 0  # this table's events the operator read in the feed (the oracle saw them)
     feed_reads: int = 0
+    # Every other stream read with a stream ticket, as a browser's EventSource would, not the
+    # token (tests that take Redis away, where tickets are kept, leave it off).
+    ticketed: bool = False
+    peeks: int = 0
+    ticketed_peeks: int = 0  # streams read with a stream ticket, not the token (the oracle saw them)
 
     def call(self, player: Player, method: str, path: str, **kwargs: Any) -> Any:
         r = getattr(self.client, method)(path, headers={**player.auth, **kwargs.pop("headers", {})},
@@ -104,9 +109,18 @@ class Session:
         """Read the table's events, as a page and as Server-Sent Events (with the table itself
         when it is the player's turn), in the middle of play."""
         self.call(player, "get", f"/v1/tables/{self.table_id}/events", query_string={"limit": 1000})
-        r = self.client.get(f"/v1/tables/{self.table_id}/stream",
-                            query_string={"timeout": 0.3, "turns": "true"},
-                            headers=player.auth)
+        self.peeks += 1
+        query: dict[str, Any] = {"timeout": 0.3, "turns": "true"}
+        headers = player.auth
+        if self.ticketed and self.peeks % 2 == 1:
+            # As a browser's EventSource does: with a stream ticket of his, and no token.
+            r = self.client.post("/v1/stream-tickets", headers=player.auth,
+                                 json={"stream": "table", "table_id": self.table_id})
+            assert r.status_code == 201, r.json
+            query["ticket"], headers = r.json["ticket"], {}
+            self.ticketed_peeks += 1
+        r = self.client.get(f"/v1/tables/{self.table_id}/stream", query_string=query,
+                            headers=headers)
         assert r.status_code == 200 and r.mimetype == "text/event-stream"
         for line in r.get_data(as_text=True).splitlines():
             if line == "event: table":

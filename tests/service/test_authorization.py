@@ -87,6 +87,8 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/v1/tables/{table}/stream?timeout=0.1", None, True, "401 401 200 200 200 200"),
     ("GET", "/v1/feed?limit=1", None, False, "401 401 403 403 200 200"),
     ("GET", "/v1/feed/stream?timeout=0.1", None, False, "401 401 403 403 200 200"),
+    # A ticket for the log's feed: to whom may follow it (a table's is anyone's, as its stream).
+    ("POST", "/v1/stream-tickets", {"stream": "feed"}, False, "401 401 403 403 201 201"),
     ("GET", "/v1/balances?as_of=1&limit=1", None, False, "401 401 403 403 200 200"),
     ("GET", "/v1/tables/{table}/hands", None, True, "401 401 200 200 200 200"),
     ("GET", "/v1/hands/{hand}", None, True, "401 401 200 200 200 200"),

@@ -34,7 +34,8 @@ def totals(app) -> tuple[int, int]:
 def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, auditor, game, options,
                                             buy_in, players):
     """Play a whole hand, settle it in the worker, and check money and secrecy."""
-    session = Session(client, game, [new_player(f"P{i}", deposit=200) for i in range(players)])
+    session = Session(client, game, [new_player(f"P{i}", deposit=200) for i in range(players)],
+                      ticketed=True)
     session.open(options, buy_in)
     hand_id = session.deal()
     session.play_hand()
@@ -88,6 +89,7 @@ def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, aud
     assert leaks(session, stored) == []
     assert len(session.received) > 3 * players
     assert session.turn_tables > 0, "the oracle read tables sent over streams"
+    assert session.ticketed_peeks > 0, "the oracle read streams opened with a stream ticket"
     assert session.feed_events > 0, "the oracle read the table's events in the operator's feed"
 
     # The hand verifies: deck, rules, money and the hash chain, each check named.
