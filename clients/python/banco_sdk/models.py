@@ -1105,6 +1105,64 @@ class StandOffer(BaseModel):
     type: Literal['stand']
 
 
+class StreamTicket(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    expires_at: Annotated[
+        AwareDatetime,
+        Field(
+            description='When it stops opening its stream (a stream it opened goes on).'
+        ),
+    ]
+    expires_in: Annotated[
+        int, Field(description='Seconds from now to `expires_at`.', examples=[60])
+    ]
+    path: Annotated[
+        str,
+        Field(
+            description='The stream it opens.',
+            examples=['/v1/tables/tb_3f9a1c2b7d4e5f60/stream'],
+        ),
+    ]
+    ticket: Annotated[
+        str,
+        Field(
+            description='Shown only in this response. Send it as `?ticket=` on the GET of `path`, and nowhere else.',
+            examples=['bst_Jx0aN8…'],
+        ),
+    ]
+    url: Annotated[
+        str,
+        Field(
+            description="`path` with the ticket, relative to the API's base: what to give `new EventSource(...)`; add `after=` when resuming.",
+            examples=['/v1/tables/tb_3f9a1c2b7d4e5f60/stream?ticket=bst_Jx0aN8…'],
+        ),
+    ]
+
+
+class StreamTicketRequest(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    stream: Annotated[
+        Literal['table', 'feed'],
+        Field(
+            description="`table`: a table's stream (`GET /v1/tables/{table_id}/stream`, name the table in `table_id`); `feed`: the log's (`GET /v1/feed/stream`, operator and auditors).",
+            examples=['table'],
+        ),
+    ]
+    table_id: Annotated[
+        str | None,
+        Field(
+            description='The table whose stream the ticket opens: with `stream: table` only.',
+            examples=['tb_3f9a1c2b7d4e5f60'],
+            max_length=100,
+            min_length=1,
+        ),
+    ] = None
+
+
 class EventType(RootModel[str]):
     root: Annotated[str, Field(max_length=50, min_length=1)]
 

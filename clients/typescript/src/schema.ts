@@ -221,6 +221,9 @@ export interface paths {
          * @description The stream starts after the position `Last-Event-ID` names, even when `after` is given
          *     too (an EventSource reconnects to the URL it opened, with the id it last received);
          *     else after `after`, else from the beginning.
+         *
+         *     A browser's EventSource, which cannot send `Authorization`, opens it with a stream
+         *     ticket instead (`?ticket=`, from `POST /v1/stream-tickets`).
          */
         get: operations["streamFeed"];
         put?: never;
@@ -588,6 +591,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stream-tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket that opens one stream without a token, for a browser's EventSource
+         * @description A browser's `EventSource` cannot send `Authorization`, and a token in a URL would be
+         *     seen wherever URLs are (history, proxies, logs) for as long as it works. Ask for a
+         *     ticket with your token instead, and open the stream with it:
+         *     `new EventSource(base + answer.url)`. The ticket speaks for you, with what you may see
+         *     (a player sees only his own cards), only on the GET of `path`, and only until
+         *     `expires_at` (`BANCO_STREAM_TICKET_TTL_S`, 60 seconds by default); it stops working
+         *     too when the token it was asked with is revoked. Banco keeps only its hash, and never
+         *     logs it.
+         *
+         *     It is not single-use: the EventSource reconnects by itself to the URL it opened, with
+         *     `Last-Event-ID`, and the same ticket lets it back in until it expires. Past that the
+         *     reconnection is refused (401 `invalid_ticket`) and the EventSource closes: ask for a
+         *     new ticket and open the stream again with `&after=` the last event id received. A
+         *     stream already open goes on past its ticket's expiry, to its `timeout`.
+         *
+         *     Refused: a ticket as a bearer token (401 `ticket_not_a_token`), on any other endpoint
+         *     (401 `ticket_not_accepted`), once expired or its token revoked (401 `invalid_ticket`),
+         *     on another stream than its own (403 `ticket_wrong_stream`). Beside an `Authorization`
+         *     header, the token speaks and the ticket is not read. A player may not have one for
+         *     the log's feed (403), nor one for a table that does not exist (404). Replayed with its
+         *     `Idempotency-Key`, the answer holds a new ticket.
+         */
+        post: operations["issueStreamTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tables": {
         parameters: {
             query?: never;
@@ -742,6 +785,10 @@ export interface paths {
          * @description The stream starts after the table version `Last-Event-ID` names, even when `after` is
          *     given too (an EventSource reconnects to the URL it opened, with the id it last
          *     received); else after `after`, else from the beginning.
+         *
+         *     A browser's EventSource, which cannot send `Authorization`, opens it with a stream
+         *     ticket instead (`?ticket=`, from `POST /v1/stream-tickets`): the same events, shown
+         *     as to the token that asked for the ticket.
          */
         get: operations["streamTableEvents"];
         put?: never;
@@ -790,7 +837,12 @@ export interface paths {
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a subscription: nothing more is sent, and its secret and deliveries are gone
+         * @description A delivery under way when it is deleted may still reach the receiver once; nothing
+         *     after it does.
+         */
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2216,6 +2268,46 @@ export interface components {
              */
             type: "stand";
         };
+        StreamTicket: {
+            /**
+             * Format: date-time
+             * @description When it stops opening its stream (a stream it opened goes on).
+             */
+            expires_at: string;
+            /**
+             * @description Seconds from now to `expires_at`.
+             * @example 60
+             */
+            expires_in: number;
+            /**
+             * @description The stream it opens.
+             * @example /v1/tables/tb_3f9a1c2b7d4e5f60/stream
+             */
+            path: string;
+            /**
+             * @description Shown only in this response. Send it as `?ticket=` on the GET of `path`, and nowhere else.
+             * @example bst_Jx0aN8…
+             */
+            ticket: string;
+            /**
+             * @description `path` with the ticket, relative to the API's base: what to give `new EventSource(...)`; add `after=` when resuming.
+             * @example /v1/tables/tb_3f9a1c2b7d4e5f60/stream?ticket=bst_Jx0aN8…
+             */
+            url: string;
+        };
+        StreamTicketRequest: {
+            /**
+             * @description `table`: a table's stream (`GET /v1/tables/{table_id}/stream`, name the table in `table_id`); `feed`: the log's (`GET /v1/feed/stream`, operator and auditors).
+             * @example table
+             * @enum {string}
+             */
+            stream: "table" | "feed";
+            /**
+             * @description The table whose stream the ticket opens: with `stream: table` only.
+             * @example tb_3f9a1c2b7d4e5f60
+             */
+            table_id?: string;
+        };
         Subscription: {
             /** Format: date-time */
             created_at: string;
@@ -2963,6 +3055,8 @@ export interface operations {
                 types?: string | null;
                 /** @description Seconds before the server ends the stream. */
                 timeout?: number;
+                /** @description A stream ticket issued for this stream (`POST /v1/stream-tickets`), in place of `Authorization`: for a browser's EventSource, which cannot send headers. */
+                ticket?: string;
             };
             header?: {
                 /** @description The `id:` of the last event received, which the stream goes on after, even when `after` is given too: it is the client's latest place. An id this stream never sent is ignored (`after` decides, else the stream starts from the beginning). */
@@ -3651,6 +3745,46 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    issueStreamTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreamTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamTicket"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listTables: {
         parameters: {
             query?: {
@@ -4013,6 +4147,8 @@ export interface operations {
                 events?: boolean;
                 /** @description Also send `event: table`, the table as GET /v1/tables/{id} shows it to you, whenever someone else's command changes it (your own requests' responses show you the table) and you have something to do: legal actions in the hand in play, or a seat at a table open for its next hand; and once when the table has ended. A client that follows its turns this way need not ask for them. */
                 turns?: boolean;
+                /** @description A stream ticket issued for this stream (`POST /v1/stream-tickets`), in place of `Authorization`: for a browser's EventSource, which cannot send headers. */
+                ticket?: string;
             };
             header?: {
                 /** @description The `id:` of the last event received, which the stream goes on after, even when `after` is given too: it is the client's latest place. An id this stream never sent is ignored (`after` decides, else the stream starts from the beginning). */
@@ -4035,6 +4171,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             413: components["responses"]["ContentTooLarge"];
@@ -4128,6 +4265,34 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Subscription"];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
