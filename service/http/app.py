@@ -210,9 +210,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
         versions=lambda table_ids: _table_versions(db_pool, table_ids))
     # Every command the API gives goes through its bus, which tells what moved a table's play
     # on to the table's followers and to the jobs that follow it.
-    app.extensions["banco.bus"] = Bus([follow_up.subscriber(
-        app.extensions["banco.jobs"], app.extensions["banco.feeds"],
-        app.extensions["banco.relay"])])
+    app.extensions["banco.bus"] = Bus([follow_up.table_played])
     headers.init_app(app)
     cors.init_app(app, config.cors_origins)
     metrics.init_app(app)

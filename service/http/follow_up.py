@@ -12,27 +12,31 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from service.application.bus import Subscriber
+from flask import current_app
+
 from service.application.commands import TablePlayed
 from service.application.unit_of_work import UnitOfWork
 from service.runtime import metrics
-from workers.deferred_jobs import DeferredJobs
 
 if TYPE_CHECKING:
     from service.streaming.feeds import Feeds
     from service.streaming.relay import Relay
+    from workers.deferred_jobs import DeferredJobs
 
 # The counters of the commands counted when they commit.
 COUNTED = {"OpenHand": metrics.HANDS_DEALT, "Act": metrics.ACTIONS}
 
 
-def subscriber(jobs: DeferredJobs, feeds: Feeds, relay: Relay) -> Subscriber:
-    def table_played(notice: TablePlayed, uow: UnitOfWork) -> None:
-        snapshot = replace(notice.table, state=None)  # what the jobs need of it
-        uow.after_commit(lambda: jobs.after(snapshot, notice.ended))
-        feeds.offer(notice.table)
-        relay.offer(notice.table)
-        counter = COUNTED.get(notice.command)
-        if counter is not None:
-            uow.after_commit(counter.labels(game=notice.table.game).inc)
-    return table_played
+def table_played(notice: TablePlayed, uow: UnitOfWork) -> None:
+    """The bus's subscriber in the API, told in the request that gave the command: the app's
+    jobs, followers and relay as they are then."""
+    jobs: DeferredJobs = current_app.extensions["banco.jobs"]
+    feeds: Feeds = current_app.extensions["banco.feeds"]
+    relay: Relay = current_app.extensions["banco.relay"]
+    snapshot = replace(notice.table, state=None)  # what the jobs need of it
+    uow.after_commit(lambda: jobs.after(snapshot, notice.ended))
+    feeds.offer(notice.table)
+    relay.offer(notice.table)
+    counter = COUNTED.get(notice.command)
+    if counter is not None:
+        uow.after_commit(counter.labels(game=notice.table.game).inc)
