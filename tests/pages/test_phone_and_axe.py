@@ -134,6 +134,10 @@ def test_every_page_fits_a_phone_and_axe_finds_nothing_serious(browser, served, 
             problems += [f"{name} ({path}): {v}" for v in serious(page, source, rules)]
             if size == "phone" and (wide := sideways(page)):
                 problems.append(f"{name} ({path}): scrolls {wide} px sideways")
+            if name == "wallet" and (scale := page.evaluate(
+                    "() => { const c = document.querySelector('img.chart');"
+                    " return c.clientWidth / c.naturalWidth; }")) < 0.95:
+                problems.append(f"{name}: the chart is shrunk to {scale:.0%}, and its labels with it")
             if size == "phone" and (boxes := boxed(page)):
                 problems.append(f"{name} ({path}): tables scrolling inside their box: {boxes}")
     finally:
