@@ -346,3 +346,25 @@ def test_a_seven_and_a_half_stake_sits_in_escrow_until_the_settlement_pays_it(ap
         expect(paid).to_have_text("nothing")
     expect(money.locator("dd[data-money='escrow']")).to_have_text("0")
     balances_shown(ada_pg, api.get(f"/v1/tables/{table}", token=ada.token))
+
+
+def test_a_hand_is_named_a_bet_only_beside_another_of_its_seat(page):
+    """Casino pirate numbers its hands across the table, Siete y media within a seat (a split):
+    "bet 2" only where one seat holds two hands."""
+    page.goto("/")
+    titles = page.evaluate("""async () => {
+        const {handView} = await import('/static/pages/table_views.js');
+        const hand = (seat, index) => ({seat, index, stake: 2, status: 'open', cards: [], face_up: []});
+        const view = (game, hands) => ({game, you: null, turn: null, seats: [], view: {
+            phase: {name: 'playing'}, cards_left: 30, stake: 0, next_banker: null, results: [],
+            bank: {seat: 2, index: -1, stake: 0, status: 'open', cards: [], face_up: []}, hands}});
+        const names = (t) => {
+            const box = document.createElement('div');
+            box.append(...handView(t).filter(Boolean));
+            return [...box.querySelectorAll('section.hand-box')].map((s) => s.getAttribute('aria-label'));
+        };
+        return [names(view('casino-pirate', [hand(0, 0), hand(1, 1)])),
+                names(view('siete-y-media', [hand(1, 0), hand(1, 1), hand(0, 0)]))];
+    }""")
+    assert titles == [["Seat 2 · meneur", "Seat 0", "Seat 1"],
+                      ["Seat 2 · banker", "Seat 1 · bet 1", "Seat 1 · bet 2", "Seat 0"]]

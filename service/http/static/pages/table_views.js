@@ -48,11 +48,22 @@ export function seatName(seat, you) {
 const STATUS_WORDS = { open: "in play", stood: "stood", bust: "bust", seven_half: "7½", out: "sat out",
   won: "won", lost: "lost", conceded: "conceded" };
 
-function sevenHalfHand(table, hand, { banker = false } = {}) {
+// Which bet of its seat a hand is ("bet 2" after a split), when its seat holds more than one: a
+// hand's `index` counts the hands of the whole table in Casino pirate, of the seat in Siete y media.
+function betNumbers(hands) {
+  const out = new Map();
+  for (const h of hands) {
+    const mine = hands.filter((o) => o.seat === h.seat);
+    if (mine.length > 1) out.set(h, mine.indexOf(h) + 1);
+  }
+  return out;
+}
+
+function sevenHalfHand(table, hand, { banker = false, bet = null } = {}) {
   const v = table.view;
   const who = seatName(hand.seat, table.you);
   const title = banker ? `${who} · ${table.game === "casino-pirate" ? "meneur" : "banker"}`
-    : `${who}${hand.index > 0 ? ` · bet ${hand.index + 1}` : ""}`;
+    : `${who}${bet ? ` · bet ${bet}` : ""}`;
   const turn = table.turn && table.turn.seat === hand.seat &&
     (banker ? table.turn.role === "banker" : table.turn.role === "player" &&
       (v.phase.index === undefined || v.phase.index === hand.index || v.phase.name !== "playing"));
@@ -73,12 +84,13 @@ function sevenHalfHand(table, hand, { banker = false } = {}) {
 function sevenHalfResults(table) {
   const results = table.view.results;
   if (!results || !results.length) return null;
+  const bets = betNumbers(results.filter((r) => !r.banker));
   return el("div", { class: "table-wrap" }, el("table", { class: "data results" },
     el("caption", {}, "How the hand ended"),
     el("thead", {}, el("tr", {}, ...["Seat", "Stake", "Total", "Outcome", "Net"].map((h, i) =>
       el("th", { scope: "col", class: i === 1 || i === 4 ? "num" : null }, h)))),
     el("tbody", {}, results.map((r) => el("tr", {},
-      el("td", {}, seatName(r.seat, table.you), r.banker ? " · bank" : "", r.index > 0 ? ` · bet ${r.index + 1}` : ""),
+      el("td", {}, seatName(r.seat, table.you), r.banker ? " · bank" : "", bets.has(r) ? ` · bet ${bets.get(r)}` : ""),
       el("td", { class: "num" }, r.stake === undefined || r.index < 0 ? "—" : String(r.stake)),
       el("td", {}, r.total_display ?? (r.conceded ? "conceded" : "—")),
       el("td", {}, r.outcome || (r.uncalled ? "not called" : "—")),
@@ -91,10 +103,11 @@ function sevenHalf(table) {
   const facts = [`Phase: ${v.phase.name}`, `${v.cards_left} cards left`];
   if (v.stake) facts.push(`Announced stake ${v.stake}`);
   if (v.next_banker !== null && v.next_banker !== undefined) facts.push(`Next bank: seat ${v.next_banker}`);
+  const bets = betNumbers(v.hands);
   return [
     el("p", { class: "felt-facts" }, facts.join(" · ")),
     el("div", { class: "hands" }, sevenHalfHand(table, v.bank, { banker: true }),
-      v.hands.map((h) => sevenHalfHand(table, h))),
+      v.hands.map((h) => sevenHalfHand(table, h, { bet: bets.get(h) }))),
     sevenHalfResults(table),
   ];
 }
