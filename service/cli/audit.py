@@ -80,7 +80,7 @@ def _show(found: dict[str, Any], every: bool, as_json: bool = False) -> None:
     for check in found["checks"]:
         if every or not check["passed"]:
             mark = "ok  " if check["passed"] else "FAIL"
-            reason = check["evidence"].get("reason") or check["evidence"].get("summary", "")
+            reason = check["evidence"].get("reason", "")
             click.echo(f"  {mark} {check['name']}{': ' + reason if reason else ''}")
 
 
