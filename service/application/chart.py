@@ -17,6 +17,9 @@ from html import escape
 from events import ledger
 
 WIDTH, HEIGHT = 800, 360
+# The widths a chart is drawn at (a page asks for the width it shows it at, so that its labels
+# keep their size); below NARROW the title takes two lines and the legend goes under it.
+MIN_WIDTH, MAX_WIDTH, NARROW = 320, 1600, 560
 LEFT, RIGHT, TOP, BOTTOM = 72, 88, 58, 64  # margins: value labels, last value, title and legend, time
 MAX_BUCKETS = 600
 DEPOSIT, WITHDRAWAL = "deposit", "withdrawal"
@@ -126,9 +129,25 @@ def when(t: float) -> str:
     return _utc(t, "%Y-%m-%d %H:%M:%S.%f") + " UTC"
 
 
-def svg(title: str, sampled: Sampled) -> str:
-    """The chart: a step line of the balance, value gridlines, UTC time ticks, the last value
-    labelled, deposits and withdrawals marked; a <title> and a <desc> that say it in words."""
+def _heading(title: str, width: int) -> tuple[list[str], int]:
+    """The title (on two lines when narrow, split before its parenthesis), the legend, and where
+    the plot's top is."""
+    if width >= NARROW:
+        return [f'<text x="{LEFT}" y="24" font-size="15" font-weight="bold">{escape(title)}</text>',
+                *_legend(width - RIGHT - 300, 44)], TOP
+    first, _, rest = title.partition(" (")
+    lines = [first, f"({rest}"] if rest else [first]
+    parts = [f'<text x="12" y="{20 + 18 * i}" font-size="14" font-weight="bold">{escape(line)}</text>'
+             for i, line in enumerate(lines)]
+    legend_y = 22 + 18 * len(lines)
+    return [*parts, *_legend(12, legend_y)], legend_y + 22
+
+
+def svg(title: str, sampled: Sampled, width: int = WIDTH) -> str:
+    """The chart, `width` pixels wide: a step line of the balance, value gridlines, UTC time
+    ticks, the last value labelled, deposits and withdrawals marked; a <title> and a <desc> that
+    say it in words."""
+    width = max(MIN_WIDTH, min(MAX_WIDTH, width))
     kept = sampled.points
     if kept:
         low, high = min(b for _, b, _ in kept), max(b for _, b, _ in kept)
@@ -137,27 +156,28 @@ def svg(title: str, sampled: Sampled) -> str:
                 f"{sampled.deposits} deposits and {sampled.withdrawals} withdrawals marked.")
     else:
         desc = "No postings."
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}"'
-             f' viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title chart-desc"'
+    heading, top = _heading(title, width)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{HEIGHT}"'
+             f' viewBox="0 0 {width} {HEIGHT}" role="img" aria-labelledby="chart-title chart-desc"'
              f' font-family="DejaVu Sans, Verdana, sans-serif" font-size="12" fill="{INK}">'
              f'<title id="chart-title">{escape(title)}</title><desc id="chart-desc">{escape(desc)}</desc>'
-             f'<rect width="100%" height="100%" fill="white"/>'
-             f'<text x="{LEFT}" y="24" font-size="15" font-weight="bold">{escape(title)}</text>']
+             f'<rect width="100%" height="100%" fill="white"/>']
     if not kept:
-        parts.append(f'<text x="{WIDTH // 2}" y="{HEIGHT // 2}" text-anchor="middle">no postings</text>')
+        parts.append(f'<text x="{LEFT}" y="24" font-size="15" font-weight="bold">{escape(title)}</text>'
+                     f'<text x="{width // 2}" y="{HEIGHT // 2}" text-anchor="middle">no postings</text>')
         return "".join(parts) + "</svg>"
-    parts += _plot(kept)
-    parts += _legend()
+    parts += heading
+    parts += _plot(kept, width, top)
     return "".join(parts) + "</svg>"
 
 
-def _plot(kept: list[tuple[float, int, str]]) -> list[str]:
+def _plot(kept: list[tuple[float, int, str]], width: int = WIDTH, top: int = TOP) -> list[str]:
     t0, t1 = kept[0][0], kept[-1][0]
     if t1 == t0:  # one instant: centre it in a minute
         t0, t1 = t0 - 30, t1 + 30
     values = value_ticks(min(0, *(b for _, b, _ in kept)), max(0, *(b for _, b, _ in kept)))
     low, high = values[0], values[-1]
-    left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
+    left, right, bottom = LEFT, width - RIGHT, HEIGHT - BOTTOM
 
     def x(t: float) -> float:
         return round(left + (t - t0) / (t1 - t0) * (right - left), 1)
@@ -210,8 +230,7 @@ def _marker(cx: float, cy: float, what: str, label: str) -> str:
     return f'<path d="{shape}" fill="{color}"><title>{escape(label)}</title></path>'
 
 
-def _legend() -> list[str]:
-    at, y = WIDTH - RIGHT - 300, 44
+def _legend(at: int, y: int) -> list[str]:
     return [f'<line x1="{at}" y1="{y - 4}" x2="{at + 22}" y2="{y - 4}" stroke="{LINE}" stroke-width="2"/>'
             f'<text x="{at + 28}" y="{y}">balance</text>',
             _marker(at + 104, y - 5, DEPOSIT, "deposit"), f'<text x="{at + 114}" y="{y}">deposit</text>',

@@ -48,7 +48,10 @@ class CheckSchema(Schema):
     name = fields.String(required=True, metadata={"example": "deck.commitment"})
     passed = fields.Boolean(required=True)
     evidence = fields.Dict(required=True, metadata={
-        "description": "What was compared (auditors only; others get the reason alone)."})
+        "description": (
+            "What was compared (auditors only; others get the `reason` of a failure and the"
+            " `summary` of what was counted, such as deck.dealt's \"54 cards dealt: 2 to choose"
+            " the dealer, 52 from the deck\").")})
     event = fields.Dict(allow_none=True, required=True, metadata=EVENT_REF)
 
 

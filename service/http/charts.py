@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Response
 from flask.views import MethodView
+from marshmallow import fields, validate
 
 from events import ledger
 from projections import history
@@ -22,6 +23,12 @@ class ChartQuerySchema(HistoryQuerySchema):
 
     class Meta:
         exclude = ("limit", "cursor")
+
+    width = fields.Integer(load_default=chart.WIDTH,
+                           validate=validate.Range(min=chart.MIN_WIDTH, max=chart.MAX_WIDTH),
+                           metadata={"description": "The chart's width in pixels: a page asks for"
+                                                    " the width it shows it at, so that its labels"
+                                                    " keep their size (the height stays 360)."})
 
 
 blp = Blueprint("charts", __name__, url_prefix="/v1/players",
@@ -44,4 +51,5 @@ class BalanceChart(MethodView):
         count = history.count(db.reading(), filters)
         rows = ((r[1], r[4], chart.kind(r[3], r[6])) for r in history.stream(db.reading(), filters))
         title = f"Wallet balance of {player['name']} ({player_id})"
-        return Response(chart.svg(title, chart.downsample(rows, count)), mimetype="image/svg+xml")
+        drawn = chart.svg(title, chart.downsample(rows, count), query["width"])
+        return Response(drawn, mimetype="image/svg+xml")

@@ -80,7 +80,9 @@ class Verification(MethodView):
         log, viewer, table = _load(hand_id)
         out = report(db.reading(), log, chain_check(db.reading(), table.events))
         if viewer.kind != "auditor":
-            # The evidence holds the seeds and the whole deck: a conceded hand stays hidden.
+            # The evidence holds the seeds and the whole deck: a conceded hand stays hidden. What
+            # failed, and how many cards were counted (no card named), are for everyone.
             out["checks"] = [{**c, "evidence": {k: v for k, v in c["evidence"].items()
-                                                if k == "reason"}} for c in out["checks"]]
+                                                if k in ("reason", "summary")}}
+                             for c in out["checks"]]
         return out

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, g, render_template, request, send_file
+from werkzeug.exceptions import HTTPException
+
+from service.http.problems import render
 
 STATIC = Path(__file__).parent / "static"
 
@@ -24,11 +27,37 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 blp = Blueprint("pages", __name__, template_folder="templates")
 
-TITLES = {"home": "Banco", "table": "Table", "hand": "Hand", "player": "Player", "console": "Console"}
+TITLES = {"home": "Banco", "table": "Table", "hand": "Hand", "player": "Player", "console": "Console",
+          "not_found": "Page not found"}
 
 
-def _page(page: str) -> Response:
-    return Response(render_template("page.html", page=page, title=TITLES[page]), mimetype="text/html")
+def _page(page: str, status: int = 200) -> Response:
+    return Response(render_template("page.html", page=page, title=TITLES[page]), status=status,
+                    mimetype="text/html")
+
+
+@blp.get("/favicon.ico")
+def favicon() -> Response:
+    # An SVG, which browsers take as an icon at any address: one drawing for every size.
+    return send_file(STATIC / "favicon.svg", mimetype="image/svg+xml", max_age=86400)
+
+
+def _wants_page() -> bool:
+    """A browser asking for an address outside the API: it prefers HTML to problem+json (a
+    client that accepts anything, curl say, still gets the problem)."""
+    path = request.path
+    if path == "/v1" or path.startswith("/v1/") or request.method not in ("GET", "HEAD"):
+        return False
+    return request.accept_mimetypes.best_match(["application/problem+json", "text/html"]) == "text/html"
+
+
+@blp.app_errorhandler(404)
+def not_found(error: HTTPException) -> Response:
+    """A page for a mistyped page address; the API's 404s stay problem+json."""
+    if not _wants_page():
+        return render(error)
+    g.banco_page = True  # served as a page: under the pages' CSP
+    return _page("not_found", 404)
 
 
 @blp.get("/")
@@ -59,4 +88,4 @@ def console() -> Response:
 def is_page() -> bool:
     """Whether the request is for a page or one of its static files (served with the CSP,
     never rate limited)."""
-    return request.blueprint == "pages" or request.endpoint == "static"
+    return request.blueprint == "pages" or request.endpoint == "static" or g.get("banco_page", False)

@@ -95,13 +95,48 @@ def _expected(hand: HandLog, state: Any, event: StoredEvent) -> tuple[str, list[
     return None
 
 
+def _dealer_draw(hand: HandLog, event: StoredEvent) -> tuple[list[str], list[str]] | None:
+    """Cassino's cut for the dealer: the cards shown, and the top of the shuffle labelled
+    `dealer-draw-<attempt>` they must be (one a contender, in seat order)."""
+    if hand.game != "cassino" or event.type.split(".", 1)[1] != "DealerCardsDrawn":
+        return None
+    seeds = material(hand)
+    if seeds is None:
+        raise ValueError("no seeds")
+    data = event.data["data"]
+    shown = [c["card"] for c in data["cards"]]
+    return shown, list(deck.shuffled(CASSINO_DECK, seeds, f"dealer-draw-{data['attempt']}")[:len(shown)])
+
+
+# What a card compared was dealt for, in the words both checks (this one and the browser's,
+# static/deck_check.js) use to say what they counted.
+COUNTED = {"dealer_draw": "to choose the dealer", "deck": "from the deck",
+           "reshuffled": "in reshuffled piles"}
+
+
+def counted_summary(counted: dict[str, int]) -> str:
+    """"54 cards dealt: 2 to choose the dealer, 52 from the deck" (the parts only when more
+    than one kind was counted)."""
+    total = sum(counted.values())
+    parts = [f"{n} {COUNTED[k]}" for k, n in counted.items() if n]
+    noun = "card" if total == 1 else "cards"
+    return f"{total} {noun} dealt" + (f": {', '.join(parts)}" if len(parts) > 1 else "")
+
+
 def dealt_check(hand: HandLog) -> Check:
-    """Every card dealt or drawn is the next one of the deck the seeds give, in order."""
+    """Every card dealt or drawn is the next one of the deck the seeds give, in order (and
+    Cassino's cut for the dealer the top of its own shuffle)."""
     engine, opening = hand.engine, hand.opening()
     state = engine.initial_state(hand.options)
-    checked = 0
+    counted = {"dealer_draw": 0, "deck": 0, "reshuffled": 0}
     for event in hand.game_events():
         try:
+            cut = _dealer_draw(hand, event)
+            if cut is not None:
+                if cut[0] != cut[1]:
+                    return failed("deck.dealt", event, "a card drawn for the dealer is not the"
+                                  " shuffle's next card", dealt=cut[0], expected=cut[1])
+                counted["dealer_draw"] += len(cut[1])
             expected = None if event is opening else _expected(hand, state, event)
             if expected is not None:
                 key, cards = expected
@@ -110,11 +145,13 @@ def dealt_check(hand: HandLog) -> Check:
                 if list(shown) != cards:
                     return failed("deck.dealt", event, "a card dealt is not the deck's next card",
                                   dealt=list(shown), expected=cards)
-                checked += len(cards)
+                counted["reshuffled" if key == "pile" else "deck"] += len(cards)
             state = engine.evolve(state, engine_event(event))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             return failed("deck.dealt", event, f"the event cannot be read ({type(e).__name__})")
-    return passed("deck.dealt", cards_checked=checked)
+    counted = {k: n for k, n in counted.items() if n}
+    return passed("deck.dealt", cards_checked=sum(counted.values()), counted=counted,
+                  summary=counted_summary(counted))
 
 
 def deck_checks(hand: HandLog) -> list[Check]:

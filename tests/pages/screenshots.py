@@ -67,15 +67,23 @@ def test_screenshots(page, api, served):
     expect(page.locator("#turn-text")).to_contain_text("Your turn")
     expect(page.get_by_role("list", name="Your move").get_by_role("button").first).to_be_visible()
     page.screenshot(path=OUT / "table.png", full_page=True)
+    # The same on a phone: the seats stacked, nothing wider than the screen.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    expect(page.locator("#turn-text")).to_contain_text("Your turn")
+    page.screenshot(path=OUT / "table-phone.png", full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
 
     # A settled hand's replay and its verification, the browser's beside the server's.
     played = play(api, "sette-e-mezzo")
     auditor = api.new_auditor("Eve")
     page.get_by_role("button", name="Sign out").click()
     signed_in(page, auditor.token)
-    page.goto(f"/hands/{played.hand}")
+    # The step where the hand ended: every card on the table, drawn as the table page draws it.
+    steps = api.get(f"/v1/hands/{played.hand}/replay", token=auditor.token)["steps"]
+    ended = next(s["step"] for s in steps if s["type"] == "HandEnded")
+    page.goto(f"/hands/{played.hand}#step-{ended}")
     expect(page.locator("tr[data-check='deck.dealt'] td.browser")).to_contain_text("passed")
-    page.keyboard.press("End")
     page.screenshot(path=OUT / "hand.png", full_page=True)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from tests.games.pirate_pairs_play import Table
 from tests.games.pirate_pairs_play import play as play_pirate_pairs
 from tests.games.test_sevenhalf_properties import concrete
 from tests.pages.conftest import Api, Player, signed_in
+from tests.pages.test_table_page import label
 from tests.service.play import SEVENHALF
 
 # One game of each family (how its deck is dealt): off the top, round-robin with a pile, a stock.
@@ -130,7 +132,7 @@ def test_a_hand_steps_forward_and_back_with_buttons_and_keys(page, served, hands
     # Each step's cause: who sent which command; the bet is the player's own payload.
     bet = next(s for s in steps if s["type"] == "BetPlaced")
     page.get_by_role("navigation", name="Steps of the hand").get_by_role(
-        "button", name=f"{bet['step']} BetPlaced").click()
+        "link", name=f"{bet['step']} BetPlaced").click()
     detail = page.locator("#step-detail")
     expect(detail).to_contain_text("Act")
     expect(detail).to_contain_text(bet["cause"]["actor"].split(":")[1])
@@ -288,3 +290,118 @@ def test_a_reshuffled_pirate_pairs_pile_is_dealt_from_in_the_browser(page):
     }""", [seen])
     assert [passed for passed, _ in seat] == [True, None, True]
     assert seat[2][1]["cards_checked"] == len(shown)
+
+
+def dealt_counts(replay: dict[str, Any]) -> tuple[int, int]:
+    """Cassino's cards drawn to choose the dealer, and those dealt from the deck, as the replay
+    shows them."""
+    draw = sum(len(s["data"]["cards"]) for s in replay["steps"] if s["type"] == "DealerCardsDrawn")
+    deck_cards = sum(len(s["data"].get("cards") or []) if s["type"] != "CardDrawn" else 1
+                     for s in replay["steps"]
+                     if s["type"] in ("CardsDealt", "TableDealt", "CardDrawn") and s["kind"] == "game")
+    return draw, deck_cards
+
+
+def test_the_server_and_the_browser_count_a_cassino_deck_alike(page, served, hands, auditor):
+    """Both checks count the cards drawn to choose the dealer as well as those dealt, and say so
+    in the same words: no "52 checked" beside "54 dealt"."""
+    cassino = hands["cassino"]
+    api = Api(served)
+    replay = api.get(f"/v1/hands/{cassino.hand}/replay", token=auditor.token)
+    draw, dealt = dealt_counts(replay)
+    assert draw >= 2 and dealt == 52
+    said = f"{draw + dealt} cards dealt: {draw} to choose the dealer, {dealt} from the deck"
+    checks = {c["name"]: c for c in api.get(f"/v1/hands/{cassino.hand}/verification",
+                                            token=auditor.token)["checks"]}
+    assert checks["deck.dealt"]["evidence"]["summary"] == said
+    assert checks["deck.dealt"]["evidence"]["cards_checked"] == draw + dealt
+    signed_in(page, auditor.token)
+    page.goto(f"/hands/{cassino.hand}")
+    expect(browser_result(page, "deck.dealt")).to_contain_text(f"passed {said}, each the deck's next card")
+    expect(page.locator("tr[data-check='deck.dealt'] td.server")).to_contain_text(
+        f"passed {said}, each the deck's next card")
+    # A player, shown fewer cards, counts the same deck and says which he could not compare; the
+    # server tells him its count (no card named) too.
+    player = cassino.players[0]
+    assert api.get(f"/v1/hands/{cassino.hand}/verification", token=player.token)["checks"][2][
+        "evidence"] == {"summary": said}
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, player.token)
+    page.goto(f"/hands/{cassino.hand}")
+    expect(browser_result(page, "deck.dealt")).to_contain_text(f"{said};")
+    expect(browser_result(page, "deck.dealt")).to_contain_text("hidden from you not compared")
+    expect(page.locator("tr[data-check='deck.dealt'] td.server")).to_contain_text(said)
+
+
+def test_each_step_draws_the_table_as_its_viewer_saw_it_and_a_link_jumps_there(page, served, hands):
+    """The replay draws the step's table as the table page draws it (the viewer's own cards, the
+    others' backs, whose turn, the money), from the replay's redacted state, beside the event and
+    its cause; a step's link, the jump box and an address with #step-N all go to that step."""
+    cassino = hands["cassino"]
+    player = cassino.players[0]
+    replay = Api(served).get(f"/v1/hands/{cassino.hand}/replay", token=player.token)
+    steps = replay["steps"]
+    n = len(steps)
+    # A step in the middle of play: seat 0 holds cards, seat 1's are hidden from him.
+    mid = next(s for s in steps[n // 3:] if s["state"] and s["state"]["phase"]["name"] == "playing"
+               and s["state"]["hands"][0]["count"] and s["state"]["hands"][1]["count"])
+    mine, theirs = mid["state"]["hands"]
+    assert "cards" not in theirs
+    signed_in(page, player.token)
+    page.goto(f"/hands/{cassino.hand}")
+    expect(page.locator("#step-position")).to_have_text(f"Step 1 of {n}")
+    expect(page.locator("#step-turn")).to_contain_text("No card dealt yet")
+    page.get_by_role("navigation", name="Steps of the hand").get_by_role(
+        "link", name=re.compile(f"^{mid['step']} {mid['type']}")).click()
+    expect(page.locator("#step-position")).to_have_text(f"Step {mid['step']} of {n}")
+    assert page.evaluate("location.hash") == f"#step-{mid['step']}"
+    felt = page.get_by_role("region", name="The table after this step")
+    yours = felt.get_by_role("region", name="Seat 0 (you)")
+    expect(yours.get_by_role("img")).to_have_count(len(mine["cards"]))
+    for card in mine["cards"]:
+        expect(yours.get_by_role("img", name=label(card))).to_have_count(1)
+    expect(felt.get_by_role("region", name="Seat 1").get_by_role("img", name="face-down card")).to_have_count(
+        theirs["count"])
+    on_table = felt.get_by_role("region", name="On the table")
+    for item in mid["state"]["table"]:
+        for card in item["cards"]:
+            expect(on_table.get_by_role("img", name=label(card))).to_have_count(1)
+    mover = mid["state"]["phase"]["to_move"]
+    expect(page.locator("#step-turn")).to_have_text(
+        "Your turn: to play." if mover == 0 else f"Seat {mover}: to play.")
+    # Beside it, the event and its cause, the money and the seats.
+    detail = page.locator("#step-detail")
+    expect(detail.get_by_role("region", name="Event")).to_contain_text(mid["type"])
+    expect(detail.get_by_role("region", name="Cause")).to_contain_text(mid["cause"]["command"]["name"])
+    expect(detail.locator("dd[data-money='pot']")).to_contain_text(str(mid["state"]["pot"]))
+    seats = detail.get_by_role("table", name="Seats and the treasure on each")
+    expect(seats.locator("tbody tr")).to_have_count(2)
+    # The jump box, and an address naming a step.
+    page.get_by_label("Step", exact=True).fill("3")
+    page.get_by_role("button", name="Go").click()
+    expect(page.locator("#step-title")).to_contain_text(f"3 · {steps[2]['type']}")
+    page.goto(f"/hands/{cassino.hand}#step-{n}")
+    expect(page.locator("#step-position")).to_have_text(f"Step {n} of {n}")
+    expect(page.get_by_role("button", name="Download evidence (JSON)")).to_be_visible()
+
+
+def test_a_seven_and_a_half_step_shows_the_stakes_in_escrow_and_what_the_settlement_paid(page, served, hands):
+    played = hands["sette-e-mezzo"]
+    player = played.players[0]
+    api = Api(served)
+    steps = api.get(f"/v1/hands/{played.hand}/replay", token=player.token)["steps"]
+    hand = api.get(f"/v1/hands/{played.hand}", token=player.token)
+    bet = next(s for s in steps if s["type"] == "TreasurePosted" and s["data"]["reason"] == "bet")
+    signed_in(page, player.token)
+    page.goto(f"/hands/{played.hand}#step-{bet['step']}")
+    detail = page.locator("#step-detail")
+    expect(detail.locator("dd[data-money='escrow']")).to_contain_text(str(bet["data"]["amount"]))
+    expect(detail.locator("dd[data-money='staked']")).to_contain_text(str(bet["data"]["amount"]))
+    page.keyboard.press("End")
+    expect(page.locator("#step-position")).to_have_text(f"Step {len(steps)} of {len(steps)}")
+    paid = detail.locator("dd[data-money='settlement']")
+    if hand["postings"]:
+        expect(paid.get_by_role("listitem")).to_have_count(len(hand["postings"]))
+    else:
+        expect(paid).to_have_text("nothing")
+    expect(detail.locator("dd[data-money='escrow']")).to_have_text("0")

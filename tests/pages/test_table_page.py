@@ -296,3 +296,75 @@ def test_each_other_game_deals_and_plays_a_hand_from_its_controls(api, open_page
     else:
         assert sum(s["balance"] for s in after["seats"]) == 20
     shot(pages[bob.token], f"{game}-end")
+
+
+def test_cassinos_stake_and_pot_are_on_the_table_page(api, page):
+    """The stakes paid into the pot when the game opens explain the seats' balances."""
+    table, (ada, _) = seated(api, "cassino", buy_in=50, stake=10)
+    api.post(f"/v1/tables/{table}/hands")
+    view = api.get(f"/v1/tables/{table}", token=ada.token)
+    assert view["view"]["pot"] == 20 and [s["balance"] for s in view["seats"]] == [40, 40]
+    signed_in(page, ada.token)
+    page.goto(f"/tables/{table}")
+    money = page.get_by_role("region", name="Money")
+    expect(money.locator("dd[data-money='stake']")).to_have_text(
+        "10 each, paid into the pot when the game opens")
+    expect(money.locator("dd[data-money='pot']")).to_have_text("20 (to the side that wins the game)")
+    expect(money.locator("dd[data-money='settlement']")).to_have_text("not yet: the hand is not settled")
+    balances_shown(page, view)
+
+
+def test_a_seven_and_a_half_stake_sits_in_escrow_until_the_settlement_pays_it(api, open_page):
+    table, (ada, bob) = seated(api, "sette-e-mezzo", max_bet=5)
+    ada_pg = at_table(open_page, ada, table)
+    money = ada_pg.get_by_role("region", name="Money")
+    expect(money.locator("dd[data-money='limits']")).to_have_text("1 to 5 a hand")
+    api.post(f"/v1/tables/{table}/hands")
+    offer = api.get(f"/v1/tables/{table}", token=bob.token)
+    api.post(f"/v1/tables/{table}/actions", {"type": "bet", "amount": 4}, token=bob.token,
+             headers={"If-Match": f'"{offer["version"]}"'})
+    expect(money.locator("dd[data-money='staked']")).to_have_text("4 (seat 1 4)")
+    expect(money.locator("dd[data-money='escrow']")).to_contain_text("4")
+    # Bob stands, Ada plays the bank to its end: the page shows what the settlement paid.
+    for _ in range(60):
+        views = [api.get(f"/v1/tables/{table}", token=p.token) for p in (ada, bob)]
+        if views[0]["status"] != "playing":
+            break
+        turn = next(((p, v) for p, v in zip((ada, bob), views, strict=True) if v["legal_actions"]), None)
+        if turn is None:
+            continue
+        kinds = [a["type"] for a in turn[1]["legal_actions"]]
+        api.post(f"/v1/tables/{table}/actions", {"type": "stand" if "stand" in kinds else kinds[0]},
+                 token=turn[0].token, headers={"If-Match": f'"{turn[1]["version"]}"'})
+    after = settled(api, table)
+    hand = api.get(f"/v1/hands/{after['hand']['id']}")
+    paid = money.locator("dd[data-money='settlement']")
+    if hand["postings"]:
+        expect(paid.get_by_role("listitem")).to_have_count(len(hand["postings"]))
+        expect(paid).to_contain_text(f"{hand['postings'][0]['amount']} ({hand['postings'][0]['reason']})")
+    else:
+        expect(paid).to_have_text("nothing")
+    expect(money.locator("dd[data-money='escrow']")).to_have_text("0")
+    balances_shown(ada_pg, api.get(f"/v1/tables/{table}", token=ada.token))
+
+
+def test_a_hand_is_named_a_bet_only_beside_another_of_its_seat(page):
+    """Casino pirate numbers its hands across the table, Siete y media within a seat (a split):
+    "bet 2" only where one seat holds two hands."""
+    page.goto("/")
+    titles = page.evaluate("""async () => {
+        const {handView} = await import('/static/pages/table_views.js');
+        const hand = (seat, index) => ({seat, index, stake: 2, status: 'open', cards: [], face_up: []});
+        const view = (game, hands) => ({game, you: null, turn: null, seats: [], view: {
+            phase: {name: 'playing'}, cards_left: 30, stake: 0, next_banker: null, results: [],
+            bank: {seat: 2, index: -1, stake: 0, status: 'open', cards: [], face_up: []}, hands}});
+        const names = (t) => {
+            const box = document.createElement('div');
+            box.append(...handView(t).filter(Boolean));
+            return [...box.querySelectorAll('section.hand-box')].map((s) => s.getAttribute('aria-label'));
+        };
+        return [names(view('casino-pirate', [hand(0, 0), hand(1, 1)])),
+                names(view('siete-y-media', [hand(1, 0), hand(1, 1), hand(0, 0)]))];
+    }""")
+    assert titles == [["Seat 2 · meneur", "Seat 0", "Seat 1"],
+                      ["Seat 2 · banker", "Seat 1 · bet 1", "Seat 1 · bet 2", "Seat 0"]]

@@ -35,10 +35,10 @@ def inked(png: Image.Image, label: ET.Element) -> float:
     return sum(histogram[:160]) / max(1, sum(histogram))
 
 
-def rendered(svg: str) -> tuple[ET.Element, Image.Image]:
+def rendered(svg: str, width: int = chart.WIDTH) -> tuple[ET.Element, Image.Image]:
     root = ET.fromstring(svg)
     png = Image.open(io.BytesIO(cairosvg.svg2png(bytestring=svg.encode())))
-    assert png.size == (chart.WIDTH, chart.HEIGHT)
+    assert png.size == (width, chart.HEIGHT)
     for label in texts(root):  # every label is drawn where it says, not just written in the file
         assert inked(png, label) > 0.04, label.text
     return root, png
@@ -117,3 +117,34 @@ def test_the_api_chart_is_the_wallet_with_its_deposits_and_withdrawals(client, n
     assert sum(m.startswith("withdrawal: balance 25") for m in marks) == 1
     [last] = [t for t in texts(root) if t.get("font-weight") == "bold" and t.get("fill") == chart.LINE]
     assert last.text == "25"
+
+
+def test_a_chart_drawn_for_a_phone_keeps_its_labels_whole_and_their_size():
+    """At 360 px (a phone's screen) the chart is drawn 360 px wide rather than shrunk: labels at
+    their size (11 px and more), inside the picture, fewer time ticks, the title on two lines."""
+    postings = [(START + timedelta(hours=h), 100 + 10 * h, chart.DEPOSIT if h % 5 == 0 else "")
+                for h in range(48)]
+    svg = chart.svg("Wallet balance of Ada Lovelace (pl_249d7c0c6c058efc)",
+                    chart.downsample(postings, len(postings)), 360)
+    root, _ = rendered(svg, 360)
+    labels = texts(root)
+    assert [t.text for t in labels[:2]] == ["Wallet balance of Ada Lovelace", "(pl_249d7c0c6c058efc)"]
+    for label in labels:
+        size = float(label.get("font-size", "12"))
+        assert size >= 11, label.text
+        x, width = float(label.get("x", 0)), 0.6 * size * len(label.text or "")
+        left = {"start": x, "middle": x - width / 2, "end": x - width}[label.get("text-anchor", "start")]
+        assert left >= 0 and left + width <= 360 + 2, label.text
+    bottom = chart.HEIGHT - chart.BOTTOM
+    ticks = [t for t in labels if float(t.get("y", 0)) == bottom + 18]
+    wide = ET.fromstring(chart.svg("t", chart.downsample(postings, len(postings))))
+    assert 2 <= len(ticks) < len([t for t in texts(wide) if float(t.get("y", 0)) == bottom + 18])
+
+
+def test_the_chart_is_drawn_at_the_width_asked(client, new_player):
+    ann = new_player("Ann")
+    client.post(f"/v1/players/{ann.id}/deposits", json={"amount": 5, "reason": "desk"}, headers=OPERATOR)
+    r = client.get(f"/v1/players/{ann.id}/balance-history.svg?width=390", headers=OPERATOR)
+    assert r.status_code == 200 and 'width="390"' in r.get_data(as_text=True)
+    too_narrow = client.get(f"/v1/players/{ann.id}/balance-history.svg?width=100", headers=OPERATOR)
+    assert too_narrow.status_code == 422

@@ -123,7 +123,11 @@ def test_who_may_replay_and_verify(client, played, new_player):
     order = next(c for c in full["checks"] if c["name"] == "deck.order")
     assert order["evidence"]["recomputed"]
     mine = client.get(f"/v1/hands/{hand}/verification", headers=player.auth).json
-    assert all(set(c["evidence"]) <= {"reason"} for c in mine["checks"])
+    # A player gets no seed nor card: why a check failed, and how many cards were counted.
+    assert all(set(c["evidence"]) <= {"reason", "summary"} for c in mine["checks"])
+    dealt = next(c for c in mine["checks"] if c["name"] == "deck.dealt")
+    assert dealt["evidence"]["summary"] == next(
+        c for c in full["checks"] if c["name"] == "deck.dealt")["evidence"]["summary"]
     steps = client.get(f"/v1/hands/{hand}/replay", headers=bearer(auditor)).json["steps"]
     assert steps[0]["type"] == "HandBegan" and steps[0]["cause"]["command"]["name"] == "OpenHand"
     # Every step names its command, the worker's settlement too (recorded by name alone).

@@ -53,7 +53,8 @@ async function* dealings(game, order, opening, steps, seeds) {
       if (s.type === "DealerCardsDrawn") {
         // The cut for the dealer: one card each off the shuffle labelled dealer-draw-<attempt>.
         const cut = await deal(`dealer-draw-${d.attempt}`, decks.french52());
-        yield { step: s, expected: cut.slice(0, d.cards.length), shown: d.cards.map((c) => c.card ?? null) };
+        yield { step: s, expected: cut.slice(0, d.cards.length), shown: d.cards.map((c) => c.card ?? null),
+          kind: "dealer_draw" };
       } else if (s.type === "CardsDealt" || s.type === "TableDealt") {
         const n = d.cards ? d.cards.length : d.count;
         yield { step: s, expected: stock.slice(0, n), shown: d.cards || hidden(n) };
@@ -88,7 +89,8 @@ async function* dealings(game, order, opening, steps, seeds) {
     } else if (s.type === "DiscardsReshuffled") {
       // Discards this token was not shown cannot be reshuffled here: what follows goes unchecked.
       pile = discards.includes(null) || !pile ? null : await deal(`reshuffle-${d.reshuffle}`, discards);
-      yield { step: s, expected: pile, shown: d.pile || hidden(d.count ?? (pile ? pile.length : 0)) };
+      yield { step: s, expected: pile, shown: d.pile || hidden(d.count ?? (pile ? pile.length : 0)),
+        kind: "reshuffled" };
       discards = [];
     }
   }
@@ -128,10 +130,24 @@ function orderCheck(game, opening, order) {
     null, { cards: order.length, recomputed: order });
 }
 
+// What a card compared was dealt for, in the words of the server's check
+// (service/verification/deck_check.py), so that both say the same of one deck.
+const COUNTED = { dealer_draw: "to choose the dealer", deck: "from the deck", reshuffled: "in reshuffled piles" };
+
+// "54 cards dealt: 2 to choose the dealer, 52 from the deck" (the parts only when more than one
+// kind was counted), as the server's `summary` says it.
+export function countedSummary(counted) {
+  const total = Object.values(counted).reduce((a, b) => a + b, 0);
+  const parts = Object.entries(counted).filter(([, n]) => n).map(([k, n]) => `${n} ${COUNTED[k]}`);
+  return `${total} ${total === 1 ? "card" : "cards"} dealt${parts.length > 1 ? `: ${parts.join(", ")}` : ""}`;
+}
+
 async function dealtCheck(game, order, opening, steps, seeds) {
   let checked = 0;
   let unseen = 0;
-  for await (const { step, expected, shown } of dealings(game, order, opening, steps, seeds)) {
+  const counted = { dealer_draw: 0, deck: 0, reshuffled: 0 };
+  for await (const { step, expected, shown, kind = "deck" } of dealings(game, order, opening, steps, seeds)) {
+    counted[kind] += shown.length;
     for (let k = 0; k < shown.length; k++) {
       if (shown[k] === null || !expected) {
         unseen += 1;
@@ -148,9 +164,12 @@ async function dealtCheck(game, order, opening, steps, seeds) {
         ` where the deck gives ${expected.length}`, step, { dealt: shown, expected });
     }
   }
-  const hiddenNote = unseen ? `; ${unseen} hidden from you not compared` : "";
-  return result("deck.dealt", true, `${checked} cards dealt, each the deck's next card${hiddenNote}`,
-    null, { cards_checked: checked, cards_hidden: unseen });
+  for (const k of Object.keys(counted)) if (!counted[k]) delete counted[k];
+  const summary = countedSummary(counted);
+  const detail = unseen ? `${summary}; ${checked} compared, each the deck's next card, ${unseen} hidden from you not compared`
+    : `${summary}, each the deck's next card`;
+  return result("deck.dealt", true, detail, null,
+    { cards_checked: checked, cards_hidden: unseen, counted, summary });
 }
 
 // The three checks for `hand` (GET /v1/hands/{id}, may be null) and `replay`

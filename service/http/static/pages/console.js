@@ -93,7 +93,7 @@ function jobsSection(operator) {
   const note = el("p", { class: "notice", hidden: true, "aria-live": "polite" });
   const counts = el("dl", { class: "counts", id: "job-counts" });
   const { wrap, body } = dataTable("failed-jobs", "Failed jobs, latest first",
-    [["Job"], ["Call"], ["Error"], ["", false]]);
+    [["Job"], ["Call"], ["Error"], ["Action", false]]);
   const workers = el("p", { class: "muted" });
   async function show() {
     showProblem(problem, null);
@@ -136,7 +136,7 @@ function jobsSection(operator) {
 function checkpointsSection(operator) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const { wrap, body } = dataTable("checkpoints", "Digests of the event log, newest first",
-    [["#", true], ["Recorded"], ["Events", true], ["Position", true], ["Merkle root"], [""]]);
+    [["#", true], ["Recorded"], ["Events", true], ["Position", true], ["Merkle root"], ["File"]]);
   async function show() {
     try {
       const got = await api("/v1/audit/checkpoints");

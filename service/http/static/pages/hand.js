@@ -5,6 +5,7 @@
 import { api, card, describeCard, el, header, page, pathId, saveBlob, showProblem, signInForm, when }
   from "../banco.js";
 import { checkHand } from "../deck_check.js";
+import { handView, moneyView, seatsView, turnOf } from "./table_views.js";
 import { available } from "../fair_deck.js";
 
 const id = pathId();
@@ -99,16 +100,62 @@ function cause(step) {
     el("dt", {}, "request"), el("dd", {}, c.request_id ? el("code", {}, c.request_id) : el("span", { class: "muted" }, "—")));
 }
 
-function replaySection(replay, game) {
+// The table as it stood after step `i`, in the shape GET /v1/tables/{id} gives, for
+// table_views.js to draw it as the table page does: the step's state (the viewer's redaction of
+// the hand), whose turn it was, the seats of the hand and what its postings moved so far.
+function tableAt(replay, hand, i) {
+  const steps = replay.steps;
+  const state = steps[i].state;
+  const moved = {};
+  let escrow = 0;
+  let settledAt = -1;
+  const settlement = [];
+  for (let k = 0; k <= i; k++) {
+    const s = steps[k];
+    if (s.type === "HandSettled") settledAt = k;
+    if (s.type !== "TreasurePosted") continue;
+    const { from, to, amount } = s.data;
+    for (const [account, sign] of [[from, -1], [to, 1]]) {
+      const [kind, , who] = String(account).split(":");
+      if (kind === "seat") moved[who] = (moved[who] || 0) + sign * amount;
+      if (kind === "escrow") escrow += sign * amount;
+    }
+    if (settledAt >= 0) settlement.push(s.data);
+  }
+  const you = replay.viewer.kind === "seat" ? replay.viewer.seat : null;
+  const view = state ? { game: replay.game, ...state } : null;
+  return {
+    table: { id: replay.table_id, game: replay.game, options: view && view.options, you, view,
+      turn: turnOf(replay.game, view), seats: hand.seats.map((s) => ({ seat: s.seat, player_id: s.player_id })),
+      hand: null },
+    moved, escrow, settled: settledAt >= 0, settlement: settledAt >= 0 ? settlement : null,
+  };
+}
+
+const WAITING = { announce: "to announce the stake", bet: "to bet", choose: "to choose", play: "to play",
+  bank: "to play", answer: "to answer the call" };
+
+function turnLine(table) {
+  const t = table.turn;
+  if (!table.view) return "No card dealt yet: the deck's commitment is recorded.";
+  if (!t) return "Nobody is to act.";
+  const what = WAITING[t.waiting_for] || `to ${t.waiting_for}`;
+  if (t.seat === null || t.seat === undefined) return `Every seat is ${what}.`;
+  const role = t.role === "banker" ? (table.game === "casino-pirate" ? " (meneur)" : " (banker)") : "";
+  return `${t.seat === table.you ? "Your turn" : `Seat ${t.seat}`}${role}: ${what}.`;
+}
+
+function replaySection(replay, game, hand) {
   const steps = replay.steps;
   let current = 0;
   const position = el("output", { id: "step-position", "aria-live": "polite" });
   const detail = el("div", { class: "step-detail panel", id: "step-detail", tabindex: "-1" });
   const list = el("ol", { class: "timeline", "aria-label": "Steps" });
-  const items = steps.map((s, i) => {
-    const li = el("li", {}, el("button", { type: "button", class: ["link", s.timeout && "timeout"],
-      onclick: () => go(i) }, el("span", { class: "num" }, s.step), " ", s.type,
-    el("span", { class: "muted" }, summary(s) ? ` ${summary(s)}` : "")));
+  // Each step is a link of its own (#step-N): to jump to it, share it or open it again.
+  const items = steps.map((s) => {
+    const li = el("li", {}, el("a", { href: `#step-${s.step}`, class: s.timeout ? "timeout" : null },
+      el("span", { class: "num" }, s.step), " ", s.type,
+      el("span", { class: "muted" }, summary(s) ? ` ${summary(s)}` : "")));
     list.append(li);
     return li;
   });
@@ -118,31 +165,61 @@ function replaySection(replay, game) {
     next: el("button", { type: "button", class: "secondary", "aria-label": "Next step", title: "Next step (→)", onclick: () => go(current + 1) }, "Next ▶"),
     last: el("button", { type: "button", class: "secondary", "aria-label": "Last step", title: "Last step (End)", onclick: () => go(steps.length - 1) }, "Last »"),
   };
+  const jumpInput = el("input", { id: "jump-step", type: "number", inputmode: "numeric", min: 1, max: steps.length,
+    step: 1, required: true });
+  const jumpForm = el("form", { class: "jump", "aria-label": "Go to a step" },
+    el("label", { for: "jump-step" }, "Step"), jumpInput, el("button", { type: "submit", class: "secondary" }, "Go"));
+  jumpForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (!jumpForm.reportValidity()) return;
+    go(steps.findIndex((s) => s.step === Number(jumpInput.value)));
+  });
 
   function go(i) {
-    if (!steps.length) return;
+    if (!steps.length || i < 0) return;
     current = Math.max(0, Math.min(steps.length - 1, i));
     const s = steps[current];
     position.textContent = `Step ${s.step} of ${steps.length}`;
     buttons.first.disabled = buttons.prev.disabled = current === 0;
     buttons.next.disabled = buttons.last.disabled = current === steps.length - 1;
     items.forEach((li, k) => {
-      if (k === current) li.setAttribute("aria-current", "step");
-      else li.removeAttribute("aria-current");
+      if (k === current) li.firstChild.setAttribute("aria-current", "step");
+      else li.firstChild.removeAttribute("aria-current");
+      li.toggleAttribute("data-current", k === current);
     });
     items[current].scrollIntoView({ block: "nearest" });
+    const at = tableAt(replay, hand, current);
     detail.replaceChildren(
       el("h3", { id: "step-title" }, `${s.step} · ${s.type}`, " ",
         el("span", { class: ["badge", s.kind === "game" ? "started" : "over"] }, s.kind),
         s.timeout ? [" ", el("span", { class: "badge playing" }, "timeout")] : ""),
-      el("p", { class: "muted step-when" }, `version ${s.version} · ${when(s.recorded_at)}`),
-      el("div", { class: "grid step-parts" },
-        el("section", { "aria-label": "Event" }, el("h4", {}, "Event"), kv(s.data, game)),
-        el("section", { "aria-label": "Cause" }, el("h4", {}, "Cause"), cause(s))),
-      el("section", { "aria-label": "State after" }, el("h4", {}, "State after this step"),
+      el("p", { class: "muted step-when" }, `version ${s.version} · ${when(s.recorded_at)} · `,
+        el("a", { href: `#step-${s.step}` }, "link to this step")),
+      el("div", { class: "step-parts" },
+        el("section", { class: "felt step-felt", "aria-labelledby": "step-table" },
+          el("h4", { id: "step-table", class: "on-felt" }, "The table after this step"),
+          el("p", { class: "turn-text", id: "step-turn" }, turnLine(at.table)),
+          at.table.view ? handView(at.table) : null),
+        el("div", { class: "step-side" },
+          el("section", { "aria-labelledby": "step-event" }, el("h4", { id: "step-event" }, "Event"),
+            el("p", { class: "lead" }, s.type, summary(s) ? `: ${summary(s)}` : ""),
+            el("details", {}, el("summary", {}, "Its data"), kv(s.data, game))),
+          el("section", { "aria-labelledby": "step-cause" }, el("h4", { id: "step-cause" }, "Cause"), cause(s)),
+          el("section", { "aria-labelledby": "step-money" }, el("h4", { id: "step-money" }, "Money"),
+            moneyView(at.table, { escrow: at.escrow, settlement: at.settlement, settled: at.settled })
+              || el("p", { class: "muted" }, "Nothing staked yet.")))),
+      el("section", { "aria-labelledby": "step-seats" }, el("h4", { id: "step-seats" }, "Seats"),
+        seatsView(at.table, { moved: at.moved })),
+      el("details", { class: "state-data" }, el("summary", {}, "State after this step, as data"),
         s.state ? kv(s.state, game) : el("p", { class: "muted" }, "No game state yet.")));
     history.replaceState(null, "", `#step-${s.step}`);
   }
+
+  const stepOfHash = () => Number((/^#step-(\d+)$/.exec(location.hash) || [])[1]);
+  addEventListener("hashchange", () => {
+    const asked = stepOfHash();
+    if (asked) go(steps.findIndex((s) => s.step === asked));
+  });
 
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest?.("input, textarea, select, [contenteditable]")) return;
@@ -155,12 +232,14 @@ function replaySection(replay, game) {
   const section = el("section", { class: "replay-section", "aria-labelledby": "replay" },
     el("h2", { id: "replay" }, "Replay"),
     el("p", { class: "help" }, `As ${replay.viewer.kind === "seat" ? `seat ${replay.viewer.seat}` : replay.viewer.kind}` +
-      " may see it. Step with the buttons, the ← and → keys, Home and End."),
+      " may see it: at each step the table as it stood, the event and what caused it. Step with the buttons," +
+      " the ← and → keys, Home and End, or follow a step's link."),
     el("div", { class: "actions replay-controls", role: "group", "aria-label": "Replay controls" },
-      buttons.first, buttons.prev, position, buttons.next, buttons.last),
-    el("div", { class: "replay" }, el("nav", { class: "timeline-wrap", "aria-label": "Steps of the hand" }, list), detail));
-  const asked = Number((/^#step-(\d+)$/.exec(location.hash) || [])[1]);
-  go(asked ? steps.findIndex((s) => s.step === asked) : 0);
+      buttons.first, buttons.prev, position, buttons.next, buttons.last, jumpForm),
+    el("div", { class: "replay" }, el("nav", { class: "timeline-wrap", "aria-label": "Steps of the hand" }, list),
+      detail));
+  const asked = stepOfHash();
+  go(Math.max(0, asked ? steps.findIndex((s) => s.step === asked) : 0));
   return { section, go: (version) => go(steps.findIndex((s) => s.version === version)) };
 }
 
@@ -184,6 +263,7 @@ const verdict = (passed) => passed === true ? el("span", { class: "badge ok" }, 
 function serverDetail(check) {
   const e = check.evidence || {};
   if (e.reason) return e.reason;
+  if (e.summary) return check.name === "deck.dealt" ? `${e.summary}, each the deck's next card` : e.summary;
   const keys = Object.keys(e).filter((k) => !["recomputed", "postings", "flows", "accounts"].includes(k));
   return keys.map((k) => `${k}: ${typeof e[k] === "object" ? JSON.stringify(e[k]) : e[k]}`).join("; ");
 }
@@ -263,7 +343,7 @@ async function render(who) {
       el("dt", {}, "server seed"), el("dd", {}, hand.server_seed ? el("code", { class: "hash" }, hand.server_seed)
         : el("span", { class: "muted" }, hand.status === "settled" ? "for auditors only" : "revealed once settled")),
       el("dt", {}, "seats"), el("dd", {}, seats))));
-  const replayed = replaySection(replay, game);
+  const replayed = replaySection(replay, game, hand);
   main.append(replayed.section, postingsSection(hand));
   const pending = el("section", { "aria-labelledby": "verification" }, el("h2", { id: "verification" }, "Verification"),
     el("p", { class: "muted", "aria-busy": "true" }, "Checking the deck in this browser…"));

@@ -113,7 +113,9 @@ async function show(id) {
   let chartUrl = null;
   async function loadChart() {
     try {
-      const response = await request(`${base}/balance-history.svg${query(form)}`, { accept: "image/svg+xml" });
+      // Drawn at the width it is shown at, so that its labels keep their size on a phone too.
+      const width = Math.max(320, Math.min(1600, Math.round(chart.parentElement.clientWidth) || 800));
+      const response = await request(`${base}/balance-history.svg${query(form, { width })}`, { accept: "image/svg+xml" });
       const blob = await response.blob();
       if (chartUrl) URL.revokeObjectURL(chartUrl);
       chartUrl = URL.createObjectURL(blob);

@@ -4,7 +4,7 @@
 // as If-Match. Everything shown comes from the /v1 API called with the token, so from its
 // redaction.
 import { api, el, fill, follow, header, page, pathId, showProblem, signInForm } from "../banco.js";
-import { TITLES, cardName, cassinoItem, drawCard, handView } from "./table_views.js";
+import { TITLES, cardName, cassinoItem, drawCard, handView, moneyView, seatsView } from "./table_views.js";
 
 const tableId = pathId();
 let who = null;
@@ -193,23 +193,33 @@ function turnText(table) {
   return `Seat ${table.turn.seat}${role} is ${what}.`;
 }
 
+// The seats, the player cell naming who you are.
 function seatsTable(table) {
-  const banker = table.view && typeof table.view.banker === "number" ? table.view.banker : null;
-  const dealer = table.view && typeof table.view.dealer === "number" ? table.view.dealer : null;
-  return el("div", { class: "table-wrap" }, el("table", { class: "data seats" },
-    el("caption", {}, "Seats and the treasure on each"),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Seat"), el("th", { scope: "col" }, "Player"),
-      el("th", { scope: "col" }, "Role"), el("th", { scope: "col", class: "num" }, "Balance"))),
-    el("tbody", {}, table.seats.length ? table.seats.map((s) => el("tr", {
-      class: [s.seat === table.you && "yours", table.turn && table.turn.seat === s.seat && "to-act"],
-      dataset: { seat: s.seat } },
-    el("th", { scope: "row" }, String(s.seat)),
-    el("td", {}, el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "mono" }, s.player_id),
-      s.seat === table.you ? ` (you${who && who.name ? `, ${who.name}` : ""})` : ""),
-    el("td", {}, s.seat === banker ? (table.game === "casino-pirate" ? "meneur" : "banker")
-      : s.seat === dealer ? "dealer" : ""),
-    el("td", { class: "num balance" }, String(s.balance))))
-      : el("tr", {}, el("td", { colspan: 4, class: "muted" }, "Nobody is seated yet.")))));
+  return seatsView(table, { player: (s) => [
+    el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "mono" }, s.player_id),
+    s.seat === table.you ? ` (you${who && who.name ? `, ${who.name}` : ""})` : ""] });
+}
+
+// What the settlement of the hand on screen paid (GET /v1/hands/{id}), read once it is settled.
+const settlements = new Map();
+
+function settlementOf(table) {
+  const hand = table.hand;
+  if (!hand || hand.status !== "settled") return null;
+  if (settlements.has(hand.id)) return settlements.get(hand.id);
+  settlements.set(hand.id, null);
+  api(`/v1/hands/${encodeURIComponent(hand.id)}`).then((h) => {
+    settlements.set(hand.id, h.postings || []);
+    if (shown && shown.hand && shown.hand.id === hand.id) drawMoney(shown);
+  }).catch(() => settlements.delete(hand.id));
+  return null;
+}
+
+function drawMoney(table) {
+  const settled = !!(table.hand && table.hand.status === "settled");
+  const view = moneyView(table, { settlement: settlementOf(table), settled });
+  parts.money.hidden = !view;
+  fill(parts.money, el("h2", { id: "money-heading" }, "Money"), view);
 }
 
 function actionsPanel(table) {
@@ -257,6 +267,7 @@ function render(table) {
   fill(parts.felt, el("h2", { id: "hand-heading", class: "on-felt" },
     hand ? `Hand #${hand.number}` : "The hand"), handView(table));
   parts.seats.replaceChildren(el("h2", { id: "seats-heading" }, "Seats"), seatsTable(table));
+  drawMoney(table);
 
   for (const input of parts.actions.querySelectorAll("input[data-key]")) {
     if (values[input.dataset.key] !== undefined && values[input.dataset.key] !== "") input.value = values[input.dataset.key];
@@ -284,7 +295,8 @@ function start() {
   parts.actions = el("section", { class: "panel actions-panel", "aria-labelledby": "your-move" });
   parts.felt = el("section", { class: "felt", "aria-labelledby": "hand-heading" });
   parts.seats = el("section", { "aria-labelledby": "seats-heading" });
-  main.append(parts.facts, parts.stream, parts.turn, parts.problem, parts.actions, parts.felt, parts.seats);
+  parts.money = el("section", { class: "panel money-panel", id: "money", "aria-labelledby": "money-heading" });
+  main.append(parts.facts, parts.stream, parts.turn, parts.problem, parts.actions, parts.felt, parts.money, parts.seats);
   parts.actions.tabIndex = -1;
   setInterval(countdown, 1000);
 

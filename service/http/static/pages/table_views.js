@@ -1,7 +1,7 @@
 // How each game's view of a hand is drawn on the table page: the hands, the cards as cards,
 // the totals in display form and the results. Only what GET /v1/tables/{id} showed the
 // signed-in token; a card it hid (null) is drawn face down.
-import { card, describeCard, el } from "../banco.js";
+import { card, describeCard, el, money } from "../banco.js";
 
 export const TITLES = { "sette-e-mezzo": "Sette e mezzo", "siete-y-media": "Siete y media",
   "casino-pirate": "Casino pirate", "pirate-pairs": "Pirate pairs", cassino: "Cassino" };
@@ -40,7 +40,7 @@ function backs(count) {
   return Array.from({ length: count }, () => card(null));
 }
 
-function seatName(seat, you) {
+export function seatName(seat, you) {
   return seat === you ? `Seat ${seat} (you)` : `Seat ${seat}`;
 }
 
@@ -48,11 +48,22 @@ function seatName(seat, you) {
 const STATUS_WORDS = { open: "in play", stood: "stood", bust: "bust", seven_half: "7½", out: "sat out",
   won: "won", lost: "lost", conceded: "conceded" };
 
-function sevenHalfHand(table, hand, { banker = false } = {}) {
+// Which bet of its seat a hand is ("bet 2" after a split), when its seat holds more than one: a
+// hand's `index` counts the hands of the whole table in Casino pirate, of the seat in Siete y media.
+function betNumbers(hands) {
+  const out = new Map();
+  for (const h of hands) {
+    const mine = hands.filter((o) => o.seat === h.seat);
+    if (mine.length > 1) out.set(h, mine.indexOf(h) + 1);
+  }
+  return out;
+}
+
+function sevenHalfHand(table, hand, { banker = false, bet = null } = {}) {
   const v = table.view;
   const who = seatName(hand.seat, table.you);
   const title = banker ? `${who} · ${table.game === "casino-pirate" ? "meneur" : "banker"}`
-    : `${who}${hand.index > 0 ? ` · bet ${hand.index + 1}` : ""}`;
+    : `${who}${bet ? ` · bet ${bet}` : ""}`;
   const turn = table.turn && table.turn.seat === hand.seat &&
     (banker ? table.turn.role === "banker" : table.turn.role === "player" &&
       (v.phase.index === undefined || v.phase.index === hand.index || v.phase.name !== "playing"));
@@ -73,12 +84,13 @@ function sevenHalfHand(table, hand, { banker = false } = {}) {
 function sevenHalfResults(table) {
   const results = table.view.results;
   if (!results || !results.length) return null;
+  const bets = betNumbers(results.filter((r) => !r.banker));
   return el("div", { class: "table-wrap" }, el("table", { class: "data results" },
     el("caption", {}, "How the hand ended"),
     el("thead", {}, el("tr", {}, ...["Seat", "Stake", "Total", "Outcome", "Net"].map((h, i) =>
       el("th", { scope: "col", class: i === 1 || i === 4 ? "num" : null }, h)))),
     el("tbody", {}, results.map((r) => el("tr", {},
-      el("td", {}, seatName(r.seat, table.you), r.banker ? " · bank" : "", r.index > 0 ? ` · bet ${r.index + 1}` : ""),
+      el("td", {}, seatName(r.seat, table.you), r.banker ? " · bank" : "", bets.has(r) ? ` · bet ${bets.get(r)}` : ""),
       el("td", { class: "num" }, r.stake === undefined || r.index < 0 ? "—" : String(r.stake)),
       el("td", {}, r.total_display ?? (r.conceded ? "conceded" : "—")),
       el("td", {}, r.outcome || (r.uncalled ? "not called" : "—")),
@@ -91,10 +103,11 @@ function sevenHalf(table) {
   const facts = [`Phase: ${v.phase.name}`, `${v.cards_left} cards left`];
   if (v.stake) facts.push(`Announced stake ${v.stake}`);
   if (v.next_banker !== null && v.next_banker !== undefined) facts.push(`Next bank: seat ${v.next_banker}`);
+  const bets = betNumbers(v.hands);
   return [
     el("p", { class: "felt-facts" }, facts.join(" · ")),
     el("div", { class: "hands" }, sevenHalfHand(table, v.bank, { banker: true }),
-      v.hands.map((h) => sevenHalfHand(table, h))),
+      v.hands.map((h) => sevenHalfHand(table, h, { bet: bets.get(h) }))),
     sevenHalfResults(table),
   ];
 }
@@ -177,4 +190,113 @@ export function handView(table) {
   }
   if (!table.view) return [el("p", { class: "muted" }, "No hand has been dealt at this table yet.")];
   return (VIEWS[table.game] || (() => [el("pre", {}, JSON.stringify(table.view, null, 2))]))(table);
+}
+
+// --- whose turn -------------------------------------------------------------------------------
+// {seat, waiting_for, role} of the seat to act in `view` (seat null when every seat is to act,
+// as when Pirate pairs' players choose their opening cards), or null.
+export function turnOf(game, view) {
+  if (!view) return null;
+  if (view.hands && view.bank) return view.turn || null;
+  if (game === "cassino") {
+    return view.phase.name === "playing" ? { seat: view.phase.to_move, waiting_for: "play", role: "player" } : null;
+  }
+  if (view.phase.name === "choosing") return { seat: null, waiting_for: "choose", role: "player" };
+  return view.phase.name === "playing" ? { seat: view.phase.turn, waiting_for: "play", role: "player" } : null;
+}
+
+// --- money ------------------------------------------------------------------------------------
+const REASONS = { pot_won: "pot won", buy_in: "buy-in", cash_out: "cash-out" };
+
+// A ledger account in words: `seat:<table>:<player>` is that player's seat, `escrow:<table>:<hand>`
+// the hand's escrow, `pot:<table>:pot` the table's pot.
+export function accountName(table, account) {
+  const [kind, , who] = String(account).split(":");
+  if (kind === "seat") {
+    const s = table.seats.find((x) => x.player_id === who);
+    return s ? seatName(s.seat, table.you).toLowerCase() : `the seat of ${who}`;
+  }
+  if (kind === "escrow") return "escrow";
+  if (kind === "pot") return "the pot";
+  if (kind === "wallet") return `wallet ${who || ""}`.trim();
+  return account;
+}
+
+export function postingText(table, p) {
+  return `${accountName(table, p.from)} → ${accountName(table, p.to)}: ${money(p.amount)} (${REASONS[p.reason] || p.reason})`;
+}
+
+const SEVENHALF = new Set(["sette-e-mezzo", "siete-y-media", "casino-pirate"]);
+
+// The treasure of the hand in words, from the view: the stakes, the escrow or pot, and what the
+// settlement paid. `escrow` (when the caller counted the hand's postings) wins over the one
+// told from the stakes; `settlement` is GET /v1/hands/{id}'s postings, null while unknown.
+export function moneyView(table, { escrow = null, settlement = null, settled = false } = {}) {
+  const v = table.view;
+  const o = table.options || (v && v.options) || {};
+  const rows = [];
+  const row = (term, value, key) => rows.push(el("dt", {}, term), el("dd", { dataset: { money: key } }, value));
+  if (SEVENHALF.has(table.game)) {
+    if (table.game === "casino-pirate" && o.buy_in !== undefined) row("Buy-in", money(o.buy_in), "buy-in");
+    if (o.min_bet !== undefined) row("Bets", `${money(o.min_bet)} to ${money(o.max_bet)} a hand`, "limits");
+    if (v) {
+      if (v.stake) row("Announced stake", money(v.stake), "announced");
+      const staked = v.hands.reduce((n, h) => n + (h.stake || 0), 0);
+      row("Staked this hand", `${money(staked)}${v.hands.length ? ` (${v.hands.filter((h) => h.stake)
+        .map((h) => `${seatName(h.seat, table.you).toLowerCase()} ${money(h.stake)}`).join(", ") || "no bet yet"})` : ""}`, "staked");
+      const held = escrow !== null ? escrow : settled ? 0
+        : v.hands.filter((h) => h.status !== "bust").reduce((n, h) => n + (h.stake || 0), 0);
+      row("In escrow", `${money(held)}${held && !settled ? " (paid out at the settlement)" : ""}`, "escrow");
+    }
+  } else if (v) {
+    row("Stake", `${money(v.stake)} each${table.game === "cassino" ? ", paid into the pot when the game opens" : ""}`,
+      "stake");
+    row("Pot", `${money(v.pot)}${table.game === "cassino" ? " (to the side that wins the game)" : " (to the last pirate in)"}`,
+      "pot");
+  } else if (o.stake !== undefined) {
+    row("Stake", `${money(o.stake)} each`, "stake");
+  }
+  if (settlement) {
+    row("The settlement paid", settlement.length
+      ? el("ul", { class: "postings" }, settlement.map((p) => el("li", {}, postingText(table, p))))
+      : "nothing", "settlement");
+  } else if (v) {
+    row("The settlement paid", settled ? "—" : "not yet: the hand is not settled", "settlement");
+  }
+  if (!rows.length) return null;
+  return el("dl", { class: "kv money", "aria-label": "Money" }, rows);
+}
+
+// --- seats ------------------------------------------------------------------------------------
+// The seats and the treasure on each. `table.seats` holds {seat, player_id, balance?};
+// `moved` (account → signed amount) adds what the hand moved so far; `player(seat)` draws the
+// player cell (a link to his page by default).
+export function seatsView(table, { moved = null, player = null } = {}) {
+  const v = table.view;
+  const banker = v && typeof v.banker === "number" ? v.banker : null;
+  const dealer = v && typeof v.dealer === "number" ? v.dealer : null;
+  const turn = table.turn && table.turn.seat;
+  const balanceOf = (s) => s.balance !== undefined ? s.balance
+    : v && v.balances && v.balances[s.seat] !== undefined ? v.balances[s.seat] : null;
+  const showBalance = table.seats.some((s) => balanceOf(s) !== null);
+  const heads = ["Seat", "Player", "Role", showBalance && "Balance", moved && "This hand"].filter(Boolean);
+  return el("div", { class: "table-wrap" }, el("table", { class: "data seats stack" },
+    el("caption", {}, "Seats and the treasure on each"),
+    el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col",
+      class: h === "Balance" || h === "This hand" ? "num" : null }, h)))),
+    el("tbody", {}, table.seats.length ? table.seats.map((s) => {
+      const net = moved ? moved[s.player_id] || 0 : 0;
+      return el("tr", { class: [s.seat === table.you && "yours", turn === s.seat && "to-act"], dataset: { seat: s.seat } },
+        el("th", { scope: "row", "data-label": "Seat" }, String(s.seat)),
+        el("td", { "data-label": "Player" }, player ? player(s)
+          : el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "mono" }, s.player_id),
+        s.seat === table.you && !player ? " (you)" : ""),
+        el("td", { "data-label": "Role" }, s.seat === banker ? (table.game === "casino-pirate" ? "meneur" : "banker")
+          : s.seat === dealer ? "dealer" : "player"),
+        showBalance ? el("td", { class: "num balance", "data-label": "Balance" },
+          balanceOf(s) === null ? "—" : money(balanceOf(s))) : null,
+        moved ? el("td", { class: ["num", net < 0 && "neg", net > 0 && "pos"], "data-label": "This hand" },
+          net > 0 ? `+${money(net)}` : money(net)) : null);
+    })
+      : el("tr", {}, el("td", { colspan: heads.length, class: "muted" }, "Nobody is seated yet.")))));
 }

@@ -1,0 +1,180 @@
+"""Every page of Banco's own on a phone and for assistive technology: at 390 px wide nothing
+makes the page scroll sideways (wide tables become stacked rows), and axe-core, run in
+Chromium at desktop and phone sizes, finds no serious or critical violation. Also the favicon
+and the HTML page for an address that has none.
+
+axe-core is pinned in tests/axe (installed by ./quickstart, else here) and evaluated in the page
+through the browser's devtools protocol: the pages' CSP runs no inline script, and a script tag
+added by the test would be one."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.pages.conftest import Api, Player, Served, signed_in
+from tests.pages.test_table_page import shot
+
+AXE = Path(__file__).resolve().parents[1] / "axe"
+SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def axe_source() -> str:
+    """axe-core's script, as pinned in tests/axe."""
+    script = AXE / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        npm = shutil.which("npm")
+        assert npm, "npm is needed to install axe-core (tests/axe)"
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=AXE, check=True,
+                       capture_output=True, timeout=600)
+    return script.read_text(encoding="utf-8")
+
+
+# Minor to axe-core, but a column without a name leaves a screen reader's user guessing.
+ALSO = {"empty-table-header"}
+# Swagger UI draws /docs with widgets of its own (swagger-ui-bundle's, not Banco's): there only
+# the document Banco writes around them is checked.
+DOCUMENT_RULES = ["html-has-lang", "html-lang-valid", "document-title", "meta-viewport", "bypass"]
+
+
+def serious(page: Any, source: str, rules: list[str] | None = None) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, and those of ALSO
+    (of `rules` only, when given)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(source + "\n;0")
+    found = page.evaluate("""async (rules) => {
+        const options = {resultTypes: ['violations']};
+        if (rules) options.runOnly = {type: 'rule', values: rules};
+        const r = await axe.run(document, options);
+        return r.violations.map((v) => ({id: v.id, impact: v.impact,
+            nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5)}));
+    }""", rules)
+    return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in found
+            if v["impact"] in ("serious", "critical") or v["id"] in ALSO]
+
+
+def sideways(page: Any) -> int:
+    """How far the page scrolls sideways (0: it fits the screen)."""
+    return page.evaluate(
+        "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth")
+
+
+def boxed(page: Any) -> list[str]:
+    """The tables cut off by their box, to be scrolled inside it (their captions)."""
+    return page.evaluate("""() => [...document.querySelectorAll('.table-wrap')]
+        .filter((b) => b.scrollWidth > b.clientWidth + 1)
+        .map((b) => (b.querySelector('caption') || b).textContent.slice(0, 40))""")
+
+
+@pytest.fixture(scope="module")
+def site(served: Served) -> dict[str, Any]:
+    """Something on every page: a wallet with a history, a table with a hand in play, a settled
+    hand, the console's players and checkpoints."""
+    from tests.pages.test_hand_page import play
+
+    api = Api(served)
+    ada = api.new_player("Ada Lovelace", deposit=500)
+    bob = api.new_player("Bob", deposit=500)
+    api.post(f"/v1/players/{ada.id}/withdrawals", {"amount": 50, "reason": "cash out at the desk"})
+    # Turns long enough that Bob is still to bet when the pages are visited.
+    table = api.post("/v1/tables", {"game": "sette-e-mezzo", "options": {"turn_timeout_s": 600}})["id"]
+    for p in (ada, bob):
+        api.post(f"/v1/tables/{table}/seats", {"buy_in": 100}, token=p.token)
+    api.post(f"/v1/tables/{table}/hands")
+    api.post("/v1/audit/checkpoints")
+    played = play(api, "cassino")
+    return {"ada": ada, "bob": bob, "table": table, "hand": played.hand, "hand_player": played.players[0]}
+
+
+def visits(site: dict[str, Any], served: Served) -> list[tuple[str, Player | None, str, str]]:
+    """(name, who signs in, path, a selector shown once the page has drawn itself)."""
+    operator = Player("operator", served.operator_key)
+    turn = site["bob"]  # Ada banks: Bob is to bet first
+    return [
+        ("home", None, "/", "form.sign-in"),
+        ("home signed in", site["ada"], "/", "#main h2"),
+        ("wallet", site["ada"], f"/players/{site['ada'].id}", "img.chart:not([hidden])"),
+        ("table", turn, f"/tables/{site['table']}", "ul.action-list button"),
+        ("hand", site["hand_player"], f"/hands/{site['hand']}#step-20", "#browser-verdict"),
+        ("console", operator, "/console", "#players tbody tr"),
+        ("not found", None, "/no-such-page", "h1"),
+        ("docs", None, "/docs", ".swagger-ui .info"),
+    ]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_page_fits_a_phone_and_axe_finds_nothing_serious(browser, served, site, size):
+    source = axe_source()
+    problems: list[str] = []
+    signed_as: str | None = None
+    context = browser.new_context(viewport=SIZES[size], base_url=served.url)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
+        page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+        for name, who, path, ready in visits(site, served):
+            if who is not None and who.token != signed_as:
+                if signed_as is not None:
+                    page.evaluate("() => sessionStorage.clear()")
+                signed_in(page, who.token)
+                signed_as = who.token
+            elif who is None and signed_as is not None:
+                page.evaluate("() => sessionStorage.clear()")
+                signed_as = None
+            page.goto(path)
+            expect(page.locator(ready).first).to_be_visible()
+            shot(page, f"{size}-{name.replace(' ', '-')}")
+            rules = DOCUMENT_RULES if path == "/docs" else None
+            problems += [f"{name} ({path}): {v}" for v in serious(page, source, rules)]
+            if size == "phone" and (wide := sideways(page)):
+                problems.append(f"{name} ({path}): scrolls {wide} px sideways")
+            if name == "wallet" and (scale := page.evaluate(
+                    "() => { const c = document.querySelector('img.chart');"
+                    " return c.clientWidth / c.naturalWidth; }")) < 0.95:
+                problems.append(f"{name}: the chart is shrunk to {scale:.0%}, and its labels with it")
+            if size == "phone" and (boxes := boxed(page)):
+                problems.append(f"{name} ({path}): tables scrolling inside their box: {boxes}")
+    finally:
+        context.close()
+    assert not errors, errors
+    assert not problems, "\n".join(problems)
+
+
+def test_the_favicon_is_banco_s_own(served):
+    """At the address browsers ask by default, and at the one the pages name."""
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        with urllib.request.urlopen(served.url + path) as r:
+            assert r.status == 200
+            assert r.headers["Content-Type"].split(";")[0] == "image/svg+xml"
+            assert r.read().startswith(b"<svg")
+    with urllib.request.urlopen(served.url + "/") as r:
+        assert '<link rel="icon" href="/static/favicon.svg"' in r.read().decode()
+
+
+def test_an_unknown_page_is_an_html_404_and_an_unknown_api_path_a_problem(page, served):
+    response = page.goto("/tabels/tb_x")
+    assert response is not None and response.status == 404
+    assert response.headers["content-type"].startswith("text/html")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    expect(page.get_by_role("heading", name="Page not found")).to_be_visible()
+    expect(page.get_by_role("main").get_by_role("link", name="landing page")).to_have_attribute("href", "/")
+    expect(page.locator("#who-name")).to_have_text("Not signed in")
+    # The API's clients, and a browser asking for an API path, still get problem+json.
+    for path, accept in (("/v1/no-such-thing", "text/html,*/*;q=0.8"), ("/tabels/tb_x", "*/*"),
+                         ("/tabels/tb_x", "application/json")):
+        request = urllib.request.Request(served.url + path, headers={"Accept": accept})
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(request)
+        assert e.value.code == 404
+        assert e.value.headers["Content-Type"] == "application/problem+json", (path, accept)
+        assert b'"code":"not_found"' in e.value.read()
+
+
