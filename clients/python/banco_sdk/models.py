@@ -306,7 +306,7 @@ class Check(BaseModel):
     evidence: Annotated[
         dict[str, Any],
         Field(
-            description='What was compared (auditors only; others get the reason alone).'
+            description='What was compared (auditors only; others get the `reason` of a failure and the `summary` of what was counted, such as deck.dealt\'s "54 cards dealt: 2 to choose the dealer, 52 from the deck").'
         ),
     ]
     name: Annotated[str, Field(examples=['deck.commitment'])]

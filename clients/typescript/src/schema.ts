@@ -1323,7 +1323,7 @@ export interface components {
             event: {
                 [key: string]: unknown;
             } | null;
-            /** @description What was compared (auditors only; others get the reason alone). */
+            /** @description What was compared (auditors only; others get the `reason` of a failure and the `summary` of what was counted, such as deck.dealt's "54 cards dealt: 2 to choose the dealer, 52 from the deck"). */
             evidence: {
                 [key: string]: unknown;
             };
@@ -3533,6 +3533,8 @@ export interface operations {
                 reason?: string | null;
                 table?: string | null;
                 hand?: string | null;
+                /** @description The chart's width in pixels: a page asks for the width it shows it at, so that its labels keep their size (the height stays 360). */
+                width?: number;
             };
             header?: never;
             path: {
