@@ -69,6 +69,7 @@ class Follower:
     def news(self) -> Iterator[bytes]:
         """What is due to the subscriber now, as writes of at most `BATCH` events each; the
         events and the table one change brings go out as one write, not one per chunk."""
+        held_back = False
         while True:
             chunks: list[Shown] = []
             turn = None
@@ -79,6 +80,13 @@ class Follower:
             more = len(chunks) >= BATCH  # more to send before waiting
             if self.look:
                 self.seat, turn = self.feed.turn(self.pool, self.who, self.upto, self.shown)
+            if (turn is not None and self.events and not held_back
+                    and turn.body["version"] > self.after):
+                # The feed holds a later table than this stream's notices named (another
+                # follower's notice, or a read, brought it): its events go first, so that no
+                # id is sent before the events it follows (a client resumes after its last id).
+                self.upto = max(self.upto or 0, turn.body["version"])
+                turn, more, held_back = None, True, True
             if turn is not None:
                 self.shown = turn.body["version"]
                 chunks.append(turn)
@@ -86,7 +94,8 @@ class Follower:
                 yield b"".join(chunk.chunk for chunk in chunks)
             if not more:
                 return
-            self.look = False
+            # Once more only for a table held back above and not sent yet.
+            self.look = held_back and self.shown < (self.upto or 0)
 
     def _events(self) -> list[Shown]:
         """The events after `after` as the subscriber sees them: from the table's feed, or, for

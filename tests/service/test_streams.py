@@ -21,8 +21,12 @@ from flask.testing import FlaskClient
 from projections import tables
 from service.application import notify
 from service.application.postgres_unit_of_work import transaction
+from service.application.principal import OPERATOR as OPERATOR_PRINCIPAL
+from service.application.principal import Principal
 from service.http.app import create_app
 from service.runtime.slots import Gate
+from service.streaming.feeds import Feed
+from service.streaming.follower import Follower
 from tests.games.test_sevenhalf_properties import concrete
 from tests.service.conftest import OPERATOR, Player
 
@@ -541,3 +545,30 @@ def test_the_feeds_gate_lets_so_many_through_at_once_and_stops_nobody_for_long()
     held()
     second(), third[0]()
     assert stuck._places.qsize() == 1 and gate._places.qsize() == 2
+
+
+def test_a_table_newer_than_a_followers_notices_comes_after_its_events(
+        client: FlaskClient, new_player: Any, app: Flask):
+    """A follower whose notices lag the table its feed holds (another follower's notice, or a
+    read, brought a later one) is sent the events up to that table before the table: no id goes
+    out before the events it follows, so a client resuming after its last id misses none."""
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    store, pool = app.extensions["banco.store"], app.extensions["banco.pool"]
+    dealt = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR).json["version"]
+    first = move(client, table_id, players)
+    feed = Feed(table_id)
+    # The feed has read the events up to the first move (for another of its followers).
+    assert [e.body["version"] for e in feed.events(pool, store, OPERATOR_PRINCIPAL, dealt,
+                                                   first)] == [*range(dealt + 1, first + 1)]
+    latest = move(client, table_id, players)
+    mover = next(p for p in players
+                 if client.get(f"/v1/tables/{table_id}", headers=p.auth).json["legal_actions"])
+    # Told of the first move only; the feed reads the table as it is now, at the second.
+    follower = Follower(feed, store, pool, Principal("player", mover.id), dealt, first,
+                        {"events": True, "turns": True})
+    sent = [orjson.loads(line[len(b"data: "):]) for chunk in follower.news()
+            for line in chunk.split(b"\n") if line.startswith(b"data: ")]
+    versions = [e["version"] for e in sent]
+    assert versions == [*range(dealt + 1, latest + 1), latest], versions
+    assert sent[-1]["legal_actions"]  # the table, at his turn, after every event before it
