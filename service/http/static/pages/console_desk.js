@@ -77,7 +77,7 @@ export function playerDesk(onChange) {
           json: { amount: Number(amount.value), reason: reason.value.trim() },
           headers: { "Idempotency-Key": idempotencyKey() } });
         tell(note, `${word === "Deposit" ? "Deposited" : "Withdrew"} ${money(Number(amount.value))} ` +
-          `${word === "Deposit" ? "to" : "from"} ${playerName(p)}: balance now ${money(done.balance)}.`);
+          `${word === "Deposit" ? "to" : "from"} ${playerName(p)}: balance now ${money(done.balance.balance)}.`);
         amount.value = "";
         onChange();
       });
