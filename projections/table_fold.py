@@ -61,7 +61,8 @@ def fold(events: list[StoredEvent]) -> tuple[TableRow, list[dict[str, Any]]]:
     for e in events:
         d = e.data
         if e.type == "PlayerSeated":
-            table.seats = [*table.seats, {k: d[k] for k in ("seat", "player_id", "age", "seed")}]
+            table.seats = [*table.seats, {**{k: d[k] for k in ("seat", "player_id", "age", "seed")},
+                                          "chair": tables.free_chair(table.seats)}]
         elif e.type == "PlayerLeft":
             tables.unseat(table, d["player_id"])
         elif e.type == "HandBegan":

@@ -43,6 +43,9 @@ class TableRow:
     # (None when it did not, or when a posting came since): a render needs them, and this spares
     # it a round trip of its own. Read them through `seat_balances`.
     balances: dict[str, int] | None = field(default=None, compare=False)
+    # The seated players' names by player (None for an erased one), read with the balances: a
+    # seat shows its player by name, and other players may not read him through /v1/players.
+    names: dict[str, str | None] | None = field(default=None, compare=False)
     # The transaction that last wrote the row, when this process wrote it (else None): its
     # notice names it (`save`), so the process knows when that write has committed.
     txid: int | None = field(default=None, compare=False)
@@ -62,23 +65,47 @@ def turn_of(engine: Engine, state: Any) -> dict[str, Any] | None:
 
 
 def unseat(table: TableRow, player_id: str) -> None:
-    """Seats stay numbered 0..n-1 in joining order; a changed line-up starts afresh."""
+    """Seats stay numbered 0..n-1 in joining order (the engines index them so); a changed
+    line-up starts afresh. Each keeps its chair."""
     table.seats = [{**s, "seat": i} for i, s in
                    enumerate(s for s in table.seats if s["player_id"] != player_id)]
     table.state = None
+
+
+def chair_of(seat: dict[str, Any]) -> int:
+    """The seat's chair: the label people know it by, kept while its player sits, whoever
+    leaves (a row written before chairs were kept has its seat number)."""
+    return int(seat.get("chair", seat["seat"]))
+
+
+def free_chair(seats: Sequence[dict[str, Any]]) -> int:
+    """The chair a newcomer takes: the lowest nobody sits in. Computed from the line-up alone,
+    so the projection and a rebuild from the events agree without the events naming it."""
+    taken = {chair_of(s) for s in seats}
+    return next(c for c in range(len(seats) + 1) if c not in taken)
+
+
+def seat_record(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat as the events record it (HandBegan's line-up): the chair is the projection's."""
+    return {k: seat[k] for k in ("seat", "player_id", "age", "seed")}
 
 
 # The balances of a table row's seats, as an expression over the row `t`: the seat accounts are
 # `seat:<table>:<player>` (`events.ledger.seat`). Read in the statement that reads or writes the
 # row, so a render has the table and its balances from one snapshot, in one trip.
 def _seat_balances(t: str) -> str:
-    return ("(SELECT coalesce(jsonb_object_agg(b.account, b.balance), '{}'::jsonb)"
+    return ("((SELECT coalesce(jsonb_object_agg(b.account, b.balance), '{}'::jsonb)"
             " FROM balances AS b WHERE b.account = ANY(ARRAY("
             f"SELECT 'seat:' || {t}.table_id || ':' || (s->>'player_id')"
-            f" FROM jsonb_array_elements({t}.seats) AS s)))")
+            f" FROM jsonb_array_elements({t}.seats) AS s)))"
+            # and the players' names, under `name:<player>` (null once erased)
+            " || (SELECT coalesce(jsonb_object_agg('name:' || p.player_id, p.name), '{}'::jsonb)"
+            " FROM players AS p WHERE p.player_id = ANY(ARRAY("
+            f"SELECT s->>'player_id' FROM jsonb_array_elements({t}.seats) AS s))))")
 
 
-def _by_player(table: TableRow, held: dict[str, int]) -> dict[str, int]:
+def _by_player(table: TableRow, held: dict[str, Any]) -> dict[str, int]:
+    table.names = {s["player_id"]: held.get("name:" + s["player_id"]) for s in table.seats}
     return {s["player_id"]: held.get(ledger.seat(table.table_id, s["player_id"]), 0)
             for s in table.seats}
 
@@ -226,8 +253,8 @@ def hand_began_statement(table: TableRow, commitment: str, first_version: int,
     return (
         "INSERT INTO hands (hand_id, table_id, number, status, seats, commitment, first_version,"
         " opened_at) VALUES (%s, %s, %s, 'playing', %s, %s, %s, %s)",
-        (table.hand_id, table.table_id, table.hand_number, Jsonb(table.seats), commitment,
-         first_version, at),
+        (table.hand_id, table.table_id, table.hand_number,
+         Jsonb([seat_record(s) for s in table.seats]), commitment, first_version, at),
     )
 
 

@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import orjson
+import psutil
 import psycopg
 import pytest
 
@@ -106,6 +107,54 @@ def postgres_processes(data_dir: Path) -> list[str]:
     return [line for line in out.splitlines() if str(data_dir) in line and "postgres" in line]
 
 
+STOP_BOUND_S = 5.0
+
+
+def open_stream(port: int, key: str) -> socket.socket:
+    """A table's stream held open, as a page following it holds it; its headers read."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/v1/tables", data=b'{"game": "sette-e-mezzo"}', method="POST",
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        table = orjson.loads(r.read())["id"]
+    stream = socket.create_connection(("127.0.0.1", port), timeout=30)
+    stream.sendall(f"GET /v1/tables/{table}/stream?timeout=600 HTTP/1.1\r\nHost: banco\r\n"
+                   f"Authorization: Bearer {key}\r\n\r\n".encode())
+    assert stream.recv(1 << 16).startswith(b"HTTP/1.1 200")
+    return stream
+
+
+def stream_ended(stream: socket.socket) -> bool:
+    """Whether the server ended the stream's connection (what it sent before read through)."""
+    with stream:
+        stream.settimeout(5)
+        try:
+            while stream.recv(1 << 16):
+                pass
+        except ConnectionResetError:
+            pass
+    return True
+
+
+def processes_of(proc: subprocess.Popen[str], data: Path) -> list[psutil.Process]:
+    """`banco run`, every process it started (each group's) and its embedded servers."""
+    family = [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]
+    servers = [p for p in psutil.process_iter(["cmdline"])
+               if str(data) in " ".join(p.info["cmdline"] or ())]
+    return list({p.pid: p for p in family + servers}.values())
+
+
+def ctrl_c(proc: subprocess.Popen[str], family: list[psutil.Process]) -> float:
+    """Ctrl-C as a terminal gives it (SIGINT to the foreground process group, `banco run`'s):
+    the seconds until every process of `family` has ended."""
+    started = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    proc.communicate(timeout=60)
+    _, alive = psutil.wait_procs(family, timeout=60)
+    assert alive == [], alive
+    return time.monotonic() - started
+
+
 def test_run_starts_everything_embedded_and_ctrl_c_stops_it(tmp_path):
     """On a machine with no servers: embedded PostgreSQL and Redis, data kept across starts."""
     env = {k: v for k, v in os.environ.items()
@@ -114,9 +163,11 @@ def test_run_starts_everything_embedded_and_ctrl_c_stops_it(tmp_path):
     port = free_port()
 
     def start() -> subprocess.Popen[str]:
+        # A process group of its own, as a shell's foreground job: Ctrl-C signals the group.
         return subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--data-dir", str(data),
                                  "--port", str(port), "--workers", "1"], cwd=ROOT, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                start_new_session=True)
 
     def stop(proc: subprocess.Popen[str]) -> str:
         proc.send_signal(signal.SIGINT)
@@ -147,9 +198,15 @@ def test_run_starts_everything_embedded_and_ctrl_c_stops_it(tmp_path):
                                          headers={"Authorization": f"Bearer {key}"})
         with urllib.request.urlopen(request, timeout=10) as r:
             assert orjson.loads(r.read())["name"] == "Kept"
+        stream = open_stream(port, key)
+        family = processes_of(proc, data)
+        assert len(family) >= 5, family  # the run, gunicorn and its worker, the worker, servers
     finally:
-        stop(proc)
-    time.sleep(1)
+        took = ctrl_c(proc, family)
+    # Everything ends within 5 s, the open stream's connection too; the bound is generous
+    # against the stop's own 3 s grace for its processes.
+    assert took < STOP_BOUND_S, took
+    assert stream_ended(stream)
     assert postgres_processes(data) == []
     with pytest.raises(psycopg.OperationalError):
         psycopg.connect(f"postgresql://postgres@/postgres?host={data / 'postgres'}", connect_timeout=2)

@@ -102,8 +102,13 @@ class SettleHand:
 
 @dataclass(frozen=True)
 class EndTable:
+    """End an open table, every seat cashed out. Its handler answers False when the table is not
+    open, unless `refuse`: then it refuses (a table that is not there, a hand in play, a table
+    already over), as it does the operator's close."""
+
     table_id: str
     reason: str
+    refuse: bool = False
 
 
 @dataclass(frozen=True)

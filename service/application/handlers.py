@@ -243,6 +243,7 @@ def seat_player(uow: UnitOfWork, table: TableRow, player_id: str, buy_in: int,
         raise Conflict("table_full", f"{table.game} seats at most {engine.info.max_players}")
     seat = {"seat": len(table.seats), "player_id": player_id, "age": age, "seed": seed}
     event = NewEvent("PlayerSeated", {**seat, "buy_in": buy_in}, metadata)
+    seat["chair"] = tables.free_chair(table.seats)
     move = [ledger.Transfer(ledger.wallet(player_id), ledger.seat(table.table_id, player_id),
                             buy_in, "buy_in", table=table.table_id)] if buy_in else []
     record(uow, table, [event], move, metadata)
@@ -306,7 +307,7 @@ def open_hand(uow: UnitOfWork, table: TableRow, metadata: dict[str, Any]) -> Tab
     opened = replace(table)
     table_fold.begin_hand(opened, engine, "hd_" + secrets.token_hex(8), table.hand_number + 1)
     began = NewEvent("HandBegan", {"hand_id": opened.hand_id, "number": opened.hand_number,
-                                   "seats": table.seats,
+                                   "seats": [tables.seat_record(s) for s in table.seats],
                                    "commitment": deck.commitment(server_seed)}, metadata)
     return _play(uow, opened, events, metadata, now, prefix=[began])
 

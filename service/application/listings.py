@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
+from psycopg.types.json import Jsonb
 
 from events import ledger
 from service.application.errors import Invalid
@@ -28,13 +29,17 @@ def _page(items: list[dict[str, Any]], limit: int) -> dict[str, Any]:
 
 
 def tables(conn: psycopg.Connection, game: str | None, status: str | None, cursor: str | None,
-           limit: int) -> dict[str, Any]:
-    """A page of tables, of `game` and in `status` when given."""
-    clauses, params = ["true"], []
+           limit: int, player: str | None = None) -> dict[str, Any]:
+    """A page of tables, of `game`, in `status` and with `player` seated when given."""
+    clauses: list[str] = ["true"]
+    params: list[Any] = []
     for column, value in (("game", game), ("status", status)):
         if value is not None:
             clauses.append(f"{column} = %s")
             params.append(value)
+    if player is not None:
+        clauses.append("seats @> %s")
+        params.append(Jsonb([{"player_id": player}]))
     if cursor is not None:
         clauses.append("(created_at, table_id) < (%s, %s)")
         params += [_after(conn, "SELECT created_at FROM tables WHERE table_id = %s", cursor),

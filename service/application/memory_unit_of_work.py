@@ -25,6 +25,7 @@ from events import ledger, personal_data
 from events.catalog import default_types
 from events.memory import InMemoryEventStore
 from events.model import Append, ConcurrencyConflict, NewEvent, StoredEvent
+from projections import tables
 from projections.tables import HAND_COLUMNS, TableRow
 from service.application.credentials import NOT_FOUND, Holder
 from service.application.errors import NotFound
@@ -81,9 +82,15 @@ class MemoryUnitOfWork:
 
     def _held(self, table: TableRow) -> dict[str, int]:
         with self.db.lock:
+            table.names = self._names(table)
             return {s["player_id"]: self.db.balances.get(ledger.seat(table.table_id,
                                                                       s["player_id"]), 0)
                     for s in table.seats}
+
+    def _names(self, table: TableRow) -> dict[str, str | None]:
+        """The seated players' names, as the PostgreSQL read gives them with the balances."""
+        return {s["player_id"]: (self.db.players.get(s["player_id"]) or {}).get("name")
+                for s in table.seats}
 
     def player(self, player_id: str) -> dict[str, Any] | None:
         self.flush()
@@ -126,8 +133,8 @@ class MemoryUnitOfWork:
                    at: datetime) -> None:
         row = dict.fromkeys(HAND_COLUMNS[:-1])
         row.update(hand_id=table.hand_id, table_id=table.table_id, number=table.hand_number,
-                   status="playing", seats=copy.deepcopy(table.seats), commitment=commitment,
-                   first_version=first_version, opened_at=at)
+                   status="playing", seats=[tables.seat_record(s) for s in table.seats],
+                   commitment=commitment, first_version=first_version, opened_at=at)
         key = str(table.hand_id)
         self._hands.append(lambda: self.db.hands.__setitem__(key, row))
 
@@ -191,6 +198,7 @@ class MemoryUnitOfWork:
                 table.balances = {s["player_id"]: after.get(ledger.seat(table.table_id,
                                                                          s["player_id"]), 0)
                                   for s in table.seats}
+                table.names = self._names(table)
                 mine = [e for e in stored if e.stream_id == f"table-{table.table_id}"]
                 if mine:
                     table.txid = mine[-1].txid

@@ -14,11 +14,13 @@ from events.model import NewEvent
 from projections import tables
 from projections.tables import TableRow
 from service.application.commands import EndTable, SettleHand
+from service.application.errors import Conflict
 from service.application.handlers import (
     cash_out,
     engine_of,
     events_after,
     flush,
+    found,
     load,
     record,
     transfers,
@@ -31,8 +33,15 @@ def settle_hand(uow: UnitOfWork, command: SettleHand, metadata: dict[str, Any]) 
 
 
 def end_table(uow: UnitOfWork, command: EndTable, metadata: dict[str, Any]) -> bool:
-    """End an open table (between hands); False, and nothing written, when it is not open."""
+    """End an open table (between hands); False, and nothing written, when it is not open (or,
+    with `command.refuse`, the refusal saying why)."""
     table = uow.table(command.table_id)  # the append's version check guards it
+    if command.refuse:
+        table = found(table, command.table_id)
+        if table.status == "over":
+            raise Conflict("table_over", "the table is already over")
+        if table.status != "open":
+            raise Conflict("hand_in_play", "a table closes between hands")
     if table is None or table.status != "open":
         return False
     end(uow, table, command.reason, metadata)

@@ -28,6 +28,8 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
         held = tables.seat_balances(conn, table)
     else:
         raise ValueError("the table's seat balances were not read with it: give a connection")
+    # Seated players' names are the table's to show (as at a real table), not hidden cards.
+    names = table.names or {}
     viewer = viewer_in(who, table.seats)
     you = viewer.seat if viewer.kind == "seat" else None
     # Between hands the state the last hand ended in may still offer something (a Casino pirate
@@ -37,7 +39,8 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
         "id": table.table_id, "game": table.game, "variant": engine.info.variant_of(table.options),
         "options": table.options, "rules_version": table.rules_version, "status": table.status,
         "version": table.version,
-        "seats": [{"seat": s["seat"], "player_id": s["player_id"], "balance": held[s["player_id"]]}
+        "seats": [{"seat": s["seat"], "chair": tables.chair_of(s), "player_id": s["player_id"],
+                   "name": names.get(s["player_id"]), "balance": held[s["player_id"]]}
                   for s in table.seats],
         "hand": None if table.hand_id is None else {
             "id": table.hand_id, "number": table.hand_number,

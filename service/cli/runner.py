@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
 import signal
 import subprocess
@@ -82,9 +84,13 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
         with psycopg.connect(servers.database_url, autocommit=True) as conn:
             migrate.upgrade(conn)
         # No gunicorn access log: the API writes one JSON line per request (service/runtime/logs.py).
+        # Each in a process group of its own, which the stop signals as a whole: the gunicorn
+        # workers and their streamers with their master.
         children.append(subprocess.Popen(
-            [*gunicorn_command(f"{host}:{port}", workers), "--log-level", "warning"], env=env))
-        children.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env))
+            [*gunicorn_command(f"{host}:{port}", workers), "--log-level", "warning"], env=env,
+            start_new_session=True))
+        children.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
+                                         start_new_session=True))
         click.echo(f"Banco is running at http://{host}:{port}  (data in {data_dir})")
         click.echo(f"Operator key: {key}")
         click.echo("Press Ctrl-C to stop.")
@@ -95,14 +101,37 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     except KeyboardInterrupt:
         click.echo("stopping Banco")
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            try:
-                child.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        stop_children(children)
         servers.stop()
     if failed:
         raise SystemExit(1)
+
+
+# How long the processes have to end by themselves once told to stop, before they are killed:
+# what is left of a stop's few seconds once the embedded servers' own shutdown is counted.
+STOP_GRACE_S = 3.0
+
+
+def stop_children(children: list[subprocess.Popen[bytes]]) -> None:
+    """Stop the API and the worker, each with its process group, within `STOP_GRACE_S`.
+
+    SIGINT, as Ctrl-C gives it: gunicorn's quick shutdown (its workers drop their streams, whose
+    clients reconnect to the next start) and the worker's warm one (the job in hand finishes).
+    What is still running at the deadline is killed: a command's writes are one transaction, so
+    a killed one leaves nothing half done, and a job cut short is found abandoned and run again.
+    """
+    for child in children:
+        _signal_group(child, signal.SIGINT)
+    deadline = time.monotonic() + STOP_GRACE_S
+    for child in children:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=max(0.0, deadline - time.monotonic()))
+    for child in children:
+        # The group's stragglers too (a gunicorn worker or streamer outliving its master).
+        _signal_group(child, signal.SIGKILL)
+        child.wait()
+
+
+def _signal_group(child: subprocess.Popen[bytes], sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError):  # the group has ended
+        os.killpg(child.pid, sig)

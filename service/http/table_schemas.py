@@ -57,8 +57,14 @@ class TableCreateSchema(Schema):
 
 
 class SeatSchema(Schema):
-    seat = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={
+        "description": "The seat's place in the hand's order (0 first): renumbered when a player"
+                       " leaves; `turn.seat`, `you` and the actions' targets name this."})
+    chair = fields.Integer(required=True, metadata={
+        "description": "The chair the player sits in: kept while he is seated, whoever leaves."})
     player_id = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True, metadata={
+        "description": "The player's name; null once he is erased.", "example": "Ada"})
     balance = fields.Integer(required=True, metadata={"description": "Treasure on the seat."})
 
 
@@ -126,6 +132,9 @@ class TableSchema(Union):
 
 class TableListQuerySchema(Schema):
     game = fields.String(load_default=None, allow_none=True)
+    player = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=100),
+                           metadata={"description": "Only the tables this player sits at: a player"
+                                     " may ask for his own, the operator and auditors for any."})
     status = fields.String(load_default=None, allow_none=True,
                            validate=validate.OneOf(["open", "playing", "settling", "over"]))
     cursor = fields.String(load_default=None, allow_none=True, metadata={

@@ -15,11 +15,13 @@ from service.application.commands import (
     NOT_SENT,
     Act,
     CreateTable,
+    EndTable,
     IfMatch,
     JoinTable,
     LeaveTable,
     OpenHand,
 )
+from service.application.errors import Forbidden
 from service.application.principal import Principal
 from service.application.table_options import table_options
 from service.http import contract, db
@@ -83,15 +85,18 @@ class Tables(MethodView):
         return respond(handle(CreateTable(body["game"], options, principal().key)), 201)
 
     @require("operator", "auditor", "player")
-    @blp.operation("listTables")
+    @blp.operation("listTables", 403)
     @blp.arguments(TableListQuerySchema, location="query")
     @blp.response(200, TablePageSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
-        """Tables, newest first, filtered by game and status"""
+        """Tables, newest first, filtered by game, status and a seated player"""
         if query["game"] is not None:
             handlers.engine_named(query["game"])  # a misspelt game would list no table at all
+        who = principal()
+        if query["player"] is not None and who.role == "player" and query["player"] != who.subject:
+            raise Forbidden("forbidden", "a player lists only the tables he sits at")
         return listings.tables(db.conn(), query["game"], query["status"], query["cursor"],
-                               query["limit"])
+                               query["limit"], query["player"])
 
 
 @blp.route("/<table_id>")
@@ -132,6 +137,18 @@ class Seat(MethodView):
     def delete(self, table_id: str, player_id: str) -> dict[str, Any]:
         """Leave between hands: the seat's treasure goes back to the wallet"""
         return {"player_id": player_id, "cash_out": handle(LeaveTable(table_id, player_id))}
+
+
+@blp.route("/<table_id>/close")
+class Close(MethodView):
+    @require("operator")
+    @blp.operation("closeTable", 404, 409)
+    @blp.response(200, TableSchema, headers=contract.ETAG)
+    def post(self, table_id: str) -> Response:
+        """Close the table between hands: every seat is cashed out to its wallet and the table is
+        over (a 409 `hand_in_play` while a hand is played, `table_over` once over)"""
+        handle(EndTable(table_id, "closed", refuse=True))
+        return respond(handlers.load(db.uow(), table_id, balances=True))
 
 
 @blp.route("/<table_id>/hands")

@@ -34,6 +34,12 @@ class EmbeddedServers:
 
     def stop(self) -> None:
         if self._redis is not None:
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+
+            # SHUTDOWN answers by closing the connection, which redis-py would take for a fault
+            # and retry, with backoff, for seconds: the closed connection is the answer.
+            self._redis.set_retry(Retry(NoBackoff(), 0))
             self._redis.shutdown()
             self._redis = None
         if self._pg is not None:

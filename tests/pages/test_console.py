@@ -48,7 +48,7 @@ def test_the_console_lists_tables_by_game_and_status_and_players(page, api, serv
     signed_in(page, served.operator_key)
     page.goto("/console")
     expect(page.locator("#tables").get_by_role("link", name=pairs)).to_be_visible()
-    page.get_by_label("Game").select_option("cassino")
+    page.get_by_label("Game", exact=True).select_option("cassino")
     page.get_by_label("Status").select_option("open")
     page.get_by_role("button", name="Show").click()
     expect(page.locator("#tables").get_by_role("link", name=pairs)).to_have_count(0)

@@ -125,7 +125,7 @@ def test_two_players_play_sette_e_mezzo_and_a_round_of_cassino(api, open_page):
     # Bob's page hears of the deal over the stream: his turn, counted down, with a bet to choose.
     expect(bob_pg.locator("#turn-text")).to_have_text("Your turn: to bet.")
     expect(bob_pg.get_by_role("timer")).to_contain_text(re.compile(r"0:\d\d left"))
-    expect(ada_pg.locator("#turn-text")).to_have_text("Seat 1 is to bet.")
+    expect(ada_pg.locator("#turn-text")).to_have_text("Bob is to bet.")
     amount = bob_pg.get_by_label("Amount (1\N{EN DASH}5)")
     expect(amount).to_have_value("1")
     amount.fill("3")

@@ -77,7 +77,11 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/v1/games/{game}/rules", None, False, "200 200 200 200 200 200"),
     ("POST", "/v1/tables", {"game": "sette-e-mezzo"}, False, "401 401 201 201 403 201"),
     ("GET", "/v1/tables", None, False, "401 401 200 200 200 200"),
+    ("GET", "/v1/tables?player={me}", None, False, "401 401 200 403 200 200"),
     ("GET", "/v1/tables/{table}", None, True, "401 401 200 200 200 200"),
+    # Closing is the operator's; a hand in play makes it a 409.
+    ("POST", "/v1/tables/{table}/close", None, True, "401 401 403 403 403 409"),
+    ("POST", "/v1/tables/{table}/close", None, False, "401 401 403 403 403 200"),
     ("POST", "/v1/tables/{table}/seats", {"buy_in": 5}, False, "401 401 409 201 403 403"),
     ("DELETE", "/v1/tables/{table}/seats/{me}", None, False, "401 401 200 403 403 200"),
     ("POST", "/v1/tables/{table}/hands", None, False, "401 401 201 403 403 201"),

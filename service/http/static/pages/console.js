@@ -3,6 +3,7 @@
 import {
   api, el, header, money, page, playerName, saveBlob, showProblem, signInForm, when,
 } from "../banco.js";
+import { auditorsDesk, closeTable, createTable, playerDesk, registerPlayer } from "./console_desk.js";
 
 const th = (text, num) => el("th", { scope: "col", class: num ? "num" : null }, text);
 const badge = (status) => el("span", { class: ["badge", status] }, status);
@@ -46,7 +47,7 @@ function paged(body, cols, emptyText, load, row, problem) {
   return { pager: el("div", { class: "pager" }, prev, next, status), reload: () => { cursors = [null]; return show(); } };
 }
 
-async function tablesSection(games) {
+async function tablesSection(games, operator) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const game = el("select", { id: "t-game", name: "game" }, el("option", { value: "" }, "Any game"),
     games.map((g) => el("option", { value: g.name }, g.title || g.name)));
@@ -57,8 +58,8 @@ async function tablesSection(games) {
     el("div", { class: "field" }, el("label", { for: "t-status" }, "Status"), status),
     el("button", { type: "submit" }, "Show"));
   const { wrap, body } = dataTable("tables", "Tables, newest first",
-    [["Table"], ["Game"], ["Status"], ["Players", true], ["Hands", true]]);
-  const list = paged(body, 5, "No table matches.", (cursor) => {
+    [["Table"], ["Game"], ["Status"], ["Players", true], ["Hands", true], ...(operator ? [["Close"]] : [])]);
+  const list = paged(body, operator ? 6 : 5, "No table matches.", (cursor) => {
     const q = new URLSearchParams({ limit: "10" });
     if (game.value) q.set("game", game.value);
     if (status.value) q.set("status", status.value);
@@ -67,25 +68,34 @@ async function tablesSection(games) {
   }, (t) => el("tr", {},
     el("td", {}, el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id)),
     el("td", {}, t.game), el("td", {}, badge(t.status)),
-    el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands)), problem);
+    el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands),
+    operator ? el("td", {}, t.status === "open" ? el("button", { type: "button", class: "secondary",
+      "aria-label": `Close table ${t.id}`, title: "Cash out every seat and end the table",
+      onclick: () => closeTable(t, problem, () => list.reload()) }, "Close") : "") : null), problem);
   form.addEventListener("submit", (e) => { e.preventDefault(); list.reload(); });
   list.reload();
-  return el("section", { class: "panel", "aria-labelledby": "h-tables" },
+  const section = el("section", { class: "panel", "aria-labelledby": "h-tables" },
     el("h2", { id: "h-tables" }, "Tables"), form, problem, wrap, list.pager);
+  section.reload = () => list.reload();
+  return section;
 }
 
-function playersSection() {
+function playersSection(manage) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const { wrap, body } = dataTable("players", "Players, newest first",
-    [["Player"], ["Name"], ["Registered"], ["Balance", true]]);
-  const list = paged(body, 4, "No player yet.", (cursor) =>
+    [["Player"], ["Name"], ["Registered"], ["Balance", true], ...(manage ? [["Desk"]] : [])]);
+  const list = paged(body, manage ? 5 : 4, "No player yet.", (cursor) =>
     api(`/v1/players?limit=10${cursor ? "&cursor=" + encodeURIComponent(cursor) : ""}`),
   (p) => el("tr", {},
     el("td", {}, el("a", { href: `/players/${encodeURIComponent(p.id)}`, class: "mono" }, p.id)),
-    el("td", { class: p.erased ? "muted" : null }, playerName(p)), el("td", {}, when(p.created_at)), el("td", { class: "num" }, money(p.balance))), problem);
+    el("td", { class: p.erased ? "muted" : null }, playerName(p)), el("td", {}, when(p.created_at)), el("td", { class: "num" }, money(p.balance)),
+    manage ? el("td", {}, el("button", { type: "button", class: "secondary", "aria-label": `Manage ${playerName(p)} (${p.id})`,
+      onclick: () => manage(p) }, "Manage")) : null), problem);
   list.reload();
-  return el("section", { class: "panel", "aria-labelledby": "h-players" },
+  const section = el("section", { class: "panel", "aria-labelledby": "h-players" },
     el("h2", { id: "h-players" }, "Players"), problem, wrap, list.pager);
+  section.reload = () => list.reload();
+  return section;
 }
 
 function jobsSection(operator) {
@@ -232,8 +242,19 @@ async function start(who) {
   } catch {
     /* the filter still works without the list */
   }
+  const tables = await tablesSection(games, operator);
+  if (!operator) {
+    main.append(el("div", { class: "grid" }, tables, playersSection(null)),
+      jobsSection(operator), ledgerSection(), checkpointsSection(operator));
+    return;
+  }
+  let players = null;
+  const desk = playerDesk(() => players.reload());
+  players = playersSection((p) => desk.show(p));
   main.append(
-    el("div", { class: "grid" }, await tablesSection(games), playersSection()),
+    el("div", { class: "grid" }, registerPlayer(() => players.reload()),
+      createTable(games, () => tables.reload())),
+    el("div", { class: "grid" }, tables, players), desk.section, auditorsDesk(),
     jobsSection(operator), ledgerSection(), checkpointsSection(operator));
 }
 

@@ -46,7 +46,8 @@ function render(who) {
   }
   const links = el("ul", {});
   if (who.role === "player") {
-    links.append(el("li", {}, el("a", { href: `/players/${encodeURIComponent(who.id)}` }, "Your wallet and its history")));
+    links.append(el("li", {}, el("a", { href: `/players/${encodeURIComponent(who.id)}` }, "Your wallet, its history and the tables you sit at")));
+    links.append(el("li", {}, "To play, open a table below and take a seat."));
   } else {
     links.append(el("li", {}, el("a", { href: "/console" }, who.role === "operator" ? "The console" : "The console (read-only)")));
   }

@@ -1,7 +1,7 @@
 // `/players/{id}` (or `/players/me`): a wallet's balance, its history with the API's filters and
 // pages, the balance chart and the history's CSV / NDJSON exports.
 import {
-  api, el, header, money, page, pathId, playerName, request, saveBlob, showProblem, signInForm, when,
+  api, el, header, money, page, pathId, playerName, request, saveBlob, showProblem, signInForm, when, whoami,
 } from "../banco.js";
 
 const FILTERS = [
@@ -80,7 +80,16 @@ async function show(id) {
   const status = el("p", { class: "muted", "aria-live": "polite" });
   const prev = el("button", { type: "button", class: "secondary" }, "Previous page");
   const next = el("button", { type: "button", class: "secondary" }, "Next page");
-  main.append(summary,
+  const tablesBody = el("tbody");
+  const tablesSection = el("section", { "aria-labelledby": "h-tables" }, el("h2", { id: "h-tables" }, "Tables"),
+    el("div", { class: "table-wrap" }, el("table", { class: "data", id: "player-tables" },
+      el("caption", {}, `The tables ${name} sits at, newest first`),
+      el("thead", {}, el("tr", {}, ["Table", "Game", "Status", "Players", "Hands"].map((h, i) =>
+        el("th", { scope: "col", class: i > 2 ? "num" : null }, h)))),
+      tablesBody)),
+    player.id === (await whoami())?.id ? el("p", { class: "help" }, "Open a table from ",
+      el("a", { href: "/#tables" }, "the list of tables"), " to take a seat.") : null);
+  main.append(summary, tablesSection,
     el("section", { "aria-labelledby": "h-history" }, el("h2", { id: "h-history" }, "History"), form, downloads,
       el("div", { class: "table-wrap" }, el("table", { class: "data", id: "history" },
         el("caption", {}, "Postings of the wallet, oldest first, with the balance after each"),
@@ -160,7 +169,19 @@ async function show(id) {
   downloads.querySelector("#csv").addEventListener("click", (e) => download("text/csv", "csv", e.currentTarget));
   downloads.querySelector("#ndjson").addEventListener("click",
     (e) => download("application/x-ndjson", "ndjson", e.currentTarget));
-  await Promise.all([loadPage(), loadChart()]);
+  async function loadTables() {
+    try {
+      const got = await api(`/v1/tables?player=${encodeURIComponent(player.id)}&limit=50`);
+      tablesBody.replaceChildren(...got.items.map((t) => el("tr", {},
+        el("td", {}, el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id)),
+        el("td", {}, t.game), el("td", {}, el("span", { class: ["badge", t.status] }, t.status)),
+        el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands))));
+      if (!got.items.length) tablesBody.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No seat at any table.")));
+    } catch (e) {
+      showProblem(problem, e);
+    }
+  }
+  await Promise.all([loadPage(), loadChart(), loadTables()]);
 }
 
 async function start(who) {

@@ -5,6 +5,7 @@
 // redaction.
 import { api, el, fill, follow, header, page, pathId, showProblem, signInForm } from "../banco.js";
 import { TITLES, cardName, cassinoItem, drawCard, handView, moneyView, seatsView } from "./table_views.js";
+import { playerCell, seatName, seatOffer } from "./seats.js";
 
 const tableId = pathId();
 let who = null;
@@ -21,7 +22,7 @@ const WAITING = { announce: "to announce the stake", bet: "to bet", choose: "to 
   bank: "to play", answer: "to answer the call" };
 
 function seatLabel(seat) {
-  return seat === shown.you ? "yourself" : `seat ${seat}`;
+  return seat === shown.you ? "yourself" : seatName(shown, seat);
 }
 
 const PLAIN = { bet: "Bet", announce: "Announce the stake", hit: "Hit (draw a card)", stand: "Stand", sit_out: "Sit this hand out", split: "Split",
@@ -36,9 +37,9 @@ function describe(action) {
     case "hide": return [`Hide ${name(action.card)}`, [action.card]];
     case "call": return [`Call ${seatLabel(action.target)}`, []];
     case "choose": return [`Choose ${name(action.card)} as opening card`, [action.card]];
-    case "attack": return [`Attack seat ${action.target} with ${name(action.card)}`, [action.card]];
-    case "challenge": return [`Challenge seat ${action.target}`, []];
-    case "accuse": return [`Accuse seat ${action.target}`, []];
+    case "attack": return [`Attack ${seatLabel(action.target)} with ${name(action.card)}`, [action.card]];
+    case "challenge": return [`Challenge ${seatLabel(action.target)}`, []];
+    case "accuse": return [`Accuse ${seatLabel(action.target)}`, []];
     case "trail": return [`Trail ${name(action.card)}`, [action.card]];
     case "capture":
       return [`Capture ${action.take.map((i) => cassinoItem(shown, i)).join(" and ")} with ${name(action.card)}`,
@@ -189,15 +190,14 @@ function turnText(table) {
   const what = WAITING[table.turn.waiting_for] || `to ${table.turn.waiting_for}`;
   const role = table.turn.role === "banker" ? (table.game === "casino-pirate" ? " (meneur)" : " (banker)") : "";
   if (table.turn.seat === table.you) return `Your turn${role}: ${what}.`;
-  if (table.legal_actions.length) return `Seat ${table.turn.seat}${role} is ${what}; you may act too.`;
-  return `Seat ${table.turn.seat}${role} is ${what}.`;
+  const name = seatName(table, table.turn.seat);
+  if (table.legal_actions.length) return `${name}${role} is ${what}; you may act too.`;
+  return `${name}${role} is ${what}.`;
 }
 
-// The seats, the player cell naming who you are.
+// The seats, each player by name (his id on hover), saying which is you.
 function seatsTable(table) {
-  return seatsView(table, { player: (s) => [
-    el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "mono" }, s.player_id),
-    s.seat === table.you ? ` (you${who && who.name ? `, ${who.name}` : ""})` : ""] });
+  return seatsView(table, { player: (s) => playerCell(table, s, who) });
 }
 
 // What the settlement of the hand on screen paid (GET /v1/hands/{id}), read once it is settled.
@@ -259,7 +259,7 @@ function render(table) {
     hand ? el("span", {}, "Hand ", el("a", { href: `/hands/${encodeURIComponent(hand.id)}` }, `#${hand.number}`),
       ` (${hand.status})`) : el("span", {}, "No hand yet"),
     el("span", {}, "Version ", el("span", { id: "table-version", class: "mono" }, String(table.version))),
-    table.you !== null ? el("span", {}, `You sit at seat ${table.you}`) : null);
+    table.you !== null ? el("span", {}, `You sit in chair ${(table.seats.find((s) => s.seat === table.you)?.chair ?? table.you) + 1}`) : null);
   parts.turnText.textContent = turnText(table);
   parts.turn.classList.toggle("yours", !!(table.turn && table.turn.seat === table.you));
   countdown();
@@ -268,6 +268,12 @@ function render(table) {
     hand ? `Hand #${hand.number}` : "The hand"), handView(table));
   parts.seats.replaceChildren(el("h2", { id: "seats-heading" }, "Seats"), seatsTable(table));
   drawMoney(table);
+  // The join / leave panel, rebuilt only when what it offers changes (a typed buy-in stays).
+  const offerKey = `${table.status} ${table.you} ${table.seats.length}`;
+  if (parts.offerKey !== offerKey) {
+    parts.offerKey = offerKey;
+    fill(parts.offer, seatOffer(table, who, refresh));
+  }
 
   for (const input of parts.actions.querySelectorAll("input[data-key]")) {
     if (values[input.dataset.key] !== undefined && values[input.dataset.key] !== "") input.value = values[input.dataset.key];
@@ -296,7 +302,8 @@ function start() {
   parts.felt = el("section", { class: "felt", "aria-labelledby": "hand-heading" });
   parts.seats = el("section", { "aria-labelledby": "seats-heading" });
   parts.money = el("section", { class: "panel money-panel", id: "money", "aria-labelledby": "money-heading" });
-  main.append(parts.facts, parts.stream, parts.turn, parts.problem, parts.actions, parts.felt, parts.money, parts.seats);
+  parts.offer = el("div", { id: "seat-offer-slot" });
+  main.append(parts.facts, parts.stream, parts.turn, parts.problem, parts.actions, parts.offer, parts.felt, parts.money, parts.seats);
   parts.actions.tabIndex = -1;
   setInterval(countdown, 1000);
 

@@ -279,15 +279,21 @@ export function seatsView(table, { moved = null, player = null } = {}) {
   const balanceOf = (s) => s.balance !== undefined ? s.balance
     : v && v.balances && v.balances[s.seat] !== undefined ? v.balances[s.seat] : null;
   const showBalance = table.seats.some((s) => balanceOf(s) !== null);
-  const heads = ["Seat", "Player", "Role", showBalance && "Balance", moved && "This hand"].filter(Boolean);
+  // A table's seats keep their chair while their player sits (a hand's seats are numbered in
+  // its order): the chair is what a person goes by.
+  const chairs = table.seats.some((s) => typeof s.chair === "number");
+  const first = chairs ? "Chair" : "Seat";
+  const heads = [first, "Player", "Role", showBalance && "Balance", moved && "This hand"].filter(Boolean);
   return el("div", { class: "table-wrap" }, el("table", { class: "data seats stack" },
     el("caption", {}, "Seats and the treasure on each"),
     el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col",
       class: h === "Balance" || h === "This hand" ? "num" : null }, h)))),
     el("tbody", {}, table.seats.length ? table.seats.map((s) => {
       const net = moved ? moved[s.player_id] || 0 : 0;
-      return el("tr", { class: [s.seat === table.you && "yours", turn === s.seat && "to-act"], dataset: { seat: s.seat } },
-        el("th", { scope: "row", "data-label": "Seat" }, String(s.seat)),
+      return el("tr", { class: [s.seat === table.you && "yours", turn === s.seat && "to-act"],
+        dataset: chairs ? { seat: s.seat, chair: s.chair } : { seat: s.seat } },
+        el("th", { scope: "row", "data-label": first, title: chairs ? `seat ${s.seat} in the hand's order` : null },
+          String(chairs ? s.chair + 1 : s.seat)),
         el("td", { "data-label": "Player" }, player ? player(s)
           : el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "mono" }, s.player_id),
         s.seat === table.you && !player ? " (you)" : ""),

@@ -1,0 +1,274 @@
+// The operator's desk on /console: registering players and auditors (their token shown once),
+// deposits and withdrawals, tokens issued and revoked, erasure, and tables created from the
+// games' own option schemas. Every change is a /v1 API call made with the operator's token.
+import { api, el, fill, money, playerName, showProblem } from "../banco.js";
+
+const field = (id, label, input, help) => el("div", { class: "field" },
+  el("label", { for: id }, label), input, help ? el("span", { class: "help" }, help) : null);
+
+// A notice that says what was done; `secret` (a token) shown once, in a box to copy.
+function tell(where, text, secret) {
+  fill(where, el("p", {}, text), secret ? el("p", {}, el("code", { class: "mono token-once" }, secret)) : null,
+    secret ? el("p", { class: "help" }, "Shown only now: Banco keeps only its hash. Hand it over now.") : null);
+  where.hidden = false;
+}
+
+// Run `work` for a form's button: disabled while it runs, its problem shown in `problem`.
+async function busy(button, problem, work) {
+  button.disabled = true;
+  showProblem(problem, null);
+  try {
+    await work();
+  } catch (e) {
+    showProblem(problem, e);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function idempotencyKey() {
+  return crypto.randomUUID();
+}
+
+// --- players ----------------------------------------------------------------------------------
+
+export function registerPlayer(onDone) {
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const note = el("div", { class: "notice", hidden: true, "aria-live": "polite", id: "registered" });
+  const name = el("input", { id: "new-player-name", name: "name", required: true, maxlength: 100, autocomplete: "off" });
+  const go = el("button", { type: "submit" }, "Register the player");
+  const form = el("form", { class: "filters", "aria-label": "Register a player" },
+    field("new-player-name", "Name", name), go);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    busy(go, problem, async () => {
+      const made = await api("/v1/players", { method: "POST", json: { name: name.value.trim() },
+        headers: { "Idempotency-Key": idempotencyKey() } });
+      tell(note, `Registered ${made.player.name} (${made.player.id}). Their token:`, made.token);
+      name.value = "";
+      onDone(made.player);
+    });
+  });
+  return el("section", { class: "panel", "aria-labelledby": "h-register" },
+    el("h2", { id: "h-register" }, "Register a player"), form, problem, note);
+}
+
+// The desk for one player: deposit, withdraw, tokens, erasure.
+export function playerDesk(onChange) {
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const note = el("div", { class: "notice", hidden: true, "aria-live": "polite", id: "desk-note" });
+  const body = el("div", {}, el("p", { class: "muted" }, "Choose a player in the list (Manage) to deposit, withdraw, issue or revoke a token, or erase him."));
+  const section = el("section", { class: "panel", "aria-labelledby": "h-desk", id: "desk" },
+    el("h2", { id: "h-desk" }, "Player desk"), problem, note, body);
+
+  function moneyForm(p, kind) {
+    const word = kind === "deposits" ? "Deposit" : "Withdraw";
+    const id = `desk-${kind}`;
+    const amount = el("input", { id: `${id}-amount`, name: "amount", type: "number", min: 1, step: 1, required: true, inputmode: "numeric" });
+    const reason = el("input", { id: `${id}-reason`, name: "reason", required: true, maxlength: 200,
+      value: kind === "deposits" ? "cash at the desk" : "cash paid out" });
+    const go = el("button", { type: "submit" }, word);
+    const form = el("form", { class: "filters", "aria-label": `${word} for ${playerName(p)}` },
+      field(`${id}-amount`, `${word} amount`, amount), field(`${id}-reason`, `${word} reason`, reason), go);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      busy(go, problem, async () => {
+        const done = await api(`/v1/players/${encodeURIComponent(p.id)}/${kind}`, { method: "POST",
+          json: { amount: Number(amount.value), reason: reason.value.trim() },
+          headers: { "Idempotency-Key": idempotencyKey() } });
+        tell(note, `${word === "Deposit" ? "Deposited" : "Withdrew"} ${money(Number(amount.value))} ` +
+          `${word === "Deposit" ? "to" : "from"} ${playerName(p)}: balance now ${money(done.balance.balance)}.`);
+        amount.value = "";
+        onChange();
+      });
+    });
+    return form;
+  }
+
+  function show(p) {
+    showProblem(problem, null);
+    note.hidden = true;
+    const path = `/v1/players/${encodeURIComponent(p.id)}`;
+    const issue = el("button", { type: "button", class: "secondary" }, "Issue a new token");
+    issue.addEventListener("click", () => busy(issue, problem, async () => {
+      const got = await api(`${path}/token`, { method: "POST", headers: { "Idempotency-Key": idempotencyKey() } });
+      tell(note, `A new token for ${playerName(p)} (the ones before stop working):`, got.token);
+    }));
+    const revoke = el("button", { type: "button", class: "secondary" }, "Revoke tokens");
+    revoke.addEventListener("click", () => busy(revoke, problem, async () => {
+      await api(`${path}/token`, { method: "DELETE" });
+      tell(note, `${playerName(p)}'s tokens are revoked: he is signed out until a new token is issued.`);
+    }));
+    const confirmBox = el("div", { class: "notice", hidden: true, id: "erase-confirm" });
+    const erase = el("button", { type: "button", class: "danger" }, "Erase…");
+    erase.addEventListener("click", () => {
+      const yes = el("button", { type: "button", class: "danger" }, `Yes, erase ${playerName(p)}`);
+      const no = el("button", { type: "button", class: "secondary" }, "Cancel");
+      no.addEventListener("click", () => { confirmBox.hidden = true; erase.focus(); });
+      yes.addEventListener("click", () => busy(yes, problem, async () => {
+        const erased = await api(`${path}/erasure`, { method: "POST" });
+        confirmBox.hidden = true;
+        tell(note, `Player ${erased.id} is erased: his name reads as erased everywhere.`);
+        show(erased);
+        onChange();
+      }));
+      fill(confirmBox, el("p", {}, el("strong", {}, `Erase ${playerName(p)}? `),
+        "His name is destroyed for good (his key is deleted, so the name in the log can never be read again) " +
+        "and his tokens are revoked; none can be issued to him again. His id, balance, hands and every " +
+        "verification stay. This cannot be undone."), el("div", { class: "actions" }, yes, no));
+      confirmBox.hidden = false;
+      yes.focus();
+    });
+    fill(body,
+      el("p", {}, el("strong", { id: "desk-name" }, playerName(p)), " ",
+        el("span", { class: "mono muted" }, p.id), " · ",
+        el("a", { href: `/players/${encodeURIComponent(p.id)}` }, "wallet")),
+      p.erased ? el("p", { class: "muted" }, "Erased: no token can be issued to him.") : [
+        moneyForm(p, "deposits"), moneyForm(p, "withdrawals"),
+        el("div", { class: "actions" }, issue, revoke, erase), confirmBox]);
+    section.scrollIntoView({ block: "nearest" });
+  }
+  return { section, show };
+}
+
+// --- auditors ---------------------------------------------------------------------------------
+
+export function auditorsDesk() {
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const note = el("div", { class: "notice", hidden: true, "aria-live": "polite", id: "auditor-note" });
+  const name = el("input", { id: "new-auditor-name", name: "name", required: true, maxlength: 100, autocomplete: "off" });
+  const go = el("button", { type: "submit" }, "Register the auditor");
+  const form = el("form", { class: "filters", "aria-label": "Register an auditor" },
+    field("new-auditor-name", "Auditor's name", name), go);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    busy(go, problem, async () => {
+      const made = await api("/v1/auditors", { method: "POST", json: { name: name.value.trim() },
+        headers: { "Idempotency-Key": idempotencyKey() } });
+      tell(note, `Registered auditor ${made.name} (${made.id}). Their token:`, made.token);
+      auditorId.value = made.id;
+      name.value = "";
+    });
+  });
+  const auditorId = el("input", { id: "auditor-id", name: "auditor", autocomplete: "off", placeholder: "au_…" });
+  const issue = el("button", { type: "button", class: "secondary" }, "Issue an auditor token");
+  const revoke = el("button", { type: "button", class: "secondary" }, "Revoke the auditor's tokens");
+  const path = () => `/v1/auditors/${encodeURIComponent(auditorId.value.trim())}/token`;
+  issue.addEventListener("click", () => busy(issue, problem, async () => {
+    const got = await api(path(), { method: "POST", headers: { "Idempotency-Key": idempotencyKey() } });
+    tell(note, `A new token for auditor ${got.subject}:`, got.token);
+  }));
+  revoke.addEventListener("click", () => busy(revoke, problem, async () => {
+    await api(path(), { method: "DELETE" });
+    tell(note, `Auditor ${auditorId.value.trim()}'s tokens are revoked.`);
+  }));
+  return el("section", { class: "panel", "aria-labelledby": "h-auditors" },
+    el("h2", { id: "h-auditors" }, "Auditors"), form,
+    el("div", { class: "filters" }, field("auditor-id", "Auditor id", auditorId), issue, revoke),
+    problem, note);
+}
+
+// --- tables -----------------------------------------------------------------------------------
+
+// One option of a game's schema (GET /v1/games) as a form control with its limits.
+function optionInput(key, spec) {
+  const id = `opt-${key}`;
+  const label = `${key.replaceAll("_", " ")}${spec.min !== undefined || spec.max !== undefined
+    ? ` (${spec.min ?? "…"}–${spec.max ?? "…"})` : ""}`;
+  let input;
+  if (spec.choices) {
+    input = el("select", { id, name: key, dataset: { option: key, type: spec.type } },
+      spec.required || spec.default !== undefined ? null : el("option", { value: "" }, "(none)"),
+      spec.choices.map((c) => el("option", { value: String(c), selected: c === spec.default }, String(c))));
+  } else if (spec.type === "boolean") {
+    input = el("input", { id, name: key, type: "checkbox", checked: spec.default === true,
+      dataset: { option: key, type: "boolean" } });
+  } else if (spec.type === "integer" || spec.type === "float" || spec.type === "number") {
+    input = el("input", { id, name: key, type: "number", inputmode: "numeric", min: spec.min, max: spec.max,
+      step: spec.type === "integer" ? 1 : "any", value: spec.default ?? null, required: !!spec.required,
+      dataset: { option: key, type: spec.type } });
+  } else {
+    input = el("input", { id, name: key, value: spec.default ?? null, required: !!spec.required,
+      dataset: { option: key, type: spec.type } });
+  }
+  return field(id, label, input, spec.default !== undefined && spec.default !== null ? `default ${spec.default}` : null);
+}
+
+function optionsOf(form) {
+  const out = {};
+  for (const input of form.querySelectorAll("[data-option]")) {
+    const { option, type } = input.dataset;
+    if (type === "boolean") out[option] = input.checked;
+    else if (input.value === "") continue;
+    else if (type === "integer") out[option] = Number(input.value);
+    else if (type === "float" || type === "number") out[option] = Number(input.value);
+    else out[option] = input.value;
+  }
+  return out;
+}
+
+export function createTable(games, onDone) {
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const note = el("div", { class: "notice", hidden: true, "aria-live": "polite", id: "table-created" });
+  const game = el("select", { id: "new-table-game", name: "game", required: true },
+    games.map((g) => el("option", { value: g.name }, g.title || g.name)));
+  const variant = el("select", { id: "new-table-variant", name: "variant" });
+  const options = el("fieldset", { class: "options" });
+  const go = el("button", { type: "submit" }, "Create the table");
+  const form = el("form", { "aria-label": "Create a table" },
+    el("div", { class: "filters" }, field("new-table-game", "Table game", game),
+      field("new-table-variant", "Variant", variant)), options, go);
+  function showGame() {
+    const g = games.find((x) => x.name === game.value);
+    if (!g) return;
+    fill(variant, el("option", { value: "" }, "(none: the options below)"),
+      g.variants.map((v) => el("option", { value: v }, v)));
+    fill(options, el("legend", {}, `Options of ${g.title || g.name} (${g.min_players}–${g.max_players} players)`),
+      Object.entries(g.options).map(([k, spec]) => optionInput(k, spec)));
+  }
+  // A variant stands for some options: those are its, not the form's.
+  variant.addEventListener("change", () => {
+    const g = games.find((x) => x.name === game.value);
+    const sets = (g && g.variant_options[variant.value]) || {};
+    for (const input of options.querySelectorAll("[data-option]")) {
+      const fixed = Object.hasOwn(sets, input.dataset.option);
+      input.disabled = fixed;
+      if (fixed) {
+        if (input.type === "checkbox") input.checked = !!sets[input.dataset.option];
+        else input.value = String(sets[input.dataset.option]);
+      }
+    }
+  });
+  game.addEventListener("change", showGame);
+  showGame();
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (!form.reportValidity()) return;
+    busy(go, problem, async () => {
+      const body = { game: game.value, options: optionsOf(form) };
+      if (variant.value) {
+        body.variant = variant.value;
+        const g = games.find((x) => x.name === game.value);
+        for (const k of Object.keys(g.variant_options[variant.value] || {})) delete body.options[k];
+      }
+      const t = await api("/v1/tables", { method: "POST", json: body });
+      fill(note, el("p", {}, "Created table ",
+        el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id), ` (${t.game}).`));
+      note.hidden = false;
+      onDone(t);
+    });
+  });
+  return el("section", { class: "panel", "aria-labelledby": "h-new-table" },
+    el("h2", { id: "h-new-table" }, "Create a table"), form, problem, note);
+}
+
+// Close an open table: its seats cashed out, the table over.
+export async function closeTable(t, problem, onDone) {
+  showProblem(problem, null);
+  try {
+    await api(`/v1/tables/${encodeURIComponent(t.id)}/close`, { method: "POST" });
+    onDone();
+  } catch (e) {
+    showProblem(problem, e);
+  }
+}

@@ -1,0 +1,92 @@
+// The seats of a table page: who sits where, by name and chair (a chair keeps its number while
+// its player sits; the seat number is the hand's order, which the API's turn and actions name),
+// and for a signed-in player the free seats to take with a buy-in, or his own to leave between
+// hands.
+import { api, el, money, showProblem } from "../banco.js";
+
+// A seated player's name, or "erased"; his id rides along on hover.
+export function seatName(table, seat) {
+  const s = table.seats.find((x) => x.seat === seat);
+  if (!s) return `seat ${seat}`;
+  return s.name === null || s.name === undefined ? "an erased player" : s.name;
+}
+
+// A seat's player cell: his name (or "erased"), his id on hover, and whether he is you.
+export function playerCell(table, s, who) {
+  const name = s.name === null || s.name === undefined ? "erased" : s.name;
+  return [el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, title: s.player_id,
+    class: s.name === null ? "muted" : null }, name),
+  s.seat === table.you ? ` (you${who && who.name && who.name !== s.name ? `, ${who.name}` : ""})` : ""];
+}
+
+const games = {}; // GET /v1/games/{name}, once per page
+
+async function gameOf(name) {
+  games[name] = games[name] || api(`/v1/games/${encodeURIComponent(name)}`);
+  return games[name];
+}
+
+// Join or leave: a panel for a signed-in player, between hands of an open table.
+export function seatOffer(table, who, changed) {
+  const box = el("section", { class: "panel seat-offer", "aria-labelledby": "seat-offer-h", id: "seat-offer" });
+  if (!who || who.role !== "player" || table.status !== "open") return null;
+  const problem = el("div", { class: "problem-box", hidden: true });
+  const base = `/v1/tables/${encodeURIComponent(table.id)}/seats`;
+  if (table.you !== null) {
+    const leave = el("button", { type: "button", class: "secondary" }, "Leave the table");
+    leave.addEventListener("click", async () => {
+      leave.disabled = true;
+      showProblem(problem, null);
+      try {
+        const left = await api(`${base}/${encodeURIComponent(who.id)}`, { method: "DELETE" });
+        box.replaceChildren(el("h2", { id: "seat-offer-h" }, "Your seat"),
+          el("p", { role: "status" }, `You left the table: ${money(left.cash_out)} went back to your wallet.`));
+        await changed();
+      } catch (e) {
+        leave.disabled = false;
+        showProblem(problem, e);
+      }
+    });
+    box.append(el("h2", { id: "seat-offer-h" }, "Your seat"),
+      el("p", {}, "Between hands you may leave: your seat's treasure goes back to your wallet."),
+      el("div", { class: "actions" }, leave), problem);
+    return box;
+  }
+  box.append(el("h2", { id: "seat-offer-h" }, "Take a seat"), el("p", { class: "muted" }, "Reading the seats…"), problem);
+  (async () => {
+    try {
+      const [game, wallet] = await Promise.all([gameOf(table.game), api(`/v1/players/${encodeURIComponent(who.id)}/balance`)]);
+      const free = game.max_players - table.seats.length;
+      const fixed = typeof table.options.buy_in === "number" ? table.options.buy_in : null;
+      const note = el("p", {}, `${free} of ${game.max_players} seats free; your wallet holds ${money(wallet.balance)}.`);
+      if (free <= 0) {
+        box.replaceChildren(el("h2", { id: "seat-offer-h" }, "Take a seat"), note);
+        return;
+      }
+      const amount = el("input", { id: "buy-in", name: "buy_in", type: "number", inputmode: "numeric", step: 1,
+        min: fixed ?? 1, max: fixed ?? wallet.balance, required: true, readonly: fixed !== null,
+        value: fixed ?? Math.min(50, wallet.balance) });
+      const go = el("button", { type: "submit" }, "Sit down");
+      const form = el("form", { class: "filters", "aria-label": "Take a seat" },
+        el("div", { class: "field" }, el("label", { for: "buy-in" }, fixed !== null ? "Buy-in (fixed by the table)" : "Buy-in"), amount), go);
+      form.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        if (!form.reportValidity()) return;
+        go.disabled = true;
+        showProblem(problem, null);
+        try {
+          await api(base, { method: "POST", json: fixed !== null ? {} : { buy_in: Number(amount.value) } });
+          await changed();
+        } catch (err) {
+          go.disabled = false;
+          showProblem(problem, err);
+        }
+      });
+      box.replaceChildren(el("h2", { id: "seat-offer-h" }, "Take a seat"), note,
+        el("p", { class: "help" }, "The buy-in moves from your wallet to the seat; it comes back when you leave."), form, problem);
+    } catch (e) {
+      showProblem(problem, e);
+    }
+  })();
+  return box;
+}

@@ -1,0 +1,95 @@
+"""A table's seats as people know them: each with its player's name and a chair kept while he
+sits; the operator's close; the tables a player sits at."""
+
+from __future__ import annotations
+
+from projections import tables
+from projections.table_fold import fold
+from service.verification.hand_log import read_stream
+from tests.service.conftest import OPERATOR
+
+
+def _table(client, new_player, names, buy_in=20):
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo"}, headers=OPERATOR).json["id"]
+    players = [new_player(n, deposit=50) for n in names]
+    for p in players:
+        r = client.post(f"/v1/tables/{table}/seats", json={"buy_in": buy_in}, headers=p.auth)
+        assert r.status_code == 201, r.json
+    return table, players
+
+
+def _seats(client, table, auth=OPERATOR):
+    return client.get(f"/v1/tables/{table}", headers=auth).json["seats"]
+
+
+def test_seats_show_names_and_an_erased_player_as_null(client, new_player):
+    table, (ada, bob) = _table(client, new_player, ["Ada", "Bob"])
+    # Bob reads Ada's name at the table, though GET /v1/players/{ada} is not his to read.
+    assert client.get(f"/v1/players/{ada.id}", headers=bob.auth).status_code == 403
+    seen = _seats(client, table, bob.auth)
+    assert [(s["name"], s["player_id"]) for s in seen] == [("Ada", ada.id), ("Bob", bob.id)]
+    assert set(seen[0]) == {"seat", "chair", "player_id", "name", "balance"}
+    assert client.post(f"/v1/players/{ada.id}/erasure", headers=OPERATOR).status_code == 200
+    assert [s["name"] for s in _seats(client, table, bob.auth)] == [None, "Bob"]
+
+
+def test_chairs_stay_when_a_player_leaves_and_the_events_do_not_name_them(client, new_player, app):
+    table, (_, bea, _) = _table(client, new_player, ["Ann", "Bea", "Cal"])
+    assert client.delete(f"/v1/tables/{table}/seats/{bea.id}", headers=bea.auth).status_code == 200
+    dan = new_player("Dan", deposit=50)
+    assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": 20},
+                       headers=dan.auth).status_code == 201
+    seats = _seats(client, table)
+    # Seats are the hand's order, 0..n-1 (the engines index them); chairs are where people sit:
+    # Cal kept his, Dan took the one Bea left.
+    assert [(s["name"], s["seat"], s["chair"]) for s in seats] == [
+        ("Ann", 0, 0), ("Cal", 1, 2), ("Dan", 2, 1)]
+    dealt = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR)
+    assert dealt.status_code == 201
+    with app.extensions["banco.pool"].connection() as c:
+        events = read_stream(c, f"table-{table}")
+        live = tables.load(c, table)
+    for e in events:
+        if e.type == "PlayerSeated":
+            assert "chair" not in e.data
+        if e.type == "HandBegan":
+            assert all(set(s) == {"seat", "player_id", "age", "seed"} for s in e.data["seats"])
+    # The table replayed from its events sits everyone in the same chairs.
+    rebuilt, hands = fold(events)
+    assert live is not None and rebuilt.seats == live.seats
+    assert all("chair" not in s for s in hands[0]["seats"])
+
+
+def test_the_operator_closes_a_table_between_hands(client, new_player):
+    table, _ = _table(client, new_player, ["Ada", "Bob"])
+    assert client.post("/v1/tables/tb_none/close", headers=OPERATOR).status_code == 404
+    assert client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).status_code == 201
+    refused = client.post(f"/v1/tables/{table}/close", headers=OPERATOR)
+    assert (refused.status_code, refused.json["code"]) == (409, "hand_in_play")
+    assert client.get(f"/v1/tables/{table}", headers=OPERATOR).json["status"] == "playing"
+
+    table, (cy, di) = _table(client, new_player, ["Cy", "Di"], buy_in=30)
+    version = client.get(f"/v1/tables/{table}", headers=OPERATOR).json["version"]
+    closed = client.post(f"/v1/tables/{table}/close", headers=OPERATOR)
+    assert closed.status_code == 200, closed.json
+    assert closed.json["status"] == "over" and closed.json["seats"] == []
+    assert closed.headers["ETag"] == f'"{closed.json["version"]}"' and closed.json["version"] > version
+    for p in (cy, di):  # every seat cashed out to its wallet
+        assert client.get(f"/v1/players/{p.id}/balance", headers=p.auth).json["balance"] == 50
+    events = client.get(f"/v1/tables/{table}/events", headers=OPERATOR).json["items"]
+    assert [e["data"] for e in events if e["type"] == "TableEnded"] == [{"reason": "closed"}]
+    again = client.post(f"/v1/tables/{table}/close", headers=OPERATOR)
+    assert (again.status_code, again.json["code"]) == (409, "table_over")
+
+
+def test_a_player_lists_the_tables_he_sits_at(client, new_player):
+    mine, (me, _) = _table(client, new_player, ["Me", "You"])
+    other, _ = _table(client, new_player, ["Them"])
+    listed = client.get(f"/v1/tables?player={me.id}", headers=me.auth).json["items"]
+    assert [t["id"] for t in listed] == [mine]
+    assert [t["id"] for t in client.get(f"/v1/tables?player={me.id}", headers=OPERATOR)
+            .json["items"]] == [mine]
+    stranger = new_player("Stranger")
+    refused = client.get(f"/v1/tables?player={me.id}", headers=stranger.auth)
+    assert refused.status_code == 403
+    assert other not in [t["id"] for t in listed]
