@@ -900,8 +900,25 @@ class Seat(BaseModel):
         extra='ignore',
     )
     balance: Annotated[int, Field(description='Treasure on the seat.')]
+    chair: Annotated[
+        int,
+        Field(
+            description='The chair the player sits in: kept while he is seated, whoever leaves.'
+        ),
+    ]
+    name: Annotated[
+        str | None,
+        Field(
+            description="The player's name; null once he is erased.", examples=['Ada']
+        ),
+    ]
     player_id: str
-    seat: int
+    seat: Annotated[
+        int,
+        Field(
+            description="The seat's place in the hand's order (0 first): renumbered when a player leaves; `turn.seat`, `you` and the actions' targets name this."
+        ),
+    ]
 
 
 class SetteEMezzoTurn(BaseModel):

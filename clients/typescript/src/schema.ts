@@ -638,7 +638,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tables, newest first, filtered by game and status */
+        /** Tables, newest first, filtered by game, status and a seated player */
         get: operations["listTables"];
         put?: never;
         /** Open a table for a game, with its options (defaults filled in) */
@@ -687,6 +687,28 @@ export interface paths {
          *     `volunteer_taken`, and the meneur's own (or one after a 7½) a 409 `cannot_volunteer`.
          */
         post: operations["actOnTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{table_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the table between hands: every seat is cashed out to its wallet and the table is
+         *     over (a 409 `hand_in_play` while a hand is played, `table_over` once over)
+         */
+        post: operations["closeTable"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1964,7 +1986,15 @@ export interface components {
         Seat: {
             /** @description Treasure on the seat. */
             balance: number;
+            /** @description The chair the player sits in: kept while he is seated, whoever leaves. */
+            chair: number;
+            /**
+             * @description The player's name; null once he is erased.
+             * @example Ada
+             */
+            name: string | null;
             player_id: string;
+            /** @description The seat's place in the hand's order (0 first): renumbered when a player leaves; `turn.seat`, `you` and the actions' targets name this. */
             seat: number;
         };
         /** @description An action of Sette e mezzo. */
@@ -3791,6 +3821,8 @@ export interface operations {
         parameters: {
             query?: {
                 game?: string | null;
+                /** @description Only the tables this player sits at: a player may ask for his own, the operator and auditors for any. */
+                player?: string | null;
                 status?: "open" | "playing" | "settling" | "over" | null;
                 /** @description The `next_cursor` of the page before: the list goes on after that table. */
                 cursor?: string | null;
@@ -3812,6 +3844,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["UnprocessableContent"];
@@ -3947,6 +3980,44 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeTable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The table's version (`"12"`): send it back as `If-Match`. */
+                    ETag: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Table"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
