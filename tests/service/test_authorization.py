@@ -45,6 +45,7 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/hands/{hand}", None, False, "200 200 200 200 200 200"),
     ("GET", "/players/{me}", None, False, "200 200 200 200 200 200"),
     ("GET", "/console", None, False, "200 200 200 200 200 200"),
+    ("GET", "/favicon.ico", None, False, "200 200 200 200 200 200"),
     ("GET", "/v1/me", None, False, "401 401 200 200 200 200"),
     ("GET", "/v1/players", None, False, "401 401 403 403 200 200"),
     ("GET", "/v1/jobs", None, False, "401 401 403 403 200 200"),

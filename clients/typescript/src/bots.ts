@@ -89,11 +89,18 @@ export interface BotOptions {
 
 const RACES = new Set([409, 412]);
 
+/** A move that lost a race: the table moved on first (409, 412), or another seat's move ended
+ * the table, which cashed every seat out (403 `not_seated`). */
+function lostRace(error: unknown): boolean {
+  return error instanceof BancoError
+    && (RACES.has(error.status) || (error.status === 403 && error.code === "not_seated"));
+}
+
 /**
  * Sit at `tableId` (already seated) and play until `hands` hands dealt since have ended or the
  * table is over: every time the table's stream of turns shows something to do, play the
  * strategy's move with the table's version as If-Match, and go on from the table each move
- * returns. A move that lost a race (409, 412) is played again from the table as it now is. With
+ * returns. A move that lost a race (`lostRace`) is played again from the table as it now is. With
  * `deal`, a seated bot deals when the table is open (a deal refused waits for the next change).
  * Returns the table as last seen.
  */
@@ -117,7 +124,7 @@ export async function playTable(banco: Banco, tableId: string, options: BotOptio
           onMove?.(table, action);
           table = await banco.act(table, action, { signal });
         } catch (error) {
-          if (!(error instanceof BancoError && RACES.has(error.status))) throw error;
+          if (!lostRace(error)) throw error;
           table = await banco.table(tableId, signal);
         }
         continue;

@@ -86,3 +86,9 @@ class Bot:
             except (errors.PreconditionFailed, errors.Conflict):
                 # Someone (another bot dealing, a timeout) moved the table on first: read it again.
                 table = self.client.table(table.id)
+            except errors.Forbidden as exc:
+                if exc.code != "not_seated":
+                    raise
+                # Another seat's move ended the table, which cashed every seat out: read it again
+                # (it is over, and offers this player nothing more).
+                table = self.client.table(table.id)
