@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -100,6 +103,26 @@ def wait_ready(url: str, deadline: float) -> dict:
         except OSError:
             time.sleep(0.3)
     raise AssertionError(f"{url} never answered")
+
+
+@contextmanager
+def banco_running(data: Path, database_url: str, redis_url: str,
+                  **settings: str) -> Iterator[tuple[str, str]]:
+    """`banco run` with one API worker on the servers named, with an operator key and a queue of
+    its own (and `settings`): its URL and operator key. Stopped with SIGINT, as Ctrl-C does."""
+    port, key = free_port(), secrets.token_urlsafe(24)
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+           "BANCO_OPERATOR_KEY": key, "BANCO_QUEUE": f"banco-run-{secrets.token_hex(4)}",
+           **settings}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--data-dir", str(data),
+                             "--port", str(port), "--workers", "1"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60)
+        yield f"http://127.0.0.1:{port}", key
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
 
 
 def postgres_processes(data_dir: Path) -> list[str]:

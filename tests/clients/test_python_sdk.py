@@ -8,10 +8,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import importlib.util
-import os
 import re
-import secrets
-import signal
 import subprocess
 import sys
 import threading
@@ -31,7 +28,7 @@ from banco_sdk._core import retry_after
 from banco_sdk.bot import Bot, choose
 
 from tests.clients.proxy import Proxy
-from tests.test_cli import free_port, wait_ready
+from tests.test_cli import banco_running
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "python"
@@ -45,19 +42,9 @@ DEPOSIT = 100
 def banco(database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
           ) -> Iterator[tuple[str, str]]:
     """`banco run` with one API worker, on a queue of its own: its URL and operator key."""
-    data = tmp_path_factory.mktemp("banco") / "data"
-    port, key = free_port(), secrets.token_urlsafe(24)
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-           "BANCO_OPERATOR_KEY": key, "BANCO_QUEUE": f"banco-sdk-{secrets.token_hex(4)}"}
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--data-dir", str(data),
-                             "--port", str(port), "--workers", "1"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60)
-        yield f"http://127.0.0.1:{port}", key
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
+    with banco_running(tmp_path_factory.mktemp("banco") / "data", database_url,
+                       redis_url) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

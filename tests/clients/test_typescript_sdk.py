@@ -13,13 +13,9 @@ import hashlib
 import http.server
 import os
 import re
-import secrets
 import shutil
-import signal
 import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
@@ -29,7 +25,7 @@ import pytest
 from service.runtime import embedded
 from tests.conftest import fresh_database
 from tests.pages.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.test_cli import free_port, wait_ready
+from tests.test_cli import banco_running
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "typescript"
@@ -133,22 +129,10 @@ def banco(servers: embedded.EmbeddedServers, redis_url: str, origin: str,
           tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """`banco run` with one worker on a database of its own (the SDK's tests read the whole log's
     feed): its URL and operator key."""
-    with fresh_database(servers.database_url, "banco_sdk_ts") as database_url:
-        tmp_path = tmp_path_factory.mktemp("banco")
-        port, key = free_port(), secrets.token_urlsafe(24)
-        env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-               "BANCO_OPERATOR_KEY": key, "BANCO_QUEUE": f"banco-sdk-ts-{secrets.token_hex(4)}",
-               "BANCO_RATE_LIMIT": "100000/minute", "BANCO_CORS_ORIGINS": origin}
-        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--data-dir",
-                                 str(tmp_path / "data"), "--port", str(port), "--workers", "1"],
-                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        try:
-            wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60)
-            yield f"http://127.0.0.1:{port}", key
-        finally:
-            proc.send_signal(signal.SIGINT)
-            proc.wait(timeout=60)
+    with (fresh_database(servers.database_url, "banco_sdk_ts") as database_url,
+          banco_running(tmp_path_factory.mktemp("banco") / "data", database_url, redis_url,
+                        BANCO_RATE_LIMIT="100000/minute", BANCO_CORS_ORIGINS=origin) as running):
+        yield running
 
 
 def test_every_test_file_of_the_sdk_is_run_here():

@@ -5,10 +5,7 @@ gets from the spec alone is enough to play, and the typed models read every tabl
 from __future__ import annotations
 
 import importlib
-import os
 import random
-import secrets
-import signal
 import subprocess
 import sys
 import time
@@ -20,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli import free_port, wait_ready
+from tests.test_cli import banco_running
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = [("sette-e-mezzo", {}, 50, 3), ("siete-y-media", {}, 50, 3), ("casino-pirate", {}, None, 3),
@@ -32,19 +29,9 @@ GAMES = [("sette-e-mezzo", {}, 50, 3), ("siete-y-media", {}, 50, 3), ("casino-pi
 def banco(database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
           ) -> Iterator[tuple[str, str]]:
     """`banco run` with one worker on the session's servers: its URL and operator key."""
-    tmp_path = tmp_path_factory.mktemp("banco")
-    port, key = free_port(), secrets.token_urlsafe(24)
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-           "BANCO_OPERATOR_KEY": key, "BANCO_QUEUE": f"banco-client-{secrets.token_hex(4)}"}
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--data-dir",
-                             str(tmp_path / "data"), "--port", str(port), "--workers", "1"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_ready(f"http://127.0.0.1:{port}/readyz", time.monotonic() + 60)
-        yield f"http://127.0.0.1:{port}", key
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
+    with banco_running(tmp_path_factory.mktemp("banco") / "data", database_url,
+                       redis_url) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

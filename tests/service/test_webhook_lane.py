@@ -4,8 +4,12 @@ worker whose thread is sending to it."""
 
 from __future__ import annotations
 
+import secrets
 import threading
+from collections.abc import Iterator
 from dataclasses import replace
+
+import pytest
 
 from service.runtime.config import Config, webhook_allow_networks
 from tests.conftest import fresh_database
@@ -26,8 +30,18 @@ from workers.queues import connect, queue, webhook_lane
 LOOPBACK = "127.0.0.1/32"  # where the receiver is
 
 
-def test_a_receiver_that_never_answers_holds_up_no_deadline_and_no_settlement(servers,
-                                                                             config: Config):
+@pytest.fixture
+def own(servers, config: Config) -> Iterator[Config]:
+    """A database of its own (its subscription must not be sent the other tests' events), a
+    queue of its own, and webhooks allowed to the loopback receiver."""
+    with fresh_database(servers.database_url, "banco_lane") as url:
+        yield replace(config, database_url=url,
+                      queue_name=f"{config.queue_name}-{secrets.token_hex(4)}",
+                      webhook_allow_networks=webhook_allow_networks(
+                          {"BANCO_WEBHOOK_ALLOW_NETWORKS": LOOPBACK}))
+
+
+def test_a_receiver_that_never_answers_holds_up_no_deadline_and_no_settlement(own: Config):
     release = threading.Event()
 
     def hang(n: int, got: Received) -> int:
@@ -35,66 +49,57 @@ def test_a_receiver_that_never_answers_holds_up_no_deadline_and_no_settlement(se
         return 200
 
     receiver = Receiver(answer=hang).up()
-    # A database of its own: its subscription must not be sent the other tests' events.
-    with fresh_database(servers.database_url, "banco_lane") as url:
-        own = replace(config, database_url=url, queue_name=f"{config.queue_name}-lane",
-                      webhook_allow_networks=webhook_allow_networks(
-                          {"BANCO_WEBHOOK_ALLOW_NETWORKS": LOOPBACK}))
-        env = {"BANCO_WEBHOOK_ALLOW_NETWORKS": LOOPBACK, "BANCO_WEBHOOK_TIMEOUT_S": "300"}
-        try:
-            with app_on(own) as app, worker_process(own, **env):
-                client = app.test_client()
-                r = client.post("/v1/webhooks", json={"url": receiver.url, "event_types": ["TreasurePosted"]},
-                                headers=OPERATOR)
-                assert r.status_code == 201, r.json
-                players = []
-                for name in ("Ann", "Bob", "Cy"):
-                    r = client.post("/v1/players", json={"name": name}, headers=OPERATOR)
-                    players.append(Player(r.json["player"]["id"], r.json["token"]))
-                    client.post(f"/v1/players/{players[-1].id}/deposits",
-                                json={"amount": 50, "reason": "seed"}, headers=OPERATOR)
-                # The worker's lane takes the first event to the receiver, which holds on to it.
-                wait_for(lambda: receiver.received)
-                session = Session(client, "sette-e-mezzo", players)
-                session.open(FAST, 20)
-                hand_id = session.deal()
-                # Nobody moves: the deadline job fires on the worker, then the players finish.
-                finish_after_a_timeout(client, app, session)
-                wait_for(lambda: hand_status(client, hand_id) == "settled")
-                assert timed_out(app, session)
-                # All of it while the one delivery still waited for its answer.
-                assert [got.status for got in receiver.received] == [None]
-                assert not release.is_set()
-        finally:
-            release.set()
-            receiver.down()
+    env = {"BANCO_WEBHOOK_ALLOW_NETWORKS": LOOPBACK, "BANCO_WEBHOOK_TIMEOUT_S": "300"}
+    try:
+        with app_on(own) as app, worker_process(own, **env):
+            client = app.test_client()
+            r = client.post("/v1/webhooks", json={"url": receiver.url, "event_types": ["TreasurePosted"]},
+                            headers=OPERATOR)
+            assert r.status_code == 201, r.json
+            players = []
+            for name in ("Ann", "Bob", "Cy"):
+                r = client.post("/v1/players", json={"name": name}, headers=OPERATOR)
+                players.append(Player(r.json["player"]["id"], r.json["token"]))
+                client.post(f"/v1/players/{players[-1].id}/deposits",
+                            json={"amount": 50, "reason": "seed"}, headers=OPERATOR)
+            # The worker's lane takes the first event to the receiver, which holds on to it.
+            wait_for(lambda: receiver.received)
+            session = Session(client, "sette-e-mezzo", players)
+            session.open(FAST, 20)
+            hand_id = session.deal()
+            # Nobody moves: the deadline job fires on the worker, then the players finish.
+            finish_after_a_timeout(client, app, session)
+            wait_for(lambda: hand_status(client, hand_id) == "settled")
+            assert timed_out(app, session)
+            # All of it while the one delivery still waited for its answer.
+            assert [got.status for got in receiver.received] == [None]
+            assert not release.is_set()
+    finally:
+        release.set()
+        receiver.down()
 
 
-def test_with_no_lane_threads_deliveries_wait_for_a_webhooks_worker(servers, config: Config):
+def test_with_no_lane_threads_deliveries_wait_for_a_webhooks_worker(own: Config):
     receiver = Receiver().up()
-    with fresh_database(servers.database_url, "banco_lane") as url:
-        own = replace(config, database_url=url, queue_name=f"{config.queue_name}-apart",
-                      webhook_allow_networks=webhook_allow_networks(
-                          {"BANCO_WEBHOOK_ALLOW_NETWORKS": LOOPBACK}))
-        env = {"BANCO_WEBHOOK_ALLOW_NETWORKS": LOOPBACK, "BANCO_WEBHOOK_THREADS": "0"}
-        try:
-            with app_on(own) as app, worker_process(own, **env):
-                client = app.test_client()
-                r = client.post("/v1/webhooks", json={"url": receiver.url,
-                                                      "event_types": ["TreasurePosted"]},
-                                headers=OPERATOR)
-                subscription_id = r.json["subscription"]["id"]
-                r = client.post("/v1/players", json={"name": "Ann"}, headers=OPERATOR)
-                client.post(f"/v1/players/{r.json['player']['id']}/deposits",
-                            json={"amount": 5, "reason": "seed"}, headers=OPERATOR)
-                redis = connect(own.redis_url)
-                queued = f"banco:{webhook_lane(own.queue_name)}:webhook-queued:{subscription_id}"
-                # Queued on the lane by the worker's sweeper, and left there: no thread of it
-                # works the lane.
-                wait_for(lambda: redis.exists(queued))
-                assert queue(redis, webhook_lane(own.queue_name)).count == 1
-                assert receiver.received == []
-                with worker_process(own, "--webhooks", **env):
-                    wait_for(lambda: receiver.delivered(lambda got: got.status == 200))
-        finally:
-            receiver.down()
+    env = {"BANCO_WEBHOOK_ALLOW_NETWORKS": LOOPBACK, "BANCO_WEBHOOK_THREADS": "0"}
+    try:
+        with app_on(own) as app, worker_process(own, **env):
+            client = app.test_client()
+            r = client.post("/v1/webhooks", json={"url": receiver.url,
+                                                  "event_types": ["TreasurePosted"]},
+                            headers=OPERATOR)
+            subscription_id = r.json["subscription"]["id"]
+            r = client.post("/v1/players", json={"name": "Ann"}, headers=OPERATOR)
+            client.post(f"/v1/players/{r.json['player']['id']}/deposits",
+                        json={"amount": 5, "reason": "seed"}, headers=OPERATOR)
+            redis = connect(own.redis_url)
+            queued = f"banco:{webhook_lane(own.queue_name)}:webhook-queued:{subscription_id}"
+            # Queued on the lane by the worker's sweeper, and left there: no thread of it
+            # works the lane.
+            wait_for(lambda: redis.exists(queued))
+            assert queue(redis, webhook_lane(own.queue_name)).count == 1
+            assert receiver.received == []
+            with worker_process(own, "--webhooks", **env):
+                wait_for(lambda: receiver.delivered(lambda got: got.status == 200))
+    finally:
+        receiver.down()
