@@ -3,9 +3,10 @@ of work it runs in, the command and the metadata its events record.
 
 The API's resources, the workers and the command line all hand their commands to `Bus.handle`;
 none calls a handler itself. Notices a handler publishes on the unit of work
-(`commands.TablePlayed`) go, as the handler returns and before its work commits, to the
-subscribers the process gave its bus: the API hands the table to its streams and queues its
-jobs for after the commit; a worker, which follows up on what it returns, subscribes none.
+(`commands.TablePlayed`, `players.Erasing`) go, as the handler returns and before its work
+commits, to the subscribers the process gave its bus: the API hands the table to its streams and
+queues its jobs for after the commit, and keeps each erasure in its journal; a worker, which
+follows up on what it returns, subscribes none.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ HANDLERS: dict[type, Handler] = {
     webhook_deliveries.MoveCursor: webhook_deliveries.skip,
 }
 
-Subscriber = Callable[[commands.TablePlayed, UnitOfWork], None]
+# Told every notice (`commands.TablePlayed`, `players.Erasing`); each takes those it follows.
+Subscriber = Callable[[Any, UnitOfWork], None]
 
 
 class Bus:

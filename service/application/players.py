@@ -57,6 +57,16 @@ class Withdraw:
 
 
 @dataclass(frozen=True)
+class Erasing:
+    """Told to the process's subscribers (`bus.Bus`) when an erasure is written and about to
+    commit: the API keeps it in the erasure journal (`service.application.erasure_journal`),
+    where a restore of the database to an earlier point does not take it back."""
+
+    player_id: str
+    actor: str
+
+
+@dataclass(frozen=True)
 class ErasePlayer:
     player_id: str
 
@@ -136,4 +146,5 @@ def erase(uow: UnitOfWork, command: ErasePlayer, metadata: dict[str, Any]) -> bo
     revoked = tokens.revoke_all(uow, "player", player_id, metadata)
     uow.append(stream(player_id), [*revoked, erased], None)
     uow.flush()
+    uow.publish(Erasing(player_id, metadata["actor"]))
     return True

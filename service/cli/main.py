@@ -11,6 +11,7 @@ import click
 import psycopg
 
 from service.cli import audit as cli_audit
+from service.cli import erasures as cli_erasures
 from service.cli import metrics_dir
 from service.cli.failures import Banco
 from service.cli.files import written
@@ -160,6 +161,25 @@ def rebuild(data_dir: Path) -> None:
     click.echo(f"rebuilt projections from {count} events")
 
 
+@projections.command("check")
+@data_dir_option
+def projections_check(data_dir: Path) -> None:
+    """Compare every projection with a replay of the log, changing nothing (exit 1 on a
+    difference). It blocks writers while it replays, as a rebuild does."""
+    from projections.check import differences
+
+    with database_url(data_dir) as url, psycopg.connect(url, autocommit=True) as conn:
+        found = differences(conn)
+    for name, difference in found.items():
+        columns = ", ".join(f"{c} in {n}" for c, n in difference.columns.items())
+        click.echo(f"{name}: {difference.held_only} row(s) not given by a replay,"
+                   f" {difference.replayed_only} row(s) of the replay missing"
+                   + (f"; rows differ in {columns}" if columns else ""))
+    if found:
+        raise SystemExit(1)
+    click.echo("projections agree with the log")
+
+
 @main.group()
 def export() -> None:
     """Exports."""
@@ -219,6 +239,8 @@ def openapi_write(path: Path) -> None:
         raise click.ClickException(f"cannot write {path}: {e.strerror}") from e
     click.echo(f"wrote {path}")
 
+
+main.add_command(cli_erasures.erasures)
 
 for _audit_command in (cli_audit.replay, cli_audit.verify, cli_audit.checkpoint):
     main.add_command(_audit_command)

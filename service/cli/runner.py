@@ -17,7 +17,13 @@ import psycopg
 from projections import migrate
 from service.cli import metrics_dir
 from service.runtime import embedded
-from service.runtime.config import Config, ConfigError, Local, child_environment
+from service.runtime.config import (
+    ERASURE_JOURNAL,
+    Config,
+    ConfigError,
+    Local,
+    child_environment,
+)
 
 # gunicorn threads per worker, for requests: a stream holds one only until its client has what
 # was due, then goes on from the worker's streamer (`service.streaming.relay`, bounded by
@@ -74,7 +80,8 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
         metrics = metrics_dir.chosen(local.metrics_dir, data_dir / "metrics")
         env = child_environment(DATABASE_URL=servers.database_url, REDIS_URL=servers.redis_url,
                                 BANCO_OPERATOR_KEY=key, BANCO_THREADS=str(THREADS),
-                                **{metrics_dir.VARIABLE: str(metrics)})
+                                **{metrics_dir.VARIABLE: str(metrics),
+                                   ERASURE_JOURNAL: str(local.journal(data_dir).resolve())})
         try:
             # Every process reads these settings: refuse bad ones here, once and plainly, rather
             # than as a traceback from each gunicorn worker that fails to start.

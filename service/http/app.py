@@ -17,8 +17,8 @@ from events.ledger import InsufficientTreasure
 from events.model import ConcurrencyConflict, InvalidEvent
 from events.postgres import PostgresEventStore, make_pool
 from projections import tables as table_projection
-from service.application import notify
-from service.application.bus import Bus
+from service.application import erasure_journal, notify
+from service.application.bus import Bus, Subscriber
 from service.application.errors import (
     Conflict,
     Forbidden,
@@ -28,6 +28,7 @@ from service.application.errors import (
     Refused,
     Stale,
 )
+from service.application.file_erasure_journal import FileJournal
 from service.http import (
     audit,
     auditors,
@@ -209,8 +210,12 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
         app.extensions["banco.redis"], config.queue_name,
         versions=lambda table_ids: _table_versions(db_pool, table_ids))
     # Every command the API gives goes through its bus, which tells what moved a table's play
-    # on to the table's followers and to the jobs that follow it.
-    app.extensions["banco.bus"] = Bus([follow_up.table_played])
+    # on to the table's followers and to the jobs that follow it, and each erasure to the
+    # journal that a restore of the database does not take back.
+    subscribers: list[Subscriber] = [follow_up.table_played]
+    if config.erasure_journal is not None:
+        subscribers.append(erasure_journal.keeper(FileJournal(config.erasure_journal)))
+    app.extensions["banco.bus"] = Bus(subscribers)
     headers.init_app(app)
     cors.init_app(app, config.cors_origins)
     metrics.init_app(app)

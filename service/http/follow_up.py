@@ -27,9 +27,11 @@ if TYPE_CHECKING:
 COUNTED = {"OpenHand": metrics.HANDS_DEALT, "Act": metrics.ACTIONS}
 
 
-def table_played(notice: TablePlayed, uow: UnitOfWork) -> None:
+def table_played(notice: object, uow: UnitOfWork) -> None:
     """The bus's subscriber in the API, told in the request that gave the command: the app's
     jobs, followers and relay as they are then."""
+    if not isinstance(notice, TablePlayed):
+        return
     jobs: DeferredJobs = current_app.extensions["banco.jobs"]
     feeds: Feeds = current_app.extensions["banco.feeds"]
     relay: Relay = current_app.extensions["banco.relay"]

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+import psycopg
 from flask import Flask, Response, current_app, g, request
 from psycopg.types.json import Jsonb
 
@@ -133,10 +134,12 @@ def _with_secret(body: bytes) -> bytes:
     return orjson.dumps({**doc, "secret": secret})
 
 
-def rewrite_kept(token_ids: list[str], rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+def rewrite_kept(token_ids: list[str], rewrite: Callable[[dict[str, Any]], dict[str, Any]],
+                 c: psycopg.Connection | None = None) -> None:
     """Rewrite the kept answers that issued one of `token_ids` (a registration's, a rotation's),
-    in the request's transaction: for what they hold that must not outlive its subject's erasure."""
-    c = db.conn()
+    in the request's transaction (or `c`'s): for what they hold that must not outlive its
+    subject's erasure."""
+    c = db.conn() if c is None else c
     rows = c.execute("SELECT principal, key, body FROM idempotency_keys WHERE token_id = ANY(%s)"
                      " AND body IS NOT NULL FOR UPDATE", (token_ids,)).fetchall()
     for who, key, body in rows:

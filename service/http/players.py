@@ -104,11 +104,12 @@ class Erasure(MethodView):
         # The answers kept for a retry of his registration (or a rotation) held his name. Locked
         # after his row, as a replay of one locks them (idempotency._lock_token_holder): in the
         # other order an erasure and a replay would deadlock.
-        idempotency.rewrite_kept(tokens.issued_ids("player", player_id), _erased_answer)
+        idempotency.rewrite_kept(tokens.issued_ids("player", player_id), erased_answer)
         return player
 
 
-def _erased_answer(answer: dict[str, Any]) -> dict[str, Any]:
+def erased_answer(answer: dict[str, Any]) -> dict[str, Any]:
+    """A kept answer as it reads once its player is erased (`banco erasures reapply` too)."""
     if "player" not in answer:
         return answer  # a rotation's: his token's id, no name
     return {**answer, "player": {**answer["player"], "name": None, "erased": True}}

@@ -100,6 +100,9 @@ def webhook_allow_networks(env: Mapping[str, str]) -> tuple[Network, ...]:
     return tuple(networks)
 
 
+# The erasure journal's file (`Config.erasure_journal`); `banco run` keeps it in its data folder.
+ERASURE_JOURNAL = "BANCO_ERASURE_JOURNAL"
+
 # Read by prometheus_client itself in every process that counts: the name is its, not ours.
 METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -167,6 +170,9 @@ class Config:
     cors_origins: tuple[str, ...] = ()
     # How long a stream ticket may open its stream (service/http/tickets.py).
     stream_ticket_ttl_s: int = STREAM_TICKET_TTL_S
+    # The file each erasure is kept in before it commits, where a restore of the database does
+    # not take it back (service/application/erasure_journal.py); None: kept in the database only.
+    erasure_journal: Path | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -198,6 +204,7 @@ class Config:
             metrics_dir=_path(env, METRICS_DIR),
             cors_origins=cors_origins(env),
             stream_ticket_ttl_s=_int(env, "BANCO_STREAM_TICKET_TTL_S", STREAM_TICKET_TTL_S, 1, 3600),
+            erasure_journal=_path(env, ERASURE_JOURNAL),
         )
 
 
@@ -297,6 +304,7 @@ class Local:
     operator_key: str | None = None  # else the one `banco run` generated in the data folder
     queue_name: str = "banco"
     metrics_dir: Path | None = None
+    erasure_journal: Path | None = None  # else the data folder's `erasures.jsonl`
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Local:
@@ -310,7 +318,12 @@ class Local:
             operator_key=env.get("BANCO_OPERATOR_KEY") or None,
             queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
             metrics_dir=_path(env, METRICS_DIR),
+            erasure_journal=_path(env, ERASURE_JOURNAL),
         )
+
+    def journal(self, data_dir: Path | None = None) -> Path:
+        """The erasure journal's file: `BANCO_ERASURE_JOURNAL`, else in the data folder."""
+        return self.erasure_journal or (data_dir or self.data_dir) / "erasures.jsonl"
 
 
 def child_environment(**settings: str) -> dict[str, str]:

@@ -40,7 +40,8 @@ from tests.application.test_table_commands import META, load, open_table, player
 from tests.games.test_sevenhalf_properties import concrete
 
 # What a module holds that is a command: a frozen dataclass other than the notices and results.
-NOT_COMMANDS = {commands.IfMatch, commands.Joined, commands.TablePlayed, commands.TimedOut}
+NOT_COMMANDS = {commands.IfMatch, commands.Joined, commands.TablePlayed, commands.TimedOut,
+                players.Erasing}
 
 
 def defined_commands() -> set[type]:

@@ -1,0 +1,68 @@
+"""The erasure journal (`service.application.erasure_journal`) as a file of JSON lines
+(`BANCO_ERASURE_JOURNAL`).
+
+Every API process of a node appends to it: each line is written whole under an exclusive lock
+and flushed to the disk (`fsync`) before the erasure it records commits. Keep it where a restore
+of the database does not reach, and where every node writes the same file (shared storage), or
+give each node its own and reapply each (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+
+from service.application.erasure_journal import Erasure
+
+
+class FileJournal:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def record(self, erasure: Erasure) -> None:
+        line = json.dumps({"player_id": erasure.player_id, "actor": erasure.actor,
+                           "recorded_at": erasure.recorded_at.isoformat()}) + "\n"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        created = not self.path.exists()
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            os.write(fd, line.encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if created:  # the file's name is durable only once its folder is
+            folder = os.open(self.path.parent, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+
+    def entries(self) -> list[Erasure]:
+        """Every erasure kept. A last line cut short (a crash mid-write) is left out; any other
+        line that is not an erasure raises JournalError."""
+        try:
+            text = self.path.read_text()
+        except FileNotFoundError:
+            return []
+        lines = text.split("\n")
+        kept = []
+        for number, line in enumerate(lines, 1):
+            if not line:
+                continue
+            try:
+                row = json.loads(line)
+                kept.append(Erasure(row["player_id"], row["actor"],
+                                    datetime.fromisoformat(row["recorded_at"])))
+            except (ValueError, KeyError, TypeError) as e:
+                if number == len(lines):  # no newline after it: its write never finished
+                    continue
+                raise JournalError(f"{self.path}, line {number}: not an erasure ({e})") from None
+        return kept
+
+
+class JournalError(Exception):
+    """The journal holds a line that is not an erasure."""

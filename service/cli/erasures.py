@@ -1,0 +1,88 @@
+"""`banco erasures`: the erasure journal, and erasures made again after a restore.
+
+A restore of the database to a point before an erasure brings back the erased player's key,
+and with it his name. Each erasure is also kept in a journal outside the database
+(`service.application.erasure_journal`); after a restore, `banco erasures reapply` erases again
+everyone it names whom the restored database does not hold erased (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from service.cli.servers import data_dir_option, database_url
+from service.runtime.config import Local
+
+JOURNAL_HELP = ("the erasure journal (default: BANCO_ERASURE_JOURNAL, else erasures.jsonl in the"
+                " data folder)")
+
+
+@click.group()
+def erasures() -> None:
+    """The erasure journal, kept apart from the database so that a restore loses no erasure."""
+
+
+def _journal(journal: Path | None, data_dir: Path) -> Path:
+    path = journal or Local.from_env().journal(data_dir)
+    if not path.is_file():
+        raise click.UsageError(f"no erasure journal at {path}")
+    return path
+
+
+@erasures.command("list")
+@click.option("--journal", type=click.Path(dir_okay=False, path_type=Path), help=JOURNAL_HELP)
+@data_dir_option
+def list_cmd(journal: Path | None, data_dir: Path) -> None:
+    """Print every erasure the journal keeps, oldest first."""
+    from service.application.file_erasure_journal import FileJournal, JournalError
+
+    try:
+        kept = FileJournal(_journal(journal, data_dir)).entries()
+    except JournalError as e:
+        raise click.ClickException(str(e)) from e
+    for entry in kept:
+        click.echo(f"{entry.recorded_at.isoformat()}  {entry.player_id}  by {entry.actor}")
+
+
+@erasures.command("reapply")
+@click.option("--journal", type=click.Path(dir_okay=False, path_type=Path), help=JOURNAL_HELP)
+@data_dir_option
+def reapply_cmd(journal: Path | None, data_dir: Path) -> None:
+    """Erase again everyone the journal names whom the database does not hold erased: run it
+    after a restore, before the service is let back in. Running it again changes nothing."""
+    from events.catalog import default_types
+    from events.postgres import PostgresEventStore, make_pool
+    from service.application import tokens
+    from service.application.bus import handle
+    from service.application.erasure_journal import reapply
+    from service.application.file_erasure_journal import FileJournal, JournalError
+    from service.application.postgres_unit_of_work import PostgresUnitOfWork, transaction
+    from service.application.unit_of_work import UnitOfWork
+    from service.http.idempotency import rewrite_kept
+    from service.http.players import erased_answer
+
+    try:
+        entries = FileJournal(_journal(journal, data_dir)).entries()
+    except JournalError as e:
+        raise click.ClickException(str(e)) from e
+
+    def answers_rewritten(uow: UnitOfWork, player_id: str) -> None:
+        # The answers kept for a retry of his registration held his name, as the API's erasure
+        # rewrites them (service/http/players.py).
+        assert isinstance(uow, PostgresUnitOfWork)
+        conn = uow.connection
+        rewrite_kept(tokens.issued_ids(conn, "player", player_id), erased_answer, conn)
+
+    with database_url(data_dir) as url:
+        pool = make_pool(url, min_size=1, max_size=1)
+        try:
+            store = PostgresEventStore(pool, default_types())
+            done = reapply(entries, lambda: transaction(pool, store), handle, answers_rewritten)
+        finally:
+            pool.close()
+    for player_id in done.erased:
+        click.echo(f"erased again: {player_id}")
+    click.echo(f"{len(done.erased)} erased again, {len(done.already)} already erased,"
+               f" {len(done.absent)} not in the database")

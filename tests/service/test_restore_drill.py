@@ -1,0 +1,248 @@
+"""The restore drill of docs/operations.md, run on a PostgreSQL of its own on loopback with
+Debian's pgBackRest (`./quickstart test` installs it as root): play, take a base backup with
+its WAL archived, play and erase, restore to a point between, and check what came back.
+
+A restore to a point before an erasure brings the erased player's key back with the database;
+the erasure journal, kept outside it, is what erases him again (`banco erasures reapply`)."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from projections import migrate
+from service.runtime.config import Config
+from tests.service.conftest import OPERATOR, ROOT, Player, app_on
+from tests.service.play import Session
+from tests.service.test_timeouts import stop_group
+from tests.test_cli import free_port
+
+STANZA = "banco"
+
+
+def postgres_bin() -> Path:
+    """Debian's PostgreSQL programs (initdb, pg_ctl) of the newest version installed."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+                   key=lambda p: int(p.parts[-3]))
+    assert found, "PostgreSQL's server programs are not installed (Debian's postgresql)"
+    return found[-1].parent
+
+
+class Cluster:
+    """A PostgreSQL cluster of the test's own, archiving its WAL to a pgBackRest repository.
+
+    As root, PostgreSQL and pgBackRest run as the `postgres` user (initdb refuses root), which
+    must own the folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.data = root / "data"
+        self.port = free_port()
+        self.bin = postgres_bin()
+        self.config = root / "pgbackrest.conf"
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/banco"
+        self.as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    def run(self, *command: str | Path) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([*self.as_postgres, *map(str, command)], capture_output=True,
+                              text=True, timeout=180)
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+        return done
+
+    def backrest(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return self.run("pgbackrest", f"--config={self.config}", f"--stanza={STANZA}", *args)
+
+    def create(self) -> None:
+        assert shutil.which("pgbackrest"), \
+            "pgBackRest is not installed: ./quickstart test installs it as root"
+        for folder in ("sock", "repo", "log", "lock", "spool"):
+            (self.root / folder).mkdir()
+        self.config.write_text(
+            "[global]\n"
+            f"repo1-path={self.root / 'repo'}\nrepo1-retention-full=2\n"
+            f"log-path={self.root / 'log'}\nlock-path={self.root / 'lock'}\n"
+            f"spool-path={self.root / 'spool'}\n"
+            "start-fast=y\ncompress-type=none\nlog-level-console=warn\nlog-level-file=off\n"
+            f"[{STANZA}]\npg1-path={self.data}\npg1-port={self.port}\n"
+            f"pg1-socket-path={self.root / 'sock'}\npg1-user=postgres\n")
+        if self.as_postgres:
+            owner = pwd.getpwnam("postgres")
+            for path in [self.root, *self.root.rglob("*")]:
+                os.chown(path, owner.pw_uid, owner.pw_gid)
+        self.run(self.bin / "initdb", "-D", self.data, "-U", "postgres", "--auth=trust")
+        with (self.data / "postgresql.conf").open("a") as conf:
+            conf.write(
+                f"listen_addresses = '127.0.0.1'\nport = {self.port}\n"
+                f"unix_socket_directories = '{self.root / 'sock'}'\n"
+                "wal_level = replica\narchive_mode = on\n"
+                f"archive_command = 'pgbackrest --config={self.config} --stanza={STANZA}"
+                " archive-push %p'\n"
+                "fsync = off\nshared_buffers = 32MB\n")
+        self.start()
+        with psycopg.connect(self.url.replace("/banco", "/postgres"), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE banco")
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            migrate.upgrade(conn)
+        self.backrest("stanza-create")
+        self.backrest("check")
+
+    def start(self) -> None:
+        self.run(self.bin / "pg_ctl", "-D", self.data, "-l", self.root / "log" / "server.log",
+                 "-w", "start")
+
+    def stop(self) -> None:
+        self.run(self.bin / "pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop")
+
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+
+@pytest.fixture
+def cluster() -> Iterator[Cluster]:
+    # Not pytest's tmp_path: its folders are root's alone, and PostgreSQL runs as `postgres`.
+    root = Path(tempfile.mkdtemp(prefix="banco-drill-"))
+    cluster = Cluster(root)
+    try:
+        cluster.create()
+        yield cluster
+    finally:
+        if cluster.running():
+            with contextlib.suppress(AssertionError):
+                cluster.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def worker(config: Config) -> Iterator[None]:
+    env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
+           "BANCO_QUEUE": config.queue_name}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env,
+                            start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        yield
+    finally:
+        stop_group(proc)
+
+
+def banco(cluster: Cluster, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "service.cli", *args], cwd=ROOT, text=True,
+                          capture_output=True, timeout=300,
+                          env={**os.environ, "DATABASE_URL": cluster.url})
+
+
+def settled_hand(session: Session) -> str:
+    hand_id = session.deal()
+    session.play_hand()
+    session.wait_settled(hand_id)
+    return hand_id
+
+
+def test_a_restore_to_a_point_before_an_erasure_erases_again_and_checks_clean(
+        cluster: Cluster, config: Config) -> None:
+    journal = cluster.root / "erasures.jsonl"
+    on_cluster = dataclasses.replace(config, database_url=cluster.url, erasure_journal=journal,
+                                     queue_name=f"{config.queue_name}-drill")
+    with app_on(on_cluster) as app, worker(on_cluster):
+        client = app.test_client()
+        players = []
+        for name in ("Ann", "Bob", "Cid"):
+            r = client.post("/v1/players", json={"name": name}, headers=OPERATOR)
+            players.append(Player(r.json["player"]["id"], r.json["token"]))
+            client.post(f"/v1/players/{players[-1].id}/deposits",
+                        json={"amount": 500, "reason": "seed"}, headers=OPERATOR)
+        ann, bob, _ = players
+        session = Session(client, "sette-e-mezzo", players)
+        session.open({}, 50)
+        first = settled_hand(session)
+
+        cluster.backrest("backup", "--type=full")
+
+        second = settled_hand(session)
+        with psycopg.connect(cluster.url, autocommit=True) as conn:
+            conn.execute("SELECT pg_create_restore_point('drill')")
+        # After the restore point: an erasure and a deposit, which the restore takes back.
+        r = client.post(f"/v1/players/{ann.id}/erasure", headers=OPERATOR)
+        assert r.status_code == 200 and r.json["name"] is None, r.json
+        client.post(f"/v1/players/{bob.id}/deposits", json={"amount": 7, "reason": "late"},
+                    headers=OPERATOR)
+        bob_after = client.get(f"/v1/players/{bob.id}/balance", headers=OPERATOR).json["balance"]
+    # The erasure was kept outside the database before it committed.
+    assert [line for line in journal.read_text().splitlines() if ann.id in line]
+    cluster.backrest("check")  # switches to a new WAL file and waits for its archiving
+    cluster.stop()
+
+    cluster.backrest("restore", "--delta", "--type=name", "--target=drill",
+                     "--target-action=promote")
+    cluster.start()
+    with psycopg.connect(cluster.url, autocommit=True) as conn:
+        for _ in range(100):
+            if not conn.execute("SELECT pg_is_in_recovery()").fetchone()[0]:
+                break
+            time.sleep(0.1)
+        statuses = dict(conn.execute("SELECT hand_id, status FROM hands").fetchall())
+        assert statuses == {first: "settled", second: "settled"}
+        # Back to the restore point: Ann's key and name are back, Bob's late deposit is gone.
+        assert conn.execute("SELECT count(*) FROM player_keys WHERE player_id = %s",
+                            (ann.id,)).fetchone() == (1,)
+        assert conn.execute("SELECT erased_at FROM players WHERE player_id = %s",
+                            (ann.id,)).fetchone() == (None,)
+        [bob_restored] = conn.execute("SELECT balance FROM balances WHERE account = %s",
+                                      (f"wallet:{bob.id}",)).fetchone()
+        assert bob_restored == bob_after - 7
+
+    done = banco(cluster, "erasures", "reapply", "--journal", str(journal))
+    assert done.returncode == 0, done.stderr
+    assert f"erased again: {ann.id}" in done.stdout
+    assert "1 erased again, 0 already erased, 0 not in the database" in done.stdout
+    with app_on(dataclasses.replace(on_cluster, erasure_journal=None)) as app:
+        client = app.test_client()
+        erased = client.get(f"/v1/players/{ann.id}", headers=OPERATOR).json
+        assert erased["name"] is None and erased["erased"] is True, erased
+        assert client.get(f"/v1/players/{bob.id}", headers=OPERATOR).json["name"] == "Bob"
+        # His token is revoked again: the restore had brought it back.
+        r = client.get(f"/v1/players/{ann.id}/balance", headers=ann.auth)
+        assert r.status_code == 401, r.json
+    with psycopg.connect(cluster.url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM player_keys WHERE player_id = %s",
+                            (ann.id,)).fetchone() == (0,)
+        [erasures] = conn.execute("SELECT count(*) FROM events WHERE type = 'PlayerErased'"
+                                  " AND data->>'player_id' = %s", (ann.id,)).fetchone()
+        assert erasures == 1
+
+    again = banco(cluster, "erasures", "reapply", "--journal", str(journal))
+    assert "0 erased again, 1 already erased" in again.stdout, again.stdout
+
+    verified = banco(cluster, "verify", "--all")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    checked = banco(cluster, "projections", "check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "projections agree with the log" in checked.stdout
+
+
+def test_a_journal_missing_or_not_of_erasures_is_a_plain_error(tmp_path: Path) -> None:
+    def reapply(journal: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "service.cli", "erasures", "reapply",
+                               "--journal", str(journal)], cwd=ROOT, text=True,
+                              capture_output=True, timeout=60)
+
+    missing = reapply(tmp_path / "nowhere.jsonl")
+    assert missing.returncode == 2 and "no erasure journal at" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    garbled = tmp_path / "erasures.jsonl"
+    garbled.write_text("not json\n")
+    done = reapply(garbled)
+    assert done.returncode == 1 and "line 1: not an erasure" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
