@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-from bench import db, http_cpu, report
+from bench import db, http_cpu, otlp_sink, report
 from bench.http_clients import GAMES, Tally, _hold, follow, insert, move, play, tables_for
 from bench.http_history import history_markdown, run_history
 from bench.http_service import Service, machine_cpu, prepare, process_cpu, redis_url, service
@@ -335,6 +335,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         " counts its requests by endpoint; local PostgreSQL and Redis from /proc)")
     parser.add_argument("--history", type=int,
                         help="hands played at the long-lived table (default 10000, quick 50; 0 skips)")
+    parser.add_argument("--traces", action="store_true",
+                        help="the service traces every request and job and exports the spans by"
+                        " OTLP to a receiver of the benchmark's (service/runtime/tracing.py)")
     parser.add_argument("--url", help="server to create the benchmark database on"
                         " (default: $DATABASE_URL, else the local test server)")
     args = parser.parse_args(argv)
@@ -351,6 +354,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         hands_per_round=1,
     )
     progress = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    sink = None
+    if args.traces:  # the service and its worker inherit the endpoint
+        endpoint, sink = otlp_sink.start()
+        os.environ["OTEL_EXPORTER_OTLP_ENDPOINT"] = endpoint
     with db.fresh_database(args.url) as url:
         print(f"# HTTP: tables vs the minimal move and a one-INSERT endpoint of the same app,"
               f" {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n"
@@ -361,6 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               " trial; rates are medians over rounds, actions/ceiling the median of each round's"
               " ratio (its trials back to back), latencies pooled over rounds; CPU in cores;"
               f" streams {'served in their threads' if options.in_thread else 'handed over'};"
+              f" traces {'on, exported by OTLP to a local receiver' if sink else 'off'};"
               f" load average before {os.getloadavg()[0]:.2f}\n", flush=True)
         prepare(url)
         with service(url, redis_url(), threads=options.server_threads, cpu=options.cpu,
@@ -370,6 +378,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      client=play if options.poll else follow)
             print(markdown(results), flush=True)
             print(f"\nload average after: {os.getloadavg()[0]:.2f}", flush=True)
+            if sink is not None:
+                print(f"spans exported: {sink.requests} OTLP requests, {sink.bytes:,} bytes",
+                      flush=True)
             if options.cpu:
                 print("\n## CPU per action (or ceiling request), ms, by part\n")
                 print(cpu_markdown(results), flush=True)

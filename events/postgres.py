@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -95,10 +95,17 @@ READ_ALL = _READ_ALL.format(only="")
 READ_ALL_OF_TYPES = _READ_ALL.format(only=" AND type = ANY(%s)")
 
 
+# What else every new connection of a pool is given, by the process that knows it: its traces'
+# cursors when tracing is on (service/runtime/tracing.py).
+ON_CONNECT: list[Callable[[psycopg.Connection], object]] = []
+
+
 def configure_connection(conn: psycopg.Connection) -> None:
     """Per-connection setup: orjson for jsonb both ways."""
     set_json_loads(orjson.loads, conn)
     set_json_dumps(lambda obj: orjson.dumps(obj).decode(), conn)
+    for hook in ON_CONNECT:
+        hook(conn)
 
 
 def make_pool(url: str, min_size: int = 1, max_size: int = 10, open: bool = True,

@@ -29,6 +29,7 @@ from weakref import WeakSet
 from redis import Redis
 
 from projections.tables import TableRow
+from service.runtime import tracing
 from workers import timeouts
 
 log = logging.getLogger("banco.jobs")
@@ -54,6 +55,8 @@ class _Table:
     turn: TableRow | None = None  # the newest change with a deadline, not yet scheduled
     cancel: set[int] = field(default_factory=set)  # versions whose jobs may be in Redis
     settle: list[str] = field(default_factory=list)  # hands to settle, in order
+    # The trace context of the newest change's queueing, which its jobs carry (when tracing).
+    trace: dict[str, str] | None = None
 
 
 class DeferredJobs:
@@ -74,8 +77,11 @@ class DeferredJobs:
         """Record what the committed `table` needs, as `timeouts.after` would send it: its
         settlement queued, or its turn's deadline scheduled; and the timeout of the turn it
         `ended` (the version that turn began at) cancelled."""
+        trace = tracing.queued("jobs")  # in the request's trace: before the lock
         with self._lock:
             pending = self._pending.setdefault(table.table_id, _Table())
+            if trace is not None:
+                pending.trace = trace
             unsent = pending.turn
             if unsent is not None and unsent.version < table.version:
                 # The table has moved past that turn: it ended before its job was written.
@@ -123,7 +129,8 @@ class DeferredJobs:
             self.connection, self.queue_name,
             settle=[(t, hand_id) for t, p in pending.items() for hand_id in p.settle],
             turns=[due for turn in turns.values() if (due := timeouts.deadline(turn)) is not None],
-            ended=[(t, version) for t, p in pending.items() for version in p.cancel])
+            ended=[(t, version) for t, p in pending.items() for version in p.cancel],
+            traces={t: p.trace for t, p in pending.items() if p.trace is not None})
 
     def _run(self) -> None:
         while True:

@@ -11,7 +11,7 @@ from redis.client import Pipeline
 from rq import Retry
 
 from events.model import ConcurrencyConflict
-from service.runtime import metrics
+from service.runtime import metrics, tracing
 from workers import context
 from workers.queues import queue
 
@@ -48,8 +48,17 @@ def settle_hand(table_id: str, hand_id: str) -> bool:
 
 
 def enqueue_settlement(connection: Redis, queue_name: str, table_id: str, hand_id: str,
-                       pipeline: Pipeline | None = None) -> None:
-    """Queue the settlement; the job id is the hand's, so duplicates collapse into one job."""
+                       pipeline: Pipeline | None = None,
+                       trace: dict[str, str] | None = None) -> None:
+    """Queue the settlement; the job id is the hand's, so duplicates collapse into one job. It
+    carries `trace`, the context of what queued it, else the current one's (when tracing)."""
     queue(connection, queue_name).enqueue(
         settle_hand, table_id, hand_id, job_id=f"settle-{hand_id}",
-        retry=Retry(max=5, interval=[1, 2, 5, 10, 30]), result_ttl=3600, pipeline=pipeline)
+        retry=Retry(max=5, interval=[1, 2, 5, 10, 30]), result_ttl=3600, pipeline=pipeline,
+        meta=carried(trace, "settlement"))
+
+
+def carried(trace: dict[str, str] | None, what: str) -> dict[str, object] | None:
+    """A job's meta with the trace context it carries: `trace`, else the current one's."""
+    trace = trace if trace is not None else tracing.queued(what)
+    return {"trace": trace} if trace is not None else None

@@ -8,7 +8,7 @@ find the version moved on and append nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 
 from redis import Redis
@@ -22,7 +22,7 @@ from projections import tables
 from service.runtime import metrics
 from workers import context
 from workers.queues import queue
-from workers.settlement import enqueue_settlement
+from workers.settlement import carried, enqueue_settlement
 
 log = logging.getLogger("banco.timeouts")
 
@@ -33,11 +33,13 @@ def job_id(table_id: str, version: int) -> str:
 
 
 def schedule(connection: Redis, queue_name: str, table_id: str, version: int, at: datetime,
-             pipeline: Pipeline | None = None) -> None:
-    """Schedule the timeout of the turn that began at `version`."""
+             pipeline: Pipeline | None = None, trace: dict[str, str] | None = None) -> None:
+    """Schedule the timeout of the turn that began at `version` (carrying `trace`, as
+    `enqueue_settlement`)."""
     queue(connection, queue_name).enqueue_at(
         at, fire_timeout, table_id, version, job_id=job_id(table_id, version),
-        retry=Retry(max=3, interval=[1, 5, 15]), result_ttl=600, pipeline=pipeline)
+        retry=Retry(max=3, interval=[1, 5, 15]), result_ttl=600, pipeline=pipeline,
+        meta=carried(trace, "timeout"))
 
 
 def cancel(connection: Redis, queue_name: str, table_id: str, version: int,
@@ -75,17 +77,20 @@ def fire(table_id: str, version: int) -> tables.TableRow | None:
 
 def send(connection: Redis, queue_name: str, settle: Iterable[tuple[str, str]] = (),
          turns: Iterable[tuple[str, int, datetime]] = (),
-         ended: Iterable[tuple[str, int]] = ()) -> None:
+         ended: Iterable[tuple[str, int]] = (),
+         traces: Mapping[str, dict[str, str]] | None = None) -> None:
     """In one round trip to Redis: the settlements of (table, hand) queued, the timeouts of the
     turns (table, version it began at, deadline) scheduled, and those of the turns (table,
-    version) that `ended` cancelled."""
+    version) that `ended` cancelled. Each job carries its table's trace context from `traces`."""
+    traces = traces or {}
     pipe = connection.pipeline()
     # RQ may start its transaction on the pipeline while enqueueing, which must come before any
     # other command: so settlements first, then schedules, then cancellations.
     for table_id, hand_id in settle:
-        enqueue_settlement(connection, queue_name, table_id, hand_id, pipe)
+        enqueue_settlement(connection, queue_name, table_id, hand_id, pipe,
+                           trace=traces.get(table_id))
     for table_id, version, at in turns:
-        schedule(connection, queue_name, table_id, version, at, pipe)
+        schedule(connection, queue_name, table_id, version, at, pipe, trace=traces.get(table_id))
     for table_id, version in ended:
         cancel(connection, queue_name, table_id, version, pipe)
     pipe.execute()

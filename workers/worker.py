@@ -19,9 +19,11 @@ from redis import Redis
 from redis.client import Pipeline
 from redis.exceptions import ConnectionError, TimeoutError
 from rq import Queue, SimpleWorker, worker_registration
+from rq.executions import Execution
 from rq.job import Job
 from rq.timeouts import TimerDeathPenalty
 
+from service.runtime import tracing
 from service.runtime.config import WorkerConfig
 from workers import context, job_logs, sweeper
 from workers.queues import connect, queue, webhook_lane
@@ -163,6 +165,11 @@ class Worker(SimpleWorker):
             assert self.scheduler is not None
             self.scheduler.acquire_locks(auto_start=True)
 
+    def perform_job(self, job: Job, queue: Queue, execution: Execution) -> bool:
+        # The run continues the trace of whatever queued the job (service/runtime/tracing.py).
+        with tracing.job_span(f"job {job.func_name}", job.meta.get("trace")):
+            return bool(super().perform_job(job, queue, execution))
+
     def execute_job(self, job: Job, queue: Queue) -> None:
         try:
             super().execute_job(job, queue)
@@ -233,6 +240,7 @@ def run(config: WorkerConfig, burst: bool = False, webhooks_only: bool = False) 
     lane's threads beside it; or, `webhooks_only`, the lane alone. Returns whether any job ran."""
     config.check_servers()
     job_logs.configure()
+    tracing.configure("banco-worker")
     with context.installed(config):
         if webhooks_only:
             return _work_lane(config.redis_url, config.queue_name, burst)

@@ -62,6 +62,7 @@ from service.http import (
 )
 from service.http.problems import Problem, ProblemSchema, render, retry_later
 from service.http.unions import UnionPlugin
+from service.runtime import tracing
 from service.runtime.config import Config
 from service.runtime.replica import Replica
 from service.runtime.slots import Slots, for_waiting
@@ -171,6 +172,10 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
 
     With `connect=False` nothing is opened: enough to write the OpenAPI document.
     """
+    # With an OTLP endpoint set (service/runtime/tracing.py); before any pool connects, so that
+    # every connection's statements are traced.
+    if connect:
+        tracing.configure("banco-api")
     # The pages' scripts and styles are the app's static files (`/static/...`).
     app = Flask("banco", static_folder=str(pages.STATIC))
     app.request_class = bodies.Request  # a chunked body held to the cap too
@@ -216,6 +221,10 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     if config.erasure_journal is not None:
         subscribers.append(erasure_journal.keeper(FileJournal(config.erasure_journal)))
     app.extensions["banco.bus"] = Bus(subscribers)
+    if tracing.enabled():
+        from opentelemetry.instrumentation.flask import FlaskInstrumentor
+
+        FlaskInstrumentor().instrument_app(app)
     headers.init_app(app)
     cors.init_app(app, config.cors_origins)
     metrics.init_app(app)

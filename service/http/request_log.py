@@ -10,6 +10,7 @@ import time
 
 from flask import Flask, Response, g, request
 
+from service.runtime import tracing
 from service.runtime.logs import REQUEST_ID
 
 log = logging.getLogger("banco.http")
@@ -26,10 +27,14 @@ def _done(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id", "")
     # The path, never the URL: a stream's query may hold its ticket (`?ticket=`,
     # service/http/tickets.py), a credential while it lasts.
-    log.info("request", extra={
+    fields = {
         "method": request.method, "path": request.path, "status": response.status_code,
         "duration_ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 2),
-    })
+    }
+    trace_id = tracing.trace_id()
+    if trace_id is not None:  # the line leads to the request's trace
+        fields["trace_id"] = trace_id
+    log.info("request", extra=fields)
     return response
 
 

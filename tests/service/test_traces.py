@@ -1,0 +1,110 @@
+"""Traces across the API and the workers (service/runtime/tracing.py): a move's trace holds its
+request, its statements to PostgreSQL and commands to Redis, the jobs it queued and their run in
+a worker, linked by the context the job carried. Run in processes of their own: tracing, once
+on, instruments its whole process."""
+
+from __future__ import annotations
+
+import http.server
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import orjson
+import pytest
+
+from service.runtime import tracing
+from service.runtime.config import Config
+from tests.service.conftest import ROOT, banco_serve
+
+
+def spans_of_a_hand(config: Config) -> list[dict[str, Any]]:
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.service.traced_hand"], cwd=ROOT, capture_output=True,
+        timeout=300, env={**os.environ, "DATABASE_URL": config.database_url,
+                          "REDIS_URL": config.redis_url,
+                          "BANCO_QUEUE": f"{config.queue_name}-traced"})
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    # The worker logs to stdout too: the spans are the JSON lines.
+    return [orjson.loads(line) for line in done.stdout.splitlines() if line.startswith(b"{")]
+
+
+def test_a_moves_trace_holds_its_statements_and_the_run_of_the_job_it_queued(config: Config):
+    rows = spans_of_a_hand(config)
+    spans = [r for r in rows if "name" in r]
+    by_id = {s["id"]: s for s in spans}
+
+    def children(span: dict[str, Any]) -> list[dict[str, Any]]:
+        return [s for s in spans if s["parent"] == span["id"]]
+
+    # The settlement's run, in the worker, continues the trace of the move that ended the hand.
+    [run] = [s for s in spans if s["name"] == "job workers.settlement.settle_hand"]
+    assert run["kind"] == "CONSUMER"
+    queued = by_id[run["parent"]]
+    assert (queued["name"], queued["kind"], queued["trace"]) == ("queue jobs", "PRODUCER",
+                                                                  run["trace"])
+    move = by_id[queued["parent"]]
+    assert (move["name"], move["kind"]) == ("POST /v1/tables/<table_id>/actions", "SERVER")
+    assert move["parent"] is None and move["trace"] == run["trace"]
+    # The move's own round trips: its statements to PostgreSQL, its rate limit in Redis.
+    systems = [s["attributes"].get("db.system") or s["attributes"].get("db.system.name")
+               for s in children(move)]
+    assert systems.count("postgresql") >= 3 and "redis" in systems, children(move)
+    assert [s["name"] for s in children(move) if s["kind"] == "CLIENT"][-1] == "COMMIT"
+    # And the job's: it read and settled the hand in PostgreSQL, and told RQ in Redis.
+    run_systems = {s["attributes"].get("db.system") or s["attributes"].get("db.system.name")
+                   for s in children(run)}
+    assert run_systems == {"postgresql", "redis"}
+    assert "COMMIT" in [s["name"] for s in children(run)]
+    # Every request of the hand is a trace of its own, and every statement belongs to one.
+    requests = [s for s in spans if s["kind"] == "SERVER"]
+    assert len({s["trace"] for s in requests}) == len(requests) > 10
+    assert all(s["parent"] is None for s in requests)
+
+
+class Collector(http.server.BaseHTTPRequestHandler):
+    """An OTLP/HTTP receiver that notes what it was sent."""
+
+    received: ClassVar[list[tuple[str, str, int]]] = []
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        self.received.append((self.path, self.headers["Content-Type"], len(body)))
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *_: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def collector() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Collector)
+    Collector.received = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_spans_go_by_otlp_where_configured_and_nowhere_by_default(config: Config, collector: str):
+    assert tracing.configure("banco-test") is False  # this process has no endpoint set
+    assert not tracing.enabled()
+    with banco_serve(config, OTEL_EXPORTER_OTLP_ENDPOINT=collector,
+                     OTEL_BSP_SCHEDULE_DELAY="100") as port:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/games") as r:
+            assert r.status == 200
+        deadline = time.monotonic() + 30
+        while not Collector.received and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert Collector.received, "no spans were exported"
+    path, content_type, size = Collector.received[0]
+    assert (path, content_type) == ("/v1/traces", "application/x-protobuf") and size > 0
