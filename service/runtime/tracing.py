@@ -100,3 +100,28 @@ def trace_id() -> str | None:
 
     context = trace.get_current_span().get_span_context()
     return format(context.trace_id, "032x") if context.is_valid else None
+
+
+def traceparent() -> bytes:
+    """The current span's context as a W3C `traceparent` value, for a table handed to another
+    process (`service.streaming.relay`); `-` when tracing is off or no span is current."""
+    if not _on:
+        return b"-"
+    from opentelemetry import propagate
+
+    carrier: dict[str, str] = {}
+    propagate.inject(carrier)
+    return carrier.get("traceparent", "-").encode()
+
+
+def mark(name: str, parent: bytes, attributes: dict[str, str | int]) -> None:
+    """A span of no length, now, in the trace `parent` (a `traceparent` value) names: where a
+    process took over what another began. Nothing when tracing is off or `parent` is `-`."""
+    if not _on or parent == b"-":
+        return
+    from opentelemetry import propagate, trace
+
+    context = propagate.extract({"traceparent": parent.decode()})
+    tracer = trace.get_tracer("banco.streams")
+    tracer.start_span(name, context=context, kind=trace.SpanKind.CONSUMER,
+                      attributes=attributes).end()

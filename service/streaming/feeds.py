@@ -35,6 +35,7 @@ from service.application.notify import Change
 from service.application.principal import Principal
 from service.application.redaction import Redactor, viewer_in
 from service.application.table_view import render
+from service.runtime import tracing
 from service.runtime.slots import Gate
 
 log = logging.getLogger("banco.feeds")
@@ -85,6 +86,7 @@ class Feed:
         # Tables this process (or the node) wrote, by writing transaction, until a notice says
         # it committed: as written, or still to be read from what another process sent.
         self._offered: dict[int, TableRow | Callable[[], TableRow]] = {}
+        self._traces: dict[int, bytes] = {}  # the offered tables' writers' `traceparent`
         self.reads = 0  # reads of the table's events from PostgreSQL
         self.table_reads = 0  # reads of the table's row
         self.renders = 0  # redactions made of an event, and renderings of the table
@@ -173,14 +175,20 @@ class Feed:
         if table.txid is not None:
             self.offer_later(table.txid, table)
 
-    def offer_later(self, txid: int, table: TableRow | Callable[[], TableRow]) -> None:
+    def offer_later(self, txid: int, table: TableRow | Callable[[], TableRow],
+                    trace: bytes = b"-") -> None:
         """`offer` the table transaction `txid` wrote, or what reads it (a table another process
-        sent): read only if a notice of `txid` wakes a follower here, who would read it else."""
+        sent, with the `traceparent` of the request that wrote it): read only if a notice of
+        `txid` wakes a follower here, who would read it else."""
         with self._offer_lock:
             self._offered[txid] = table
+            if trace != b"-":
+                self._traces[txid] = trace
             self.offers += 1
             while len(self._offered) > OFFERS:  # the oldest, whose notice never came
-                del self._offered[next(iter(self._offered))]
+                oldest = next(iter(self._offered))
+                del self._offered[oldest]
+                self._traces.pop(oldest, None)
 
     def heard(self, changes: Sequence[Change]) -> None:
         """Take the tables offered whose commit these notices announce."""
@@ -188,14 +196,18 @@ class Feed:
         if not any(change.txid in offered for change in changes):
             return  # as for most of the followers woken: no lock taken
         with self._offer_lock:
-            taken = [(change, self._offered.pop(change.txid, None)) for change in changes
-                     if change.txid is not None]
+            taken = [(change, self._offered.pop(change.txid, None),
+                      self._traces.pop(change.txid, b"-"))
+                     for change in changes if change.txid is not None]
         with self._lock:
-            for change, kept in taken:
+            for change, kept, trace in taken:
                 table = kept if kept is None or isinstance(kept, TableRow) else _read(kept)
                 if (table is not None and table.version == change.version
                         and (self._table is None or self._table.version < table.version)):
                     self._table, self._turns = table, {}
+                    # In the trace of the request that wrote it: its followers are told now.
+                    tracing.mark("streams told", trace, {"banco.table_id": self.table_id,
+                                                         "banco.version": table.version})
 
     def turn(self, pool: ConnectionPool, who: Principal, at_least: int | None,
              shown: int) -> tuple[int | None, Shown | None]:

@@ -41,6 +41,7 @@ import orjson
 
 from projections import tables
 from projections.tables import TableRow
+from service.runtime import tracing
 
 log = logging.getLogger("banco.relay")
 
@@ -140,7 +141,9 @@ class Relay:
             return
         if table.txid is None:
             return  # no notice can name it: never shown
-        written = b"%b %d %b" % (table.table_id.encode(), table.txid, tables.passed(table))
+        # With the trace of the request that wrote it, when tracing (service/runtime/tracing.py).
+        written = b"%b %d %b %b" % (table.table_id.encode(), table.txid, tracing.traceparent(),
+                                    tables.passed(table))
         if ours and len(written) < MESSAGE_MAX:
             # Full (the streamer is busy) or gone: its followers read the table.
             with contextlib.suppress(OSError):

@@ -36,7 +36,7 @@ from events.postgres import PostgresEventStore, make_pool
 from projections import tables
 from service.application import notify
 from service.application.principal import Principal
-from service.runtime import logs
+from service.runtime import logs, tracing
 from service.runtime.config import Config, ConfigError
 from service.runtime.slots import once
 from service.streaming.fanout import Fanout, Following
@@ -83,10 +83,10 @@ class Streamer:
     def offered(self, message: bytes) -> None:
         """A table a request of the node wrote (`Relay.offer`): kept unread by its feed, if it
         has followers here, until a notice of its commit concerns one of them."""
-        table_id, txid, written = message.split(b" ", 2)
+        table_id, txid, trace, written = message.split(b" ", 3)
         feed = self.feeds.get(table_id.decode())
         if feed is not None:
-            feed.offer_later(int(txid), partial(tables.received, written))
+            feed.offer_later(int(txid), partial(tables.received, written), trace)
 
     def serve(self) -> None:
         """Take the worker's streams until it closes its end; ready once it listens for
@@ -149,6 +149,7 @@ def main(argv: list[str]) -> int:
     except ConfigError as e:
         print(f"Error: {e}", file=sys.stderr)
         return 2
+    tracing.configure("banco-streamer")  # with an OTLP endpoint set, as the API
     control = socket.socket(fileno=int(argv[0]))
     pool = make_pool(config.database_url, min_size=1, max_size=POOL, timeout=5)
     streamer = Streamer(control, pool, PostgresEventStore(pool, default_types()),

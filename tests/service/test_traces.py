@@ -68,13 +68,13 @@ def test_a_moves_trace_holds_its_statements_and_the_run_of_the_job_it_queued(con
 
 
 class Collector(http.server.BaseHTTPRequestHandler):
-    """An OTLP/HTTP receiver that notes what it was sent."""
+    """An OTLP/HTTP receiver that keeps what it was sent."""
 
-    received: ClassVar[list[tuple[str, str, int]]] = []
+    received: ClassVar[list[tuple[str, str, bytes]]] = []
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
-        self.received.append((self.path, self.headers["Content-Type"], len(body)))
+        self.received.append((self.path, self.headers["Content-Type"], body))
         self.send_response(200)
         self.send_header("Content-Length", "0")
         self.end_headers()
@@ -95,16 +95,74 @@ def collector() -> Iterator[str]:
         server.server_close()
 
 
-def test_spans_go_by_otlp_where_configured_and_nowhere_by_default(config: Config, collector: str):
+def exported() -> list[dict[str, Any]]:
+    """Every span the collector was sent, with the name of the service that sent it."""
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+    )
+
+    spans = []
+    for path, content_type, body in Collector.received:
+        assert (path, content_type) == ("/v1/traces", "application/x-protobuf")
+        request = ExportTraceServiceRequest()
+        request.ParseFromString(body)
+        for resource in request.resource_spans:
+            service = next(a.value.string_value for a in resource.resource.attributes
+                           if a.key == "service.name")
+            for scope in resource.scope_spans:
+                for span in scope.spans:
+                    spans.append({"service": service, "name": span.name,
+                                  "trace": span.trace_id.hex(), "id": span.span_id.hex(),
+                                  "parent": span.parent_span_id.hex() or None})
+    return spans
+
+
+def call(port: int, method: str, path: str, token: str, body: Any = None) -> Any:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", method=method,
+        data=orjson.dumps(body) if body is not None else None,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        return orjson.loads(r.read())
+
+
+def test_spans_go_by_otlp_where_configured_and_a_deal_reaches_the_streamer_in_its_trace(
+        config: Config, collector: str):
     assert tracing.configure("banco-test") is False  # this process has no endpoint set
     assert not tracing.enabled()
+    key = config.operator_key
     with banco_serve(config, OTEL_EXPORTER_OTLP_ENDPOINT=collector,
                      OTEL_BSP_SCHEDULE_DELAY="100") as port:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/games") as r:
-            assert r.status == 200
-        deadline = time.monotonic() + 30
-        while not Collector.received and time.monotonic() < deadline:
-            time.sleep(0.1)
-    assert Collector.received, "no spans were exported"
-    path, content_type, size = Collector.received[0]
-    assert (path, content_type) == ("/v1/traces", "application/x-protobuf") and size > 0
+        players = []
+        for name in ("Ann", "Bob"):
+            made = call(port, "POST", "/v1/players", key, {"name": name})
+            players.append((made["player"]["id"], made["token"]))
+            call(port, "POST", f"/v1/players/{players[-1][0]}/deposits", key,
+                 {"amount": 100, "reason": "seed"})
+        table = call(port, "POST", "/v1/tables", key, {"game": "sette-e-mezzo", "options": {}})
+        for _, token in players:
+            call(port, "POST", f"/v1/tables/{table['id']}/seats", token, {"buy_in": 50})
+        # Bob follows the table over a stream, which the API hands to its streamer.
+        stream = urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/tables/{table['id']}/stream?timeout=20",
+            headers={"Authorization": f"Bearer {players[1][1]}"}), timeout=30)
+        try:
+            assert stream.readline()  # open: its first line came
+            time.sleep(0.5)  # the hand-over to the streamer
+            call(port, "POST", f"/v1/tables/{table['id']}/hands", key)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                told = [s for s in exported() if s["name"] == "streams told"]
+                if told:
+                    break
+                time.sleep(0.2)
+        finally:
+            stream.close()
+    spans = exported()
+    [deal] = [s for s in spans if s["name"] == "POST /v1/tables/<table_id>/hands"]
+    assert deal["service"] == "banco-api" and deal["parent"] is None
+    # The streamer, a process of its own, took the table the deal wrote in the deal's trace.
+    told = [s for s in spans if s["name"] == "streams told"]
+    assert [(s["service"], s["trace"], s["parent"]) for s in told] == [
+        ("banco-streamer", deal["trace"], deal["id"])]
+    assert {"BEGIN", "COMMIT"} <= {s["name"] for s in spans if s["parent"] == deal["id"]}
