@@ -22,7 +22,7 @@ def test_the_console_makes_rotates_and_revokes_an_operator_key(page, api, served
     page.goto("/console")
     keys = page.locator("#keys")
     keys.get_by_label("Key name").fill("Monitoring")
-    keys.get_by_label("metrics:read", exact=False).check()
+    keys.get_by_label("metrics:read").check()
     keys.get_by_role("button", name="Create the key").click()
     expect(page.locator("#key-note")).to_contain_text("Created key ok_")
     secret = page.locator("#key-secret").inner_text()
@@ -58,9 +58,34 @@ def test_a_scoped_key_sees_the_keys_it_may_manage_and_grant(page, api, scopes):
         expect(page.get_by_role("heading", name="Operator keys")).to_have_count(0)
         return
     keys = page.locator("#keys")
-    expect(keys.get_by_label("tables:read", exact=False)).to_be_enabled()
-    expect(keys.get_by_label("treasure:write", exact=False)).to_be_disabled()
+    expect(keys.get_by_label("tables:read")).to_be_enabled()
+    expect(keys.get_by_label("treasure:write")).to_be_disabled()
     keys.get_by_label("Key name").fill("Spectator")
-    keys.get_by_label("tables:read", exact=False).check()
+    keys.get_by_label("tables:read").check()
     keys.get_by_role("button", name="Create the key").click()
     expect(page.locator("#key-note")).to_contain_text("with tables:read")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_keys_section_fits_a_phone_and_axe_finds_nothing_serious(browser, served, api, size):
+    from tests.pages.test_phone_and_axe import SIZES, axe_source, boxed, serious, sideways
+
+    api.post("/v1/keys", {"name": "A rather long name for a key held by a monitoring system",
+                          "scopes": ["metrics:read", "jobs:read", "tables:read"]})
+    context = browser.new_context(viewport=SIZES[size], base_url=served.url)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
+        signed_in(page, served.operator_key)
+        page.goto("/console")
+        expect(page.locator("#operator-keys tbody tr").first).to_contain_text("ok_")
+        expect(page.locator("#new-key-scopes input").first).to_be_visible()
+        problems = serious(page, axe_source())
+        if size == "phone":
+            problems += [f"scrolls {wide} px sideways" for wide in [sideways(page)] if wide]
+            problems += [f"tables scrolling inside their box: {b}" for b in [boxed(page)] if b]
+    finally:
+        context.close()
+    assert not errors, errors
+    assert not problems, "\n".join(problems)

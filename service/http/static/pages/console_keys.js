@@ -77,10 +77,12 @@ export function keysSection(who) {
         scopes.append(...got.scopes.map((s) => {
           const id = `scope-${s.name.replace(":", "-")}`;
           const held = who.scopes.includes(s.name);
-          return el("div", { class: "field" },
-            el("input", { id, type: "checkbox", name: "scopes", value: s.name, disabled: !held }),
-            el("label", { for: id }, el("span", { class: "mono" }, s.name), ` ${s.description}`,
-              held ? "" : " (not held by your key)"));
+          return el("div", {},
+            el("input", { id, type: "checkbox", name: "scopes", value: s.name, disabled: !held,
+              "aria-describedby": `${id}-help` }), " ",
+            el("label", { for: id, class: "mono" }, s.name), " ",
+            el("span", { class: "help", id: `${id}-help` }, s.description,
+              held ? "" : " (Your key does not hold it, so cannot grant it.)"));
         }));
       }
     } catch (e) {
