@@ -18,7 +18,7 @@ import hashlib
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from events.model import NewEvent
@@ -28,6 +28,8 @@ from service.application.unit_of_work import UnitOfWork
 
 PREFIX = "bok_"  # every operator key starts with it: its look-up goes to its own table
 NAME_MAX = 100
+# The farthest expiry a key may have: one that must outlive this is better made with none.
+LONGEST = timedelta(days=3660)
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,8 @@ def stream(key_id: str) -> str:
 
 def create(uow: UnitOfWork, command: CreateKey, metadata: dict[str, Any]) -> dict[str, Any]:
     """The key made, with its secret (shown once) in `secret`. Invalid for a name that is blank
-    or too long, no scope or an unknown one, or an expiry not in the future; Forbidden
+    or too long, no scope or an unknown one, or an expiry not in the future or more than about
+    ten years away; Forbidden
     (`scope_not_held`) for a scope the granting key does not hold."""
     name = command.name.strip()
     if not 1 <= len(name) <= NAME_MAX:
@@ -92,6 +95,9 @@ def create(uow: UnitOfWork, command: CreateKey, metadata: dict[str, Any]) -> dic
             expires_at = expires_at.replace(tzinfo=UTC)
         if expires_at <= datetime.now(UTC):
             raise Invalid("expiry_passed", "a key's expiry must be in the future")
+        if expires_at > datetime.now(UTC) + LONGEST:
+            raise Invalid("expiry_too_far", "a key's expiry is at most ten years away: give"
+                          " one that must last longer none")
     secret, digest = new_secret()
     key_id = "ok_" + secrets.token_hex(8)
     uow.credentials.add_operator_key(key_id, digest, name, scopes, expires_at)

@@ -21,8 +21,8 @@ class KeyCreateSchema(Schema):
                          metadata={"description": SCOPE_LIST,
                                    "example": ["players:read", "treasure:write"]})
     expires_at = fields.AwareDateTime(load_default=None, allow_none=True, metadata={
-        "description": "When the key stops working, with its offset (never when absent); in"
-                       " the future.", "example": "2027-01-31T00:00:00Z"})
+        "description": "When the key stops working, with its offset (never when absent): in"
+                       " the future, at most ten years away.", "example": "2027-01-31T00:00:00Z"})
 
 
 class KeySchema(Schema):

@@ -60,7 +60,8 @@ class Keys(MethodView):
         """Make an operator key with scopes; the answer holds its secret, shown only once
 
         The key is stored only hashed. It may be given only scopes the key that makes it
-        holds (403 `scope_not_held`), and an expiry in the future (422 `expiry_passed`).
+        holds (403 `scope_not_held`), and an expiry in the future (422 `expiry_passed`), at
+        most ten years away (422 `expiry_too_far`).
         Replayed with its `Idempotency-Key`, the request gives the key a new secret in place of
         the one the earlier answer carried, which stops working.
         """

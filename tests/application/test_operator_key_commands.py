@@ -5,7 +5,7 @@ key refused once revoked or expired) is tested in tests/service/test_operator_ke
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -102,9 +102,11 @@ def test_an_unknown_key_is_not_found(work: Work, command: Any):
     (CreateKey("k", ("metrics:read", "root")), Invalid, "unknown_scope"),
     (CreateKey("k", ("metrics:read",), datetime.now(UTC) - timedelta(seconds=1)), Invalid,
      "expiry_passed"),
+    (CreateKey("k", ("metrics:read",), datetime(9999, 12, 31, 23, tzinfo=timezone(-timedelta(hours=14)))),
+     Invalid, "expiry_too_far"),
     (CreateKey("k", ("keys:admin", "treasure:write"), None, frozenset({"keys:admin"})), Forbidden,
      "scope_not_held"),
-], ids=["blank", "long", "no-scope", "unknown-scope", "expired", "not-held"])
+], ids=["blank", "long", "no-scope", "unknown-scope", "expired", "too-far", "not-held"])
 def test_a_refused_key_is_neither_kept_nor_recorded(work: Work, command: CreateKey,
                                                     error: type[Exception], code: str):
     with work() as uow:

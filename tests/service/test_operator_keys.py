@@ -119,10 +119,14 @@ def test_a_key_that_cannot_be_made_is_a_422_that_keeps_nothing(client):
     for body in ({"name": "k", "scopes": ["root"]}, {"name": "k", "scopes": []},
                  {"name": "", "scopes": ["metrics:read"]},
                  {"name": "k", "scopes": ["metrics:read"], "expires_at": past},
-                 {"name": "k", "scopes": ["metrics:read"], "expires_at": "2030-01-01T00:00:00"}):
+                 {"name": "k", "scopes": ["metrics:read"], "expires_at": "2030-01-01T00:00:00"},
+                 {"name": "k", "scopes": ["metrics:read"],
+                  "expires_at": "9999-12-31T23:00:00-14:00"},
+                 {"name": "a\u0000b", "scopes": ["metrics:read"]}):
         r = client.post("/v1/keys", json=body, headers=OPERATOR)
         assert r.status_code == 422 and r.headers["Content-Type"] == "application/problem+json", body
-    assert client.get("/v1/keys", headers=OPERATOR).json["items"] == before
+    after = client.get("/v1/keys", headers=OPERATOR)
+    assert after.status_code == 200 and after.json["items"] == before
     for method, path in (("GET", "/v1/keys/ok_nobody"), ("DELETE", "/v1/keys/ok_nobody"),
                          ("POST", "/v1/keys/ok_nobody/rotation")):
         r = client.open(path, method=method, headers=OPERATOR)

@@ -598,7 +598,7 @@ class KeyCreate(BaseModel):
     expires_at: Annotated[
         AwareDatetime | None,
         Field(
-            description='When the key stops working, with its offset (never when absent); in the future.',
+            description='When the key stops working, with its offset (never when absent): in the future, at most ten years away.',
             examples=['2027-01-31T00:00:00Z'],
         ),
     ] = None

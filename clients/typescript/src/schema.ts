@@ -438,7 +438,8 @@ export interface paths {
         /**
          * Make an operator key with scopes; the answer holds its secret, shown only once
          * @description The key is stored only hashed. It may be given only scopes the key that makes it
-         *     holds (403 `scope_not_held`), and an expiry in the future (422 `expiry_passed`).
+         *     holds (403 `scope_not_held`), and an expiry in the future (422 `expiry_passed`), at
+         *     most ten years away (422 `expiry_too_far`).
          *     Replayed with its `Idempotency-Key`, the request gives the key a new secret in place of
          *     the one the earlier answer carried, which stops working.
          */
@@ -1848,7 +1849,7 @@ export interface components {
         KeyCreate: {
             /**
              * Format: date-time
-             * @description When the key stops working, with its offset (never when absent); in the future.
+             * @description When the key stops working, with its offset (never when absent): in the future, at most ten years away.
              * @example 2027-01-31T00:00:00Z
              */
             expires_at?: string | null;
