@@ -164,6 +164,19 @@ class TokenChangedSchema(Schema):
     actor = fields.String(required=True)
 
 
+class OperatorKeyCreatedSchema(Schema):
+    key_id = fields.String(required=True)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    scopes = fields.List(fields.String(), required=True)
+    expires_at = fields.String(required=True, allow_none=True)
+    actor = fields.String(required=True)
+
+
+class OperatorKeyChangedSchema(Schema):
+    key_id = fields.String(required=True)
+    actor = fields.String(required=True)
+
+
 class GameEventSchema(Schema):
     """A rules engine's event, as recorded: who may read `data`, and what everyone else gets."""
 
@@ -240,6 +253,8 @@ SCHEMAS: dict[str, Schema] = {
     "PlayerErased": PlayerErasedSchema(),
     "AuditorRegistered": AuditorRegisteredSchema(), "TokenIssued": TokenChangedSchema(),
     "TokenRevoked": TokenChangedSchema(),
+    "OperatorKeyCreated": OperatorKeyCreatedSchema(),
+    "OperatorKeyRotated": OperatorKeyChangedSchema(), "OperatorKeyRevoked": OperatorKeyChangedSchema(),
     "TableCreated": TableCreatedSchema(), "PlayerSeated": PlayerSeatedSchema(),
     "PlayerLeft": PlayerLeftSchema(), "HandBegan": HandBeganSchema(),
     "HandSettled": HandSettledSchema(), "SeedRevealed": SeedRevealedSchema(),

@@ -69,6 +69,24 @@ class TokenChanged(Payload):
     actor: str
 
 
+class OperatorKeyCreated(Payload):
+    """The operator made a scoped API key: its id, name, scopes and expiry (ISO 8601, or none),
+    and who made it; never the key nor its hash."""
+
+    key_id: str
+    name: Annotated[str, Meta(min_length=1, max_length=100)]
+    scopes: list[str]
+    expires_at: str | None
+    actor: str
+
+
+class OperatorKeyChanged(Payload):
+    """A scoped API key's secret replaced (rotated) or the key revoked, and who did it."""
+
+    key_id: str
+    actor: str
+
+
 class GameEvent(Payload):
     """A rules engine's event, as recorded: who may read `data`, and what everyone else gets."""
 
@@ -144,6 +162,8 @@ PAYLOADS: dict[str, type[Payload]] = {
     "TreasurePosted": TreasurePosted, "PlayerRegistered": PlayerRegistered,
     "PlayerErased": PlayerErased,
     "AuditorRegistered": AuditorRegistered, "TokenIssued": TokenChanged, "TokenRevoked": TokenChanged,
+    "OperatorKeyCreated": OperatorKeyCreated, "OperatorKeyRotated": OperatorKeyChanged,
+    "OperatorKeyRevoked": OperatorKeyChanged,
     "TableCreated": TableCreated, "PlayerSeated": PlayerSeated, "PlayerLeft": PlayerLeft,
     "HandBegan": HandBegan, "HandSettled": HandSettled, "SeedRevealed": SeedRevealed,
     "TableEnded": TableEnded, "DeadlineSet": DeadlineSet, "SettlementClaimed": SettlementClaimed,

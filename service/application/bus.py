@@ -18,6 +18,7 @@ from service.application import (
     auditors,
     commands,
     handlers,
+    operator_keys,
     players,
     settling,
     tokens,
@@ -47,6 +48,10 @@ HANDLERS: dict[type, Handler] = {
     tokens.RevokeTokens: tokens.revoke,
     tokens.ReissueToken: tokens.reissue,
     auditors.RegisterAuditor: auditors.register,
+    # The operator's scoped keys
+    operator_keys.CreateKey: operator_keys.create,
+    operator_keys.RotateKey: operator_keys.rotate,
+    operator_keys.RevokeKey: operator_keys.revoke,
     # Webhooks: the operator's subscriptions, and the delivery worker's records
     webhook_subscriptions.CreateWebhook: webhook_subscriptions.subscribe,
     webhook_subscriptions.PauseWebhook: webhook_subscriptions.pause_subscription,

@@ -1,5 +1,5 @@
 """What the application keeps beside the log about who may act: each player's sealing key, the
-tokens' hashes, the auditors' rows, and who was erased.
+tokens' hashes, the auditors' rows, who was erased, and the operator's scoped keys.
 
 None of it is an event: a key must be destroyable (erasure) and a token's hash must never reach
 the log. A unit of work holds them with the rest of its work (`UnitOfWork.credentials`), so that
@@ -10,8 +10,9 @@ it: PostgreSQL's (`service.application.postgres_credentials`) and the twin in me
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 Holder = Literal["player", "auditor"]
 
@@ -44,3 +45,21 @@ class Credentials(Protocol):
 
     def add_auditor(self, auditor_id: str, name: str, created_at: datetime) -> None:
         """The auditor's row, as the API shows him."""
+
+    def add_operator_key(self, key_id: str, digest: bytes, name: str, scopes: Sequence[str],
+                         expires_at: datetime | None) -> None:
+        """Keep an operator key's hash, under its id, with its name, scopes and expiry."""
+
+    def lock_operator_key(self, key_id: str) -> dict[str, Any]:
+        """Hold the operator key for the rest of the work, so that two changes of it queue; it,
+        as `operator_keys` shows it (NotFound `key_not_found` when unknown)."""
+
+    def replace_operator_key(self, key_id: str, digest: bytes) -> None:
+        """Replace a live key's hash: its old secret stops working."""
+
+    def revoke_operator_key(self, key_id: str) -> None:
+        """Drop a live key's hash: it stops working, and is listed as revoked."""
+
+    def operator_keys(self) -> list[dict[str, Any]]:
+        """Every operator key, live or not, oldest first: id, name, scopes, status (`active`,
+        `expired`, `revoked`) and when it was created, rotated, revoked or expires."""

@@ -16,7 +16,7 @@ import copy
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -46,6 +46,8 @@ class MemoryDatabase:
     keys: dict[str, bytes] = field(default_factory=dict)
     tokens: dict[str, tuple[bytes, Holder, str]] = field(default_factory=dict)
     auditors: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # The operator's keys (id: the key as listed, and its hash while it works).
+    operator_keys: dict[str, dict[str, Any]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -280,3 +282,39 @@ class MemoryCredentials:
     def _drop(self, token_id: str) -> None:
         self._dropped.add(token_id)
         self._kept.append(lambda: self._db.tokens.pop(token_id, None))
+
+    def add_operator_key(self, key_id: str, digest: bytes, name: str, scopes: Sequence[str],
+                         expires_at: datetime | None) -> None:
+        row = {"id": key_id, "name": name, "scopes": list(scopes), "expires_at": expires_at,
+               "created_at": datetime.now(UTC), "rotated_at": None, "revoked_at": None,
+               "hash": digest}
+        self._kept.append(lambda: self._db.operator_keys.__setitem__(key_id, row))
+
+    def lock_operator_key(self, key_id: str) -> dict[str, Any]:
+        with self._db.lock:
+            row = self._db.operator_keys.get(key_id)
+        if row is None:
+            raise NotFound("key_not_found", f"no operator key {key_id}")
+        return _shown(row)
+
+    def replace_operator_key(self, key_id: str, digest: bytes) -> None:
+        self._kept.append(lambda: self._db.operator_keys[key_id].update(
+            hash=digest, rotated_at=datetime.now(UTC)))
+
+    def revoke_operator_key(self, key_id: str) -> None:
+        self._kept.append(lambda: self._db.operator_keys[key_id].update(
+            hash=None, revoked_at=datetime.now(UTC)))
+
+    def operator_keys(self) -> list[dict[str, Any]]:
+        with self._db.lock:
+            rows = list(self._db.operator_keys.values())
+        return [_shown(row) for row in sorted(rows, key=lambda r: (r["created_at"], r["id"]))]
+
+
+def _shown(row: dict[str, Any]) -> dict[str, Any]:
+    """An operator key as listed: its status as of now, never its hash."""
+    expires_at = row["expires_at"]
+    status = ("revoked" if row["revoked_at"] is not None
+              else "expired" if expires_at is not None and expires_at <= datetime.now(UTC)
+              else "active")
+    return {**{k: v for k, v in row.items() if k != "hash"}, "status": status}

@@ -1,11 +1,13 @@
 """The credentials (`service.application.credentials`) in PostgreSQL: rows of `player_keys`,
-`tokens`, `players` and `auditors`, written in the unit of work's transaction. Dropping a token
-also tells every node, once committed, to end its holder's open streams (`notify.revoked`)."""
+`tokens`, `players`, `auditors` and `operator_keys`, written in the unit of work's transaction.
+Dropping a token or an operator key's hash also tells every node, once committed, to end its
+holder's open streams (`notify.revoked`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from events import personal_data
 from service.application import notify
@@ -20,6 +22,19 @@ _SUBJECT = {
     "player": "SELECT erased_at IS NOT NULL FROM players WHERE player_id = %s FOR NO KEY UPDATE",
     "auditor": "SELECT false FROM auditors WHERE auditor_id = %s FOR NO KEY UPDATE",
 }
+
+
+# An operator key as `Credentials.operator_keys` shows it; its status as of the statement.
+_KEY_COLUMNS = ("key_id, name, scopes, CASE WHEN revoked_at IS NOT NULL THEN 'revoked'"
+                " WHEN expires_at <= now() THEN 'expired' ELSE 'active' END,"
+                " expires_at, created_at, rotated_at, revoked_at")
+
+
+def _key(row: tuple[Any, ...]) -> dict[str, Any]:
+    key_id, name, scopes, status, expires_at, created_at, rotated_at, revoked_at = row
+    return {"id": key_id, "name": name, "scopes": list(scopes), "status": status,
+            "expires_at": expires_at, "created_at": created_at, "rotated_at": rotated_at,
+            "revoked_at": revoked_at}
 
 
 class PostgresCredentials:
@@ -69,3 +84,34 @@ class PostgresCredentials:
         self._uow.connection.execute(
             "INSERT INTO auditors (auditor_id, name, created_at) VALUES (%s, %s, %s)",
             (auditor_id, name, created_at))
+
+    def add_operator_key(self, key_id: str, digest: bytes, name: str, scopes: Sequence[str],
+                         expires_at: datetime | None) -> None:
+        self._uow.connection.execute(
+            "INSERT INTO operator_keys (key_id, key_hash, name, scopes, expires_at)"
+            " VALUES (%s, %s, %s, %s, %s)", (key_id, digest, name, list(scopes), expires_at))
+
+    def lock_operator_key(self, key_id: str) -> dict[str, Any]:
+        row = self._uow.connection.execute(
+            f"SELECT {_KEY_COLUMNS} FROM operator_keys WHERE key_id = %s FOR NO KEY UPDATE",
+            (key_id,)).fetchone()
+        if row is None:
+            raise NotFound("key_not_found", f"no operator key {key_id}")
+        return _key(row)
+
+    def replace_operator_key(self, key_id: str, digest: bytes) -> None:
+        conn = self._uow.connection
+        conn.execute("UPDATE operator_keys SET key_hash = %s, rotated_at = now()"
+                     " WHERE key_id = %s", (digest, key_id))
+        notify.revoked(conn, f"operator:{key_id}")
+
+    def revoke_operator_key(self, key_id: str) -> None:
+        conn = self._uow.connection
+        conn.execute("UPDATE operator_keys SET key_hash = NULL, revoked_at = now()"
+                     " WHERE key_id = %s", (key_id,))
+        notify.revoked(conn, f"operator:{key_id}")
+
+    def operator_keys(self) -> list[dict[str, Any]]:
+        rows = self._uow.connection.execute(
+            f"SELECT {_KEY_COLUMNS} FROM operator_keys ORDER BY created_at, key_id").fetchall()
+        return [_key(row) for row in rows]

@@ -49,6 +49,7 @@ from service.http import (
     limits,
     me,
     metrics,
+    operator_keys,
     pages,
     players,
     probes,
@@ -238,7 +239,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
                       streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp, me.blp,
                       jobs_api.blp, metrics.blp, feed.blp, balances.blp, webhooks.blp,
-                      stream_tickets.blp):
+                      stream_tickets.blp, operator_keys.blp):
         api.register_blueprint(blueprint)
     if config.bench_endpoints:
         from service.http import bench_endpoint

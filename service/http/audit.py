@@ -58,7 +58,7 @@ def _describe(job: Job) -> dict[str, Any]:
 
 @blp.route("/ledger-checks")
 class LedgerChecks(MethodView):
-    @require("operator", "auditor")
+    @require("operator", "auditor", scope="audit:read")
     @blp.operation("startLedgerCheck")
     @blp.response(202, LedgerCheckSchema)
     def post(self) -> dict[str, Any]:
@@ -71,7 +71,7 @@ class LedgerChecks(MethodView):
 
 @blp.route("/ledger-checks/<job_id>")
 class LedgerCheck(MethodView):
-    @require("operator", "auditor")
+    @require("operator", "auditor", scope="audit:read")
     @blp.operation("getLedgerCheck", 404)
     @blp.response(200, LedgerCheckSchema)
     def get(self, job_id: str) -> dict[str, Any]:
@@ -81,14 +81,14 @@ class LedgerCheck(MethodView):
 
 @blp.route("/checkpoints")
 class Checkpoints(MethodView):
-    @require("operator", "auditor")
+    @require("operator", "auditor", scope="audit:read")
     @blp.operation("listCheckpoints")
     @blp.response(200, CheckpointListSchema)
     def get(self) -> dict[str, Any]:
         """The latest digests of the event log (Merkle roots up to a watermark), newest first"""
         return {"items": checkpoints.listed(db.conn())}
 
-    @require("operator")
+    @require("operator", scope="audit:write")
     @blp.operation("recordCheckpoint")
     @blp.response(201, CheckpointSchema)
     def post(self) -> dict[str, Any]:

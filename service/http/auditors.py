@@ -20,7 +20,7 @@ blp = Blueprint("auditors", __name__, url_prefix="/v1/auditors",
 
 @blp.route("")
 class Auditors(MethodView):
-    @require("operator")
+    @require("operator", scope="auditors:admin")
     @blp.operation("createAuditor")
     @blp.arguments(AuditorCreateSchema)
     @blp.response(201, AuditorCreatedSchema)
@@ -38,7 +38,7 @@ class Auditors(MethodView):
 
 @blp.route("/<auditor_id>")
 class Auditor(MethodView):
-    @require("operator", "auditor")
+    @require("operator", "auditor", scope="auditors:admin")
     @blp.operation("getAuditor", 404)
     @blp.response(200, AuditorSchema)
     def get(self, auditor_id: str) -> dict[str, Any]:

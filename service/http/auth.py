@@ -1,5 +1,10 @@
 """Who is calling: the operator, an auditor or a player, from `Authorization: Bearer`, or, on a
-stream's GET only, from the stream ticket in its `?ticket=` (`service.http.tickets`)."""
+stream's GET only, from the stream ticket in its `?ticket=` (`service.http.tickets`).
+
+The operator calls with the bootstrap key (`BANCO_OPERATOR_KEY`), which holds every scope, or
+with a scoped key of his (`bok_...`, `service.application.operator_keys`), which holds only
+its own: each operator route names the scope it needs (`require(..., scope=)`), and a key
+without it is refused 403 `missing_scope`, naming the scope."""
 
 from __future__ import annotations
 
@@ -13,7 +18,9 @@ from typing import Any, TypeVar, get_args
 import psycopg
 from flask import current_app, g, request
 
+from service.application import operator_keys
 from service.application.principal import OPERATOR, Principal, Role
+from service.application.scopes import SCOPES
 from service.application.tokens import token_hash
 from service.http import contract, db, tickets
 from service.http.blueprint import refuse_what_it_does_not_take
@@ -36,20 +43,38 @@ def _authenticate() -> Principal:
     if token.startswith(tickets.PREFIX):
         raise Problem(401, "ticket_not_a_token", "a stream ticket is no bearer token: it opens"
                       " only the stream it was issued for, sent as ?ticket= on its GET")
-    g.credential = token_hash(token)
+    g.credential = digest = token_hash(token)
     operator_key = current_app.config["BANCO"].operator_key
     if hmac.compare_digest(token.encode(), operator_key.encode()):
         return OPERATOR
-    # Tokens are looked up by their SHA-256: the stored value reveals nothing, and the lookup
-    # time does not depend on how much of a guessed token is right.
+    # Tokens and keys are looked up by their SHA-256: the stored value reveals nothing, and the
+    # lookup time does not depend on how much of a guessed token is right. An operator's key
+    # is told by its prefix, so either is one statement, sent with the view's first read.
+    if token.startswith(operator_keys.PREFIX):
+        with db.pipelined() as c:
+            cursor = c.execute(_LIVE_KEY, (digest,))
+            _read_with_token()
+        found = cursor.fetchone()
+        if found is None:
+            raise Problem(401, "unauthorized", "unknown, revoked or expired operator key")
+        return _key_principal(found[0], found[1])
     with db.pipelined() as c:
-        cursor = c.execute("SELECT role, subject FROM tokens WHERE token_hash = %s",
-                           (token_hash(token),))
+        cursor = c.execute("SELECT role, subject, token_id FROM tokens WHERE token_hash = %s",
+                           (digest,))
         _read_with_token()
     row = cursor.fetchone()
     if row is None:
         raise Problem(401, "unauthorized", "unknown or revoked token")
-    return Principal(row[0], row[1])
+    return Principal(row[0], row[1], row[2])
+
+
+# An operator key that works: not revoked (its hash is dropped then) and not expired.
+_LIVE_KEY = ("SELECT key_id, scopes FROM operator_keys WHERE key_hash = %s"
+             " AND (expires_at IS NULL OR expires_at > now())")
+
+
+def _key_principal(key_id: str, scopes: list[str]) -> Principal:
+    return Principal("operator", key_id, key_id, frozenset(scopes))
 
 
 def _by_ticket(ticket: str) -> Principal:
@@ -62,16 +87,23 @@ def _by_ticket(ticket: str) -> Principal:
     if held.path != request.path:
         raise Problem(403, "ticket_wrong_stream", "this ticket opens another stream")
     operator_key = current_app.config["BANCO"].operator_key
-    if held.role == "operator":
-        works = hmac.compare_digest(held.credential, token_hash(operator_key))
+    who: Principal | None = None
+    if held.role == "operator" and held.subject == OPERATOR.subject:
+        if hmac.compare_digest(held.credential, token_hash(operator_key)):
+            who = OPERATOR
+    elif held.role == "operator":
+        key = db.conn().execute(_LIVE_KEY + " AND key_id = %s",
+                                (held.credential, held.subject)).fetchone()
+        who = None if key is None else _key_principal(key[0], key[1])
     else:
-        works = db.conn().execute(
-            "SELECT 1 FROM tokens WHERE token_hash = %s AND role = %s AND subject = %s",
-            (held.credential, held.role, held.subject)).fetchone() is not None
-    if not works:
+        token = db.conn().execute(
+            "SELECT token_id FROM tokens WHERE token_hash = %s AND role = %s AND subject = %s",
+            (held.credential, held.role, held.subject)).fetchone()
+        who = None if token is None else Principal(held.role, held.subject, token[0])
+    if who is None:
         raise Problem(401, "invalid_ticket", "the token this ticket was issued with was revoked:"
                       " ask POST /v1/stream-tickets for a new one with a token that works")
-    return Principal(held.role, held.subject)
+    return who
 
 
 def credential() -> bytes | None:
@@ -115,10 +147,24 @@ def known_since() -> float:
     return float(g.get("known_at", time.monotonic()))
 
 
-def require(*roles: Role, self_param: str | None = None) -> Callable[[F], F]:
-    """Allow `roles`; with `self_param`, also a player acting on his own id (else 403). Every
-    endpoint but the probes and the `public` ones passes here, so here too it refuses what the
-    view would ignore."""
+def require_scope(scope: str) -> None:
+    """Refuse (403 `missing_scope`, naming it) an operator's key that does not hold `scope`:
+    for a view whose scope depends on what it is asked (a stream ticket's stream)."""
+    who = principal()
+    if not who.may(scope):
+        raise Problem(403, "missing_scope", f"this operator key ({who.key_id}) lacks the scope"
+                      f" {scope}", scope=scope)
+
+
+def require(*roles: Role, self_param: str | None = None, scope: str | None = None
+            ) -> Callable[[F], F]:
+    """Allow `roles`; with `self_param`, also a player acting on his own id (else 403). The
+    operator, when allowed, must hold `scope`, which every route that allows him names (None:
+    any of his keys, for what any caller may do, or a view that checks it by `require_scope`).
+    Every endpoint but the probes and the `public` ones passes here, so here too it refuses
+    what the view would ignore."""
+    if scope is not None and scope not in SCOPES:
+        raise ValueError(f"no such scope: {scope}")
 
     def decorate(fn: F) -> F:
         @wraps(fn)
@@ -127,12 +173,16 @@ def require(*roles: Role, self_param: str | None = None) -> Callable[[F], F]:
             if not (who.role in roles or (self_param and who.role == "player"
                                           and kwargs.get(self_param) == who.subject)):
                 raise Problem(403, "forbidden", f"{who.role}s may not do this")
+            if scope is not None and who.role == "operator":
+                require_scope(scope)
             refuse_what_it_does_not_take(fn)
             return fn(*args, **kwargs)
 
-        # Some caller gets a 403 unless every role may call it, whatever the id.
-        restricted = bool(self_param) or set(roles) != set(get_args(Role))
-        return contract.authenticated(wrapper, restricted)
+        # Some caller gets a 403 unless every role may call it, whatever the id, or some
+        # operator key may lack its scope.
+        restricted = bool(self_param) or set(roles) != set(get_args(Role)) or scope is not None
+        return contract.authenticated(wrapper, restricted,
+                                      scope if "operator" in roles else None)
 
     return decorate
 

@@ -20,7 +20,7 @@ blp = Blueprint("balances", __name__, url_prefix="/v1/balances",
 
 @blp.route("")
 class Balances(MethodView):
-    @require("operator", "auditor")
+    @require("operator", "auditor", scope="treasure:read")
     @blp.operation("getBalancesAsOf", 409)
     @blp.arguments(BalancesQuerySchema, location="query")
     @blp.response(200, BalancesPageSchema, content_type="application/json",

@@ -37,7 +37,7 @@ blp = Blueprint("charts", __name__, url_prefix="/v1/players",
 
 @blp.route("/<player_id>/balance-history.svg")
 class BalanceChart(MethodView):
-    @require("operator", "auditor", self_param="player_id")
+    @require("operator", "auditor", self_param="player_id", scope="players:read")
     @blp.operation("getBalanceChart", 404)
     @blp.arguments(ChartQuerySchema, location="query")
     @blp.response(200, {"type": "string"}, content_type="image/svg+xml",

@@ -16,9 +16,12 @@ IDEMPOTENCY_KEY = "Idempotency-Key"
 
 
 def metadata(command: str, **extra: Any) -> dict[str, Any]:
-    """Actor, request id, correlation and idempotency key, and the command that produced it."""
+    """Actor and the key it acted with (its id, never the secret), request id, correlation and
+    idempotency key, and the command that produced it."""
+    who = principal()
     return {
-        "actor": principal().key,
+        "actor": who.key,
+        "key_id": who.key_id,
         "request_id": g.get("request_id"),
         "correlation_id": request.headers.get("X-Correlation-ID") or g.get("request_id"),
         # What caused these events: the request that carried the command.

@@ -22,7 +22,9 @@ from service.http.problems import PROBLEM, ProblemSchema
 PROBLEMS: dict[int, tuple[str, str]] = {
     400: ("BadRequest", "The body is not valid JSON."),
     401: ("Unauthorized", "No valid bearer token: send `Authorization: Bearer <token>`."),
-    403: ("Forbidden", "The caller's role, or a player other than the one named, may not do this."),
+    403: ("Forbidden", "The caller's role, or a player other than the one named, may not do this;"
+                       " or the operator key lacks the operation's scope (`missing_scope`, the"
+                       " scope in `scope`)."),
     404: ("NotFound", "Nothing has this id."),
     406: ("NotAcceptable", "None of the types this operation answers in meets `Accept`;"
                            " `available` lists them."),
@@ -102,9 +104,11 @@ def operation(fn: Any, operation_id: str, refusals: Iterable[int],
     return fn
 
 
-def authenticated(fn: Any, restricted: bool) -> Any:
-    """Mark view `fn` as passing `auth.require`: `restricted` when some caller is refused 403."""
-    fn._apidoc = {**getattr(fn, "_apidoc", {}), "caller": {"restricted": restricted}}
+def authenticated(fn: Any, restricted: bool, scope: str | None = None) -> Any:
+    """Mark view `fn` as passing `auth.require`: `restricted` when some caller is refused 403;
+    `scope`, what an operator's key needs to call it."""
+    fn._apidoc = {**getattr(fn, "_apidoc", {}), "caller": {"restricted": restricted,
+                                                            "scope": scope}}
     return fn
 
 
@@ -153,4 +157,10 @@ def prepare_doc(doc: dict[str, Any], doc_info: dict[str, Any], *, method: str,
         if key not in responses or responses[key] == "UNPROCESSABLE_ENTITY":
             responses[key] = PROBLEMS[problem][0]
     doc["responses"] = responses
+    scope = doc_info.get("caller", {}).get("scope")
+    if scope is not None:
+        # Where a client generator and a reader both find it: an extension, and the text.
+        doc["x-banco-scope"] = scope
+        doc["description"] = (doc.get("description", "").rstrip() +
+                              f"\n\nAn operator key needs the scope `{scope}`.").lstrip()
     return doc

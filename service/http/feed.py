@@ -43,7 +43,7 @@ SSE_EVENT = {"type": "object", "properties": {
 
 @blp.route("")
 class Feed(MethodView):
-    @require("operator", "auditor")
+    @require("operator", "auditor", scope="audit:read")
     @blp.operation("readFeed")
     @blp.arguments(FeedQuerySchema, location="query")
     @blp.response(200, FeedPageSchema)
@@ -66,7 +66,7 @@ class Feed(MethodView):
 @blp.route("/stream")
 class FeedStream(MethodView):
     @tickets.accepted
-    @require("operator", "auditor")
+    @require("operator", "auditor", scope="audit:read")
     @blp.operation("streamFeed", headers=(contract.LAST_EVENT_ID,))
     @blp.arguments(TicketedFeedStreamQuerySchema, location="query")
     @blp.response(200, SSE_EVENT, description="Server-Sent Events: each event of the log as"

@@ -60,7 +60,7 @@ def _revealed_seed(hand: dict[str, Any], redactor: Redactor) -> str | None:
 
 @blp.route("/v1/tables/<table_id>/hands")
 class TableHands(MethodView):
-    @require("operator", "auditor", "player")
+    @require("operator", "auditor", "player", scope="tables:read")
     @blp.operation("listTableHands", 404)
     @blp.arguments(HandListQuerySchema, location="query")
     @blp.response(200, HandPageSchema)
@@ -75,7 +75,7 @@ class TableHands(MethodView):
 
 @blp.route("/v1/hands/<hand_id>")
 class Hand(MethodView):
-    @require("operator", "auditor", "player")
+    @require("operator", "auditor", "player", scope="tables:read")
     @blp.operation("getHand", 404)
     @blp.response(200, HandSchema)
     def get(self, hand_id: str) -> dict[str, Any]:

@@ -11,7 +11,8 @@ in place of that one, so a client who lost the answer gets a working token, and 
 given always holds the only one that works. Such a replay locks the token's holder (his row)
 before the record, the order an erasure takes them in. A webhook subscription's answer is kept without its
 signing secret, which its replay reads back from where it is sealed. A stream ticket's answer is
-kept without the ticket: its replay issues a new one for the same stream.
+kept without the ticket: its replay issues a new one for the same stream. An operator key's
+answer is kept without its secret, which only its hash outlives: its replay rotates the key.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from flask import Flask, Response, current_app, g, request
 from psycopg.types.json import Jsonb
 
 from service.application import tokens, webhook_subscriptions
-from service.http import db, stream_tickets
+from service.http import db, operator_keys, stream_tickets
 from service.http.auth import principal
 from service.http.context import IDEMPOTENCY_KEY, handle
 from service.http.problems import Problem
@@ -116,6 +117,8 @@ def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response
         db.conn().execute("UPDATE idempotency_keys SET token_id = %s WHERE principal = %s AND key = %s",
                           (issued["token_id"], who, key))
     body = _with_secret(body)
+    if status in (200, 201) and request.path.startswith(operator_keys.PATH):
+        body = operator_keys.again(body)
     if status == 201 and request.path == stream_tickets.PATH:
         body = orjson.dumps(stream_tickets.again(orjson.loads(body)))
     response = Response(body, status=status, headers=headers)

@@ -61,7 +61,7 @@ def _queue_name() -> str:
 
 @blp.route("")
 class Jobs(MethodView):
-    @require("operator", "auditor")
+    @require("operator", "auditor", scope="jobs:read")
     @blp.operation("listJobs")
     @blp.arguments(JobsQuerySchema, location="query")
     @blp.response(200, JobsSchema)
@@ -72,7 +72,7 @@ class Jobs(MethodView):
 
 @blp.route("/<job_id>/requeue")
 class Requeue(MethodView):
-    @require("operator")
+    @require("operator", scope="jobs:admin")
     @blp.operation("requeueJob", 404, 409)
     @blp.response(200, RequeuedSchema)
     def post(self, job_id: str) -> dict[str, Any]:

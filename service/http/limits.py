@@ -1,10 +1,10 @@
 """Per-caller rate limits, counted in Redis: 429 with Retry-After past the limit.
 
-One budget per authenticated principal (`operator:operator`, `player:pl_...`), whatever the
-spelling of its `Authorization` header; a request without a valid token counts against its
-address, all such requests of one address in one budget, so guessed tokens are limited too. If
-Redis is unreachable the limit is skipped rather than the request refused: actions go on while
-Redis is away.
+One budget per authenticated principal (`operator:operator`, each scoped operator key's
+`operator:ok_...`, `player:pl_...`), whatever the spelling of its `Authorization` header; a
+request without a valid token counts against its address, all such requests of one address in
+one budget, so guessed tokens are limited too. If Redis is unreachable the limit is skipped
+rather than the request refused: actions go on while Redis is away.
 
 A request costs one Redis round trip for its limit (the fixed window's increment): no
 X-RateLimit headers, which would cost two more, and a 429's Retry-After is the limit's whole

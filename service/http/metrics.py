@@ -46,7 +46,7 @@ def scrape() -> bytes:
 
 @blp.route("/metrics")
 class Metrics(MethodView):
-    @require("operator")
+    @require("operator", scope="metrics:read")
     @blp.operation("getMetrics")
     @blp.response(200, TEXT, content_type="text/plain",
                   description="Prometheus's text format (version 0.0.4): request latencies by"

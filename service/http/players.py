@@ -51,7 +51,7 @@ def read_player(player_id: str) -> dict[str, Any]:
 
 @blp.route("")
 class Players(MethodView):
-    @require("operator")
+    @require("operator", scope="players:write")
     @blp.operation("createPlayer")
     @blp.arguments(PlayerCreateSchema)
     @blp.response(201, PlayerCreatedSchema)
@@ -66,7 +66,7 @@ class Players(MethodView):
         issued = tokens.kept(handle(command))
         return {"player": load_player(command.player_id), "token": issued["token"]}
 
-    @require("operator", "auditor")
+    @require("operator", "auditor", scope="players:read")
     @blp.operation("listPlayers")
     @blp.arguments(PlayerListQuerySchema, location="query")
     @blp.response(200, PlayerPageSchema)
@@ -77,7 +77,7 @@ class Players(MethodView):
 
 @blp.route("/<player_id>")
 class Player(MethodView):
-    @require("operator", "auditor", self_param="player_id")
+    @require("operator", "auditor", self_param="player_id", scope="players:read")
     @blp.operation("getPlayer", 404)
     @blp.response(200, PlayerSchema)
     def get(self, player_id: str) -> dict[str, Any]:
@@ -87,7 +87,7 @@ class Player(MethodView):
 
 @blp.route("/<player_id>/erasure")
 class Erasure(MethodView):
-    @require("operator")
+    @require("operator", scope="players:write")
     @blp.operation("erasePlayer", 404)
     @blp.response(200, PlayerSchema)
     def post(self, player_id: str) -> dict[str, Any]:
@@ -122,7 +122,7 @@ def _transferred(event: StoredEvent, player_id: str) -> dict[str, Any]:
 
 @blp.route("/<player_id>/deposits")
 class Deposits(MethodView):
-    @require("operator")
+    @require("operator", scope="treasure:write")
     @blp.operation("createDeposit", 404)
     @blp.arguments(TransferSchema)
     @blp.response(201, TransferResultSchema)
@@ -134,7 +134,7 @@ class Deposits(MethodView):
 
 @blp.route("/<player_id>/withdrawals")
 class Withdrawals(MethodView):
-    @require("operator")
+    @require("operator", scope="treasure:write")
     @blp.operation("createWithdrawal", 404)
     @blp.arguments(TransferSchema)
     @blp.response(201, TransferResultSchema)
@@ -146,7 +146,7 @@ class Withdrawals(MethodView):
 
 @blp.route("/<player_id>/balance")
 class Balance(MethodView):
-    @require("operator", "auditor", self_param="player_id")
+    @require("operator", "auditor", self_param="player_id", scope="players:read")
     @blp.operation("getBalance", 404)
     @blp.response(200, BalanceSchema)
     def get(self, player_id: str) -> dict[str, Any]:
@@ -157,7 +157,7 @@ class Balance(MethodView):
 
 @blp.route("/<player_id>/balance-history")
 class BalanceHistory(MethodView):
-    @require("operator", "auditor", self_param="player_id")
+    @require("operator", "auditor", self_param="player_id", scope="players:read")
     @blp.operation("getBalanceHistory", 404)
     @blp.arguments(HistoryQuerySchema, location="query")
     @blp.response(200, HistoryPageSchema, content_type="application/json",

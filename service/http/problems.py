@@ -32,6 +32,8 @@ class ProblemSchema(Schema):
     balance = fields.Integer(metadata={"description": "insufficient_treasure: what the account holds"})
     available = fields.List(fields.String(), metadata={"description": "406: what the endpoint answers in"})
     checks = fields.Dict(metadata={"description": "503 from /readyz: each dependency's state"})
+    scope = fields.String(metadata={"description": "403 `missing_scope`: the scope the operator"
+                                                   " key lacks", "example": "treasure:write"})
 
 
 class Problem(HTTPException):

@@ -1,6 +1,7 @@
-"""One JSON log line a request, and the request's id: the caller's `X-Request-ID` when it is a
-sensible one, else one drawn here; sent back, recorded with the events the request writes
-(`service.http.context`), and carried by every log line written while it is served."""
+"""One JSON log line a request, naming the key that acted, and the request's id: the caller's
+`X-Request-ID` when it is a sensible one, else one drawn here; sent back, recorded with the
+events the request writes (`service.http.context`), and carried by every log line written while
+it is served."""
 
 from __future__ import annotations
 
@@ -26,10 +27,13 @@ def _start() -> None:
 def _done(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id", "")
     # The path, never the URL: a stream's query may hold its ticket (`?ticket=`,
-    # service/http/tickets.py), a credential while it lasts.
+    # service/http/tickets.py), a credential while it lasts. The caller by the id of the token
+    # or key he sent (none when unauthenticated), never by the secret.
+    who = g.get("principal")
     fields = {
         "method": request.method, "path": request.path, "status": response.status_code,
         "duration_ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 2),
+        "actor": None if who is None else who.key, "key_id": None if who is None else who.key_id,
     }
     trace_id = tracing.trace_id()
     if trace_id is not None:  # the line leads to the request's trace

@@ -13,7 +13,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from projections import tables
 from service.application.errors import NotFound
 from service.http import db, tickets
-from service.http.auth import credential, principal, require
+from service.http.auth import credential, principal, require, require_scope
 from service.http.blueprint import Blueprint
 from service.http.problems import Problem
 
@@ -63,7 +63,9 @@ def stream_path(body: dict[str, Any]) -> str:
     if body["stream"] == "feed":
         if principal().role == "player":
             raise Problem(403, "forbidden", "players may not follow the log's feed")
+        require_scope("audit:read")  # as the feed's stream asks of an operator's key
         return "/v1/feed/stream"
+    require_scope("tables:read")
     table_id = body["table_id"]
     if table_id not in tables.versions(db.conn(), [table_id]):
         raise NotFound("table_not_found", f"no table {table_id}")
@@ -126,7 +128,9 @@ class StreamTickets(MethodView):
         (401 `ticket_not_accepted`), once expired or its token revoked (401 `invalid_ticket`),
         on another stream than its own (403 `ticket_wrong_stream`). Beside an `Authorization`
         header, the token speaks and the ticket is not read. A player may not have one for
-        the log's feed (403), nor one for a table that does not exist (404). Replayed with its
+        the log's feed (403), nor one for a table that does not exist (404); an operator key
+        needs the scope its stream needs (`audit:read` for the feed, `tables:read` for a
+        table's; 403 `missing_scope`). Replayed with its
         `Idempotency-Key`, the answer holds a new ticket.
         """
         return issued(stream_path(body))

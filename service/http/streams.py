@@ -103,7 +103,7 @@ def _page(conn: psycopg.Connection, table_id: str, after: int,
 
 @blp.route("/<table_id>/events")
 class Events(MethodView):
-    @require("operator", "auditor", "player")
+    @require("operator", "auditor", "player", scope="tables:read")
     @blp.operation("listTableEvents", 404)
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, EventPageSchema)
@@ -139,7 +139,7 @@ class Events(MethodView):
 @blp.route("/<table_id>/stream")
 class Stream(MethodView):
     @tickets.accepted
-    @require("operator", "auditor", "player")
+    @require("operator", "auditor", "player", scope="tables:read")
     @blp.operation("streamTableEvents", 403, 404, headers=(contract.LAST_EVENT_ID,))
     @blp.arguments(TicketedStreamQuerySchema, location="query")
     @blp.response(200, TEXT, description="Server-Sent Events: one `id:` per table version; each"

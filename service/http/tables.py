@@ -74,7 +74,7 @@ def if_match() -> IfMatch:
 
 @blp.route("")
 class Tables(MethodView):
-    @require("operator", "player")
+    @require("operator", "player", scope="tables:write")
     @blp.operation("createTable")
     @blp.arguments(TableCreateSchema)
     @blp.response(201, TableSchema, headers=contract.ETAG)
@@ -84,7 +84,7 @@ class Tables(MethodView):
         options = table_options(engine, body["variant"], body["options"])
         return respond(handle(CreateTable(body["game"], options, principal().key)), 201)
 
-    @require("operator", "auditor", "player")
+    @require("operator", "auditor", "player", scope="tables:read")
     @blp.operation("listTables", 403)
     @blp.arguments(TableListQuerySchema, location="query")
     @blp.response(200, TablePageSchema)
@@ -101,7 +101,7 @@ class Tables(MethodView):
 
 @blp.route("/<table_id>")
 class Table(MethodView):
-    @require("operator", "auditor", "player")
+    @require("operator", "auditor", "player", scope="tables:read")
     @blp.operation("getTable", 404, headers=(contract.IF_NONE_MATCH,))
     @blp.response(200, TableSchema, headers=contract.ETAG)
     @blp.alt_response(304, description="Still at the version `If-None-Match` names",
@@ -131,7 +131,7 @@ class Seats(MethodView):
 
 @blp.route("/<table_id>/seats/<player_id>")
 class Seat(MethodView):
-    @require("operator", self_param="player_id")
+    @require("operator", self_param="player_id", scope="tables:write")
     @blp.operation("leaveTable", 404, 409)
     @blp.response(200, LeftSchema)
     def delete(self, table_id: str, player_id: str) -> dict[str, Any]:
@@ -141,7 +141,7 @@ class Seat(MethodView):
 
 @blp.route("/<table_id>/close")
 class Close(MethodView):
-    @require("operator")
+    @require("operator", scope="tables:write")
     @blp.operation("closeTable", 404, 409)
     @blp.response(200, TableSchema, headers=contract.ETAG)
     def post(self, table_id: str) -> Response:
@@ -153,7 +153,7 @@ class Close(MethodView):
 
 @blp.route("/<table_id>/hands")
 class Hands(MethodView):
-    @require("operator", "player")
+    @require("operator", "player", scope="tables:write")
     @blp.operation("dealHand", 403, 404, 409, 412, headers=(contract.IF_MATCH,))
     @blp.response(201, TableSchema, headers=contract.ETAG)
     def post(self, table_id: str) -> Response:

@@ -44,7 +44,7 @@ def revoke(role: Holder, subject: str, command: str) -> None:
 
 @blp.route("/players/<player_id>/token")
 class PlayerToken(MethodView):
-    @require("operator", self_param="player_id")
+    @require("operator", self_param="player_id", scope="players:write")
     @blp.operation("issuePlayerToken", 404, 409)
     @blp.response(201, TokenSchema)
     def post(self, player_id: str) -> dict[str, Any]:
@@ -57,7 +57,7 @@ class PlayerToken(MethodView):
         """
         return rotate("player", player_id, "RotatePlayerToken")
 
-    @require("operator")
+    @require("operator", scope="players:write")
     @blp.operation("revokePlayerToken", 404)
     @blp.response(204)
     def delete(self, player_id: str) -> None:
@@ -67,7 +67,7 @@ class PlayerToken(MethodView):
 
 @blp.route("/auditors/<auditor_id>/token")
 class AuditorToken(MethodView):
-    @require("operator")
+    @require("operator", scope="auditors:admin")
     @blp.operation("issueAuditorToken", 404)
     @blp.response(201, TokenSchema)
     def post(self, auditor_id: str) -> dict[str, Any]:
@@ -79,7 +79,7 @@ class AuditorToken(MethodView):
         """
         return rotate("auditor", auditor_id, "RotateAuditorToken")
 
-    @require("operator")
+    @require("operator", scope="auditors:admin")
     @blp.operation("revokeAuditorToken", 404)
     @blp.response(204)
     def delete(self, auditor_id: str) -> None:

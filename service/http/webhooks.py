@@ -29,7 +29,7 @@ blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
 
 @blp.route("")
 class Subscriptions(MethodView):
-    @require("operator")
+    @require("operator", scope="webhooks:admin")
     @blp.operation("createWebhook")
     @blp.arguments(SubscriptionCreateSchema)
     @blp.response(201, SubscriptionCreatedSchema)
@@ -48,7 +48,7 @@ class Subscriptions(MethodView):
         g.issued_secret = True
         return {"subscription": subscription, "secret": secret}
 
-    @require("operator")
+    @require("operator", scope="webhooks:admin")
     @blp.operation("listWebhooks")
     @blp.response(200, SubscriptionListSchema)
     def get(self) -> dict[str, Any]:
@@ -58,14 +58,14 @@ class Subscriptions(MethodView):
 
 @blp.route("/<subscription_id>")
 class Subscription(MethodView):
-    @require("operator")
+    @require("operator", scope="webhooks:admin")
     @blp.operation("getWebhook", 404)
     @blp.response(200, SubscriptionSchema)
     def get(self, subscription_id: str) -> dict[str, Any]:
         """A webhook subscription: where it stands, and why it paused if it did"""
         return subscriptions.load(db.conn(), subscription_id)
 
-    @require("operator")
+    @require("operator", scope="webhooks:admin")
     @blp.operation("deleteWebhook", 404)
     @blp.response(204)
     def delete(self, subscription_id: str) -> None:
@@ -79,7 +79,7 @@ class Subscription(MethodView):
 
 @blp.route("/<subscription_id>/pause")
 class Pause(MethodView):
-    @require("operator")
+    @require("operator", scope="webhooks:admin")
     @blp.operation("pauseWebhook", 404)
     @blp.response(200, SubscriptionSchema)
     def post(self, subscription_id: str) -> dict[str, Any]:
@@ -89,7 +89,7 @@ class Pause(MethodView):
 
 @blp.route("/<subscription_id>/resume")
 class Resume(MethodView):
-    @require("operator")
+    @require("operator", scope="webhooks:admin")
     @blp.operation("resumeWebhook", 404)
     @blp.response(200, SubscriptionSchema)
     def post(self, subscription_id: str) -> dict[str, Any]:
@@ -99,7 +99,7 @@ class Resume(MethodView):
 
 @blp.route("/<subscription_id>/replay")
 class Replay(MethodView):
-    @require("operator")
+    @require("operator", scope="webhooks:admin")
     @blp.operation("replayWebhook", 404)
     @blp.arguments(WebhookReplaySchema)
     @blp.response(200, SubscriptionSchema)
@@ -114,7 +114,7 @@ class Replay(MethodView):
 
 @blp.route("/<subscription_id>/deliveries")
 class Deliveries(MethodView):
-    @require("operator")
+    @require("operator", scope="webhooks:admin")
     @blp.operation("listWebhookDeliveries", 404)
     @blp.arguments(DeliveryQuerySchema, location="query")
     @blp.response(200, DeliveryPageSchema)

@@ -18,6 +18,7 @@ from service.application import (
     bus,
     commands,
     handlers,
+    operator_keys,
     players,
     tokens,
     webhook_deliveries,
@@ -47,7 +48,7 @@ NOT_COMMANDS = {commands.IfMatch, commands.Joined, commands.TablePlayed, command
 def defined_commands() -> set[type]:
     found = set()
     for module in (commands, players, tokens, auditors, webhook_subscriptions,
-                   webhook_deliveries):
+                   webhook_deliveries, operator_keys):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if (cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls)
                     and cls not in NOT_COMMANDS):

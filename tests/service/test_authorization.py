@@ -1,7 +1,10 @@
 """Who may call what: every endpoint for every kind of caller, from one table.
 
 The table must name every route of the app: adding an endpoint without deciding who may call it
-fails `test_every_route_has_a_row`.
+fails `test_every_route_has_a_row`. Each route the operator may call names, in `SCOPE_OF`, the
+scope an operator key needs for it (None: any key), which the API says too (`x-banco-scope`);
+`test_a_key_needs_the_scope_of_each_route` proves a key without it refused and one with only
+it let through.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from service.application.scopes import SCOPES
 from tests.service.conftest import OPERATOR, bearer
 
 CALLERS = ("none", "bad", "self", "other", "auditor", "operator")
@@ -28,6 +32,7 @@ class World:
     auditor: str
     auditor_id: str
     hook: str
+    key: str
 
     def headers(self, caller: str) -> dict[str, str]:
         return {
@@ -112,7 +117,67 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/v1/webhooks/{hook}/deliveries", None, False, "401 401 403 403 403 200"),
     # After the others: the operator's deletes the subscription they use.
     ("DELETE", "/v1/webhooks/{hook}", None, False, "401 401 403 403 403 204"),
+    ("POST", "/v1/keys", {"name": "k", "scopes": ["keys:admin"]}, False, "401 401 403 403 403 201"),
+    ("GET", "/v1/keys", None, False, "401 401 403 403 403 200"),
+    ("GET", "/v1/keys/{key}", None, False, "401 401 403 403 403 200"),
+    ("POST", "/v1/keys/{key}/rotation", None, False, "401 401 403 403 403 200"),
+    ("DELETE", "/v1/keys/{key}", None, False, "401 401 403 403 403 204"),
 ]
+
+# The scope an operator key needs for each route the operator may call (None: any key will do).
+SCOPE_OF: dict[tuple[str, str], str | None] = {
+    **{("GET", route): None for route in (
+        "/", "/tables/{table}", "/hands/{hand}", "/players/{me}", "/console", "/favicon.ico",
+        "/v1/me", "/docs", "/docs/assets/swagger-ui.css", "/openapi.json", "/openapi.yaml",
+        "/healthz", "/readyz", "/v1/games", "/v1/games/{game}", "/v1/games/{game}/rules")},
+    ("GET", "/v1/players"): "players:read",
+    ("POST", "/v1/players"): "players:write",
+    ("GET", "/v1/players/{me}"): "players:read",
+    ("GET", "/v1/players/{me}/balance"): "players:read",
+    ("GET", "/v1/players/{me}/balance-history"): "players:read",
+    ("GET", "/v1/players/{me}/balance-history.svg"): "players:read",
+    ("POST", "/v1/players/{me}/token"): "players:write",
+    ("DELETE", "/v1/players/{me}/token"): "players:write",
+    ("POST", "/v1/players/{me}/erasure"): "players:write",
+    ("POST", "/v1/players/{me}/deposits"): "treasure:write",
+    ("POST", "/v1/players/{me}/withdrawals"): "treasure:write",
+    ("GET", "/v1/balances?as_of=1&limit=1"): "treasure:read",
+    ("POST", "/v1/tables"): "tables:write",
+    ("GET", "/v1/tables"): "tables:read",
+    ("GET", "/v1/tables?player={me}"): "tables:read",
+    ("GET", "/v1/tables/{table}"): "tables:read",
+    ("POST", "/v1/tables/{table}/close"): "tables:write",
+    ("DELETE", "/v1/tables/{table}/seats/{me}"): "tables:write",
+    ("POST", "/v1/tables/{table}/hands"): "tables:write",
+    ("GET", "/v1/tables/{table}/events"): "tables:read",
+    ("GET", "/v1/tables/{table}/stream?timeout=0.1"): "tables:read",
+    ("GET", "/v1/tables/{table}/hands"): "tables:read",
+    ("GET", "/v1/hands/{hand}"): "tables:read",
+    ("POST", "/v1/auditors"): "auditors:admin",
+    ("GET", "/v1/auditors/{auditor}"): "auditors:admin",
+    ("POST", "/v1/auditors/{auditor}/token"): "auditors:admin",
+    ("DELETE", "/v1/auditors/{auditor}/token"): "auditors:admin",
+    ("POST", "/v1/audit/ledger-checks"): "audit:read",
+    ("GET", "/v1/audit/ledger-checks/{job}"): "audit:read",
+    ("GET", "/v1/audit/checkpoints"): "audit:read",
+    ("POST", "/v1/audit/checkpoints"): "audit:write",
+    ("GET", "/v1/feed?limit=1"): "audit:read",
+    ("GET", "/v1/feed/stream?timeout=0.1"): "audit:read",
+    ("POST", "/v1/stream-tickets"): "audit:read",  # for the feed's stream, as the row asks
+    ("GET", "/metrics"): "metrics:read",
+    ("GET", "/v1/jobs"): "jobs:read",
+    ("POST", "/v1/jobs/{job}/requeue"): "jobs:admin",
+    **{(method, route): "webhooks:admin" for method, route, *_ in [
+        ("POST", "/v1/webhooks"), ("GET", "/v1/webhooks"), ("GET", "/v1/webhooks/{hook}"),
+        ("POST", "/v1/webhooks/{hook}/pause"), ("POST", "/v1/webhooks/{hook}/resume"),
+        ("POST", "/v1/webhooks/{hook}/replay"), ("GET", "/v1/webhooks/{hook}/deliveries"),
+        ("DELETE", "/v1/webhooks/{hook}")]},
+    **{(method, route): "keys:admin" for method, route in [
+        ("POST", "/v1/keys"), ("GET", "/v1/keys"), ("GET", "/v1/keys/{key}"),
+        ("POST", "/v1/keys/{key}/rotation"), ("DELETE", "/v1/keys/{key}")]},
+}
+# The rows the operator may call (not refused him whoever he is): each needs its entry above.
+OPERATOR_ROWS = [row for row in MATRIX if row[4].split()[-1] not in ("401", "403")]
 
 
 def make_world(client, new_player, deal: bool) -> World:
@@ -131,7 +196,9 @@ def make_world(client, new_player, deal: bool) -> World:
                                              ["PlayerErased"]}, headers=OPERATOR).json
     hook_id = hook["subscription"]["id"]
     client.post(f"/v1/webhooks/{hook_id}/pause", headers=OPERATOR)
-    return World(me, stranger, table, hand, job, auditor["token"], auditor["id"], hook_id)
+    key = client.post("/v1/keys", json={"name": "a key", "scopes": ["metrics:read"]},
+                      headers=OPERATOR).json["key"]["id"]
+    return World(me, stranger, table, hand, job, auditor["token"], auditor["id"], hook_id, key)
 
 
 def test_every_route_has_a_row(app):
@@ -144,7 +211,7 @@ def test_every_route_has_a_row(app):
         path = path.replace("<hand_id>", "{hand}").replace("<job_id>", "{job}")
         path = path.replace("<auditor_id>", "{auditor}").replace("<game>", "{game}")
         path = path.replace("<path:filename>", "swagger-ui.css")
-        path = path.replace("<subscription_id>", "{hook}")
+        path = path.replace("<subscription_id>", "{hook}").replace("<key_id>", "{key}")
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             routes.add((method, path))
     assert routes == rows
@@ -155,14 +222,68 @@ def test_every_route_has_a_row(app):
 def test_who_may_call_what(client, new_player, method, route, body, deal, expected):
     for caller, allowed in zip(CALLERS, expected.split(), strict=True):
         world = make_world(client, new_player, deal)
-        path = route.format(me=world.me.id, table=world.table, hand=world.hand, job=world.job,
-                            auditor=world.auditor_id, game="cassino", hook=world.hook)
-        headers = world.headers(caller)
-        if method == "POST" and "/actions" in path:
-            version = client.get(f"/v1/tables/{world.table}", headers=OPERATOR).json["version"]
-            headers = {**headers, "If-Match": f'"{version}"'}
-        r = client.open(path, method=method, json=body, headers=headers)
-        r.close()  # an asset is a file the response holds open
+        r = call(client, world, method, route, body, world.headers(caller))
         assert str(r.status_code) in allowed.split("|"), (caller, r.status_code, r.get_json())
         if r.status_code >= 400:
             assert r.headers["Content-Type"] == "application/problem+json"
+
+
+def call(client, world: World, method: str, route: str, body: Any, headers: dict[str, str]):
+    path = route.format(me=world.me.id, table=world.table, hand=world.hand, job=world.job,
+                        auditor=world.auditor_id, game="cassino", hook=world.hook, key=world.key)
+    if method == "POST" and "/actions" in path:
+        version = client.get(f"/v1/tables/{world.table}", headers=OPERATOR).json["version"]
+        headers = {**headers, "If-Match": f'"{version}"'}
+    r = client.open(path, method=method, json=body, headers=headers)
+    r.close()  # an asset is a file the response holds open
+    return r
+
+
+def operator_key(client, *scopes: str) -> dict[str, str]:
+    made = client.post("/v1/keys", json={"name": "scoped", "scopes": list(scopes)},
+                       headers=OPERATOR)
+    assert made.status_code == 201, made.json
+    return bearer(made.json["secret"])
+
+
+def test_every_operator_route_names_its_scope(client):
+    assert {(m, r) for m, r, *_ in OPERATOR_ROWS} == set(SCOPE_OF)
+    # ... as the API says it: in each operation of its OpenAPI document.
+    said = {}
+    for path, item in client.get("/openapi.json").json["paths"].items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict):  # the path's own parameters
+                continue
+            said[(method.upper(), path.replace("{table_id}", "{table}"))] = \
+                operation.get("x-banco-scope")
+    for (method, route), scope in SCOPE_OF.items():
+        path = route.split("?")[0].replace("{me}", "{player_id}").replace("{hand}", "{hand_id}")
+        path = path.replace("{job}", "{job_id}").replace("{auditor}", "{auditor_id}")
+        path = path.replace("{hook}", "{subscription_id}").replace("{key}", "{key_id}")
+        if path.startswith(("/v1/", "/metrics")) and route != "/v1/stream-tickets":
+            assert said[(method, path)] == scope, (method, route)
+
+
+def test_every_scope_opens_some_route():
+    assert set(SCOPE_OF.values()) - {None} == set(SCOPES)
+
+
+@pytest.mark.parametrize(("method", "route", "body", "deal", "expected"), OPERATOR_ROWS,
+                         ids=[f"{m} {r}" for m, r, *_ in OPERATOR_ROWS])
+def test_a_key_needs_the_scope_of_each_route(client, new_player, method, route, body, deal,
+                                            expected):
+    scope = SCOPE_OF[(method, route)]
+    allowed = expected.split()[-1].split("|")
+    others = sorted(set(SCOPES) - {scope})
+    # Every scope but the route's: refused, naming it. Only the route's (or, where none is
+    # needed, one that opens nothing here): as the bootstrap key.
+    lacking = operator_key(client, *others) if scope else None
+    holding = operator_key(client, scope or "metrics:read")
+    if lacking is not None:
+        r = call(client, make_world(client, new_player, deal), method, route, body, lacking)
+        assert r.status_code == 403, (r.status_code, r.get_json())
+        assert r.headers["Content-Type"] == "application/problem+json"
+        assert (r.json["code"], r.json["scope"]) == ("missing_scope", scope)
+        assert scope in r.json["detail"]
+    r = call(client, make_world(client, new_player, deal), method, route, body, holding)
+    assert str(r.status_code) in allowed, (r.status_code, r.get_json())

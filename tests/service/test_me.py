@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+from service.application.scopes import SCOPES
 from tests.service.conftest import OPERATOR, bearer
 
 
-def test_each_token_names_its_role_id_and_name(client, new_player):
+def token_id(app, stream: str) -> str:
+    """The id of the token last issued in `stream`."""
+    return [e.data["token_id"] for e in app.extensions["banco.store"].read_stream(stream)
+            if e.type == "TokenIssued"][-1]
+
+
+def test_each_token_names_its_role_id_name_and_key(app, client, new_player):
     ada = new_player("Ada")
     auditor = client.post("/v1/auditors", json={"name": "Ext"}, headers=OPERATOR).json
-    assert client.get("/v1/me", headers=ada.auth).json == {"role": "player", "id": ada.id, "name": "Ada"}
+    assert client.get("/v1/me", headers=ada.auth).json == {
+        "role": "player", "id": ada.id, "name": "Ada", "key_id": token_id(app, f"player-{ada.id}"),
+        "scopes": []}
     assert client.get("/v1/me", headers=bearer(auditor["token"])).json == {
-        "role": "auditor", "id": auditor["id"], "name": "Ext"}
-    assert client.get("/v1/me", headers=OPERATOR).json == {"role": "operator", "id": "operator",
-                                                           "name": None}
+        "role": "auditor", "id": auditor["id"], "name": "Ext",
+        "key_id": token_id(app, f"auditor-{auditor['id']}"), "scopes": []}
+    assert client.get("/v1/me", headers=OPERATOR).json == {
+        "role": "operator", "id": "operator", "name": None, "key_id": "bootstrap",
+        "scopes": list(SCOPES)}
 
 
 def test_no_token_or_a_revoked_one_is_a_401(client, new_player):

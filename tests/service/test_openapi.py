@@ -116,10 +116,16 @@ def world(client, new_player) -> World:
     hook = client.post("/v1/webhooks", json={"url": "http://127.0.0.1:9/", "event_types":
                                              ["PlayerErased"]}, headers=OPERATOR).json
     client.post(f"/v1/webhooks/{hook['subscription']['id']}/pause", headers=OPERATOR)
+    key = client.post("/v1/keys", json={"name": "k", "scopes": ["keys:admin"]},
+                      headers=OPERATOR).json
+    # An operator key with one scope: refused, for lack of theirs, what most operations do.
+    scoped = client.post("/v1/keys", json={"name": "k", "scopes": ["metrics:read"]},
+                         headers=OPERATOR).json["secret"]
     return World({"player_id": me.id, "table_id": table, "hand_id": hand, "job_id": job,
                   "auditor_id": auditor["id"], "game": "sette-e-mezzo",
-                  "subscription_id": hook["subscription"]["id"]},
-                 {"operator": OPERATOR, "player": me.auth, "auditor": bearer(auditor["token"])})
+                  "subscription_id": hook["subscription"]["id"], "key_id": key["key"]["id"]},
+                 {"operator": OPERATOR, "player": me.auth, "auditor": bearer(auditor["token"]),
+                  "scoped key": bearer(scoped)})
 
 
 JSON = "application/json"

@@ -574,6 +574,68 @@ class Join(BaseModel):
     ] = None
 
 
+class Key(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    created_at: AwareDatetime
+    expires_at: Annotated[AwareDatetime | None, Field(...)]
+    id: Annotated[str, Field(examples=['ok_3f9a1c2b7d4e5f60'])]
+    name: str
+    revoked_at: Annotated[AwareDatetime | None, Field(...)]
+    rotated_at: Annotated[
+        AwareDatetime | None,
+        Field(description='When its secret was last replaced (null: never).'),
+    ]
+    scopes: list[str]
+    status: Literal['active', 'expired', 'revoked']
+
+
+class KeyCreate(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    expires_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description='When the key stops working, with its offset (never when absent): in the future, at most ten years away.',
+            examples=['2027-01-31T00:00:00Z'],
+        ),
+    ] = None
+    name: Annotated[
+        str,
+        Field(
+            description='Whose or what the key is for, as the list shows it.',
+            examples=['cashier desk 2'],
+            max_length=100,
+            min_length=1,
+        ),
+    ]
+    scopes: Annotated[
+        list[Literal['players:read', 'players:write', 'treasure:read', 'treasure:write', 'tables:read', 'tables:write', 'auditors:admin', 'audit:read', 'audit:write', 'webhooks:admin', 'metrics:read', 'jobs:read', 'jobs:admin', 'keys:admin']],
+        Field(
+            description='What the key may do: each operator route needs one scope (its operation says which, `x-banco-scope`); a key grants only scopes it holds.',
+            examples=[['players:read', 'treasure:write']],
+            max_length=14,
+            min_length=1,
+        ),
+    ]
+
+
+class KeyIssued(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    key: Key
+    secret: Annotated[
+        str,
+        Field(
+            description='The key, to send as `Authorization: Bearer <secret>`: shown only in this answer (Banco keeps only its hash).',
+            examples=['bok_Vb2mN0yJ5qD7wXcRzLk4sT1hA9eUfP3gI6oB8nM2vC0'],
+        ),
+    ]
+
+
 class LedgerCheck(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -603,19 +665,33 @@ class Me(BaseModel):
     id: Annotated[
         str,
         Field(
-            description="The player's or auditor's id; `operator` for the operator.",
+            description="The player's or auditor's id; for the operator, his key's id, or `operator` with the bootstrap key.",
             examples=['pl_3f9a1c2b7d4e5f60'],
+        ),
+    ]
+    key_id: Annotated[
+        str | None,
+        Field(
+            description='The id of the token or key sent (`tk_...`, `ok_...`, `bootstrap`): what log lines and events name it by. Never the secret.',
+            examples=['tk_3f9a1c2b7d4e5f60'],
         ),
     ]
     name: Annotated[
         str | None,
         Field(
-            description="The player's or auditor's name; null for the operator (and for an auditor registered before names were kept).",
+            description="The player's or auditor's name, or the operator key's; null for the bootstrap key (and for an auditor registered before names were kept).",
             examples=['Ada'],
         ),
     ]
     role: Annotated[
         Literal['operator', 'auditor', 'player'], Field(examples=['player'])
+    ]
+    scopes: Annotated[
+        list[str],
+        Field(
+            description="What the operator's key may do (every scope for the bootstrap key); empty for players and auditors, whose role decides.",
+            examples=[[]],
+        ),
     ]
 
 
@@ -804,6 +880,13 @@ class Problem(BaseModel):
         dict[str, Any] | None, Field(description='Field errors, by location and field')
     ] = None
     request_id: str | None = None
+    scope: Annotated[
+        str | None,
+        Field(
+            description='403 `missing_scope`: the scope the operator key lacks',
+            examples=['treasure:write'],
+        ),
+    ] = None
     status: Annotated[int | None, Field(examples=[422])] = None
     title: Annotated[str | None, Field(examples=['Unprocessable Content'])] = None
     type: Annotated[
@@ -893,6 +976,14 @@ class RevealOffer(BaseModel):
         ),
     ] = None
     type: Literal['reveal']
+
+
+class Scope(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    description: str
+    name: Annotated[str, Field(examples=['treasure:write'])]
 
 
 class Seat(BaseModel):
@@ -1573,6 +1664,21 @@ class Jobs(BaseModel):
     scheduled: int
     started: int
     workers: list[Worker]
+
+
+class KeyList(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: Annotated[
+        list[Key],
+        Field(
+            description='Every key, live or not, oldest first (the bootstrap key is not listed).'
+        ),
+    ]
+    scopes: Annotated[
+        list[Scope], Field(description='Every scope a key may hold, and what it opens.')
+    ]
 
 
 class PiratePairsTable(BaseModel):

@@ -28,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The service's metrics, in Prometheus's text format */
+        /**
+         * The service's metrics, in Prometheus's text format
+         * @description An operator key needs the scope `metrics:read`.
+         */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -62,10 +65,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest digests of the event log (Merkle roots up to a watermark), newest first */
+        /**
+         * The latest digests of the event log (Merkle roots up to a watermark), newest first
+         * @description An operator key needs the scope `audit:read`.
+         */
         get: operations["listCheckpoints"];
         put?: never;
-        /** Record a digest of the event log now; keep a copy outside the database */
+        /**
+         * Record a digest of the event log now; keep a copy outside the database
+         * @description An operator key needs the scope `audit:write`.
+         */
         post: operations["recordCheckpoint"];
         delete?: never;
         options?: never;
@@ -82,7 +91,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a check of the whole ledger: conservation, no negative balance, no drift */
+        /**
+         * Start a check of the whole ledger: conservation, no negative balance, no drift
+         * @description An operator key needs the scope `audit:read`.
+         */
         post: operations["startLedgerCheck"];
         delete?: never;
         options?: never;
@@ -99,7 +111,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A ledger check's status and, once finished, its result */
+        /**
+         * A ledger check's status and, once finished, its result
+         * @description An operator key needs the scope `audit:read`.
+         */
         get: operations["getLedgerCheck"];
         put?: never;
         post?: never;
@@ -140,7 +155,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** An auditor */
+        /**
+         * An auditor
+         * @description An operator key needs the scope `auditors:admin`.
+         */
         get: operations["getAuditor"];
         put?: never;
         post?: never;
@@ -168,7 +186,10 @@ export interface paths {
          *     earlier answer carried (`Idempotent-Replayed: true`), which stops working.
          */
         post: operations["issueAuditorToken"];
-        /** Revoke an auditor's token(s): a 401 at once, until the operator issues a new one */
+        /**
+         * Revoke an auditor's token(s): a 401 at once, until the operator issues a new one
+         * @description An operator key needs the scope `auditors:admin`.
+         */
         delete: operations["revokeAuditorToken"];
         options?: never;
         head?: never;
@@ -182,7 +203,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every account's balance as of a position or a time: JSON pages, or CSV by `Accept` */
+        /**
+         * Every account's balance as of a position or a time: JSON pages, or CSV by `Accept`
+         * @description An operator key needs the scope `treasure:read`.
+         */
         get: operations["getBalancesAsOf"];
         put?: never;
         post?: never;
@@ -199,7 +223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The log's events after position `after`, in its global order, as you may see them */
+        /**
+         * The log's events after position `after`, in its global order, as you may see them
+         * @description An operator key needs the scope `audit:read`.
+         */
         get: operations["readFeed"];
         put?: never;
         post?: never;
@@ -302,7 +329,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A hand: its players, commitment, postings and, once settled, seed and outcome */
+        /**
+         * A hand: its players, commitment, postings and, once settled, seed and outcome
+         * @description An operator key needs the scope `tables:read`.
+         */
         get: operations["getHand"];
         put?: never;
         post?: never;
@@ -357,7 +387,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The queue's lengths, its failed jobs with their errors, and its workers */
+        /**
+         * The queue's lengths, its failed jobs with their errors, and its workers
+         * @description An operator key needs the scope `jobs:read`.
+         */
         get: operations["listJobs"];
         put?: never;
         post?: never;
@@ -378,8 +411,89 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Put a failed job back on the queue (409 `job_not_failed` for a job that has not failed) */
+        /**
+         * Put a failed job back on the queue (409 `job_not_failed` for a job that has not failed)
+         * @description An operator key needs the scope `jobs:admin`.
+         */
         post: operations["requeueJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every operator key, live or not, oldest first, and every scope a key may hold
+         * @description An operator key needs the scope `keys:admin`.
+         */
+        get: operations["listOperatorKeys"];
+        put?: never;
+        /**
+         * Make an operator key with scopes; the answer holds its secret, shown only once
+         * @description The key is stored only hashed. It may be given only scopes the key that makes it
+         *     holds (403 `scope_not_held`), and an expiry in the future (422 `expiry_passed`), at
+         *     most ten years away (422 `expiry_too_far`).
+         *     Replayed with its `Idempotency-Key`, the request gives the key a new secret in place of
+         *     the one the earlier answer carried, which stops working.
+         */
+        post: operations["createOperatorKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * An operator key: its name, scopes and status (never its secret)
+         * @description An operator key needs the scope `keys:admin`.
+         */
+        get: operations["getOperatorKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an operator key: a 401 at once, for good; it stays listed, as revoked
+         * @description Its open streams end. Revoking a key revoked already changes nothing.
+         */
+        delete: operations["revokeOperatorKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{key_id}/rotation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an operator key a new secret, shown only once: the old one stops working at once
+         * @description The key keeps its id, name, scopes and expiry. A revoked or expired key is given none
+         *     (409 `key_revoked`, `key_expired`). Replayed with its `Idempotency-Key`, it gives yet
+         *     another in place of the one the earlier answer carried.
+         */
+        post: operations["rotateOperatorKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -393,7 +507,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The role and id of the token sent, and the name of whom it speaks for */
+        /**
+         * The role and id of the token sent, the name of whom it speaks for, and what an
+         *     operator's key may do
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -410,7 +527,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Players, newest first, with their wallets' balances */
+        /**
+         * Players, newest first, with their wallets' balances
+         * @description An operator key needs the scope `players:read`.
+         */
         get: operations["listPlayers"];
         put?: never;
         /**
@@ -435,7 +555,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A player */
+        /**
+         * A player
+         * @description An operator key needs the scope `players:read`.
+         */
         get: operations["getPlayer"];
         put?: never;
         post?: never;
@@ -454,7 +577,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A player's wallet balance */
+        /**
+         * A player's wallet balance
+         * @description An operator key needs the scope `players:read`.
+         */
         get: operations["getBalance"];
         put?: never;
         post?: never;
@@ -473,7 +599,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A wallet's postings with running balance: JSON pages, or CSV / NDJSON by `Accept` */
+        /**
+         * A wallet's postings with running balance: JSON pages, or CSV / NDJSON by `Accept`
+         * @description An operator key needs the scope `players:read`.
+         */
         get: operations["getBalanceHistory"];
         put?: never;
         post?: never;
@@ -492,7 +621,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A chart of the wallet's balance over time (filters as for balance-history) */
+        /**
+         * A chart of the wallet's balance over time (filters as for balance-history)
+         * @description An operator key needs the scope `players:read`.
+         */
         get: operations["getBalanceChart"];
         put?: never;
         post?: never;
@@ -513,7 +645,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Credit a player's wallet with newly issued treasure */
+        /**
+         * Credit a player's wallet with newly issued treasure
+         * @description An operator key needs the scope `treasure:write`.
+         */
         post: operations["createDeposit"];
         delete?: never;
         options?: never;
@@ -565,7 +700,10 @@ export interface paths {
          *     player is issued none (409 `player_erased`).
          */
         post: operations["issuePlayerToken"];
-        /** Revoke a player's token(s): a 401 at once, until the operator issues him a new one */
+        /**
+         * Revoke a player's token(s): a 401 at once, until the operator issues him a new one
+         * @description An operator key needs the scope `players:write`.
+         */
         delete: operations["revokePlayerToken"];
         options?: never;
         head?: never;
@@ -583,7 +721,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay treasure out of a player's wallet (422 `insufficient_treasure` if it holds less) */
+        /**
+         * Pay treasure out of a player's wallet (422 `insufficient_treasure` if it holds less)
+         * @description An operator key needs the scope `treasure:write`.
+         */
         post: operations["createWithdrawal"];
         delete?: never;
         options?: never;
@@ -621,7 +762,9 @@ export interface paths {
          *     (401 `ticket_not_accepted`), once expired or its token revoked (401 `invalid_ticket`),
          *     on another stream than its own (403 `ticket_wrong_stream`). Beside an `Authorization`
          *     header, the token speaks and the ticket is not read. A player may not have one for
-         *     the log's feed (403), nor one for a table that does not exist (404). Replayed with its
+         *     the log's feed (403), nor one for a table that does not exist (404); an operator key
+         *     needs the scope its stream needs (`audit:read` for the feed, `tables:read` for a
+         *     table's; 403 `missing_scope`). Replayed with its
          *     `Idempotency-Key`, the answer holds a new ticket.
          */
         post: operations["issueStreamTicket"];
@@ -638,10 +781,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tables, newest first, filtered by game, status and a seated player */
+        /**
+         * Tables, newest first, filtered by game, status and a seated player
+         * @description An operator key needs the scope `tables:read`.
+         */
         get: operations["listTables"];
         put?: never;
-        /** Open a table for a game, with its options (defaults filled in) */
+        /**
+         * Open a table for a game, with its options (defaults filled in)
+         * @description An operator key needs the scope `tables:write`.
+         */
         post: operations["createTable"];
         delete?: never;
         options?: never;
@@ -658,7 +807,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The table as you may see it: the hand in play, whose turn, and your legal actions */
+        /**
+         * The table as you may see it: the hand in play, whose turn, and your legal actions
+         * @description An operator key needs the scope `tables:read`.
+         */
         get: operations["getTable"];
         put?: never;
         post?: never;
@@ -707,6 +859,7 @@ export interface paths {
         /**
          * Close the table between hands: every seat is cashed out to its wallet and the table is
          *     over (a 409 `hand_in_play` while a hand is played, `table_over` once over)
+         * @description An operator key needs the scope `tables:write`.
          */
         post: operations["closeTable"];
         delete?: never;
@@ -724,7 +877,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The table's events after `after`, as you may see them; `wait` long-polls for news */
+        /**
+         * The table's events after `after`, as you may see them; `wait` long-polls for news
+         * @description An operator key needs the scope `tables:read`.
+         */
         get: operations["listTableEvents"];
         put?: never;
         post?: never;
@@ -743,10 +899,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The table's hands in order, as you may see them */
+        /**
+         * The table's hands in order, as you may see them
+         * @description An operator key needs the scope `tables:read`.
+         */
         get: operations["listTableHands"];
         put?: never;
-        /** Deal the next hand (or round); its deck is committed before any card is dealt */
+        /**
+         * Deal the next hand (or round); its deck is committed before any card is dealt
+         * @description An operator key needs the scope `tables:write`.
+         */
         post: operations["dealHand"];
         delete?: never;
         options?: never;
@@ -786,7 +948,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Leave between hands: the seat's treasure goes back to the wallet */
+        /**
+         * Leave between hands: the seat's treasure goes back to the wallet
+         * @description An operator key needs the scope `tables:write`.
+         */
         delete: operations["leaveTable"];
         options?: never;
         head?: never;
@@ -828,7 +993,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every webhook subscription, oldest first */
+        /**
+         * Every webhook subscription, oldest first
+         * @description An operator key needs the scope `webhooks:admin`.
+         */
         get: operations["listWebhooks"];
         put?: never;
         /**
@@ -855,7 +1023,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A webhook subscription: where it stands, and why it paused if it did */
+        /**
+         * A webhook subscription: where it stands, and why it paused if it did
+         * @description An operator key needs the scope `webhooks:admin`.
+         */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
@@ -879,7 +1050,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A subscription's deliveries, latest event first, each with its attempts */
+        /**
+         * A subscription's deliveries, latest event first, each with its attempts
+         * @description An operator key needs the scope `webhooks:admin`.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -900,7 +1074,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop sending (a delivery in flight ends); resuming goes on from the same event */
+        /**
+         * Stop sending (a delivery in flight ends); resuming goes on from the same event
+         * @description An operator key needs the scope `webhooks:admin`.
+         */
         post: operations["pauseWebhook"];
         delete?: never;
         options?: never;
@@ -942,7 +1119,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send again, at once, from the event it stopped at */
+        /**
+         * Send again, at once, from the event it stopped at
+         * @description An operator key needs the scope `webhooks:admin`.
+         */
         post: operations["resumeWebhook"];
         delete?: never;
         options?: never;
@@ -1647,6 +1827,60 @@ export interface components {
             seat: number;
             table: components["schemas"]["Table"];
         };
+        Key: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** @example ok_3f9a1c2b7d4e5f60 */
+            id: string;
+            name: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description When its secret was last replaced (null: never).
+             */
+            rotated_at: string | null;
+            scopes: string[];
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+        };
+        KeyCreate: {
+            /**
+             * Format: date-time
+             * @description When the key stops working, with its offset (never when absent): in the future, at most ten years away.
+             * @example 2027-01-31T00:00:00Z
+             */
+            expires_at?: string | null;
+            /**
+             * @description Whose or what the key is for, as the list shows it.
+             * @example cashier desk 2
+             */
+            name: string;
+            /**
+             * @description What the key may do: each operator route needs one scope (its operation says which, `x-banco-scope`); a key grants only scopes it holds.
+             * @example [
+             *       "players:read",
+             *       "treasure:write"
+             *     ]
+             */
+            scopes: ("players:read" | "players:write" | "treasure:read" | "treasure:write" | "tables:read" | "tables:write" | "auditors:admin" | "audit:read" | "audit:write" | "webhooks:admin" | "metrics:read" | "jobs:read" | "jobs:admin" | "keys:admin")[];
+        };
+        KeyIssued: {
+            key: components["schemas"]["Key"];
+            /**
+             * @description The key, to send as `Authorization: Bearer <secret>`: shown only in this answer (Banco keeps only its hash).
+             * @example bok_Vb2mN0yJ5qD7wXcRzLk4sT1hA9eUfP3gI6oB8nM2vC0
+             */
+            secret: string;
+        };
+        KeyList: {
+            /** @description Every key, live or not, oldest first (the bootstrap key is not listed). */
+            items: components["schemas"]["Key"][];
+            /** @description Every scope a key may hold, and what it opens. */
+            scopes: components["schemas"]["Scope"][];
+        };
         LedgerCheck: {
             /** @example b7f1c0de-0000-4000-8000-000000000000 */
             id: string;
@@ -1663,12 +1897,17 @@ export interface components {
         };
         Me: {
             /**
-             * @description The player's or auditor's id; `operator` for the operator.
+             * @description The player's or auditor's id; for the operator, his key's id, or `operator` with the bootstrap key.
              * @example pl_3f9a1c2b7d4e5f60
              */
             id: string;
             /**
-             * @description The player's or auditor's name; null for the operator (and for an auditor registered before names were kept).
+             * @description The id of the token or key sent (`tk_...`, `ok_...`, `bootstrap`): what log lines and events name it by. Never the secret.
+             * @example tk_3f9a1c2b7d4e5f60
+             */
+            key_id: string | null;
+            /**
+             * @description The player's or auditor's name, or the operator key's; null for the bootstrap key (and for an auditor registered before names were kept).
              * @example Ada
              */
             name: string | null;
@@ -1677,6 +1916,11 @@ export interface components {
              * @enum {string}
              */
             role: "operator" | "auditor" | "player";
+            /**
+             * @description What the operator's key may do (every scope for the bootstrap key); empty for players and auditors, whose role decides.
+             * @example []
+             */
+            scopes: string[];
         };
         PirateOptions: {
             /** @default 5 */
@@ -1882,6 +2126,11 @@ export interface components {
                 [key: string]: unknown;
             };
             request_id?: string;
+            /**
+             * @description 403 `missing_scope`: the scope the operator key lacks
+             * @example treasure:write
+             */
+            scope?: string;
             /** @example 422 */
             status?: number;
             /** @example Unprocessable Content */
@@ -1982,6 +2231,11 @@ export interface components {
              * @enum {string}
              */
             type: "reveal";
+        };
+        Scope: {
+            description: string;
+            /** @example treasure:write */
+            name: string;
         };
         Seat: {
             /** @description Treasure on the seat. */
@@ -2572,7 +2826,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The caller's role, or a player other than the one named, may not do this. */
+        /** @description The caller's role, or a player other than the one named, may not do this; or the operator key lacks the operation's scope (`missing_scope`, the scope in `scope`). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -3224,6 +3478,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             413: components["responses"]["ContentTooLarge"];
@@ -3345,6 +3600,166 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Requeued"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOperatorKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOperatorKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyIssued"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOperatorKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Key"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeOperatorKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateOperatorKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyIssued"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3928,6 +4343,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             413: components["responses"]["ContentTooLarge"];
@@ -4049,6 +4465,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             413: components["responses"]["ContentTooLarge"];
@@ -4081,6 +4498,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             413: components["responses"]["ContentTooLarge"];

@@ -4,6 +4,7 @@ import {
   api, el, header, money, page, playerName, saveBlob, showProblem, signInForm, when,
 } from "../banco.js";
 import { auditorsDesk, closeTable, createTable, playerDesk, registerPlayer } from "./console_desk.js";
+import { keysSection } from "./console_keys.js";
 
 const th = (text, num) => el("th", { scope: "col", class: num ? "num" : null }, text);
 const badge = (status) => el("span", { class: ["badge", status] }, status);
@@ -256,6 +257,7 @@ async function start(who) {
       createTable(games, () => tables.reload())),
     el("div", { class: "grid" }, tables, players), desk.section, auditorsDesk(),
     jobsSection(operator), ledgerSection(), checkpointsSection(operator));
+  if (who.scopes.includes("keys:admin")) main.append(keysSection(who));
 }
 
 start(await header());

@@ -1,0 +1,148 @@
+"""The operator's scoped API keys as the application changes them: created, rotated and
+revoked, each change an event of the key's stream (`operator-key-<id>`), as tokens' are.
+
+A key is shown once, as it is created or rotated, and stored only as its SHA-256 under an id
+(`ok_...`) that events, answers and log lines name. It carries a name, its scopes
+(`service.application.scopes`) and an optional expiry, past which it is refused as a revoked
+one is. Rotating replaces its secret and keeps its id, name, scopes and expiry; revoking drops
+its hash and keeps the rest, listed as revoked. Each change is made with the key's row held
+(`Credentials.lock_operator_key`), so two changes of one key queue.
+
+A key may grant only the scopes it holds: a key with `keys:admin` alone can make keys that do
+nothing else, not one that can do everything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from events.model import NewEvent
+from service.application.errors import Conflict, Forbidden, Invalid
+from service.application.scopes import ALL, SCOPES
+from service.application.unit_of_work import UnitOfWork
+
+PREFIX = "bok_"  # every operator key starts with it: its look-up goes to its own table
+NAME_MAX = 100
+# The farthest expiry a key may have: one that must outlive this is better made with none.
+LONGEST = timedelta(days=3660)
+
+
+@dataclass(frozen=True)
+class CreateKey:
+    """Make a key named `name` with `scopes`, that expires at `expires_at` (never when None),
+    on behalf of a key that holds `granting`."""
+
+    name: str
+    scopes: tuple[str, ...]
+    expires_at: datetime | None = None
+    granting: Collection[str] = ALL
+
+
+@dataclass(frozen=True)
+class RotateKey:
+    """Replace the key's secret by a new one: the old stops working at once."""
+
+    key_id: str
+
+
+@dataclass(frozen=True)
+class RevokeKey:
+    """Revoke the key for good (a revoked key is not revoked again: nothing is appended)."""
+
+    key_id: str
+
+
+def new_secret() -> tuple[str, bytes]:
+    """A key to show once, and the hash that is stored."""
+    secret = PREFIX + secrets.token_urlsafe(32)
+    return secret, secret_hash(secret)
+
+
+def secret_hash(secret: str) -> bytes:
+    return hashlib.sha256(secret.encode()).digest()
+
+
+def stream(key_id: str) -> str:
+    return f"operator-key-{key_id}"
+
+
+def create(uow: UnitOfWork, command: CreateKey, metadata: dict[str, Any]) -> dict[str, Any]:
+    """The key made, with its secret (shown once) in `secret`. Invalid for a name that is blank
+    or too long, no scope or an unknown one, or an expiry not in the future or more than about
+    ten years away; Forbidden
+    (`scope_not_held`) for a scope the granting key does not hold."""
+    name = command.name.strip()
+    if not 1 <= len(name) <= NAME_MAX:
+        raise Invalid("invalid_name", f"a key's name is 1 to {NAME_MAX} characters")
+    scopes = sorted(set(command.scopes))
+    unknown = [s for s in scopes if s not in SCOPES]
+    if unknown or not scopes:
+        raise Invalid("unknown_scope", f"no such scope: {', '.join(unknown)}" if unknown
+                      else "a key holds at least one scope", unknown=unknown,
+                      known=list(SCOPES))
+    not_held = [s for s in scopes if s not in command.granting]
+    if not_held:
+        raise Forbidden("scope_not_held", "a key grants only scopes it holds; this one lacks"
+                        f" {', '.join(not_held)}", scope=not_held[0], missing=not_held)
+    expires_at = command.expires_at
+    if expires_at is not None:
+        if expires_at.tzinfo is None:
+            expires_at = expires_at.replace(tzinfo=UTC)
+        if expires_at <= datetime.now(UTC):
+            raise Invalid("expiry_passed", "a key's expiry must be in the future")
+        if expires_at > datetime.now(UTC) + LONGEST:
+            raise Invalid("expiry_too_far", "a key's expiry is at most ten years away: give"
+                          " one that must last longer none")
+    secret, digest = new_secret()
+    key_id = "ok_" + secrets.token_hex(8)
+    uow.credentials.add_operator_key(key_id, digest, name, scopes, expires_at)
+    _append(uow, key_id, NewEvent("OperatorKeyCreated", {
+        "key_id": key_id, "name": name, "scopes": scopes,
+        "expires_at": None if expires_at is None else expires_at.isoformat(),
+        "actor": metadata["actor"]}, metadata))
+    key = {"id": key_id, "name": name, "scopes": scopes, "status": "active",
+           "expires_at": expires_at, "created_at": datetime.now(UTC), "rotated_at": None,
+           "revoked_at": None}
+    return {"key": key, "secret": secret}
+
+
+def rotate(uow: UnitOfWork, command: RotateKey, metadata: dict[str, Any]) -> dict[str, Any]:
+    """The key with its new secret (shown once) in `secret`. NotFound for no such key; Conflict
+    `key_revoked` or `key_expired` for a key that no longer works, which is not given one."""
+    key = _live(uow, command.key_id)
+    secret, digest = new_secret()
+    uow.credentials.replace_operator_key(command.key_id, digest)
+    _append(uow, command.key_id, _changed("OperatorKeyRotated", command.key_id, metadata))
+    return {"key": {**key, "rotated_at": datetime.now(UTC)}, "secret": secret}
+
+
+def revoke(uow: UnitOfWork, command: RevokeKey, metadata: dict[str, Any]) -> None:
+    """Revoke the key (NotFound for no such key); one revoked already is left as it is."""
+    key = uow.credentials.lock_operator_key(command.key_id)
+    if key["status"] == "revoked":
+        return
+    uow.credentials.revoke_operator_key(command.key_id)
+    _append(uow, command.key_id, _changed("OperatorKeyRevoked", command.key_id, metadata))
+
+
+def _live(uow: UnitOfWork, key_id: str) -> dict[str, Any]:
+    key = uow.credentials.lock_operator_key(key_id)
+    if key["status"] == "revoked":
+        raise Conflict("key_revoked", f"{key_id} was revoked: make a new key")
+    if key["status"] == "expired":
+        raise Conflict("key_expired", f"{key_id} has expired: make a new key")
+    return key
+
+
+def _changed(kind: str, key_id: str, metadata: dict[str, Any]) -> NewEvent:
+    return NewEvent(kind, {"key_id": key_id, "actor": metadata["actor"]}, metadata)
+
+
+def _append(uow: UnitOfWork, key_id: str, event: NewEvent) -> None:
+    uow.append(stream(key_id), [event], None)
+    uow.flush()
