@@ -167,6 +167,9 @@ class Config:
     cors_origins: tuple[str, ...] = ()
     # How long a stream ticket may open its stream (service/http/tickets.py).
     stream_ticket_ttl_s: int = STREAM_TICKET_TTL_S
+    # The file holding the house's Ed25519 key, which signs the checkpoints evidence bundles
+    # prove to (service/runtime/house_key.py); None: no bundle can be signed (503).
+    house_key_file: Path | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -198,6 +201,7 @@ class Config:
             metrics_dir=_path(env, METRICS_DIR),
             cors_origins=cors_origins(env),
             stream_ticket_ttl_s=_int(env, "BANCO_STREAM_TICKET_TTL_S", STREAM_TICKET_TTL_S, 1, 3600),
+            house_key_file=_path(env, "BANCO_HOUSE_KEY_FILE"),
         )
 
 
@@ -295,6 +299,7 @@ class Local:
     database_url: str | None = None  # else the data folder's embedded PostgreSQL
     redis_url: str | None = None  # else the data folder's embedded Redis
     operator_key: str | None = None  # else the one `banco run` generated in the data folder
+    house_key_file: Path | None = None  # else the one `banco run` generated in the data folder
     queue_name: str = "banco"
     metrics_dir: Path | None = None
 
@@ -308,6 +313,7 @@ class Local:
             database_url=env.get("DATABASE_URL") or None,
             redis_url=env.get("REDIS_URL") or None,
             operator_key=env.get("BANCO_OPERATOR_KEY") or None,
+            house_key_file=_path(env, "BANCO_HOUSE_KEY_FILE"),
             queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
             metrics_dir=_path(env, METRICS_DIR),
         )
