@@ -14,7 +14,6 @@ needs, and the event as the engines' redaction shows it to him; never its stored
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -26,12 +25,11 @@ from games.contract import Viewer, may_see
 from service.application.principal import Principal
 from service.application.redaction import Redactor
 from service.runtime import house_key
-from service.verification import checkpoints, inclusion
-from service.verification.checkpoints import CHECKPOINT_COLUMNS
+from service.verification import checkpoints, inclusion, timestamps
+from service.verification.checkpoints import CHECKPOINT_COLUMNS, statement
 from service.verification.hand_log import HandLog, TableLog, is_game
 
 FORMAT = "banco-evidence/1"
-STATEMENT = "banco-checkpoint/1"
 
 
 class NoCheckpointYet(Exception):
@@ -41,17 +39,6 @@ class NoCheckpointYet(Exception):
 
 class CheckpointDiffers(Exception):
     """The log up to a checkpoint no longer folds to its root: what it covered has changed."""
-
-
-def statement(checkpoint: dict[str, Any]) -> str:
-    """The text the house signs for a checkpoint: sorted keys, no spaces, ASCII only, so that
-    any language reproduces and parses it byte for byte."""
-    recorded = checkpoint["recorded_at"]
-    return json.dumps({"format": STATEMENT, "id": checkpoint["id"], "txid": checkpoint["txid"],
-                       "position": checkpoint["position"], "events": checkpoint["events"],
-                       "root": checkpoint["root"],
-                       "recorded_at": recorded if isinstance(recorded, str) else recorded.isoformat()},
-                      sort_keys=True, separators=(",", ":"))
 
 
 def signed(key: Ed25519PrivateKey, checkpoint: dict[str, Any]) -> dict[str, Any]:
@@ -65,13 +52,16 @@ def signed(key: Ed25519PrivateKey, checkpoint: dict[str, Any]) -> dict[str, Any]
 
 def covering(conn: psycopg.Connection, event: StoredEvent) -> dict[str, Any] | None:
     """The first checkpoint whose watermark is at or after `event`."""
-    row = conn.execute(f"SELECT {CHECKPOINT_COLUMNS} FROM audit_checkpoints"
+    row = conn.execute(f"SELECT {CHECKPOINT_COLUMNS}, timestamp_reply, tsa_url FROM audit_checkpoints"
                        " WHERE (txid, position) >= (%s::text::xid8, %s) ORDER BY id LIMIT 1",
                        (str(event.txid), event.position)).fetchone()
     if row is None:
         return None
     return {"id": row[0], "recorded_at": row[1], "txid": row[2], "position": row[3],
-            "events": row[4], "root": bytes(row[5]).hex()}
+            "events": row[4], "root": bytes(row[5]).hex(),
+            "timestamp": None if row[6] is None else {
+                "tsa_url": row[7], "reply": base64.b64encode(bytes(row[6])).decode(),
+                "format": "RFC 3161 TimeStampResp (DER), over SHA-256 of the statement"}}
 
 
 def checkpoint_for(conn: psycopg.Connection, event: StoredEvent,
@@ -139,11 +129,14 @@ def bundle(conn: psycopg.Connection, hand: HandLog, table: TableLog, who: Princi
                   "server_seed": hand.server_seed() if seed_shown else None,
                   "player_seeds": [s.get("seed") or "" for s in hand.seats]},
         "postings": [e.data for e in hand.events if e.type == "TreasurePosted"],
-        "checkpoint": {**signed(key, checkpoint)},
+        "checkpoint": {**signed(key, checkpoint), "timestamp": checkpoint["timestamp"]},
         "inclusion": {"last_event": proofs[0], "table_created": proofs[1]},
     }
 
 
-def record_checkpoint(conn: psycopg.Connection) -> None:
-    """Record a checkpoint now on `conn` (an autocommit connection of the primary)."""
-    checkpoints.record(conn)
+def record_checkpoint(conn: psycopg.Connection, tsa_url: str | None = None) -> None:
+    """Record a checkpoint now on `conn` (an autocommit connection of the primary), stamped by
+    the time-stamping authority at `tsa_url` when one is configured."""
+    found = checkpoints.record(conn)
+    if tsa_url:
+        timestamps.stamp(conn, found, tsa_url)

@@ -31,7 +31,7 @@ def _key(status: int = 503) -> Ed25519PrivateKey:
 
 def _record() -> None:
     with db.pool().connection() as conn:
-        evidence.record_checkpoint(conn)
+        evidence.record_checkpoint(conn, current_app.config["BANCO"].tsa_url)
 
 
 @blp.route("/v1/hands/<hand_id>/evidence")

@@ -35,6 +35,10 @@ class SignedCheckpointSchema(Schema):
     signature = fields.String(required=True, metadata={"description": "Base64."})
     public_key = fields.String(required=True, metadata={"description": "Base64, 32 bytes."})
     key_id = fields.String(required=True)
+    timestamp = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "The checkpoint's RFC 3161 time-stamp, when an authority is configured: "
+                       "tsa_url, and reply, the authority's TimeStampResp (DER, base64) over "
+                       "SHA-256 of the statement (`openssl ts -verify -data statement -in reply`)."})
 
 
 class EvidenceSchema(Schema):

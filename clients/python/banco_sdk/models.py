@@ -1135,6 +1135,12 @@ class SignedCheckpoint(BaseModel):
             description='The signed text: JSON with format, id, txid, position, events, root, recorded_at.'
         ),
     ]
+    timestamp: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description="The checkpoint's RFC 3161 time-stamp, when an authority is configured: tsa_url, and reply, the authority's TimeStampResp (DER, base64) over SHA-256 of the statement (`openssl ts -verify -data statement -in reply`)."
+        ),
+    ]
 
 
 class SitOutAction(BaseModel):

@@ -82,7 +82,10 @@ export interface paths {
         /** The latest digests of the event log (Merkle roots up to a watermark), newest first */
         get: operations["listCheckpoints"];
         put?: never;
-        /** Record a digest of the event log now; keep a copy outside the database */
+        /**
+         * Record a digest of the event log now (time-stamped when an authority is configured);
+         *     keep a copy outside the database
+         */
         post: operations["recordCheckpoint"];
         delete?: never;
         options?: never;
@@ -2374,6 +2377,10 @@ export interface components {
             signature: string;
             /** @description The signed text: JSON with format, id, txid, position, events, root, recorded_at. */
             statement: string;
+            /** @description The checkpoint's RFC 3161 time-stamp, when an authority is configured: tsa_url, and reply, the authority's TimeStampResp (DER, base64) over SHA-256 of the statement (`openssl ts -verify -data statement -in reply`). */
+            timestamp: {
+                [key: string]: unknown;
+            } | null;
         };
         SitOutAction: {
             /** @description Your seat, if you name it. */
