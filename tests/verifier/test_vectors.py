@@ -92,6 +92,16 @@ def test_an_unpinned_key_is_said_so_and_a_bundle_signed_by_another_key_passes_on
     assert python_verifier(other)["checks"]["signature"]["status"] == "failed"
 
 
+def test_rules_of_a_version_the_verifiers_do_not_know_are_not_re_played(tmp_path):
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    bundle["rules_version"] = 2
+    changed = tmp_path / "v2.json"
+    changed.write_text(json.dumps(bundle))
+    for outcome in (python_verifier(changed), node_verifier(changed)):
+        assert outcome["checks"]["replay"]["status"] == "skipped"
+        assert outcome["checks"]["contents"]["status"] == "failed"  # TableCreated says otherwise
+
+
 def test_the_verifier_shares_no_code_with_banco_and_needs_only_cryptography():
     project = tomllib.loads((VERIFIER / "pyproject.toml").read_text())["project"]
     assert project["dependencies"] == ["cryptography>=42"]

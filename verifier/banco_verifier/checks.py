@@ -209,6 +209,8 @@ def check_deck(bundle: dict) -> str:
 def check_replay(bundle: dict) -> str:
     if bundle["game"] not in SEVEN_HALF_GAMES:
         raise Skipped(f"no rules of {bundle['game']} are re-played here")
+    if bundle["rules_version"] != 1:
+        raise Skipped(f"rules version {bundle['rules_version']} of {bundle['game']} is not known here")
     games = _game_events(bundle)
     if any(e["data"] is None for e in games):
         raise Skipped("some of the hand's events are withheld from this viewer")

@@ -310,6 +310,7 @@ function checkDeck(bundle) {
 
 function checkReplay(bundle) {
   if (!SEVEN_HALF_GAMES.includes(bundle.game)) throw new Skipped(`no rules of ${bundle.game} are re-played here`);
+  if (bundle.rules_version !== 1) throw new Skipped(`rules version ${bundle.rules_version} of ${bundle.game} is not known here`);
   const games = gameEvents(bundle);
   if (games.some((e) => e.data == null)) throw new Skipped("some of the hand's events are withheld from this viewer");
   const wrong = replaySevenHalf(bundle.game, games);
