@@ -207,9 +207,12 @@ def test_run_starts_everything_embedded_and_ctrl_c_stops_it(tmp_path):
             headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=10) as r:
             player_id = orjson.loads(r.read())["player"]["id"]
+        house = wait_ready(f"http://127.0.0.1:{port}/.well-known/banco-house-key", time.monotonic() + 10)
     finally:
         out = stop(proc)
-    assert f"http://127.0.0.1:{port}" in out and key in out
+    # The house's public key is printed; its private half kept in the data folder, its owner's alone.
+    assert f"http://127.0.0.1:{port}" in out and key in out and house["public_key"] in out
+    assert (data / "house_key.pem").stat().st_mode & 0o077 == 0
     assert proc.returncode == 0 or proc.returncode == -signal.SIGINT
     time.sleep(1)
     assert postgres_processes(data) == []
@@ -221,6 +224,8 @@ def test_run_starts_everything_embedded_and_ctrl_c_stops_it(tmp_path):
                                          headers={"Authorization": f"Bearer {key}"})
         with urllib.request.urlopen(request, timeout=10) as r:
             assert orjson.loads(r.read())["name"] == "Kept"
+        assert wait_ready(f"http://127.0.0.1:{port}/.well-known/banco-house-key",
+                          time.monotonic() + 10) == house  # the same key across starts
         stream = open_stream(port, key)
         family = processes_of(proc, data)
         assert len(family) >= 5, family  # the run, gunicorn and its worker, the worker, servers

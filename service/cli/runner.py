@@ -16,7 +16,7 @@ import psycopg
 
 from projections import migrate
 from service.cli import metrics_dir
-from service.runtime import embedded
+from service.runtime import embedded, house_key
 from service.runtime.config import (
     ERASURE_JOURNAL,
     Config,
@@ -76,10 +76,18 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     failed = False  # a process ended by itself (a port in use, say): not a clean stop
     try:
         key = operator_key(data_dir, local.operator_key)
+        # The house's signing key, generated on the first start: the processes are told its
+        # file, never its content.
+        house_file = local.house_key_file or data_dir / "house_key.pem"
+        try:
+            house = house_key.ensure(house_file)
+        except house_key.HouseKeyError as e:
+            raise click.UsageError(str(e)) from e
         # Before the processes start: the API's and the worker's metrics are added up from there.
         metrics = metrics_dir.chosen(local.metrics_dir, data_dir / "metrics")
         env = child_environment(DATABASE_URL=servers.database_url, REDIS_URL=servers.redis_url,
                                 BANCO_OPERATOR_KEY=key, BANCO_THREADS=str(THREADS),
+                                BANCO_HOUSE_KEY_FILE=str(house_file),
                                 **{metrics_dir.VARIABLE: str(metrics),
                                    ERASURE_JOURNAL: str(local.journal(data_dir).resolve())})
         try:
@@ -100,6 +108,8 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
                                          start_new_session=True))
         click.echo(f"Banco is running at http://{host}:{port}  (data in {data_dir})")
         click.echo(f"Operator key: {key}")
+        click.echo(f"House key (Ed25519, public): {house_key.public_b64(house)}"
+                   f"  (also at http://{host}:{port}/.well-known/banco-house-key)")
         click.echo("Press Ctrl-C to stop.")
         while all(child.poll() is None for child in children):
             time.sleep(0.5)

@@ -38,6 +38,7 @@ from service.http import (
     contract,
     cors,
     db,
+    evidence,
     feed,
     follow_up,
     games_api,
@@ -64,6 +65,7 @@ from service.http import (
 from service.http.problems import Problem, ProblemSchema, render, retry_later
 from service.http.unions import UnionPlugin
 from service.runtime import tracing
+from service.runtime import house_key
 from service.runtime.config import Config
 from service.runtime.replica import Replica
 from service.runtime.slots import Slots, for_waiting
@@ -196,6 +198,9 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.extensions["banco.streams"] = Slots(config.streams)
     store = PostgresEventStore(db_pool, default_types())
     app.extensions["banco.store"] = store
+    # The house's signing key (service/http/evidence.py), loaded once; a bad file stops the start.
+    if config.house_key_file is not None:
+        app.extensions["banco.house_key"] = house_key.load(config.house_key_file)
     # Opens its LISTEN connection only when a first stream follows a table.
     app.extensions["banco.notify"] = notify.Listener(config.database_url)
     app.extensions["banco.feeds"] = Feeds()
@@ -237,7 +242,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.register_blueprint(reference.blp)
     app.register_blueprint(pages.blp)
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
-                      streams.blp, hands.blp, hand_audit.blp, charts.blp, tokens.blp, me.blp,
+                      streams.blp, hands.blp, hand_audit.blp, evidence.blp, charts.blp, tokens.blp, me.blp,
                       jobs_api.blp, metrics.blp, feed.blp, balances.blp, webhooks.blp,
                       stream_tickets.blp, operator_keys.blp):
         api.register_blueprint(blueprint)

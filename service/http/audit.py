@@ -16,7 +16,7 @@ from service.http.audit_schemas import CheckpointListSchema, CheckpointSchema
 from service.http.auth import require
 from service.http.blueprint import Blueprint
 from service.http.problems import Problem
-from service.verification import checkpoints
+from service.verification import checkpoints, timestamps
 from workers import jobs
 from workers.queues import queue
 
@@ -92,5 +92,10 @@ class Checkpoints(MethodView):
     @blp.operation("recordCheckpoint")
     @blp.response(201, CheckpointSchema)
     def post(self) -> dict[str, Any]:
-        """Record a digest of the event log now; keep a copy outside the database"""
-        return checkpoints.record(db.conn())
+        """Record a digest of the event log now (time-stamped when an authority is configured);
+        keep a copy outside the database"""
+        found = checkpoints.record(db.conn())
+        tsa = current_app.config["BANCO"].tsa_url
+        if tsa:
+            timestamps.stamp(db.conn(), found, tsa)
+        return found

@@ -41,7 +41,7 @@ def _read(conn: psycopg.Connection, hand_id: str) -> tuple[dict[str, Any] | None
     return hand, None if hand is None else load_table(conn, hand["table_id"])
 
 
-def _load(hand_id: str) -> tuple[HandLog, Viewer, TableLog]:
+def load_for_caller(hand_id: str) -> tuple[HandLog, Viewer, TableLog]:
     """The hand's log, read where `db.reading()` reads; a hand the replica has not replayed
     yet, or not yet settled there for a player who was told it is, is read from the primary."""
     hand, table = _read(db.reading(), hand_id)
@@ -64,7 +64,7 @@ class Replay(MethodView):
     @blp.response(200, ReplaySchema)
     def get(self, hand_id: str) -> dict[str, Any]:
         """Every event of a hand in order, its cause, and the state after it, as you may see it"""
-        log, viewer, _ = _load(hand_id)
+        log, viewer, _ = load_for_caller(hand_id)
         return {"hand_id": hand_id, "table_id": log.table_id, "game": log.game,
                 "viewer": {"kind": viewer.kind, "seat": viewer.seat},
                 "steps": steps(db.reading(), log, principal(), viewer)}
@@ -77,7 +77,7 @@ class Verification(MethodView):
     @blp.response(200, VerificationSchema)
     def get(self, hand_id: str) -> dict[str, Any]:
         """Check a hand: deck commitment and order, rules, money, hash chain (evidence: auditors)"""
-        log, viewer, table = _load(hand_id)
+        log, viewer, table = load_for_caller(hand_id)
         out = report(db.reading(), log, chain_check(db.reading(), table.events))
         if viewer.kind != "auditor":
             # The evidence holds the seeds and the whole deck: a conceded hand stays hidden. What

@@ -78,6 +78,14 @@ def _path(env: Mapping[str, str], name: str) -> Path | None:
     return Path(raw) if raw else None
 
 
+def tsa_url(env: Mapping[str, str]) -> str | None:
+    """`BANCO_TSA_URL`: the RFC 3161 time-stamping authority that stamps every checkpoint."""
+    url = env.get("BANCO_TSA_URL") or None
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise ConfigError(f"BANCO_TSA_URL: {url!r} is not an http(s) URL")
+    return url
+
+
 def idempotency_retention_s(env: Mapping[str, str]) -> int:
     """How long an Idempotency-Key's record holds: read by the API and by the workers' purge."""
     return _int(env, "BANCO_IDEMPOTENCY_RETENTION_S", 24 * 3600, 60, 366 * 24 * 3600)
@@ -173,6 +181,11 @@ class Config:
     # The file each erasure is kept in before it commits, where a restore of the database does
     # not take it back (service/application/erasure_journal.py); None: kept in the database only.
     erasure_journal: Path | None = None
+    # The file holding the house's Ed25519 key, which signs the checkpoints evidence bundles
+    # prove to (service/runtime/house_key.py); None: no bundle can be signed (503).
+    house_key_file: Path | None = None
+    # An RFC 3161 time-stamping authority that stamps each checkpoint recorded (None: none).
+    tsa_url: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -205,6 +218,8 @@ class Config:
             cors_origins=cors_origins(env),
             stream_ticket_ttl_s=_int(env, "BANCO_STREAM_TICKET_TTL_S", STREAM_TICKET_TTL_S, 1, 3600),
             erasure_journal=_path(env, ERASURE_JOURNAL),
+            house_key_file=_path(env, "BANCO_HOUSE_KEY_FILE"),
+            tsa_url=tsa_url(env),
         )
 
 
@@ -247,6 +262,7 @@ class WorkerConfig:
     sweep_every_s: float = 1.0  # how often the sweeper looks for overdue deadlines
     settle_grace_s: float = 10.0  # how long a hand waits for its settlement job before a sweep
     checkpoint_every_s: int = 3600  # how often one of the workers records a digest of the log
+    tsa_url: str | None = None  # as `Config.tsa_url`
     idempotency_retention_s: int = 24 * 3600
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
     metrics_dir: Path | None = None  # as `Config.metrics_dir`
@@ -266,6 +282,7 @@ class WorkerConfig:
             sweep_every_s=_seconds(env, "BANCO_SWEEP_EVERY_S", 1.0),
             settle_grace_s=_seconds(env, "BANCO_SETTLE_GRACE_S", 10.0),
             checkpoint_every_s=max(1, int(_seconds(env, "BANCO_CHECKPOINT_EVERY_S", 3600.0))),
+            tsa_url=tsa_url(env),
             idempotency_retention_s=idempotency_retention_s(env),
             webhooks=WebhookSettings.from_env(env),
             metrics_dir=_path(env, METRICS_DIR),
@@ -287,7 +304,7 @@ class WorkerConfig:
     def of(cls, config: Config) -> WorkerConfig:
         """The worker's settings beside an API's `config` (the same servers and queue)."""
         return cls(database_url=config.database_url, redis_url=config.redis_url,
-                   queue_name=config.queue_name,
+                   queue_name=config.queue_name, tsa_url=config.tsa_url,
                    idempotency_retention_s=config.idempotency_retention_s,
                    webhooks=WebhookSettings(allow_networks=config.webhook_allow_networks),
                    metrics_dir=config.metrics_dir)
@@ -302,6 +319,7 @@ class Local:
     database_url: str | None = None  # else the data folder's embedded PostgreSQL
     redis_url: str | None = None  # else the data folder's embedded Redis
     operator_key: str | None = None  # else the one `banco run` generated in the data folder
+    house_key_file: Path | None = None  # else the one `banco run` generated in the data folder
     queue_name: str = "banco"
     metrics_dir: Path | None = None
     erasure_journal: Path | None = None  # else the data folder's `erasures.jsonl`
@@ -316,6 +334,7 @@ class Local:
             database_url=env.get("DATABASE_URL") or None,
             redis_url=env.get("REDIS_URL") or None,
             operator_key=env.get("BANCO_OPERATOR_KEY") or None,
+            house_key_file=_path(env, "BANCO_HOUSE_KEY_FILE"),
             queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
             metrics_dir=_path(env, METRICS_DIR),
             erasure_journal=_path(env, ERASURE_JOURNAL),

@@ -8,6 +8,8 @@ the whole log gives (the leaves come in the same order), which is what `compare`
 
 from __future__ import annotations
 
+import json
+from datetime import UTC
 from typing import Any
 
 import psycopg
@@ -92,6 +94,22 @@ def record(conn: psycopg.Connection) -> dict[str, Any]:
     ).fetchone()
     assert row is not None
     return _row(row)
+
+
+STATEMENT = "banco-checkpoint/1"
+
+
+def statement(checkpoint: dict[str, Any]) -> str:
+    """The text that stands for a checkpoint outside Banco, signed by the house and stamped by
+    a time-stamping authority: sorted keys, no spaces, ASCII only, its time in UTC, so that any
+    language reproduces and parses it byte for byte."""
+    recorded = checkpoint["recorded_at"]
+    return json.dumps({"format": STATEMENT, "id": checkpoint["id"], "txid": checkpoint["txid"],
+                       "position": checkpoint["position"], "events": checkpoint["events"],
+                       "root": checkpoint["root"],
+                       "recorded_at": recorded if isinstance(recorded, str)
+                       else recorded.astimezone(UTC).isoformat()},
+                      sort_keys=True, separators=(",", ":"))
 
 
 def listed(conn: psycopg.Connection, limit: int = 100) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from flask.testing import FlaskClient
 from events.catalog import default_types
 from events.postgres import PostgresEventStore, make_pool
 from service.http.app import create_app
-from service.runtime import embedded
+from service.runtime import embedded, house_key
 from service.runtime.config import Config, WorkerConfig
 from tests.service.responses import CheckedClient
 from workers import context
@@ -47,7 +47,9 @@ def banco_serve(config: Config, *args: str, **settings: str) -> Iterator[int]:
 
     port = free_port()
     env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
-           "BANCO_OPERATOR_KEY": config.operator_key, **settings}
+           "BANCO_OPERATOR_KEY": config.operator_key,
+           **({"BANCO_HOUSE_KEY_FILE": str(config.house_key_file)} if config.house_key_file else {}),
+           **settings}
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--bind",
                              f"127.0.0.1:{port}", *args], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -60,13 +62,22 @@ def banco_serve(config: Config, *args: str, **settings: str) -> Iterator[int]:
 
 
 @pytest.fixture(scope="session")
-def config(database_url: str, redis_url: str) -> Config:
+def house_key_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The house's signing key of the session's apps, generated as `banco run` does."""
+    path = tmp_path_factory.mktemp("house") / "house_key.pem"
+    house_key.ensure(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def config(database_url: str, redis_url: str, house_key_file: Path) -> Config:
     # A queue of the session's own, so tests never take jobs from (or give jobs to) anyone else.
     return Config(database_url=database_url, redis_url=redis_url, operator_key=OPERATOR_KEY,
                   max_body_bytes=4096, pool_size=20, queue_name=f"banco-test-{os.getpid()}",
                   rate_limit="1000000/minute",  # the limits have tests of their own
                   # Webhook receivers in the tests are on loopback, a range refused unless allowed.
-                  webhook_allow_networks=(ipaddress.ip_network("127.0.0.1/32"),))
+                  webhook_allow_networks=(ipaddress.ip_network("127.0.0.1/32"),),
+                  house_key_file=house_key_file)
 
 
 @contextmanager

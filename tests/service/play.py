@@ -28,8 +28,14 @@ OPERATOR_SEES = "operator"  # what the operator received, judged as a spectator'
 
 
 def strings(value: Any) -> set[str]:
-    """Every string anywhere in a JSON value (keys included)."""
+    """Every string anywhere in a JSON value (keys included), and in the JSON texts it carries
+    (an evidence bundle's events as stored)."""
     if isinstance(value, str):
+        if value.startswith("{"):
+            try:
+                return {value} | strings(orjson.loads(value))
+            except orjson.JSONDecodeError:
+                pass
         return {value}
     if isinstance(value, dict):
         return {k for k in value} | {s for v in value.values() for s in strings(v)}
@@ -203,20 +209,39 @@ class Session:
         raise AssertionError(f"hand {hand_id} was not settled")
 
     def audit(self, hand_id: str) -> None:
-        """Read the settled hand's replay and verification as each player, for the leak oracle."""
+        """Read the settled hand's replay, verification and evidence bundle as each player, for
+        the leak oracle."""
         for p in self.players:
-            for what in ("replay", "verification"):
-                r = self.client.get(f"/v1/hands/{hand_id}/{what}", headers=p.auth)
+            for what in ("replay", "verification", "evidence"):
+                r = (evidence(self.client, hand_id, p.auth) if what == "evidence"
+                     else self.client.get(f"/v1/hands/{hand_id}/{what}", headers=p.auth))
                 assert r.status_code == 200, r.json
                 body = orjson.loads(r.data)
                 # A replay shows the hand up to its last event: judge it against that version.
-                versions = [s["version"] for s in body.get("steps", [])] or [self.last_version]
+                versions = ([s["version"] for s in body.get("steps", body.get("events", []))]
+                            or [self.last_version])
                 self.received.append(Received(p.id, max(versions), body))
+        # The operator's bundle is judged as a spectator's: he sits nowhere.
+        r = evidence(self.client, hand_id, OPERATOR)
+        assert r.status_code == 200, r.json
+        body = orjson.loads(r.data)
+        self.received.append(Received(OPERATOR_SEES, max(e["version"] for e in body["events"]), body))
 
     def auditor_events(self, auditor_token: str) -> list[dict[str, Any]]:
         r = self.client.get(f"/v1/tables/{self.table_id}/events", query_string={"limit": 1000},
                             headers=bearer(auditor_token))
         return list(r.json["items"])
+
+
+def evidence(client: Any, hand_id: str, headers: dict[str, str]) -> Any:
+    """The hand's evidence bundle, asked again as its 503 says while no checkpoint can cover
+    the hand yet (a transaction elsewhere on the server is still open)."""
+    for _ in range(120):
+        r = client.get(f"/v1/hands/{hand_id}/evidence", headers=headers)
+        if r.status_code != 503 or r.json["code"] != "checkpoint_pending":
+            return r
+        time.sleep(float(r.headers["Retry-After"]) / 4)
+    raise AssertionError("no checkpoint covered the hand")
 
 
 def knowledge(stored: list[StoredEvent], player: str, cards: set[str]) -> list[tuple[int, set[str]]]:

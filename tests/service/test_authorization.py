@@ -104,6 +104,9 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/v1/hands/{hand}", None, True, "401 401 200 200 200 200"),
     ("GET", "/v1/hands/{hand}/replay", None, True, "401 401 403 403 200 403"),
     ("GET", "/v1/hands/{hand}/verification", None, True, "401 401 403 403 200 403"),
+    # The hand is in play: its evidence is an auditor's until it is settled, as its replay.
+    ("GET", "/v1/hands/{hand}/evidence", None, True, "401 401 403 403 200 403"),
+    ("GET", "/.well-known/banco-house-key", None, False, "200 200 200 200 200 200"),
     ("GET", "/v1/audit/checkpoints", None, False, "401 401 403 403 200 200"),
     ("POST", "/v1/audit/checkpoints", None, False, "401 401 403 403 403 201"),
     ("GET", "/v1/players/{me}/balance-history.svg", None, False, "401 401 200 403 200 200"),

@@ -132,6 +132,27 @@ class BuildAction(BaseModel):
     value: int
 
 
+class BundleEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    canonical: Annotated[
+        str | None,
+        Field(
+            description='The exact text the chain link hashed (UTF-8), or null when withheld from you (it holds something your seat may not see).'
+        ),
+    ]
+    hash: Annotated[str, Field(description='The chain link, hex.')]
+    position: int
+    recorded_at: str
+    shown: Annotated[
+        dict[str, Any] | None, Field(description='A withheld event as you may see it.')
+    ] = None
+    stream_id: str
+    type: str
+    version: int
+
+
 class CallAction(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -550,6 +571,27 @@ class HitAction(BaseModel):
     )
     seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
     type: Literal['hit']
+
+
+class HouseKey(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    algorithm: Annotated[str, Field(examples=['Ed25519'])]
+    key_id: str
+    public_key: Annotated[str, Field(description='Base64, 32 bytes.')]
+    public_key_pem: str
+
+
+class InclusionProof(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    leaf_index: int
+    path: Annotated[
+        list[str], Field(description='RFC 9162 audit path, leaf to root, hex.')
+    ]
+    tree_size: int
 
 
 class Join(BaseModel):
@@ -1170,6 +1212,28 @@ class SieteYMediaView(BaseModel):
     ]
 
 
+class SignedCheckpoint(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    algorithm: Annotated[str, Field(examples=['Ed25519'])]
+    key_id: str
+    public_key: Annotated[str, Field(description='Base64, 32 bytes.')]
+    signature: Annotated[str, Field(description='Base64.')]
+    statement: Annotated[
+        str,
+        Field(
+            description='The signed text: JSON with format, id, txid, position, events, root, recorded_at.'
+        ),
+    ]
+    timestamp: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description="The checkpoint's RFC 3161 time-stamp, when an authority is configured: tsa_url, and reply, the authority's TimeStampResp (DER, base64) over SHA-256 of the statement (`openssl ts -verify -data statement -in reply`)."
+        ),
+    ]
+
+
 class SitOutAction(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1640,6 +1704,32 @@ class EventPage(BaseModel):
             description="The table's version now, whether or not `limit` cut the page short of it."
         ),
     ]
+
+
+class Evidence(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    chain: Annotated[
+        dict[str, Any],
+        Field(
+            description='stream_id, first_version and previous_hash: the link before the hand.'
+        ),
+    ]
+    checkpoint: SignedCheckpoint
+    events: list[BundleEvent]
+    format: Annotated[str, Field(examples=['banco-evidence/1'])]
+    game: str
+    hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
+    inclusion: dict[str, InclusionProof]
+    options: dict[str, Any]
+    postings: list[dict[str, Any]]
+    redacted: bool
+    rules_version: int
+    seeds: dict[str, Any]
+    table_created: BundleEvent
+    table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+    viewer: Annotated[dict[str, Any], Field(examples=[{'kind': 'seat', 'seat': 1}])]
 
 
 class HistoryPage(BaseModel):

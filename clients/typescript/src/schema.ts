@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/.well-known/banco-house-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The house's Ed25519 public key, which signs the checkpoints of evidence bundles */
+        get: operations["getHouseKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -72,7 +89,8 @@ export interface paths {
         get: operations["listCheckpoints"];
         put?: never;
         /**
-         * Record a digest of the event log now; keep a copy outside the database
+         * Record a digest of the event log now (time-stamped when an authority is configured);
+         *     keep a copy outside the database
          * @description An operator key needs the scope `audit:write`.
          */
         post: operations["recordCheckpoint"];
@@ -334,6 +352,29 @@ export interface paths {
          * @description An operator key needs the scope `tables:read`.
          */
         get: operations["getHand"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hands/{hand_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hand_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The hand's signed evidence bundle: events as stored, chain, seeds, postings, inclusion
+         *     proof and signed checkpoint (withheld what you may not see). When no checkpoint covers
+         *     the hand yet, one is recorded; 503 with Retry-After if even that cannot cover it yet.
+         */
+        get: operations["getHandEvidence"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1252,6 +1293,21 @@ export interface components {
             type: "build";
             value: number;
         };
+        BundleEvent: {
+            /** @description The exact text the chain link hashed (UTF-8), or null when withheld from you (it holds something your seat may not see). */
+            canonical: string | null;
+            /** @description The chain link, hex. */
+            hash: string;
+            position: number;
+            recorded_at: string;
+            /** @description A withheld event as you may see it. */
+            shown?: {
+                [key: string]: unknown;
+            };
+            stream_id: string;
+            type: string;
+            version: number;
+        };
         CallAction: {
             /** @description Your seat, if you name it. */
             seat?: number;
@@ -1611,6 +1667,45 @@ export interface components {
             /** @description The table's version now, whether or not `limit` cut the page short of it. */
             version: number;
         };
+        Evidence: {
+            /** @description stream_id, first_version and previous_hash: the link before the hand. */
+            chain: {
+                [key: string]: unknown;
+            };
+            checkpoint: components["schemas"]["SignedCheckpoint"];
+            events: components["schemas"]["BundleEvent"][];
+            /** @example banco-evidence/1 */
+            format: string;
+            game: string;
+            /** @example hd_0a1b2c3d4e5f6071 */
+            hand_id: string;
+            inclusion: {
+                [key: string]: components["schemas"]["InclusionProof"];
+            };
+            options: {
+                [key: string]: unknown;
+            };
+            postings: {
+                [key: string]: unknown;
+            }[];
+            redacted: boolean;
+            rules_version: number;
+            seeds: {
+                [key: string]: unknown;
+            };
+            table_created: components["schemas"]["BundleEvent"];
+            /** @example tb_5c1e0a9b3d2f4e61 */
+            table_id: string;
+            /**
+             * @example {
+             *       "kind": "seat",
+             *       "seat": 1
+             *     }
+             */
+            viewer: {
+                [key: string]: unknown;
+            };
+        };
         ExtendAction: {
             build: string;
             card: string;
@@ -1804,6 +1899,20 @@ export interface components {
              * @enum {string}
              */
             type: "hit";
+        };
+        HouseKey: {
+            /** @example Ed25519 */
+            algorithm: string;
+            key_id: string;
+            /** @description Base64, 32 bytes. */
+            public_key: string;
+            public_key_pem: string;
+        };
+        InclusionProof: {
+            leaf_index: number;
+            /** @description RFC 9162 audit path, leaf to root, hex. */
+            path: string[];
+            tree_size: number;
         };
         Jobs: {
             failed: number;
@@ -2510,6 +2619,21 @@ export interface components {
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
+        SignedCheckpoint: {
+            /** @example Ed25519 */
+            algorithm: string;
+            key_id: string;
+            /** @description Base64, 32 bytes. */
+            public_key: string;
+            /** @description Base64. */
+            signature: string;
+            /** @description The signed text: JSON with format, id, txid, position, events, root, recorded_at. */
+            statement: string;
+            /** @description The checkpoint's RFC 3161 time-stamp, when an authority is configured: tsa_url, and reply, the authority's TimeStampResp (DER, base64) over SHA-256 of the statement (`openssl ts -verify -data statement -in reply`). */
+            timestamp: {
+                [key: string]: unknown;
+            } | null;
+        };
         SitOutAction: {
             /** @description Your seat, if you name it. */
             seat?: number;
@@ -2930,6 +3054,27 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getHouseKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HouseKey"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -3481,6 +3626,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHandEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hand_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evidence"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];

@@ -1,0 +1,142 @@
+"""A hand's evidence bundle: one self-contained file a verifier checks with no access to Banco.
+
+It holds the hand's events as stored (the exact canonical JSON each chain link hashed), the link
+before them, the table's `TableCreated` (its options and rules version), the seeds and the
+commitment, the postings, an inclusion proof of the hand's last event and of `TableCreated` to a
+checkpoint, and that checkpoint signed with the house's Ed25519 key. The hand's last event's
+hash closes the chain over every event before it, so its one proof covers the whole segment.
+
+A caller who may not see an event whole (a card hidden from his seat, a seed kept from all but
+auditors, another seat's secret move) gets it withheld: its hash and place, which the chain still
+needs, and the event as the engines' redaction shows it to him; never its stored bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from events.model import StoredEvent
+from games.contract import Viewer, may_see
+from service.application.principal import Principal
+from service.application.redaction import Redactor
+from service.runtime import house_key
+from service.verification import checkpoints, inclusion, timestamps
+from service.verification.checkpoints import CHECKPOINT_COLUMNS, statement
+from service.verification.hand_log import HandLog, TableLog, is_game
+
+FORMAT = "banco-evidence/1"
+
+
+class NoCheckpointYet(Exception):
+    """No checkpoint covers the hand's last event yet: a transaction older than it is still
+    open, so no digest may include it. Asking again in a moment finds one."""
+
+
+class CheckpointDiffers(Exception):
+    """The log up to a checkpoint no longer folds to its root: what it covered has changed."""
+
+
+def signed(key: Ed25519PrivateKey, checkpoint: dict[str, Any]) -> dict[str, Any]:
+    """The checkpoint's statement with the house's signature over its UTF-8 bytes (Ed25519 is
+    deterministic: the same checkpoint is always signed alike)."""
+    text = statement(checkpoint)
+    return {"statement": text, "algorithm": "Ed25519",
+            "signature": base64.b64encode(key.sign(text.encode())).decode(),
+            "public_key": house_key.public_b64(key), "key_id": house_key.key_id(key)}
+
+
+def covering(conn: psycopg.Connection, event: StoredEvent) -> dict[str, Any] | None:
+    """The first checkpoint whose watermark is at or after `event`."""
+    row = conn.execute(f"SELECT {CHECKPOINT_COLUMNS}, timestamp_reply, tsa_url FROM audit_checkpoints"
+                       " WHERE (txid, position) >= (%s::text::xid8, %s) ORDER BY id LIMIT 1",
+                       (str(event.txid), event.position)).fetchone()
+    if row is None:
+        return None
+    return {"id": row[0], "recorded_at": row[1], "txid": row[2], "position": row[3],
+            "events": row[4], "root": bytes(row[5]).hex(),
+            "timestamp": None if row[6] is None else {
+                "tsa_url": row[7], "reply": base64.b64encode(bytes(row[6])).decode(),
+                "format": "RFC 3161 TimeStampResp (DER), over SHA-256 of the statement"}}
+
+
+def checkpoint_for(conn: psycopg.Connection, event: StoredEvent,
+                   record: Callable[[], None]) -> dict[str, Any]:
+    """The checkpoint covering `event`, recorded now (`record`) when none does yet: a dispute
+    need not wait for the next scheduled one."""
+    found = covering(conn, event)
+    if found is None:
+        record()
+        found = covering(conn, event)
+    if found is None:
+        raise NoCheckpointYet()
+    return found
+
+
+def _withheld(stored: StoredEvent, redactor: Redactor, viewer: Viewer) -> bool:
+    """Whether the stored bytes of `stored` hold something `viewer` may not see."""
+    if viewer.kind == "auditor":
+        return False
+    command = stored.metadata.get("command")
+    if isinstance(command, dict) and "payload" in command and not (
+            viewer.kind == "seat" and command.get("seat") == viewer.seat):
+        return True  # another seat's move as sent (a card chosen in secret)
+    if stored.stored is not None:
+        return True  # stored under an older schema: its bytes are not those redaction judged
+    if is_game(stored):
+        return not may_see(stored.data.get("visible_to"), viewer)
+    return redactor.event(stored)["data"] != stored.data
+
+
+def _entry(stored: StoredEvent, redactor: Redactor, viewer: Viewer) -> dict[str, Any]:
+    out = {"position": stored.position, "stream_id": stored.stream_id, "version": stored.version,
+           "type": stored.type, "recorded_at": stored.recorded_at.isoformat(),
+           "hash": stored.hash.hex()}
+    if _withheld(stored, redactor, viewer):
+        return {**out, "canonical": None, "shown": redactor.event(stored)}
+    return {**out, "canonical": stored.canonical()}
+
+
+def bundle(conn: psycopg.Connection, hand: HandLog, table: TableLog, who: Principal, viewer: Viewer,
+           key: Ed25519PrivateKey, record: Callable[[], None]) -> dict[str, Any]:
+    """The hand's evidence bundle as `viewer` may receive it."""
+    redactor = Redactor(conn, who)
+    first, last = hand.events[0], hand.events[-1]
+    created = table.events[0]
+    before = table.events[first.version - 2] if first.version > 1 else None
+    checkpoint = checkpoint_for(conn, last, record)
+    proofs, root = inclusion.proofs(conn, [last, created], checkpoint)
+    if root.hex() != checkpoint["root"]:
+        raise CheckpointDiffers()
+    entries = [_entry(e, redactor, viewer) for e in hand.events]
+    revealed = hand.find("SeedRevealed")
+    seed_shown = revealed is not None and not _withheld(revealed, redactor, viewer)
+    return {
+        "format": FORMAT,
+        "hand_id": hand.hand_id, "table_id": hand.table_id, "game": hand.game,
+        "rules_version": hand.rules_version, "options": hand.options,
+        "viewer": {"kind": viewer.kind, "seat": viewer.seat},
+        "redacted": any(e["canonical"] is None for e in entries),
+        "table_created": _entry(created, redactor, viewer),
+        "chain": {"stream_id": first.stream_id, "first_version": first.version,
+                  "previous_hash": "" if before is None else before.hash.hex()},
+        "events": entries,
+        "seeds": {"commitment": hand.began.data.get("commitment"),
+                  "server_seed": hand.server_seed() if seed_shown else None,
+                  "player_seeds": [s.get("seed") or "" for s in hand.seats]},
+        "postings": [e.data for e in hand.events if e.type == "TreasurePosted"],
+        "checkpoint": {**signed(key, checkpoint), "timestamp": checkpoint["timestamp"]},
+        "inclusion": {"last_event": proofs[0], "table_created": proofs[1]},
+    }
+
+
+def record_checkpoint(conn: psycopg.Connection, tsa_url: str | None = None) -> None:
+    """Record a checkpoint now on `conn` (an autocommit connection of the primary), stamped by
+    the time-stamping authority at `tsa_url` when one is configured."""
+    found = checkpoints.record(conn)
+    if tsa_url:
+        timestamps.stamp(conn, found, tsa_url)

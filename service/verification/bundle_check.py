@@ -1,0 +1,170 @@
+"""Banco's own reading of an evidence bundle: the checks the standalone verifiers make
+(`verifier/`), made with Banco's code (its chain links, Merkle leaves, deck and engines), so
+that the published test vectors hold the two readings to the same answers."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import orjson
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from events.model import StoredEvent
+from service.verification import inclusion
+from service.verification.chain_check import link
+from service.verification.deck_check import commitment_check, dealt_check, order_check
+from service.verification.hand_log import HandLog, is_game
+from service.verification.merkle import leaf
+from service.verification.money_check import settlement_check
+from service.verification.rules_check import rules_check
+
+SEVEN_HALF = ("sette-e-mezzo", "siete-y-media")
+Outcome = tuple[bool | None, str]  # passed (None: not checkable by this viewer) and why
+
+
+class _Failed(Exception):
+    pass
+
+
+def _event(entry: dict[str, Any]) -> StoredEvent:
+    """A bundle's event as Banco stores it; its stored text must be exactly Banco's canonical
+    form of what it says."""
+    body = orjson.loads(entry["canonical"])
+    event = StoredEvent(entry["position"], body["stream_id"], entry["version"], body["type"],
+                        body["schema_version"], body["data"], body["metadata"],
+                        datetime.fromisoformat(entry["recorded_at"]), bytes.fromhex(entry["hash"]))
+    if event.canonical() != entry["canonical"] or event.stream_id != entry["stream_id"] \
+            or event.type != entry["type"]:
+        raise _Failed(f"version {entry['version']}: its text is not the stored canonical form")
+    return event
+
+
+def _signature(bundle: dict[str, Any], key: bytes | None) -> str:
+    signed = bundle["checkpoint"]
+    embedded = base64.b64decode(signed["public_key"])
+    if key is not None and key != embedded:
+        raise _Failed("another key")
+    try:
+        Ed25519PublicKey.from_public_bytes(key or embedded).verify(
+            base64.b64decode(signed["signature"]), signed["statement"].encode())
+    except (InvalidSignature, ValueError) as e:
+        raise _Failed("the signature does not verify") from e
+    return "signed"
+
+
+def _inclusion(bundle: dict[str, Any]) -> str:
+    statement = orjson.loads(bundle["checkpoint"]["statement"])
+    for name, entry in (("last_event", bundle["events"][-1]), ("table_created", bundle["table_created"])):
+        proof = bundle["inclusion"][name]
+        if proof["tree_size"] != statement["events"] or not inclusion.verify(
+                leaf(_event(entry)), proof["leaf_index"], proof["tree_size"],
+                [bytes.fromhex(p) for p in proof["path"]], bytes.fromhex(statement["root"])):
+            raise _Failed(f"{name} is not proved to the signed root")
+    return "proved"
+
+
+def _chain(bundle: dict[str, Any]) -> str:
+    created = _event(bundle["table_created"])
+    if created.version != 1 or created.type != "TableCreated" or link(b"", created) != created.hash:
+        raise _Failed("TableCreated is not the stream's first link")
+    head = bytes.fromhex(bundle["chain"]["previous_hash"])
+    for n, entry in enumerate(bundle["events"]):
+        if entry["version"] != bundle["chain"]["first_version"] + n \
+                or entry["stream_id"] != bundle["chain"]["stream_id"]:
+            raise _Failed(f"event {n} is out of place")
+        if entry["canonical"] is not None and link(head, _event(entry)) != bytes.fromhex(entry["hash"]):
+            raise _Failed(f"version {entry['version']} does not follow from the link before")
+        head = bytes.fromhex(entry["hash"])
+    return "linked"
+
+
+def _hand(bundle: dict[str, Any]) -> HandLog | None:
+    """The hand's log from the bundle, when nothing of it is withheld."""
+    if any(e["canonical"] is None for e in bundle["events"]):
+        return None
+    events = [_event(e) for e in bundle["events"]]
+    began = events[0]
+    # What each seat held at the deal, as the opening event recorded it (the rules check's
+    # `start` is given it), by player.
+    opening = next((e for e in events if is_game(e)), None)
+    held = {s["seat"]: s.get("balance", 0) for s in (opening.data["data"].get("seats") or [])} \
+        if opening is not None else {}
+    balances = {s["player_id"]: held.get(s["seat"], 0) for s in began.data["seats"]}
+    return HandLog(bundle["hand_id"], bundle["table_id"], bundle["game"], bundle["options"], began,
+                   None, balances, events, bundle["rules_version"])
+
+
+def _contents(bundle: dict[str, Any]) -> str:
+    created = _event(bundle["table_created"]).data
+    began = _event(bundle["events"][0])
+    if began.type != "HandBegan" or began.data["hand_id"] != bundle["hand_id"]:
+        raise _Failed("the first event is not the hand's HandBegan")
+    if any(created.get(k, 1 if k == "rules_version" else None) != bundle[k]
+           for k in ("game", "rules_version", "options", "table_id")):
+        raise _Failed("the summary differs from TableCreated")
+    posted = [e for e in bundle["events"] if e["type"] == "TreasurePosted"]
+    if len(posted) != len(bundle["postings"]) or any(
+            e["canonical"] is not None and _event(e).data != p
+            for e, p in zip(posted, bundle["postings"], strict=True)):
+        raise _Failed("the postings differ from the TreasurePosted events")
+    seeds = bundle["seeds"]
+    if seeds["commitment"] != began.data["commitment"] or seeds["player_seeds"] != [
+            s.get("seed") or "" for s in began.data["seats"]]:
+        raise _Failed("the seeds differ from HandBegan")
+    for e in bundle["events"]:
+        if e["canonical"] is not None and e["type"].startswith("game.") \
+                and _event(e).data["hand"] != bundle["hand_id"]:
+            raise _Failed("an event of another hand")
+    return "consistent"
+
+
+def _with_hand(bundle: dict[str, Any], run: Callable[[HandLog], list[Any]]) -> Outcome:
+    hand = _hand(bundle)
+    if hand is None:
+        return None, "withheld from this viewer"
+    checks = run(hand)
+    failed = [c for c in checks if not c.passed]
+    return (not failed), "; ".join(c.evidence.get("reason", c.name) for c in failed) or "passed"
+
+
+def _replayed(hand: HandLog) -> list[Any]:
+    """The settlement recomputed; and, for a table's first hand (whose deal depends on no hand
+    before, which a bundle does not hold), every command decided again."""
+    first = hand.began.data.get("number") == 1
+    return [settlement_check(hand), *([rules_check(hand)] if first else [])]
+
+
+def _commitment(bundle: dict[str, Any]) -> Outcome:
+    hand = _hand(bundle)
+    if hand is None or hand.find("SeedRevealed") is None:
+        return None, "the seed is not revealed to this viewer"
+    if bundle["seeds"]["server_seed"] != hand.server_seed():
+        return False, "the bundle's seed is not the revealed one"
+    return _with_hand(bundle, lambda h: [commitment_check(h)])
+
+
+def check(bundle: dict[str, Any], key: bytes | None = None) -> dict[str, Outcome]:
+    """Each check of the standalone verifiers, by the same names, as Banco makes it."""
+    out: dict[str, Outcome] = {}
+    for name, run in (("signature", lambda: _signature(bundle, key)),
+                      ("inclusion", lambda: _inclusion(bundle)),
+                      ("chain", lambda: _chain(bundle)), ("contents", lambda: _contents(bundle))):
+        try:
+            out[name] = (True, run())
+        except _Failed as e:
+            out[name] = (False, str(e))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            out[name] = (False, f"unreadable ({type(e).__name__})")
+    for name, run2 in (("commitment", lambda: _commitment(bundle)),
+                       ("deck", lambda: _with_hand(bundle, lambda h: [order_check(h), dealt_check(h)])),
+                       ("replay", lambda: _with_hand(bundle, _replayed)
+                        if bundle.get("game") in SEVEN_HALF else (None, "not re-played here"))):
+        try:
+            out[name] = run2()
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            out[name] = (False, f"unreadable ({type(e).__name__})")
+    return out

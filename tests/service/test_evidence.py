@@ -1,0 +1,130 @@
+"""Signed evidence bundles: a played hand proved, event by event, to a checkpoint the house
+signed, checked here with nothing but the bundle and the house's public key."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+
+import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from service.application.evidence import covering
+from service.verification import inclusion
+from tests.service.conftest import OPERATOR, bearer
+from tests.service.play import Session, evidence
+
+
+@pytest.fixture
+def auditor(client) -> str:
+    return str(client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"])
+
+
+@pytest.fixture
+def played(client, new_player, worker) -> tuple[Session, str]:
+    """A settled hand of Sette e mezzo between three players."""
+    session = Session(client, "sette-e-mezzo", [new_player(f"E{i}", deposit=200) for i in range(3)])
+    session.open({}, 50)
+    hand_id = session.deal()
+    session.play_hand()
+    session.wait_settled(hand_id)
+    return session, hand_id
+
+
+def leaf(event: dict) -> bytes:
+    head = f"{event['position']}\n{event['stream_id']}\n{event['version']}\n{event['hash']}\n"
+    return hashlib.sha256(b"\x00" + head.encode() + event["canonical"].encode()).digest()
+
+
+def proved(bundle: dict, public_key: str) -> dict:
+    """Check the signature, both inclusion proofs and the chain; the signed checkpoint."""
+    signed = bundle["checkpoint"]
+    key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key))
+    key.verify(base64.b64decode(signed["signature"]), signed["statement"].encode())
+    checkpoint = json.loads(signed["statement"])
+    root = bytes.fromhex(checkpoint["root"])
+    for name, event in (("last_event", bundle["events"][-1]), ("table_created", bundle["table_created"])):
+        proof = bundle["inclusion"][name]
+        assert proof["tree_size"] == checkpoint["events"]
+        assert inclusion.verify(leaf(event), proof["leaf_index"], proof["tree_size"],
+                                [bytes.fromhex(p) for p in proof["path"]], root), name
+    head = bytes.fromhex(bundle["chain"]["previous_hash"])
+    for event in bundle["events"]:
+        if event["canonical"] is not None:
+            head = hashlib.sha256(head + event["canonical"].encode()).digest()
+            assert head.hex() == event["hash"], event["version"]
+        head = bytes.fromhex(event["hash"])
+    return checkpoint
+
+
+def test_an_auditors_bundle_proves_every_event_of_the_hand(app, client, played, auditor):
+    session, hand_id = played
+    key = client.get("/.well-known/banco-house-key").json
+    bundle = evidence(client, hand_id, bearer(auditor)).json
+    assert not bundle["redacted"] and bundle["viewer"]["kind"] == "auditor"
+    proved(bundle, key["public_key"])
+    # The events are the stored ones, byte for byte, and nothing of the hand is left out.
+    stored = [e for e in app.extensions["banco.store"].read_stream(f"table-{session.table_id}")
+              if e.version >= bundle["chain"]["first_version"]]
+    shown = [e["canonical"] for e in bundle["events"]]
+    assert shown == [e.canonical() for e in stored][:len(shown)]
+    assert bundle["events"][-1]["version"] == max(
+        e.version for e in stored if e.data.get("hand", e.data.get("hand_id")) == hand_id)
+    seeds = bundle["seeds"]
+    assert hashlib.sha256(bytes.fromhex(seeds["server_seed"])).hexdigest() == seeds["commitment"]
+    assert bundle["postings"] and all(p["hand"] == hand_id for p in bundle["postings"])
+
+
+def test_a_bundle_signed_by_another_key_or_altered_fails(client, played, auditor):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from service.runtime.house_key import public_b64
+
+    _, hand_id = played
+    bundle = evidence(client, hand_id, bearer(auditor)).json
+    with pytest.raises(InvalidSignature):
+        proved(bundle, public_b64(Ed25519PrivateKey.generate()))
+    key = client.get("/.well-known/banco-house-key").json["public_key"]
+    altered = json.loads(json.dumps(bundle))
+    # One space more in the stored text of the last event: the same JSON, other bytes.
+    altered["events"][-1]["canonical"] = altered["events"][-1]["canonical"].replace("{", "{ ", 1)
+    with pytest.raises(AssertionError):
+        proved(altered, key)
+
+
+def test_a_players_bundle_withholds_the_deck_and_still_proves_the_hand(client, played):
+    session, hand_id = played
+    key = client.get("/.well-known/banco-house-key").json["public_key"]
+    player = session.players[0]
+    bundle = evidence(client, hand_id, player.auth).json
+    assert bundle["redacted"] and bundle["viewer"]["kind"] == "seat"
+    opening = next(e for e in bundle["events"] if e["type"].startswith("game."))
+    # The opening event holds the whole deck: the player gets its place and hash, not its bytes.
+    assert opening["canonical"] is None and "deck" not in opening["shown"]["data"]
+    proved(bundle, key)
+
+
+def test_a_hand_no_checkpoint_covers_gets_one_and_keeps_it(app, client, played, auditor):
+    session, hand_id = played
+    pool = app.extensions["banco.pool"]
+    last = app.extensions["banco.store"].read_stream(f"table-{session.table_id}")[-1]
+    with pool.connection() as c:
+        assert covering(c, last) is None  # the worker records its checkpoints hourly
+    first = evidence(client, hand_id, bearer(auditor)).json
+    with pool.connection() as c:
+        found = covering(c, last)
+        count = c.execute("SELECT count(*) FROM audit_checkpoints").fetchone()[0]
+    assert found is not None and json.loads(first["checkpoint"]["statement"])["id"] == found["id"]
+    # Later asks prove to the same checkpoint, recording none: the bundle is the same file.
+    assert evidence(client, hand_id, bearer(auditor)).json == first
+    with pool.connection() as c:
+        assert c.execute("SELECT count(*) FROM audit_checkpoints").fetchone()[0] == count
+
+
+def test_a_stranger_gets_no_bundle_and_a_missing_hand_is_a_404(client, played, new_player, auditor):
+    _, hand_id = played
+    assert client.get(f"/v1/hands/{hand_id}/evidence", headers=new_player("S").auth).status_code == 403
+    missing = client.get("/v1/hands/hd_0000000000000000/evidence", headers=bearer(auditor))
+    assert missing.status_code == 404 and missing.json["code"] == "hand_not_found"

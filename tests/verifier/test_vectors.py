@@ -1,0 +1,200 @@
+"""The published vectors (`verifier/vectors/`) against both standalone verifiers and against
+Banco's own reading of a bundle: each good one passes everywhere, each tampered one fails its
+named check everywhere; and the verifiers' pieces checked on their own."""
+
+from __future__ import annotations
+
+import ast
+import base64
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.verification.bundle_check import check
+
+ROOT = Path(__file__).resolve().parents[2]
+VERIFIER = ROOT / "verifier"
+VECTORS = VERIFIER / "vectors"
+KEY = VECTORS / "house-key.json"
+FILES = sorted(p for p in VECTORS.glob("*.json") if p.name != "house-key.json")
+
+
+def python_verifier(bundle: Path, key: Path | None = KEY) -> dict[str, Any]:
+    """The Python verifier's outcome, run from its own folder as a separate program."""
+    env = {**os.environ, "PYTHONPATH": str(VERIFIER)}
+    args = [sys.executable, "-m", "banco_verifier.cli", "--json", str(bundle)]
+    out = subprocess.run(args + (["--key", str(key)] if key else []), capture_output=True, text=True,
+                         env=env, cwd=VERIFIER, timeout=60)
+    assert out.returncode in (0, 1), out.stderr
+    return dict(json.loads(out.stdout))
+
+
+def node_verifier(bundle: Path, key: Path | None = KEY) -> dict[str, Any]:
+    args = ["node", str(VERIFIER / "js" / "verify.mjs"), "--json", str(bundle)]
+    out = subprocess.run(args + (["--key", str(key)] if key else []), capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode in (0, 1), out.stderr
+    return dict(json.loads(out.stdout))
+
+
+def expected_failure(path: Path) -> str | None:
+    """`fail-deck-order.json` must fail `deck`; a `good-` one nothing."""
+    return path.stem.split("-")[1] if path.stem.startswith("fail-") else None
+
+
+def test_the_vectors_cover_every_check():
+    assert {p.stem for p in FILES if p.stem.startswith("good-")} == {"good-auditor", "good-player"}
+    assert {expected_failure(p) for p in FILES} - {None} == {
+        "signature", "inclusion", "chain", "contents", "commitment", "deck", "replay"}
+
+
+@pytest.mark.parametrize("vector", FILES, ids=[p.stem for p in FILES])
+def test_each_vector_fails_its_named_check_in_both_verifiers_alike(vector):
+    py, js = python_verifier(vector), node_verifier(vector)
+    # The two readings agree check by check, not just on the verdict.
+    assert {k: v["status"] for k, v in py["checks"].items()} == \
+        {k: v["status"] for k, v in js["checks"].items()}
+    named = expected_failure(vector)
+    failed = {k for k, v in py["checks"].items() if v["status"] == "failed"}
+    if named is None:
+        assert py["ok"] and js["ok"] and not failed, py
+    else:
+        assert not py["ok"] and not js["ok"] and named in failed, py
+
+
+@pytest.mark.parametrize("vector", FILES, ids=[p.stem for p in FILES])
+def test_each_vector_fails_its_named_check_in_banco_itself(vector):
+    key = base64.b64decode(json.loads(KEY.read_text())["public_key"])
+    outcomes = check(json.loads(vector.read_text()), key)
+    failed = {name for name, (passed, _) in outcomes.items() if passed is False}
+    named = expected_failure(vector)
+    assert (not failed) if named is None else named in failed, outcomes
+
+
+def test_a_full_bundle_is_checked_whole_and_a_players_as_far_as_he_may_see():
+    full = python_verifier(VECTORS / "good-auditor.json")["checks"]
+    assert {k: v["status"] for k, v in full.items()} == dict.fromkeys(full, "passed")
+    mine = python_verifier(VECTORS / "good-player.json")["checks"]
+    assert mine["replay"]["status"] == "skipped" and "withheld" in mine["chain"]["detail"]
+
+
+def test_an_unpinned_key_is_said_so_and_a_bundle_signed_by_another_key_passes_only_unpinned():
+    other = VECTORS / "fail-signature-other-key.json"
+    unpinned = python_verifier(other, key=None)["checks"]["signature"]
+    assert unpinned["status"] == "passed" and "not pinned" in unpinned["detail"]
+    assert node_verifier(other, key=None)["checks"]["signature"]["status"] == "passed"
+    assert python_verifier(other)["checks"]["signature"]["status"] == "failed"
+
+
+def test_rules_of_a_version_the_verifiers_do_not_know_are_not_re_played(tmp_path):
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    bundle["rules_version"] = 2
+    changed = tmp_path / "v2.json"
+    changed.write_text(json.dumps(bundle))
+    for outcome in (python_verifier(changed), node_verifier(changed)):
+        assert outcome["checks"]["replay"]["status"] == "skipped"
+        assert outcome["checks"]["contents"]["status"] == "failed"  # TableCreated says otherwise
+
+
+def test_the_verifier_shares_no_code_with_banco_and_needs_only_cryptography():
+    project = tomllib.loads((VERIFIER / "pyproject.toml").read_text())["project"]
+    assert project["dependencies"] == ["cryptography>=42"]
+    banco = {"service", "events", "games", "projections", "workers", "tests"}
+    for source in (VERIFIER / "banco_verifier").glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not {n.split(".")[0] for n in names} & banco, (source, names)
+    for source in (VERIFIER / "js").glob("*.mjs"):
+        imports = [line.split("from")[-1].strip(' ";') for line in source.read_text().splitlines()
+                   if line.startswith("import ")]
+        assert all(i.startswith(("node:", "./")) for i in imports), (source, imports)
+
+
+# --- the pieces, against published figures and the rules' seed texts -----------------------------
+def node_call(function: str, *args: Any) -> Any:
+    """`function(...args)` of the JavaScript verifier's checks.mjs."""
+    script = ("import { readFileSync } from 'node:fs';"
+              f"import * as m from {json.dumps((VERIFIER / 'js' / 'checks.mjs').as_uri())};"
+              f"const args = JSON.parse(readFileSync(0, 'utf8'));"
+              f"console.log(JSON.stringify(m.{function}(...args)));")
+    out = subprocess.run(["node", "--input-type=module", "-e", script], input=json.dumps(args),
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+@pytest.fixture
+def py_verifier(monkeypatch):
+    monkeypatch.syspath_prepend(str(VERIFIER))
+    from banco_verifier import sevenhalf, shuffle
+
+    return sevenhalf, shuffle
+
+
+def test_both_shuffles_give_the_published_test_vector(py_verifier):
+    """docs/fair-decks.md's test vector."""
+    _, shuffle = py_verifier
+    seed = "00" * 31 + "01"
+    cards = [str(n) for n in range(10)]
+    want = ["8", "5", "0", "1", "2", "6", "9", "7", "4", "3"]
+    assert shuffle.commitment(seed) == "ec4916dd28fc4c10d78e287ca5d9cc51ee1ae73cbfde08c6b37324cbfaac8bc5"
+    assert shuffle.shuffle(cards, seed, ["alice"]) == want
+    assert node_call("shuffle", cards, seed, ["alice"]) == want
+
+
+def hand(game: str, player: list[str], bank: list[str], stake: int, results: list[dict[str, Any]],
+         postings: list[list[Any]], options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """A two-seat hand's engine events: seat 1 bets `stake` and draws `player`, the banker
+    (seat 0) draws `bank`; it ends with the `results` and `postings` recorded."""
+    events = [{"type": "HandStarted", "data": {"banker": 0, "options": options or {},
+                                               "seats": [{"seat": 0, "balance": 50},
+                                                         {"seat": 1, "balance": 50}]}},
+              {"type": "BetPlaced", "data": {"seat": 1, "index": 0, "amount": stake}}]
+    events += [{"type": "CardDealt", "data": {"seat": 1, "index": 0, "card": c, "face_up": True}}
+               for c in player]
+    events += [{"type": "CardDealt", "data": {"seat": 0, "index": -1, "card": c, "face_up": True}}
+               for c in bank]
+    return [*events, {"type": "HandEnded", "data": {"results": results, "postings": postings}}]
+
+
+def replayed(py_verifier, game: str, events: list[dict[str, Any]]) -> list[str]:
+    sevenhalf, _ = py_verifier
+    wrong = sevenhalf.replay(game, events)
+    assert bool(node_call("replaySevenHalf", game, events)) == bool(wrong)
+    return list(wrong)
+
+
+def row(total: int, outcome: str, net: int, stake: int = 10) -> dict[str, Any]:
+    return {"seat": 1, "index": 0, "stake": stake, "total": total, "outcome": outcome, "net": net}
+
+
+def test_sette_e_mezzo_ties_go_to_the_banker(py_verifier):
+    """Seed: ../shared/seeds/001_6b5bbd2473d5c47f.txt (Sette e mezzo: the banker wins every
+    stake whose total is at most his; J/Q/K count ½). 5 + ½ against 5 + ½: the banker's."""
+    events = hand("sette-e-mezzo", ["5s", "Jh"], ["5d", "Qc"], 10, [row(11, "lost", -10)],
+                  [["escrow", "seat:0", 10, "lost"]])
+    assert replayed(py_verifier, "sette-e-mezzo", events) == []
+    events[-1]["data"] = {"results": [row(11, "won", 10)],
+                          "postings": [["escrow", "seat:1", 10, "returned"], ["seat:0", "seat:1", 10, "won"]]}
+    assert replayed(py_verifier, "sette-e-mezzo", events)
+
+
+def test_siete_y_media_pays_seven_and_a_half_double_and_both_at_it_four_times(py_verifier):
+    """Seed: ../shared/seeds/004_34f1b911eeb84e49.txt (Siete y media: 7½ receives double the
+    stake; when the bank reaches 7½ a player at 7½ too pays it 4 times the stake)."""
+    double = hand("siete-y-media", ["7o", "10c"], ["5e", "1b"], 10, [row(15, "won", 20)],
+                  [["escrow", "seat:1", 10, "returned"], ["seat:0", "seat:1", 20, "won"]])
+    assert replayed(py_verifier, "siete-y-media", double) == []
+    both = hand("siete-y-media", ["7o", "10c"], ["7e", "12b"], 10, [row(15, "lost", -40)],
+                [["escrow", "seat:0", 10, "lost"], ["seat:1", "seat:0", 30, "lost"]],
+                {"both_seven_half_pays": 4})
+    assert replayed(py_verifier, "siete-y-media", both) == []
+    both[-1]["data"]["results"] = [row(15, "lost", -20)]
+    assert replayed(py_verifier, "siete-y-media", both)

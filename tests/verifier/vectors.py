@@ -1,0 +1,199 @@
+"""The published test vectors of `verifier/vectors/`, made from a real hand played on a real
+`banco run`: good bundles (an auditor's and a player's) and tampered ones, each named
+`fail-<check>-<what>.json` after the check that must fail on it.
+
+Some are tampered plainly (a byte of the signature, a proof, an event); others are forged as
+the house itself could: events changed, the chain recomputed over them and a checkpoint of
+their own signed with the house's key, so that only the checks of what the events say (the
+commitment, the deck, the rules) can tell. Run it to publish a new set:
+
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/0 \\
+      .venv/bin/python -m tests.verifier.vectors verifier/vectors
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from service.runtime import house_key
+from tests.conftest import fresh_database
+from tests.service.conftest import OPERATOR, OPERATOR_KEY, Player
+from tests.service.play import Session, evidence
+from tests.service.test_metrics import Http
+from tests.test_cli import banco_running
+
+Bundle = dict[str, Any]
+
+
+# --- playing a hand ------------------------------------------------------------------------------
+def _player(http: Http, name: str) -> Player:
+    r = http.post("/v1/players", json={"name": name}, headers=OPERATOR)
+    player = Player(r.json["player"]["id"], r.json["token"])
+    r = http.post(f"/v1/players/{player.id}/deposits", json={"amount": 200, "reason": "vectors"},
+                  headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    return player
+
+
+def _ended(bundle: Bundle) -> dict[str, Any]:
+    last = next(e for e in reversed(bundle["events"]) if e["type"] == "game.HandEnded")
+    return dict(orjson.loads(last["canonical"])["data"]["data"])
+
+
+def played(base: str, attempts: int = 20) -> tuple[Bundle, Bundle, dict[str, Any]]:
+    """A table's first hand of Sette e mezzo on the Banco at `base`, ended with a payout: its
+    auditor's and first player's bundles, and the house's published key."""
+    http = Http(base)
+    auditor = http.post("/v1/auditors", json={"name": "vectors"}, headers=OPERATOR).json["token"]
+    for attempt in range(attempts):
+        session = Session(http, "sette-e-mezzo", [_player(http, f"V{attempt}-{i}") for i in range(3)])  # type: ignore[arg-type]
+        session.open({}, 50)
+        hand_id = session.deal()
+        session.play_hand()
+        session.wait_settled(hand_id)
+        full = evidence(http, hand_id, {"Authorization": f"Bearer {auditor}"})
+        assert full.status_code == 200, full.json
+        if _ended(full.json)["postings"]:
+            mine = evidence(http, hand_id, session.players[0].auth)
+            assert mine.status_code == 200, mine.json
+            return full.json, mine.json, http.get("/.well-known/banco-house-key").json
+    raise AssertionError("no hand ended with a payout")
+
+
+# --- tampering -----------------------------------------------------------------------------------
+def _canonical(body: Any) -> str:
+    return orjson.dumps(body, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def _leaf(e: dict[str, Any]) -> bytes:
+    head = f"{e['position']}\n{e['stream_id']}\n{e['version']}\n{e['hash']}\n"
+    return hashlib.sha256(b"\x00" + head.encode() + e["canonical"].encode()).digest()
+
+
+def forged(bundle: Bundle, key: Ed25519PrivateKey) -> Bundle:
+    """`bundle` made whole again after its events changed, as only the house could: the chain
+    recomputed, and a checkpoint over two leaves (TableCreated and the last event) signed."""
+    head = bytes.fromhex(bundle["chain"]["previous_hash"])
+    for e in bundle["events"]:
+        head = hashlib.sha256(head + e["canonical"].encode()).digest()
+        e["hash"] = head.hex()
+    left, right = _leaf(bundle["table_created"]), _leaf(bundle["events"][-1])
+    root = hashlib.sha256(b"\x01" + left + right).digest()
+    statement = json.loads(bundle["checkpoint"]["statement"])
+    statement.update(events=2, root=root.hex())
+    text = json.dumps(statement, sort_keys=True, separators=(",", ":"))
+    bundle["checkpoint"].update(statement=text, signature=base64.b64encode(key.sign(text.encode())).decode(),
+                                public_key=house_key.public_b64(key), key_id=house_key.key_id(key))
+    bundle["inclusion"] = {"table_created": {"leaf_index": 0, "tree_size": 2, "path": [right.hex()]},
+                           "last_event": {"leaf_index": 1, "tree_size": 2, "path": [left.hex()]}}
+    return bundle
+
+
+def _edit(bundle: Bundle, type_: str, change: Callable[[dict[str, Any]], None], nth: int = 0) -> Bundle:
+    """Change the `nth` stored event of `type_` (its parsed body) and store it canonically."""
+    found = [e for e in bundle["events"] if e["type"] == type_][nth]
+    body = orjson.loads(found["canonical"])
+    change(body)
+    found["canonical"] = _canonical(body)
+    return bundle
+
+
+def _swap_two(body: dict[str, Any]) -> None:
+    deck = body["data"]["data"]["deck"]
+    deck[0], deck[1] = deck[1], deck[0]
+
+
+def _other_card(body: dict[str, Any]) -> None:
+    data = body["data"]["data"]
+    data["card"] = "7s" if data["card"] != "7s" else "6s"
+
+
+def _new_seed(body: dict[str, Any]) -> None:
+    body["data"]["server_seed"] = "ab" * 32
+
+
+def tampered(good: Bundle, house: Ed25519PrivateKey) -> dict[str, Bundle]:
+    """Every tampered vector by its file name (without `.json`)."""
+    b = lambda: copy.deepcopy(good)  # noqa: E731
+    out: dict[str, Bundle] = {}
+    v = b()
+    sig = bytearray(base64.b64decode(v["checkpoint"]["signature"]))
+    sig[0] ^= 1
+    v["checkpoint"]["signature"] = base64.b64encode(bytes(sig)).decode()
+    out["fail-signature-altered"] = v
+    out["fail-signature-other-key"] = forged(b(), Ed25519PrivateKey.generate())
+    v = b()
+    path = v["inclusion"]["last_event"]["path"]
+    path[0] = ("0" if path[0][0] != "0" else "1") + path[0][1:]
+    out["fail-inclusion-path"] = v
+    v = b()
+    v["inclusion"]["table_created"]["leaf_index"] += 1
+    out["fail-inclusion-leaf-index"] = v
+    out["fail-chain-edited-bet"] = _edit(b(), "game.BetPlaced", lambda body: body["data"]["data"].update(
+        amount=body["data"]["data"]["amount"] + 1))
+    v = b()
+    v["chain"]["previous_hash"] = "00" * 32
+    out["fail-chain-previous-link"] = v
+    v = b()
+    v["postings"][0]["amount"] += 1
+    out["fail-contents-postings"] = v
+    v = _edit(b(), "SeedRevealed", _new_seed)
+    v["seeds"]["server_seed"] = "ab" * 32
+    out["fail-commitment-other-seed"] = forged(v, house)
+    out["fail-deck-order"] = forged(_edit(b(), "game.HandStarted", _swap_two), house)
+    out["fail-deck-dealt-card"] = forged(_edit(b(), "game.CardDealt", _other_card, nth=1), house)
+
+    def more_paid(body: dict[str, Any]) -> None:
+        body["data"]["data"]["postings"][0][2] += 1
+
+    out["fail-replay-payout"] = forged(_edit(b(), "game.HandEnded", more_paid), house)
+
+    def better_total(body: dict[str, Any]) -> None:
+        body["data"]["data"]["results"][0]["total"] += 1
+
+    out["fail-replay-total"] = forged(_edit(b(), "game.HandEnded", better_total), house)
+    return out
+
+
+def write(folder: Path, full: Bundle, mine: Bundle, key_doc: dict[str, Any],
+          house: Ed25519PrivateKey) -> None:
+    """The vectors and the house key they are checked with, in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.json"):
+        old.unlink()
+    files = {"good-auditor": full, "good-player": mine, **tampered(full, house)}
+    for name, bundle in files.items():
+        (folder / f"{name}.json").write_text(json.dumps(bundle, indent=1, ensure_ascii=False) + "\n")
+    (folder / "house-key.json").write_text(json.dumps(key_doc, indent=1) + "\n")
+
+
+@contextmanager
+def banco(admin_url: str, redis_url: str) -> Iterator[tuple[str, Path]]:
+    """`banco run` on a database of its own: its URL and data folder (its house key there)."""
+    with tempfile.TemporaryDirectory(prefix="banco-vectors-") as tmp, \
+            fresh_database(admin_url, "banco_vectors") as url, \
+            banco_running(Path(tmp), url, redis_url, BANCO_OPERATOR_KEY=OPERATOR_KEY) as (base, _):
+        yield base, Path(tmp)
+
+
+def main(out: Path) -> None:
+    with banco(os.environ["DATABASE_URL"], os.environ["REDIS_URL"]) as (base, data):
+        full, mine, key_doc = played(base)
+        write(out, full, mine, key_doc, house_key.load(data / "house_key.pem"))
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))

@@ -1,0 +1,242 @@
+"""Every check of a bundle, each passed, failed or skipped with its reason."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from banco_verifier import merkle, sevenhalf, shuffle
+
+FORMAT = "banco-evidence/1"
+STATEMENT = "banco-checkpoint/1"
+CHECKS = ("signature", "inclusion", "chain", "contents", "commitment", "deck", "replay")
+SEVEN_HALF_GAMES = ("sette-e-mezzo", "siete-y-media")
+
+
+class Failed(Exception):
+    pass
+
+
+class Skipped(Exception):
+    pass
+
+
+@dataclass
+class Result:
+    """Each check's outcome: "passed", "failed" or "skipped", with what it found."""
+
+    outcomes: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return all(status != "failed" for status, _ in self.outcomes.values())
+
+    def failed(self) -> list[str]:
+        return [name for name, (status, _) in self.outcomes.items() if status == "failed"]
+
+
+def _parsed(event: dict) -> Any:
+    """The stored text parsed; None when withheld."""
+    return None if event.get("canonical") is None else json.loads(event["canonical"])
+
+
+def _game_events(bundle: dict) -> list[dict]:
+    """The hand's engine events (`{"type", "data"}`) as stored; a withheld one's data None."""
+    out = []
+    for e in bundle["events"]:
+        if e["type"].startswith("game."):
+            body = _parsed(e)
+            out.append({"type": e["type"][5:], "data": None if body is None else body["data"]["data"]})
+    return out
+
+
+def _stored(bundle: dict, type_: str) -> dict | None:
+    """The data of the hand's first event of `type_`, when its stored text is in the bundle."""
+    for e in bundle["events"]:
+        if e["type"] == type_ and e.get("canonical") is not None:
+            return _parsed(e)["data"]
+    return None
+
+
+def check_signature(bundle: dict, key: bytes | None) -> str:
+    signed = bundle["checkpoint"]
+    embedded = base64.b64decode(signed["public_key"])
+    if key is not None and key != embedded:
+        raise Failed("the bundle names another key than the house's")
+    try:
+        Ed25519PublicKey.from_public_bytes(key or embedded).verify(
+            base64.b64decode(signed["signature"]), signed["statement"].encode("utf-8"))
+    except (InvalidSignature, ValueError) as e:
+        raise Failed("the checkpoint's signature does not verify") from e
+    statement = json.loads(signed["statement"])
+    if statement.get("format") != STATEMENT:
+        raise Failed(f"the signed text is not a {STATEMENT} statement")
+    pinned = "" if key else " (key not pinned: compare it with the house's published key)"
+    return f"checkpoint {statement['id']} signed by {hashlib.sha256(embedded).hexdigest()[:16]}{pinned}"
+
+
+def check_inclusion(bundle: dict) -> str:
+    statement = json.loads(bundle["checkpoint"]["statement"])
+    root = bytes.fromhex(statement["root"])
+    for name, event in (("last_event", bundle["events"][-1]), ("table_created", bundle["table_created"])):
+        proof = bundle["inclusion"][name]
+        if event.get("canonical") is None:
+            raise Failed(f"{name}: its stored text is withheld, nothing to prove")
+        if proof["tree_size"] != statement["events"]:
+            raise Failed(f"{name}: proved to a tree of {proof['tree_size']}, the checkpoint has"
+                         f" {statement['events']}")
+        path = [bytes.fromhex(p) for p in proof["path"]]
+        if not merkle.included(merkle.leaf_hash(event), proof["leaf_index"], proof["tree_size"], path, root):
+            raise Failed(f"{name}: the inclusion proof does not lead to the signed root")
+    return f"both proofs lead to root {statement['root'][:16]}... of {statement['events']} events"
+
+
+def check_chain(bundle: dict) -> str:
+    chain = bundle["chain"]
+    created = bundle["table_created"]
+    body = _parsed(created)
+    if (body is None or created["version"] != 1 or body["type"] != "TableCreated"
+            or created["stream_id"] != chain["stream_id"]
+            or hashlib.sha256(created["canonical"].encode("utf-8")).hexdigest() != created["hash"]):
+        raise Failed("TableCreated is not the first link of the stream")
+    head = bytes.fromhex(chain["previous_hash"])
+    withheld = 0
+    for n, e in enumerate(bundle["events"]):
+        if e["version"] != chain["first_version"] + n or e["stream_id"] != chain["stream_id"]:
+            raise Failed(f"event {n} is not version {chain['first_version'] + n} of the stream")
+        if e.get("canonical") is None:
+            withheld += 1
+            head = bytes.fromhex(e["hash"])
+            continue
+        body = _parsed(e)
+        if body["stream_id"] != e["stream_id"] or body["type"] != e["type"]:
+            raise Failed(f"version {e['version']}: its stored text names another stream or type")
+        head = hashlib.sha256(head + e["canonical"].encode("utf-8")).digest()
+        if head.hex() != e["hash"]:
+            raise Failed(f"version {e['version']}: the hash does not follow from the link before")
+    shown = len(bundle["events"]) - withheld
+    return f"{shown} links recomputed" + (f", {withheld} withheld from this viewer" if withheld else "")
+
+
+def check_contents(bundle: dict) -> str:
+    """The bundle's summary fields say what its signed events say."""
+    created = _parsed(bundle["table_created"])["data"]
+    began = _stored(bundle, "HandBegan")
+    if began is None or began["hand_id"] != bundle["hand_id"]:
+        raise Failed("the first event is not the HandBegan of the hand")
+    for key in ("game", "rules_version", "options", "table_id"):
+        if created.get(key, 1 if key == "rules_version" else None) != bundle[key]:
+            raise Failed(f"{key} differs from TableCreated")
+    for e in bundle["events"]:
+        body = _parsed(e)
+        if body is not None and e["type"].startswith("game.") and body["data"]["hand"] != bundle["hand_id"]:
+            raise Failed(f"version {e['version']} belongs to another hand")
+    posted = [e for e in bundle["events"] if e["type"] == "TreasurePosted"]
+    if len(posted) != len(bundle["postings"]) or any(
+            e.get("canonical") is not None and _parsed(e)["data"] != p
+            for e, p in zip(posted, bundle["postings"], strict=True)):
+        raise Failed("the postings differ from the TreasurePosted events")
+    postings = posted
+    seeds = bundle["seeds"]
+    if seeds["commitment"] != began["commitment"] or seeds["player_seeds"] != [
+            s.get("seed") or "" for s in began["seats"]]:
+        raise Failed("the seeds differ from HandBegan")
+    return f"{len(postings)} postings, seeds and options as the events record them"
+
+
+def _server_seed(bundle: dict) -> str | None:
+    revealed = _stored(bundle, "SeedRevealed")
+    return None if revealed is None else revealed.get("server_seed")
+
+
+def check_commitment(bundle: dict) -> str:
+    began = _stored(bundle, "HandBegan")
+    seed = _server_seed(bundle)
+    if seed is None:
+        raise Skipped("the server seed is not revealed to this viewer")
+    if bundle["seeds"]["server_seed"] != seed:
+        raise Failed("the bundle's server seed is not the revealed one")
+    try:
+        computed = shuffle.commitment(seed)
+    except ValueError as e:
+        raise Failed("the server seed is not hex") from e
+    if began is None or computed != began["commitment"]:
+        raise Failed("SHA-256 of the revealed seed is not the commitment")
+    return f"SHA-256(seed) = {computed[:16]}..."
+
+
+def check_deck(bundle: dict) -> str:
+    seed = _server_seed(bundle)
+    games = _game_events(bundle)
+    if seed is None:
+        raise Skipped("the server seed is not revealed to this viewer")
+    began = _stored(bundle, "HandBegan")
+    if began is None:
+        raise Failed("the bundle holds no HandBegan")
+    opening = next(iter(games), None)
+    options = ((opening or {}).get("data") or {}).get("options") or bundle["options"]
+    unshuffled = shuffle.composition(bundle["game"], options)
+    if unshuffled is None:
+        raise Skipped(f"no deck of {bundle['game']} is known here")
+    seeds = [s.get("seed") or "" for s in began["seats"]]
+    deck = shuffle.shuffle(unshuffled, seed, seeds)
+    said = []
+    if opening is not None and opening["data"] is not None:
+        recorded = opening["data"].get("deck", opening["data"].get("pile"))
+        if recorded != deck:
+            raise Failed("the recorded deck order is not the one the seeds give")
+        said.append(f"{len(deck)} cards in the order the seeds give")
+    if bundle["game"] in (*SEVEN_HALF_GAMES, "casino-pirate"):
+        drawn = 0
+        for e in games:
+            if e["type"] != "CardDealt":
+                continue
+            if e["data"] is not None and e["data"]["card"] != deck[drawn]:
+                raise Failed(f"card {drawn + 1} dealt is {e['data']['card']}, the deck gives {deck[drawn]}")
+            drawn += 1
+        hidden = sum(e["type"] == "CardDealt" and e["data"] is None for e in games)
+        said.append(f"{drawn - hidden} cards dealt off it in order"
+                    + (f" ({hidden} withheld from this viewer)" if hidden else ""))
+    return ", ".join(said)
+
+
+def check_replay(bundle: dict) -> str:
+    if bundle["game"] not in SEVEN_HALF_GAMES:
+        raise Skipped(f"no rules of {bundle['game']} are re-played here")
+    if bundle["rules_version"] != 1:
+        raise Skipped(f"rules version {bundle['rules_version']} of {bundle['game']} is not known here")
+    games = _game_events(bundle)
+    if any(e["data"] is None for e in games):
+        raise Skipped("some of the hand's events are withheld from this viewer")
+    wrong = sevenhalf.replay(bundle["game"], games)
+    if wrong:
+        raise Failed("; ".join(wrong))
+    return "totals, outcomes and payouts as the rules give them"
+
+
+def verify(bundle: dict, key: bytes | None = None) -> Result:
+    """Run every check; `key` is the house's public key (32 bytes) when pinned."""
+    result = Result()
+    if not isinstance(bundle, dict) or bundle.get("format") != FORMAT:
+        result.outcomes["format"] = ("failed", f"not a {FORMAT} bundle")
+        return result
+    runs = {"signature": lambda: check_signature(bundle, key), "inclusion": lambda: check_inclusion(bundle),
+            "chain": lambda: check_chain(bundle), "contents": lambda: check_contents(bundle),
+            "commitment": lambda: check_commitment(bundle), "deck": lambda: check_deck(bundle),
+            "replay": lambda: check_replay(bundle)}
+    for name in CHECKS:
+        try:
+            result.outcomes[name] = ("passed", runs[name]())
+        except Skipped as e:
+            result.outcomes[name] = ("skipped", str(e))
+        except Failed as e:
+            result.outcomes[name] = ("failed", str(e))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            result.outcomes[name] = ("failed", f"the bundle cannot be read ({type(e).__name__}: {e})")
+    return result

@@ -1,0 +1,339 @@
+// Every check of a Banco evidence bundle (format banco-evidence/1), with Node's standard library
+// only: an independent reading of the format, sharing no code with Banco or its Python verifier.
+import { createHash, createHmac, createPublicKey, verify as edVerify } from "node:crypto";
+
+export const CHECKS = ["signature", "inclusion", "chain", "contents", "commitment", "deck", "replay"];
+const SEVEN_HALF_GAMES = ["sette-e-mezzo", "siete-y-media"];
+
+class Failed extends Error {}
+class Skipped extends Error {}
+
+const sha256 = (...parts) => {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p);
+  return h.digest();
+};
+const utf8 = (s) => Buffer.from(s, "utf8");
+const hex = (s) => Buffer.from(s, "hex");
+const parsed = (e) => (e.canonical == null ? null : JSON.parse(e.canonical));
+// JSON values compared by content, object keys in any order (Python's == on dicts).
+const same = (a, b) => {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a), kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
+};
+
+function gameEvents(bundle) {
+  return bundle.events.filter((e) => e.type.startsWith("game.")).map((e) => {
+    const body = parsed(e);
+    return { type: e.type.slice(5), data: body == null ? null : body.data.data };
+  });
+}
+
+function stored(bundle, type) {
+  const e = bundle.events.find((x) => x.type === type && x.canonical != null);
+  return e ? parsed(e).data : null;
+}
+
+// --- RFC 9162 Merkle trees ---------------------------------------------------------------------
+export function leafHash(e) {
+  const head = `${e.position}\n${e.stream_id}\n${e.version}\n${e.hash}\n`;
+  return sha256(Buffer.from([0]), utf8(head), utf8(e.canonical));
+}
+const node = (l, r) => sha256(Buffer.from([1]), l, r);
+
+export function included(leaf, index, size, path, root) {
+  if (index < 0 || index >= size) return false;
+  // BigInt: tree sizes are integers of any size, shifts stay exact.
+  let fn = BigInt(index), sn = BigInt(size - 1), r = leaf;
+  for (const p of path) {
+    if (sn === 0n) return false;
+    if (fn % 2n === 1n || fn === sn) {
+      r = node(p, r);
+      if (fn % 2n === 0n) while (fn % 2n === 0n && fn !== 0n) { fn >>= 1n; sn >>= 1n; }
+    } else {
+      r = node(r, p);
+    }
+    fn >>= 1n; sn >>= 1n;
+  }
+  return sn === 0n && r.equals(root);
+}
+
+// --- decks from seeds (docs/fair-decks.md) -----------------------------------------------------
+const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+export function composition(game, options) {
+  const fr = ["s", "h", "d", "c"], es = ["o", "c", "e", "b"];
+  const deck = (ranks, suits) => suits.flatMap((s) => ranks.map((r) => r + s));
+  if (game === "sette-e-mezzo") return deck(["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"], fr);
+  if (game === "siete-y-media") return deck(["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"], es);
+  if (game === "casino-pirate") {
+    return [...range(1, 7).flatMap((v) => range(1, Number(options.gems)).map((i) => `gem${v}.${i}`)),
+      ...range(1, Number(options.gold_coins)).map((i) => `gold.${i}`),
+      ...range(1, Number(options.pebbles)).map((i) => `pebble.${i}`),
+      ...range(1, Number(options.skeletons)).map((i) => `skeleton.${i}`)];
+  }
+  if (game === "pirate-pairs") return range(1, 10).flatMap((v) => range(1, v).map((i) => `${v}.${i}`));
+  if (game === "cassino") return deck(["A", ...range(2, 10).map(String), "J", "Q", "K"], fr);
+  return null;
+}
+
+export function shuffle(cards, serverSeed, playerSeeds, label = "deck") {
+  const h = createHash("sha256").update(hex(serverSeed));
+  for (const s of playerSeeds) {
+    const raw = utf8(s), len = Buffer.alloc(4);
+    len.writeUInt32BE(raw.length);
+    h.update(len).update(raw);
+  }
+  const key = h.digest();
+  let counter = 0n, words = [];
+  const next = () => {
+    if (words.length === 0) {
+      const c = Buffer.alloc(8);
+      c.writeBigUInt64BE(counter++);
+      const block = createHmac("sha256", key).update(utf8(label)).update(c).digest();
+      words = range(0, 7).map((i) => block.readUInt32BE(4 * i));
+    }
+    return words.shift();
+  };
+  const out = [...cards];
+  for (let i = out.length - 1; i > 0; i--) {
+    const n = i + 1, limit = 2 ** 32 - (2 ** 32 % n);
+    let x = next();
+    while (x >= limit) x = next();
+    const j = x % n;
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+// --- the 7½ family (see banco_verifier/sevenhalf.py for the rules as read) ---------------------
+const BANK = -1, SEVEN_HALF = 15;
+function value(game, card) {
+  const rank = card.slice(0, -1);
+  if (game === "sette-e-mezzo") return ["J", "Q", "K"].includes(rank) ? 1 : rank === "A" ? 2 : 2 * Number(rank);
+  return ["10", "11", "12"].includes(rank) ? 1 : 2 * Number(rank);
+}
+
+export function replaySevenHalf(game, events) {
+  const cards = new Map(), stakes = new Map(), owner = new Map(), balances = new Map(), turned = new Set();
+  let options = {}, banker = null, ended = null;
+  for (const { type, data: d } of events) {
+    if (type === "HandStarted") {
+      banker = d.banker; options = d.options;
+      for (const s of d.seats) balances.set(s.seat, s.balance);
+    } else if (type === "BetPlaced") {
+      stakes.set(d.index, d.amount); owner.set(d.index, d.seat);
+      balances.set(d.seat, balances.get(d.seat) - d.amount);
+    } else if (type === "HandSplit") {
+      const from = cards.get(d.index);
+      from.splice(from.indexOf(d.card), 1);
+      cards.set(d.new_index, [d.card]);
+      stakes.set(d.new_index, d.amount); owner.set(d.new_index, d.seat);
+      balances.set(d.seat, balances.get(d.seat) - d.amount);
+    } else if (type === "CardDealt") {
+      if (!cards.has(d.index)) cards.set(d.index, []);
+      cards.get(d.index).push(d.card);
+      if (d.index === BANK && !d.face_up) turned.delete(BANK);
+    } else if (type === "CardTurnedUp" && d.index === BANK) {
+      turned.add(BANK);
+    } else if (type === "StakeLost") {
+      balances.set(d.banker, balances.get(d.banker) + d.amount);
+    } else if (type === "HandEnded") {
+      ended = d;
+    }
+  }
+  if (ended == null || banker == null) return ["the hand has not ended"];
+  const total = (i) => (cards.get(i) || []).reduce((t, c) => t + value(game, c), 0);
+  const bank = total(BANK), both = Number(options.both_seven_half_pays ?? 4);
+  const wrong = [], claims = [], recorded = new Map(ended.results.map((r) => [r.index, r]));
+  for (const i of [...stakes.keys()].sort((a, b) => a - b)) {
+    const s = stakes.get(i), t = total(i);
+    let net, outcome;
+    if (t > SEVEN_HALF) { net = -s; outcome = "bust"; }
+    else {
+      if (game === "sette-e-mezzo") net = bank > SEVEN_HALF || t > bank ? s : -s;
+      else if (bank > SEVEN_HALF) net = t === SEVEN_HALF ? 2 * s : s;
+      else if (bank === SEVEN_HALF) net = -(t === SEVEN_HALF ? both * s : 2 * s);
+      else if (t === SEVEN_HALF) net = 2 * s;
+      else net = t > bank ? s : -s;
+      outcome = net > 0 ? "won" : "lost";
+    }
+    if (outcome !== "bust") claims.push([owner.get(i), s, net]);
+    const want = { seat: owner.get(i), index: i, stake: s, total: t, outcome, net };
+    const row = recorded.get(i) || {};
+    const got = Object.fromEntries(Object.keys(want).map((k) => [k, row[k] ?? null]));
+    if (!same(got, want)) wrong.push(`hand ${i}: recorded ${JSON.stringify(got)}, re-played ${JSON.stringify(want)}`);
+  }
+  const bankRow = recorded.get(BANK) || {};
+  const bankTotal = bankRow.total ?? null;
+  if ((bankTotal !== null && bankTotal !== bank) || (bankTotal === null && turned.has(BANK))) {
+    wrong.push(`the bank: recorded total ${bankTotal}, re-played ${bank}`);
+  }
+  const planned = plan(banker, claims, balances);
+  if (!same(ended.postings, planned)) {
+    wrong.push(`payouts: recorded ${JSON.stringify(ended.postings)}, re-played ${JSON.stringify(planned)}`);
+  }
+  return wrong;
+}
+
+function plan(banker, claims, balances) {
+  const funds = new Map(balances), out = [];
+  const add = (seat, n) => funds.set(seat, (funds.get(seat) ?? 0) + n);
+  const pay = (payer, payee, owed, reason) => {
+    const paid = Math.min(owed, funds.get(payer) ?? 0);
+    if (paid > 0) { out.push([`seat:${payer}`, `seat:${payee}`, paid, reason]); add(payer, -paid); add(payee, paid); }
+  };
+  for (const [seat, stake, net] of claims) {
+    if (net < 0) {
+      out.push(["escrow", `seat:${banker}`, stake, "lost"]); add(banker, stake);
+      if (-net > stake) pay(seat, banker, -net - stake, "lost");
+    }
+  }
+  for (const [seat, stake, net] of claims) {
+    if (net > 0) { out.push(["escrow", `seat:${seat}`, stake, "returned"]); add(seat, stake); pay(banker, seat, net, "won"); }
+  }
+  return out;
+}
+
+// --- the checks ---------------------------------------------------------------------------------
+function checkSignature(bundle, key) {
+  const signed = bundle.checkpoint;
+  const embedded = Buffer.from(signed.public_key, "base64");
+  if (key && !key.equals(embedded)) throw new Failed("the bundle names another key than the house's");
+  const publicKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: (key || embedded).toString("base64url") }, format: "jwk" });
+  let ok = false;
+  try { ok = edVerify(null, utf8(signed.statement), publicKey, Buffer.from(signed.signature, "base64")); } catch { ok = false; }
+  if (!ok) throw new Failed("the checkpoint's signature does not verify");
+  const statement = JSON.parse(signed.statement);
+  if (statement.format !== "banco-checkpoint/1") throw new Failed("the signed text is not a banco-checkpoint/1 statement");
+  const pinned = key ? "" : " (key not pinned: compare it with the house's published key)";
+  return `checkpoint ${statement.id} signed by ${sha256(embedded).toString("hex").slice(0, 16)}${pinned}`;
+}
+
+function checkInclusion(bundle) {
+  const statement = JSON.parse(bundle.checkpoint.statement), root = hex(statement.root);
+  for (const [name, event] of [["last_event", bundle.events.at(-1)], ["table_created", bundle.table_created]]) {
+    const proof = bundle.inclusion[name];
+    if (event.canonical == null) throw new Failed(`${name}: its stored text is withheld, nothing to prove`);
+    if (proof.tree_size !== statement.events) throw new Failed(`${name}: proved to a tree of ${proof.tree_size}, the checkpoint has ${statement.events}`);
+    if (!included(leafHash(event), proof.leaf_index, proof.tree_size, proof.path.map(hex), root)) {
+      throw new Failed(`${name}: the inclusion proof does not lead to the signed root`);
+    }
+  }
+  return `both proofs lead to root ${statement.root.slice(0, 16)}... of ${statement.events} events`;
+}
+
+function checkChain(bundle) {
+  const chain = bundle.chain, created = bundle.table_created, body = parsed(created);
+  if (body == null || created.version !== 1 || body.type !== "TableCreated" || created.stream_id !== chain.stream_id
+      || sha256(utf8(created.canonical)).toString("hex") !== created.hash) {
+    throw new Failed("TableCreated is not the first link of the stream");
+  }
+  let head = hex(chain.previous_hash), withheld = 0;
+  bundle.events.forEach((e, n) => {
+    if (e.version !== chain.first_version + n || e.stream_id !== chain.stream_id) {
+      throw new Failed(`event ${n} is not version ${chain.first_version + n} of the stream`);
+    }
+    if (e.canonical == null) { withheld++; head = hex(e.hash); return; }
+    const b = parsed(e);
+    if (b.stream_id !== e.stream_id || b.type !== e.type) throw new Failed(`version ${e.version}: its stored text names another stream or type`);
+    head = sha256(head, utf8(e.canonical));
+    if (head.toString("hex") !== e.hash) throw new Failed(`version ${e.version}: the hash does not follow from the link before`);
+  });
+  const shown = bundle.events.length - withheld;
+  return `${shown} links recomputed` + (withheld ? `, ${withheld} withheld from this viewer` : "");
+}
+
+function checkContents(bundle) {
+  const created = parsed(bundle.table_created).data, began = stored(bundle, "HandBegan");
+  if (began == null || began.hand_id !== bundle.hand_id) throw new Failed("the first event is not the HandBegan of the hand");
+  for (const key of ["game", "rules_version", "options", "table_id"]) {
+    const recorded = created[key] ?? (key === "rules_version" ? 1 : null);
+    if (!same(recorded, bundle[key])) throw new Failed(`${key} differs from TableCreated`);
+  }
+  for (const e of bundle.events) {
+    const b = parsed(e);
+    if (b != null && e.type.startsWith("game.") && b.data.hand !== bundle.hand_id) throw new Failed(`version ${e.version} belongs to another hand`);
+  }
+  const posted = bundle.events.filter((e) => e.type === "TreasurePosted");
+  if (posted.length !== bundle.postings.length
+      || posted.some((e, i) => e.canonical != null && !same(parsed(e).data, bundle.postings[i]))) {
+    throw new Failed("the postings differ from the TreasurePosted events");
+  }
+  const seeds = bundle.seeds;
+  if (seeds.commitment !== began.commitment || !same(seeds.player_seeds, began.seats.map((s) => s.seed || ""))) {
+    throw new Failed("the seeds differ from HandBegan");
+  }
+  return `${posted.length} postings, seeds and options as the events record them`;
+}
+
+const serverSeed = (bundle) => stored(bundle, "SeedRevealed")?.server_seed ?? null;
+
+function checkCommitment(bundle) {
+  const seed = serverSeed(bundle);
+  if (seed == null) throw new Skipped("the server seed is not revealed to this viewer");
+  if (bundle.seeds.server_seed !== seed) throw new Failed("the bundle's server seed is not the revealed one");
+  if (!/^([0-9a-fA-F]{2})*$/.test(seed)) throw new Failed("the server seed is not hex");
+  const computed = sha256(hex(seed)).toString("hex");
+  if (computed !== stored(bundle, "HandBegan").commitment) throw new Failed("SHA-256 of the revealed seed is not the commitment");
+  return `SHA-256(seed) = ${computed.slice(0, 16)}...`;
+}
+
+function checkDeck(bundle) {
+  const seed = serverSeed(bundle);
+  if (seed == null) throw new Skipped("the server seed is not revealed to this viewer");
+  const games = gameEvents(bundle), began = stored(bundle, "HandBegan"), opening = games[0];
+  const options = opening?.data?.options ?? bundle.options;
+  const unshuffled = composition(bundle.game, options);
+  if (unshuffled == null) throw new Skipped(`no deck of ${bundle.game} is known here`);
+  const deck = shuffle(unshuffled, seed, began.seats.map((s) => s.seed || ""));
+  const said = [];
+  if (opening && opening.data != null) {
+    const recorded = opening.data.deck ?? opening.data.pile;
+    if (!same(recorded, deck)) throw new Failed("the recorded deck order is not the one the seeds give");
+    said.push(`${deck.length} cards in the order the seeds give`);
+  }
+  if ([...SEVEN_HALF_GAMES, "casino-pirate"].includes(bundle.game)) {
+    let drawn = 0, hidden = 0;
+    for (const e of games) {
+      if (e.type !== "CardDealt") continue;
+      if (e.data == null) hidden++;
+      else if (e.data.card !== deck[drawn]) throw new Failed(`card ${drawn + 1} dealt is ${e.data.card}, the deck gives ${deck[drawn]}`);
+      drawn++;
+    }
+    said.push(`${drawn - hidden} cards dealt off it in order` + (hidden ? ` (${hidden} withheld from this viewer)` : ""));
+  }
+  return said.join(", ");
+}
+
+function checkReplay(bundle) {
+  if (!SEVEN_HALF_GAMES.includes(bundle.game)) throw new Skipped(`no rules of ${bundle.game} are re-played here`);
+  if (bundle.rules_version !== 1) throw new Skipped(`rules version ${bundle.rules_version} of ${bundle.game} is not known here`);
+  const games = gameEvents(bundle);
+  if (games.some((e) => e.data == null)) throw new Skipped("some of the hand's events are withheld from this viewer");
+  const wrong = replaySevenHalf(bundle.game, games);
+  if (wrong.length) throw new Failed(wrong.join("; "));
+  return "totals, outcomes and payouts as the rules give them";
+}
+
+export function verify(bundle, key = null) {
+  const outcomes = {};
+  if (bundle === null || typeof bundle !== "object" || bundle.format !== "banco-evidence/1") {
+    return { ok: false, outcomes: { format: ["failed", "not a banco-evidence/1 bundle"] } };
+  }
+  const runs = { signature: () => checkSignature(bundle, key), inclusion: () => checkInclusion(bundle),
+    chain: () => checkChain(bundle), contents: () => checkContents(bundle), commitment: () => checkCommitment(bundle),
+    deck: () => checkDeck(bundle), replay: () => checkReplay(bundle) };
+  for (const name of CHECKS) {
+    try {
+      outcomes[name] = ["passed", runs[name]()];
+    } catch (e) {
+      if (e instanceof Skipped) outcomes[name] = ["skipped", e.message];
+      else if (e instanceof Failed) outcomes[name] = ["failed", e.message];
+      else outcomes[name] = ["failed", `the bundle cannot be read (${e.name}: ${e.message})`];
+    }
+  }
+  return { ok: Object.values(outcomes).every(([s]) => s !== "failed"), outcomes };
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// banco-verify-bundle FILE [--key KEY] [--json]: exit 0 when no check failed, 1 when one did.
+import { existsSync, readFileSync } from "node:fs";
+import { verify } from "./checks.mjs";
+
+const args = process.argv.slice(2);
+const flag = (name) => { const i = args.indexOf(name); return i < 0 ? null : args.splice(i, 2)[1]; };
+const asJson = args.includes("--json") && args.splice(args.indexOf("--json"), 1);
+let keyText = flag("--key");
+if (args.length !== 1) {
+  console.error("usage: banco-verify-bundle FILE [--key BASE64|FILE] [--json]");
+  process.exit(2);
+}
+let key = null;
+if (keyText != null) {
+  if (existsSync(keyText)) {
+    keyText = readFileSync(keyText, "utf8").trim();
+    if (keyText.startsWith("{")) keyText = JSON.parse(keyText).public_key;
+  }
+  key = Buffer.from(keyText, "base64");
+  if (key.length !== 32) { console.error("--key: an Ed25519 public key is 32 bytes"); process.exit(2); }
+}
+let bundle;
+try {
+  bundle = JSON.parse(readFileSync(args[0], "utf8"));
+} catch (e) {
+  console.error(`${args[0]}: cannot be read as JSON (${e.message})`);
+  process.exit(2);
+}
+const { ok, outcomes } = verify(bundle, key);
+if (asJson) {
+  console.log(JSON.stringify({ ok, checks: Object.fromEntries(Object.entries(outcomes).map(([k, [status, detail]]) => [k, { status, detail }])) }));
+} else {
+  for (const [name, [status, detail]] of Object.entries(outcomes)) console.log(`${status.toUpperCase().padEnd(8)} ${name.padEnd(11)} ${detail}`);
+  const failed = Object.entries(outcomes).filter(([, [s]]) => s === "failed").map(([n]) => n);
+  console.log(ok ? "VERIFIED" : `FAILED: ${failed.join(", ")}`);
+}
+process.exit(ok ? 0 : 1);
