@@ -64,8 +64,7 @@ from service.http import (
 )
 from service.http.problems import Problem, ProblemSchema, render, retry_later
 from service.http.unions import UnionPlugin
-from service.runtime import tracing
-from service.runtime import house_key
+from service.runtime import house_key, tracing
 from service.runtime.config import Config
 from service.runtime.replica import Replica
 from service.runtime.slots import Slots, for_waiting

@@ -132,7 +132,8 @@ SCOPE_OF: dict[tuple[str, str], str | None] = {
     **{("GET", route): None for route in (
         "/", "/tables/{table}", "/hands/{hand}", "/players/{me}", "/console", "/favicon.ico",
         "/v1/me", "/docs", "/docs/assets/swagger-ui.css", "/openapi.json", "/openapi.yaml",
-        "/healthz", "/readyz", "/v1/games", "/v1/games/{game}", "/v1/games/{game}/rules")},
+        "/healthz", "/readyz", "/v1/games", "/v1/games/{game}", "/v1/games/{game}/rules",
+        "/.well-known/banco-house-key")},
     ("GET", "/v1/players"): "players:read",
     ("POST", "/v1/players"): "players:write",
     ("GET", "/v1/players/{me}"): "players:read",
