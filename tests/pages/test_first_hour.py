@@ -164,6 +164,8 @@ def test_a_hand_of_each_game_from_an_empty_banco_through_the_pages_alone(room, g
     bob.keyboard.press("End")
     expect(position).to_have_text(f"Step {n} of {n}")
     expect(bob.get_by_role("heading", name="Postings")).to_be_visible()
+    seats = bob.locator("#step-detail").get_by_role("table", name="Seats and the treasure on each")
+    expect(seats.get_by_role("link", name="Ada", exact=True)).to_be_visible()
     checks = bob.locator("tr[data-check] td.server")
     expect(checks.first).to_be_visible()
     for check in checks.all():
