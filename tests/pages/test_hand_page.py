@@ -135,7 +135,11 @@ def test_a_hand_steps_forward_and_back_with_buttons_and_keys(page, served, hands
         "link", name=f"{bet['step']} BetPlaced").click()
     detail = page.locator("#step-detail")
     expect(detail).to_contain_text("Act")
-    expect(detail).to_contain_text(bet["cause"]["actor"].split(":")[1])
+    # The player who sent it, by name, his id on hover.
+    actor = bet["cause"]["actor"].split(":")[1]
+    named = f"P{[p.id for p in played.players].index(actor)}"  # as `play` names them
+    by = detail.get_by_role("region", name="Cause").get_by_role("link", name=named, exact=True)
+    expect(by).to_have_attribute("title", actor)
     expect(detail).to_contain_text("State after this step")
     expect(page.get_by_role("heading", name="Postings")).to_be_visible()
 

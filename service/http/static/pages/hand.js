@@ -82,18 +82,21 @@ function summary(step) {
   }
 }
 
-function actorLink(actor) {
+// Who caused a step: a player of the hand by name (or "erased"), his id on hover, as the seats.
+function actorLink(actor, seats) {
   if (!actor) return el("span", { class: "muted" }, "—");
   const [role, who] = actor.split(":");
+  const seat = role === "player" ? seats.find((s) => s.player_id === who) : null;
+  if (seat) return el("span", {}, "player ", playerCell({ you: null }, seat, null));
   if (role === "player") return el("span", {}, "player ", el("a", { href: `/players/${encodeURIComponent(who)}`, class: "mono" }, who));
   return el("span", {}, role, who && who !== role ? el("span", { class: "mono" }, ` ${who}`) : "");
 }
 
-function cause(step) {
+function cause(step, seats) {
   const c = step.cause;
   const command = c.command || {};
   return el("dl", { class: "kv" },
-    el("dt", {}, "by"), el("dd", {}, actorLink(c.actor)),
+    el("dt", {}, "by"), el("dd", {}, actorLink(c.actor, seats)),
     el("dt", {}, "command"), el("dd", {}, command.name ? el("code", {}, command.name) : el("span", { class: "muted" }, "—"),
       Number.isInteger(command.seat) ? ` for seat ${command.seat}` : "",
       step.timeout ? [" ", el("span", { class: "badge playing" }, "timeout")] : ""),
@@ -205,7 +208,7 @@ function replaySection(replay, game, hand) {
           el("section", { "aria-labelledby": "step-event" }, el("h4", { id: "step-event" }, "Event"),
             el("p", { class: "lead" }, s.type, summary(s) ? `: ${summary(s)}` : ""),
             el("details", {}, el("summary", {}, "Its data"), kv(s.data, game))),
-          el("section", { "aria-labelledby": "step-cause" }, el("h4", { id: "step-cause" }, "Cause"), cause(s)),
+          el("section", { "aria-labelledby": "step-cause" }, el("h4", { id: "step-cause" }, "Cause"), cause(s, hand.seats)),
           el("section", { "aria-labelledby": "step-money" }, el("h4", { id: "step-money" }, "Money"),
             moneyView(at.table, { escrow: at.escrow, settlement: at.settlement, settled: at.settled })
               || el("p", { class: "muted" }, "Nothing staked yet.")))),
