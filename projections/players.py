@@ -28,6 +28,13 @@ def find(conn: psycopg.Connection, player_id: str) -> dict[str, Any] | None:
     return {"id": row[0], "name": row[1], "created_at": row[2], "erased": row[3] is not None}
 
 
+def names(conn: psycopg.Connection, player_ids: Sequence[str]) -> dict[str, str | None]:
+    """The players' names by id (None for an erased one)."""
+    rows = conn.execute("SELECT player_id, name FROM players WHERE player_id = ANY(%s)",
+                        (list(player_ids),)).fetchall()
+    return dict(rows)
+
+
 def apply(conn: psycopg.Connection, events: Sequence[StoredEvent]) -> None:
     """Project the `PlayerRegistered` and `PlayerErased` events among `events`."""
     for e in events:

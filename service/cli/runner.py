@@ -42,7 +42,10 @@ def gunicorn_command(bind: str, workers: int, threads: int = THREADS) -> list[st
             "--workers", str(workers), "--worker-class", "service.http.gunicorn_worker.ProblemWorker",
             "--threads", str(threads), "--worker-connections", str(threads + KEPT_ALIVE),
             # Its `child_exit` drops a dead worker's live gauges from the metrics.
-            "--config", "python:service.http.gunicorn_hooks"]
+            "--config", "python:service.http.gunicorn_hooks",
+            # No `gunicornc` control socket: nothing here uses it, and its thread's stop is
+            # waited for (up to seconds) when gunicorn stops.
+            "--no-control-socket"]
 
 
 def operator_key(data_dir: Path, named: str | None) -> str:

@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
-from projections import tables
+from projections import players, tables
 from service.application import handlers
 from service.application.principal import Principal
 from service.application.redaction import Redactor, viewer_in
@@ -27,6 +27,9 @@ def summary(hand: dict[str, Any], who: Principal) -> dict[str, Any]:
     out = {"id": hand["hand_id"], **{k: hand[k] for k in (
         "table_id", "number", "status", "seats", "commitment", "postings", "opened_at",
         "settled_at", "rules_version")}, "server_seed": None, "outcome": None}
+    # Seated players' names are the table's to show (as its seats show them), not hidden cards.
+    named = players.names(db.conn(), [s["player_id"] for s in hand["seats"]])
+    out["seats"] = [{**s, "name": named.get(s["player_id"])} for s in hand["seats"]]
     if hand["status"] != "settled":
         return out
     table = handlers.load(db.uow(), hand["table_id"])

@@ -28,8 +28,10 @@ SETTINGS: dict[str, Any] = {
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "docs",
     "OPENAPI_SWAGGER_UI_URL": ASSETS + "/",
-    # No validator badge: it would send the contract to a validator on the internet.
-    "OPENAPI_SWAGGER_UI_CONFIG": {"validatorUrl": None, "deepLinking": True},
+    # No validator badge: it would send the contract to a validator on the internet. No syntax
+    # colours: the highlighter's inline ones are too faint on its dark boxes to read.
+    "OPENAPI_SWAGGER_UI_CONFIG": {"validatorUrl": None, "deepLinking": True,
+                                  "syntaxHighlight": False},
 }
 
 blp = Blueprint("reference", __name__, static_folder=str(swagger_ui_path), static_url_path=ASSETS)

@@ -232,6 +232,8 @@ class EventPageSchema(Schema):
 class HandSeatSchema(Schema):
     seat = fields.Integer(required=True)
     player_id = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True, metadata={
+        "description": "The player's name; null once he is erased.", "example": "Ada"})
     age = fields.Integer(allow_none=True)
     seed = fields.String(allow_none=True, metadata={
         "description": "The player's own text mixed into the shuffle, if he gave one."})

@@ -35,6 +35,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -139,15 +140,11 @@ def pages_database_url(servers: embedded.EmbeddedServers) -> Iterator[str]:
         yield url
 
 
-# Package-scoped, as the browser is: both end with the last page test, so the worker sweeps
-# nothing after, and the suite's other Playwright users (tests/service/test_docs_served.py) start
-# theirs when no other runs.
-@pytest.fixture(scope="package")
-def served(pages_database_url: str, redis_url: str) -> Iterator[Served]:
-    """`banco serve` and `banco worker` on ports, a queue and a database of their own."""
-    database_url = pages_database_url
+@contextmanager
+def serving(database_url: str, redis_url: str, name: str = "pages") -> Iterator[Served]:
+    """`banco serve` and `banco worker` on `database_url`, on a port and a queue of their own."""
     port = free_port()
-    queue = f"banco-pages-{os.getpid()}"
+    queue = f"banco-{name}-{os.getpid()}"
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
            "BANCO_OPERATOR_KEY": secrets.token_urlsafe(24), "BANCO_QUEUE": queue,
            "BANCO_RATE_LIMIT": "100000/minute"}
@@ -166,6 +163,16 @@ def served(pages_database_url: str, redis_url: str) -> Iterator[Served]:
         api.send_signal(signal.SIGTERM)
         api.wait(timeout=60)
         stop_group(worker)
+
+
+# Package-scoped, as the browser is: both end with the last page test, so the worker sweeps
+# nothing after, and the suite's other Playwright users (tests/service/test_docs_served.py) start
+# theirs when no other runs.
+@pytest.fixture(scope="package")
+def served(pages_database_url: str, redis_url: str) -> Iterator[Served]:
+    """`banco serve` and `banco worker` on ports, a queue and a database of their own."""
+    with serving(pages_database_url, redis_url) as s:
+        yield s
 
 
 @pytest.fixture

@@ -135,7 +135,11 @@ def test_a_hand_steps_forward_and_back_with_buttons_and_keys(page, served, hands
         "link", name=f"{bet['step']} BetPlaced").click()
     detail = page.locator("#step-detail")
     expect(detail).to_contain_text("Act")
-    expect(detail).to_contain_text(bet["cause"]["actor"].split(":")[1])
+    # The player who sent it, by name, his id on hover.
+    actor = bet["cause"]["actor"].split(":")[1]
+    named = f"P{[p.id for p in played.players].index(actor)}"  # as `play` names them
+    by = detail.get_by_role("region", name="Cause").get_by_role("link", name=named, exact=True)
+    expect(by).to_have_attribute("title", actor)
     expect(detail).to_contain_text("State after this step")
     expect(page.get_by_role("heading", name="Postings")).to_be_visible()
 
@@ -367,8 +371,10 @@ def test_each_step_draws_the_table_as_its_viewer_saw_it_and_a_link_jumps_there(p
         for card in item["cards"]:
             expect(on_table.get_by_role("img", name=label(card))).to_have_count(1)
     mover = mid["state"]["phase"]["to_move"]
+    seated = Api(served).get(f"/v1/hands/{cassino.hand}", token=player.token)["seats"]
+    names = {s["seat"]: s["name"] for s in seated}
     expect(page.locator("#step-turn")).to_have_text(
-        "Your turn: to play." if mover == 0 else f"Seat {mover}: to play.")
+        "Your turn: to play." if mover == 0 else f"{names[mover]}: to play.")
     # Beside it, the event and its cause, the money and the seats.
     detail = page.locator("#step-detail")
     expect(detail.get_by_role("region", name="Event")).to_contain_text(mid["type"])
@@ -376,6 +382,12 @@ def test_each_step_draws_the_table_as_its_viewer_saw_it_and_a_link_jumps_there(p
     expect(detail.locator("dd[data-money='pot']")).to_contain_text(str(mid["state"]["pot"]))
     seats = detail.get_by_role("table", name="Seats and the treasure on each")
     expect(seats.locator("tbody tr")).to_have_count(2)
+    # Players by name, their ids on hover, as the table page shows them.
+    for s in seated:
+        named = seats.get_by_role("link", name=s["name"], exact=True)
+        expect(named).to_have_attribute("title", s["player_id"])
+    expect(seats).not_to_contain_text(seated[1]["player_id"])
+    expect(seats.locator("tbody tr").first).to_contain_text("(you)")
     # The jump box, and an address naming a step.
     page.get_by_label("Step", exact=True).fill("3")
     page.get_by_role("button", name="Go").click()
@@ -405,3 +417,25 @@ def test_a_seven_and_a_half_step_shows_the_stakes_in_escrow_and_what_the_settlem
     else:
         expect(paid).to_have_text("nothing")
     expect(detail.locator("dd[data-money='escrow']")).to_have_text("0")
+
+
+def test_the_replay_names_its_players_and_an_erased_one_reads_erased(page, served):
+    """Names (personal data) as the hand's seats give them: an erased player's is gone from
+    the replay too, his id still on hover."""
+    api = Api(served)
+    played = play(api, "sette-e-mezzo")
+    ada, bob = played.players
+    hand = api.get(f"/v1/hands/{played.hand}", token=ada.token)
+    assert [s["name"] for s in hand["seats"]] == ["P0", "P1"]
+    api.post(f"/v1/players/{bob.id}/erasure")
+    signed_in(page, ada.token)
+    page.goto(f"/hands/{played.hand}")
+    summary = page.get_by_role("region", name="Hand")
+    expect(summary.get_by_role("link", name="P0", exact=True)).to_have_attribute("title", ada.id)
+    expect(summary.get_by_role("link", name="erased", exact=True)).to_have_attribute("title", bob.id)
+    expect(summary).not_to_contain_text("P1")
+    page.keyboard.press("End")
+    seats = page.locator("#step-detail").get_by_role("table", name="Seats and the treasure on each")
+    expect(seats.get_by_role("link", name="erased", exact=True)).to_have_attribute("title", bob.id)
+    expect(seats.get_by_role("link", name="P0", exact=True)).to_be_visible()
+    assert api.get(f"/v1/hands/{played.hand}", token=ada.token)["seats"][1]["name"] is None

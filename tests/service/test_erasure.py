@@ -58,6 +58,8 @@ def test_an_erased_player_who_played_a_hand_is_unreadable_everywhere_and_every_c
     assert banco("checkpoint", "-o", str(digest), url=database_url).returncode == 0
     balance = client.get(f"/v1/players/{ada.id}/balance", headers=OPERATOR).json["balance"]
     assert text_holds(app, name)  # the players projection, the registration's kept answer
+    named = client.get(f"/v1/hands/{hand}", headers=OPERATOR).json["seats"]
+    assert {s["player_id"]: s["name"] for s in named}[ada.id] == name
 
     r = client.post(f"/v1/players/{ada.id}/erasure", headers=OPERATOR)
     assert r.status_code == 200, r.json
@@ -81,6 +83,8 @@ def test_an_erased_player_who_played_a_hand_is_unreadable_everywhere_and_every_c
     auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"]
     assert client.get(f"/v1/hands/{hand}/verification", headers=bearer(auditor)).json["passed"]
     assert client.get(f"/v1/hands/{hand}/replay", headers=bearer(auditor)).status_code == 200
+    seats = client.get(f"/v1/hands/{hand}", headers=bearer(auditor)).json["seats"]
+    assert {s["player_id"]: s["name"] for s in seats}[ada.id] is None
     for args in (("verify", "--all"), ("verify", "--against", str(digest)), ("replay", hand)):
         out = banco(*args, url=database_url)
         assert out.returncode == 0, out.stdout + out.stderr

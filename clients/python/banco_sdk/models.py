@@ -524,6 +524,12 @@ class HandSeat(BaseModel):
         extra='ignore',
     )
     age: int | None = None
+    name: Annotated[
+        str | None,
+        Field(
+            description="The player's name; null once he is erased.", examples=['Ada']
+        ),
+    ]
     player_id: str
     seat: int
     seed: Annotated[

@@ -1854,6 +1854,11 @@ export interface components {
         };
         HandSeat: {
             age?: number | null;
+            /**
+             * @description The player's name; null once he is erased.
+             * @example Ada
+             */
+            name: string | null;
             player_id: string;
             seat: number;
             /** @description The player's own text mixed into the shuffle, if he gave one. */

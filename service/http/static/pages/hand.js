@@ -6,6 +6,7 @@ import { api, card, describeCard, el, header, page, pathId, saveBlob, showProble
   from "../banco.js";
 import { checkHand } from "../deck_check.js";
 import { handView, moneyView, seatsView, turnOf } from "./table_views.js";
+import { playerCell, seatName } from "./seats.js";
 import { available } from "../fair_deck.js";
 
 const id = pathId();
@@ -81,18 +82,21 @@ function summary(step) {
   }
 }
 
-function actorLink(actor) {
+// Who caused a step: a player of the hand by name (or "erased"), his id on hover, as the seats.
+function actorLink(actor, seats) {
   if (!actor) return el("span", { class: "muted" }, "—");
   const [role, who] = actor.split(":");
+  const seat = role === "player" ? seats.find((s) => s.player_id === who) : null;
+  if (seat) return el("span", {}, "player ", playerCell({ you: null }, seat, null));
   if (role === "player") return el("span", {}, "player ", el("a", { href: `/players/${encodeURIComponent(who)}`, class: "mono" }, who));
   return el("span", {}, role, who && who !== role ? el("span", { class: "mono" }, ` ${who}`) : "");
 }
 
-function cause(step) {
+function cause(step, seats) {
   const c = step.cause;
   const command = c.command || {};
   return el("dl", { class: "kv" },
-    el("dt", {}, "by"), el("dd", {}, actorLink(c.actor)),
+    el("dt", {}, "by"), el("dd", {}, actorLink(c.actor, seats)),
     el("dt", {}, "command"), el("dd", {}, command.name ? el("code", {}, command.name) : el("span", { class: "muted" }, "—"),
       Number.isInteger(command.seat) ? ` for seat ${command.seat}` : "",
       step.timeout ? [" ", el("span", { class: "badge playing" }, "timeout")] : ""),
@@ -126,7 +130,7 @@ function tableAt(replay, hand, i) {
   const view = state ? { game: replay.game, ...state } : null;
   return {
     table: { id: replay.table_id, game: replay.game, options: view && view.options, you, view,
-      turn: turnOf(replay.game, view), seats: hand.seats.map((s) => ({ seat: s.seat, player_id: s.player_id })),
+      turn: turnOf(replay.game, view), seats: hand.seats.map((s) => ({ seat: s.seat, player_id: s.player_id, name: s.name })),
       hand: null },
     moved, escrow, settled: settledAt >= 0, settlement: settledAt >= 0 ? settlement : null,
   };
@@ -142,7 +146,7 @@ function turnLine(table) {
   const what = WAITING[t.waiting_for] || `to ${t.waiting_for}`;
   if (t.seat === null || t.seat === undefined) return `Every seat is ${what}.`;
   const role = t.role === "banker" ? (table.game === "casino-pirate" ? " (meneur)" : " (banker)") : "";
-  return `${t.seat === table.you ? "Your turn" : `Seat ${t.seat}`}${role}: ${what}.`;
+  return `${t.seat === table.you ? "Your turn" : seatName(table, t.seat)}${role}: ${what}.`;
 }
 
 function replaySection(replay, game, hand) {
@@ -204,12 +208,12 @@ function replaySection(replay, game, hand) {
           el("section", { "aria-labelledby": "step-event" }, el("h4", { id: "step-event" }, "Event"),
             el("p", { class: "lead" }, s.type, summary(s) ? `: ${summary(s)}` : ""),
             el("details", {}, el("summary", {}, "Its data"), kv(s.data, game))),
-          el("section", { "aria-labelledby": "step-cause" }, el("h4", { id: "step-cause" }, "Cause"), cause(s)),
+          el("section", { "aria-labelledby": "step-cause" }, el("h4", { id: "step-cause" }, "Cause"), cause(s, hand.seats)),
           el("section", { "aria-labelledby": "step-money" }, el("h4", { id: "step-money" }, "Money"),
             moneyView(at.table, { escrow: at.escrow, settlement: at.settlement, settled: at.settled })
               || el("p", { class: "muted" }, "Nothing staked yet.")))),
       el("section", { "aria-labelledby": "step-seats" }, el("h4", { id: "step-seats" }, "Seats"),
-        seatsView(at.table, { moved: at.moved })),
+        seatsView(at.table, { moved: at.moved, player: (p) => playerCell(at.table, p, null) })),
       el("details", { class: "state-data" }, el("summary", {}, "State after this step, as data"),
         s.state ? kv(s.state, game) : el("p", { class: "muted" }, "No game state yet.")));
     history.replaceState(null, "", `#step-${s.step}`);
@@ -329,8 +333,9 @@ async function render(who) {
     return;
   }
   const game = replay.game;
+  const you = replay.viewer.kind === "seat" ? replay.viewer.seat : null;
   const seats = el("ul", { class: "seats" }, hand.seats.map((s) => el("li", {}, `seat ${s.seat} `,
-    el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "mono" }, s.player_id),
+    playerCell({ you }, s, null),
     s.seed ? el("span", { class: "muted" }, ` · seed “${s.seed}”`) : "")));
   main.append(el("section", { class: "panel hand-summary", "aria-label": "Hand" },
     el("p", { class: "lead" }, el("strong", {}, game), ` · hand ${hand.number} at table `,
