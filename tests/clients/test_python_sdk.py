@@ -23,7 +23,7 @@ import banco_sdk
 import httpx
 import pytest
 import yaml
-from banco_sdk import AsyncBanco, Banco, Retries, errors
+from banco_sdk import AsyncBanco, Banco, Retries, errors, models
 from banco_sdk._core import retry_after
 from banco_sdk.bot import Bot, choose
 
@@ -125,7 +125,8 @@ def test_bots_play_every_game_to_the_end(banco, operator, game: str, options: di
     hand = operator.wait_settled(final.hand.id)
     assert hand.number == 1
     # Every turn was played by its bot, none left to its deadline.
-    assert not [e for e in operator.table_events(table) if e.data.get("timeout") is True]
+    assert not [e for e in operator.table_events(table)
+                if isinstance(e, models.TableEventGame) and e.data.get("timeout") is True]
     final = operator.table(table)
     wallets = sum(operator.balance(pid).balance for pid, _ in seated)
     assert wallets + sum(seat.balance for seat in final.seats) == DEPOSIT * count
@@ -153,7 +154,8 @@ def test_the_readmes_bot_plays_a_hand(banco, operator, tmp_path):
     assert readme.returncode == 0, out
     hand = operator.table(table).hand
     assert hand is not None and operator.wait_settled(hand.id).number == 1
-    bets = [e.data for e in operator.table_events(table) if e.type == "BetPlaced"]
+    bets = [e.data for e in operator.table_events(table)
+            if isinstance(e, models.TableEventGame) and e.type == "BetPlaced"]
     assert [bet["seat"] for bet in bets] == [1], bets
 
 

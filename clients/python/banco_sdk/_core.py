@@ -23,6 +23,23 @@ GameTable = (models.SetteEMezzoTable | models.SieteYMediaTable | models.CasinoPi
              | models.PiratePairsTable | models.CassinoTable)
 # Read by its `game`, as the spec's `Table` discriminates.
 TABLE: TypeAdapter[GameTable] = TypeAdapter(Annotated[GameTable, Field(discriminator="game")])
+# An event of a table's, and of the log's feed, typed by its `type` (the spec's `TableEvent` and
+# `FeedEvent` unions' members); an engine's event is the `...Game` member, its data the game's.
+TableEvent = (models.TableEventTreasurePosted | models.TableEventPlayerRegistered
+    | models.TableEventPlayerErased | models.TableEventAuditorRegistered
+    | models.TableEventTokenChanged | models.TableEventTableCreated
+    | models.TableEventPlayerSeated | models.TableEventPlayerLeft | models.TableEventHandBegan
+    | models.TableEventHandSettled | models.TableEventSeedRevealed
+    | models.TableEventTableEnded | models.TableEventDeadlineSet
+    | models.TableEventSettlementClaimed | models.TableEventGame)
+FeedEvent = (models.FeedEventTreasurePosted | models.FeedEventPlayerRegistered
+    | models.FeedEventPlayerErased | models.FeedEventAuditorRegistered
+    | models.FeedEventTokenChanged | models.FeedEventTableCreated
+    | models.FeedEventPlayerSeated | models.FeedEventPlayerLeft | models.FeedEventHandBegan
+    | models.FeedEventHandSettled | models.FeedEventSeedRevealed | models.FeedEventTableEnded
+    | models.FeedEventDeadlineSet | models.FeedEventSettlementClaimed | models.FeedEventGame)
+TABLE_EVENT: TypeAdapter[TableEvent] = TypeAdapter(TableEvent)
+FEED_EVENT: TypeAdapter[FeedEvent] = TypeAdapter(FeedEvent)
 
 
 class Versioned(Protocol):
@@ -145,11 +162,11 @@ class StreamEvent:
         """The table of an `event: table` (a stream opened with `turns=True`)."""
         return TABLE.validate_python(self.data)
 
-    def table_event(self) -> models.TableEvent:
-        return models.TableEvent.model_validate(self.data)
+    def table_event(self) -> TableEvent:
+        return TABLE_EVENT.validate_python(self.data)
 
-    def feed_event(self) -> models.FeedEvent:
-        return models.FeedEvent.model_validate(self.data)
+    def feed_event(self) -> FeedEvent:
+        return FEED_EVENT.validate_python(self.data)
 
 
 class StreamPlace:

@@ -12,7 +12,16 @@ from httpx_sse import EventSource
 
 from banco_sdk import _core as core
 from banco_sdk import errors, models
-from banco_sdk._core import Call, GameTable, Retries, StreamEvent, TableRef, Versioned
+from banco_sdk._core import (
+    Call,
+    FeedEvent,
+    GameTable,
+    Retries,
+    StreamEvent,
+    TableEvent,
+    TableRef,
+    Versioned,
+)
 
 T = TypeVar("T")
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
@@ -174,7 +183,7 @@ class AsyncBanco:
         return found
 
     async def table_events(self, table: TableRef, *, after: int = 0,
-                     limit: int | None = None) -> AsyncIterator[models.TableEvent]:
+                     limit: int | None = None) -> AsyncIterator[TableEvent]:
         """The table's events after version `after`, as this token may see them, up to its
         version when the last page was read."""
         while True:
@@ -186,7 +195,7 @@ class AsyncBanco:
                 return
 
     async def feed(self, *, after: int = 0, types: str | list[str] | None = None,
-             limit: int | None = None) -> AsyncIterator[models.FeedEvent]:
+             limit: int | None = None) -> AsyncIterator[FeedEvent]:
         """The log's events after position `after`, in the feed's order, until a page comes back
         empty (nothing more committed yet: ask again later from the last `position`)."""
         while True:

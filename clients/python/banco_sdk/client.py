@@ -11,7 +11,16 @@ from httpx_sse import EventSource
 
 from banco_sdk import _core as core
 from banco_sdk import errors, models
-from banco_sdk._core import Call, GameTable, Retries, StreamEvent, TableRef, Versioned
+from banco_sdk._core import (
+    Call,
+    FeedEvent,
+    GameTable,
+    Retries,
+    StreamEvent,
+    TableEvent,
+    TableRef,
+    Versioned,
+)
 
 T = TypeVar("T")
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
@@ -168,7 +177,7 @@ class Banco:
         return found
 
     def table_events(self, table: TableRef, *, after: int = 0,
-                     limit: int | None = None) -> Iterator[models.TableEvent]:
+                     limit: int | None = None) -> Iterator[TableEvent]:
         """The table's events after version `after`, as this token may see them, up to its
         version when the last page was read."""
         while True:
@@ -179,7 +188,7 @@ class Banco:
                 return
 
     def feed(self, *, after: int = 0, types: str | list[str] | None = None,
-             limit: int | None = None) -> Iterator[models.FeedEvent]:
+             limit: int | None = None) -> Iterator[FeedEvent]:
         """The log's events after position `after`, in the feed's order, until a page comes back
         empty (nothing more committed yet: ask again later from the last `position`)."""
         while True:
