@@ -115,7 +115,8 @@ def message_problems(route: str, message: str) -> list[str]:
     # beginning sends thousands, and a union of fifteen is checked alternative by alternative.
     # One that takes it is a member the union takes (its alternatives exclude one another by
     # `type`, and by `kind` at a table); else the union itself says what is wrong.
-    alternative = _event_alternative(data) if kind != "table" else TABLE_REF
+    union = "FeedEvent" if route == "/v1/feed/stream" else "TableEvent"
+    alternative = _event_alternative(union, data) if kind != "table" else TABLE_REF
     if alternative is not None and not list(validator(alternative).iter_errors(data)):
         wrong = []
     else:
@@ -144,10 +145,9 @@ def _alternatives() -> dict[tuple[str, str], str]:
     return out
 
 
-def _event_alternative(data: Any) -> str | None:
+def _event_alternative(union: str, data: Any) -> str | None:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         return None
-    union = "FeedEvent" if "position" in data else "TableEvent"
     return _alternatives().get((union, data["type"])) or _alternatives().get((union, "*"))
 
 
