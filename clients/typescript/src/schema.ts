@@ -4070,7 +4070,10 @@ export interface operations {
     revokeAuditorToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 auditor_id: string;
             };
@@ -4081,6 +4084,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4089,6 +4094,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
@@ -4797,7 +4803,10 @@ export interface operations {
     revokePlayerToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 player_id: string;
             };
@@ -4808,6 +4817,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4816,6 +4827,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
@@ -5267,7 +5279,10 @@ export interface operations {
     leaveTable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 table_id: string;
                 player_id: string;
@@ -5279,6 +5294,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5446,7 +5463,10 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 subscription_id: string;
             };
@@ -5457,6 +5477,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5465,6 +5487,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
