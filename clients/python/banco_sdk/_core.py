@@ -9,7 +9,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Generic, Protocol, TypeVar
+from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
 
 import httpx
 from pydantic import BaseModel, Field, TypeAdapter
@@ -325,7 +325,11 @@ def events_page(ref: TableRef, after: int, limit: int | None) -> Call[models.Eve
                 {"after": after, "limit": limit})
 
 
-def feed_page(after: int, types: str | None, limit: int | None) -> Call[models.FeedPage]:
+# `after` of the feed and its stream: a position, or the log's last event when asked.
+FeedPlace = int | Literal["latest"]
+
+
+def feed_page(after: FeedPlace, types: str | None, limit: int | None) -> Call[models.FeedPage]:
     return Call("GET", "/v1/feed", model(models.FeedPage), {"after": after, "types": types, "limit": limit})
 
 
@@ -339,7 +343,8 @@ def table_stream_params(after: int | None, turns: bool, events: bool,
                               "timeout": timeout}.items() if v is not None}
 
 
-def feed_stream_params(after: int | None, types: str | None, timeout: float | None) -> dict[str, Any]:
+def feed_stream_params(after: FeedPlace | None, types: str | None,
+                       timeout: float | None) -> dict[str, Any]:
     return {k: v for k, v in {"after": after, "types": types, "timeout": timeout}.items() if v is not None}
 
 

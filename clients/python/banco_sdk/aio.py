@@ -206,6 +206,11 @@ class AsyncBanco:
                 yield item
             after = page.next_after
 
+    async def feed_head(self) -> int:
+        """The position of the log's last event now: `feed(after=...)` from it reads only what
+        commits from now on."""
+        return (await self.call(core.feed_page("latest", None, 1))).next_after
+
     # Streams.
 
     def stream(self, table: TableRef, *, after: int | None = None, turns: bool = False,
@@ -219,10 +224,11 @@ class AsyncBanco:
         return self._sse(f"/v1/tables/{core.table_id(table)}/stream", params, timeout,
                          last_event_id, follow)
 
-    def feed_stream(self, *, after: int | None = None, types: str | list[str] | None = None,
+    def feed_stream(self, *, after: core.FeedPlace | None = None, types: str | list[str] | None = None,
                     timeout: float | None = None, last_event_id: str | None = None,
                     follow: bool = True) -> AsyncGenerator[StreamEvent, None]:
-        """The log's events as Server-Sent Events (`id:` their position), resumed as `stream`."""
+        """The log's events as Server-Sent Events (`id:` their position), resumed as `stream`;
+        `after="latest"`: only those committed from now on."""
         params = core.feed_stream_params(after, core.types_param(types), timeout)
         return self._sse("/v1/feed/stream", params, timeout, last_event_id, follow)
 

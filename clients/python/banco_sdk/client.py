@@ -198,6 +198,11 @@ class Banco:
             yield from page.items
             after = page.next_after
 
+    def feed_head(self) -> int:
+        """The position of the log's last event now: `feed(after=...)` from it reads only what
+        commits from now on."""
+        return (self.call(core.feed_page("latest", None, 1))).next_after
+
     # Streams.
 
     def stream(self, table: TableRef, *, after: int | None = None, turns: bool = False,
@@ -211,10 +216,11 @@ class Banco:
         return self._sse(f"/v1/tables/{core.table_id(table)}/stream", params, timeout,
                          last_event_id, follow)
 
-    def feed_stream(self, *, after: int | None = None, types: str | list[str] | None = None,
+    def feed_stream(self, *, after: core.FeedPlace | None = None, types: str | list[str] | None = None,
                     timeout: float | None = None, last_event_id: str | None = None,
                     follow: bool = True) -> Generator[StreamEvent, None, None]:
-        """The log's events as Server-Sent Events (`id:` their position), resumed as `stream`."""
+        """The log's events as Server-Sent Events (`id:` their position), resumed as `stream`;
+        `after="latest"`: only those committed from now on."""
         params = core.feed_stream_params(after, core.types_param(types), timeout)
         return self._sse("/v1/feed/stream", params, timeout, last_event_id, follow)
 

@@ -4139,8 +4139,8 @@ export interface operations {
     readFeed: {
         parameters: {
             query?: {
-                /** @description The position of the last event you have (`next_after`; 0: from the beginning). A position no event holds is a 422 unknown_position. */
-                after?: number;
+                /** @description The position of the last event you have (`next_after`; 0: from the beginning; `latest`: from now on, an empty page whose `next_after` is the log's last event). A position no event holds is a 422 unknown_position. */
+                after?: number | "latest";
                 limit?: number;
                 /** @description Only events of these types, comma-separated (`TreasurePosted,HandBegan`; a game's events are `game.<Type>`). An unknown type is a 422. */
                 types?: string | null;
@@ -4172,8 +4172,8 @@ export interface operations {
     streamFeed: {
         parameters: {
             query?: {
-                /** @description As in `GET /v1/feed`, when no `Last-Event-ID` is sent. */
-                after?: number | null;
+                /** @description As in `GET /v1/feed`, when no `Last-Event-ID` is sent: `latest` sends only the events committed from now on. */
+                after?: number | "latest";
                 /** @description Only events of these types, comma-separated (`TreasurePosted,HandBegan`; a game's events are `game.<Type>`). An unknown type is a 422. */
                 types?: string | null;
                 /** @description Seconds before the server ends the stream. */
