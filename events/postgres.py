@@ -92,6 +92,10 @@ _READ_ALL = (
     " ORDER BY events.txid, position LIMIT %s"
 )
 READ_ALL = _READ_ALL.format(only="")
+# The last event below the same watermark, by the same order read backwards.
+HEAD = ("SELECT txid::text::bigint, position FROM events"
+        " WHERE txid < pg_snapshot_xmin(pg_current_snapshot())"
+        " ORDER BY events.txid DESC, position DESC LIMIT 1")
 READ_ALL_OF_TYPES = _READ_ALL.format(only=" AND type = ANY(%s)")
 
 
@@ -329,6 +333,13 @@ class PostgresEventStore:
             rows = c.execute(READ_ALL if types is None else READ_ALL_OF_TYPES,
                              [*params, limit]).fetchall()
         return [stored_event(r, self.types) for r in rows]
+
+    def head(self, conn: psycopg.Connection | None = None) -> Checkpoint:
+        """The place of the last event `read_all` would give now (the beginning when there is
+        none): a reader that starts there is given only what commits from now on."""
+        with self._conn(conn) as c:
+            row = c.execute(HEAD).fetchone()
+        return Checkpoint() if row is None else Checkpoint(int(row[0]), int(row[1]))
 
     def checkpoint_at(self, position: int, conn: psycopg.Connection | None = None
                       ) -> Checkpoint | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, Literal
 
 import psycopg
 
@@ -40,9 +40,16 @@ class Page:
         return self.last.position
 
 
-def place(conn: psycopg.Connection, store: PostgresEventStore, position: int) -> Checkpoint:
-    """Where the event at `position` sorts in the log (0: before everything); a position that
-    names no event is refused, since nothing tells where it would sort."""
+LATEST: Final = "latest"
+Position = int | Literal["latest"]
+
+
+def place(conn: psycopg.Connection, store: PostgresEventStore, position: Position) -> Checkpoint:
+    """Where the event at `position` sorts in the log (0: before everything; `latest`: the last
+    event now, for a reader that wants only what comes next); a position that names no event is
+    refused, since nothing tells where it would sort."""
+    if isinstance(position, str):  # LATEST
+        return store.head(conn=conn)
     if position == 0:
         return Checkpoint()
     found = store.checkpoint_at(position, conn=conn)
@@ -74,7 +81,7 @@ def read(conn: psycopg.Connection, store: PostgresEventStore, who: Principal, af
     return Page([redactor.logged(e) for e in found], found[-1].checkpoint if found else after)
 
 
-def after(conn: psycopg.Connection, store: PostgresEventStore, who: Principal, position: int,
+def after(conn: psycopg.Connection, store: PostgresEventStore, who: Principal, position: Position,
           limit: int, types: Collection[str] | None = None) -> Page:
     """The events that follow the one at `position` in the log, as `who` may see them."""
     start = place(conn, store, position)

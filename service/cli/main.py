@@ -11,6 +11,7 @@ import click
 import psycopg
 
 from service.cli import audit as cli_audit
+from service.cli import bot as cli_bot
 from service.cli import erasures as cli_erasures
 from service.cli import metrics_dir
 from service.cli.failures import Banco
@@ -242,8 +243,8 @@ def openapi_write(path: Path) -> None:
 
 main.add_command(cli_erasures.erasures)
 
-for _audit_command in (cli_audit.replay, cli_audit.verify, cli_audit.checkpoint):
-    main.add_command(_audit_command)
+for _command in (cli_audit.replay, cli_audit.verify, cli_audit.checkpoint, cli_bot.bot):
+    main.add_command(_command)
 
 if __name__ == "__main__":
     main()

@@ -24,11 +24,27 @@ blp = Blueprint("audit", __name__, url_prefix="/v1/audit",
                 description="Checks of the whole ledger and digests of the event log.")
 
 
+class DriftSchema(Schema):
+    account = fields.String(required=True)
+    projected = fields.Integer(required=True, metadata={"description": "Its balance as projected."})
+    from_log = fields.Integer(required=True, metadata={"description": "Its postings' sum in the log."})
+
+
+class LedgerCheckResultSchema(Schema):
+    accounts = fields.Integer(required=True)
+    total = fields.Integer(required=True, metadata={"description": "The sum of every balance: 0."})
+    negative_accounts = fields.Integer(required=True, metadata={
+        "description": "Accounts below 0 other than house:issued."})
+    drifting_accounts = fields.List(fields.Nested(DriftSchema), required=True)
+    as_of_position = fields.Integer(required=True)
+    ok = fields.Boolean(required=True)
+
+
 class LedgerCheckSchema(Schema):
     id = fields.String(required=True, metadata={"example": "b7f1c0de-0000-4000-8000-000000000000"})
     status = fields.String(required=True, metadata={"example": "finished"})
-    result = fields.Dict(allow_none=True, metadata={
-        "description": "accounts, total (always 0), negative_accounts, drifting_accounts, ok"})
+    result = fields.Nested(LedgerCheckResultSchema, allow_none=True, metadata={
+        "description": "Null until the check has finished."})
 
 
 # Ledger checks share the queue's job ids with settlements and timeouts: a job is one only if

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from typing import ClassVar
+
+from marshmallow import Schema, fields, validate
 
 from service.http.table_schemas import HAND_ID, TABLE_ID
+from service.http.unions import Alternatives, Strict, Union, tag
 
 EVENT_REF = {"description": "The event a failed check points at: its stream and version.",
              "example": {"stream": "table-tb_0123456789abcdef", "version": 12}}
@@ -36,23 +39,112 @@ class ReplayStepSchema(Schema):
         "description": "The hand after this event, as you may see it."})
 
 
+class ViewerSchema(Strict):
+    kind = fields.String(required=True, validate=validate.OneOf(["seat", "spectator", "auditor"]))
+    seat = fields.Integer(required=True, allow_none=True, metadata={"description": "Its seat."})
+
+
 class ReplaySchema(Schema):
     hand_id = fields.String(required=True, metadata=HAND_ID)
     table_id = fields.String(required=True, metadata=TABLE_ID)
     game = fields.String(required=True)
-    viewer = fields.Dict(required=True, metadata={"example": {"kind": "seat", "seat": 1}})
+    viewer = fields.Nested(ViewerSchema, required=True)
     steps = fields.List(fields.Nested(ReplayStepSchema), required=True)
 
 
-class CheckSchema(Schema):
-    name = fields.String(required=True, metadata={"example": "deck.commitment"})
-    passed = fields.Boolean(required=True)
-    evidence = fields.Dict(required=True, metadata={
-        "description": (
-            "What was compared (auditors only; others get the `reason` of a failure and the"
-            " `summary` of what was counted, such as deck.dealt's \"54 cards dealt: 2 to choose"
-            " the dealer, 52 from the deck\").")})
-    event = fields.Dict(allow_none=True, required=True, metadata=EVENT_REF)
+class EventRefSchema(Strict):
+    stream = fields.String(required=True)
+    version = fields.Integer(required=True)
+
+
+class Evidence(Strict):
+    """What a check compared. Auditors get all of it; others the `reason` of a failure and the
+    `summary` of what was counted, such as deck.dealt's "54 cards dealt: 2 to choose the
+    dealer, 52 from the deck". A failure's members hold what the log recorded, of any type."""
+
+    reason = fields.String(metadata={"description": "Why it failed, and at which event."})
+    summary = fields.String()
+
+
+def _strings() -> fields.List:
+    return fields.List(fields.String())
+
+
+class ChainEvidence(Evidence):
+    stream = fields.String()
+    events = fields.Integer(metadata={"description": "Events linked."})
+    head = fields.String(allow_none=True, metadata={"description": "The stream's head (hex)."})
+    stored = fields.String(metadata={"description": "The hash stored with the event (hex)."})
+    recomputed = fields.String(metadata={"description": "The hash recomputed (hex)."})
+
+
+class CommitmentEvidence(Evidence):
+    commitment = fields.String(allow_none=True)
+    server_seed = fields.String(allow_none=True)
+    sha256_of_seed = fields.String()
+
+
+class OrderEvidence(Evidence):
+    cards = fields.Integer()
+    position = fields.Integer(metadata={"description": "Where the orders first differ."})
+    recorded = _strings()
+    recomputed = _strings()
+
+
+class DealtEvidence(Evidence):
+    cards_checked = fields.Integer()
+    counted = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
+        "description": "Cards checked by where they were drawn from (deck, reshuffled,"
+                       " dealer_draw)."})
+    dealt = fields.Raw(metadata={"description": "The card or cards the event recorded."})
+    expected = fields.Raw(metadata={"description": "The card or cards of the shuffle."})
+
+
+class SettlementEvidence(Evidence):
+    pending = fields.String()
+    postings = fields.List(fields.Dict())
+    recorded = fields.Raw()
+    recomputed = fields.Raw()
+
+
+class DoubleEntryEvidence(Evidence):
+    postings = fields.Integer()
+    net = fields.Integer(metadata={"description": "The sum of every account's flow: 0."})
+    flows = fields.Dict(keys=fields.String(), values=fields.Integer())
+    posting = fields.Raw()
+
+
+class NoNegativeEvidence(Evidence):
+    accounts = _strings()
+    account = fields.String()
+    balance = fields.Integer()
+
+
+class RulesEvidence(Evidence):
+    commands_decided_again = fields.Integer()
+    rules_version = fields.Integer()
+    recorded = fields.Raw()
+    decided = fields.Raw()
+
+
+def _check(name: str, evidence: type[Evidence]) -> type[Schema]:
+    members: dict[str, fields.Field] = {
+        "name": tag(name), "passed": fields.Boolean(required=True),
+        "evidence": fields.Nested(evidence, required=True),
+        "event": fields.Nested(EventRefSchema, allow_none=True, required=True, metadata=EVENT_REF)}
+    title = "".join(part.capitalize() for part in name.replace(".", "_").split("_"))
+    return Strict.from_dict(members, name=f"{title}Check")
+
+
+class CheckSchema(Union):
+    """One check of a hand, its evidence typed by its `name`."""
+
+    tag = "name"
+    alternatives: ClassVar[Alternatives] = {name: _check(name, evidence) for name, evidence in (
+        ("integrity.chain", ChainEvidence), ("deck.commitment", CommitmentEvidence),
+        ("deck.order", OrderEvidence), ("deck.dealt", DealtEvidence),
+        ("money.settlement", SettlementEvidence), ("money.double_entry", DoubleEntryEvidence),
+        ("money.no_negative", NoNegativeEvidence), ("rules", RulesEvidence))}
 
 
 class VerificationSchema(Schema):

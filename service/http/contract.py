@@ -5,7 +5,7 @@ A view names its `operationId`, the refusals of its own (`Blueprint.operation`) 
 reads; what the shared checks can answer is added here from what the view declares, so that the
 document lists what the code does: `auth.require` (401, 403, and what `refuse_what_it_does_not_take`
 refuses: 404, 406, 413, 422), a JSON body (400, 415), the rate limit (429), the database or a bound
-away (503), and on every POST `idempotency` (the `Idempotency-Key` header, 409, 422).
+away (503), and on every POST and DELETE `idempotency` (the `Idempotency-Key` header, 409, 422).
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ PROBLEM_HEADERS: dict[int, dict[str, Any]] = {
 
 ETAG = {"ETag": {"description": "The table's version (`\"12\"`): send it back as `If-Match`.",
                  "required": True, "schema": {"type": "string"}}}
+# The methods `service.http.idempotency` honours `Idempotency-Key` on.
+IDEMPOTENT = ("post", "delete")
 IDEMPOTENT_REPLAYED = {"description": "`true` when this is the stored answer to an earlier request"
                                       " with the same `Idempotency-Key`, replayed.",
                        "schema": {"type": "string", "enum": ["true"]}}
@@ -129,7 +131,7 @@ def statuses(doc: Mapping[str, Any], doc_info: Mapping[str, Any], method: str) -
             found.add(403)
     if "requestBody" in doc:
         found |= {400, 415, 422}
-    if method == "post":
+    if method in IDEMPOTENT:
         found |= {409, 422}
     return found
 
@@ -141,12 +143,12 @@ def prepare_doc(doc: dict[str, Any], doc_info: dict[str, Any], *, method: str,
     if "operation_id" in contract:
         doc["operationId"] = contract["operation_id"]
     parameters = deepcopy(contract.get("parameters", []))
-    if method == "post":
+    if method in IDEMPOTENT:
         parameters.append(IDEMPOTENCY_KEY)
     if parameters:
         doc["parameters"] = [*doc.get("parameters", []), *parameters]
     responses = {str(status): response for status, response in doc.get("responses", {}).items()}
-    if method == "post":
+    if method in IDEMPOTENT:
         for status, response in responses.items():
             if status.startswith("2") and isinstance(response, dict):
                 response.setdefault("headers", {})["Idempotent-Replayed"] = IDEMPOTENT_REPLAYED

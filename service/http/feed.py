@@ -85,7 +85,7 @@ class FeedStream(MethodView):
         named = feed_schemas.types(query)
         types = None if named is None else feed.known_types(store(), named)
         start = Checkpoint()
-        if query["after"] is not None:
+        if "after" in query:
             start = feed.place(db.conn(), store(), query["after"])
         # The header wins, as on a table's stream: an EventSource reconnects to the URL it
         # opened, `after` and all, with the id it last received.

@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from service.application.balances_at import Point
+from service.application.feed import LATEST, Position
 
 
 def _types() -> fields.String:
@@ -23,18 +24,40 @@ def types(query: dict[str, Any]) -> list[str] | None:
     return None if given is None else [t for t in given.split(",") if t]
 
 
+class AfterField(fields.Field):
+    """A position of the log, or `latest`."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Position:
+        text = str(value)
+        if text == LATEST:
+            return LATEST
+        if text.isascii() and text.isdigit() and len(text) <= 18:
+            return int(text)
+        raise ValidationError("Not a position (an integer from 0) nor `latest`.")
+
+
+AFTER_SCHEMA = {"oneOf": [{"type": "integer", "minimum": 0},
+                          {"type": "string", "enum": [LATEST]}]}
+
+
 class FeedQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={
+    after = AfterField(load_default=0, metadata={
+        **AFTER_SCHEMA,
         "description": "The position of the last event you have (`next_after`; 0: from the"
-                       " beginning). A position no event holds is a 422 unknown_position."})
+                       " beginning; `latest`: from now on, an empty page whose `next_after` is"
+                       " the log's last event). A position no event holds is a 422"
+                       " unknown_position."})
     limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
     types = _types()
 
 
 class FeedStreamQuerySchema(Schema):
-    after = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
-                           metadata={"description": "As in `GET /v1/feed`, when no `Last-Event-ID`"
-                                                    " is sent."})
+    # No default: a field whose default is null is documented `nullable`, which `oneOf` takes
+    # no `type` beside.
+    after = AfterField(metadata={
+        **AFTER_SCHEMA,
+        "description": "As in `GET /v1/feed`, when no `Last-Event-ID` is sent: `latest` sends"
+                       " only the events committed from now on."})
     types = _types()
     timeout = fields.Float(load_default=60, validate=validate.Range(min=0.1, max=600),
                            metadata={"description": "Seconds before the server ends the stream."})

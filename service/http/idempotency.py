@@ -1,4 +1,5 @@
-"""`Idempotency-Key` on POST: a retry gets the first response back and writes nothing.
+"""`Idempotency-Key` on POST and DELETE: a retry gets the first response back and writes
+nothing (a leave retried after its answer was lost is the leave's answer, not a 404 `not_seated`).
 
 The key's record is inserted in the request's own transaction before the view runs and filled
 with the response before commit. A concurrent retry blocks on that row until the first request
@@ -33,6 +34,7 @@ from service.http.context import IDEMPOTENCY_KEY, handle
 from service.http.problems import Problem
 
 HEADER = IDEMPOTENCY_KEY
+WRITES = ("POST", "DELETE")  # the methods that take the header (PUT and PATCH are not served)
 REPLAYED = "Idempotent-Replayed"
 KEPT_HEADERS = ("Content-Type", "Location", "ETag")
 
@@ -47,7 +49,7 @@ def _request_hash() -> bytes:
 
 def _before() -> Response | None:
     key = request.headers.get(HEADER)
-    if request.method != "POST" or key is None:
+    if request.method not in WRITES or key is None:
         return None
     if not 1 <= len(key) <= 200 or not key.isprintable():
         raise Problem(422, "invalid_idempotency_key", "Idempotency-Key must be 1 to 200 printable characters")

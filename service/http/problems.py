@@ -6,8 +6,10 @@ from typing import Any
 
 import orjson
 from flask import Response, g
-from marshmallow import INCLUDE, Schema, fields
+from marshmallow import INCLUDE, Schema, fields, validate
 from werkzeug.exceptions import HTTPException
+
+from service.http.problem_codes import PROBLEM_CODES
 
 PROBLEM = "application/problem+json"
 
@@ -25,7 +27,9 @@ class ProblemSchema(Schema):
     title = fields.String(metadata={"example": "Unprocessable Content"})
     status = fields.Integer(metadata={"example": 422})
     detail = fields.String(metadata={"example": "account wallet:pl_1 holds 5, cannot pay 10"})
-    code = fields.String(metadata={"example": "insufficient_treasure"})
+    code = fields.String(validate=validate.OneOf(PROBLEM_CODES), metadata={
+        "example": "insufficient_treasure",
+        "description": "Why, for programs: one of these, the same from release to release."})
     errors = fields.Dict(metadata={"description": "Field errors, by location and field"})
     request_id = fields.String()
     version = fields.Integer(metadata={"description": "412: the table's current version"})
@@ -47,7 +51,7 @@ class Problem(HTTPException):
         self.extra = extra
 
 
-_DEFAULT_CODES = {
+DEFAULT_CODES = {
     400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
     405: "method_not_allowed", 406: "not_acceptable", 408: "request_timeout", 409: "conflict",
     412: "precondition_failed", 413: "body_too_large", 414: "request_line_too_long",
@@ -55,11 +59,13 @@ _DEFAULT_CODES = {
     428: "precondition_required", 429: "too_many_requests", 431: "headers_too_large",
     500: "internal_error", 501: "not_implemented", 503: "unavailable",
 }
+# The code of a status with none of its own above (a werkzeug error Banco never answers itself).
+FALLBACK_CODE = "error"
 
 
 def document(status: int, title: str, detail: str, code: str | None = None) -> dict[str, Any]:
     """The problem's members, `code` defaulting to the status's."""
-    code = code or _DEFAULT_CODES.get(status, "error")
+    code = code or DEFAULT_CODES.get(status, FALLBACK_CODE)
     return {"title": title, "status": status, "type": f"urn:banco:problem:{code}", "code": code,
             "detail": detail}
 

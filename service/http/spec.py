@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 from flask_smorest import Api
 
+from service.http.event_schemas import add_event_schemas, add_stream_schemas
 from service.runtime.config import Config
 
 
@@ -35,6 +36,8 @@ def document(api: Api) -> dict[str, Any]:
         if "application/json" in content:
             content["application/problem+json"] = content.pop("application/json")
     add_links(spec["paths"])
+    add_event_schemas(spec["components"]["schemas"])
+    add_stream_schemas(spec)
     return spec
 
 

@@ -23,12 +23,12 @@ import banco_sdk
 import httpx
 import pytest
 import yaml
-from banco_sdk import AsyncBanco, Banco, Retries, errors
+from banco_sdk import AsyncBanco, Banco, Retries, errors, models
 from banco_sdk._core import retry_after
 from banco_sdk.bot import Bot, choose
 
 from tests.clients.proxy import Proxy
-from tests.test_cli import banco_running
+from tests.test_cli import banco_running, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "python"
@@ -125,7 +125,8 @@ def test_bots_play_every_game_to_the_end(banco, operator, game: str, options: di
     hand = operator.wait_settled(final.hand.id)
     assert hand.number == 1
     # Every turn was played by its bot, none left to its deadline.
-    assert not [e for e in operator.table_events(table) if e.data.get("timeout") is True]
+    assert not [e for e in operator.table_events(table)
+                if isinstance(e, models.TableEventGame) and e.data.get("timeout") is True]
     final = operator.table(table)
     wallets = sum(operator.balance(pid).balance for pid, _ in seated)
     assert wallets + sum(seat.balance for seat in final.seats) == DEPOSIT * count
@@ -153,7 +154,8 @@ def test_the_readmes_bot_plays_a_hand(banco, operator, tmp_path):
     assert readme.returncode == 0, out
     hand = operator.table(table).hand
     assert hand is not None and operator.wait_settled(hand.id).number == 1
-    bets = [e.data for e in operator.table_events(table) if e.type == "BetPlaced"]
+    bets = [e.data for e in operator.table_events(table)
+            if isinstance(e, models.TableEventGame) and e.type == "BetPlaced"]
     assert [bet["seat"] for bet in bets] == [1], bets
 
 
@@ -387,3 +389,74 @@ def test_pages_are_followed_to_the_end(banco, operator):
     assert opened <= set(tables) and len(tables) == len(set(tables))
     everything = [e.position for e in operator.feed(limit=1000)]
     assert [e.position for e in operator.feed(limit=7)][:len(everything)] == everything  # more may come
+
+
+def banco_bot(url: str, token: str, game: str, table: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "service.cli", "bot", "--url", url, "--token", token,
+                           "--game", game, "--table", table, *args],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+
+def test_banco_bot_plays_a_hand(banco, operator):
+    """`banco bot` seats the SDK's reference bot beside another, deals and plays its turns
+    until the hand is settled."""
+    url, _ = banco
+    (_, mine), (_, theirs) = players(operator, 2)
+    table = operator.create_table("sette-e-mezzo")
+
+    def play() -> None:
+        with Banco(url, theirs) as client:
+            Bot(client, table.id, buy_in=50, players=2).run()
+
+    other = threading.Thread(target=play)
+    other.start()
+    run = banco_bot(url, mine, "sette-e-mezzo", table.id, "--buy-in", "50", "--players", "2")
+    other.join(60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert re.search(r"^seated at tb_\w+ \(seat \d\)$", run.stdout, re.M), run.stdout
+    assert re.search(r"^done: 1 hand\(s\), \d+ move\(s\)", run.stdout, re.M), run.stdout
+    hand = operator.table(table).hand
+    assert hand is not None and operator.wait_settled(hand.id).number == 1
+
+
+def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
+    """A user's mistakes end `banco bot` with one line saying which, never a traceback, and
+    without a seat taken."""
+    url, key = banco
+    (player_id, token), = players(operator, 1)
+    table = operator.create_table("cassino").id
+    closed = f"http://127.0.0.1:{free_port()}"
+    mistakes = [
+        ((url, token, "cassino", table, "--url", "banco.example"), "is not an http:// or https://"),
+        ((closed, token, "cassino", table), f"cannot reach Banco at {closed}"),
+        ((url, "not-a-token", "cassino", table), "refused the token"),
+        ((url, key, "cassino", table), "the token is the operator's"),
+        ((url, token, "poker", table), "no game 'poker'"),
+        ((url, token, "cassino", "tb_0000000000000000"), "no table tb_0000000000000000"),
+        ((url, token, "sette-e-mezzo", table), f"table {table} plays cassino, not sette-e-mezzo"),
+    ]
+    for (where, who, game, at, *more), said in mistakes:
+        run = banco_bot(where, who, game, at, *more)
+        assert run.returncode != 0, (said, run.stdout)
+        assert "Traceback" not in run.stderr and said in run.stderr, (said, run.stderr)
+        assert [line for line in run.stderr.splitlines() if line.startswith("Error:")], run.stderr
+    assert [s.player_id for s in operator.table(table).seats] == [], player_id
+
+
+def test_feed_head_reads_the_feed_from_now(operator):
+    """`feed_head()` is the log's last event now: the feed after it holds what commits later
+    (a deposit), never what was there before (the player's registration)."""
+    created = operator.create_player("Head")
+    head = operator.feed_head()
+    operator.deposit(created.player.id, 7, "after the head")
+    deadline = time.monotonic() + 30
+    seen: list[Any] = []
+    while not [e for e in seen if isinstance(e, models.FeedEventTreasurePosted)
+               and e.data.to == f"wallet:{created.player.id}"]:
+        assert time.monotonic() < deadline, "the deposit never reached the feed"
+        new = list(operator.feed(after=head if not seen else seen[-1].position))
+        seen += new
+        if not new:
+            time.sleep(0.05)
+    assert not [e for e in seen if isinstance(e, models.FeedEventPlayerRegistered)
+                and e.data.player_id == created.player.id]

@@ -203,3 +203,14 @@ def store(database_url: str) -> Iterator[PostgresEventStore]:
 def conn(store: PostgresEventStore) -> Iterator[psycopg.Connection]:
     with store.pool.connection() as c:
         yield c
+
+
+@pytest.fixture(autouse=True)
+def streams_held_to_the_document() -> Iterator[None]:
+    """A test whose streams received a message the document does not describe fails, even when
+    the stream was read in a thread of its own."""
+    CheckedClient.stream_problems.clear()
+    yield
+    wrong = list(CheckedClient.stream_problems)
+    CheckedClient.stream_problems.clear()
+    assert not wrong, "a stream's message is not as openapi.yaml says:\n" + "\n".join(wrong[:20])

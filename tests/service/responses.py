@@ -10,9 +10,10 @@ it, at the request.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 import yaml
@@ -94,10 +95,96 @@ def response_problems(app: Flask, response: TestResponse) -> list[str]:
                     response.headers.get("Content-Type", ""), body)
 
 
+def message_problems(route: str, message: str) -> list[str]:
+    """What is wrong with one Server-Sent Events message of the stream at `route`, by the
+    document: its `data:` against the stream's `x-sse-data` schema, and its `event:` the type
+    of what it holds (`table` for the table, else the event's own `type`). A comment (`:
+    keep-alive`) holds nothing to check."""
+    content = spec()["paths"][route]["get"]["responses"]["200"]["content"]["text/event-stream"]
+    fields: dict[str, str] = {}
+    for line in message.split("\n"):
+        if line and not line.startswith(":"):
+            name, _, value = line.partition(":")
+            fields[name] = fields.get(name, "") + value.removeprefix(" ")
+    if "data" not in fields:
+        return []
+    data = orjson.loads(fields["data"])
+    kind = fields.get("event", "message")
+    where = f"GET {route}: message {fields.get('id')!r} ({kind!r})"
+    # The alternative the message's type names, checked first: a stream from the log's
+    # beginning sends thousands, and a union of fifteen is checked alternative by alternative.
+    # One that takes it is a member the union takes (its alternatives exclude one another by
+    # `type`, and by `kind` at a table); else the union itself says what is wrong.
+    union = "FeedEvent" if route == "/v1/feed/stream" else "TableEvent"
+    alternative = _event_alternative(union, data) if kind != "table" else TABLE_REF
+    if alternative is not None and not list(validator(alternative).iter_errors(data)):
+        wrong = []
+    else:
+        check = validator(orjson.dumps(content["x-sse-data"]).decode())
+        wrong = [f"{where}: at {'/'.join(map(str, e.absolute_path)) or '(data)'}: {e.message}"
+                 for e in check.iter_errors(data)]
+    if kind != ("table" if "game" in data else data.get("type")):
+        wrong.append(f"{where}: `event: {kind}` names another type than its data's")
+    return wrong
+
+
+TABLE_REF = '{"$ref":"#/components/schemas/Table"}'
+
+
+@cache
+def _alternatives() -> dict[tuple[str, str], str]:
+    """Each alternative of the events' unions (`FeedEvent`, `TableEvent`) by the union and the
+    type it holds (`*` for an engine's event, its type a pattern), as a schema to validate."""
+    out = {}
+    for union in ("FeedEvent", "TableEvent"):
+        schema = spec()["components"]["schemas"][union]
+        for ref in schema.get("oneOf", schema.get("anyOf", [])):
+            alternative = spec()["components"]["schemas"][ref["$ref"].rsplit("/", 1)[1]]
+            for name in alternative["properties"]["type"].get("enum", ["*"]):
+                out[union, name] = orjson.dumps(ref).decode()
+    return out
+
+
+def _event_alternative(union: str, data: Any) -> str | None:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        return None
+    return _alternatives().get((union, data["type"])) or _alternatives().get((union, "*"))
+
+
+class CheckedStream:
+    """An event stream's body, each message held to the document as the test reads it."""
+
+    def __init__(self, route: str, body: Iterable[bytes]) -> None:
+        self.route = route
+        self.body = body
+        self.pending = b""
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self.body:
+            self.pending += chunk
+            *messages, self.pending = self.pending.split(b"\n\n")
+            for message in messages:
+                wrong = message_problems(self.route, message.decode())
+                CheckedClient.stream_problems += wrong
+                assert not wrong, "a stream's message is not as openapi.yaml says:\n" + "\n".join(wrong)
+                CheckedClient.messages += (b"\n" + message).count(b"\ndata:") > 0
+            yield chunk
+
+    def close(self) -> None:
+        close = getattr(self.body, "close", None)
+        if close is not None:
+            close()
+
+
 class CheckedClient(FlaskClient):
-    """A test client that fails on any response the document does not describe."""
+    """A test client that fails on any response the document does not describe, and on any
+    message of an event stream (as the test reads it) the document does not describe."""
 
     checked = 0  # bodies held to their schema, by every client (a test shows the hook runs)
+    messages = 0  # streams' messages held to theirs
+    # What a stream read in another thread than the test's found wrong (there an assertion
+    # would end the thread, not fail the test): tests/service/conftest.py fails the test on it.
+    stream_problems: ClassVar[list[str]] = []
 
     def open(self, *args: Any, **kwargs: Any) -> TestResponse:
         response = super().open(*args, **kwargs)
@@ -105,4 +192,8 @@ class CheckedClient(FlaskClient):
         assert not wrong, "the response is not as openapi.yaml says:\n" + "\n".join(wrong[:20])
         if response.mimetype in JSON_TYPES:
             CheckedClient.checked += 1
+        if response.mimetype == "text/event-stream" and response.status_code == 200:
+            route = route_of(self.application, response.request.method, response.request.path)
+            if route is not None and route in spec()["paths"]:
+                response.response = CheckedStream(route, response.response)
         return response

@@ -31,7 +31,7 @@ def _erased(n: int = 0) -> NewEvent:
     return NewEvent("PlayerErased", {"player_id": f"pl_{n}", "actor": "test"})
 
 
-def _page(client: FlaskClient, after: int, **query: Any) -> dict[str, Any]:
+def _page(client: FlaskClient, after: int | str, **query: Any) -> dict[str, Any]:
     r = client.get("/v1/feed", query_string={"after": after, **query}, headers=OPERATOR)
     assert r.status_code == 200, r.json
     return dict(r.json)
@@ -250,3 +250,42 @@ def test_a_feed_stream_ends_when_the_token_that_opened_it_is_revoked(app, client
     assert not reader.is_alive(), "the feed stream outlived the revocation of its token"
     assert got[0] == b": connected\n\n"
     assert client.get("/v1/feed", query_string={"after": 0}, headers=auditor).status_code == 401
+
+
+def test_latest_starts_the_feed_and_its_stream_after_everything_already_committed(
+        app, client: FlaskClient):
+    """`after=latest` is the log's last event now: a page from it is empty and its `next_after`
+    goes on with what commits next; a stream from it sends only what commits after it opened,
+    unless Last-Event-ID says otherwise."""
+    store = app.extensions["banco.store"]
+    start, before = _marker(app), _marker(app)
+    _read_until(client, start.position, {before.stream_id: 1}, [])
+    page = _page(client, "latest")
+    assert page["items"] == [] and page["next_after"] >= before.position
+    head = page["next_after"]
+    assert before.position not in [e["position"] for e in _page(client, head, limit=1000)["items"]]
+    [after] = store.append(f"marker-{uuid.uuid4().hex}", [_erased(1)], 0)
+    served: list[dict[str, Any]] = []
+    _read_until(client, head, {after.stream_id: 1}, served)
+    assert before.position not in [e["position"] for e in served]
+    assert _page(client, "latest", limit=1)["items"] == []
+
+    # The stream's place is taken when it opens: what commits after that is sent, nothing before.
+    r = client.get("/v1/feed/stream", query_string={"after": "latest", "timeout": 10},
+                   headers=OPERATOR, buffered=False)
+    assert r.status_code == 200
+    [later] = store.append(f"marker-{uuid.uuid4().hex}", [_erased(2)], 0)
+    sent: list[int] = []
+    for chunk in r.response:
+        sent += [int(line[4:]) for line in chunk.decode().splitlines() if line.startswith("id: ")]
+        if later.position in sent:
+            break
+    r.close()
+    assert later.position in sent and before.position not in sent and after.position not in sent
+    # Last-Event-ID wins over `latest`, as over any `after`: a reconnection goes on from its id.
+    r = client.get("/v1/feed/stream", query_string={"after": "latest", "timeout": 0.3},
+                   headers={**OPERATOR, "Last-Event-ID": str(before.position)})
+    assert after.position in [int(line[4:]) for line in r.get_data(as_text=True).splitlines()
+                              if line.startswith("id: ")]
+    for wrong in ("Latest", "latest,", "-1"):
+        assert client.get("/v1/feed", query_string={"after": wrong}, headers=OPERATOR).status_code == 422

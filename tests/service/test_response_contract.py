@@ -12,7 +12,7 @@ from flask import Flask
 
 from tests.service.conftest import OPERATOR
 from tests.service.play import Session
-from tests.service.responses import CheckedClient, problems
+from tests.service.responses import CheckedClient, message_problems, problems
 
 PLAYED = [("sette-e-mezzo", {}, 50, 3), ("siete-y-media", {}, 50, 3), ("casino-pirate", {}, None, 3),
           ("pirate-pairs", {}, 40, 3), ("cassino", {"variant": "draw"}, 30, 2)]
@@ -48,6 +48,16 @@ def test_every_body_a_played_hand_receives_is_checked(client, new_player, worker
         session.call(p, "get", f"/v1/tables/{session.table_id}/hands")
     assert session.bodies > 10
     assert CheckedClient.checked - before >= session.bodies
+    # The hand's stream, read from the start by each player and by the operator, and the
+    # log's: each message was held to the stream's schema as it was read.
+    streams = [(f"/v1/tables/{session.table_id}/stream", p.auth, {"turns": "true"})
+               for p in session.players]
+    streams += [(f"/v1/tables/{session.table_id}/stream", OPERATOR, {}), ("/v1/feed/stream", OPERATOR, {})]
+    for path, auth, query in streams:
+        before = CheckedClient.messages
+        r = client.get(path, headers=auth, query_string={"timeout": 0.5, **query})
+        sent = r.get_data().count(b"\ndata: ")
+        assert sent > 10 and CheckedClient.messages - before == sent, path
 
 
 @pytest.fixture(scope="module")
@@ -145,3 +155,86 @@ def test_a_checked_client_fails_the_test_that_receives_a_drifting_body():
         app.test_client().get("/v1/tables/tb_1")
     with pytest.raises(AssertionError, match="status not listed"):
         app.test_client().get("/v1/games")
+
+
+POSTED = {"position": 3, "stream": "player-pl_1", "version": 1, "type": "TreasurePosted",
+          "recorded_at": "2026-11-27T16:00:00+00:00", "hand": None,
+          "data": {"from": "house:issued", "to": "wallet:pl_1", "amount": 100, "reason": "seed"}}
+DEALT = {**POSTED, "stream": "table-tb_1", "type": "game.CardDealt", "hand": "hd_1",
+         "data": {"seat": 0, "index": 0, "face_up": False, "timeout": False}}
+# An event's drift from its type's payload: each caught now that `data` is typed by `type`.
+EVENT_SPOILS = {
+    "an amount as text": lambda e: e["data"].update(amount="100"),
+    "a member the payload has not": lambda e: e["data"].update(note="x"),
+    "a member missing": lambda e: e["data"].pop("reason"),
+    "an account of no form": lambda e: e["data"].update(to="bank"),
+    "another type's payload": lambda e: e.update(type="TokenIssued"),
+    "a type of no event": lambda e: e.update(type="Posted"),
+    "a registration with its sealed name": lambda e: e.update(
+        type="PlayerRegistered", data={"player_id": "pl_1", "name_enc": "x"}),
+    "an engine's event without its prefix": lambda e: e.update(DEALT, type="CardDealt"),
+}
+
+
+def _feed(*items: dict[str, Any]) -> list[str]:
+    import orjson
+
+    return problems("GET", "/v1/feed", 200, "application/json",
+                    orjson.dumps({"items": list(items), "next_after": 3}))
+
+
+@pytest.mark.parametrize("spoil", list(EVENT_SPOILS))
+def test_a_feed_event_is_checked_as_its_type(spoil):
+    assert _feed(POSTED, DEALT, {**POSTED, "type": "PlayerRegistered", "data": {"player_id": "pl_1"}}) == []
+    wrong = copy.deepcopy(POSTED)
+    EVENT_SPOILS[spoil](wrong)
+    assert _feed(wrong), spoil
+
+
+CHECK = {"name": "deck.order", "passed": True, "evidence": {"cards": 2, "recomputed": ["1C", "2C"]},
+         "event": None}
+CHECK_SPOILS = {
+    "a count as text": lambda c: c["evidence"].update(cards="2"),
+    "another check's evidence": lambda c: c["evidence"].update(cards_checked=2),
+    "a check of no name": lambda c: c.update(name="deck.cut"),
+    "an event named by nothing": lambda c: c.update(event={}),
+}
+
+
+def _verification(check: dict[str, Any]) -> list[str]:
+    import orjson
+
+    body = {"hand_id": "hd_1", "table_id": "tb_1", "game": "cassino", "rules_version": 1,
+            "settled": True, "passed": True, "checks": [check]}
+    return problems("GET", "/v1/hands/{hand_id}/verification", 200, "application/json",
+                    orjson.dumps(body))
+
+
+@pytest.mark.parametrize("spoil", list(CHECK_SPOILS))
+def test_a_checks_evidence_is_checked_as_its_name(spoil):
+    assert _verification(CHECK) == []
+    assert _verification({**CHECK, "passed": False, "evidence": {"reason": "differs", "position": 1,
+                                                                   "recorded": ["1C"]},
+                          "event": {"stream": "table-tb_1", "version": 2}}) == []
+    wrong = copy.deepcopy(CHECK)
+    CHECK_SPOILS[spoil](wrong)
+    assert _verification(wrong), spoil
+
+
+def test_a_streams_message_is_checked_as_its_event_says():
+    """The `data:` of a table's stream is its `TableStreamMessage`, and its `event:` the type
+    of what it holds; the log's stream's, its `FeedStreamMessage`."""
+    import orjson
+
+    def message(event: str, data: dict[str, Any], route: str = TABLE + "/stream") -> list[str]:
+        return message_problems(route, f"id: 3\nevent: {event}\ndata: {orjson.dumps(data).decode()}")
+
+    event = {**{k: v for k, v in POSTED.items() if k not in ("position", "stream")}, "kind": "ledger"}
+    assert message("TreasurePosted", event) == []
+    assert message("TreasurePosted", POSTED, "/v1/feed/stream") == []
+    assert message_problems("/v1/feed/stream", ": keep-alive") == []
+    assert message("TreasurePosted", {**event, "kind": "table"})  # a posting is of the ledger
+    assert message("TreasurePosted", POSTED)  # a feed's event in a table's stream
+    assert message("TreasurePosted", {**POSTED, "type": "Posted"}, "/v1/feed/stream")
+    assert message("table", event)
+    assert message("TokenIssued", event)

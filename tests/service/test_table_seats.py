@@ -93,3 +93,28 @@ def test_a_player_lists_the_tables_he_sits_at(client, new_player):
     refused = client.get(f"/v1/tables?player={me.id}", headers=stranger.auth)
     assert refused.status_code == 403
     assert other not in [t["id"] for t in listed]
+
+
+def test_a_leave_retried_with_its_idempotency_key_is_answered_as_the_first_and_leaves_once(
+        client, new_player, app):
+    """A leave whose answer was lost, sent again with the same key, gets the first answer back
+    (not a 404 not_seated) and cashes out once; without a key, the retry is the 404; the key
+    with another request is a 422."""
+    table, (ann, bea) = _table(client, new_player, ["Ann", "Bea"])
+    path = f"/v1/tables/{table}/seats/{bea.id}"
+    key = {**bea.auth, "Idempotency-Key": "leave-1"}
+    first = client.delete(path, headers=key)
+    assert first.status_code == 200 and "Idempotent-Replayed" not in first.headers
+    again = client.delete(path, headers=key)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.json == first.json == {"player_id": bea.id, "cash_out": 20}
+    with app.extensions["banco.pool"].connection() as c:
+        events = read_stream(c, f"table-{table}")
+    assert [e.data["player_id"] for e in events if e.type == "PlayerLeft"] == [bea.id]
+    assert client.get(f"/v1/players/{bea.id}/balance", headers=bea.auth).json["balance"] == 50
+    assert client.delete(path, headers=bea.auth).json["code"] == "not_seated"
+    others = path.replace(bea.id, ann.id)
+    reused = client.delete(others, headers={**bea.auth, "Idempotency-Key": "leave-1"})
+    assert reused.status_code == 422 and reused.json["code"] == "idempotency_key_reused"
+    # A key is the caller's own: the same one sent by Ann is hers, new.
+    assert client.delete(others, headers={**ann.auth, "Idempotency-Key": "leave-1"}).status_code == 200

@@ -3,7 +3,15 @@ from openapi.yaml (`banco_sdk.models`), typed errors (`banco_sdk.errors`) and re
 bots (`python -m banco_sdk.bot`)."""
 
 from banco_sdk import models
-from banco_sdk._core import Call, GameTable, Retries, StreamEvent, as_action
+from banco_sdk._core import (
+    Call,
+    FeedEvent,
+    GameTable,
+    Retries,
+    StreamEvent,
+    TableEvent,
+    as_action,
+)
 from banco_sdk.aio import AsyncBanco
 from banco_sdk.client import Banco
 from banco_sdk.errors import (
@@ -25,7 +33,7 @@ __version__ = "1.0.0"  # the API's (`info.version` of openapi.yaml), as pyprojec
 
 __all__ = [
     "AsyncBanco", "BadRequest", "Banco", "BancoError", "Call", "Conflict", "ConnectionFailed",
-    "Forbidden", "GameTable", "NotFound", "PreconditionFailed", "PreconditionRequired", "Retries",
-    "ServiceUnavailable", "StreamEvent", "TooManyRequests", "Unauthorized", "UnprocessableContent",
-    "__version__", "as_action", "models",
+    "FeedEvent", "Forbidden", "GameTable", "NotFound", "PreconditionFailed",
+    "PreconditionRequired", "Retries", "ServiceUnavailable", "StreamEvent", "TableEvent",
+    "TooManyRequests", "Unauthorized", "UnprocessableContent", "__version__", "as_action", "models",
 ]

@@ -9,7 +9,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Generic, Protocol, TypeVar
+from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
 
 import httpx
 from pydantic import BaseModel, Field, TypeAdapter
@@ -23,6 +23,25 @@ GameTable = (models.SetteEMezzoTable | models.SieteYMediaTable | models.CasinoPi
              | models.PiratePairsTable | models.CassinoTable)
 # Read by its `game`, as the spec's `Table` discriminates.
 TABLE: TypeAdapter[GameTable] = TypeAdapter(Annotated[GameTable, Field(discriminator="game")])
+# An event of a table's, and of the log's feed, typed by its `type` (the spec's `TableEvent` and
+# `FeedEvent` unions' members); an engine's event is the `...Game` member, its data the game's.
+TableEvent = (models.TableEventTreasurePosted | models.TableEventPlayerRegistered
+    | models.TableEventPlayerErased | models.TableEventAuditorRegistered
+    | models.TableEventTokenChanged | models.TableEventOperatorKeyCreated
+    | models.TableEventOperatorKeyChanged | models.TableEventTableCreated
+    | models.TableEventPlayerSeated | models.TableEventPlayerLeft | models.TableEventHandBegan
+    | models.TableEventHandSettled | models.TableEventSeedRevealed
+    | models.TableEventTableEnded | models.TableEventDeadlineSet
+    | models.TableEventSettlementClaimed | models.TableEventGame)
+FeedEvent = (models.FeedEventTreasurePosted | models.FeedEventPlayerRegistered
+    | models.FeedEventPlayerErased | models.FeedEventAuditorRegistered
+    | models.FeedEventTokenChanged | models.FeedEventOperatorKeyCreated
+    | models.FeedEventOperatorKeyChanged | models.FeedEventTableCreated
+    | models.FeedEventPlayerSeated | models.FeedEventPlayerLeft | models.FeedEventHandBegan
+    | models.FeedEventHandSettled | models.FeedEventSeedRevealed | models.FeedEventTableEnded
+    | models.FeedEventDeadlineSet | models.FeedEventSettlementClaimed | models.FeedEventGame)
+TABLE_EVENT: TypeAdapter[TableEvent] = TypeAdapter(TableEvent)
+FEED_EVENT: TypeAdapter[FeedEvent] = TypeAdapter(FeedEvent)
 
 
 class Versioned(Protocol):
@@ -145,11 +164,11 @@ class StreamEvent:
         """The table of an `event: table` (a stream opened with `turns=True`)."""
         return TABLE.validate_python(self.data)
 
-    def table_event(self) -> models.TableEvent:
-        return models.TableEvent.model_validate(self.data)
+    def table_event(self) -> TableEvent:
+        return TABLE_EVENT.validate_python(self.data)
 
-    def feed_event(self) -> models.FeedEvent:
-        return models.FeedEvent.model_validate(self.data)
+    def feed_event(self) -> FeedEvent:
+        return FEED_EVENT.validate_python(self.data)
 
 
 class StreamPlace:
@@ -308,7 +327,11 @@ def events_page(ref: TableRef, after: int, limit: int | None) -> Call[models.Eve
                 {"after": after, "limit": limit})
 
 
-def feed_page(after: int, types: str | None, limit: int | None) -> Call[models.FeedPage]:
+# `after` of the feed and its stream: a position, or the log's last event when asked.
+FeedPlace = int | Literal["latest"]
+
+
+def feed_page(after: FeedPlace, types: str | None, limit: int | None) -> Call[models.FeedPage]:
     return Call("GET", "/v1/feed", model(models.FeedPage), {"after": after, "types": types, "limit": limit})
 
 
@@ -322,7 +345,8 @@ def table_stream_params(after: int | None, turns: bool, events: bool,
                               "timeout": timeout}.items() if v is not None}
 
 
-def feed_stream_params(after: int | None, types: str | None, timeout: float | None) -> dict[str, Any]:
+def feed_stream_params(after: FeedPlace | None, types: str | None,
+                       timeout: float | None) -> dict[str, Any]:
     return {k: v for k, v in {"after": after, "types": types, "timeout": timeout}.items() if v is not None}
 
 

@@ -11,7 +11,16 @@ from httpx_sse import EventSource
 
 from banco_sdk import _core as core
 from banco_sdk import errors, models
-from banco_sdk._core import Call, GameTable, Retries, StreamEvent, TableRef, Versioned
+from banco_sdk._core import (
+    Call,
+    FeedEvent,
+    GameTable,
+    Retries,
+    StreamEvent,
+    TableEvent,
+    TableRef,
+    Versioned,
+)
 
 T = TypeVar("T")
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
@@ -168,7 +177,7 @@ class Banco:
         return found
 
     def table_events(self, table: TableRef, *, after: int = 0,
-                     limit: int | None = None) -> Iterator[models.TableEvent]:
+                     limit: int | None = None) -> Iterator[TableEvent]:
         """The table's events after version `after`, as this token may see them, up to its
         version when the last page was read."""
         while True:
@@ -179,7 +188,7 @@ class Banco:
                 return
 
     def feed(self, *, after: int = 0, types: str | list[str] | None = None,
-             limit: int | None = None) -> Iterator[models.FeedEvent]:
+             limit: int | None = None) -> Iterator[FeedEvent]:
         """The log's events after position `after`, in the feed's order, until a page comes back
         empty (nothing more committed yet: ask again later from the last `position`)."""
         while True:
@@ -188,6 +197,11 @@ class Banco:
                 return
             yield from page.items
             after = page.next_after
+
+    def feed_head(self) -> int:
+        """The position of the log's last event now: `feed(after=...)` from it reads only what
+        commits from now on."""
+        return (self.call(core.feed_page("latest", None, 1))).next_after
 
     # Streams.
 
@@ -202,10 +216,11 @@ class Banco:
         return self._sse(f"/v1/tables/{core.table_id(table)}/stream", params, timeout,
                          last_event_id, follow)
 
-    def feed_stream(self, *, after: int | None = None, types: str | list[str] | None = None,
+    def feed_stream(self, *, after: core.FeedPlace | None = None, types: str | list[str] | None = None,
                     timeout: float | None = None, last_event_id: str | None = None,
                     follow: bool = True) -> Generator[StreamEvent, None, None]:
-        """The log's events as Server-Sent Events (`id:` their position), resumed as `stream`."""
+        """The log's events as Server-Sent Events (`id:` their position), resumed as `stream`;
+        `after="latest"`: only those committed from now on."""
         params = core.feed_stream_params(after, core.types_param(types), timeout)
         return self._sse("/v1/feed/stream", params, timeout, last_event_id, follow)
 

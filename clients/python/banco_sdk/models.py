@@ -80,6 +80,18 @@ class AuditorCreated(BaseModel):
     token: Annotated[str, Field(description='Shown only in this response.')]
 
 
+class AuditorRegisteredData(BaseModel):
+    """
+    An auditor was given read access (his tokens' events follow in his stream).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    auditor_id: str
+    name: Annotated[str, Field(max_length=100, min_length=1)]
+
+
 class Balance(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -304,6 +316,25 @@ class Cause(BaseModel):
     request_id: str | None = None
 
 
+class ChainEvidence(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    events: Annotated[int | None, Field(description='Events linked.')] = None
+    head: Annotated[str | None, Field(description="The stream's head (hex).")] = None
+    reason: Annotated[
+        str | None, Field(description='Why it failed, and at which event.')
+    ] = None
+    recomputed: Annotated[
+        str | None, Field(description='The hash recomputed (hex).')
+    ] = None
+    stored: Annotated[
+        str | None, Field(description='The hash stored with the event (hex).')
+    ] = None
+    stream: str | None = None
+    summary: str | None = None
+
+
 class ChallengeAction(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -311,27 +342,6 @@ class ChallengeAction(BaseModel):
     seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
     target: int
     type: Literal['challenge']
-
-
-class Check(BaseModel):
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-    event: Annotated[
-        dict[str, Any] | None,
-        Field(
-            description='The event a failed check points at: its stream and version.',
-            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
-        ),
-    ]
-    evidence: Annotated[
-        dict[str, Any],
-        Field(
-            description='What was compared (auditors only; others get the `reason` of a failure and the `summary` of what was counted, such as deck.dealt\'s "54 cards dealt: 2 to choose the dealer, 52 from the deck").'
-        ),
-    ]
-    name: Annotated[str, Field(examples=['deck.commitment'])]
-    passed: bool
 
 
 class Checkpoint(BaseModel):
@@ -362,12 +372,64 @@ class ChooseAction(BaseModel):
     type: Literal['choose']
 
 
+class CommitmentEvidence(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    commitment: str | None = None
+    reason: Annotated[
+        str | None, Field(description='Why it failed, and at which event.')
+    ] = None
+    server_seed: str | None = None
+    sha256_of_seed: str | None = None
+    summary: str | None = None
+
+
 class ConcedeAction(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
     seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
     type: Literal['concede']
+
+
+class DeadlineSetData(BaseModel):
+    """
+    The turn in play and when it times out (seconds since the epoch).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    deadline: Annotated[
+        float, Field(ge=-1.7976931348623157e+308, le=1.7976931348623157e+308)
+    ]
+    hand: str
+    seat: int
+    waiting_for: str
+
+
+class DealtEvidence(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards_checked: int | None = None
+    counted: Annotated[
+        dict[str, int] | None,
+        Field(
+            description='Cards checked by where they were drawn from (deck, reshuffled, dealer_draw).'
+        ),
+    ] = None
+    dealt: Annotated[
+        Any | None, Field(description='The card or cards the event recorded.')
+    ] = None
+    expected: Annotated[
+        Any | None, Field(description='The card or cards of the shuffle.')
+    ] = None
+    reason: Annotated[
+        str | None, Field(description='Why it failed, and at which event.')
+    ] = None
+    summary: str | None = None
 
 
 class DeclareAction(BaseModel):
@@ -380,12 +442,45 @@ class DeclareAction(BaseModel):
     value: int
 
 
+class DoubleEntryEvidence(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    flows: dict[str, int] | None = None
+    net: Annotated[
+        int | None, Field(description="The sum of every account's flow: 0.")
+    ] = None
+    posting: Any | None = None
+    postings: int | None = None
+    reason: Annotated[
+        str | None, Field(description='Why it failed, and at which event.')
+    ] = None
+    summary: str | None = None
+
+
 class DrawAction(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
     seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
     type: Literal['draw']
+
+
+class Drift(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    account: str
+    from_log: Annotated[int, Field(description="Its postings' sum in the log.")]
+    projected: Annotated[int, Field(description='Its balance as projected.')]
+
+
+class EventRef(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    stream: str
+    version: int
 
 
 class ExtendAction(BaseModel):
@@ -408,14 +503,50 @@ class FailedJob(BaseModel):
     id: str
 
 
-class FeedEvent(BaseModel):
+class FeedEventAuditorRegistered(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: AuditorRegisteredData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['AuditorRegistered'], Field(examples=['AuditorRegistered'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventDeadlineSet(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DeadlineSetData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['DeadlineSet'], Field(examples=['DeadlineSet'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGame(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
     data: Annotated[
         dict[str, Any],
         Field(
-            description="As you may see it: hidden cards only to auditors; a registration shows the player's id, not his name."
+            description="The engine's event as you may see it: its keys are the game's (a hidden card is left out)."
         ),
     ]
     hand: str | None = None
@@ -427,21 +558,50 @@ class FeedEvent(BaseModel):
     ]
     recorded_at: str
     stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
-    type: Annotated[str, Field(examples=['TreasurePosted'])]
+    type: Annotated[
+        str, Field(examples=['game.CardDealt'], pattern='^game[.][A-Za-z]+$')
+    ]
     version: Annotated[int, Field(description='Its version in its stream.')]
 
 
-class FeedPage(BaseModel):
+class FeedStreamMessage1(BaseModel):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
     model_config = ConfigDict(
         extra='ignore',
     )
-    items: list[FeedEvent]
-    next_after: Annotated[
-        int,
-        Field(
-            description="The `after` to ask next: the last item's position, or this request's `after` when the page is empty (nothing more has committed yet)."
-        ),
-    ]
+
+
+class FeedStreamMessage5(FeedEventAuditorRegistered, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage16(FeedEventDeadlineSet, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage18(FeedEventGame, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
 
 
 class Game(BaseModel):
@@ -493,6 +653,16 @@ class Game(BaseModel):
     ]
 
 
+class HandBeganData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    commitment: str
+    hand_id: str
+    number: int
+    seats: list[dict[str, Any]]
+
+
 class HandPosting(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -538,6 +708,14 @@ class HandSeat(BaseModel):
             description="The player's own text mixed into the shuffle, if he gave one."
         ),
     ] = None
+
+
+class HandSettledData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    hand_id: str
+    postings: list[dict[str, Any]]
 
 
 class Health(BaseModel):
@@ -598,6 +776,22 @@ class InclusionProof(BaseModel):
         list[str], Field(description='RFC 9162 audit path, leaf to root, hex.')
     ]
     tree_size: int
+
+
+class IntegrityChainCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event: Annotated[
+        EventRef | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: ChainEvidence
+    name: Literal['integrity.chain']
+    passed: bool
 
 
 class Join(BaseModel):
@@ -684,18 +878,18 @@ class KeyIssued(BaseModel):
     ]
 
 
-class LedgerCheck(BaseModel):
+class LedgerCheckResult(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    id: Annotated[str, Field(examples=['b7f1c0de-0000-4000-8000-000000000000'])]
-    result: Annotated[
-        dict[str, Any] | None,
-        Field(
-            description='accounts, total (always 0), negative_accounts, drifting_accounts, ok'
-        ),
-    ] = None
-    status: Annotated[str, Field(examples=['finished'])]
+    accounts: int
+    as_of_position: int
+    drifting_accounts: list[Drift]
+    negative_accounts: Annotated[
+        int, Field(description='Accounts below 0 other than house:issued.')
+    ]
+    ok: bool
+    total: Annotated[int, Field(description='The sum of every balance: 0.')]
 
 
 class Left(BaseModel):
@@ -741,6 +935,79 @@ class Me(BaseModel):
             examples=[[]],
         ),
     ]
+
+
+class MoneyDoubleEntryCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event: Annotated[
+        EventRef | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: DoubleEntryEvidence
+    name: Literal['money.double_entry']
+    passed: bool
+
+
+class NoNegativeEvidence(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    account: str | None = None
+    accounts: list[str] | None = None
+    balance: int | None = None
+    reason: Annotated[
+        str | None, Field(description='Why it failed, and at which event.')
+    ] = None
+    summary: str | None = None
+
+
+class OperatorKeyChangedData(BaseModel):
+    """
+    A scoped API key's secret replaced (rotated) or the key revoked, and who did it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    key_id: str
+
+
+class OperatorKeyCreatedData(BaseModel):
+    """
+    The operator made a scoped API key: its id, name, scopes and expiry (ISO 8601, or none),
+        and who made it; never the key nor its hash.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    expires_at: Annotated[str | None, Field(...)]
+    key_id: str
+    name: Annotated[str, Field(max_length=100, min_length=1)]
+    scopes: list[str]
+
+
+class OrderEvidence(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: int | None = None
+    position: Annotated[
+        int | None, Field(description='Where the orders first differ.')
+    ] = None
+    reason: Annotated[
+        str | None, Field(description='Why it failed, and at which event.')
+    ] = None
+    recomputed: list[str] | None = None
+    recorded: list[str] | None = None
+    summary: str | None = None
 
 
 class PirateOptions(BaseModel):
@@ -874,6 +1141,49 @@ class PlayerCreated(BaseModel):
     ]
 
 
+class PlayerErasedData(BaseModel):
+    """
+    A player's key was destroyed: his sealed personal data can no longer be read. Holds none.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    player_id: str
+
+
+class PlayerLeftData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cash_out: Annotated[int, Field(ge=0)]
+    player_id: str
+    seat: int
+
+
+class PlayerRegisteredData(BaseModel):
+    """
+    A player joined Banco: his id (his name is the players' resource's).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    player_id: str
+
+
+class PlayerSeatedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    age: int | None = None
+    buy_in: Annotated[int, Field(ge=0)]
+    player_id: str
+    seat: int
+    seed: str | None = None
+
+
 class PlayerSummary(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -920,7 +1230,13 @@ class Problem(BaseModel):
         dict[str, Any] | None,
         Field(description="503 from /readyz: each dependency's state"),
     ] = None
-    code: Annotated[str | None, Field(examples=['insufficient_treasure'])] = None
+    code: Annotated[
+        Literal['after_beyond_version', 'already_chosen', 'already_seated', 'as_of_not_reached', 'auditor_not_found', 'bad_action', 'bad_build', 'bad_capture', 'bad_card', 'bad_declaration', 'bad_extend', 'bad_options', 'bad_player_count', 'bad_players', 'bad_request', 'bad_reserve', 'bad_target', 'balance_too_low', 'bet_out_of_range', 'body_too_large', 'build_reserved', 'buy_in_fixed', 'buy_in_required', 'cannot_split', 'cannot_volunteer', 'card_not_in_hand', 'conflict', 'duplicate_seat', 'error', 'expectation_failed', 'exports_busy', 'figure_cannot_build', 'forbidden', 'hand_in_play', 'hand_not_found', 'hand_not_settled', 'headers_too_large', 'idempotency_key_reused', 'if_match_required', 'insufficient_balance', 'insufficient_treasure', 'internal_error', 'invalid_cursor', 'invalid_event', 'invalid_idempotency_key', 'invalid_input', 'invalid_json', 'invalid_options', 'invalid_secret', 'invalid_ticket', 'invalid_url', 'job_not_failed', 'job_not_found', 'makes_pair', 'method_not_allowed', 'must_hold_value', 'must_take_matching', 'no_cards_to_draw', 'no_hand_in_play', 'no_seed', 'not_acceptable', 'not_enough_players', 'not_found', 'not_implemented', 'not_in_hand', 'not_ready', 'not_seated', 'not_settled', 'not_your_seat', 'not_your_turn', 'nothing_to_capture', 'own_build', 'owns_build', 'player_erased', 'player_not_found', 'precondition_failed', 'precondition_required', 'request_line_too_long', 'request_timeout', 'stale_version', 'subscription_not_found', 'table_full', 'table_not_found', 'table_not_open', 'table_over', 'ticket_not_a_token', 'ticket_not_accepted', 'ticket_wrong_stream', 'token_revoked', 'too_early', 'too_many_requests', 'trail_not_allowed', 'unauthorized', 'unavailable', 'unknown_command', 'unknown_event_type', 'unknown_game', 'unknown_item', 'unknown_position', 'unknown_seat', 'unknown_variant', 'unsupported_media_type', 'url_not_allowed', 'variant_conflict', 'version_conflict', 'volunteer_taken', 'waiters_busy', 'wrong_phase', 'wrong_value'] | None,
+        Field(
+            description='Why, for programs: one of these, the same from release to release.',
+            examples=['insufficient_treasure'],
+        ),
+    ] = None
     detail: Annotated[
         str | None, Field(examples=['account wallet:pl_1 holds 5, cannot pay 10'])
     ] = None
@@ -959,25 +1275,6 @@ class Ready(BaseModel):
     )
     checks: dict[str, str]
     status: Annotated[str, Field(examples=['ready'])]
-
-
-class ReplayStep(BaseModel):
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-    cause: Cause
-    data: dict[str, Any]
-    hand: str | None = None
-    kind: Annotated[str, Field(examples=['game'])]
-    recorded_at: str
-    state: Annotated[
-        dict[str, Any] | None,
-        Field(description='The hand after this event, as you may see it.'),
-    ]
-    step: int
-    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
-    type: Annotated[str, Field(examples=['CardDealt'])]
-    version: Annotated[int, Field(description="The table stream's version.")]
 
 
 class Requeued(BaseModel):
@@ -1026,6 +1323,20 @@ class RevealOffer(BaseModel):
     type: Literal['reveal']
 
 
+class RulesEvidence(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    commands_decided_again: int | None = None
+    decided: Any | None = None
+    reason: Annotated[
+        str | None, Field(description='Why it failed, and at which event.')
+    ] = None
+    recorded: Any | None = None
+    rules_version: int | None = None
+    summary: str | None = None
+
+
 class Scope(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1060,6 +1371,16 @@ class Seat(BaseModel):
     ]
 
 
+class SeedRevealedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    auditors_only: bool
+    hand_id: str
+    player_seeds: list[str] | None = None
+    server_seed: str | None = None
+
+
 class SetteEMezzoTurn(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1083,6 +1404,32 @@ class SetteOptions(BaseModel):
     max_bet: Annotated[int, Field(ge=1, le=1000000000)] = 100
     min_bet: Annotated[int, Field(ge=1, le=1000000000)] = 1
     turn_timeout_s: Annotated[int, Field(ge=1, le=86400)] = 30
+
+
+class SettlementClaimedData(BaseModel):
+    """
+    The one settlement of a hand: its stream exists once, so a second settlement conflicts.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    hand_id: str
+    table_id: str
+
+
+class SettlementEvidence(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    pending: str | None = None
+    postings: list[dict[str, Any]] | None = None
+    reason: Annotated[
+        str | None, Field(description='Why it failed, and at which event.')
+    ] = None
+    recomputed: Any | None = None
+    recorded: Any | None = None
+    summary: str | None = None
 
 
 class SevenHalfHand(BaseModel):
@@ -1391,15 +1738,211 @@ class TableCreate(BaseModel):
     ] = None
 
 
-class TableEvent(BaseModel):
+class TableCreatedData(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    data: dict[str, Any]
+    created_by: str
+    game: str
+    options: dict[str, Any]
+    rules_version: Annotated[int | None, Field(ge=1)] = None
+    table_id: str
+
+
+class TableEndedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    reason: str
+
+
+class TableEventAuditorRegistered(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: AuditorRegisteredData
     hand: str | None = None
-    kind: Annotated[str, Field(examples=['game'])]
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
     recorded_at: str
-    type: Annotated[str, Field(examples=['CardDealt'])]
+    type: Annotated[Literal['AuditorRegistered'], Field(examples=['AuditorRegistered'])]
+    version: int
+
+
+class TableEventDeadlineSet(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DeadlineSetData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['DeadlineSet'], Field(examples=['DeadlineSet'])]
+    version: int
+
+
+class TableEventGame(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: Annotated[
+        dict[str, Any],
+        Field(
+            description="The engine's event as you may see it: its keys are the game's (a hidden card is left out)."
+        ),
+    ]
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[str, Field(examples=['CardDealt'], pattern='^[A-Za-z]+$')]
+    version: int
+
+
+class TableEventHandBegan(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandBeganData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['HandBegan'], Field(examples=['HandBegan'])]
+    version: int
+
+
+class TableEventHandSettled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandSettledData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['HandSettled'], Field(examples=['HandSettled'])]
+    version: int
+
+
+class TableEventOperatorKeyChanged(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: OperatorKeyChangedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[
+        Literal['OperatorKeyRotated', 'OperatorKeyRevoked'],
+        Field(examples=['OperatorKeyRotated']),
+    ]
+    version: int
+
+
+class TableEventOperatorKeyCreated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: OperatorKeyCreatedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[
+        Literal['OperatorKeyCreated'], Field(examples=['OperatorKeyCreated'])
+    ]
+    version: int
+
+
+class TableEventPlayerErased(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerErasedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['PlayerErased'], Field(examples=['PlayerErased'])]
+    version: int
+
+
+class TableEventPlayerLeft(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerLeftData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['PlayerLeft'], Field(examples=['PlayerLeft'])]
+    version: int
+
+
+class TableEventPlayerRegistered(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerRegisteredData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['PlayerRegistered'], Field(examples=['PlayerRegistered'])]
+    version: int
+
+
+class TableEventPlayerSeated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerSeatedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['PlayerSeated'], Field(examples=['PlayerSeated'])]
+    version: int
+
+
+class TableEventSeedRevealed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: SeedRevealedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['SeedRevealed'], Field(examples=['SeedRevealed'])]
+    version: int
+
+
+class TableEventSettlementClaimed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: SettlementClaimedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['SettlementClaimed'], Field(examples=['SettlementClaimed'])]
+    version: int
+
+
+class TableEventTableCreated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: TableCreatedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['TableCreated'], Field(examples=['TableCreated'])]
+    version: int
+
+
+class TableEventTableEnded(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: TableEndedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['TableEnded'], Field(examples=['TableEnded'])]
     version: int
 
 
@@ -1447,6 +1990,20 @@ class Token(BaseModel):
     ]
 
 
+class TokenChangedData(BaseModel):
+    """
+    A bearer token issued or revoked: whose, its id and who did it; never the token nor its hash.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    role: Literal['auditor', 'player']
+    subject: str
+    token_id: str
+
+
 class TrailAction(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1480,23 +2037,39 @@ class TransferResult(BaseModel):
     posting: Posting
 
 
-class Verification(BaseModel):
+class TreasurePostedData(BaseModel):
+    """
+    One double-entry posting: `amount` moves from `from` to `to`.
+    """
+
     model_config = ConfigDict(
         extra='ignore',
     )
-    checks: list[Check]
-    game: str
-    hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
-    passed: bool
-    rules_version: Annotated[
-        int,
+    amount: Annotated[int, Field(ge=1)]
+    from_: Annotated[
+        str,
         Field(
-            description="The rules version the hand was decided again with: the one its table's TableCreated event recorded (1 when it recorded none).",
-            examples=[1],
+            alias='from',
+            pattern='^(house:issued|wallet:[\\w-]+|(seat|escrow|pot):[\\w-]+:[\\w-]+)$',
         ),
     ]
-    settled: bool
-    table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+    hand: str | None = None
+    reason: Annotated[str, Field(max_length=200, min_length=1)]
+    table: str | None = None
+    to: Annotated[
+        str,
+        Field(
+            pattern='^(house:issued|wallet:[\\w-]+|(seat|escrow|pot):[\\w-]+:[\\w-]+)$'
+        ),
+    ]
+
+
+class Viewer(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    kind: Literal['seat', 'spectator', 'auditor']
+    seat: Annotated[int | None, Field(description='Its seat.')]
 
 
 class VolunteerAction(BaseModel):
@@ -1670,6 +2243,54 @@ class CassinoTable(BaseModel):
     you: Annotated[int | None, Field(description='Your seat, if any.')]
 
 
+class DeckCommitmentCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event: Annotated[
+        EventRef | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: CommitmentEvidence
+    name: Literal['deck.commitment']
+    passed: bool
+
+
+class DeckDealtCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event: Annotated[
+        EventRef | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: DealtEvidence
+    name: Literal['deck.dealt']
+    passed: bool
+
+
+class DeckOrderCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event: Annotated[
+        EventRef | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: OrderEvidence
+    name: Literal['deck.order']
+    passed: bool
+
+
 class DeclareOffer(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1685,31 +2306,6 @@ class DeliveryPage(BaseModel):
     )
     items: list[WebhookDelivery]
     next_before: Annotated[int | None, Field(...)]
-
-
-class EventPage(BaseModel):
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-    items: list[TableEvent]
-    more: Annotated[
-        bool,
-        Field(
-            description='Whether the table has events after `next_after` (`next_after` < `version`): ask again with `after=next_after` until it is false.'
-        ),
-    ]
-    next_after: Annotated[
-        int,
-        Field(
-            description="The `after` to ask for the next page: the last item's version, or this request's `after` when the page is empty."
-        ),
-    ]
-    version: Annotated[
-        int,
-        Field(
-            description="The table's version now, whether or not `limit` cut the page short of it."
-        ),
-    ]
 
 
 class Evidence(BaseModel):
@@ -1736,6 +2332,438 @@ class Evidence(BaseModel):
     table_created: BundleEvent
     table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
     viewer: Annotated[dict[str, Any], Field(examples=[{'kind': 'seat', 'seat': 1}])]
+
+
+class FeedEventHandBegan(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandBeganData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['HandBegan'], Field(examples=['HandBegan'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventHandSettled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandSettledData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['HandSettled'], Field(examples=['HandSettled'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventOperatorKeyChanged(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: OperatorKeyChangedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['OperatorKeyRotated', 'OperatorKeyRevoked'],
+        Field(examples=['OperatorKeyRotated']),
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventOperatorKeyCreated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: OperatorKeyCreatedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['OperatorKeyCreated'], Field(examples=['OperatorKeyCreated'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventPlayerErased(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerErasedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['PlayerErased'], Field(examples=['PlayerErased'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventPlayerLeft(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerLeftData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['PlayerLeft'], Field(examples=['PlayerLeft'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventPlayerRegistered(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerRegisteredData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['PlayerRegistered'], Field(examples=['PlayerRegistered'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventPlayerSeated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerSeatedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['PlayerSeated'], Field(examples=['PlayerSeated'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventSeedRevealed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: SeedRevealedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['SeedRevealed'], Field(examples=['SeedRevealed'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventSettlementClaimed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: SettlementClaimedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['SettlementClaimed'], Field(examples=['SettlementClaimed'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventTableCreated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: TableCreatedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['TableCreated'], Field(examples=['TableCreated'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventTableEnded(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: TableEndedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['TableEnded'], Field(examples=['TableEnded'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventTokenChanged(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: TokenChangedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['TokenIssued', 'TokenRevoked'], Field(examples=['TokenIssued'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventTreasurePosted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: TreasurePostedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['TreasurePosted'], Field(examples=['TreasurePosted'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedStreamMessage2(FeedEventTreasurePosted, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage3(FeedEventPlayerRegistered, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage4(FeedEventPlayerErased, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage6(FeedEventTokenChanged, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage7(FeedEventOperatorKeyCreated, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage8(FeedEventOperatorKeyChanged, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage9(FeedEventTableCreated, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage10(FeedEventPlayerSeated, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage11(FeedEventPlayerLeft, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage12(FeedEventHandBegan, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage13(FeedEventHandSettled, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage14(FeedEventSeedRevealed, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage15(FeedEventTableEnded, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage17(FeedEventSettlementClaimed, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage(
+    RootModel[
+        FeedStreamMessage2
+        | FeedStreamMessage3
+        | FeedStreamMessage4
+        | FeedStreamMessage5
+        | FeedStreamMessage6
+        | FeedStreamMessage7
+        | FeedStreamMessage8
+        | FeedStreamMessage9
+        | FeedStreamMessage10
+        | FeedStreamMessage11
+        | FeedStreamMessage12
+        | FeedStreamMessage13
+        | FeedStreamMessage14
+        | FeedStreamMessage15
+        | FeedStreamMessage16
+        | FeedStreamMessage17
+        | FeedStreamMessage18
+    ]
+):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    root: Annotated[
+        FeedStreamMessage2 | FeedStreamMessage3 | FeedStreamMessage4 | FeedStreamMessage5 | FeedStreamMessage6 | FeedStreamMessage7 | FeedStreamMessage8 | FeedStreamMessage9 | FeedStreamMessage10 | FeedStreamMessage11 | FeedStreamMessage12 | FeedStreamMessage13 | FeedStreamMessage14 | FeedStreamMessage15 | FeedStreamMessage16 | FeedStreamMessage17 | FeedStreamMessage18,
+        Field(
+            description="The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it."
+        ),
+    ]
 
 
 class HistoryPage(BaseModel):
@@ -1775,6 +2803,50 @@ class KeyList(BaseModel):
     scopes: Annotated[
         list[Scope], Field(description='Every scope a key may hold, and what it opens.')
     ]
+
+
+class LedgerCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    id: Annotated[str, Field(examples=['b7f1c0de-0000-4000-8000-000000000000'])]
+    result: Annotated[
+        LedgerCheckResult | None,
+        Field(description='Null until the check has finished.'),
+    ] = None
+    status: Annotated[str, Field(examples=['finished'])]
+
+
+class MoneyNoNegativeCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event: Annotated[
+        EventRef | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: NoNegativeEvidence
+    name: Literal['money.no_negative']
+    passed: bool
+
+
+class MoneySettlementCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event: Annotated[
+        EventRef | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: SettlementEvidence
+    name: Literal['money.settlement']
+    passed: bool
 
 
 class PiratePairsTable(BaseModel):
@@ -1832,15 +2904,20 @@ class PlayerPage(BaseModel):
     next_cursor: Annotated[str | None, Field(...)]
 
 
-class Replay(BaseModel):
+class RulesCheck(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    game: str
-    hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
-    steps: list[ReplayStep]
-    table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
-    viewer: Annotated[dict[str, Any], Field(examples=[{'kind': 'seat', 'seat': 1}])]
+    event: Annotated[
+        EventRef | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: RulesEvidence
+    name: Literal['rules']
+    passed: bool
 
 
 class SetteEMezzoView(BaseModel):
@@ -1975,6 +3052,32 @@ class SubscriptionList(BaseModel):
     items: list[Subscription]
 
 
+class TableEventTokenChanged(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: TokenChangedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[
+        Literal['TokenIssued', 'TokenRevoked'], Field(examples=['TokenIssued'])
+    ]
+    version: int
+
+
+class TableEventTreasurePosted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: TreasurePostedData
+    hand: str | None = None
+    kind: Annotated[Literal['ledger'], Field(examples=['ledger'])]
+    recorded_at: str
+    type: Annotated[Literal['TreasurePosted'], Field(examples=['TreasurePosted'])]
+    version: int
+
+
 class TablePage(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -2064,6 +3167,19 @@ class CasinoPirateTable(BaseModel):
     you: Annotated[int | None, Field(description='Your seat, if any.')]
 
 
+class FeedPage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGame]
+    next_after: Annotated[
+        int,
+        Field(
+            description="The `after` to ask next: the last item's position, or this request's `after` when the page is empty (nothing more has committed yet)."
+        ),
+    ]
+
+
 class Hand(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -2113,6 +3229,341 @@ class HandPage(BaseModel):
     next_cursor: Annotated[int | None, Field(...)]
 
 
+class ReplayStepAuditorRegistered(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: AuditorRegisteredData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['AuditorRegistered'], Field(examples=['AuditorRegistered'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDeadlineSet(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DeadlineSetData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['DeadlineSet'], Field(examples=['DeadlineSet'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGame(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: Annotated[
+        dict[str, Any],
+        Field(
+            description="The engine's event as you may see it: its keys are the game's (a hidden card is left out)."
+        ),
+    ]
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[str, Field(examples=['CardDealt'], pattern='^[A-Za-z]+$')]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepHandBegan(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: HandBeganData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['HandBegan'], Field(examples=['HandBegan'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepHandSettled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: HandSettledData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['HandSettled'], Field(examples=['HandSettled'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepOperatorKeyChanged(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: OperatorKeyChangedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[
+        Literal['OperatorKeyRotated', 'OperatorKeyRevoked'],
+        Field(examples=['OperatorKeyRotated']),
+    ]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepOperatorKeyCreated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: OperatorKeyCreatedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[
+        Literal['OperatorKeyCreated'], Field(examples=['OperatorKeyCreated'])
+    ]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepPlayerErased(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: PlayerErasedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['PlayerErased'], Field(examples=['PlayerErased'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepPlayerLeft(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: PlayerLeftData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['PlayerLeft'], Field(examples=['PlayerLeft'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepPlayerRegistered(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: PlayerRegisteredData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['PlayerRegistered'], Field(examples=['PlayerRegistered'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepPlayerSeated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: PlayerSeatedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['PlayerSeated'], Field(examples=['PlayerSeated'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepSeedRevealed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: SeedRevealedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['SeedRevealed'], Field(examples=['SeedRevealed'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepSettlementClaimed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: SettlementClaimedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['SettlementClaimed'], Field(examples=['SettlementClaimed'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepTableCreated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: TableCreatedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['TableCreated'], Field(examples=['TableCreated'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepTableEnded(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: TableEndedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['TableEnded'], Field(examples=['TableEnded'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepTokenChanged(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: TokenChangedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[
+        Literal['TokenIssued', 'TokenRevoked'], Field(examples=['TokenIssued'])
+    ]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepTreasurePosted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: TreasurePostedData
+    hand: str | None = None
+    kind: Annotated[Literal['ledger'], Field(examples=['ledger'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['TreasurePosted'], Field(examples=['TreasurePosted'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
 class SetteEMezzoTable(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -2160,6 +3611,89 @@ class SetteEMezzoTable(BaseModel):
     you: Annotated[int | None, Field(description='Your seat, if any.')]
 
 
+class TableStreamMessage(
+    RootModel[
+        SetteEMezzoTable
+        | SieteYMediaTable
+        | CasinoPirateTable
+        | PiratePairsTable
+        | CassinoTable
+        | TableEventTreasurePosted
+        | TableEventPlayerRegistered
+        | TableEventPlayerErased
+        | TableEventAuditorRegistered
+        | TableEventTokenChanged
+        | TableEventOperatorKeyCreated
+        | TableEventOperatorKeyChanged
+        | TableEventTableCreated
+        | TableEventPlayerSeated
+        | TableEventPlayerLeft
+        | TableEventHandBegan
+        | TableEventHandSettled
+        | TableEventSeedRevealed
+        | TableEventTableEnded
+        | TableEventDeadlineSet
+        | TableEventSettlementClaimed
+        | TableEventGame
+    ]
+):
+    root: Annotated[
+        SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGame,
+        Field(
+            description="The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you; with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it."
+        ),
+    ]
+
+
+class Verification(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    checks: list[
+        Annotated[
+            IntegrityChainCheck | DeckCommitmentCheck | DeckOrderCheck | DeckDealtCheck | MoneySettlementCheck | MoneyDoubleEntryCheck | MoneyNoNegativeCheck | RulesCheck,
+            Field(discriminator='name'),
+        ]
+    ]
+    game: str
+    hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
+    passed: bool
+    rules_version: Annotated[
+        int,
+        Field(
+            description="The rules version the hand was decided again with: the one its table's TableCreated event recorded (1 when it recorded none).",
+            examples=[1],
+        ),
+    ]
+    settled: bool
+    table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+
+
+class EventPage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGame]
+    more: Annotated[
+        bool,
+        Field(
+            description='Whether the table has events after `next_after` (`next_after` < `version`): ask again with `after=next_after` until it is false.'
+        ),
+    ]
+    next_after: Annotated[
+        int,
+        Field(
+            description="The `after` to ask for the next page: the last item's version, or this request's `after` when the page is empty."
+        ),
+    ]
+    version: Annotated[
+        int,
+        Field(
+            description="The table's version now, whether or not `limit` cut the page short of it."
+        ),
+    ]
+
+
 class Joined(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -2173,3 +3707,14 @@ class Joined(BaseModel):
             discriminator='game',
         ),
     ]
+
+
+class Replay(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    game: str
+    hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
+    steps: list[ReplayStepTreasurePosted | ReplayStepPlayerRegistered | ReplayStepPlayerErased | ReplayStepAuditorRegistered | ReplayStepTokenChanged | ReplayStepOperatorKeyCreated | ReplayStepOperatorKeyChanged | ReplayStepTableCreated | ReplayStepPlayerSeated | ReplayStepPlayerLeft | ReplayStepHandBegan | ReplayStepHandSettled | ReplayStepSeedRevealed | ReplayStepTableEnded | ReplayStepDeadlineSet | ReplayStepSettlementClaimed | ReplayStepGame]
+    table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
+    viewer: Viewer

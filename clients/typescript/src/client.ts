@@ -40,7 +40,9 @@ export interface TableStreamOptions extends FollowOptions {
 }
 
 export interface FeedStreamOptions extends FollowOptions {
-  after?: number;
+  /** Where to start when no `lastEventId` is given: after this position, or `"latest"`: only
+   * the events committed from now on. */
+  after?: number | "latest";
   /** Only these event types. */
   types?: string[];
   timeout?: number;
@@ -250,6 +252,13 @@ export class Banco {
       yield* page.items;
       after = page.next_after;
     }
+  }
+
+  /** The position of the log's last event now: `feed({ after })` from it reads only what
+   * commits from now on (operator, auditor). */
+  async feedHead(): Promise<number> {
+    return (await this.api.GET("/v1/feed", { params: { query: { after: "latest", limit: 1 } } })).data!
+      .next_after;
   }
 
   /**

@@ -1244,6 +1244,11 @@ export interface components {
             /** @description Shown only in this response. */
             token: string;
         };
+        /** @description An auditor was given read access (his tokens' events follow in his stream). */
+        AuditorRegisteredData: {
+            auditor_id: string;
+            name: string;
+        };
         Balance: {
             /** @example wallet:pl_3f9a1c2b7d4e5f60 */
             account: string;
@@ -1560,6 +1565,20 @@ export interface components {
             correlation_id?: string | null;
             request_id?: string | null;
         };
+        ChainEvidence: {
+            /** @description Events linked. */
+            events?: number;
+            /** @description The stream's head (hex). */
+            head?: string | null;
+            /** @description Why it failed, and at which event. */
+            reason?: string;
+            /** @description The hash recomputed (hex). */
+            recomputed?: string;
+            /** @description The hash stored with the event (hex). */
+            stored?: string;
+            stream?: string;
+            summary?: string;
+        };
         ChallengeAction: {
             /** @description Your seat, if you name it. */
             seat?: number;
@@ -1570,25 +1589,8 @@ export interface components {
              */
             type: "challenge";
         };
-        Check: {
-            /**
-             * @description The event a failed check points at: its stream and version.
-             * @example {
-             *       "stream": "table-tb_0123456789abcdef",
-             *       "version": 12
-             *     }
-             */
-            event: {
-                [key: string]: unknown;
-            } | null;
-            /** @description What was compared (auditors only; others get the `reason` of a failure and the `summary` of what was counted, such as deck.dealt's "54 cards dealt: 2 to choose the dealer, 52 from the deck"). */
-            evidence: {
-                [key: string]: unknown;
-            };
-            /** @example deck.commitment */
-            name: string;
-            passed: boolean;
-        };
+        /** @description One check of a hand, its evidence typed by its `name`. */
+        Check: components["schemas"]["IntegrityChainCheck"] | components["schemas"]["DeckCommitmentCheck"] | components["schemas"]["DeckOrderCheck"] | components["schemas"]["DeckDealtCheck"] | components["schemas"]["MoneySettlementCheck"] | components["schemas"]["MoneyDoubleEntryCheck"] | components["schemas"]["MoneyNoNegativeCheck"] | components["schemas"]["RulesCheck"];
         Checkpoint: {
             /** @description Events covered. */
             events: number;
@@ -1616,6 +1618,14 @@ export interface components {
              */
             type: "choose";
         };
+        CommitmentEvidence: {
+            commitment?: string | null;
+            /** @description Why it failed, and at which event. */
+            reason?: string;
+            server_seed?: string | null;
+            sha256_of_seed?: string;
+            summary?: string;
+        };
         ConcedeAction: {
             /** @description Your seat, if you name it. */
             seat?: number;
@@ -1624,6 +1634,78 @@ export interface components {
              * @enum {string}
              */
             type: "concede";
+        };
+        /** @description The turn in play and when it times out (seconds since the epoch). */
+        DeadlineSetData: {
+            deadline: number;
+            hand: string;
+            seat: number;
+            waiting_for: string;
+        };
+        DealtEvidence: {
+            cards_checked?: number;
+            /** @description Cards checked by where they were drawn from (deck, reshuffled, dealer_draw). */
+            counted?: {
+                [key: string]: number;
+            };
+            /** @description The card or cards the event recorded. */
+            dealt?: unknown;
+            /** @description The card or cards of the shuffle. */
+            expected?: unknown;
+            /** @description Why it failed, and at which event. */
+            reason?: string;
+            summary?: string;
+        };
+        DeckCommitmentCheck: {
+            /**
+             * @description The event a failed check points at: its stream and version.
+             * @example {
+             *       "stream": "table-tb_0123456789abcdef",
+             *       "version": 12
+             *     }
+             */
+            event: components["schemas"]["EventRef"] | (never | null);
+            evidence: components["schemas"]["CommitmentEvidence"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            name: "deck.commitment";
+            passed: boolean;
+        };
+        DeckDealtCheck: {
+            /**
+             * @description The event a failed check points at: its stream and version.
+             * @example {
+             *       "stream": "table-tb_0123456789abcdef",
+             *       "version": 12
+             *     }
+             */
+            event: components["schemas"]["EventRef"] | (never | null);
+            evidence: components["schemas"]["DealtEvidence"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            name: "deck.dealt";
+            passed: boolean;
+        };
+        DeckOrderCheck: {
+            /**
+             * @description The event a failed check points at: its stream and version.
+             * @example {
+             *       "stream": "table-tb_0123456789abcdef",
+             *       "version": 12
+             *     }
+             */
+            event: components["schemas"]["EventRef"] | (never | null);
+            evidence: components["schemas"]["OrderEvidence"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            name: "deck.order";
+            passed: boolean;
         };
         DeclareAction: {
             card: string;
@@ -1649,6 +1731,18 @@ export interface components {
             items: components["schemas"]["WebhookDelivery"][];
             next_before: number | null;
         };
+        DoubleEntryEvidence: {
+            flows?: {
+                [key: string]: number;
+            };
+            /** @description The sum of every account's flow: 0. */
+            net?: number;
+            posting?: unknown;
+            postings?: number;
+            /** @description Why it failed, and at which event. */
+            reason?: string;
+            summary?: string;
+        };
         DrawAction: {
             /** @description Your seat, if you name it. */
             seat?: number;
@@ -1658,6 +1752,13 @@ export interface components {
              */
             type: "draw";
         };
+        Drift: {
+            account: string;
+            /** @description Its postings' sum in the log. */
+            from_log: number;
+            /** @description Its balance as projected. */
+            projected: number;
+        };
         EventPage: {
             items: components["schemas"]["TableEvent"][];
             /** @description Whether the table has events after `next_after` (`next_after` < `version`): ask again with `after=next_after` until it is false. */
@@ -1665,6 +1766,10 @@ export interface components {
             /** @description The `after` to ask for the next page: the last item's version, or this request's `after` when the page is empty. */
             next_after: number;
             /** @description The table's version now, whether or not `limit` cut the page short of it. */
+            version: number;
+        };
+        EventRef: {
+            stream: string;
             version: number;
         };
         Evidence: {
@@ -1725,19 +1830,275 @@ export interface components {
             error: string;
             id: string;
         };
-        FeedEvent: {
-            /** @description As you may see it: hidden cards only to auditors; a registration shows the player's id, not his name. */
-            data: {
-                [key: string]: unknown;
-            };
+        /** @description One alternative per event type, told apart by `type`. */
+        FeedEvent: components["schemas"]["FeedEventTreasurePosted"] | components["schemas"]["FeedEventPlayerRegistered"] | components["schemas"]["FeedEventPlayerErased"] | components["schemas"]["FeedEventAuditorRegistered"] | components["schemas"]["FeedEventTokenChanged"] | components["schemas"]["FeedEventOperatorKeyCreated"] | components["schemas"]["FeedEventOperatorKeyChanged"] | components["schemas"]["FeedEventTableCreated"] | components["schemas"]["FeedEventPlayerSeated"] | components["schemas"]["FeedEventPlayerLeft"] | components["schemas"]["FeedEventHandBegan"] | components["schemas"]["FeedEventHandSettled"] | components["schemas"]["FeedEventSeedRevealed"] | components["schemas"]["FeedEventTableEnded"] | components["schemas"]["FeedEventDeadlineSet"] | components["schemas"]["FeedEventSettlementClaimed"] | components["schemas"]["FeedEventGame"];
+        FeedEventAuditorRegistered: {
+            data: components["schemas"]["AuditorRegisteredData"];
             hand?: string | null;
             /** @description The event's position in the log: pass it as `after` to go on from it. */
             position: number;
             recorded_at: string;
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
-            /** @example TreasurePosted */
+            /**
+             * @example AuditorRegistered
+             * @enum {string}
+             */
+            type: "AuditorRegistered";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventDeadlineSet: {
+            data: components["schemas"]["DeadlineSetData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example DeadlineSet
+             * @enum {string}
+             */
+            type: "DeadlineSet";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGame: {
+            /** @description The engine's event as you may see it: its keys are the game's (a hidden card is left out). */
+            data: Record<string, never>;
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /** @example game.CardDealt */
             type: string;
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventHandBegan: {
+            data: components["schemas"]["HandBeganData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example HandBegan
+             * @enum {string}
+             */
+            type: "HandBegan";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventHandSettled: {
+            data: components["schemas"]["HandSettledData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example HandSettled
+             * @enum {string}
+             */
+            type: "HandSettled";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventOperatorKeyChanged: {
+            data: components["schemas"]["OperatorKeyChangedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example OperatorKeyRotated
+             * @enum {string}
+             */
+            type: "OperatorKeyRotated" | "OperatorKeyRevoked";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventOperatorKeyCreated: {
+            data: components["schemas"]["OperatorKeyCreatedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example OperatorKeyCreated
+             * @enum {string}
+             */
+            type: "OperatorKeyCreated";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventPlayerErased: {
+            data: components["schemas"]["PlayerErasedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example PlayerErased
+             * @enum {string}
+             */
+            type: "PlayerErased";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventPlayerLeft: {
+            data: components["schemas"]["PlayerLeftData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example PlayerLeft
+             * @enum {string}
+             */
+            type: "PlayerLeft";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventPlayerRegistered: {
+            data: components["schemas"]["PlayerRegisteredData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example PlayerRegistered
+             * @enum {string}
+             */
+            type: "PlayerRegistered";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventPlayerSeated: {
+            data: components["schemas"]["PlayerSeatedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example PlayerSeated
+             * @enum {string}
+             */
+            type: "PlayerSeated";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventSeedRevealed: {
+            data: components["schemas"]["SeedRevealedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example SeedRevealed
+             * @enum {string}
+             */
+            type: "SeedRevealed";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventSettlementClaimed: {
+            data: components["schemas"]["SettlementClaimedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example SettlementClaimed
+             * @enum {string}
+             */
+            type: "SettlementClaimed";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventTableCreated: {
+            data: components["schemas"]["TableCreatedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example TableCreated
+             * @enum {string}
+             */
+            type: "TableCreated";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventTableEnded: {
+            data: components["schemas"]["TableEndedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example TableEnded
+             * @enum {string}
+             */
+            type: "TableEnded";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventTokenChanged: {
+            data: components["schemas"]["TokenChangedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example TokenIssued
+             * @enum {string}
+             */
+            type: "TokenIssued" | "TokenRevoked";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventTreasurePosted: {
+            data: components["schemas"]["TreasurePostedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @example TreasurePosted
+             * @enum {string}
+             */
+            type: "TreasurePosted";
             /** @description Its version in its stream. */
             version: number;
         };
@@ -1746,6 +2107,8 @@ export interface components {
             /** @description The `after` to ask next: the last item's position, or this request's `after` when the page is empty (nothing more has committed yet). */
             next_after: number;
         };
+        /** @description The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it. */
+        FeedStreamMessage: components["schemas"]["FeedEvent"];
         Game: {
             /** @example 12 */
             max_players: number;
@@ -1831,6 +2194,12 @@ export interface components {
             /** @example tb_5c1e0a9b3d2f4e61 */
             table_id: string;
         };
+        HandBeganData: {
+            commitment: string;
+            hand_id: string;
+            number: number;
+            seats: Record<string, never>[];
+        };
         HandPage: {
             items: components["schemas"]["Hand"][];
             next_cursor: number | null;
@@ -1863,6 +2232,10 @@ export interface components {
             seat: number;
             /** @description The player's own text mixed into the shuffle, if he gave one. */
             seed?: string | null;
+        };
+        HandSettledData: {
+            hand_id: string;
+            postings: Record<string, never>[];
         };
         Health: {
             /** @example ok */
@@ -1918,6 +2291,23 @@ export interface components {
             /** @description RFC 9162 audit path, leaf to root, hex. */
             path: string[];
             tree_size: number;
+        };
+        IntegrityChainCheck: {
+            /**
+             * @description The event a failed check points at: its stream and version.
+             * @example {
+             *       "stream": "table-tb_0123456789abcdef",
+             *       "version": 12
+             *     }
+             */
+            event: components["schemas"]["EventRef"] | (never | null);
+            evidence: components["schemas"]["ChainEvidence"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            name: "integrity.chain";
+            passed: boolean;
         };
         Jobs: {
             failed: number;
@@ -1998,12 +2388,20 @@ export interface components {
         LedgerCheck: {
             /** @example b7f1c0de-0000-4000-8000-000000000000 */
             id: string;
-            /** @description accounts, total (always 0), negative_accounts, drifting_accounts, ok */
-            result?: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Null until the check has finished. */
+            result?: components["schemas"]["LedgerCheckResult"] | (never | null);
             /** @example finished */
             status: string;
+        };
+        LedgerCheckResult: {
+            accounts: number;
+            as_of_position: number;
+            drifting_accounts: components["schemas"]["Drift"][];
+            /** @description Accounts below 0 other than house:issued. */
+            negative_accounts: number;
+            ok: boolean;
+            /** @description The sum of every balance: 0. */
+            total: number;
         };
         Left: {
             cash_out: number;
@@ -2035,6 +2433,91 @@ export interface components {
              * @example []
              */
             scopes: string[];
+        };
+        MoneyDoubleEntryCheck: {
+            /**
+             * @description The event a failed check points at: its stream and version.
+             * @example {
+             *       "stream": "table-tb_0123456789abcdef",
+             *       "version": 12
+             *     }
+             */
+            event: components["schemas"]["EventRef"] | (never | null);
+            evidence: components["schemas"]["DoubleEntryEvidence"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            name: "money.double_entry";
+            passed: boolean;
+        };
+        MoneyNoNegativeCheck: {
+            /**
+             * @description The event a failed check points at: its stream and version.
+             * @example {
+             *       "stream": "table-tb_0123456789abcdef",
+             *       "version": 12
+             *     }
+             */
+            event: components["schemas"]["EventRef"] | (never | null);
+            evidence: components["schemas"]["NoNegativeEvidence"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            name: "money.no_negative";
+            passed: boolean;
+        };
+        MoneySettlementCheck: {
+            /**
+             * @description The event a failed check points at: its stream and version.
+             * @example {
+             *       "stream": "table-tb_0123456789abcdef",
+             *       "version": 12
+             *     }
+             */
+            event: components["schemas"]["EventRef"] | (never | null);
+            evidence: components["schemas"]["SettlementEvidence"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            name: "money.settlement";
+            passed: boolean;
+        };
+        NoNegativeEvidence: {
+            account?: string;
+            accounts?: string[];
+            balance?: number;
+            /** @description Why it failed, and at which event. */
+            reason?: string;
+            summary?: string;
+        };
+        /** @description A scoped API key's secret replaced (rotated) or the key revoked, and who did it. */
+        OperatorKeyChangedData: {
+            actor: string;
+            key_id: string;
+        };
+        /**
+         * @description The operator made a scoped API key: its id, name, scopes and expiry (ISO 8601, or none),
+         *         and who made it; never the key nor its hash.
+         */
+        OperatorKeyCreatedData: {
+            actor: string;
+            expires_at: string | null;
+            key_id: string;
+            name: string;
+            scopes: string[];
+        };
+        OrderEvidence: {
+            cards?: number;
+            /** @description Where the orders first differ. */
+            position?: number;
+            /** @description Why it failed, and at which event. */
+            reason?: string;
+            recomputed?: string[];
+            recorded?: string[];
+            summary?: string;
         };
         PirateOptions: {
             /** @default 5 */
@@ -2186,9 +2669,30 @@ export interface components {
              */
             token: string;
         };
+        /** @description A player's key was destroyed: his sealed personal data can no longer be read. Holds none. */
+        PlayerErasedData: {
+            actor: string;
+            player_id: string;
+        };
+        PlayerLeftData: {
+            cash_out: number;
+            player_id: string;
+            seat: number;
+        };
         PlayerPage: {
             items: components["schemas"]["PlayerSummary"][];
             next_cursor: string | null;
+        };
+        /** @description A player joined Banco: his id (his name is the players' resource's). */
+        PlayerRegisteredData: {
+            player_id: string;
+        };
+        PlayerSeatedData: {
+            age?: number | null;
+            buy_in: number;
+            player_id: string;
+            seat: number;
+            seed?: string | null;
         };
         PlayerSummary: {
             /**
@@ -2231,8 +2735,12 @@ export interface components {
             checks?: {
                 [key: string]: unknown;
             };
-            /** @example insufficient_treasure */
-            code?: string;
+            /**
+             * @description Why, for programs: one of these, the same from release to release.
+             * @example insufficient_treasure
+             * @enum {string}
+             */
+            code?: "after_beyond_version" | "already_chosen" | "already_seated" | "as_of_not_reached" | "auditor_not_found" | "bad_action" | "bad_build" | "bad_capture" | "bad_card" | "bad_declaration" | "bad_extend" | "bad_options" | "bad_player_count" | "bad_players" | "bad_request" | "bad_reserve" | "bad_target" | "balance_too_low" | "bet_out_of_range" | "body_too_large" | "build_reserved" | "buy_in_fixed" | "buy_in_required" | "cannot_split" | "cannot_volunteer" | "card_not_in_hand" | "conflict" | "duplicate_seat" | "error" | "expectation_failed" | "exports_busy" | "figure_cannot_build" | "forbidden" | "hand_in_play" | "hand_not_found" | "hand_not_settled" | "headers_too_large" | "idempotency_key_reused" | "if_match_required" | "insufficient_balance" | "insufficient_treasure" | "internal_error" | "invalid_cursor" | "invalid_event" | "invalid_idempotency_key" | "invalid_input" | "invalid_json" | "invalid_options" | "invalid_secret" | "invalid_ticket" | "invalid_url" | "job_not_failed" | "job_not_found" | "makes_pair" | "method_not_allowed" | "must_hold_value" | "must_take_matching" | "no_cards_to_draw" | "no_hand_in_play" | "no_seed" | "not_acceptable" | "not_enough_players" | "not_found" | "not_implemented" | "not_in_hand" | "not_ready" | "not_seated" | "not_settled" | "not_your_seat" | "not_your_turn" | "nothing_to_capture" | "own_build" | "owns_build" | "player_erased" | "player_not_found" | "precondition_failed" | "precondition_required" | "request_line_too_long" | "request_timeout" | "stale_version" | "subscription_not_found" | "table_full" | "table_not_found" | "table_not_open" | "table_over" | "ticket_not_a_token" | "ticket_not_accepted" | "ticket_wrong_stream" | "token_revoked" | "too_early" | "too_many_requests" | "trail_not_allowed" | "unauthorized" | "unavailable" | "unknown_command" | "unknown_event_type" | "unknown_game" | "unknown_item" | "unknown_position" | "unknown_seat" | "unknown_variant" | "unsupported_media_type" | "url_not_allowed" | "variant_conflict" | "version_conflict" | "volunteer_taken" | "waiters_busy" | "wrong_phase" | "wrong_value";
             /** @example account wallet:pl_1 holds 5, cannot pay 10 */
             detail?: string;
             /** @description Field errors, by location and field */
@@ -2274,34 +2782,396 @@ export interface components {
             steps: components["schemas"]["ReplayStep"][];
             /** @example tb_5c1e0a9b3d2f4e61 */
             table_id: string;
-            /**
-             * @example {
-             *       "kind": "seat",
-             *       "seat": 1
-             *     }
-             */
-            viewer: {
-                [key: string]: unknown;
-            };
+            viewer: components["schemas"]["Viewer"];
         };
-        ReplayStep: {
+        /** @description One alternative per event type, told apart by `type`. */
+        ReplayStep: components["schemas"]["ReplayStepTreasurePosted"] | components["schemas"]["ReplayStepPlayerRegistered"] | components["schemas"]["ReplayStepPlayerErased"] | components["schemas"]["ReplayStepAuditorRegistered"] | components["schemas"]["ReplayStepTokenChanged"] | components["schemas"]["ReplayStepOperatorKeyCreated"] | components["schemas"]["ReplayStepOperatorKeyChanged"] | components["schemas"]["ReplayStepTableCreated"] | components["schemas"]["ReplayStepPlayerSeated"] | components["schemas"]["ReplayStepPlayerLeft"] | components["schemas"]["ReplayStepHandBegan"] | components["schemas"]["ReplayStepHandSettled"] | components["schemas"]["ReplayStepSeedRevealed"] | components["schemas"]["ReplayStepTableEnded"] | components["schemas"]["ReplayStepDeadlineSet"] | components["schemas"]["ReplayStepSettlementClaimed"] | components["schemas"]["ReplayStepGame"];
+        ReplayStepAuditorRegistered: {
             cause: components["schemas"]["Cause"];
-            data: {
-                [key: string]: unknown;
-            };
+            data: components["schemas"]["AuditorRegisteredData"];
             hand?: string | null;
-            /** @example game */
-            kind: string;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: {
-                [key: string]: unknown;
-            } | null;
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example AuditorRegistered
+             * @enum {string}
+             */
+            type: "AuditorRegistered";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepDeadlineSet: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["DeadlineSetData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example DeadlineSet
+             * @enum {string}
+             */
+            type: "DeadlineSet";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGame: {
+            cause: components["schemas"]["Cause"];
+            /** @description The engine's event as you may see it: its keys are the game's (a hidden card is left out). */
+            data: Record<string, never>;
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
             /** @example CardDealt */
             type: string;
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepHandBegan: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["HandBeganData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example HandBegan
+             * @enum {string}
+             */
+            type: "HandBegan";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepHandSettled: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["HandSettledData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example HandSettled
+             * @enum {string}
+             */
+            type: "HandSettled";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepOperatorKeyChanged: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["OperatorKeyChangedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example OperatorKeyRotated
+             * @enum {string}
+             */
+            type: "OperatorKeyRotated" | "OperatorKeyRevoked";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepOperatorKeyCreated: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["OperatorKeyCreatedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example OperatorKeyCreated
+             * @enum {string}
+             */
+            type: "OperatorKeyCreated";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepPlayerErased: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["PlayerErasedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example PlayerErased
+             * @enum {string}
+             */
+            type: "PlayerErased";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepPlayerLeft: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["PlayerLeftData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example PlayerLeft
+             * @enum {string}
+             */
+            type: "PlayerLeft";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepPlayerRegistered: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["PlayerRegisteredData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example PlayerRegistered
+             * @enum {string}
+             */
+            type: "PlayerRegistered";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepPlayerSeated: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["PlayerSeatedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example PlayerSeated
+             * @enum {string}
+             */
+            type: "PlayerSeated";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepSeedRevealed: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["SeedRevealedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example SeedRevealed
+             * @enum {string}
+             */
+            type: "SeedRevealed";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepSettlementClaimed: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["SettlementClaimedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example SettlementClaimed
+             * @enum {string}
+             */
+            type: "SettlementClaimed";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepTableCreated: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["TableCreatedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example TableCreated
+             * @enum {string}
+             */
+            type: "TableCreated";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepTableEnded: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["TableEndedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example TableEnded
+             * @enum {string}
+             */
+            type: "TableEnded";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepTokenChanged: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["TokenChangedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example TokenIssued
+             * @enum {string}
+             */
+            type: "TokenIssued" | "TokenRevoked";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepTreasurePosted: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["TreasurePostedData"];
+            hand?: string | null;
+            /**
+             * @example ledger
+             * @enum {string}
+             */
+            kind: "ledger";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @example TreasurePosted
+             * @enum {string}
+             */
+            type: "TreasurePosted";
             /** @description The table stream's version. */
             version: number;
         };
@@ -2346,6 +3216,32 @@ export interface components {
              */
             type: "reveal";
         };
+        RulesCheck: {
+            /**
+             * @description The event a failed check points at: its stream and version.
+             * @example {
+             *       "stream": "table-tb_0123456789abcdef",
+             *       "version": 12
+             *     }
+             */
+            event: components["schemas"]["EventRef"] | (never | null);
+            evidence: components["schemas"]["RulesEvidence"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            name: "rules";
+            passed: boolean;
+        };
+        RulesEvidence: {
+            commands_decided_again?: number;
+            decided?: unknown;
+            /** @description Why it failed, and at which event. */
+            reason?: string;
+            recorded?: unknown;
+            rules_version?: number;
+            summary?: string;
+        };
         Scope: {
             description: string;
             /** @example treasure:write */
@@ -2364,6 +3260,12 @@ export interface components {
             player_id: string;
             /** @description The seat's place in the hand's order (0 first): renumbered when a player leaves; `turn.seat`, `you` and the actions' targets name this. */
             seat: number;
+        };
+        SeedRevealedData: {
+            auditors_only: boolean;
+            hand_id: string;
+            player_seeds?: string[];
+            server_seed?: string;
         };
         /** @description An action of Sette e mezzo. */
         SetteEMezzoAction: components["schemas"]["BetAction"] | components["schemas"]["HitAction"] | components["schemas"]["StandAction"];
@@ -2464,6 +3366,22 @@ export interface components {
             min_bet: number;
             /** @default 30 */
             turn_timeout_s: number;
+        };
+        /** @description The one settlement of a hand: its stream exists once, so a second settlement conflicts. */
+        SettlementClaimedData: {
+            hand_id: string;
+            table_id: string;
+        };
+        SettlementEvidence: {
+            pending?: string;
+            postings?: {
+                [key: string]: unknown;
+            }[];
+            /** @description Why it failed, and at which event. */
+            reason?: string;
+            recomputed?: unknown;
+            recorded?: unknown;
+            summary?: string;
         };
         SevenHalfHand: {
             /** @description Card ids; null for a card face down that you may not see. */
@@ -2791,22 +3709,294 @@ export interface components {
              */
             variant?: string | null;
         };
-        TableEvent: {
-            data: {
-                [key: string]: unknown;
-            };
+        TableCreatedData: {
+            created_by: string;
+            game: string;
+            options: Record<string, never>;
+            rules_version?: number | null;
+            table_id: string;
+        };
+        TableEndedData: {
+            reason: string;
+        };
+        /** @description One alternative per event type, told apart by `type`. */
+        TableEvent: components["schemas"]["TableEventTreasurePosted"] | components["schemas"]["TableEventPlayerRegistered"] | components["schemas"]["TableEventPlayerErased"] | components["schemas"]["TableEventAuditorRegistered"] | components["schemas"]["TableEventTokenChanged"] | components["schemas"]["TableEventOperatorKeyCreated"] | components["schemas"]["TableEventOperatorKeyChanged"] | components["schemas"]["TableEventTableCreated"] | components["schemas"]["TableEventPlayerSeated"] | components["schemas"]["TableEventPlayerLeft"] | components["schemas"]["TableEventHandBegan"] | components["schemas"]["TableEventHandSettled"] | components["schemas"]["TableEventSeedRevealed"] | components["schemas"]["TableEventTableEnded"] | components["schemas"]["TableEventDeadlineSet"] | components["schemas"]["TableEventSettlementClaimed"] | components["schemas"]["TableEventGame"];
+        TableEventAuditorRegistered: {
+            data: components["schemas"]["AuditorRegisteredData"];
             hand?: string | null;
-            /** @example game */
-            kind: string;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example AuditorRegistered
+             * @enum {string}
+             */
+            type: "AuditorRegistered";
+            version: number;
+        };
+        TableEventDeadlineSet: {
+            data: components["schemas"]["DeadlineSetData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example DeadlineSet
+             * @enum {string}
+             */
+            type: "DeadlineSet";
+            version: number;
+        };
+        TableEventGame: {
+            /** @description The engine's event as you may see it: its keys are the game's (a hidden card is left out). */
+            data: Record<string, never>;
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
             recorded_at: string;
             /** @example CardDealt */
             type: string;
+            version: number;
+        };
+        TableEventHandBegan: {
+            data: components["schemas"]["HandBeganData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example HandBegan
+             * @enum {string}
+             */
+            type: "HandBegan";
+            version: number;
+        };
+        TableEventHandSettled: {
+            data: components["schemas"]["HandSettledData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example HandSettled
+             * @enum {string}
+             */
+            type: "HandSettled";
+            version: number;
+        };
+        TableEventOperatorKeyChanged: {
+            data: components["schemas"]["OperatorKeyChangedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example OperatorKeyRotated
+             * @enum {string}
+             */
+            type: "OperatorKeyRotated" | "OperatorKeyRevoked";
+            version: number;
+        };
+        TableEventOperatorKeyCreated: {
+            data: components["schemas"]["OperatorKeyCreatedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example OperatorKeyCreated
+             * @enum {string}
+             */
+            type: "OperatorKeyCreated";
+            version: number;
+        };
+        TableEventPlayerErased: {
+            data: components["schemas"]["PlayerErasedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example PlayerErased
+             * @enum {string}
+             */
+            type: "PlayerErased";
+            version: number;
+        };
+        TableEventPlayerLeft: {
+            data: components["schemas"]["PlayerLeftData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example PlayerLeft
+             * @enum {string}
+             */
+            type: "PlayerLeft";
+            version: number;
+        };
+        TableEventPlayerRegistered: {
+            data: components["schemas"]["PlayerRegisteredData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example PlayerRegistered
+             * @enum {string}
+             */
+            type: "PlayerRegistered";
+            version: number;
+        };
+        TableEventPlayerSeated: {
+            data: components["schemas"]["PlayerSeatedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example PlayerSeated
+             * @enum {string}
+             */
+            type: "PlayerSeated";
+            version: number;
+        };
+        TableEventSeedRevealed: {
+            data: components["schemas"]["SeedRevealedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example SeedRevealed
+             * @enum {string}
+             */
+            type: "SeedRevealed";
+            version: number;
+        };
+        TableEventSettlementClaimed: {
+            data: components["schemas"]["SettlementClaimedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example SettlementClaimed
+             * @enum {string}
+             */
+            type: "SettlementClaimed";
+            version: number;
+        };
+        TableEventTableCreated: {
+            data: components["schemas"]["TableCreatedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example TableCreated
+             * @enum {string}
+             */
+            type: "TableCreated";
+            version: number;
+        };
+        TableEventTableEnded: {
+            data: components["schemas"]["TableEndedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example TableEnded
+             * @enum {string}
+             */
+            type: "TableEnded";
+            version: number;
+        };
+        TableEventTokenChanged: {
+            data: components["schemas"]["TokenChangedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @example TokenIssued
+             * @enum {string}
+             */
+            type: "TokenIssued" | "TokenRevoked";
+            version: number;
+        };
+        TableEventTreasurePosted: {
+            data: components["schemas"]["TreasurePostedData"];
+            hand?: string | null;
+            /**
+             * @example ledger
+             * @enum {string}
+             */
+            kind: "ledger";
+            recorded_at: string;
+            /**
+             * @example TreasurePosted
+             * @enum {string}
+             */
+            type: "TreasurePosted";
             version: number;
         };
         TablePage: {
             items: components["schemas"]["TableSummary"][];
             next_cursor: string | null;
         };
+        /** @description The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you; with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it. */
+        TableStreamMessage: components["schemas"]["Table"] | components["schemas"]["TableEvent"];
         TableSummary: {
             /** @enum {string} */
             game: "sette-e-mezzo" | "siete-y-media" | "casino-pirate" | "pirate-pairs" | "cassino";
@@ -2839,6 +4029,14 @@ export interface components {
              */
             token_id: string;
         };
+        /** @description A bearer token issued or revoked: whose, its id and who did it; never the token nor its hash. */
+        TokenChangedData: {
+            actor: string;
+            /** @enum {unknown} */
+            role: "auditor" | "player";
+            subject: string;
+            token_id: string;
+        };
         TrailAction: {
             card: string;
             /** @description Your seat, if you name it. */
@@ -2862,6 +4060,15 @@ export interface components {
             balance: components["schemas"]["Balance"];
             posting: components["schemas"]["Posting"];
         };
+        /** @description One double-entry posting: `amount` moves from `from` to `to`. */
+        TreasurePostedData: {
+            amount: number;
+            from: string;
+            hand?: string | null;
+            reason: string;
+            table?: string | null;
+            to: string;
+        };
         Verification: {
             checks: components["schemas"]["Check"][];
             game: string;
@@ -2879,6 +4086,12 @@ export interface components {
         };
         /** @description The hand in play (or the last one) as you may see it: its game's view. */
         View: components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"];
+        Viewer: {
+            /** @enum {string} */
+            kind: "seat" | "spectator" | "auditor";
+            /** @description Its seat. */
+            seat: number | null;
+        };
         VolunteerAction: {
             /** @description Your seat, if you name it. */
             seat?: number;
@@ -3387,7 +4600,10 @@ export interface operations {
     revokeAuditorToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 auditor_id: string;
             };
@@ -3398,6 +4614,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3406,6 +4624,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
@@ -3450,8 +4669,8 @@ export interface operations {
     readFeed: {
         parameters: {
             query?: {
-                /** @description The position of the last event you have (`next_after`; 0: from the beginning). A position no event holds is a 422 unknown_position. */
-                after?: number;
+                /** @description The position of the last event you have (`next_after`; 0: from the beginning; `latest`: from now on, an empty page whose `next_after` is the log's last event). A position no event holds is a 422 unknown_position. */
+                after?: number | "latest";
                 limit?: number;
                 /** @description Only events of these types, comma-separated (`TreasurePosted,HandBegan`; a game's events are `game.<Type>`). An unknown type is a 422. */
                 types?: string | null;
@@ -3483,8 +4702,8 @@ export interface operations {
     streamFeed: {
         parameters: {
             query?: {
-                /** @description As in `GET /v1/feed`, when no `Last-Event-ID` is sent. */
-                after?: number | null;
+                /** @description As in `GET /v1/feed`, when no `Last-Event-ID` is sent: `latest` sends only the events committed from now on. */
+                after?: number | "latest";
                 /** @description Only events of these types, comma-separated (`TreasurePosted,HandBegan`; a game's events are `game.<Type>`). An unknown type is a 422. */
                 types?: string | null;
                 /** @description Seconds before the server ends the stream. */
@@ -3508,11 +4727,11 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": {
-                        /** @description The event as `GET /v1/feed` shows it, as JSON. */
-                        data?: string;
-                        /** @description The event's type. */
+                        /** @description The message, as JSON. */
+                        data?: components["schemas"]["FeedStreamMessage"];
+                        /** @description What `data` holds: its type. */
                         event?: string;
-                        /** @description The event's position in the log. */
+                        /** @description Where the stream is: send it back as `Last-Event-ID` to go on after it. */
                         id?: string;
                     };
                 };
@@ -3893,7 +5112,10 @@ export interface operations {
     revokeOperatorKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 key_id: string;
             };
@@ -3904,6 +5126,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3912,6 +5136,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
@@ -4306,7 +5531,10 @@ export interface operations {
     revokePlayerToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 player_id: string;
             };
@@ -4317,6 +5545,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4325,6 +5555,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
@@ -4779,7 +6010,10 @@ export interface operations {
     leaveTable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 table_id: string;
                 player_id: string;
@@ -4791,6 +6025,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4839,7 +6075,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description The message, as JSON. */
+                        data?: components["schemas"]["TableStreamMessage"];
+                        /** @description What `data` holds: its type. */
+                        event?: string;
+                        /** @description Where the stream is: send it back as `Last-Event-ID` to go on after it. */
+                        id?: string;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4951,7 +6194,10 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 subscription_id: string;
             };
@@ -4962,6 +6208,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4970,6 +6218,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];

@@ -1,0 +1,88 @@
+"""`banco bot`: a reference bot of the Python SDK (clients/python, `banco_sdk.bot`) seated at a
+table of a running Banco, over its HTTP API like any client. What a user can get wrong (the URL,
+the token, the game, the table) is said in one line, not a traceback."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from urllib.parse import urlsplit
+
+import click
+
+
+def _check_url(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise click.BadParameter(f"{url!r} is not an http:// or https:// URL with a host",
+                                 param_hint="--url")
+    try:
+        parts.port  # noqa: B018 - read for its refusal of a port that is not one
+    except ValueError:
+        raise click.BadParameter(f"{url!r} has a port that is not a port", param_hint="--url") from None
+    return url.rstrip("/")
+
+
+@click.command("bot")
+@click.option("--url", default=lambda: os.environ.get("BANCO_URL", "http://127.0.0.1:8000"),
+              show_default="BANCO_URL, else http://127.0.0.1:8000", help="Banco's API")
+@click.option("--token", envvar="BANCO_TOKEN", required=True, show_envvar=True,
+              help="the player's bearer token")
+@click.option("--game", required=True, help="the table's game (GET /v1/games), checked")
+@click.option("--table", "table_id", required=True, help="the table's id")
+@click.option("--hands", default=1, show_default=True, type=click.IntRange(min=1),
+              help="hands to play before stopping")
+@click.option("--buy-in", type=click.IntRange(min=0), help="treasure to sit with (the game's"
+              " default if omitted)")
+@click.option("--players", type=click.IntRange(min=1), help="players seated before the bot deals"
+              " (the game's minimum if omitted)")
+@click.option("--no-deal", is_flag=True, help="never deal: play the hands others deal")
+def bot(url: str, token: str, game: str, table_id: str, hands: int, buy_in: int | None,
+        players: int | None, no_deal: bool) -> None:
+    """Sit a reference bot at a table and play it: it takes a seat, deals when enough players
+    sit, and plays its turns with a simple strategy until it has played HANDS hands.
+
+    The bot is the Python SDK's (`python -m banco_sdk.bot`); install it with
+    `pip install ./clients/python` where Banco itself is not installed.
+    """
+    try:
+        from banco_sdk import errors
+        from banco_sdk.bot import Bot
+        from banco_sdk.client import Banco
+    except ImportError as e:
+        raise click.ClickException("the bots are the Python SDK's, which is not installed here:"
+                                   " pip install ./clients/python") from e
+    url = _check_url(url)
+    with Banco(url, token) as client:
+        try:
+            played = _play(client, errors, Bot, url, game, table_id, hands=hands, buy_in=buy_in,
+                           players=players, deal=not no_deal)
+        except errors.ConnectionFailed as e:
+            raise click.ClickException(f"cannot reach Banco at {url}: {e.detail}") from e
+        except errors.BancoError as e:
+            raise click.ClickException(f"{e.code or e.status}: {e.detail}") from e
+    click.echo(played)
+
+
+def _play(client: Any, errors: Any, bot_class: Any, url: str, game: str, table_id: str,
+          **options: Any) -> str:
+    try:
+        me = client.me()
+    except errors.Unauthorized as e:
+        raise click.ClickException(f"{url} refused the token: {e.detail}") from e
+    if me.role != "player":
+        raise click.ClickException(f"the token is the {me.role}'s: a bot plays with a player's")
+    try:
+        client.game(game)
+    except errors.NotFound as e:
+        names = ", ".join(g.name for g in client.games())
+        raise click.ClickException(f"no game {game!r} at {url}; its games: {names}") from e
+    try:
+        table = client.table(table_id)
+    except errors.NotFound as e:
+        raise click.ClickException(f"no table {table_id} at {url}") from e
+    if table.game != game:
+        raise click.ClickException(f"table {table_id} plays {table.game}, not {game}")
+    player = bot_class(client, table_id, **options, log=lambda line: click.echo(line))
+    table = player.run()
+    return f"done: {len(player.finished)} hand(s), {player.moves} move(s), table {table.status}"

@@ -1,0 +1,152 @@
+"""The events the API shows (the log's feed and its webhooks, a table's events, a hand's replay),
+typed by their `type` in openapi.yaml: each event of the catalog (events/catalog.py) with its
+payload's schema, as the caller receives it; an engine's event (`game.*`) with its data as an
+object, its keys the game's.
+
+The payloads' schemas are made from the catalog's msgspec Structs, the same types that check
+what is stored, written the way OpenAPI 3.0.3 says them (`nullable`, no JSON Schema `null`).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import msgspec
+
+from events.catalog import GAME_EVENT_PREFIX, PAYLOADS
+from service.http.unions import null
+
+REF = "#/components/schemas/{name}Data"
+# A registration is shown by the player's id alone (`Redactor.logged`); the name is read from
+# the players' resource, which knows who was erased.
+SHOWN: dict[str, dict[str, Any]] = {
+    "PlayerRegistered": {
+        "type": "object", "additionalProperties": False, "required": ["player_id"],
+        "properties": {"player_id": {"type": "string"}},
+        "description": "A player joined Banco: his id (his name is the players' resource's)."},
+}
+# Members a caller may not receive: a conceded hand's seeds are the auditors' alone.
+WITHHELD = {"SeedRevealed": ("server_seed", "player_seeds")}
+GAME_DATA = {"type": "object", "description": "The engine's event as you may see it: its keys are"
+                                              " the game's (a hidden card is left out)."}
+
+
+def _oas30(node: Any) -> Any:
+    """A JSON Schema of msgspec's, as OpenAPI 3.0.3 reads it."""
+    if isinstance(node, list):
+        return [_oas30(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _oas30(v) for k, v in node.items() if k != "title"}
+    if out.get("default", ...) is None:
+        del out["default"]  # says no more than the member left out
+    branches = out.get("anyOf")
+    if branches and {"type": "null"} in branches:
+        rest = [b for b in branches if b != {"type": "null"}]
+        del out["anyOf"]
+        if len(rest) == 1:
+            out.update(rest[0])
+        else:
+            out["anyOf"] = rest
+        out["nullable"] = True
+    return out
+
+
+def payload_schemas() -> dict[str, dict[str, Any]]:
+    """Each catalog payload's schema as the API shows it, by its component's name."""
+    _, made = msgspec.json.schema_components(
+        sorted(set(PAYLOADS.values()), key=lambda t: t.__name__), ref_template=REF)
+    out = {f"{name}Data": _oas30(schema) for name, schema in made.items()}
+    for name, shown in SHOWN.items():
+        out[f"{PAYLOADS[name].__name__}Data"] = shown
+    for name, members in WITHHELD.items():
+        schema = out[f"{PAYLOADS[name].__name__}Data"]
+        schema["required"] = [m for m in schema["required"] if m not in members]
+    return out
+
+
+def _families() -> dict[str, list[str]]:
+    """The catalog's event types by the payload they share (TokenIssued and TokenRevoked)."""
+    out: dict[str, list[str]] = {}
+    for name, payload in PAYLOADS.items():
+        out.setdefault(payload.__name__, []).append(name)
+    return out
+
+
+def _typed(base: dict[str, Any], type_: dict[str, Any], data: dict[str, Any],
+           kind: str | None) -> dict[str, Any]:
+    alternative = copy.deepcopy(base)
+    alternative["properties"]["type"] = {**alternative["properties"]["type"], **type_}
+    alternative["properties"]["data"] = data
+    if kind is not None:
+        alternative["properties"]["kind"] = {**alternative["properties"]["kind"], "enum": [kind],
+                                             "example": kind}
+    return alternative
+
+
+def add_event_schemas(schemas: dict[str, Any]) -> None:
+    """Make `FeedEvent`, `TableEvent` and `ReplayStep` (as flask-smorest wrote them, `data` an
+    object) each `oneOf` an alternative per event type, and add the payloads' schemas."""
+    schemas.update(payload_schemas())
+    # A replay's state is the hand as its game's view shows it (null before the engine's first
+    # event).
+    state = schemas["ReplayStep"]["properties"]["state"]
+    schemas["ReplayStep"]["properties"]["state"] = {
+        "description": state["description"],
+        "oneOf": [{"$ref": "#/components/schemas/View"}, null()]}
+    for family, tells_kind in (("FeedEvent", False), ("TableEvent", True), ("ReplayStep", True)):
+        base = schemas[family]
+        refs = []
+        for payload, names in _families().items():
+            kind = None if not tells_kind else "ledger" if names == ["TreasurePosted"] else "table"
+            name = family + (payload if len(names) > 1 else names[0])
+            schemas[name] = _typed(base, {"enum": names, "example": names[0]},
+                                   {"$ref": REF.format(name=payload)}, kind)
+            refs.append(name)
+        # An engine's event: `game.<Type>` in the log, `<Type>` of kind `game` at a table.
+        game_type = {"pattern": "^[A-Za-z]+$", "example": "CardDealt"} if tells_kind else \
+            {"pattern": f"^{GAME_EVENT_PREFIX.replace('.', '[.]')}[A-Za-z]+$",
+             "example": f"{GAME_EVENT_PREFIX}CardDealt"}
+        schemas[f"{family}Game"] = _typed(base, game_type, GAME_DATA, "game" if tells_kind else None)
+        refs.append(f"{family}Game")
+        # The log's are `anyOf`: an engine's event is told by its type's pattern (`game.*`),
+        # which tools that check a `oneOf`'s alternatives exclude one another (Redocly) cannot
+        # read as excluding the catalog's names; a table's are told apart by `kind` too.
+        schemas[family] = {"oneOf" if tells_kind else "anyOf":
+                           [{"$ref": f"#/components/schemas/{r}"} for r in refs],
+                           "description": f"{base.get('description', '')} One alternative per"
+                                          " event type, told apart by `type`.".strip()}
+
+
+# The `data:` of each message of a stream, by the stream's path: a component each, named in the
+# operation's `text/event-stream` content as `x-sse-data` (OpenAPI 3.0 has no word for it).
+STREAM_MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
+    "/v1/tables/{table_id}/stream": ("TableStreamMessage", {
+        "description": "The `data:` of a message of a table's stream: with `event: table`, the"
+                       " table as GET /v1/tables/{table_id} shows it to you; with `event:"
+                       " <type>`, the table's event of that type, as GET"
+                       " /v1/tables/{table_id}/events shows it.",
+        "oneOf": [{"$ref": "#/components/schemas/Table"},
+                  {"$ref": "#/components/schemas/TableEvent"}]}),
+    "/v1/feed/stream": ("FeedStreamMessage", {
+        "description": "The `data:` of a message of the log's stream (`event: <type>`, `id:`"
+                       " its position): the event as GET /v1/feed shows it.",
+        "allOf": [{"$ref": "#/components/schemas/FeedEvent"}]}),
+}
+
+
+def add_stream_schemas(spec: dict[str, Any]) -> None:
+    """The schemas of the streams' messages, and where each stream says its own: as
+    `x-sse-data`, and in the schema of one Server-Sent Event, its fields as members (what
+    OpenAPI 3.2 calls the `itemSchema` of `text/event-stream`)."""
+    for path, (name, schema) in STREAM_MESSAGES.items():
+        spec["components"]["schemas"][name] = schema
+        content = spec["paths"][path]["get"]["responses"]["200"]["content"]["text/event-stream"]
+        ref = {"$ref": f"#/components/schemas/{name}"}
+        content["x-sse-data"] = ref
+        content["schema"] = {"type": "object", "description": "One Server-Sent Event.", "properties": {
+            "id": {"type": "string", "description": "Where the stream is: send it back as"
+                                                    " `Last-Event-ID` to go on after it."},
+            "event": {"type": "string", "description": "What `data` holds: its type."},
+            "data": {"allOf": [ref], "description": "The message, as JSON."}}}
