@@ -6,7 +6,6 @@ records a second digest of a longer log), so a retried job does no harm.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import psycopg
@@ -21,7 +20,7 @@ def record_checkpoint(database_url: str | None = None) -> dict[str, Any]:
     """Record a digest of the whole log up to now (on `database_url`, else the worker's
     database); returns it (recorded_at as ISO text)."""
     # `banco checkpoint` names its database and reads the authority from its environment.
-    tsa = config.tsa_url(os.environ) if database_url else context.config().tsa_url
+    tsa = config.tsa_url() if database_url else context.config().tsa_url
     url = database_url or context.config().database_url
     with psycopg.connect(url, autocommit=True) as conn:
         configure_connection(conn)

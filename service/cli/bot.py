@@ -4,7 +4,6 @@ the token, the game, the table) is said in one line, not a traceback."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,8 +23,8 @@ def _check_url(url: str) -> str:
 
 
 @click.command("bot")
-@click.option("--url", default=lambda: os.environ.get("BANCO_URL", "http://127.0.0.1:8000"),
-              show_default="BANCO_URL, else http://127.0.0.1:8000", help="Banco's API")
+@click.option("--url", envvar="BANCO_URL", default="http://127.0.0.1:8000", show_envvar=True,
+              show_default=True, help="Banco's API")
 @click.option("--token", envvar="BANCO_TOKEN", required=True, show_envvar=True,
               help="the player's bearer token")
 @click.option("--game", required=True, help="the table's game (GET /v1/games), checked")

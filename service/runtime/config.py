@@ -78,8 +78,10 @@ def _path(env: Mapping[str, str], name: str) -> Path | None:
     return Path(raw) if raw else None
 
 
-def tsa_url(env: Mapping[str, str]) -> str | None:
-    """`BANCO_TSA_URL`: the RFC 3161 time-stamping authority that stamps every checkpoint."""
+def tsa_url(env: Mapping[str, str] | None = None) -> str | None:
+    """`BANCO_TSA_URL` (of this process's environment unless `env`): the RFC 3161
+    time-stamping authority that stamps every checkpoint."""
+    env = os.environ if env is None else env
     url = env.get("BANCO_TSA_URL") or None
     if url is not None and not url.startswith(("http://", "https://")):
         raise ConfigError(f"BANCO_TSA_URL: {url!r} is not an http(s) URL")
@@ -106,6 +108,22 @@ def webhook_allow_networks(env: Mapping[str, str]) -> tuple[Network, ...]:
         except ValueError as e:
             raise ConfigError(f"BANCO_WEBHOOK_ALLOW_NETWORKS: {e}") from None
     return tuple(networks)
+
+
+# Where traces go, read by OpenTelemetry's exporter itself too (service/runtime/tracing.py).
+OTLP_ENDPOINTS = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
+
+
+def otlp_endpoint(env: Mapping[str, str] | None = None) -> str | None:
+    """The OTLP endpoint traces are exported to; None: no tracing."""
+    env = os.environ if env is None else env
+    return next((env[name] for name in OTLP_ENDPOINTS if env.get(name)), None)
+
+
+def otlp_service_name(default: str, env: Mapping[str, str] | None = None) -> str:
+    """`OTEL_SERVICE_NAME`, else this process's `default`."""
+    env = os.environ if env is None else env
+    return env.get("OTEL_SERVICE_NAME") or default
 
 
 # The erasure journal's file (`Config.erasure_journal`); `banco run` keeps it in its data folder.

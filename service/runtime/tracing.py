@@ -12,12 +12,12 @@ instrumented and these functions cost one test of a flag.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from events import postgres
+from service.runtime import config
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace.export import SpanExporter
@@ -35,9 +35,7 @@ def configure(service_name: str, exporter: SpanExporter | None = None) -> bool:
     global _on
     if _on:
         return True
-    endpoint = (os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
-                or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT"))
-    if exporter is None and not endpoint:
+    if exporter is None and config.otlp_endpoint() is None:
         return False
     from opentelemetry import trace
     from opentelemetry.instrumentation.psycopg import PsycopgInstrumentor
@@ -47,7 +45,7 @@ def configure(service_name: str, exporter: SpanExporter | None = None) -> bool:
     from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
 
     provider = TracerProvider(resource=Resource.create(
-        {"service.name": os.environ.get("OTEL_SERVICE_NAME") or service_name}))
+        {"service.name": config.otlp_service_name(service_name)}))
     if exporter is None:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
