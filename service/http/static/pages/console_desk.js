@@ -2,29 +2,7 @@
 // deposits and withdrawals, tokens issued and revoked, erasure, and tables created from the
 // games' own option schemas. Every change is a /v1 API call made with the operator's token.
 import { api, el, fill, money, playerName, showProblem } from "../banco.js";
-
-const field = (id, label, input, help) => el("div", { class: "field" },
-  el("label", { for: id }, label), input, help ? el("span", { class: "help" }, help) : null);
-
-// A notice that says what was done; `secret` (a token) shown once, in a box to copy.
-function tell(where, text, secret) {
-  fill(where, el("p", {}, text), secret ? el("p", {}, el("code", { class: "mono token-once" }, secret)) : null,
-    secret ? el("p", { class: "help" }, "Shown only now: Banco keeps only its hash. Hand it over now.") : null);
-  where.hidden = false;
-}
-
-// Run `work` for a form's button: disabled while it runs, its problem shown in `problem`.
-async function busy(button, problem, work) {
-  button.disabled = true;
-  showProblem(problem, null);
-  try {
-    await work();
-  } catch (e) {
-    showProblem(problem, e);
-  } finally {
-    button.disabled = false;
-  }
-}
+import { busy, field, tell } from "./console_forms.js";
 
 function idempotencyKey() {
   return crypto.randomUUID();

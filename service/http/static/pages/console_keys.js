@@ -1,30 +1,11 @@
 // The operator's keys on /console: make one with a name, scopes and an optional expiry (its
 // secret shown once), list them, rotate one (a new secret, shown once) and revoke one. Shown to
 // a key that holds `keys:admin`; it may grant only the scopes it holds, as the API enforces.
-import { api, el, fill, showProblem, when } from "../banco.js";
+import { api, el, showProblem, when } from "../banco.js";
+import { busy, field, tell } from "./console_forms.js";
 
-const field = (id, label, input, help) => el("div", { class: "field" },
-  el("label", { for: id }, label), input, help ? el("span", { class: "help" }, help) : null);
-
-// A notice saying what was done, with the key's secret once, to copy now.
-function tell(where, text, secret) {
-  fill(where, el("p", {}, text),
-    secret ? el("p", {}, el("code", { class: "mono token-once", id: "key-secret" }, secret)) : null,
-    secret ? el("p", { class: "help" }, "Shown only now: Banco keeps only its hash. Store it where the key's holder reads it.") : null);
-  where.hidden = false;
-}
-
-async function busy(button, problem, work) {
-  button.disabled = true;
-  showProblem(problem, null);
-  try {
-    await work();
-  } catch (e) {
-    showProblem(problem, e);
-  } finally {
-    button.disabled = false;
-  }
-}
+// A key's secret, shown once.
+const KEPT = { id: "key-secret", advice: "Store it where the key's holder reads it." };
 
 export function keysSection(who) {
   const problem = el("div", { class: "problem-box", hidden: true });
@@ -52,7 +33,7 @@ export function keysSection(who) {
     rotate.addEventListener("click", () => busy(rotate, problem, async () => {
       const got = await api(`/v1/keys/${encodeURIComponent(k.id)}/rotation`, { method: "POST",
         headers: { "Idempotency-Key": crypto.randomUUID() } });
-      tell(note, `Key ${got.key.id} (${got.key.name}) has a new secret; the old one no longer works:`, got.secret);
+      tell(note, `Key ${got.key.id} (${got.key.name}) has a new secret; the old one no longer works:`, got.secret, KEPT);
       await show();
     }));
     revoke.addEventListener("click", () => busy(revoke, problem, async () => {
@@ -98,7 +79,7 @@ export function keysSection(who) {
       if (expires.value) json.expires_at = new Date(expires.value).toISOString();
       const made = await api("/v1/keys", { method: "POST", json,
         headers: { "Idempotency-Key": crypto.randomUUID() } });
-      tell(note, `Created key ${made.key.id} (${made.key.name}) with ${made.key.scopes.join(", ")}. Its secret:`, made.secret);
+      tell(note, `Created key ${made.key.id} (${made.key.name}) with ${made.key.scopes.join(", ")}. Its secret:`, made.secret, KEPT);
       name.value = "";
       expires.value = "";
       scopes.querySelectorAll("input:checked").forEach((i) => { i.checked = false; });

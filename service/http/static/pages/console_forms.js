@@ -1,0 +1,28 @@
+// What the console's sections share: a labelled field, a notice of what was done (with a
+// secret shown once), and a form's button run with its problem shown.
+import { el, fill, showProblem } from "../banco.js";
+
+export const field = (id, label, input, help) => el("div", { class: "field" },
+  el("label", { for: id }, label), input, help ? el("span", { class: "help" }, help) : null);
+
+// A notice that says what was done; `secret` (a token or key) shown once, in a box to copy,
+// with `advice` on what to do with it.
+export function tell(where, text, secret, { id, advice } = {}) {
+  fill(where, el("p", {}, text),
+    secret ? el("p", {}, el("code", { class: "mono token-once", ...(id ? { id } : {}) }, secret)) : null,
+    secret ? el("p", { class: "help" }, `Shown only now: Banco keeps only its hash. ${advice || "Hand it over now."}`) : null);
+  where.hidden = false;
+}
+
+// Run `work` for a form's button: disabled while it runs, its problem shown in `problem`.
+export async function busy(button, problem, work) {
+  button.disabled = true;
+  showProblem(problem, null);
+  try {
+    await work();
+  } catch (e) {
+    showProblem(problem, e);
+  } finally {
+    button.disabled = false;
+  }
+}
