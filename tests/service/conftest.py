@@ -121,19 +121,21 @@ class Player:
         return bearer(self.token)
 
 
+def register(client: FlaskClient, name: str = "Ada", deposit: int = 0) -> Player:
+    """A player registered by the operator through `client`'s app, with `deposit` in his wallet."""
+    r = client.post("/v1/players", json={"name": name}, headers=OPERATOR)
+    assert r.status_code == 201, r.json
+    player = Player(r.json["player"]["id"], r.json["token"])
+    if deposit:
+        r = client.post(f"/v1/players/{player.id}/deposits",
+                        json={"amount": deposit, "reason": "seed"}, headers=OPERATOR)
+        assert r.status_code == 201, r.json
+    return player
+
+
 @pytest.fixture
 def new_player(client: FlaskClient) -> Any:
-    def make(name: str = "Ada", deposit: int = 0) -> Player:
-        r = client.post("/v1/players", json={"name": name}, headers=OPERATOR)
-        assert r.status_code == 201, r.json
-        player = Player(r.json["player"]["id"], r.json["token"])
-        if deposit:
-            r = client.post(f"/v1/players/{player.id}/deposits",
-                            json={"amount": deposit, "reason": "seed"}, headers=OPERATOR)
-            assert r.status_code == 201, r.json
-        return player
-
-    return make
+    return lambda name="Ada", deposit=0: register(client, name, deposit)
 
 
 @pytest.fixture(scope="module")

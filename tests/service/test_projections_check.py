@@ -14,7 +14,7 @@ import psycopg
 from projections.check import differences
 from service.runtime.config import Config
 from tests.conftest import fresh_database
-from tests.service.conftest import OPERATOR, ROOT, app_on
+from tests.service.conftest import OPERATOR, ROOT, app_on, register
 
 
 def test_a_projection_that_differs_from_the_replay_is_found_and_left_as_it_is(
@@ -22,12 +22,7 @@ def test_a_projection_that_differs_from_the_replay_is_found_and_left_as_it_is(
     with fresh_database(servers.database_url, prefix="banco_check") as url:
         with app_on(dataclasses.replace(config, database_url=url)) as app:
             client = app.test_client()
-            ids = []
-            for name in ("Ann", "Bob"):
-                r = client.post("/v1/players", json={"name": name}, headers=OPERATOR)
-                ids.append(r.json["player"]["id"])
-                client.post(f"/v1/players/{ids[-1]}/deposits",
-                            json={"amount": 40, "reason": "seed"}, headers=OPERATOR)
+            ids = [register(client, name, 40).id for name in ("Ann", "Bob")]
             client.post(f"/v1/players/{ids[0]}/erasure", headers=OPERATOR)
         with psycopg.connect(url, autocommit=True) as conn:
             assert differences(conn) == {}

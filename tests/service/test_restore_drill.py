@@ -24,7 +24,7 @@ import pytest
 
 from projections import migrate
 from service.runtime.config import Config
-from tests.service.conftest import OPERATOR, ROOT, Player, app_on
+from tests.service.conftest import OPERATOR, ROOT, app_on, register
 from tests.service.play import Session
 from tests.service.test_timeouts import stop_group
 from tests.test_cli import free_port
@@ -157,12 +157,7 @@ def test_a_restore_to_a_point_before_an_erasure_erases_again_and_checks_clean(
                                      queue_name=f"{config.queue_name}-drill")
     with app_on(on_cluster) as app, worker(on_cluster):
         client = app.test_client()
-        players = []
-        for name in ("Ann", "Bob", "Cid"):
-            r = client.post("/v1/players", json={"name": name}, headers=OPERATOR)
-            players.append(Player(r.json["player"]["id"], r.json["token"]))
-            client.post(f"/v1/players/{players[-1].id}/deposits",
-                        json={"amount": 500, "reason": "seed"}, headers=OPERATOR)
+        players = [register(client, name, 500) for name in ("Ann", "Bob", "Cid")]
         ann, bob, _ = players
         session = Session(client, "sette-e-mezzo", players)
         session.open({}, 50)

@@ -13,7 +13,7 @@ import pytest
 
 from service.runtime.config import Config, webhook_allow_networks
 from tests.conftest import fresh_database
-from tests.service.conftest import OPERATOR, Player
+from tests.service.conftest import OPERATOR, register
 from tests.service.play import Session
 from tests.service.receiver import Received, Receiver
 from tests.service.test_timeouts import (
@@ -56,12 +56,7 @@ def test_a_receiver_that_never_answers_holds_up_no_deadline_and_no_settlement(ow
             r = client.post("/v1/webhooks", json={"url": receiver.url, "event_types": ["TreasurePosted"]},
                             headers=OPERATOR)
             assert r.status_code == 201, r.json
-            players = []
-            for name in ("Ann", "Bob", "Cy"):
-                r = client.post("/v1/players", json={"name": name}, headers=OPERATOR)
-                players.append(Player(r.json["player"]["id"], r.json["token"]))
-                client.post(f"/v1/players/{players[-1].id}/deposits",
-                            json={"amount": 50, "reason": "seed"}, headers=OPERATOR)
+            players = [register(client, name, 50) for name in ("Ann", "Bob", "Cy")]
             # The worker's lane takes the first event to the receiver, which holds on to it.
             wait_for(lambda: receiver.received)
             session = Session(client, "sette-e-mezzo", players)

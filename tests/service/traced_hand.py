@@ -14,7 +14,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from service.runtime import tracing
 from service.runtime.config import Config, WorkerConfig
-from tests.service.conftest import OPERATOR, OPERATOR_KEY, Player, app_on
+from tests.service.conftest import OPERATOR_KEY, app_on, register
 from tests.service.play import Session
 
 
@@ -26,12 +26,7 @@ def main() -> None:
                     rate_limit="1000000/minute")
     with app_on(config) as app:
         client = app.test_client()
-        players = []
-        for name in ("Ann", "Bob"):
-            r = client.post("/v1/players", json={"name": name}, headers=OPERATOR)
-            players.append(Player(r.json["player"]["id"], r.json["token"]))
-            client.post(f"/v1/players/{players[-1].id}/deposits",
-                        json={"amount": 500, "reason": "seed"}, headers=OPERATOR)
+        players = [register(client, name, 500) for name in ("Ann", "Bob")]
         session = Session(client, "sette-e-mezzo", players)
         session.open({}, 50)
         hand_id = session.deal()
