@@ -75,7 +75,9 @@ def test_banco_js_calls_the_api_and_draws_cards(page, api):
             (id) => b.card(id).getAttribute('aria-label'));
         return {me, problem, cards, back: b.card(null).className};
     }""")
-    assert got["me"] == {"role": "player", "id": ada.id, "name": "Ada"}
+    assert {k: got["me"][k] for k in ("role", "id", "name", "scopes")} == {
+        "role": "player", "id": ada.id, "name": "Ada", "scopes": []}
+    assert got["me"]["key_id"].startswith("tk_")  # his token's id, never the token
     assert got["problem"] == [True, 403, "forbidden"]
     assert got["cards"] == ["queen of hearts", "10 of diamonds", "7 of oros", "rey of copas", "gem 5",
                             "face-down card"]
