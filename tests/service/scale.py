@@ -111,14 +111,15 @@ def ledger_health(app) -> dict[str, int]:
                     SELECT data->>'to', (data->>'amount')::bigint FROM events
                     WHERE type = 'TreasurePosted') legs GROUP BY account) l USING (account)
             WHERE coalesce(b.balance, 0) <> coalesce(l.balance, 0)""").fetchone()[0]
-        # A replay of an answer that issued a token issues a new one in its place (README,
-        # "Idempotency"): its token events are a transaction of their own by design, and so
-        # not counted; anything else a key brought twice is.
+        # A replay of an answer that issued a token issues a new one in its place, and one
+        # that issued an operator key's secret rotates the key (README, "Idempotency"): those
+        # events are a transaction of their own by design, and so not counted; anything else
+        # a key brought twice is.
         doubled = c.execute("""
             SELECT count(*) FROM (
                 SELECT metadata->>'actor', metadata->>'idempotency_key', count(DISTINCT txid)
                 FROM events WHERE metadata->>'idempotency_key' IS NOT NULL
-                AND type NOT IN ('TokenIssued', 'TokenRevoked')
+                AND type NOT IN ('TokenIssued', 'TokenRevoked', 'OperatorKeyRotated')
                 GROUP BY 1, 2 HAVING count(DISTINCT txid) > 1) twice""").fetchone()[0]
     return {"treasure lost": int(total), "negative balances": negatives,
             "drifting balances": drift, "actions applied twice": doubled}
