@@ -10,7 +10,7 @@
  */
 import { parseArgs } from "node:util";
 
-import { Banco, BancoError, playTable } from "../src/index.js";
+import { Banco, BancoError, playTable, takeSeat } from "../src/index.js";
 
 const USAGE = "usage: banco-bot --url URL --token TOKEN --game GAME [--table ID] [--buy-in N] "
   + "[--hands N] [--deal]";
@@ -49,7 +49,8 @@ async function main(): Promise<number> {
     return 2;
   }
   if (buyIn !== undefined && table.you === null) {
-    table = (await banco.join(table.id, { buy_in: buyIn })).table;
+    // Another bot may sit at the same moment: a lost race is tried again.
+    table = await takeSeat(banco, table.id, { buy_in: buyIn });
     console.log(JSON.stringify({ seat: table.you }));
   }
   const stop = new AbortController();

@@ -6,7 +6,7 @@
 import { concrete } from "./actions.js";
 import { Banco } from "./client.js";
 import { BancoError } from "./errors.js";
-import type { Action, LegalAction, Table, TableOf } from "./types.js";
+import type { Action, Join, LegalAction, Table, TableOf } from "./types.js";
 
 /** Half points: the 7½ family counts in halves (15 is 7½). The banker draws to 5, as the
  * games' own timeout rule does (`banker_stand_at`). */
@@ -88,6 +88,20 @@ export interface BotOptions {
 }
 
 const RACES = new Set([409, 412]);
+
+/** Take a seat at `tableId` with `body`, again from the table as it now is when another
+ * player's seat was written first (409, 412); the table as seated (unchanged if already). */
+export async function takeSeat(banco: Banco, tableId: string, body: Join, tries = 10): Promise<Table> {
+  for (let attempt = 1; ; attempt++) {
+    const table = await banco.table(tableId);
+    if (table.you !== null) return table;
+    try {
+      return (await banco.join(tableId, body)).table;
+    } catch (error) {
+      if (!(error instanceof BancoError && RACES.has(error.status)) || attempt >= tries) throw error;
+    }
+  }
+}
 
 /** A move that lost a race: the table moved on first (409, 412), or another seat's move ended
  * the table, which cashed every seat out (403 `not_seated`). */

@@ -9,7 +9,7 @@ export type { StreamMessage, FollowOptions, OpenStream } from "./sse.js";
 export { DEFAULT_RETRY, newIdempotencyKey } from "./transport.js";
 export type { RetryPolicy } from "./transport.js";
 export { API_VERSION } from "./version.js";
-export { chooseAction, playTable } from "./bots.js";
+export { chooseAction, playTable, takeSeat } from "./bots.js";
 export type { BotOptions } from "./bots.js";
 export type * from "./types.js";
 export type { paths, components, operations } from "./schema.js";
