@@ -126,7 +126,7 @@ def test_bots_play_every_game_to_the_end(banco, operator, game: str, options: di
     assert hand.number == 1
     # Every turn was played by its bot, none left to its deadline.
     assert not [e for e in operator.table_events(table)
-                if isinstance(e, models.TableEventGame) and e.data.get("timeout") is True]
+                if e.kind == "game" and getattr(e.data, "timeout", None) is True]
     final = operator.table(table)
     wallets = sum(operator.balance(pid).balance for pid, _ in seated)
     assert wallets + sum(seat.balance for seat in final.seats) == DEPOSIT * count
@@ -154,9 +154,8 @@ def test_the_readmes_bot_plays_a_hand(banco, operator, tmp_path):
     assert readme.returncode == 0, out
     hand = operator.table(table).hand
     assert hand is not None and operator.wait_settled(hand.id).number == 1
-    bets = [e.data for e in operator.table_events(table)
-            if isinstance(e, models.TableEventGame) and e.type == "BetPlaced"]
-    assert [bet["seat"] for bet in bets] == [1], bets
+    bets = [e.data for e in operator.table_events(table) if isinstance(e, models.TableEventGameBetPlaced)]
+    assert [bet.seat for bet in bets] == [1], bets
 
 
 def test_the_async_client_plays_a_hand(banco, operator):

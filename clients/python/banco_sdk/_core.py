@@ -24,24 +24,65 @@ GameTable = (models.SetteEMezzoTable | models.SieteYMediaTable | models.CasinoPi
 # Read by its `game`, as the spec's `Table` discriminates.
 TABLE: TypeAdapter[GameTable] = TypeAdapter(Annotated[GameTable, Field(discriminator="game")])
 # An event of a table's, and of the log's feed, typed by its `type` (the spec's `TableEvent` and
-# `FeedEvent` unions' members); an engine's event is the `...Game` member, its data the game's.
+# `FeedEvent` unions' members): an engine's event is its type's `...Game<Type>` member, its data
+# typed as the game's (a member hidden from the caller left out).
 TableEvent = (models.TableEventTreasurePosted | models.TableEventPlayerRegistered
     | models.TableEventPlayerErased | models.TableEventAuditorRegistered
     | models.TableEventTokenChanged | models.TableEventOperatorKeyCreated
     | models.TableEventOperatorKeyChanged | models.TableEventTableCreated
     | models.TableEventPlayerSeated | models.TableEventPlayerLeft | models.TableEventHandBegan
-    | models.TableEventHandSettled | models.TableEventSeedRevealed
-    | models.TableEventTableEnded | models.TableEventDeadlineSet
-    | models.TableEventSettlementClaimed | models.TableEventGame)
+    | models.TableEventHandSettled | models.TableEventSeedRevealed | models.TableEventTableEnded
+    | models.TableEventDeadlineSet | models.TableEventSettlementClaimed
+    | models.TableEventGameHandStarted | models.TableEventGameTurnPassed
+    | models.TableEventGameStakeAnnounced | models.TableEventGameBetPlaced
+    | models.TableEventGameSatOut | models.TableEventGameCardDealt
+    | models.TableEventGameCardTurnedUp | models.TableEventGameCardsShown
+    | models.TableEventGameStakeLost | models.TableEventGameStood
+    | models.TableEventGameHandSplit | models.TableEventGamePlayerCalled
+    | models.TableEventGameCallDecided | models.TableEventGameSkeletonDeclared
+    | models.TableEventGameVolunteered | models.TableEventGameShortfallRecorded
+    | models.TableEventGameHandEnded | models.TableEventGameHandOpened
+    | models.TableEventGameCardsDealt | models.TableEventGameOpeningCardChosen
+    | models.TableEventGameOpeningCardsRevealed | models.TableEventGamePlayerAttacked
+    | models.TableEventGamePlayerChallenged | models.TableEventGamePlayerAccused
+    | models.TableEventGameCardDrawn | models.TableEventGameDiscardsReshuffled
+    | models.TableEventGamePlayerEliminated | models.TableEventGameGameWon
+    | models.TableEventGameRoundStarted | models.TableEventGameStakesPaid
+    | models.TableEventGameDealerCardsDrawn | models.TableEventGameDealerChosen
+    | models.TableEventGameTableDealt | models.TableEventGameCardsCaptured
+    | models.TableEventGameBuildMade | models.TableEventGameBuildReserved
+    | models.TableEventGameBuildExtended | models.TableEventGameCardTrailed
+    | models.TableEventGameLeftoversTaken | models.TableEventGameRoundScored)
 FeedEvent = (models.FeedEventTreasurePosted | models.FeedEventPlayerRegistered
     | models.FeedEventPlayerErased | models.FeedEventAuditorRegistered
     | models.FeedEventTokenChanged | models.FeedEventOperatorKeyCreated
     | models.FeedEventOperatorKeyChanged | models.FeedEventTableCreated
     | models.FeedEventPlayerSeated | models.FeedEventPlayerLeft | models.FeedEventHandBegan
     | models.FeedEventHandSettled | models.FeedEventSeedRevealed | models.FeedEventTableEnded
-    | models.FeedEventDeadlineSet | models.FeedEventSettlementClaimed | models.FeedEventGame)
-TABLE_EVENT: TypeAdapter[TableEvent] = TypeAdapter(TableEvent)
-FEED_EVENT: TypeAdapter[FeedEvent] = TypeAdapter(FeedEvent)
+    | models.FeedEventDeadlineSet | models.FeedEventSettlementClaimed
+    | models.FeedEventGameHandStarted | models.FeedEventGameTurnPassed
+    | models.FeedEventGameStakeAnnounced | models.FeedEventGameBetPlaced
+    | models.FeedEventGameSatOut | models.FeedEventGameCardDealt
+    | models.FeedEventGameCardTurnedUp | models.FeedEventGameCardsShown
+    | models.FeedEventGameStakeLost | models.FeedEventGameStood | models.FeedEventGameHandSplit
+    | models.FeedEventGamePlayerCalled | models.FeedEventGameCallDecided
+    | models.FeedEventGameSkeletonDeclared | models.FeedEventGameVolunteered
+    | models.FeedEventGameShortfallRecorded | models.FeedEventGameHandEnded
+    | models.FeedEventGameHandOpened | models.FeedEventGameCardsDealt
+    | models.FeedEventGameOpeningCardChosen | models.FeedEventGameOpeningCardsRevealed
+    | models.FeedEventGamePlayerAttacked | models.FeedEventGamePlayerChallenged
+    | models.FeedEventGamePlayerAccused | models.FeedEventGameCardDrawn
+    | models.FeedEventGameDiscardsReshuffled | models.FeedEventGamePlayerEliminated
+    | models.FeedEventGameGameWon | models.FeedEventGameRoundStarted
+    | models.FeedEventGameStakesPaid | models.FeedEventGameDealerCardsDrawn
+    | models.FeedEventGameDealerChosen | models.FeedEventGameTableDealt
+    | models.FeedEventGameCardsCaptured | models.FeedEventGameBuildMade
+    | models.FeedEventGameBuildReserved | models.FeedEventGameBuildExtended
+    | models.FeedEventGameCardTrailed | models.FeedEventGameLeftoversTaken
+    | models.FeedEventGameRoundScored)
+# Read by its `type`, as the spec's unions discriminate.
+TABLE_EVENT: TypeAdapter[TableEvent] = TypeAdapter(Annotated[TableEvent, Field(discriminator="type")])
+FEED_EVENT: TypeAdapter[FeedEvent] = TypeAdapter(Annotated[FeedEvent, Field(discriminator="type")])
 
 
 class Versioned(Protocol):
