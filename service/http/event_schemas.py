@@ -172,3 +172,46 @@ def add_stream_schemas(spec: dict[str, Any]) -> None:
                                                     " `Last-Event-ID` to go on after it."},
             "event": {"type": "string", "description": "What `data` holds: its type."},
             "data": {"allOf": [ref], "description": "The message, as JSON."}}}
+
+
+# What a subscription's URL receives: one event of the log per POST, as Standard Webhooks
+# say (service/application/webhooks.py `outgoing`, workers/webhooks.py).
+WEBHOOK_EVENT = {
+    "type": "object", "additionalProperties": False, "required": ["type", "timestamp", "data"],
+    "description": "The body of a webhook: one event of the log, as a spectator may see it (no"
+                   " hidden card, no seed a hand has not revealed to all).",
+    "properties": {
+        "type": {"type": "string", "description": "The event's type, as `data.type`.",
+                 "example": "TreasurePosted"},
+        "timestamp": {"type": "string", "format": "date-time",
+                      "description": "When it was recorded, as `data.recorded_at`."},
+        "data": {"allOf": [{"$ref": "#/components/schemas/FeedEvent"}],
+                 "description": "The event as GET /v1/feed shows it."}}}
+WEBHOOK_HEADERS = (
+    ("webhook-id", "The delivery's id (`<subscription>_<position>`), the same on every attempt:"
+                   " a receiver that saw it already has the event."),
+    ("webhook-timestamp", "When this attempt was signed, in seconds since the epoch."),
+    ("webhook-signature", "`v1,` then the base64 HMAC-SHA256, under the subscription's secret,"
+                          " of `<webhook-id>.<webhook-timestamp>.<body>`."))
+
+
+def add_webhook_schemas(spec: dict[str, Any]) -> None:
+    """The webhooks' body (`WebhookEvent`), and the POST each subscription's URL receives as a
+    callback of the operation that subscribes (OpenAPI 3.0 names webhooks no other way)."""
+    spec["components"]["schemas"]["WebhookEvent"] = WEBHOOK_EVENT
+    retried = "Not taken: the event is sent again later, with the same `webhook-id`."
+    spec["paths"]["/v1/webhooks"]["post"]["callbacks"] = {"event": {"{$request.body#/url}": {"post": {
+        "operationId": "receiveWebhookEvent",
+        "summary": "An event of the log, sent to the subscription's URL",
+        "description": "Each event of the types subscribed, one at a time in the log's order,"
+                       " signed as Standard Webhooks say; the next is sent once this one is"
+                       " taken (a 2xx answer).",
+        "security": [],
+        "parameters": [{"name": name, "in": "header", "required": True,
+                        "schema": {"type": "string"}, "description": text}
+                       for name, text in WEBHOOK_HEADERS],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/WebhookEvent"}}}},
+        "responses": {"2XX": {"description": "Taken: the next event follows."},
+                      "4XX": {"description": retried},
+                      "5XX": {"description": retried}}}}}}

@@ -6702,6 +6702,29 @@ class Joined(BaseModel):
     ]
 
 
+class WebhookEvent(BaseModel):
+    """
+    The body of a webhook: one event of the log, as a spectator may see it (no hidden card, no seed a hand has not revealed to all).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: Annotated[
+        FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
+        Field(description='The event as GET /v1/feed shows it.', discriminator='type'),
+    ]
+    timestamp: Annotated[
+        AwareDatetime, Field(description='When it was recorded, as `data.recorded_at`.')
+    ]
+    type: Annotated[
+        str,
+        Field(
+            description="The event's type, as `data.type`.", examples=['TreasurePosted']
+        ),
+    ]
+
+
 class Replay(BaseModel):
     model_config = ConfigDict(
         extra='ignore',

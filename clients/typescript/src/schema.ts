@@ -6619,6 +6619,21 @@ export interface components {
             /** @description Its `webhook-id`, the same on every attempt. */
             webhook_id: string;
         };
+        /** @description The body of a webhook: one event of the log, as a spectator may see it (no hidden card, no seed a hand has not revealed to all). */
+        WebhookEvent: {
+            /** @description The event as GET /v1/feed shows it. */
+            data: Omit<components["schemas"]["FeedEvent"], "type">;
+            /**
+             * Format: date-time
+             * @description When it was recorded, as `data.recorded_at`.
+             */
+            timestamp: string;
+            /**
+             * @description The event's type, as `data.type`.
+             * @example TreasurePosted
+             */
+            type: string;
+        };
         WebhookReplay: {
             /** @description The event to send again from (0: the log's beginning); the events after it follow in the log's order. */
             position: number;
