@@ -16,6 +16,7 @@ import time
 import tomllib
 from collections.abc import Iterator
 from contextlib import aclosing
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -469,3 +470,41 @@ def test_feed_head_reads_the_feed_from_now(operator):
         if not new:
             time.sleep(0.05)
     assert not registered(seen)
+
+
+def test_operator_keys_are_made_listed_rotated_and_revoked(banco, operator):
+    """A key made with one scope does what its scope allows and nothing more; listed (never its
+    secret) and read by its id; rotated, the old secret stops working and the new one works;
+    revoked, none works. The async client lists and reads it alike."""
+    url, _ = banco
+    someone = operator.create_player("Keyed").player.id
+    expires = datetime.now(UTC).replace(microsecond=0) + timedelta(days=30)
+    issued = operator.create_key("desk", ["players:read"], expires_at=expires)
+    assert issued.key.scopes == ["players:read"] and issued.key.status == "active"
+    assert issued.key.expires_at == expires
+    listed = operator.keys()
+    assert issued.key.id in [k.id for k in listed.items] and "keys:admin" in [s.name for s in listed.scopes]
+    assert operator.key(issued.key.id).name == "desk"
+    with Banco(url, issued.secret) as desk:
+        assert desk.player(someone).id == someone
+        with pytest.raises(errors.Forbidden) as refused:
+            desk.create_player("Not allowed")
+        assert refused.value.code == "missing_scope"
+    rotated = operator.rotate_key(issued.key.id)
+    assert rotated.secret != issued.secret and rotated.key.rotated_at is not None
+    with Banco(url, issued.secret) as old, pytest.raises(errors.Unauthorized):
+        old.keys()
+    with Banco(url, rotated.secret) as new:
+        assert new.player(someone).id == someone
+
+    async def read() -> tuple[list[str], str]:
+        async with AsyncBanco(url, banco[1]) as client:
+            return [k.id for k in (await client.keys()).items], (await client.key(issued.key.id)).status
+
+    ids, status = asyncio.run(read())
+    assert issued.key.id in ids and status == "active"
+    assert operator.revoke_key(issued.key.id) is None
+    assert operator.key(issued.key.id).status == "revoked"
+    operator.revoke_key(issued.key.id)  # revoked already: nothing changes
+    with Banco(url, rotated.secret) as new, pytest.raises(errors.Unauthorized):
+        new.player(someone)

@@ -9,6 +9,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
 
 import httpx
@@ -280,6 +281,31 @@ def games() -> Call[list[models.Game]]:
 
 def game(slug: str) -> Call[models.Game]:
     return Call("GET", f"/v1/games/{slug}", model(models.Game))
+
+
+def create_key(name: str, scopes: list[str], expires_at: datetime | str | None,
+               key: str | None) -> Call[models.KeyIssued]:
+    when = expires_at.isoformat() if isinstance(expires_at, datetime) else expires_at
+    body = {k: v for k, v in {"name": name, "scopes": scopes, "expires_at": when}.items()
+            if v is not None}
+    return Call("POST", "/v1/keys", model(models.KeyIssued), body=body, idempotency_key=key)
+
+
+def keys() -> Call[models.KeyList]:
+    return Call("GET", "/v1/keys", model(models.KeyList))
+
+
+def key(key_id: str) -> Call[models.Key]:
+    return Call("GET", f"/v1/keys/{key_id}", model(models.Key))
+
+
+def rotate_key(key_id: str, key: str | None) -> Call[models.KeyIssued]:
+    return Call("POST", f"/v1/keys/{key_id}/rotation", model(models.KeyIssued), idempotency_key=key)
+
+
+def revoke_key(key_id: str) -> Call[None]:
+    # Revoking a key revoked already changes nothing: a DELETE tried again is harmless.
+    return Call("DELETE", f"/v1/keys/{key_id}", lambda response: None)
 
 
 def create_player(name: str, key: str | None) -> Call[models.PlayerCreated]:
