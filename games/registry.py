@@ -98,3 +98,15 @@ def rules(name: str) -> str:
         if name in family.ENGINES:
             return (resources.files(family) / "rules.md").read_text(encoding="utf-8")
     raise KeyError(name)
+
+
+def event_data() -> dict[str, list[type]]:
+    """Each engine event type with the Structs of its data (games/event_data.py): one per shape
+    the games give events of that type, in the order of the games."""
+    out: dict[str, list[type]] = {}
+    for family in _families():
+        for name, struct in family.EVENT_DATA.items():
+            structs = out.setdefault(name, [])
+            if struct not in structs:
+                structs.append(struct)
+    return out

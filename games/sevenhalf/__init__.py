@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from games.contract import Engine
+from games.sevenhalf.event_data import EVENT_DATA
 from games.sevenhalf.pirate import ENGINE as PIRATE
 from games.sevenhalf.sette import ENGINE as SETTE
 from games.sevenhalf.siete import ENGINE as SIETE
 
 ENGINES: dict[str, Engine] = {"sette-e-mezzo": SETTE, "siete-y-media": SIETE,
                               "casino-pirate": PIRATE}
+
+__all__ = ["ENGINES", "EVENT_DATA"]

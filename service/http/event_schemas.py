@@ -1,10 +1,12 @@
 """The events the API shows (the log's feed and its webhooks, a table's events, a hand's replay),
 typed by their `type` in openapi.yaml: each event of the catalog (events/catalog.py) with its
-payload's schema, as the caller receives it; an engine's event (`game.*`) with its data as an
-object, its keys the game's.
+payload's schema, as the caller receives it; each engine's event (`game.<Type>` in the log,
+`<Type>` of kind `game` at a table) with its data's schema as the caller receives it, a member
+hidden from him (a face-down card, the seeds) left out.
 
-The payloads' schemas are made from the catalog's msgspec Structs, the same types that check
-what is stored, written the way OpenAPI 3.0.3 says them (`nullable`, no JSON Schema `null`).
+The payloads' schemas are made from msgspec Structs: the catalog's, the same types that check
+what is stored, and the games' (games/event_data.py), that the games' tests check every event the
+engines make against; written the way OpenAPI 3.0.3 says them (`nullable`, no JSON Schema `null`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 import msgspec
 
 from events.catalog import GAME_EVENT_PREFIX, PAYLOADS
+from games.registry import event_data
 from service.http.unions import null
 
 REF = "#/components/schemas/{name}Data"
@@ -28,8 +31,6 @@ SHOWN: dict[str, dict[str, Any]] = {
 }
 # Members a caller may not receive: a conceded hand's seeds are the auditors' alone.
 WITHHELD = {"SeedRevealed": ("server_seed", "player_seeds")}
-GAME_DATA = {"type": "object", "description": "The engine's event as you may see it: its keys are"
-                                              " the game's (a hidden card is left out)."}
 
 
 def _oas30(node: Any) -> Any:
@@ -39,6 +40,8 @@ def _oas30(node: Any) -> Any:
     if not isinstance(node, dict):
         return node
     out = {k: _oas30(v) for k, v in node.items() if k != "title"}
+    if isinstance(out.get("description"), str):
+        out["description"] = " ".join(out["description"].split())  # a docstring's lines, joined
     if out.get("default", ...) is None:
         del out["default"]  # says no more than the member left out
     branches = out.get("anyOf")
@@ -54,9 +57,13 @@ def _oas30(node: Any) -> Any:
 
 
 def payload_schemas() -> dict[str, dict[str, Any]]:
-    """Each catalog payload's schema as the API shows it, by its component's name."""
-    _, made = msgspec.json.schema_components(
-        sorted(set(PAYLOADS.values()), key=lambda t: t.__name__), ref_template=REF)
+    """Each catalog payload's schema as the API shows it, and each engine event's data's, by its
+    component's name."""
+    structs = [*sorted(set(PAYLOADS.values()), key=lambda t: t.__name__),
+               *(s for shapes in event_data().values() for s in shapes)]
+    names = [s.__name__ for s in dict.fromkeys(structs)]
+    assert len(names) == len(set(names)), f"two event data types share a name: {sorted(names)}"
+    _, made = msgspec.json.schema_components(list(dict.fromkeys(structs)), ref_template=REF)
     out = {f"{name}Data": _oas30(schema) for name, schema in made.items()}
     for name, shown in SHOWN.items():
         out[f"{PAYLOADS[name].__name__}Data"] = shown
@@ -74,6 +81,13 @@ def _families() -> dict[str, list[str]]:
     return out
 
 
+def _game_data(structs: list[type]) -> dict[str, Any]:
+    """The data of an engine's event type: its Struct's schema, or any of them where games give
+    events of one type different shapes."""
+    refs = [{"$ref": REF.format(name=s.__name__)} for s in structs]
+    return refs[0] if len(refs) == 1 else {"anyOf": refs}
+
+
 def _typed(base: dict[str, Any], type_: dict[str, Any], data: dict[str, Any],
            kind: str | None) -> dict[str, Any]:
     alternative = copy.deepcopy(base)
@@ -88,7 +102,10 @@ def _typed(base: dict[str, Any], type_: dict[str, Any], data: dict[str, Any],
 def add_event_schemas(schemas: dict[str, Any]) -> None:
     """Make `FeedEvent`, `TableEvent` and `ReplayStep` (as flask-smorest wrote them, `data` an
     object) each `oneOf` an alternative per event type, and add the payloads' schemas."""
-    schemas.update(payload_schemas())
+    payloads = payload_schemas()
+    assert not set(payloads) & set(schemas), "an event's data is named as another schema"
+    assert not set(PAYLOADS) & set(event_data()), "an engine's event is named as the catalog's"
+    schemas.update(payloads)
     # A replay's state is the hand as its game's view shows it (null before the engine's first
     # event).
     state = schemas["ReplayStep"]["properties"]["state"]
@@ -97,26 +114,31 @@ def add_event_schemas(schemas: dict[str, Any]) -> None:
         "oneOf": [{"$ref": "#/components/schemas/View"}, null()]}
     for family, tells_kind in (("FeedEvent", False), ("TableEvent", True), ("ReplayStep", True)):
         base = schemas[family]
-        refs = []
+        refs: list[str] = []
+        types: dict[str, str] = {}
         for payload, names in _families().items():
             kind = None if not tells_kind else "ledger" if names == ["TreasurePosted"] else "table"
             name = family + (payload if len(names) > 1 else names[0])
             schemas[name] = _typed(base, {"enum": names, "example": names[0]},
                                    {"$ref": REF.format(name=payload)}, kind)
             refs.append(name)
+            types.update(dict.fromkeys(names, name))
         # An engine's event: `game.<Type>` in the log, `<Type>` of kind `game` at a table.
-        game_type = {"pattern": "^[A-Za-z]+$", "example": "CardDealt"} if tells_kind else \
-            {"pattern": f"^{GAME_EVENT_PREFIX.replace('.', '[.]')}[A-Za-z]+$",
-             "example": f"{GAME_EVENT_PREFIX}CardDealt"}
-        schemas[f"{family}Game"] = _typed(base, game_type, GAME_DATA, "game" if tells_kind else None)
-        refs.append(f"{family}Game")
-        # The log's are `anyOf`: an engine's event is told by its type's pattern (`game.*`),
-        # which tools that check a `oneOf`'s alternatives exclude one another (Redocly) cannot
-        # read as excluding the catalog's names; a table's are told apart by `kind` too.
-        schemas[family] = {"oneOf" if tells_kind else "anyOf":
-                           [{"$ref": f"#/components/schemas/{r}"} for r in refs],
-                           "description": f"{base.get('description', '')} One alternative per"
-                                          " event type, told apart by `type`.".strip()}
+        for name, structs in event_data().items():
+            type_ = name if tells_kind else f"{GAME_EVENT_PREFIX}{name}"
+            member = f"{family}Game{name}"
+            schemas[member] = _typed(base, {"enum": [type_], "example": type_},
+                                     _game_data(structs), "game" if tells_kind else None)
+            types[type_] = member
+            refs.append(member)
+        # The types tell the members apart: the catalog's names and the engines' are distinct
+        # (`game.` before the engines' in the log, `kind` beside them at a table).
+        schemas[family] = {
+            "oneOf": [{"$ref": f"#/components/schemas/{r}"} for r in refs],
+            "discriminator": {"propertyName": "type", "mapping": {
+                t: f"#/components/schemas/{m}" for t, m in types.items()}},
+            "description": f"{base.get('description', '')} One alternative per event type, told"
+                           " apart by `type`.".strip()}
 
 
 # The `data:` of each message of a stream, by the stream's path: a component each, named in the
@@ -150,3 +172,46 @@ def add_stream_schemas(spec: dict[str, Any]) -> None:
                                                     " `Last-Event-ID` to go on after it."},
             "event": {"type": "string", "description": "What `data` holds: its type."},
             "data": {"allOf": [ref], "description": "The message, as JSON."}}}
+
+
+# What a subscription's URL receives: one event of the log per POST, as Standard Webhooks
+# say (service/application/webhooks.py `outgoing`, workers/webhooks.py).
+WEBHOOK_EVENT = {
+    "type": "object", "additionalProperties": False, "required": ["type", "timestamp", "data"],
+    "description": "The body of a webhook: one event of the log, as a spectator may see it (no"
+                   " hidden card, no seed a hand has not revealed to all).",
+    "properties": {
+        "type": {"type": "string", "description": "The event's type, as `data.type`.",
+                 "example": "TreasurePosted"},
+        "timestamp": {"type": "string", "format": "date-time",
+                      "description": "When it was recorded, as `data.recorded_at`."},
+        "data": {"allOf": [{"$ref": "#/components/schemas/FeedEvent"}],
+                 "description": "The event as GET /v1/feed shows it."}}}
+WEBHOOK_HEADERS = (
+    ("webhook-id", "The delivery's id (`<subscription>_<position>`), the same on every attempt:"
+                   " a receiver that saw it already has the event."),
+    ("webhook-timestamp", "When this attempt was signed, in seconds since the epoch."),
+    ("webhook-signature", "`v1,` then the base64 HMAC-SHA256, under the subscription's secret,"
+                          " of `<webhook-id>.<webhook-timestamp>.<body>`."))
+
+
+def add_webhook_schemas(spec: dict[str, Any]) -> None:
+    """The webhooks' body (`WebhookEvent`), and the POST each subscription's URL receives as a
+    callback of the operation that subscribes (OpenAPI 3.0 names webhooks no other way)."""
+    spec["components"]["schemas"]["WebhookEvent"] = WEBHOOK_EVENT
+    retried = "Not taken: the event is sent again later, with the same `webhook-id`."
+    spec["paths"]["/v1/webhooks"]["post"]["callbacks"] = {"event": {"{$request.body#/url}": {"post": {
+        "operationId": "receiveWebhookEvent",
+        "summary": "An event of the log, sent to the subscription's URL",
+        "description": "Each event of the types subscribed, one at a time in the log's order,"
+                       " signed as Standard Webhooks say; the next is sent once this one is"
+                       " taken (a 2xx answer).",
+        "security": [],
+        "parameters": [{"name": name, "in": "header", "required": True,
+                        "schema": {"type": "string"}, "description": text}
+                       for name, text in WEBHOOK_HEADERS],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/WebhookEvent"}}}},
+        "responses": {"2XX": {"description": "Taken: the next event follows."},
+                      "4XX": {"description": retried},
+                      "5XX": {"description": retried}}}}}}

@@ -8,7 +8,7 @@ from typing import Any
 import yaml
 from flask_smorest import Api
 
-from service.http.event_schemas import add_event_schemas, add_stream_schemas
+from service.http.event_schemas import add_event_schemas, add_stream_schemas, add_webhook_schemas
 from service.runtime.config import Config
 
 
@@ -38,6 +38,7 @@ def document(api: Api) -> dict[str, Any]:
     add_links(spec["paths"])
     add_event_schemas(spec["components"]["schemas"])
     add_stream_schemas(spec)
+    add_webhook_schemas(spec)
     return spec
 
 

@@ -16,6 +16,7 @@ import time
 import tomllib
 from collections.abc import Iterator
 from contextlib import aclosing
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +127,7 @@ def test_bots_play_every_game_to_the_end(banco, operator, game: str, options: di
     assert hand.number == 1
     # Every turn was played by its bot, none left to its deadline.
     assert not [e for e in operator.table_events(table)
-                if isinstance(e, models.TableEventGame) and e.data.get("timeout") is True]
+                if e.kind == "game" and getattr(e.data, "timeout", None) is True]
     final = operator.table(table)
     wallets = sum(operator.balance(pid).balance for pid, _ in seated)
     assert wallets + sum(seat.balance for seat in final.seats) == DEPOSIT * count
@@ -154,9 +155,8 @@ def test_the_readmes_bot_plays_a_hand(banco, operator, tmp_path):
     assert readme.returncode == 0, out
     hand = operator.table(table).hand
     assert hand is not None and operator.wait_settled(hand.id).number == 1
-    bets = [e.data for e in operator.table_events(table)
-            if isinstance(e, models.TableEventGame) and e.type == "BetPlaced"]
-    assert [bet["seat"] for bet in bets] == [1], bets
+    bets = [e.data for e in operator.table_events(table) if isinstance(e, models.TableEventGameBetPlaced)]
+    assert [bet.seat for bet in bets] == [1], bets
 
 
 def test_the_async_client_plays_a_hand(banco, operator):
@@ -445,11 +445,22 @@ def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
 
 def test_feed_head_reads_the_feed_from_now(operator):
     """`feed_head()` is the log's last event now: the feed after it holds what commits later
-    (a deposit), never what was there before (the player's registration)."""
+    (a deposit), never what was there before (the player's registration, once the feed gives it:
+    an event may commit a moment before the feed gives it, while a transaction begun earlier is
+    still open)."""
+    before = operator.feed_head()
     created = operator.create_player("Head")
+    deadline = time.monotonic() + 30
+
+    def registered(events: list[Any]) -> list[Any]:
+        return [e for e in events if isinstance(e, models.FeedEventPlayerRegistered)
+                and e.data.player_id == created.player.id]
+
+    while not registered(list(operator.feed(after=before))):
+        assert time.monotonic() < deadline, "the registration never reached the feed"
+        time.sleep(0.05)
     head = operator.feed_head()
     operator.deposit(created.player.id, 7, "after the head")
-    deadline = time.monotonic() + 30
     seen: list[Any] = []
     while not [e for e in seen if isinstance(e, models.FeedEventTreasurePosted)
                and e.data.to == f"wallet:{created.player.id}"]:
@@ -458,5 +469,42 @@ def test_feed_head_reads_the_feed_from_now(operator):
         seen += new
         if not new:
             time.sleep(0.05)
-    assert not [e for e in seen if isinstance(e, models.FeedEventPlayerRegistered)
-                and e.data.player_id == created.player.id]
+    assert not registered(seen)
+
+
+def test_operator_keys_are_made_listed_rotated_and_revoked(banco, operator):
+    """A key made with one scope does what its scope allows and nothing more; listed (never its
+    secret) and read by its id; rotated, the old secret stops working and the new one works;
+    revoked, none works. The async client lists and reads it alike."""
+    url, _ = banco
+    someone = operator.create_player("Keyed").player.id
+    expires = datetime.now(UTC).replace(microsecond=0) + timedelta(days=30)
+    issued = operator.create_key("desk", ["players:read"], expires_at=expires)
+    assert issued.key.scopes == ["players:read"] and issued.key.status == "active"
+    assert issued.key.expires_at == expires
+    listed = operator.keys()
+    assert issued.key.id in [k.id for k in listed.items] and "keys:admin" in [s.name for s in listed.scopes]
+    assert operator.key(issued.key.id).name == "desk"
+    with Banco(url, issued.secret) as desk:
+        assert desk.player(someone).id == someone
+        with pytest.raises(errors.Forbidden) as refused:
+            desk.create_player("Not allowed")
+        assert refused.value.code == "missing_scope"
+    rotated = operator.rotate_key(issued.key.id)
+    assert rotated.secret != issued.secret and rotated.key.rotated_at is not None
+    with Banco(url, issued.secret) as old, pytest.raises(errors.Unauthorized):
+        old.keys()
+    with Banco(url, rotated.secret) as new:
+        assert new.player(someone).id == someone
+
+    async def read() -> tuple[list[str], str]:
+        async with AsyncBanco(url, banco[1]) as client:
+            return [k.id for k in (await client.keys()).items], (await client.key(issued.key.id)).status
+
+    ids, status = asyncio.run(read())
+    assert issued.key.id in ids and status == "active"
+    assert operator.revoke_key(issued.key.id) is None
+    assert operator.key(issued.key.id).status == "revoked"
+    operator.revoke_key(issued.key.id)  # revoked already: nothing changes
+    with Banco(url, rotated.secret) as new, pytest.raises(errors.Unauthorized):
+        new.player(someone)

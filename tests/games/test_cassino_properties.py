@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.cassino import ENGINE
+from games.cassino import ENGINE, EVENT_DATA
 from games.cassino.cards import CARDS, DECK
 from games.contract import (
     AUDITOR,
@@ -23,6 +23,7 @@ from games.contract import (
     Viewer,
     redact,
 )
+from tests.games.event_data_check import check_typed
 from tests.games.gwt import replay
 from tests.games.snapshot_check import round_trips
 
@@ -130,6 +131,8 @@ class Table:
             assert e.code == "not_your_turn"
 
     def check(self, new: list[Event]) -> None:
+        for e in new:
+            check_typed(e, EVENT_DATA)
         truth = ENGINE.view(self.state, AUDITOR)
         everywhere = Counter(truth["stock"]["cards"])
         for h in truth["hands"]:

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 
 from games import deck
 from games.contract import SPECTATOR, IllegalMove, Viewer, redact
-from games.pirate_pairs import ENGINE
+from games.pirate_pairs import ENGINE, EVENT_DATA
 from tests.games import gwt
+from tests.games.event_data_check import check_typed
 from tests.games.pirate_pairs_play import (
     Table,
     json_round_trip,
@@ -80,6 +81,7 @@ def test_nobody_ever_sees_a_card_he_may_not(table: Table, how: Player) -> None:
     for step in play(table, *how):
         state = step.before
         for e in step.events:
+            check_typed(e, EVENT_DATA)
             shown: dict[int | None, set[str]] = {}
             if e.type == "PlayerAccused":
                 where = locations(state)

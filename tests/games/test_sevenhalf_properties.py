@@ -25,9 +25,10 @@ from games.contract import (
     Viewer,
     redact,
 )
-from games.sevenhalf import ENGINES, cards
+from games.sevenhalf import ENGINES, EVENT_DATA, cards
 from games.sevenhalf.display import points
 from tests.games import gwt
+from tests.games.event_data_check import check_typed
 from tests.games.snapshot_check import round_trips
 
 KINDS = ("announce", "bet", "sit_out", "hit", "stand", "split", "hide", "call", "reveal",
@@ -181,6 +182,7 @@ class Run:
             self.log.append(e)
             self.post(e.postings)
             self.oracle.learn(e)
+            check_typed(e, EVENT_DATA)
             for key, viewer in viewers(self.n):
                 self.oracle.check(key, redact(e, viewer).data, f"{e.type} event")
         for key, viewer in viewers(self.n):

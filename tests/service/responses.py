@@ -134,13 +134,13 @@ TABLE_REF = '{"$ref":"#/components/schemas/Table"}'
 @cache
 def _alternatives() -> dict[tuple[str, str], str]:
     """Each alternative of the events' unions (`FeedEvent`, `TableEvent`) by the union and the
-    type it holds (`*` for an engine's event, its type a pattern), as a schema to validate."""
+    type it holds, as a schema to validate."""
     out = {}
     for union in ("FeedEvent", "TableEvent"):
         schema = spec()["components"]["schemas"][union]
-        for ref in schema.get("oneOf", schema.get("anyOf", [])):
+        for ref in schema["oneOf"]:
             alternative = spec()["components"]["schemas"][ref["$ref"].rsplit("/", 1)[1]]
-            for name in alternative["properties"]["type"].get("enum", ["*"]):
+            for name in alternative["properties"]["type"]["enum"]:
                 out[union, name] = orjson.dumps(ref).decode()
     return out
 
@@ -148,7 +148,7 @@ def _alternatives() -> dict[tuple[str, str], str]:
 def _event_alternative(union: str, data: Any) -> str | None:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         return None
-    return _alternatives().get((union, data["type"])) or _alternatives().get((union, "*"))
+    return _alternatives().get((union, data["type"]))
 
 
 class CheckedStream:

@@ -14,6 +14,8 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 
+from events.catalog import PAYLOADS
+from games.registry import event_data
 from service.http.spec import generate
 from tests.service.conftest import OPERATOR, bearer
 
@@ -172,3 +174,19 @@ def test_every_status_an_operation_answers_is_listed(client, world, method, path
     assert not unlisted, f"{method} {path} answered what it does not list: {unlisted}"
     if operation.get("security") != []:
         assert answered[("nobody", "as is")] == 401
+
+
+@pytest.mark.parametrize(("union", "prefix"), [("FeedEvent", "game."), ("TableEvent", ""),
+                                               ("ReplayStep", "")])
+def test_every_event_type_is_a_member_of_the_events_unions_told_apart_by_type(union, prefix):
+    """Each type of the catalog and each engine's (`game.<Type>` in the log) has its member, its
+    `type` an enum of it, named in the union's discriminator: a client narrows `data` by `type`."""
+    schemas = yaml.safe_load(COMMITTED.read_text())["components"]["schemas"]
+    assert set(schemas[union]) == {"oneOf", "discriminator", "description"}
+    mapping = schemas[union]["discriminator"]["mapping"]
+    assert set(mapping) == set(PAYLOADS) | {prefix + name for name in event_data()}
+    for type_, ref in mapping.items():
+        member = schemas[ref.rsplit("/", 1)[1]]
+        assert type_ in member["properties"]["type"]["enum"]
+        assert {"$ref": ref} in schemas[union]["oneOf"]
+    assert len(schemas[union]["oneOf"]) == len(set(mapping.values()))

@@ -30,9 +30,11 @@ from tests.conftest import fresh_database
 from tests.service.conftest import OPERATOR, Player, app_on, jobs_on
 from tests.service.play import DECKS, Session, knowledge, strings
 from tests.service.receiver import Drip, Received, Receiver, failing, slow_once
+from tests.service.responses import validator
+from tests.service.test_response_contract import PLAYED
 from tests.service.test_timeouts import worker_process
 from tests.service.test_webhook_addresses import fake_resolver
-from workers import context, sweeper, webhooks
+from workers import context, settlement, sweeper, webhooks
 from workers.queues import connect, queue, webhook_lane
 
 FAST_ENV = {"BANCO_WEBHOOK_BACKOFF_S": "0.05", "BANCO_WEBHOOK_BACKOFF_MAX_S": "0.2",
@@ -344,6 +346,38 @@ def test_no_hidden_card_leaves_in_a_webhook(client, new_player, receiver):
     sent = set().union(*(strings(r.event) & cards for r in receiver.received))
     assert sent <= spectator_knows
     assert hidden - spectator_knows, "some card stayed hidden from a spectator"
+
+
+@pytest.mark.parametrize(("game", "options", "buy_in", "players"), PLAYED, ids=[g for g, *_ in PLAYED])
+def test_every_body_a_webhook_sends_is_as_the_contract_says(client, new_player, receiver, game,
+                                                            options, buy_in, players):
+    """A hand of each game played and settled, every event of it sent to a subscription to `*`:
+    each body the receiver took is held to openapi.yaml's `WebhookEvent` (the body of the
+    subscription's callback) by the strict validator the responses are held to."""
+    subscription_id, _ = subscribe(client, receiver.url, ("*",))
+    session = Session(client, game, [new_player(f"Hook{i}", deposit=100) for i in range(players)])
+    session.open(options, buy_in)
+    hand_id = session.deal()
+    session.play_hand()
+    assert settlement.settle_hand(session.table_id, hand_id)
+    store = client.application.extensions["banco.store"]
+    stored = store.read_stream(f"table-{session.table_id}")
+    last = stored[-1].position
+    wait_for(lambda: any(r.event["data"]["position"] >= last for r in receiver.delivered()),
+             lambda: webhooks.deliver(subscription_id))
+    bodies = [r.event for r in receiver.delivered()]
+    check = validator('{"$ref":"#/components/schemas/WebhookEvent"}')
+    wrong = [f"{b['type']} at {'/'.join(map(str, e.absolute_path))}: {e.message}"
+             for b in bodies for e in check.iter_errors(b)]
+    assert not wrong, wrong
+    # Every type the hand recorded was among them, the engine's (`game.*`) and the table's.
+    sent = {b["type"] for b in bodies}
+    assert {e.type for e in stored} <= sent
+    assert {"TableCreated", "HandSettled", "PlayerRegistered", "TreasurePosted"} <= sent
+    # The check is no formality: a member of a type the contract does not say is refused.
+    dealt = next(b for b in bodies if b["type"].startswith("game."))
+    assert list(check.iter_errors({**dealt, "data": {**dealt["data"], "data": {**dealt["data"]["data"],
+                                                                                 "seat": "0"}}}))
 
 
 def test_bad_subscriptions_are_refused_and_change_nothing(client, new_player, receiver):

@@ -9,6 +9,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
 
 import httpx
@@ -24,24 +25,65 @@ GameTable = (models.SetteEMezzoTable | models.SieteYMediaTable | models.CasinoPi
 # Read by its `game`, as the spec's `Table` discriminates.
 TABLE: TypeAdapter[GameTable] = TypeAdapter(Annotated[GameTable, Field(discriminator="game")])
 # An event of a table's, and of the log's feed, typed by its `type` (the spec's `TableEvent` and
-# `FeedEvent` unions' members); an engine's event is the `...Game` member, its data the game's.
+# `FeedEvent` unions' members): an engine's event is its type's `...Game<Type>` member, its data
+# typed as the game's (a member hidden from the caller left out).
 TableEvent = (models.TableEventTreasurePosted | models.TableEventPlayerRegistered
     | models.TableEventPlayerErased | models.TableEventAuditorRegistered
     | models.TableEventTokenChanged | models.TableEventOperatorKeyCreated
     | models.TableEventOperatorKeyChanged | models.TableEventTableCreated
     | models.TableEventPlayerSeated | models.TableEventPlayerLeft | models.TableEventHandBegan
-    | models.TableEventHandSettled | models.TableEventSeedRevealed
-    | models.TableEventTableEnded | models.TableEventDeadlineSet
-    | models.TableEventSettlementClaimed | models.TableEventGame)
+    | models.TableEventHandSettled | models.TableEventSeedRevealed | models.TableEventTableEnded
+    | models.TableEventDeadlineSet | models.TableEventSettlementClaimed
+    | models.TableEventGameHandStarted | models.TableEventGameTurnPassed
+    | models.TableEventGameStakeAnnounced | models.TableEventGameBetPlaced
+    | models.TableEventGameSatOut | models.TableEventGameCardDealt
+    | models.TableEventGameCardTurnedUp | models.TableEventGameCardsShown
+    | models.TableEventGameStakeLost | models.TableEventGameStood
+    | models.TableEventGameHandSplit | models.TableEventGamePlayerCalled
+    | models.TableEventGameCallDecided | models.TableEventGameSkeletonDeclared
+    | models.TableEventGameVolunteered | models.TableEventGameShortfallRecorded
+    | models.TableEventGameHandEnded | models.TableEventGameHandOpened
+    | models.TableEventGameCardsDealt | models.TableEventGameOpeningCardChosen
+    | models.TableEventGameOpeningCardsRevealed | models.TableEventGamePlayerAttacked
+    | models.TableEventGamePlayerChallenged | models.TableEventGamePlayerAccused
+    | models.TableEventGameCardDrawn | models.TableEventGameDiscardsReshuffled
+    | models.TableEventGamePlayerEliminated | models.TableEventGameGameWon
+    | models.TableEventGameRoundStarted | models.TableEventGameStakesPaid
+    | models.TableEventGameDealerCardsDrawn | models.TableEventGameDealerChosen
+    | models.TableEventGameTableDealt | models.TableEventGameCardsCaptured
+    | models.TableEventGameBuildMade | models.TableEventGameBuildReserved
+    | models.TableEventGameBuildExtended | models.TableEventGameCardTrailed
+    | models.TableEventGameLeftoversTaken | models.TableEventGameRoundScored)
 FeedEvent = (models.FeedEventTreasurePosted | models.FeedEventPlayerRegistered
     | models.FeedEventPlayerErased | models.FeedEventAuditorRegistered
     | models.FeedEventTokenChanged | models.FeedEventOperatorKeyCreated
     | models.FeedEventOperatorKeyChanged | models.FeedEventTableCreated
     | models.FeedEventPlayerSeated | models.FeedEventPlayerLeft | models.FeedEventHandBegan
     | models.FeedEventHandSettled | models.FeedEventSeedRevealed | models.FeedEventTableEnded
-    | models.FeedEventDeadlineSet | models.FeedEventSettlementClaimed | models.FeedEventGame)
-TABLE_EVENT: TypeAdapter[TableEvent] = TypeAdapter(TableEvent)
-FEED_EVENT: TypeAdapter[FeedEvent] = TypeAdapter(FeedEvent)
+    | models.FeedEventDeadlineSet | models.FeedEventSettlementClaimed
+    | models.FeedEventGameHandStarted | models.FeedEventGameTurnPassed
+    | models.FeedEventGameStakeAnnounced | models.FeedEventGameBetPlaced
+    | models.FeedEventGameSatOut | models.FeedEventGameCardDealt
+    | models.FeedEventGameCardTurnedUp | models.FeedEventGameCardsShown
+    | models.FeedEventGameStakeLost | models.FeedEventGameStood | models.FeedEventGameHandSplit
+    | models.FeedEventGamePlayerCalled | models.FeedEventGameCallDecided
+    | models.FeedEventGameSkeletonDeclared | models.FeedEventGameVolunteered
+    | models.FeedEventGameShortfallRecorded | models.FeedEventGameHandEnded
+    | models.FeedEventGameHandOpened | models.FeedEventGameCardsDealt
+    | models.FeedEventGameOpeningCardChosen | models.FeedEventGameOpeningCardsRevealed
+    | models.FeedEventGamePlayerAttacked | models.FeedEventGamePlayerChallenged
+    | models.FeedEventGamePlayerAccused | models.FeedEventGameCardDrawn
+    | models.FeedEventGameDiscardsReshuffled | models.FeedEventGamePlayerEliminated
+    | models.FeedEventGameGameWon | models.FeedEventGameRoundStarted
+    | models.FeedEventGameStakesPaid | models.FeedEventGameDealerCardsDrawn
+    | models.FeedEventGameDealerChosen | models.FeedEventGameTableDealt
+    | models.FeedEventGameCardsCaptured | models.FeedEventGameBuildMade
+    | models.FeedEventGameBuildReserved | models.FeedEventGameBuildExtended
+    | models.FeedEventGameCardTrailed | models.FeedEventGameLeftoversTaken
+    | models.FeedEventGameRoundScored)
+# Read by its `type`, as the spec's unions discriminate.
+TABLE_EVENT: TypeAdapter[TableEvent] = TypeAdapter(Annotated[TableEvent, Field(discriminator="type")])
+FEED_EVENT: TypeAdapter[FeedEvent] = TypeAdapter(Annotated[FeedEvent, Field(discriminator="type")])
 
 
 class Versioned(Protocol):
@@ -239,6 +281,31 @@ def games() -> Call[list[models.Game]]:
 
 def game(slug: str) -> Call[models.Game]:
     return Call("GET", f"/v1/games/{slug}", model(models.Game))
+
+
+def create_key(name: str, scopes: list[str], expires_at: datetime | str | None,
+               key: str | None) -> Call[models.KeyIssued]:
+    when = expires_at.isoformat() if isinstance(expires_at, datetime) else expires_at
+    body = {k: v for k, v in {"name": name, "scopes": scopes, "expires_at": when}.items()
+            if v is not None}
+    return Call("POST", "/v1/keys", model(models.KeyIssued), body=body, idempotency_key=key)
+
+
+def keys() -> Call[models.KeyList]:
+    return Call("GET", "/v1/keys", model(models.KeyList))
+
+
+def key(key_id: str) -> Call[models.Key]:
+    return Call("GET", f"/v1/keys/{key_id}", model(models.Key))
+
+
+def rotate_key(key_id: str, key: str | None) -> Call[models.KeyIssued]:
+    return Call("POST", f"/v1/keys/{key_id}/rotation", model(models.KeyIssued), idempotency_key=key)
+
+
+def revoke_key(key_id: str) -> Call[None]:
+    # Revoking a key revoked already changes nothing: a DELETE tried again is harmless.
+    return Call("DELETE", f"/v1/keys/{key_id}", lambda response: None)
 
 
 def create_player(name: str, key: str | None) -> Call[models.PlayerCreated]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from datetime import datetime
 from typing import Any, TypeVar
 
 import httpx
@@ -85,6 +86,28 @@ class AsyncBanco:
 
     async def game(self, slug: str) -> models.Game:
         return await self.call(core.game(slug))
+
+    # Operator keys (the scope `keys:admin`).
+
+    async def create_key(self, name: str, scopes: list[str], *, expires_at: datetime | str | None = None,
+                   idempotency_key: str | None = None) -> models.KeyIssued:
+        """A scoped operator key: its `secret` is shown in this answer only."""
+        return await self.call(core.create_key(name, scopes, expires_at, idempotency_key))
+
+    async def keys(self) -> models.KeyList:
+        """Every operator key (never a secret), and the scopes a key may hold."""
+        return await self.call(core.keys())
+
+    async def key(self, key_id: str) -> models.Key:
+        return await self.call(core.key(key_id))
+
+    async def rotate_key(self, key_id: str, *, idempotency_key: str | None = None) -> models.KeyIssued:
+        """A new secret for the key (the old one stops working), shown in this answer only."""
+        return await self.call(core.rotate_key(key_id, idempotency_key))
+
+    async def revoke_key(self, key_id: str) -> None:
+        """The key stops working, its open streams end."""
+        return await self.call(core.revoke_key(key_id))
 
     # Players, wallets, auditors.
 

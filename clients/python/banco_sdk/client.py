@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator, Iterator, Mapping
+from datetime import datetime
 from typing import Any, TypeVar
 
 import httpx
@@ -82,6 +83,28 @@ class Banco:
 
     def game(self, slug: str) -> models.Game:
         return self.call(core.game(slug))
+
+    # Operator keys (the scope `keys:admin`).
+
+    def create_key(self, name: str, scopes: list[str], *, expires_at: datetime | str | None = None,
+                   idempotency_key: str | None = None) -> models.KeyIssued:
+        """A scoped operator key: its `secret` is shown in this answer only."""
+        return self.call(core.create_key(name, scopes, expires_at, idempotency_key))
+
+    def keys(self) -> models.KeyList:
+        """Every operator key (never a secret), and the scopes a key may hold."""
+        return self.call(core.keys())
+
+    def key(self, key_id: str) -> models.Key:
+        return self.call(core.key(key_id))
+
+    def rotate_key(self, key_id: str, *, idempotency_key: str | None = None) -> models.KeyIssued:
+        """A new secret for the key (the old one stops working), shown in this answer only."""
+        return self.call(core.rotate_key(key_id, idempotency_key))
+
+    def revoke_key(self, key_id: str) -> None:
+        """The key stops working, its open streams end."""
+        return self.call(core.revoke_key(key_id))
 
     # Players, wallets, auditors.
 

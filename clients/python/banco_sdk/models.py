@@ -133,6 +133,15 @@ class BetAction(BaseModel):
     type: Literal['bet']
 
 
+class BetPlacedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    index: int
+    seat: int
+
+
 class BuildAction(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -141,6 +150,47 @@ class BuildAction(BaseModel):
     onto: list[str]
     seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
     type: Literal['build']
+    value: int
+
+
+class BuildExtendedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    build: str
+    card: str
+    seat: int
+    timeout: bool
+    value: int
+
+
+class BuildMadeData(BaseModel):
+    """
+    `card` and the items `onto` became the build `build` of `value`.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    build: str
+    card: str
+    cards: list[str]
+    onto: list[str]
+    seat: int
+    timeout: bool
+    value: int
+
+
+class BuildReservedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    build: str
+    card: str
+    cards: list[str]
+    onto: list[str]
+    seat: int
+    timeout: bool
     value: int
 
 
@@ -174,6 +224,28 @@ class CallAction(BaseModel):
     type: Literal['call']
 
 
+class CallDecidedData(BaseModel):
+    """
+    A called player's hand against the meneur's (totals in half-points; null: conceded unseen). A hand's replay writes each total as people read it beside it (`total_display`: "7½").
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    conceded: bool
+    index: int
+    meneur_total: int
+    meneur_total_display: str | None = None
+    net: int
+    outcome: Literal['lost', 'won']
+    seat: int
+    seven_half: bool
+    stake: int
+    timeout: bool
+    total: Annotated[int | None, Field(...)]
+    total_display: str | None = None
+
+
 class CaptureAction(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -182,6 +254,84 @@ class CaptureAction(BaseModel):
     seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
     take: Annotated[list[str], Field(description='Table item ids.')]
     type: Literal['capture']
+
+
+class CardDealtData(BaseModel):
+    """
+    A card dealt to hand `index`: a face-down card is its holder's (and the auditors') alone.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str | None = None
+    face_up: bool
+    index: int
+    seat: int
+    timeout: bool
+
+
+class CardTrailedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    seat: int
+    timeout: bool
+
+
+class CardTurnedUpData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    index: int
+    seat: int
+    timeout: bool
+
+
+class CardsCapturedData(BaseModel):
+    """
+    `card` took the table's items `take` (`cards`: every card taken, the played one first).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    cards: list[str]
+    seat: int
+    sweep: bool
+    take: list[str]
+    timeout: bool
+
+
+class CardsDealtData(BaseModel):
+    """
+    A packet dealt face down: its receiver (and the auditors) read `cards`, the others `count`.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: list[str] | None = None
+    count: int | None = None
+    seat: int
+
+
+class CardsShownData(BaseModel):
+    """
+    A hand shown to everyone, with the values declared on its skeletons (card: half-points).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: list[str]
+    declared: dict[str, int]
+    index: int
+    reason: Literal['bust', 'called', 'seven_half', 'showdown']
+    seat: int
 
 
 class CasinoPirateTurn(BaseModel):
@@ -205,6 +355,18 @@ class CassinoCaptured(BaseModel):
     count: int
     seat: int
     sweeps: int
+
+
+class CassinoCardDrawnData(BaseModel):
+    """
+    The stock's top card, the drawer's (and the auditors') alone.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str | None = None
+    seat: int
 
 
 class CassinoHand(BaseModel):
@@ -409,6 +571,14 @@ class DeadlineSetData(BaseModel):
     waiting_for: str
 
 
+class DealerChosenData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    dealer: int
+    how: Literal['drawn', 'passed_left']
+
+
 class DealtEvidence(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -440,6 +610,19 @@ class DeclareAction(BaseModel):
     seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
     type: Literal['declare']
     value: int
+
+
+class DiscardsReshuffledData(BaseModel):
+    """
+    The discards became pile number `reshuffle`, its order the auditors' alone.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    count: int
+    pile: list[str] | None = None
+    reshuffle: int
 
 
 class DoubleEntryEvidence(BaseModel):
@@ -539,16 +722,29 @@ class FeedEventDeadlineSet(BaseModel):
     version: Annotated[int, Field(description='Its version in its stream.')]
 
 
-class FeedEventGame(BaseModel):
+class FeedEventGameBetPlaced(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    data: Annotated[
-        dict[str, Any],
+    data: BetPlacedData
+    hand: str | None = None
+    position: Annotated[
+        int,
         Field(
-            description="The engine's event as you may see it: its keys are the game's (a hidden card is left out)."
+            description="The event's position in the log: pass it as `after` to go on from it."
         ),
     ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.BetPlaced'], Field(examples=['game.BetPlaced'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameBuildExtended(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: BuildExtendedData
     hand: str | None = None
     position: Annotated[
         int,
@@ -559,7 +755,211 @@ class FeedEventGame(BaseModel):
     recorded_at: str
     stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
     type: Annotated[
-        str, Field(examples=['game.CardDealt'], pattern='^game[.][A-Za-z]+$')
+        Literal['game.BuildExtended'], Field(examples=['game.BuildExtended'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameBuildMade(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: BuildMadeData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.BuildMade'], Field(examples=['game.BuildMade'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameBuildReserved(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: BuildReservedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.BuildReserved'], Field(examples=['game.BuildReserved'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameCallDecided(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CallDecidedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.CallDecided'], Field(examples=['game.CallDecided'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameCardDealt(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardDealtData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.CardDealt'], Field(examples=['game.CardDealt'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameCardTrailed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardTrailedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.CardTrailed'], Field(examples=['game.CardTrailed'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameCardTurnedUp(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardTurnedUpData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.CardTurnedUp'], Field(examples=['game.CardTurnedUp'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameCardsCaptured(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardsCapturedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.CardsCaptured'], Field(examples=['game.CardsCaptured'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameCardsDealt(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardsDealtData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.CardsDealt'], Field(examples=['game.CardsDealt'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameCardsShown(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardsShownData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.CardsShown'], Field(examples=['game.CardsShown'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameDealerChosen(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DealerChosenData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.DealerChosen'], Field(examples=['game.DealerChosen'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameDiscardsReshuffled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DiscardsReshuffledData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.DiscardsReshuffled'], Field(examples=['game.DiscardsReshuffled'])
     ]
     version: Annotated[int, Field(description='Its version in its stream.')]
 
@@ -594,7 +994,127 @@ class FeedStreamMessage16(FeedEventDeadlineSet, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage18(FeedEventGame, FeedStreamMessage1):
+class FeedStreamMessage21(FeedEventGameBetPlaced, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage23(FeedEventGameCardDealt, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage24(FeedEventGameCardTurnedUp, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage25(FeedEventGameCardsShown, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage30(FeedEventGameCallDecided, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage36(FeedEventGameCardsDealt, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage43(FeedEventGameDiscardsReshuffled, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage49(FeedEventGameDealerChosen, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage51(FeedEventGameCardsCaptured, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage52(FeedEventGameBuildMade, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage53(FeedEventGameBuildReserved, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage54(FeedEventGameBuildExtended, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage55(FeedEventGameCardTrailed, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -653,6 +1173,14 @@ class Game(BaseModel):
     ]
 
 
+class GameWonData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    pot: int
+    seat: int
+
+
 class HandBeganData(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -689,6 +1217,30 @@ class HandRef(BaseModel):
     ]
 
 
+class HandResultData(BaseModel):
+    """
+    One hand's result (index -1: the banker's own, with `banker`); totals in half-points, null for a bank never turned up, and as people read them beside them in a hand's replay. A called hand's result is its `CallDecided`.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    banker: bool | None = None
+    conceded: bool | None = None
+    index: int
+    meneur_total: int | None = None
+    meneur_total_display: str | None = None
+    net: int | None = None
+    outcome: Literal['bust', 'lost', 'won'] | None = None
+    seat: int
+    seven_half: bool | None = None
+    stake: int | None = None
+    timeout: bool | None = None
+    total: int | None = None
+    total_display: str | None = None
+    uncalled: bool | None = None
+
+
 class HandSeat(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -710,12 +1262,57 @@ class HandSeat(BaseModel):
     ] = None
 
 
+class HandSeatData(BaseModel):
+    """
+    A seat as the hand opened: its balance at the table and its player's age, if given.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    age: Annotated[int | None, Field(...)]
+    balance: int
+    seat: int
+
+
 class HandSettledData(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
     hand_id: str
     postings: list[dict[str, Any]]
+
+
+class HandSplitData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    card: str
+    index: int
+    new_index: int
+    seat: int
+
+
+class HandStartedData(BaseModel):
+    """
+    The hand opened: the seeds and the deck's order are the auditors' alone.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    banker: int
+    commitment: str
+    deck: list[str] | None = None
+    game: str
+    options: dict[str, Any]
+    order: list[int]
+    player_seeds: list[str] | None = None
+    seats: list[HandSeatData]
+    server_seed: str | None = None
+    started_at: float
+    table_started_at: float
 
 
 class Health(BaseModel):
@@ -900,6 +1497,14 @@ class Left(BaseModel):
     player_id: str
 
 
+class LeftoversTakenData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: list[str]
+    seat: int
+
+
 class Me(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -966,6 +1571,23 @@ class NoNegativeEvidence(BaseModel):
     summary: str | None = None
 
 
+class OpeningCardChosenData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str | None = None
+    seat: int
+    timeout: bool | None = None
+
+
+class OpeningSeatData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    age: Annotated[int | None, Field(...)]
+    seat: int
+
+
 class OperatorKeyChangedData(BaseModel):
     """
     A scoped API key's secret replaced (rotated) or the key revoked, and who did it.
@@ -980,8 +1602,7 @@ class OperatorKeyChangedData(BaseModel):
 
 class OperatorKeyCreatedData(BaseModel):
     """
-    The operator made a scoped API key: its id, name, scopes and expiry (ISO 8601, or none),
-        and who made it; never the key nor its hash.
+    The operator made a scoped API key: its id, name, scopes and expiry (ISO 8601, or none), and who made it; never the key nor its hash.
     """
 
     model_config = ConfigDict(
@@ -1025,6 +1646,15 @@ class PirateOptions(BaseModel):
     pebbles: Annotated[int, Field(ge=0, le=16)] = 4
     skeletons: Annotated[int, Field(ge=0, le=8)] = 2
     turn_timeout_s: Annotated[int, Field(ge=1, le=86400)] = 30
+
+
+class PiratePairsCardDrawnData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str | None = None
+    seat: int
+    timeout: bool | None = None
 
 
 class PiratePairsOptions(BaseModel):
@@ -1082,6 +1712,14 @@ class PiratePairsTurn(BaseModel):
     waiting_for: Literal['choose', 'play']
 
 
+class PiratePairsTurnPassedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    at: float
+    seat: int
+
+
 class PiratePairsView(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1120,6 +1758,51 @@ class Player(BaseModel):
     ]
 
 
+class PlayerAccusedData(BaseModel):
+    """
+    The accused's hand and row, shown to the accuser alone (and the auditors).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    hand: list[str] | None = None
+    paired: bool | None = None
+    row: list[str] | None = None
+    seat: int
+    target: int
+    timeout: bool | None = None
+
+
+class PlayerAttackedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    seat: int
+    target: int
+    timeout: bool | None = None
+
+
+class PlayerCalledData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: int
+    target: int
+    timeout: bool
+
+
+class PlayerChallengedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    paired: bool
+    seat: int
+    target: int
+
+
 class PlayerCreate(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1139,6 +1822,15 @@ class PlayerCreated(BaseModel):
             examples=['bnc_p3yHq...'],
         ),
     ]
+
+
+class PlayerEliminatedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: list[str]
+    reason: Literal['accused_rightly', 'accused_wrongly', 'paired_on_challenge']
+    seat: int
 
 
 class PlayerErasedData(BaseModel):
@@ -1202,6 +1894,24 @@ class PlayerSummary(BaseModel):
         str | None,
         Field(description='Null once the player was erased.', examples=['Ada']),
     ]
+
+
+class PointsData(BaseModel):
+    """
+    A side's points for the round by category (`spade_bonus` at spades cassino), and their `total`.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    aces: int
+    big_casino: int
+    little_casino: int
+    most_cards: int
+    most_spades: int
+    spade_bonus: int | None = None
+    sweeps: int
+    total: int
 
 
 class Posting(BaseModel):
@@ -1323,6 +2033,28 @@ class RevealOffer(BaseModel):
     type: Literal['reveal']
 
 
+class RoundStartedData(BaseModel):
+    """
+    A round opened: the seeds and the deck's order are the auditors' alone.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    commitment: str
+    deck: list[str] | None = None
+    opened_at: float
+    player_seeds: list[str] | None = None
+    players: int
+    pot: int
+    round: int
+    scores: list[int]
+    server_seed: str | None = None
+    stake: int
+    turn_timeout_s: int
+    variant: Literal['classic', 'draw', 'spades']
+
+
 class RulesEvidence(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1335,6 +2067,14 @@ class RulesEvidence(BaseModel):
     recorded: Any | None = None
     rules_version: int | None = None
     summary: str | None = None
+
+
+class SatOutData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: int
+    timeout: bool
 
 
 class Scope(BaseModel):
@@ -1369,6 +2109,18 @@ class Seat(BaseModel):
             description="The seat's place in the hand's order (0 first): renumbered when a player leaves; `turn.seat`, `you` and the actions' targets name this."
         ),
     ]
+
+
+class SeatCardData(BaseModel):
+    """
+    One seat's card.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    seat: int
 
 
 class SeedRevealedData(BaseModel):
@@ -1501,6 +2253,42 @@ class SevenHalfTurn(BaseModel):
     waiting_for: Literal['announce', 'bet', 'choose', 'play', 'bank', 'answer']
 
 
+class SevenHalfTurnPassedData(BaseModel):
+    """
+    `seat` is to act in `phase`, on its hand `index` where the phase is a hand's.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    at: float
+    index: Annotated[int | None, Field(...)]
+    phase: Literal['announce', 'answer', 'bank', 'bet', 'play']
+    seat: int
+
+
+class ShortfallRecordedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    owed: int
+    paid: int
+    payee: int
+    payer: int
+    shortfall: int
+
+
+class SideScoreData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: int
+    points: PointsData
+    seats: list[int]
+    side: int
+    spades: int
+
+
 class SieteOptions(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1595,12 +2383,49 @@ class SitOutAction(BaseModel):
     type: Literal['sit_out']
 
 
+class SkeletonDeclaredData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    card: str
+    index: int
+    seat: int
+    value: int
+
+
 class SplitAction(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
     seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
     type: Literal['split']
+
+
+class StakeAnnouncedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    seat: int
+    timeout: bool
+
+
+class StakeLostData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    banker: int
+    index: int
+    seat: int
+
+
+class StakesPaidData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    pot: int
+    stake: int
 
 
 class StandAction(BaseModel):
@@ -1628,6 +2453,20 @@ class StandOffer(BaseModel):
         ),
     ] = None
     type: Literal['stand']
+
+
+class StoodData(BaseModel):
+    """
+    A hand stands; the values declared on its skeletons are its holder's alone.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    declared: dict[str, int] | None = None
+    index: int
+    seat: int
+    timeout: bool
 
 
 class StreamTicket(BaseModel):
@@ -1749,6 +2588,13 @@ class TableCreatedData(BaseModel):
     table_id: str
 
 
+class TableDealtData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cards: list[str]
+
+
 class TableEndedData(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1780,20 +2626,413 @@ class TableEventDeadlineSet(BaseModel):
     version: int
 
 
-class TableEventGame(BaseModel):
+class TableEventGameBetPlaced(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    data: Annotated[
-        dict[str, Any],
-        Field(
-            description="The engine's event as you may see it: its keys are the game's (a hidden card is left out)."
-        ),
-    ]
+    data: BetPlacedData
     hand: str | None = None
     kind: Annotated[Literal['game'], Field(examples=['game'])]
     recorded_at: str
-    type: Annotated[str, Field(examples=['CardDealt'], pattern='^[A-Za-z]+$')]
+    type: Annotated[Literal['BetPlaced'], Field(examples=['BetPlaced'])]
+    version: int
+
+
+class TableEventGameBuildExtended(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: BuildExtendedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['BuildExtended'], Field(examples=['BuildExtended'])]
+    version: int
+
+
+class TableEventGameBuildMade(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: BuildMadeData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['BuildMade'], Field(examples=['BuildMade'])]
+    version: int
+
+
+class TableEventGameBuildReserved(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: BuildReservedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['BuildReserved'], Field(examples=['BuildReserved'])]
+    version: int
+
+
+class TableEventGameCallDecided(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CallDecidedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['CallDecided'], Field(examples=['CallDecided'])]
+    version: int
+
+
+class TableEventGameCardDealt(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardDealtData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['CardDealt'], Field(examples=['CardDealt'])]
+    version: int
+
+
+class TableEventGameCardDrawn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PiratePairsCardDrawnData | CassinoCardDrawnData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['CardDrawn'], Field(examples=['CardDrawn'])]
+    version: int
+
+
+class TableEventGameCardTrailed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardTrailedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['CardTrailed'], Field(examples=['CardTrailed'])]
+    version: int
+
+
+class TableEventGameCardTurnedUp(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardTurnedUpData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['CardTurnedUp'], Field(examples=['CardTurnedUp'])]
+    version: int
+
+
+class TableEventGameCardsCaptured(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardsCapturedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['CardsCaptured'], Field(examples=['CardsCaptured'])]
+    version: int
+
+
+class TableEventGameCardsDealt(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardsDealtData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['CardsDealt'], Field(examples=['CardsDealt'])]
+    version: int
+
+
+class TableEventGameCardsShown(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: CardsShownData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['CardsShown'], Field(examples=['CardsShown'])]
+    version: int
+
+
+class TableEventGameDealerChosen(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DealerChosenData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['DealerChosen'], Field(examples=['DealerChosen'])]
+    version: int
+
+
+class TableEventGameDiscardsReshuffled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DiscardsReshuffledData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[
+        Literal['DiscardsReshuffled'], Field(examples=['DiscardsReshuffled'])
+    ]
+    version: int
+
+
+class TableEventGameGameWon(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: GameWonData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['GameWon'], Field(examples=['GameWon'])]
+    version: int
+
+
+class TableEventGameHandSplit(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandSplitData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['HandSplit'], Field(examples=['HandSplit'])]
+    version: int
+
+
+class TableEventGameHandStarted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandStartedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['HandStarted'], Field(examples=['HandStarted'])]
+    version: int
+
+
+class TableEventGameLeftoversTaken(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: LeftoversTakenData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['LeftoversTaken'], Field(examples=['LeftoversTaken'])]
+    version: int
+
+
+class TableEventGameOpeningCardChosen(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: OpeningCardChosenData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['OpeningCardChosen'], Field(examples=['OpeningCardChosen'])]
+    version: int
+
+
+class TableEventGamePlayerAccused(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerAccusedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['PlayerAccused'], Field(examples=['PlayerAccused'])]
+    version: int
+
+
+class TableEventGamePlayerAttacked(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerAttackedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['PlayerAttacked'], Field(examples=['PlayerAttacked'])]
+    version: int
+
+
+class TableEventGamePlayerCalled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerCalledData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['PlayerCalled'], Field(examples=['PlayerCalled'])]
+    version: int
+
+
+class TableEventGamePlayerChallenged(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerChallengedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['PlayerChallenged'], Field(examples=['PlayerChallenged'])]
+    version: int
+
+
+class TableEventGamePlayerEliminated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerEliminatedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['PlayerEliminated'], Field(examples=['PlayerEliminated'])]
+    version: int
+
+
+class TableEventGameRoundStarted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: RoundStartedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['RoundStarted'], Field(examples=['RoundStarted'])]
+    version: int
+
+
+class TableEventGameSatOut(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: SatOutData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['SatOut'], Field(examples=['SatOut'])]
+    version: int
+
+
+class TableEventGameShortfallRecorded(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: ShortfallRecordedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['ShortfallRecorded'], Field(examples=['ShortfallRecorded'])]
+    version: int
+
+
+class TableEventGameSkeletonDeclared(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: SkeletonDeclaredData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['SkeletonDeclared'], Field(examples=['SkeletonDeclared'])]
+    version: int
+
+
+class TableEventGameStakeAnnounced(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: StakeAnnouncedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['StakeAnnounced'], Field(examples=['StakeAnnounced'])]
+    version: int
+
+
+class TableEventGameStakeLost(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: StakeLostData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['StakeLost'], Field(examples=['StakeLost'])]
+    version: int
+
+
+class TableEventGameStakesPaid(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: StakesPaidData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['StakesPaid'], Field(examples=['StakesPaid'])]
+    version: int
+
+
+class TableEventGameStood(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: StoodData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['Stood'], Field(examples=['Stood'])]
+    version: int
+
+
+class TableEventGameTableDealt(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: TableDealtData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['TableDealt'], Field(examples=['TableDealt'])]
+    version: int
+
+
+class TableEventGameTurnPassed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: SevenHalfTurnPassedData | PiratePairsTurnPassedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['TurnPassed'], Field(examples=['TurnPassed'])]
     version: int
 
 
@@ -1830,7 +3069,7 @@ class TableEventOperatorKeyChanged(BaseModel):
     kind: Annotated[Literal['table'], Field(examples=['table'])]
     recorded_at: str
     type: Annotated[
-        Literal['OperatorKeyRotated', 'OperatorKeyRevoked'],
+        Literal['OperatorKeyRevoked', 'OperatorKeyRotated'],
         Field(examples=['OperatorKeyRotated']),
     ]
     version: int
@@ -2080,6 +3319,13 @@ class VolunteerAction(BaseModel):
     type: Literal['volunteer']
 
 
+class VolunteeredData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    seat: int
+
+
 class WebhookAttempt(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -2243,6 +3489,18 @@ class CassinoTable(BaseModel):
     you: Annotated[int | None, Field(description='Your seat, if any.')]
 
 
+class DealerCardsDrawnData(BaseModel):
+    """
+    One draw for the deal: each contender's card (lowest deals; a tie draws again).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    attempt: int
+    cards: list[SeatCardData]
+
+
 class DeckCommitmentCheck(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -2334,6 +3592,440 @@ class Evidence(BaseModel):
     viewer: Annotated[dict[str, Any], Field(examples=[{'kind': 'seat', 'seat': 1}])]
 
 
+class FeedEventGameCardDrawn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PiratePairsCardDrawnData | CassinoCardDrawnData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.CardDrawn'], Field(examples=['game.CardDrawn'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameDealerCardsDrawn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DealerCardsDrawnData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.DealerCardsDrawn'], Field(examples=['game.DealerCardsDrawn'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameGameWon(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: GameWonData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.GameWon'], Field(examples=['game.GameWon'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameHandSplit(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandSplitData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.HandSplit'], Field(examples=['game.HandSplit'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameHandStarted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandStartedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.HandStarted'], Field(examples=['game.HandStarted'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameLeftoversTaken(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: LeftoversTakenData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.LeftoversTaken'], Field(examples=['game.LeftoversTaken'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameOpeningCardChosen(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: OpeningCardChosenData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.OpeningCardChosen'], Field(examples=['game.OpeningCardChosen'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGamePlayerAccused(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerAccusedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.PlayerAccused'], Field(examples=['game.PlayerAccused'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGamePlayerAttacked(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerAttackedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.PlayerAttacked'], Field(examples=['game.PlayerAttacked'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGamePlayerCalled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerCalledData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.PlayerCalled'], Field(examples=['game.PlayerCalled'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGamePlayerChallenged(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerChallengedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.PlayerChallenged'], Field(examples=['game.PlayerChallenged'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGamePlayerEliminated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: PlayerEliminatedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.PlayerEliminated'], Field(examples=['game.PlayerEliminated'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameRoundStarted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: RoundStartedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.RoundStarted'], Field(examples=['game.RoundStarted'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameSatOut(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: SatOutData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.SatOut'], Field(examples=['game.SatOut'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameShortfallRecorded(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: ShortfallRecordedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.ShortfallRecorded'], Field(examples=['game.ShortfallRecorded'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameSkeletonDeclared(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: SkeletonDeclaredData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.SkeletonDeclared'], Field(examples=['game.SkeletonDeclared'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameStakeAnnounced(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: StakeAnnouncedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.StakeAnnounced'], Field(examples=['game.StakeAnnounced'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameStakeLost(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: StakeLostData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.StakeLost'], Field(examples=['game.StakeLost'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameStakesPaid(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: StakesPaidData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.StakesPaid'], Field(examples=['game.StakesPaid'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameStood(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: StoodData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.Stood'], Field(examples=['game.Stood'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameTableDealt(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: TableDealtData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.TableDealt'], Field(examples=['game.TableDealt'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameTurnPassed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: SevenHalfTurnPassedData | PiratePairsTurnPassedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.TurnPassed'], Field(examples=['game.TurnPassed'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameVolunteered(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: VolunteeredData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.Volunteered'], Field(examples=['game.Volunteered'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
 class FeedEventHandBegan(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -2385,7 +4077,7 @@ class FeedEventOperatorKeyChanged(BaseModel):
     recorded_at: str
     stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
     type: Annotated[
-        Literal['OperatorKeyRotated', 'OperatorKeyRevoked'],
+        Literal['OperatorKeyRevoked', 'OperatorKeyRotated'],
         Field(examples=['OperatorKeyRotated']),
     ]
     version: Annotated[int, Field(description='Its version in its stream.')]
@@ -2733,37 +4425,264 @@ class FeedStreamMessage17(FeedEventSettlementClaimed, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage(
-    RootModel[
-        FeedStreamMessage2
-        | FeedStreamMessage3
-        | FeedStreamMessage4
-        | FeedStreamMessage5
-        | FeedStreamMessage6
-        | FeedStreamMessage7
-        | FeedStreamMessage8
-        | FeedStreamMessage9
-        | FeedStreamMessage10
-        | FeedStreamMessage11
-        | FeedStreamMessage12
-        | FeedStreamMessage13
-        | FeedStreamMessage14
-        | FeedStreamMessage15
-        | FeedStreamMessage16
-        | FeedStreamMessage17
-        | FeedStreamMessage18
-    ]
-):
+class FeedStreamMessage18(FeedEventGameHandStarted, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
 
-    root: Annotated[
-        FeedStreamMessage2 | FeedStreamMessage3 | FeedStreamMessage4 | FeedStreamMessage5 | FeedStreamMessage6 | FeedStreamMessage7 | FeedStreamMessage8 | FeedStreamMessage9 | FeedStreamMessage10 | FeedStreamMessage11 | FeedStreamMessage12 | FeedStreamMessage13 | FeedStreamMessage14 | FeedStreamMessage15 | FeedStreamMessage16 | FeedStreamMessage17 | FeedStreamMessage18,
-        Field(
-            description="The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it."
-        ),
-    ]
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage19(FeedEventGameTurnPassed, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage20(FeedEventGameStakeAnnounced, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage22(FeedEventGameSatOut, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage26(FeedEventGameStakeLost, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage27(FeedEventGameStood, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage28(FeedEventGameHandSplit, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage29(FeedEventGamePlayerCalled, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage31(FeedEventGameSkeletonDeclared, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage32(FeedEventGameVolunteered, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage33(FeedEventGameShortfallRecorded, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage37(FeedEventGameOpeningCardChosen, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage39(FeedEventGamePlayerAttacked, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage40(FeedEventGamePlayerChallenged, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage41(FeedEventGamePlayerAccused, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage42(FeedEventGameCardDrawn, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage44(FeedEventGamePlayerEliminated, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage45(FeedEventGameGameWon, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage46(FeedEventGameRoundStarted, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage47(FeedEventGameStakesPaid, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage48(FeedEventGameDealerCardsDrawn, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage50(FeedEventGameTableDealt, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage56(FeedEventGameLeftoversTaken, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class HandEndedData(BaseModel):
+    """
+    The hand is over: each hand's result, and the postings closing it, each `[from, to, amount, reason]` between the engine's accounts.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    next_banker: Annotated[int | None, Field(...)]
+    postings: list[list[str | int]]
+    results: list[HandResultData]
+
+
+class HandOpenedData(BaseModel):
+    """
+    The hand opened: the seeds and the pile's order are the auditors' alone.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    at: float
+    commitment: str
+    pile: list[str] | None = None
+    player_seeds: list[str] | None = None
+    seats: list[OpeningSeatData]
+    server_seed: str | None = None
+    stake: int
 
 
 class HistoryPage(BaseModel):
@@ -2849,6 +4768,15 @@ class MoneySettlementCheck(BaseModel):
     passed: bool
 
 
+class OpeningCardsRevealedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    at: float
+    choices: list[SeatCardData]
+    first: int
+
+
 class PiratePairsTable(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -2902,6 +4830,21 @@ class PlayerPage(BaseModel):
     )
     items: list[PlayerSummary]
     next_cursor: Annotated[str | None, Field(...)]
+
+
+class RoundScoredData(BaseModel):
+    """
+    Each side's round, the sides' totals and the winning side (null: the game goes on).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    round: int
+    sides: list[SideScoreData]
+    totals: list[int]
+    winner: Annotated[int | None, Field(...)]
+    winning_seats: list[int]
 
 
 class RulesCheck(BaseModel):
@@ -3052,6 +4995,80 @@ class SubscriptionList(BaseModel):
     items: list[Subscription]
 
 
+class TableEventGameDealerCardsDrawn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DealerCardsDrawnData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['DealerCardsDrawn'], Field(examples=['DealerCardsDrawn'])]
+    version: int
+
+
+class TableEventGameHandEnded(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandEndedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['HandEnded'], Field(examples=['HandEnded'])]
+    version: int
+
+
+class TableEventGameHandOpened(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandOpenedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['HandOpened'], Field(examples=['HandOpened'])]
+    version: int
+
+
+class TableEventGameOpeningCardsRevealed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: OpeningCardsRevealedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[
+        Literal['OpeningCardsRevealed'], Field(examples=['OpeningCardsRevealed'])
+    ]
+    version: int
+
+
+class TableEventGameRoundScored(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: RoundScoredData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['RoundScored'], Field(examples=['RoundScored'])]
+    version: int
+
+
+class TableEventGameVolunteered(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: VolunteeredData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['Volunteered'], Field(examples=['Volunteered'])]
+    version: int
+
+
 class TableEventTokenChanged(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -3167,15 +5184,189 @@ class CasinoPirateTable(BaseModel):
     you: Annotated[int | None, Field(description='Your seat, if any.')]
 
 
-class FeedPage(BaseModel):
+class FeedEventGameHandEnded(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    items: list[FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGame]
-    next_after: Annotated[
+    data: HandEndedData
+    hand: str | None = None
+    position: Annotated[
         int,
         Field(
-            description="The `after` to ask next: the last item's position, or this request's `after` when the page is empty (nothing more has committed yet)."
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.HandEnded'], Field(examples=['game.HandEnded'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameHandOpened(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: HandOpenedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.HandOpened'], Field(examples=['game.HandOpened'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameOpeningCardsRevealed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: OpeningCardsRevealedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['game.OpeningCardsRevealed'],
+        Field(examples=['game.OpeningCardsRevealed']),
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameRoundScored(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: RoundScoredData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.RoundScored'], Field(examples=['game.RoundScored'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedStreamMessage34(FeedEventGameHandEnded, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage35(FeedEventGameHandOpened, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage38(FeedEventGameOpeningCardsRevealed, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage57(FeedEventGameRoundScored, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage(
+    RootModel[
+        FeedStreamMessage2
+        | FeedStreamMessage3
+        | FeedStreamMessage4
+        | FeedStreamMessage5
+        | FeedStreamMessage6
+        | FeedStreamMessage7
+        | FeedStreamMessage8
+        | FeedStreamMessage9
+        | FeedStreamMessage10
+        | FeedStreamMessage11
+        | FeedStreamMessage12
+        | FeedStreamMessage13
+        | FeedStreamMessage14
+        | FeedStreamMessage15
+        | FeedStreamMessage16
+        | FeedStreamMessage17
+        | FeedStreamMessage18
+        | FeedStreamMessage19
+        | FeedStreamMessage20
+        | FeedStreamMessage21
+        | FeedStreamMessage22
+        | FeedStreamMessage23
+        | FeedStreamMessage24
+        | FeedStreamMessage25
+        | FeedStreamMessage26
+        | FeedStreamMessage27
+        | FeedStreamMessage28
+        | FeedStreamMessage29
+        | FeedStreamMessage30
+        | FeedStreamMessage31
+        | FeedStreamMessage32
+        | FeedStreamMessage33
+        | FeedStreamMessage34
+        | FeedStreamMessage35
+        | FeedStreamMessage36
+        | FeedStreamMessage37
+        | FeedStreamMessage38
+        | FeedStreamMessage39
+        | FeedStreamMessage40
+        | FeedStreamMessage41
+        | FeedStreamMessage42
+        | FeedStreamMessage43
+        | FeedStreamMessage44
+        | FeedStreamMessage45
+        | FeedStreamMessage46
+        | FeedStreamMessage47
+        | FeedStreamMessage48
+        | FeedStreamMessage49
+        | FeedStreamMessage50
+        | FeedStreamMessage51
+        | FeedStreamMessage52
+        | FeedStreamMessage53
+        | FeedStreamMessage54
+        | FeedStreamMessage55
+        | FeedStreamMessage56
+        | FeedStreamMessage57
+    ]
+):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    root: Annotated[
+        FeedStreamMessage2 | FeedStreamMessage3 | FeedStreamMessage4 | FeedStreamMessage5 | FeedStreamMessage6 | FeedStreamMessage7 | FeedStreamMessage8 | FeedStreamMessage9 | FeedStreamMessage10 | FeedStreamMessage11 | FeedStreamMessage12 | FeedStreamMessage13 | FeedStreamMessage14 | FeedStreamMessage15 | FeedStreamMessage16 | FeedStreamMessage17 | FeedStreamMessage18 | FeedStreamMessage19 | FeedStreamMessage20 | FeedStreamMessage21 | FeedStreamMessage22 | FeedStreamMessage23 | FeedStreamMessage24 | FeedStreamMessage25 | FeedStreamMessage26 | FeedStreamMessage27 | FeedStreamMessage28 | FeedStreamMessage29 | FeedStreamMessage30 | FeedStreamMessage31 | FeedStreamMessage32 | FeedStreamMessage33 | FeedStreamMessage34 | FeedStreamMessage35 | FeedStreamMessage36 | FeedStreamMessage37 | FeedStreamMessage38 | FeedStreamMessage39 | FeedStreamMessage40 | FeedStreamMessage41 | FeedStreamMessage42 | FeedStreamMessage43 | FeedStreamMessage44 | FeedStreamMessage45 | FeedStreamMessage46 | FeedStreamMessage47 | FeedStreamMessage48 | FeedStreamMessage49 | FeedStreamMessage50 | FeedStreamMessage51 | FeedStreamMessage52 | FeedStreamMessage53 | FeedStreamMessage54 | FeedStreamMessage55 | FeedStreamMessage56 | FeedStreamMessage57,
+        Field(
+            description="The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it."
         ),
     ]
 
@@ -3267,17 +5458,12 @@ class ReplayStepDeadlineSet(BaseModel):
     version: Annotated[int, Field(description="The table stream's version.")]
 
 
-class ReplayStepGame(BaseModel):
+class ReplayStepGameBetPlaced(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
     cause: Cause
-    data: Annotated[
-        dict[str, Any],
-        Field(
-            description="The engine's event as you may see it: its keys are the game's (a hidden card is left out)."
-        ),
-    ]
+    data: BetPlacedData
     hand: str | None = None
     kind: Annotated[Literal['game'], Field(examples=['game'])]
     recorded_at: str
@@ -3287,7 +5473,752 @@ class ReplayStepGame(BaseModel):
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
-    type: Annotated[str, Field(examples=['CardDealt'], pattern='^[A-Za-z]+$')]
+    type: Annotated[Literal['BetPlaced'], Field(examples=['BetPlaced'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameBuildExtended(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: BuildExtendedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['BuildExtended'], Field(examples=['BuildExtended'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameBuildMade(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: BuildMadeData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['BuildMade'], Field(examples=['BuildMade'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameBuildReserved(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: BuildReservedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['BuildReserved'], Field(examples=['BuildReserved'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameCallDecided(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: CallDecidedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['CallDecided'], Field(examples=['CallDecided'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameCardDealt(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: CardDealtData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['CardDealt'], Field(examples=['CardDealt'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameCardDrawn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: PiratePairsCardDrawnData | CassinoCardDrawnData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['CardDrawn'], Field(examples=['CardDrawn'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameCardTrailed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: CardTrailedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['CardTrailed'], Field(examples=['CardTrailed'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameCardTurnedUp(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: CardTurnedUpData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['CardTurnedUp'], Field(examples=['CardTurnedUp'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameCardsCaptured(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: CardsCapturedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['CardsCaptured'], Field(examples=['CardsCaptured'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameCardsDealt(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: CardsDealtData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['CardsDealt'], Field(examples=['CardsDealt'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameCardsShown(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: CardsShownData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['CardsShown'], Field(examples=['CardsShown'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameDealerCardsDrawn(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DealerCardsDrawnData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['DealerCardsDrawn'], Field(examples=['DealerCardsDrawn'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameDealerChosen(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DealerChosenData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['DealerChosen'], Field(examples=['DealerChosen'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameDiscardsReshuffled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DiscardsReshuffledData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[
+        Literal['DiscardsReshuffled'], Field(examples=['DiscardsReshuffled'])
+    ]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameGameWon(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: GameWonData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['GameWon'], Field(examples=['GameWon'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameHandEnded(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: HandEndedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['HandEnded'], Field(examples=['HandEnded'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameHandOpened(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: HandOpenedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['HandOpened'], Field(examples=['HandOpened'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameHandSplit(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: HandSplitData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['HandSplit'], Field(examples=['HandSplit'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameHandStarted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: HandStartedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['HandStarted'], Field(examples=['HandStarted'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameLeftoversTaken(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: LeftoversTakenData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['LeftoversTaken'], Field(examples=['LeftoversTaken'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameOpeningCardChosen(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: OpeningCardChosenData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['OpeningCardChosen'], Field(examples=['OpeningCardChosen'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameOpeningCardsRevealed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: OpeningCardsRevealedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[
+        Literal['OpeningCardsRevealed'], Field(examples=['OpeningCardsRevealed'])
+    ]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGamePlayerAccused(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: PlayerAccusedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['PlayerAccused'], Field(examples=['PlayerAccused'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGamePlayerAttacked(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: PlayerAttackedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['PlayerAttacked'], Field(examples=['PlayerAttacked'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGamePlayerCalled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: PlayerCalledData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['PlayerCalled'], Field(examples=['PlayerCalled'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGamePlayerChallenged(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: PlayerChallengedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['PlayerChallenged'], Field(examples=['PlayerChallenged'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGamePlayerEliminated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: PlayerEliminatedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['PlayerEliminated'], Field(examples=['PlayerEliminated'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameRoundScored(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: RoundScoredData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['RoundScored'], Field(examples=['RoundScored'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameRoundStarted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: RoundStartedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['RoundStarted'], Field(examples=['RoundStarted'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameSatOut(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: SatOutData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['SatOut'], Field(examples=['SatOut'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameShortfallRecorded(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: ShortfallRecordedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['ShortfallRecorded'], Field(examples=['ShortfallRecorded'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameSkeletonDeclared(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: SkeletonDeclaredData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['SkeletonDeclared'], Field(examples=['SkeletonDeclared'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameStakeAnnounced(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: StakeAnnouncedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['StakeAnnounced'], Field(examples=['StakeAnnounced'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameStakeLost(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: StakeLostData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['StakeLost'], Field(examples=['StakeLost'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameStakesPaid(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: StakesPaidData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['StakesPaid'], Field(examples=['StakesPaid'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameStood(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: StoodData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['Stood'], Field(examples=['Stood'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameTableDealt(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: TableDealtData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['TableDealt'], Field(examples=['TableDealt'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameTurnPassed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: SevenHalfTurnPassedData | PiratePairsTurnPassedData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['TurnPassed'], Field(examples=['TurnPassed'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameVolunteered(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: VolunteeredData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['Volunteered'], Field(examples=['Volunteered'])]
     version: Annotated[int, Field(description="The table stream's version.")]
 
 
@@ -3345,7 +6276,7 @@ class ReplayStepOperatorKeyChanged(BaseModel):
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
     type: Annotated[
-        Literal['OperatorKeyRotated', 'OperatorKeyRevoked'],
+        Literal['OperatorKeyRevoked', 'OperatorKeyRotated'],
         Field(examples=['OperatorKeyRotated']),
     ]
     version: Annotated[int, Field(description="The table stream's version.")]
@@ -3634,11 +6565,50 @@ class TableStreamMessage(
         | TableEventTableEnded
         | TableEventDeadlineSet
         | TableEventSettlementClaimed
-        | TableEventGame
+        | TableEventGameHandStarted
+        | TableEventGameTurnPassed
+        | TableEventGameStakeAnnounced
+        | TableEventGameBetPlaced
+        | TableEventGameSatOut
+        | TableEventGameCardDealt
+        | TableEventGameCardTurnedUp
+        | TableEventGameCardsShown
+        | TableEventGameStakeLost
+        | TableEventGameStood
+        | TableEventGameHandSplit
+        | TableEventGamePlayerCalled
+        | TableEventGameCallDecided
+        | TableEventGameSkeletonDeclared
+        | TableEventGameVolunteered
+        | TableEventGameShortfallRecorded
+        | TableEventGameHandEnded
+        | TableEventGameHandOpened
+        | TableEventGameCardsDealt
+        | TableEventGameOpeningCardChosen
+        | TableEventGameOpeningCardsRevealed
+        | TableEventGamePlayerAttacked
+        | TableEventGamePlayerChallenged
+        | TableEventGamePlayerAccused
+        | TableEventGameCardDrawn
+        | TableEventGameDiscardsReshuffled
+        | TableEventGamePlayerEliminated
+        | TableEventGameGameWon
+        | TableEventGameRoundStarted
+        | TableEventGameStakesPaid
+        | TableEventGameDealerCardsDrawn
+        | TableEventGameDealerChosen
+        | TableEventGameTableDealt
+        | TableEventGameCardsCaptured
+        | TableEventGameBuildMade
+        | TableEventGameBuildReserved
+        | TableEventGameBuildExtended
+        | TableEventGameCardTrailed
+        | TableEventGameLeftoversTaken
+        | TableEventGameRoundScored
     ]
 ):
     root: Annotated[
-        SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGame,
+        SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
         Field(
             description="The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you; with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it."
         ),
@@ -3673,7 +6643,12 @@ class EventPage(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    items: list[TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGame]
+    items: list[
+        Annotated[
+            TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
+            Field(discriminator='type'),
+        ]
+    ]
     more: Annotated[
         bool,
         Field(
@@ -3694,6 +6669,24 @@ class EventPage(BaseModel):
     ]
 
 
+class FeedPage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[
+        Annotated[
+            FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
+            Field(discriminator='type'),
+        ]
+    ]
+    next_after: Annotated[
+        int,
+        Field(
+            description="The `after` to ask next: the last item's position, or this request's `after` when the page is empty (nothing more has committed yet)."
+        ),
+    ]
+
+
 class Joined(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -3709,12 +6702,40 @@ class Joined(BaseModel):
     ]
 
 
+class WebhookEvent(BaseModel):
+    """
+    The body of a webhook: one event of the log, as a spectator may see it (no hidden card, no seed a hand has not revealed to all).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: Annotated[
+        FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
+        Field(description='The event as GET /v1/feed shows it.', discriminator='type'),
+    ]
+    timestamp: Annotated[
+        AwareDatetime, Field(description='When it was recorded, as `data.recorded_at`.')
+    ]
+    type: Annotated[
+        str,
+        Field(
+            description="The event's type, as `data.type`.", examples=['TreasurePosted']
+        ),
+    ]
+
+
 class Replay(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
     game: str
     hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
-    steps: list[ReplayStepTreasurePosted | ReplayStepPlayerRegistered | ReplayStepPlayerErased | ReplayStepAuditorRegistered | ReplayStepTokenChanged | ReplayStepOperatorKeyCreated | ReplayStepOperatorKeyChanged | ReplayStepTableCreated | ReplayStepPlayerSeated | ReplayStepPlayerLeft | ReplayStepHandBegan | ReplayStepHandSettled | ReplayStepSeedRevealed | ReplayStepTableEnded | ReplayStepDeadlineSet | ReplayStepSettlementClaimed | ReplayStepGame]
+    steps: list[
+        Annotated[
+            ReplayStepTreasurePosted | ReplayStepPlayerRegistered | ReplayStepPlayerErased | ReplayStepAuditorRegistered | ReplayStepTokenChanged | ReplayStepOperatorKeyCreated | ReplayStepOperatorKeyChanged | ReplayStepTableCreated | ReplayStepPlayerSeated | ReplayStepPlayerLeft | ReplayStepHandBegan | ReplayStepHandSettled | ReplayStepSeedRevealed | ReplayStepTableEnded | ReplayStepDeadlineSet | ReplayStepSettlementClaimed | ReplayStepGameHandStarted | ReplayStepGameTurnPassed | ReplayStepGameStakeAnnounced | ReplayStepGameBetPlaced | ReplayStepGameSatOut | ReplayStepGameCardDealt | ReplayStepGameCardTurnedUp | ReplayStepGameCardsShown | ReplayStepGameStakeLost | ReplayStepGameStood | ReplayStepGameHandSplit | ReplayStepGamePlayerCalled | ReplayStepGameCallDecided | ReplayStepGameSkeletonDeclared | ReplayStepGameVolunteered | ReplayStepGameShortfallRecorded | ReplayStepGameHandEnded | ReplayStepGameHandOpened | ReplayStepGameCardsDealt | ReplayStepGameOpeningCardChosen | ReplayStepGameOpeningCardsRevealed | ReplayStepGamePlayerAttacked | ReplayStepGamePlayerChallenged | ReplayStepGamePlayerAccused | ReplayStepGameCardDrawn | ReplayStepGameDiscardsReshuffled | ReplayStepGamePlayerEliminated | ReplayStepGameGameWon | ReplayStepGameRoundStarted | ReplayStepGameStakesPaid | ReplayStepGameDealerCardsDrawn | ReplayStepGameDealerChosen | ReplayStepGameTableDealt | ReplayStepGameCardsCaptured | ReplayStepGameBuildMade | ReplayStepGameBuildReserved | ReplayStepGameBuildExtended | ReplayStepGameCardTrailed | ReplayStepGameLeftoversTaken | ReplayStepGameRoundScored,
+            Field(discriminator='type'),
+        ]
+    ]
     table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
     viewer: Viewer

@@ -5,8 +5,8 @@ import { follow, type FollowOptions, type StreamMessage } from "./sse.js";
 import { DEFAULT_RETRY, newIdempotencyKey, retryingFetch, type RetryPolicy } from "./transport.js";
 import type {
   Balance, FeedEvent, GameInfo, Hand, HistoryFilters, HistoryPage, HistoryRow, Join, Joined, Left, Me,
-  PlayerCreated, PlayerSummary, Table, TableCreate, TableEvent, TableSummary, TransferResult,
-  Action,
+  Key, KeyIssued, KeyList, PlayerCreated, PlayerSummary, Scope, Table, TableCreate, TableEvent, TableSummary,
+  TransferResult, Action,
 } from "./types.js";
 
 export interface BancoOptions {
@@ -103,6 +103,39 @@ export class Banco {
 
   async me(): Promise<Me> {
     return (await this.api.GET("/v1/me")).data!;
+  }
+
+  /** A scoped operator key (the scope `keys:admin`): its `secret` is in this answer only. */
+  async createKey(name: string, scopes: Scope[], options?: WriteOptions & { expiresAt?: Date | string }
+  ): Promise<KeyIssued> {
+    const at = options?.expiresAt;
+    return (await this.api.POST("/v1/keys", {
+      body: { name, scopes, ...(at === undefined ? {} : { expires_at: at instanceof Date ? at.toISOString() : at }) },
+      headers: Banco.key(options), signal: options?.signal,
+    })).data!;
+  }
+
+  /** Every operator key (never a secret), and the scopes a key may hold. */
+  async keys(): Promise<KeyList> {
+    return (await this.api.GET("/v1/keys")).data!;
+  }
+
+  async key(keyId: string): Promise<Key> {
+    return (await this.api.GET("/v1/keys/{key_id}", { params: { path: { key_id: keyId } } })).data!;
+  }
+
+  /** A new secret for the key (the old one stops working), in this answer only. */
+  async rotateKey(keyId: string, options?: WriteOptions): Promise<KeyIssued> {
+    return (await this.api.POST("/v1/keys/{key_id}/rotation", {
+      params: { path: { key_id: keyId } }, headers: Banco.key(options), signal: options?.signal,
+    })).data!;
+  }
+
+  /** The key stops working and its open streams end; revoking it again changes nothing. */
+  async revokeKey(keyId: string, options?: WriteOptions): Promise<void> {
+    await this.api.DELETE("/v1/keys/{key_id}", {
+      params: { path: { key_id: keyId } }, headers: Banco.key(options), signal: options?.signal,
+    });
   }
 
   async games(): Promise<GameInfo[]> {

@@ -1286,6 +1286,11 @@ export interface components {
              */
             type: "bet";
         };
+        BetPlacedData: {
+            amount: number;
+            index: number;
+            seat: number;
+        };
         BuildAction: {
             card: string;
             onto: string[];
@@ -1296,6 +1301,32 @@ export interface components {
              * @enum {string}
              */
             type: "build";
+            value: number;
+        };
+        BuildExtendedData: {
+            build: string;
+            card: string;
+            seat: number;
+            timeout: boolean;
+            value: number;
+        };
+        /** @description `card` and the items `onto` became the build `build` of `value`. */
+        BuildMadeData: {
+            build: string;
+            card: string;
+            cards: string[];
+            onto: string[];
+            seat: number;
+            timeout: boolean;
+            value: number;
+        };
+        BuildReservedData: {
+            build: string;
+            card: string;
+            cards: string[];
+            onto: string[];
+            seat: number;
+            timeout: boolean;
             value: number;
         };
         BundleEvent: {
@@ -1323,6 +1354,22 @@ export interface components {
              */
             type: "call";
         };
+        /** @description A called player's hand against the meneur's (totals in half-points; null: conceded unseen). A hand's replay writes each total as people read it beside it (`total_display`: "7½"). */
+        CallDecidedData: {
+            conceded: boolean;
+            index: number;
+            meneur_total: number;
+            meneur_total_display?: string;
+            net: number;
+            /** @enum {unknown} */
+            outcome: "lost" | "won";
+            seat: number;
+            seven_half: boolean;
+            stake: number;
+            timeout: boolean;
+            total: number | null;
+            total_display?: string;
+        };
         CaptureAction: {
             card: string;
             /** @description Your seat, if you name it. */
@@ -1334,6 +1381,51 @@ export interface components {
              * @enum {string}
              */
             type: "capture";
+        };
+        /** @description A card dealt to hand `index`: a face-down card is its holder's (and the auditors') alone. */
+        CardDealtData: {
+            card?: string;
+            face_up: boolean;
+            index: number;
+            seat: number;
+            timeout: boolean;
+        };
+        CardTrailedData: {
+            card: string;
+            seat: number;
+            timeout: boolean;
+        };
+        CardTurnedUpData: {
+            card: string;
+            index: number;
+            seat: number;
+            timeout: boolean;
+        };
+        /** @description `card` took the table's items `take` (`cards`: every card taken, the played one first). */
+        CardsCapturedData: {
+            card: string;
+            cards: string[];
+            seat: number;
+            sweep: boolean;
+            take: string[];
+            timeout: boolean;
+        };
+        /** @description A packet dealt face down: its receiver (and the auditors) read `cards`, the others `count`. */
+        CardsDealtData: {
+            cards?: string[];
+            count?: number;
+            seat: number;
+        };
+        /** @description A hand shown to everyone, with the values declared on its skeletons (card: half-points). */
+        CardsShownData: {
+            cards: string[];
+            declared: {
+                [key: string]: number;
+            };
+            index: number;
+            /** @enum {unknown} */
+            reason: "bust" | "called" | "seven_half" | "showdown";
+            seat: number;
         };
         /** @description An action of Casino pirate. */
         CasinoPirateAction: components["schemas"]["BetAction"] | components["schemas"]["HitAction"] | components["schemas"]["StandAction"] | components["schemas"]["HideAction"] | components["schemas"]["DeclareAction"] | components["schemas"]["CallAction"] | components["schemas"]["RevealAction"] | components["schemas"]["ConcedeAction"] | components["schemas"]["VolunteerAction"];
@@ -1425,6 +1517,11 @@ export interface components {
             count: number;
             seat: number;
             sweeps: number;
+        };
+        /** @description The stock's top card, the drawer's (and the auditors') alone. */
+        CassinoCardDrawnData: {
+            card?: string;
+            seat: number;
         };
         CassinoHand: {
             /** @description Your own (auditors: all). */
@@ -1642,6 +1739,16 @@ export interface components {
             seat: number;
             waiting_for: string;
         };
+        /** @description One draw for the deal: each contender's card (lowest deals; a tie draws again). */
+        DealerCardsDrawnData: {
+            attempt: number;
+            cards: components["schemas"]["SeatCardData"][];
+        };
+        DealerChosenData: {
+            dealer: number;
+            /** @enum {unknown} */
+            how: "drawn" | "passed_left";
+        };
         DealtEvidence: {
             cards_checked?: number;
             /** @description Cards checked by where they were drawn from (deck, reshuffled, dealer_draw). */
@@ -1730,6 +1837,12 @@ export interface components {
         DeliveryPage: {
             items: components["schemas"]["WebhookDelivery"][];
             next_before: number | null;
+        };
+        /** @description The discards became pile number `reshuffle`, its order the auditors' alone. */
+        DiscardsReshuffledData: {
+            count: number;
+            pile?: string[];
+            reshuffle: number;
         };
         DoubleEntryEvidence: {
             flows?: {
@@ -1831,7 +1944,7 @@ export interface components {
             id: string;
         };
         /** @description One alternative per event type, told apart by `type`. */
-        FeedEvent: components["schemas"]["FeedEventTreasurePosted"] | components["schemas"]["FeedEventPlayerRegistered"] | components["schemas"]["FeedEventPlayerErased"] | components["schemas"]["FeedEventAuditorRegistered"] | components["schemas"]["FeedEventTokenChanged"] | components["schemas"]["FeedEventOperatorKeyCreated"] | components["schemas"]["FeedEventOperatorKeyChanged"] | components["schemas"]["FeedEventTableCreated"] | components["schemas"]["FeedEventPlayerSeated"] | components["schemas"]["FeedEventPlayerLeft"] | components["schemas"]["FeedEventHandBegan"] | components["schemas"]["FeedEventHandSettled"] | components["schemas"]["FeedEventSeedRevealed"] | components["schemas"]["FeedEventTableEnded"] | components["schemas"]["FeedEventDeadlineSet"] | components["schemas"]["FeedEventSettlementClaimed"] | components["schemas"]["FeedEventGame"];
+        FeedEvent: components["schemas"]["FeedEventTreasurePosted"] | components["schemas"]["FeedEventPlayerRegistered"] | components["schemas"]["FeedEventPlayerErased"] | components["schemas"]["FeedEventAuditorRegistered"] | components["schemas"]["FeedEventTokenChanged"] | components["schemas"]["FeedEventOperatorKeyCreated"] | components["schemas"]["FeedEventOperatorKeyChanged"] | components["schemas"]["FeedEventTableCreated"] | components["schemas"]["FeedEventPlayerSeated"] | components["schemas"]["FeedEventPlayerLeft"] | components["schemas"]["FeedEventHandBegan"] | components["schemas"]["FeedEventHandSettled"] | components["schemas"]["FeedEventSeedRevealed"] | components["schemas"]["FeedEventTableEnded"] | components["schemas"]["FeedEventDeadlineSet"] | components["schemas"]["FeedEventSettlementClaimed"] | components["schemas"]["FeedEventGameHandStarted"] | components["schemas"]["FeedEventGameTurnPassed"] | components["schemas"]["FeedEventGameStakeAnnounced"] | components["schemas"]["FeedEventGameBetPlaced"] | components["schemas"]["FeedEventGameSatOut"] | components["schemas"]["FeedEventGameCardDealt"] | components["schemas"]["FeedEventGameCardTurnedUp"] | components["schemas"]["FeedEventGameCardsShown"] | components["schemas"]["FeedEventGameStakeLost"] | components["schemas"]["FeedEventGameStood"] | components["schemas"]["FeedEventGameHandSplit"] | components["schemas"]["FeedEventGamePlayerCalled"] | components["schemas"]["FeedEventGameCallDecided"] | components["schemas"]["FeedEventGameSkeletonDeclared"] | components["schemas"]["FeedEventGameVolunteered"] | components["schemas"]["FeedEventGameShortfallRecorded"] | components["schemas"]["FeedEventGameHandEnded"] | components["schemas"]["FeedEventGameHandOpened"] | components["schemas"]["FeedEventGameCardsDealt"] | components["schemas"]["FeedEventGameOpeningCardChosen"] | components["schemas"]["FeedEventGameOpeningCardsRevealed"] | components["schemas"]["FeedEventGamePlayerAttacked"] | components["schemas"]["FeedEventGamePlayerChallenged"] | components["schemas"]["FeedEventGamePlayerAccused"] | components["schemas"]["FeedEventGameCardDrawn"] | components["schemas"]["FeedEventGameDiscardsReshuffled"] | components["schemas"]["FeedEventGamePlayerEliminated"] | components["schemas"]["FeedEventGameGameWon"] | components["schemas"]["FeedEventGameRoundStarted"] | components["schemas"]["FeedEventGameStakesPaid"] | components["schemas"]["FeedEventGameDealerCardsDrawn"] | components["schemas"]["FeedEventGameDealerChosen"] | components["schemas"]["FeedEventGameTableDealt"] | components["schemas"]["FeedEventGameCardsCaptured"] | components["schemas"]["FeedEventGameBuildMade"] | components["schemas"]["FeedEventGameBuildReserved"] | components["schemas"]["FeedEventGameBuildExtended"] | components["schemas"]["FeedEventGameCardTrailed"] | components["schemas"]["FeedEventGameLeftoversTaken"] | components["schemas"]["FeedEventGameRoundScored"];
         FeedEventAuditorRegistered: {
             data: components["schemas"]["AuditorRegisteredData"];
             hand?: string | null;
@@ -1841,7 +1954,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example AuditorRegistered
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "AuditorRegistered";
@@ -1857,24 +1970,650 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example DeadlineSet
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "DeadlineSet";
             /** @description Its version in its stream. */
             version: number;
         };
-        FeedEventGame: {
-            /** @description The engine's event as you may see it: its keys are the game's (a hidden card is left out). */
-            data: Record<string, never>;
+        FeedEventGameBetPlaced: {
+            data: components["schemas"]["BetPlacedData"];
             hand?: string | null;
             /** @description The event's position in the log: pass it as `after` to go on from it. */
             position: number;
             recorded_at: string;
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
-            /** @example game.CardDealt */
-            type: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.BetPlaced";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameBuildExtended: {
+            data: components["schemas"]["BuildExtendedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.BuildExtended";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameBuildMade: {
+            data: components["schemas"]["BuildMadeData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.BuildMade";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameBuildReserved: {
+            data: components["schemas"]["BuildReservedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.BuildReserved";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameCallDecided: {
+            data: components["schemas"]["CallDecidedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.CallDecided";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameCardDealt: {
+            data: components["schemas"]["CardDealtData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.CardDealt";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameCardDrawn: {
+            data: components["schemas"]["PiratePairsCardDrawnData"] | components["schemas"]["CassinoCardDrawnData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.CardDrawn";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameCardTrailed: {
+            data: components["schemas"]["CardTrailedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.CardTrailed";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameCardTurnedUp: {
+            data: components["schemas"]["CardTurnedUpData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.CardTurnedUp";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameCardsCaptured: {
+            data: components["schemas"]["CardsCapturedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.CardsCaptured";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameCardsDealt: {
+            data: components["schemas"]["CardsDealtData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.CardsDealt";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameCardsShown: {
+            data: components["schemas"]["CardsShownData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.CardsShown";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameDealerCardsDrawn: {
+            data: components["schemas"]["DealerCardsDrawnData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.DealerCardsDrawn";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameDealerChosen: {
+            data: components["schemas"]["DealerChosenData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.DealerChosen";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameDiscardsReshuffled: {
+            data: components["schemas"]["DiscardsReshuffledData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.DiscardsReshuffled";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameGameWon: {
+            data: components["schemas"]["GameWonData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.GameWon";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameHandEnded: {
+            data: components["schemas"]["HandEndedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.HandEnded";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameHandOpened: {
+            data: components["schemas"]["HandOpenedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.HandOpened";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameHandSplit: {
+            data: components["schemas"]["HandSplitData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.HandSplit";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameHandStarted: {
+            data: components["schemas"]["HandStartedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.HandStarted";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameLeftoversTaken: {
+            data: components["schemas"]["LeftoversTakenData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.LeftoversTaken";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameOpeningCardChosen: {
+            data: components["schemas"]["OpeningCardChosenData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.OpeningCardChosen";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameOpeningCardsRevealed: {
+            data: components["schemas"]["OpeningCardsRevealedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.OpeningCardsRevealed";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGamePlayerAccused: {
+            data: components["schemas"]["PlayerAccusedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.PlayerAccused";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGamePlayerAttacked: {
+            data: components["schemas"]["PlayerAttackedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.PlayerAttacked";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGamePlayerCalled: {
+            data: components["schemas"]["PlayerCalledData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.PlayerCalled";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGamePlayerChallenged: {
+            data: components["schemas"]["PlayerChallengedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.PlayerChallenged";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGamePlayerEliminated: {
+            data: components["schemas"]["PlayerEliminatedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.PlayerEliminated";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameRoundScored: {
+            data: components["schemas"]["RoundScoredData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.RoundScored";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameRoundStarted: {
+            data: components["schemas"]["RoundStartedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.RoundStarted";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameSatOut: {
+            data: components["schemas"]["SatOutData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.SatOut";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameShortfallRecorded: {
+            data: components["schemas"]["ShortfallRecordedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.ShortfallRecorded";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameSkeletonDeclared: {
+            data: components["schemas"]["SkeletonDeclaredData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.SkeletonDeclared";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameStakeAnnounced: {
+            data: components["schemas"]["StakeAnnouncedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.StakeAnnounced";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameStakeLost: {
+            data: components["schemas"]["StakeLostData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.StakeLost";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameStakesPaid: {
+            data: components["schemas"]["StakesPaidData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.StakesPaid";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameStood: {
+            data: components["schemas"]["StoodData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.Stood";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameTableDealt: {
+            data: components["schemas"]["TableDealtData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.TableDealt";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameTurnPassed: {
+            data: components["schemas"]["SevenHalfTurnPassedData"] | components["schemas"]["PiratePairsTurnPassedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.TurnPassed";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventGameVolunteered: {
+            data: components["schemas"]["VolunteeredData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.Volunteered";
             /** @description Its version in its stream. */
             version: number;
         };
@@ -1887,7 +2626,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example HandBegan
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "HandBegan";
@@ -1903,7 +2642,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example HandSettled
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "HandSettled";
@@ -1919,10 +2658,10 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example OperatorKeyRotated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "OperatorKeyRotated" | "OperatorKeyRevoked";
+            type: "OperatorKeyRevoked" | "OperatorKeyRotated";
             /** @description Its version in its stream. */
             version: number;
         };
@@ -1935,7 +2674,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example OperatorKeyCreated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "OperatorKeyCreated";
@@ -1951,7 +2690,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example PlayerErased
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerErased";
@@ -1967,7 +2706,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example PlayerLeft
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerLeft";
@@ -1983,7 +2722,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example PlayerRegistered
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerRegistered";
@@ -1999,7 +2738,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example PlayerSeated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerSeated";
@@ -2015,7 +2754,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example SeedRevealed
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "SeedRevealed";
@@ -2031,7 +2770,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example SettlementClaimed
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "SettlementClaimed";
@@ -2047,7 +2786,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example TableCreated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TableCreated";
@@ -2063,7 +2802,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example TableEnded
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TableEnded";
@@ -2079,7 +2818,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example TokenIssued
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TokenIssued" | "TokenRevoked";
@@ -2095,7 +2834,7 @@ export interface components {
             /** @example table-tb_3f9a1c2b7d4e5f60 */
             stream: string;
             /**
-             * @example TreasurePosted
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TreasurePosted";
@@ -2108,7 +2847,9 @@ export interface components {
             next_after: number;
         };
         /** @description The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it. */
-        FeedStreamMessage: components["schemas"]["FeedEvent"];
+        FeedStreamMessage: {
+            type: "FeedStreamMessage";
+        } & Omit<components["schemas"]["FeedEvent"], "type">;
         Game: {
             /** @example 12 */
             max_players: number;
@@ -2164,6 +2905,10 @@ export interface components {
              */
             variants: string[];
         };
+        GameWonData: {
+            pot: number;
+            seat: number;
+        };
         Hand: {
             commitment: string;
             /** @example hd_0a1b2c3d4e5f6071 */
@@ -2200,6 +2945,22 @@ export interface components {
             number: number;
             seats: Record<string, never>[];
         };
+        /** @description The hand is over: each hand's result, and the postings closing it, each `[from, to, amount, reason]` between the engine's accounts. */
+        HandEndedData: {
+            next_banker: number | null;
+            postings: (string | number)[][];
+            results: components["schemas"]["HandResultData"][];
+        };
+        /** @description The hand opened: the seeds and the pile's order are the auditors' alone. */
+        HandOpenedData: {
+            at: number;
+            commitment: string;
+            pile?: string[];
+            player_seeds?: string[];
+            seats: components["schemas"]["OpeningSeatData"][];
+            server_seed?: string;
+            stake: number;
+        };
         HandPage: {
             items: components["schemas"]["Hand"][];
             next_cursor: number | null;
@@ -2221,6 +2982,24 @@ export interface components {
              */
             status: "playing" | "settling" | "settled";
         };
+        /** @description One hand's result (index -1: the banker's own, with `banker`); totals in half-points, null for a bank never turned up, and as people read them beside them in a hand's replay. A called hand's result is its `CallDecided`. */
+        HandResultData: {
+            banker?: boolean;
+            conceded?: boolean;
+            index: number;
+            meneur_total?: number;
+            meneur_total_display?: string;
+            net?: number;
+            /** @enum {unknown} */
+            outcome?: "bust" | "lost" | "won";
+            seat: number;
+            seven_half?: boolean;
+            stake?: number;
+            timeout?: boolean;
+            total?: number | null;
+            total_display?: string;
+            uncalled?: boolean;
+        };
         HandSeat: {
             age?: number | null;
             /**
@@ -2233,9 +3012,36 @@ export interface components {
             /** @description The player's own text mixed into the shuffle, if he gave one. */
             seed?: string | null;
         };
+        /** @description A seat as the hand opened: its balance at the table and its player's age, if given. */
+        HandSeatData: {
+            age: number | null;
+            balance: number;
+            seat: number;
+        };
         HandSettledData: {
             hand_id: string;
             postings: Record<string, never>[];
+        };
+        HandSplitData: {
+            amount: number;
+            card: string;
+            index: number;
+            new_index: number;
+            seat: number;
+        };
+        /** @description The hand opened: the seeds and the deck's order are the auditors' alone. */
+        HandStartedData: {
+            banker: number;
+            commitment: string;
+            deck?: string[];
+            game: string;
+            options: Record<string, never>;
+            order: number[];
+            player_seeds?: string[];
+            seats: components["schemas"]["HandSeatData"][];
+            server_seed?: string;
+            started_at: number;
+            table_started_at: number;
         };
         Health: {
             /** @example ok */
@@ -2407,6 +3213,10 @@ export interface components {
             cash_out: number;
             player_id: string;
         };
+        LeftoversTakenData: {
+            cards: string[];
+            seat: number;
+        };
         Me: {
             /**
              * @description The player's or auditor's id; for the operator, his key's id, or `operator` with the bootstrap key.
@@ -2493,15 +3303,26 @@ export interface components {
             reason?: string;
             summary?: string;
         };
+        OpeningCardChosenData: {
+            card?: string;
+            seat: number;
+            timeout?: boolean;
+        };
+        OpeningCardsRevealedData: {
+            at: number;
+            choices: components["schemas"]["SeatCardData"][];
+            first: number;
+        };
+        OpeningSeatData: {
+            age: number | null;
+            seat: number;
+        };
         /** @description A scoped API key's secret replaced (rotated) or the key revoked, and who did it. */
         OperatorKeyChangedData: {
             actor: string;
             key_id: string;
         };
-        /**
-         * @description The operator made a scoped API key: its id, name, scopes and expiry (ISO 8601, or none),
-         *         and who made it; never the key nor its hash.
-         */
+        /** @description The operator made a scoped API key: its id, name, scopes and expiry (ISO 8601, or none), and who made it; never the key nor its hash. */
         OperatorKeyCreatedData: {
             actor: string;
             expires_at: string | null;
@@ -2544,6 +3365,11 @@ export interface components {
         };
         /** @description An action of Pirate pairs (as offered, so as sent). */
         PiratePairsAction: components["schemas"]["ChooseAction"] | components["schemas"]["AttackAction"] | components["schemas"]["ChallengeAction"] | components["schemas"]["AccuseAction"] | components["schemas"]["DrawAction"];
+        PiratePairsCardDrawnData: {
+            card?: string;
+            seat: number;
+            timeout?: boolean;
+        };
         PiratePairsOptions: {
             /** @default 0 */
             stake: number;
@@ -2623,6 +3449,10 @@ export interface components {
             /** @enum {string} */
             waiting_for: "choose" | "play";
         };
+        PiratePairsTurnPassedData: {
+            at: number;
+            seat: number;
+        };
         PiratePairsView: {
             commitment: string;
             discards: string[];
@@ -2657,6 +3487,32 @@ export interface components {
              */
             name: string | null;
         };
+        /** @description The accused's hand and row, shown to the accuser alone (and the auditors). */
+        PlayerAccusedData: {
+            hand?: string[];
+            paired?: boolean;
+            row?: string[];
+            seat: number;
+            target: number;
+            timeout?: boolean;
+        };
+        PlayerAttackedData: {
+            card: string;
+            seat: number;
+            target: number;
+            timeout?: boolean;
+        };
+        PlayerCalledData: {
+            seat: number;
+            target: number;
+            timeout: boolean;
+        };
+        PlayerChallengedData: {
+            card: string;
+            paired: boolean;
+            seat: number;
+            target: number;
+        };
         PlayerCreate: {
             /** @example Ada */
             name: string;
@@ -2668,6 +3524,12 @@ export interface components {
              * @example bnc_p3yHq...
              */
             token: string;
+        };
+        PlayerEliminatedData: {
+            cards: string[];
+            /** @enum {unknown} */
+            reason: "accused_rightly" | "accused_wrongly" | "paired_on_challenge";
+            seat: number;
         };
         /** @description A player's key was destroyed: his sealed personal data can no longer be read. Holds none. */
         PlayerErasedData: {
@@ -2714,6 +3576,17 @@ export interface components {
              * @example Ada
              */
             name: string | null;
+        };
+        /** @description A side's points for the round by category (`spade_bonus` at spades cassino), and their `total`. */
+        PointsData: {
+            aces: number;
+            big_casino: number;
+            little_casino: number;
+            most_cards: number;
+            most_spades: number;
+            spade_bonus?: number;
+            sweeps: number;
+            total: number;
         };
         Posting: {
             amount: number;
@@ -2785,7 +3658,7 @@ export interface components {
             viewer: components["schemas"]["Viewer"];
         };
         /** @description One alternative per event type, told apart by `type`. */
-        ReplayStep: components["schemas"]["ReplayStepTreasurePosted"] | components["schemas"]["ReplayStepPlayerRegistered"] | components["schemas"]["ReplayStepPlayerErased"] | components["schemas"]["ReplayStepAuditorRegistered"] | components["schemas"]["ReplayStepTokenChanged"] | components["schemas"]["ReplayStepOperatorKeyCreated"] | components["schemas"]["ReplayStepOperatorKeyChanged"] | components["schemas"]["ReplayStepTableCreated"] | components["schemas"]["ReplayStepPlayerSeated"] | components["schemas"]["ReplayStepPlayerLeft"] | components["schemas"]["ReplayStepHandBegan"] | components["schemas"]["ReplayStepHandSettled"] | components["schemas"]["ReplayStepSeedRevealed"] | components["schemas"]["ReplayStepTableEnded"] | components["schemas"]["ReplayStepDeadlineSet"] | components["schemas"]["ReplayStepSettlementClaimed"] | components["schemas"]["ReplayStepGame"];
+        ReplayStep: components["schemas"]["ReplayStepTreasurePosted"] | components["schemas"]["ReplayStepPlayerRegistered"] | components["schemas"]["ReplayStepPlayerErased"] | components["schemas"]["ReplayStepAuditorRegistered"] | components["schemas"]["ReplayStepTokenChanged"] | components["schemas"]["ReplayStepOperatorKeyCreated"] | components["schemas"]["ReplayStepOperatorKeyChanged"] | components["schemas"]["ReplayStepTableCreated"] | components["schemas"]["ReplayStepPlayerSeated"] | components["schemas"]["ReplayStepPlayerLeft"] | components["schemas"]["ReplayStepHandBegan"] | components["schemas"]["ReplayStepHandSettled"] | components["schemas"]["ReplayStepSeedRevealed"] | components["schemas"]["ReplayStepTableEnded"] | components["schemas"]["ReplayStepDeadlineSet"] | components["schemas"]["ReplayStepSettlementClaimed"] | components["schemas"]["ReplayStepGameHandStarted"] | components["schemas"]["ReplayStepGameTurnPassed"] | components["schemas"]["ReplayStepGameStakeAnnounced"] | components["schemas"]["ReplayStepGameBetPlaced"] | components["schemas"]["ReplayStepGameSatOut"] | components["schemas"]["ReplayStepGameCardDealt"] | components["schemas"]["ReplayStepGameCardTurnedUp"] | components["schemas"]["ReplayStepGameCardsShown"] | components["schemas"]["ReplayStepGameStakeLost"] | components["schemas"]["ReplayStepGameStood"] | components["schemas"]["ReplayStepGameHandSplit"] | components["schemas"]["ReplayStepGamePlayerCalled"] | components["schemas"]["ReplayStepGameCallDecided"] | components["schemas"]["ReplayStepGameSkeletonDeclared"] | components["schemas"]["ReplayStepGameVolunteered"] | components["schemas"]["ReplayStepGameShortfallRecorded"] | components["schemas"]["ReplayStepGameHandEnded"] | components["schemas"]["ReplayStepGameHandOpened"] | components["schemas"]["ReplayStepGameCardsDealt"] | components["schemas"]["ReplayStepGameOpeningCardChosen"] | components["schemas"]["ReplayStepGameOpeningCardsRevealed"] | components["schemas"]["ReplayStepGamePlayerAttacked"] | components["schemas"]["ReplayStepGamePlayerChallenged"] | components["schemas"]["ReplayStepGamePlayerAccused"] | components["schemas"]["ReplayStepGameCardDrawn"] | components["schemas"]["ReplayStepGameDiscardsReshuffled"] | components["schemas"]["ReplayStepGamePlayerEliminated"] | components["schemas"]["ReplayStepGameGameWon"] | components["schemas"]["ReplayStepGameRoundStarted"] | components["schemas"]["ReplayStepGameStakesPaid"] | components["schemas"]["ReplayStepGameDealerCardsDrawn"] | components["schemas"]["ReplayStepGameDealerChosen"] | components["schemas"]["ReplayStepGameTableDealt"] | components["schemas"]["ReplayStepGameCardsCaptured"] | components["schemas"]["ReplayStepGameBuildMade"] | components["schemas"]["ReplayStepGameBuildReserved"] | components["schemas"]["ReplayStepGameBuildExtended"] | components["schemas"]["ReplayStepGameCardTrailed"] | components["schemas"]["ReplayStepGameLeftoversTaken"] | components["schemas"]["ReplayStepGameRoundScored"];
         ReplayStepAuditorRegistered: {
             cause: components["schemas"]["Cause"];
             data: components["schemas"]["AuditorRegisteredData"];
@@ -2802,7 +3675,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example AuditorRegistered
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "AuditorRegistered";
@@ -2825,17 +3698,16 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example DeadlineSet
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "DeadlineSet";
             /** @description The table stream's version. */
             version: number;
         };
-        ReplayStepGame: {
+        ReplayStepGameBetPlaced: {
             cause: components["schemas"]["Cause"];
-            /** @description The engine's event as you may see it: its keys are the game's (a hidden card is left out). */
-            data: Record<string, never>;
+            data: components["schemas"]["BetPlacedData"];
             hand?: string | null;
             /**
              * @example game
@@ -2848,8 +3720,908 @@ export interface components {
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
-            /** @example CardDealt */
-            type: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BetPlaced";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameBuildExtended: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["BuildExtendedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BuildExtended";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameBuildMade: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["BuildMadeData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BuildMade";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameBuildReserved: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["BuildReservedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BuildReserved";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameCallDecided: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["CallDecidedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CallDecided";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameCardDealt: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["CardDealtData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardDealt";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameCardDrawn: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["PiratePairsCardDrawnData"] | components["schemas"]["CassinoCardDrawnData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardDrawn";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameCardTrailed: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["CardTrailedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardTrailed";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameCardTurnedUp: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["CardTurnedUpData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardTurnedUp";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameCardsCaptured: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["CardsCapturedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardsCaptured";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameCardsDealt: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["CardsDealtData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardsDealt";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameCardsShown: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["CardsShownData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardsShown";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameDealerCardsDrawn: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["DealerCardsDrawnData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DealerCardsDrawn";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameDealerChosen: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["DealerChosenData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DealerChosen";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameDiscardsReshuffled: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["DiscardsReshuffledData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DiscardsReshuffled";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameGameWon: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["GameWonData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "GameWon";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameHandEnded: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["HandEndedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "HandEnded";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameHandOpened: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["HandOpenedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "HandOpened";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameHandSplit: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["HandSplitData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "HandSplit";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameHandStarted: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["HandStartedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "HandStarted";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameLeftoversTaken: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["LeftoversTakenData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "LeftoversTaken";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameOpeningCardChosen: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["OpeningCardChosenData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OpeningCardChosen";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameOpeningCardsRevealed: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["OpeningCardsRevealedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OpeningCardsRevealed";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGamePlayerAccused: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["PlayerAccusedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PlayerAccused";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGamePlayerAttacked: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["PlayerAttackedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PlayerAttacked";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGamePlayerCalled: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["PlayerCalledData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PlayerCalled";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGamePlayerChallenged: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["PlayerChallengedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PlayerChallenged";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGamePlayerEliminated: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["PlayerEliminatedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PlayerEliminated";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameRoundScored: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["RoundScoredData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "RoundScored";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameRoundStarted: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["RoundStartedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "RoundStarted";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameSatOut: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["SatOutData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "SatOut";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameShortfallRecorded: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["ShortfallRecordedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ShortfallRecorded";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameSkeletonDeclared: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["SkeletonDeclaredData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "SkeletonDeclared";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameStakeAnnounced: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["StakeAnnouncedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "StakeAnnounced";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameStakeLost: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["StakeLostData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "StakeLost";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameStakesPaid: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["StakesPaidData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "StakesPaid";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameStood: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["StoodData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "Stood";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameTableDealt: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["TableDealtData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TableDealt";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameTurnPassed: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["SevenHalfTurnPassedData"] | components["schemas"]["PiratePairsTurnPassedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TurnPassed";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepGameVolunteered: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["VolunteeredData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "Volunteered";
             /** @description The table stream's version. */
             version: number;
         };
@@ -2869,7 +4641,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example HandBegan
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "HandBegan";
@@ -2892,7 +4664,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example HandSettled
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "HandSettled";
@@ -2915,10 +4687,10 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example OperatorKeyRotated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "OperatorKeyRotated" | "OperatorKeyRevoked";
+            type: "OperatorKeyRevoked" | "OperatorKeyRotated";
             /** @description The table stream's version. */
             version: number;
         };
@@ -2938,7 +4710,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example OperatorKeyCreated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "OperatorKeyCreated";
@@ -2961,7 +4733,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example PlayerErased
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerErased";
@@ -2984,7 +4756,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example PlayerLeft
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerLeft";
@@ -3007,7 +4779,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example PlayerRegistered
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerRegistered";
@@ -3030,7 +4802,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example PlayerSeated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerSeated";
@@ -3053,7 +4825,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example SeedRevealed
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "SeedRevealed";
@@ -3076,7 +4848,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example SettlementClaimed
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "SettlementClaimed";
@@ -3099,7 +4871,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example TableCreated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TableCreated";
@@ -3122,7 +4894,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example TableEnded
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TableEnded";
@@ -3145,7 +4917,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example TokenIssued
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TokenIssued" | "TokenRevoked";
@@ -3168,7 +4940,7 @@ export interface components {
             /** @description Caused by a timeout. */
             timeout: boolean;
             /**
-             * @example TreasurePosted
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TreasurePosted";
@@ -3216,6 +4988,30 @@ export interface components {
              */
             type: "reveal";
         };
+        /** @description Each side's round, the sides' totals and the winning side (null: the game goes on). */
+        RoundScoredData: {
+            round: number;
+            sides: components["schemas"]["SideScoreData"][];
+            totals: number[];
+            winner: number | null;
+            winning_seats: number[];
+        };
+        /** @description A round opened: the seeds and the deck's order are the auditors' alone. */
+        RoundStartedData: {
+            commitment: string;
+            deck?: string[];
+            opened_at: number;
+            player_seeds?: string[];
+            players: number;
+            pot: number;
+            round: number;
+            scores: number[];
+            server_seed?: string;
+            stake: number;
+            turn_timeout_s: number;
+            /** @enum {unknown} */
+            variant: "classic" | "draw" | "spades";
+        };
         RulesCheck: {
             /**
              * @description The event a failed check points at: its stream and version.
@@ -3242,6 +5038,10 @@ export interface components {
             rules_version?: number;
             summary?: string;
         };
+        SatOutData: {
+            seat: number;
+            timeout: boolean;
+        };
         Scope: {
             description: string;
             /** @example treasure:write */
@@ -3259,6 +5059,11 @@ export interface components {
             name: string | null;
             player_id: string;
             /** @description The seat's place in the hand's order (0 first): renumbered when a player leaves; `turn.seat`, `you` and the actions' targets name this. */
+            seat: number;
+        };
+        /** @description One seat's card. */
+        SeatCardData: {
+            card: string;
             seat: number;
         };
         SeedRevealedData: {
@@ -3438,6 +5243,28 @@ export interface components {
             /** @enum {string} */
             waiting_for: "announce" | "bet" | "choose" | "play" | "bank" | "answer";
         };
+        /** @description `seat` is to act in `phase`, on its hand `index` where the phase is a hand's. */
+        SevenHalfTurnPassedData: {
+            at: number;
+            index: number | null;
+            /** @enum {unknown} */
+            phase: "announce" | "answer" | "bank" | "bet" | "play";
+            seat: number;
+        };
+        ShortfallRecordedData: {
+            owed: number;
+            paid: number;
+            payee: number;
+            payer: number;
+            shortfall: number;
+        };
+        SideScoreData: {
+            cards: number;
+            points: components["schemas"]["PointsData"];
+            seats: number[];
+            side: number;
+            spades: number;
+        };
         SieteOptions: {
             /**
              * @default seat0
@@ -3566,6 +5393,12 @@ export interface components {
              */
             type: "sit_out";
         };
+        SkeletonDeclaredData: {
+            card: string;
+            index: number;
+            seat: number;
+            value: number;
+        };
         SplitAction: {
             /** @description Your seat, if you name it. */
             seat?: number;
@@ -3574,6 +5407,21 @@ export interface components {
              * @enum {string}
              */
             type: "split";
+        };
+        StakeAnnouncedData: {
+            amount: number;
+            seat: number;
+            timeout: boolean;
+        };
+        StakeLostData: {
+            amount: number;
+            banker: number;
+            index: number;
+            seat: number;
+        };
+        StakesPaidData: {
+            pot: number;
+            stake: number;
         };
         StandAction: {
             /** @description Casino pirate: a value for any of your undeclared skeletons, by card id. */
@@ -3598,6 +5446,15 @@ export interface components {
              * @enum {string}
              */
             type: "stand";
+        };
+        /** @description A hand stands; the values declared on its skeletons are its holder's alone. */
+        StoodData: {
+            declared?: {
+                [key: string]: number;
+            };
+            index: number;
+            seat: number;
+            timeout: boolean;
         };
         StreamTicket: {
             /**
@@ -3716,11 +5573,14 @@ export interface components {
             rules_version?: number | null;
             table_id: string;
         };
+        TableDealtData: {
+            cards: string[];
+        };
         TableEndedData: {
             reason: string;
         };
         /** @description One alternative per event type, told apart by `type`. */
-        TableEvent: components["schemas"]["TableEventTreasurePosted"] | components["schemas"]["TableEventPlayerRegistered"] | components["schemas"]["TableEventPlayerErased"] | components["schemas"]["TableEventAuditorRegistered"] | components["schemas"]["TableEventTokenChanged"] | components["schemas"]["TableEventOperatorKeyCreated"] | components["schemas"]["TableEventOperatorKeyChanged"] | components["schemas"]["TableEventTableCreated"] | components["schemas"]["TableEventPlayerSeated"] | components["schemas"]["TableEventPlayerLeft"] | components["schemas"]["TableEventHandBegan"] | components["schemas"]["TableEventHandSettled"] | components["schemas"]["TableEventSeedRevealed"] | components["schemas"]["TableEventTableEnded"] | components["schemas"]["TableEventDeadlineSet"] | components["schemas"]["TableEventSettlementClaimed"] | components["schemas"]["TableEventGame"];
+        TableEvent: components["schemas"]["TableEventTreasurePosted"] | components["schemas"]["TableEventPlayerRegistered"] | components["schemas"]["TableEventPlayerErased"] | components["schemas"]["TableEventAuditorRegistered"] | components["schemas"]["TableEventTokenChanged"] | components["schemas"]["TableEventOperatorKeyCreated"] | components["schemas"]["TableEventOperatorKeyChanged"] | components["schemas"]["TableEventTableCreated"] | components["schemas"]["TableEventPlayerSeated"] | components["schemas"]["TableEventPlayerLeft"] | components["schemas"]["TableEventHandBegan"] | components["schemas"]["TableEventHandSettled"] | components["schemas"]["TableEventSeedRevealed"] | components["schemas"]["TableEventTableEnded"] | components["schemas"]["TableEventDeadlineSet"] | components["schemas"]["TableEventSettlementClaimed"] | components["schemas"]["TableEventGameHandStarted"] | components["schemas"]["TableEventGameTurnPassed"] | components["schemas"]["TableEventGameStakeAnnounced"] | components["schemas"]["TableEventGameBetPlaced"] | components["schemas"]["TableEventGameSatOut"] | components["schemas"]["TableEventGameCardDealt"] | components["schemas"]["TableEventGameCardTurnedUp"] | components["schemas"]["TableEventGameCardsShown"] | components["schemas"]["TableEventGameStakeLost"] | components["schemas"]["TableEventGameStood"] | components["schemas"]["TableEventGameHandSplit"] | components["schemas"]["TableEventGamePlayerCalled"] | components["schemas"]["TableEventGameCallDecided"] | components["schemas"]["TableEventGameSkeletonDeclared"] | components["schemas"]["TableEventGameVolunteered"] | components["schemas"]["TableEventGameShortfallRecorded"] | components["schemas"]["TableEventGameHandEnded"] | components["schemas"]["TableEventGameHandOpened"] | components["schemas"]["TableEventGameCardsDealt"] | components["schemas"]["TableEventGameOpeningCardChosen"] | components["schemas"]["TableEventGameOpeningCardsRevealed"] | components["schemas"]["TableEventGamePlayerAttacked"] | components["schemas"]["TableEventGamePlayerChallenged"] | components["schemas"]["TableEventGamePlayerAccused"] | components["schemas"]["TableEventGameCardDrawn"] | components["schemas"]["TableEventGameDiscardsReshuffled"] | components["schemas"]["TableEventGamePlayerEliminated"] | components["schemas"]["TableEventGameGameWon"] | components["schemas"]["TableEventGameRoundStarted"] | components["schemas"]["TableEventGameStakesPaid"] | components["schemas"]["TableEventGameDealerCardsDrawn"] | components["schemas"]["TableEventGameDealerChosen"] | components["schemas"]["TableEventGameTableDealt"] | components["schemas"]["TableEventGameCardsCaptured"] | components["schemas"]["TableEventGameBuildMade"] | components["schemas"]["TableEventGameBuildReserved"] | components["schemas"]["TableEventGameBuildExtended"] | components["schemas"]["TableEventGameCardTrailed"] | components["schemas"]["TableEventGameLeftoversTaken"] | components["schemas"]["TableEventGameRoundScored"];
         TableEventAuditorRegistered: {
             data: components["schemas"]["AuditorRegisteredData"];
             hand?: string | null;
@@ -3731,7 +5591,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example AuditorRegistered
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "AuditorRegistered";
@@ -3747,15 +5607,14 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example DeadlineSet
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "DeadlineSet";
             version: number;
         };
-        TableEventGame: {
-            /** @description The engine's event as you may see it: its keys are the game's (a hidden card is left out). */
-            data: Record<string, never>;
+        TableEventGameBetPlaced: {
+            data: components["schemas"]["BetPlacedData"];
             hand?: string | null;
             /**
              * @example game
@@ -3763,8 +5622,635 @@ export interface components {
              */
             kind: "game";
             recorded_at: string;
-            /** @example CardDealt */
-            type: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BetPlaced";
+            version: number;
+        };
+        TableEventGameBuildExtended: {
+            data: components["schemas"]["BuildExtendedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BuildExtended";
+            version: number;
+        };
+        TableEventGameBuildMade: {
+            data: components["schemas"]["BuildMadeData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BuildMade";
+            version: number;
+        };
+        TableEventGameBuildReserved: {
+            data: components["schemas"]["BuildReservedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BuildReserved";
+            version: number;
+        };
+        TableEventGameCallDecided: {
+            data: components["schemas"]["CallDecidedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CallDecided";
+            version: number;
+        };
+        TableEventGameCardDealt: {
+            data: components["schemas"]["CardDealtData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardDealt";
+            version: number;
+        };
+        TableEventGameCardDrawn: {
+            data: components["schemas"]["PiratePairsCardDrawnData"] | components["schemas"]["CassinoCardDrawnData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardDrawn";
+            version: number;
+        };
+        TableEventGameCardTrailed: {
+            data: components["schemas"]["CardTrailedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardTrailed";
+            version: number;
+        };
+        TableEventGameCardTurnedUp: {
+            data: components["schemas"]["CardTurnedUpData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardTurnedUp";
+            version: number;
+        };
+        TableEventGameCardsCaptured: {
+            data: components["schemas"]["CardsCapturedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardsCaptured";
+            version: number;
+        };
+        TableEventGameCardsDealt: {
+            data: components["schemas"]["CardsDealtData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardsDealt";
+            version: number;
+        };
+        TableEventGameCardsShown: {
+            data: components["schemas"]["CardsShownData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CardsShown";
+            version: number;
+        };
+        TableEventGameDealerCardsDrawn: {
+            data: components["schemas"]["DealerCardsDrawnData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DealerCardsDrawn";
+            version: number;
+        };
+        TableEventGameDealerChosen: {
+            data: components["schemas"]["DealerChosenData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DealerChosen";
+            version: number;
+        };
+        TableEventGameDiscardsReshuffled: {
+            data: components["schemas"]["DiscardsReshuffledData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DiscardsReshuffled";
+            version: number;
+        };
+        TableEventGameGameWon: {
+            data: components["schemas"]["GameWonData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "GameWon";
+            version: number;
+        };
+        TableEventGameHandEnded: {
+            data: components["schemas"]["HandEndedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "HandEnded";
+            version: number;
+        };
+        TableEventGameHandOpened: {
+            data: components["schemas"]["HandOpenedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "HandOpened";
+            version: number;
+        };
+        TableEventGameHandSplit: {
+            data: components["schemas"]["HandSplitData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "HandSplit";
+            version: number;
+        };
+        TableEventGameHandStarted: {
+            data: components["schemas"]["HandStartedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "HandStarted";
+            version: number;
+        };
+        TableEventGameLeftoversTaken: {
+            data: components["schemas"]["LeftoversTakenData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "LeftoversTaken";
+            version: number;
+        };
+        TableEventGameOpeningCardChosen: {
+            data: components["schemas"]["OpeningCardChosenData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OpeningCardChosen";
+            version: number;
+        };
+        TableEventGameOpeningCardsRevealed: {
+            data: components["schemas"]["OpeningCardsRevealedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OpeningCardsRevealed";
+            version: number;
+        };
+        TableEventGamePlayerAccused: {
+            data: components["schemas"]["PlayerAccusedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PlayerAccused";
+            version: number;
+        };
+        TableEventGamePlayerAttacked: {
+            data: components["schemas"]["PlayerAttackedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PlayerAttacked";
+            version: number;
+        };
+        TableEventGamePlayerCalled: {
+            data: components["schemas"]["PlayerCalledData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PlayerCalled";
+            version: number;
+        };
+        TableEventGamePlayerChallenged: {
+            data: components["schemas"]["PlayerChallengedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PlayerChallenged";
+            version: number;
+        };
+        TableEventGamePlayerEliminated: {
+            data: components["schemas"]["PlayerEliminatedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PlayerEliminated";
+            version: number;
+        };
+        TableEventGameRoundScored: {
+            data: components["schemas"]["RoundScoredData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "RoundScored";
+            version: number;
+        };
+        TableEventGameRoundStarted: {
+            data: components["schemas"]["RoundStartedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "RoundStarted";
+            version: number;
+        };
+        TableEventGameSatOut: {
+            data: components["schemas"]["SatOutData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "SatOut";
+            version: number;
+        };
+        TableEventGameShortfallRecorded: {
+            data: components["schemas"]["ShortfallRecordedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ShortfallRecorded";
+            version: number;
+        };
+        TableEventGameSkeletonDeclared: {
+            data: components["schemas"]["SkeletonDeclaredData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "SkeletonDeclared";
+            version: number;
+        };
+        TableEventGameStakeAnnounced: {
+            data: components["schemas"]["StakeAnnouncedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "StakeAnnounced";
+            version: number;
+        };
+        TableEventGameStakeLost: {
+            data: components["schemas"]["StakeLostData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "StakeLost";
+            version: number;
+        };
+        TableEventGameStakesPaid: {
+            data: components["schemas"]["StakesPaidData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "StakesPaid";
+            version: number;
+        };
+        TableEventGameStood: {
+            data: components["schemas"]["StoodData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "Stood";
+            version: number;
+        };
+        TableEventGameTableDealt: {
+            data: components["schemas"]["TableDealtData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TableDealt";
+            version: number;
+        };
+        TableEventGameTurnPassed: {
+            data: components["schemas"]["SevenHalfTurnPassedData"] | components["schemas"]["PiratePairsTurnPassedData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TurnPassed";
+            version: number;
+        };
+        TableEventGameVolunteered: {
+            data: components["schemas"]["VolunteeredData"];
+            hand?: string | null;
+            /**
+             * @example game
+             * @enum {string}
+             */
+            kind: "game";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "Volunteered";
             version: number;
         };
         TableEventHandBegan: {
@@ -3777,7 +6263,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example HandBegan
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "HandBegan";
@@ -3793,7 +6279,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example HandSettled
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "HandSettled";
@@ -3809,10 +6295,10 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example OperatorKeyRotated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "OperatorKeyRotated" | "OperatorKeyRevoked";
+            type: "OperatorKeyRevoked" | "OperatorKeyRotated";
             version: number;
         };
         TableEventOperatorKeyCreated: {
@@ -3825,7 +6311,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example OperatorKeyCreated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "OperatorKeyCreated";
@@ -3841,7 +6327,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example PlayerErased
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerErased";
@@ -3857,7 +6343,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example PlayerLeft
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerLeft";
@@ -3873,7 +6359,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example PlayerRegistered
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerRegistered";
@@ -3889,7 +6375,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example PlayerSeated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "PlayerSeated";
@@ -3905,7 +6391,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example SeedRevealed
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "SeedRevealed";
@@ -3921,7 +6407,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example SettlementClaimed
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "SettlementClaimed";
@@ -3937,7 +6423,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example TableCreated
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TableCreated";
@@ -3953,7 +6439,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example TableEnded
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TableEnded";
@@ -3969,7 +6455,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /**
-             * @example TokenIssued
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TokenIssued" | "TokenRevoked";
@@ -3985,7 +6471,7 @@ export interface components {
             kind: "ledger";
             recorded_at: string;
             /**
-             * @example TreasurePosted
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "TreasurePosted";
@@ -4101,6 +6587,9 @@ export interface components {
              */
             type: "volunteer";
         };
+        VolunteeredData: {
+            seat: number;
+        };
         WebhookAttempt: {
             attempt: number;
             /** Format: date-time */
@@ -4129,6 +6618,21 @@ export interface components {
             status: "pending" | "delivered";
             /** @description Its `webhook-id`, the same on every attempt. */
             webhook_id: string;
+        };
+        /** @description The body of a webhook: one event of the log, as a spectator may see it (no hidden card, no seed a hand has not revealed to all). */
+        WebhookEvent: {
+            /** @description The event as GET /v1/feed shows it. */
+            data: Omit<components["schemas"]["FeedEvent"], "type">;
+            /**
+             * Format: date-time
+             * @description When it was recorded, as `data.recorded_at`.
+             */
+            timestamp: string;
+            /**
+             * @description The event's type, as `data.type`.
+             * @example TreasurePosted
+             */
+            type: string;
         };
         WebhookReplay: {
             /** @description The event to send again from (0: the log's beginning); the events after it follow in the log's order. */
@@ -4728,7 +7232,7 @@ export interface operations {
                 content: {
                     "text/event-stream": {
                         /** @description The message, as JSON. */
-                        data?: components["schemas"]["FeedStreamMessage"];
+                        data?: Omit<components["schemas"]["FeedStreamMessage"], "type">;
                         /** @description What `data` holds: its type. */
                         event?: string;
                         /** @description Where the stream is: send it back as `Last-Event-ID` to go on after it. */

@@ -26,6 +26,12 @@ export type Left = S["Left"];
 export type Balance = S["Balance"];
 export type GameInfo = S["Game"];
 export type Me = S["Me"];
+/** An operator key as listed (never its secret), and one just made or rotated, with its secret. */
+export type Key = S["Key"];
+export type KeyIssued = S["KeyIssued"];
+export type KeyList = S["KeyList"];
+/** A scope an operator key may hold. */
+export type Scope = S["KeyCreate"]["scopes"][number];
 export type Join = S["Join"];
 export type TableCreate = S["TableCreate"];
 export type HistoryFilters = Omit<NonNullable<operations["getBalanceHistory"]["parameters"]["query"]>,

@@ -143,3 +143,32 @@ test("a seat taken and left: the buy-in goes back to the wallet, the leave sent 
   const leave = wire.sent.find((r) => r.method === "DELETE");
   assert.ok(leave?.headers.get("Idempotency-Key"));
 });
+
+test("operator keys are made, listed, read, rotated and revoked; each does what its scopes allow", async () => {
+  const op = operator();
+  const someone = (await op.createPlayer("Keyed")).player.id;
+  const expires = new Date(Date.now() + 30 * 86_400_000);
+  expires.setUTCMilliseconds(0);
+  const issued = await op.createKey("desk", ["players:read"], { expiresAt: expires });
+  assert.deepEqual(issued.key.scopes, ["players:read"]);
+  assert.equal(issued.key.status, "active");
+  assert.equal(new Date(issued.key.expires_at!).getTime(), expires.getTime());
+  const listed = await op.keys();
+  assert.ok(listed.items.some((k) => k.id === issued.key.id));
+  assert.ok(listed.scopes.some((s) => s.name === "keys:admin"));
+  assert.equal((await op.key(issued.key.id)).name, "desk");
+  const desk = new Banco({ url: server().url, token: issued.secret });
+  assert.equal((await desk.balance(someone)).balance, 0);
+  await assert.rejects(desk.createPlayer("Not allowed"), (e: unknown) =>
+    e instanceof BancoError && e.status === 403 && e.code === "missing_scope");
+  const rotated = await op.rotateKey(issued.key.id);
+  assert.notEqual(rotated.secret, issued.secret);
+  assert.ok(rotated.key.rotated_at);
+  await assert.rejects(desk.balance(someone), (e: unknown) => e instanceof BancoError && e.status === 401);
+  const renewed = new Banco({ url: server().url, token: rotated.secret });
+  assert.equal((await renewed.balance(someone)).balance, 0);
+  await op.revokeKey(issued.key.id);
+  assert.equal((await op.key(issued.key.id)).status, "revoked");
+  await op.revokeKey(issued.key.id);  // revoked already: nothing changes
+  await assert.rejects(renewed.balance(someone), (e: unknown) => e instanceof BancoError && e.status === 401);
+});

@@ -115,3 +115,34 @@ test("the log's feed followed through cuts gives what its pages give, in the sam
   assert.equal(new Set(streamed).size, streamed.length, "no event twice");
   assert.ok(wire.resumedAfter.length >= 3);
 });
+
+test("feedHead() reads the feed from now: what commits later, never what was there before", async () => {
+  const op = operator();
+  const before = await op.feedHead();
+  const created = await op.createPlayer("Head");
+  // The head is the last event the feed gives now: once the registration is read, it is before it.
+  const deadline = Date.now() + 30_000;
+  const readAfter = async (after: number): Promise<FeedEvent[]> => {
+    const out: FeedEvent[] = [];
+    for await (const event of op.feed({ after })) out.push(event);
+    return out;
+  };
+  const registered = (events: FeedEvent[]) => events.filter((e) => e.type === "PlayerRegistered"
+    && e.data.player_id === created.player.id);
+  while (registered(await readAfter(before)).length === 0) {
+    assert.ok(Date.now() < deadline, "the registration never reached the feed");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const head = await op.feedHead();
+  await op.deposit(created.player.id, 7, "after the head");
+  // The deposit's posting, read by its type: its `data` is a posting's (`to`, `amount`).
+  const deposited = (events: FeedEvent[]) => events.filter((e) => e.type === "TreasurePosted"
+    && e.data.to === `wallet:${created.player.id}` && e.data.amount === 7);
+  let seen = await readAfter(head);
+  while (deposited(seen).length === 0) {
+    assert.ok(Date.now() < deadline, "the deposit never reached the feed");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen = await readAfter(head);
+  }
+  assert.deepEqual(registered(seen), []);
+});
