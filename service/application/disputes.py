@@ -233,7 +233,7 @@ def _open(uow: UnitOfWork, dispute_id: str) -> dict[str, Any]:
     dispute = read(uow, dispute_id)
     if dispute["status"] != "open":
         raise Conflict("dispute_closed", f"{dispute_id} was {dispute['status']} already",
-                       status=dispute["status"])
+                       dispute_status=dispute["status"])
     return dispute
 
 

@@ -393,6 +393,45 @@ class ConcedeAction(BaseModel):
     type: Literal['concede']
 
 
+class Correction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: Annotated[int, Field(examples=[10], ge=1, le=1000000000000000)]
+    from_: Annotated[
+        str,
+        Field(
+            alias='from',
+            description='Who pays: a player of the hand (his wallet) or `house`.',
+            examples=['house'],
+            max_length=100,
+            min_length=1,
+        ),
+    ]
+    to: Annotated[
+        str,
+        Field(
+            description='Who is paid: a player of the hand (his wallet) or `house`.',
+            examples=['pl_0123456789abcdef'],
+            max_length=100,
+            min_length=1,
+        ),
+    ]
+
+
+class CorrectionPosted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    from_: Annotated[str, Field(alias='from', examples=['house:issued'])]
+    position: Annotated[
+        int, Field(description="The posting's place in the log (GET /v1/feed).")
+    ]
+    reason: Annotated[str, Field(examples=['dispute_correction:dp_3f9a1c2b7d4e5f60'])]
+    to: Annotated[str, Field(examples=['wallet:pl_0123456789abcdef'])]
+
+
 class DeadlineSetData(BaseModel):
     """
     The turn in play and when it times out (seconds since the epoch).
@@ -442,6 +481,120 @@ class DeclareAction(BaseModel):
     value: int
 
 
+class DisputeEvidenceAttachedData(BaseModel):
+    """
+    A note of evidence attached to an open dispute, and who attached it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    attached_by: Literal['auditor', 'operator', 'player']
+    dispute_id: str
+    hand_id: str
+    note: Annotated[str, Field(max_length=2000, min_length=1)]
+
+
+class DisputeOpen(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    hand_id: Annotated[
+        str, Field(examples=['hd_5d1f0a9b2c3e4f67'], max_length=100, min_length=1)
+    ]
+    reason: Annotated[
+        str,
+        Field(
+            description='Why the hand is disputed (a player disputes only a hand he played).',
+            max_length=2000,
+            min_length=1,
+        ),
+    ]
+
+
+class DisputeOpenedData(BaseModel):
+    """
+    A dispute on a hand: who opened it (a player of the hand, an auditor or the operator),
+        why, and the hand's players, who may read it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    dispute_id: str
+    hand_id: str
+    opened_by: Literal['auditor', 'operator', 'player']
+    players: list[str]
+    reason: Annotated[str, Field(max_length=2000, min_length=1)]
+    table_id: str
+
+
+class DisputePosting(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    from_: Annotated[str, Field(alias='from', examples=['house:issued'])]
+    reason: Annotated[str, Field(examples=['dispute_correction:dp_3f9a1c2b7d4e5f60'])]
+    to: Annotated[str, Field(examples=['wallet:pl_0123456789abcdef'])]
+
+
+class DisputeReadjudicatedData(BaseModel):
+    """
+    The hand replayed under `rules_version` (the hand's own is `hand_rules_version`): how many
+        of its engine events and postings differ, the command the engine refused if one, and each
+        posting that differs (money only: the events' differences, which may hold hidden cards, are
+        worked out again when shown, for each reader).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    dispute_id: str
+    events_differing: Annotated[int, Field(ge=0)]
+    hand_id: str
+    hand_rules_version: Annotated[int, Field(ge=1)]
+    matches: bool
+    postings: list[dict[str, Any]]
+    postings_differing: Annotated[int, Field(ge=0)]
+    refused: Annotated[str | None, Field(...)]
+    rules_version: Annotated[int, Field(ge=1)]
+
+
+class DisputeRejectedData(BaseModel):
+    """
+    The dispute closed with nothing paid, and why.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    dispute_id: str
+    hand_id: str
+    note: Annotated[str, Field(max_length=2000, min_length=1)]
+
+
+class DisputeResolvedData(BaseModel):
+    """
+    The dispute closed with corrective postings: the TreasurePosted events that follow it in
+        the dispute's stream, each one of `postings`, naming the dispute in its reason.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    dispute_id: str
+    hand_id: str
+    note: Annotated[str, Field(max_length=2000, min_length=1)]
+    postings: list[dict[str, Any]]
+    table_id: str
+
+
 class DoubleEntryEvidence(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -481,6 +634,29 @@ class EventRef(BaseModel):
     )
     stream: str
     version: int
+
+
+class EvidenceAttach(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    note: Annotated[
+        str,
+        Field(
+            description="What is attached: a description, a reference, a transcript's excerpt.",
+            max_length=2000,
+            min_length=1,
+        ),
+    ]
+
+
+class EvidenceShown(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    attached_at: AwareDatetime
+    attached_by: Literal['player', 'auditor', 'operator']
+    note: str
 
 
 class ExtendAction(BaseModel):
@@ -539,6 +715,100 @@ class FeedEventDeadlineSet(BaseModel):
     version: Annotated[int, Field(description='Its version in its stream.')]
 
 
+class FeedEventDisputeEvidenceAttached(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeEvidenceAttachedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['DisputeEvidenceAttached'], Field(examples=['DisputeEvidenceAttached'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventDisputeOpened(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeOpenedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['DisputeOpened'], Field(examples=['DisputeOpened'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventDisputeReadjudicated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeReadjudicatedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['DisputeReadjudicated'], Field(examples=['DisputeReadjudicated'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventDisputeRejected(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeRejectedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['DisputeRejected'], Field(examples=['DisputeRejected'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventDisputeResolved(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeResolvedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['DisputeResolved'], Field(examples=['DisputeResolved'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
 class FeedEventGame(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -584,7 +854,7 @@ class FeedStreamMessage5(FeedEventAuditorRegistered, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage16(FeedEventDeadlineSet, FeedStreamMessage1):
+class FeedStreamMessage9(FeedEventDisputeOpened, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -594,7 +864,57 @@ class FeedStreamMessage16(FeedEventDeadlineSet, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage18(FeedEventGame, FeedStreamMessage1):
+class FeedStreamMessage10(FeedEventDisputeEvidenceAttached, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage11(FeedEventDisputeReadjudicated, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage12(FeedEventDisputeResolved, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage13(FeedEventDisputeRejected, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage21(FeedEventDeadlineSet, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage23(FeedEventGame, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -661,6 +981,17 @@ class HandBeganData(BaseModel):
     hand_id: str
     number: int
     seats: list[dict[str, Any]]
+
+
+class HandDispute(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    closed_at: Annotated[AwareDatetime | None, Field(...)]
+    corrections: list[CorrectionPosted]
+    id: Annotated[str, Field(examples=['dp_3f9a1c2b7d4e5f60'])]
+    opened_at: AwareDatetime
+    status: Literal['open', 'resolved', 'rejected']
 
 
 class HandPosting(BaseModel):
@@ -854,11 +1185,11 @@ class KeyCreate(BaseModel):
         ),
     ]
     scopes: Annotated[
-        list[Literal['players:read', 'players:write', 'treasure:read', 'treasure:write', 'tables:read', 'tables:write', 'auditors:admin', 'audit:read', 'audit:write', 'webhooks:admin', 'metrics:read', 'jobs:read', 'jobs:admin', 'keys:admin']],
+        list[Literal['players:read', 'players:write', 'treasure:read', 'treasure:write', 'tables:read', 'tables:write', 'auditors:admin', 'audit:read', 'audit:write', 'disputes:read', 'disputes:write', 'webhooks:admin', 'metrics:read', 'jobs:read', 'jobs:admin', 'keys:admin']],
         Field(
             description='What the key may do: each operator route needs one scope (its operation says which, `x-banco-scope`); a key grants only scopes it holds.',
             examples=[['players:read', 'treasure:write']],
-            max_length=14,
+            max_length=16,
             min_length=1,
         ),
     ]
@@ -951,6 +1282,22 @@ class MoneyDoubleEntryCheck(BaseModel):
     evidence: DoubleEntryEvidence
     name: Literal['money.double_entry']
     passed: bool
+
+
+class NetDifference(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    account: str
+    difference: Annotated[
+        int,
+        Field(description='What the replay would have moved more (negative: less).'),
+    ]
+    recorded: Annotated[
+        int,
+        Field(description="What the account's differing postings moved as recorded."),
+    ]
+    replayed: int
 
 
 class NoNegativeEvidence(BaseModel):
@@ -1216,6 +1563,18 @@ class Posting(BaseModel):
     to: Annotated[str, Field(examples=['wallet:pl_3f9a1c2b7d4e5f60'])]
 
 
+class PostingDifference(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    index: Annotated[
+        int,
+        Field(description="The posting's place among the hand's postings, in order."),
+    ]
+    recorded: Annotated[DisputePosting | None, Field(...)]
+    replayed: Annotated[DisputePosting | None, Field(...)]
+
+
 class Problem(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1231,7 +1590,7 @@ class Problem(BaseModel):
         Field(description="503 from /readyz: each dependency's state"),
     ] = None
     code: Annotated[
-        Literal['after_beyond_version', 'already_chosen', 'already_seated', 'as_of_not_reached', 'auditor_not_found', 'bad_action', 'bad_build', 'bad_capture', 'bad_card', 'bad_declaration', 'bad_extend', 'bad_options', 'bad_player_count', 'bad_players', 'bad_request', 'bad_reserve', 'bad_target', 'balance_too_low', 'bet_out_of_range', 'body_too_large', 'build_reserved', 'buy_in_fixed', 'buy_in_required', 'cannot_split', 'cannot_volunteer', 'card_not_in_hand', 'checkpoint_differs', 'checkpoint_pending', 'conflict', 'duplicate_seat', 'error', 'expectation_failed', 'expiry_passed', 'expiry_too_far', 'exports_busy', 'figure_cannot_build', 'forbidden', 'hand_in_play', 'hand_not_found', 'hand_not_settled', 'headers_too_large', 'house_key_missing', 'idempotency_key_reused', 'if_match_required', 'insufficient_balance', 'insufficient_treasure', 'internal_error', 'invalid_cursor', 'invalid_event', 'invalid_idempotency_key', 'invalid_input', 'invalid_json', 'invalid_name', 'invalid_options', 'invalid_secret', 'invalid_ticket', 'invalid_url', 'job_not_failed', 'job_not_found', 'key_expired', 'key_not_found', 'key_revoked', 'makes_pair', 'method_not_allowed', 'missing_scope', 'must_hold_value', 'must_take_matching', 'no_cards_to_draw', 'no_hand_in_play', 'no_seed', 'not_acceptable', 'not_enough_players', 'not_found', 'not_implemented', 'not_in_hand', 'not_ready', 'not_seated', 'not_settled', 'not_your_seat', 'not_your_turn', 'nothing_to_capture', 'own_build', 'owns_build', 'player_erased', 'player_not_found', 'precondition_failed', 'precondition_required', 'request_line_too_long', 'request_timeout', 'scope_not_held', 'stale_version', 'subscription_not_found', 'table_full', 'table_not_found', 'table_not_open', 'table_over', 'ticket_not_a_token', 'ticket_not_accepted', 'ticket_wrong_stream', 'token_revoked', 'too_early', 'too_many_requests', 'trail_not_allowed', 'unauthorized', 'unavailable', 'unknown_command', 'unknown_event_type', 'unknown_game', 'unknown_item', 'unknown_position', 'unknown_scope', 'unknown_seat', 'unknown_variant', 'unsupported_media_type', 'url_not_allowed', 'variant_conflict', 'version_conflict', 'volunteer_taken', 'waiters_busy', 'wrong_phase', 'wrong_value'] | None,
+        Literal['after_beyond_version', 'already_chosen', 'already_seated', 'as_of_not_reached', 'auditor_not_found', 'bad_action', 'bad_build', 'bad_capture', 'bad_card', 'bad_declaration', 'bad_extend', 'bad_options', 'bad_player_count', 'bad_players', 'bad_request', 'bad_reserve', 'bad_target', 'balance_too_low', 'bet_out_of_range', 'body_too_large', 'build_reserved', 'buy_in_fixed', 'buy_in_required', 'cannot_split', 'cannot_volunteer', 'card_not_in_hand', 'checkpoint_differs', 'checkpoint_pending', 'conflict', 'correction_overdraws', 'dispute_closed', 'dispute_not_found', 'duplicate_seat', 'error', 'expectation_failed', 'expiry_passed', 'expiry_too_far', 'exports_busy', 'figure_cannot_build', 'forbidden', 'hand_in_play', 'hand_not_found', 'hand_not_settled', 'headers_too_large', 'house_key_missing', 'idempotency_key_reused', 'if_match_required', 'insufficient_balance', 'insufficient_treasure', 'internal_error', 'invalid_correction', 'invalid_cursor', 'invalid_event', 'invalid_idempotency_key', 'invalid_input', 'invalid_json', 'invalid_name', 'invalid_note', 'invalid_options', 'invalid_secret', 'invalid_ticket', 'invalid_url', 'job_not_failed', 'job_not_found', 'key_expired', 'key_not_found', 'key_revoked', 'makes_pair', 'method_not_allowed', 'missing_scope', 'must_hold_value', 'must_take_matching', 'no_cards_to_draw', 'no_hand_in_play', 'no_seed', 'not_acceptable', 'not_enough_players', 'not_found', 'not_implemented', 'not_in_hand', 'not_of_the_hand', 'not_ready', 'not_seated', 'not_settled', 'not_your_dispute', 'not_your_hand', 'not_your_seat', 'not_your_turn', 'nothing_to_capture', 'own_build', 'owns_build', 'player_erased', 'player_not_found', 'precondition_failed', 'precondition_required', 'request_line_too_long', 'request_timeout', 'rules_version_not_served', 'rules_version_older', 'scope_not_held', 'stale_version', 'subscription_not_found', 'table_full', 'table_not_found', 'table_not_open', 'table_over', 'ticket_not_a_token', 'ticket_not_accepted', 'ticket_wrong_stream', 'token_revoked', 'too_early', 'too_many_requests', 'trail_not_allowed', 'unauthorized', 'unavailable', 'unknown_command', 'unknown_event_type', 'unknown_game', 'unknown_item', 'unknown_position', 'unknown_scope', 'unknown_seat', 'unknown_variant', 'unsupported_media_type', 'url_not_allowed', 'variant_conflict', 'version_conflict', 'volunteer_taken', 'waiters_busy', 'wrong_phase', 'wrong_value'] | None,
         Field(
             description='Why, for programs: one of these, the same from release to release.',
             examples=['insufficient_treasure'],
@@ -1269,12 +1628,70 @@ class Range(BaseModel):
     min: int
 
 
+class Readjudicate(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    rules_version: Annotated[
+        int | None,
+        Field(
+            description="The rules version to replay the hand under: the hand's own when absent, or a newer one the game serves (GET /v1/games/{game}).",
+            examples=[2],
+            ge=1,
+            le=10000,
+        ),
+    ] = None
+
+
+class ReadjudicationListed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    events_differing: int
+    hand_rules_version: int
+    matches: Annotated[
+        bool, Field(description='Whether the replay gives exactly what was recorded.')
+    ]
+    postings: list[PostingDifference]
+    postings_differing: int
+    readjudicated_at: AwareDatetime
+    refused: Annotated[
+        str | None,
+        Field(
+            description='The code of the recorded command the version refuses, if one: the replay ends there.',
+            examples=['bet_out_of_range'],
+        ),
+    ]
+    rules_version: int
+
+
 class Ready(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
     checks: dict[str, str]
     status: Annotated[str, Field(examples=['ready'])]
+
+
+class RefusedCommand(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    code: str
+    detail: str
+    index: Annotated[
+        int,
+        Field(description='How many engine events the replay gave before the refusal.'),
+    ]
+
+
+class Rejection(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    note: Annotated[
+        str, Field(description='Why nothing is paid.', max_length=2000, min_length=1)
+    ]
 
 
 class Requeued(BaseModel):
@@ -1294,6 +1711,36 @@ class ReserveAction(BaseModel):
     seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
     type: Literal['reserve']
     value: int
+
+
+class Resolution(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    corrections: Annotated[
+        list[Correction],
+        Field(
+            description='The corrective postings, made in order, all or none: one that would overdraw a wallet refuses the whole resolution (422 `correction_overdraws`).',
+            max_length=50,
+            min_length=1,
+        ),
+    ]
+    note: Annotated[
+        str,
+        Field(
+            description='The decision, as the dispute keeps it.',
+            max_length=2000,
+            min_length=1,
+        ),
+    ]
+
+
+class ResolutionShown(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    at: AwareDatetime
+    note: str
 
 
 class RevealAction(BaseModel):
@@ -1499,6 +1946,19 @@ class SevenHalfTurn(BaseModel):
     role: Literal['player', 'banker']
     seat: int
     waiting_for: Literal['announce', 'bet', 'choose', 'play', 'bank', 'answer']
+
+
+class ShownEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: Annotated[
+        dict[str, Any],
+        Field(
+            description="The engine's event as you may see it (a hidden card is left out)."
+        ),
+    ]
+    type: Annotated[str, Field(examples=['CardDealt'])]
 
 
 class SieteOptions(BaseModel):
@@ -1777,6 +2237,70 @@ class TableEventDeadlineSet(BaseModel):
     kind: Annotated[Literal['table'], Field(examples=['table'])]
     recorded_at: str
     type: Annotated[Literal['DeadlineSet'], Field(examples=['DeadlineSet'])]
+    version: int
+
+
+class TableEventDisputeEvidenceAttached(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeEvidenceAttachedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[
+        Literal['DisputeEvidenceAttached'], Field(examples=['DisputeEvidenceAttached'])
+    ]
+    version: int
+
+
+class TableEventDisputeOpened(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeOpenedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['DisputeOpened'], Field(examples=['DisputeOpened'])]
+    version: int
+
+
+class TableEventDisputeReadjudicated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeReadjudicatedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[
+        Literal['DisputeReadjudicated'], Field(examples=['DisputeReadjudicated'])
+    ]
+    version: int
+
+
+class TableEventDisputeRejected(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeRejectedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['DisputeRejected'], Field(examples=['DisputeRejected'])]
+    version: int
+
+
+class TableEventDisputeResolved(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeResolvedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['DisputeResolved'], Field(examples=['DisputeResolved'])]
     version: int
 
 
@@ -2308,6 +2832,62 @@ class DeliveryPage(BaseModel):
     next_before: Annotated[int | None, Field(...)]
 
 
+class Dispute(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    closed_at: Annotated[AwareDatetime | None, Field(...)]
+    corrections: Annotated[
+        list[CorrectionPosted],
+        Field(
+            description='The corrective postings its resolution made, each in the log.'
+        ),
+    ]
+    evidence: list[EvidenceShown]
+    hand_id: str
+    id: Annotated[str, Field(examples=['dp_3f9a1c2b7d4e5f60'])]
+    opened_at: AwareDatetime
+    opened_by: Literal['player', 'auditor', 'operator']
+    players: Annotated[
+        list[str],
+        Field(
+            description="The hand's players: those of them who may read the dispute."
+        ),
+    ]
+    readjudications: list[ReadjudicationListed]
+    reason: str
+    resolution: Annotated[
+        ResolutionShown | None,
+        Field(
+            description='The decision that closed it (resolved or rejected), null while open.'
+        ),
+    ]
+    status: Literal['open', 'resolved', 'rejected']
+    table_id: str
+
+
+class DisputePage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[Dispute]
+    next_cursor: Annotated[int | None, Field(...)]
+
+
+class EventDifference(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    index: Annotated[
+        int,
+        Field(
+            description="The event's place among the hand's engine events, in order."
+        ),
+    ]
+    recorded: Annotated[ShownEvent | None, Field(...)]
+    replayed: Annotated[ShownEvent | None, Field(...)]
+
+
 class Evidence(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -2653,7 +3233,7 @@ class FeedStreamMessage8(FeedEventOperatorKeyChanged, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage9(FeedEventTableCreated, FeedStreamMessage1):
+class FeedStreamMessage14(FeedEventTableCreated, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -2663,7 +3243,7 @@ class FeedStreamMessage9(FeedEventTableCreated, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage10(FeedEventPlayerSeated, FeedStreamMessage1):
+class FeedStreamMessage15(FeedEventPlayerSeated, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -2673,7 +3253,7 @@ class FeedStreamMessage10(FeedEventPlayerSeated, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage11(FeedEventPlayerLeft, FeedStreamMessage1):
+class FeedStreamMessage16(FeedEventPlayerLeft, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -2683,7 +3263,7 @@ class FeedStreamMessage11(FeedEventPlayerLeft, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage12(FeedEventHandBegan, FeedStreamMessage1):
+class FeedStreamMessage17(FeedEventHandBegan, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -2693,7 +3273,7 @@ class FeedStreamMessage12(FeedEventHandBegan, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage13(FeedEventHandSettled, FeedStreamMessage1):
+class FeedStreamMessage18(FeedEventHandSettled, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -2703,7 +3283,7 @@ class FeedStreamMessage13(FeedEventHandSettled, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage14(FeedEventSeedRevealed, FeedStreamMessage1):
+class FeedStreamMessage19(FeedEventSeedRevealed, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -2713,7 +3293,7 @@ class FeedStreamMessage14(FeedEventSeedRevealed, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage15(FeedEventTableEnded, FeedStreamMessage1):
+class FeedStreamMessage20(FeedEventTableEnded, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -2723,7 +3303,7 @@ class FeedStreamMessage15(FeedEventTableEnded, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage17(FeedEventSettlementClaimed, FeedStreamMessage1):
+class FeedStreamMessage22(FeedEventSettlementClaimed, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -2752,6 +3332,11 @@ class FeedStreamMessage(
         | FeedStreamMessage16
         | FeedStreamMessage17
         | FeedStreamMessage18
+        | FeedStreamMessage19
+        | FeedStreamMessage20
+        | FeedStreamMessage21
+        | FeedStreamMessage22
+        | FeedStreamMessage23
     ]
 ):
     """
@@ -2759,7 +3344,7 @@ class FeedStreamMessage(
     """
 
     root: Annotated[
-        FeedStreamMessage2 | FeedStreamMessage3 | FeedStreamMessage4 | FeedStreamMessage5 | FeedStreamMessage6 | FeedStreamMessage7 | FeedStreamMessage8 | FeedStreamMessage9 | FeedStreamMessage10 | FeedStreamMessage11 | FeedStreamMessage12 | FeedStreamMessage13 | FeedStreamMessage14 | FeedStreamMessage15 | FeedStreamMessage16 | FeedStreamMessage17 | FeedStreamMessage18,
+        FeedStreamMessage2 | FeedStreamMessage3 | FeedStreamMessage4 | FeedStreamMessage5 | FeedStreamMessage6 | FeedStreamMessage7 | FeedStreamMessage8 | FeedStreamMessage9 | FeedStreamMessage10 | FeedStreamMessage11 | FeedStreamMessage12 | FeedStreamMessage13 | FeedStreamMessage14 | FeedStreamMessage15 | FeedStreamMessage16 | FeedStreamMessage17 | FeedStreamMessage18 | FeedStreamMessage19 | FeedStreamMessage20 | FeedStreamMessage21 | FeedStreamMessage22 | FeedStreamMessage23,
         Field(
             description="The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it."
         ),
@@ -2902,6 +3487,37 @@ class PlayerPage(BaseModel):
     )
     items: list[PlayerSummary]
     next_cursor: Annotated[str | None, Field(...)]
+
+
+class Readjudication(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    events: list[EventDifference]
+    events_compared: int
+    events_differing: int
+    hand_id: str
+    hand_rules_version: int
+    matches: Annotated[
+        bool, Field(description='Whether the replay gives exactly what was recorded.')
+    ]
+    net: Annotated[
+        list[NetDifference],
+        Field(
+            description='Per account, what the differing postings move, recorded and replayed.'
+        ),
+    ]
+    postings: list[PostingDifference]
+    postings_differing: int
+    refused: Annotated[
+        str | None,
+        Field(
+            description='The code of the recorded command the version refuses, if one: the replay ends there.',
+            examples=['bet_out_of_range'],
+        ),
+    ]
+    refused_command: Annotated[RefusedCommand | None, Field(...)]
+    rules_version: int
 
 
 class RulesCheck(BaseModel):
@@ -3171,7 +3787,7 @@ class FeedPage(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    items: list[FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGame]
+    items: list[FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGame]
     next_after: Annotated[
         int,
         Field(
@@ -3185,6 +3801,12 @@ class Hand(BaseModel):
         extra='ignore',
     )
     commitment: str
+    disputes: Annotated[
+        list[HandDispute] | None,
+        Field(
+            description='The disputes about the hand, oldest first, with the corrective postings their resolutions made (GET /v1/hands/{hand_id} only).'
+        ),
+    ] = None
     id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
     number: int
     opened_at: AwareDatetime
@@ -3264,6 +3886,105 @@ class ReplayStepDeadlineSet(BaseModel):
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
     type: Annotated[Literal['DeadlineSet'], Field(examples=['DeadlineSet'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDisputeEvidenceAttached(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DisputeEvidenceAttachedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[
+        Literal['DisputeEvidenceAttached'], Field(examples=['DisputeEvidenceAttached'])
+    ]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDisputeOpened(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DisputeOpenedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['DisputeOpened'], Field(examples=['DisputeOpened'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDisputeReadjudicated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DisputeReadjudicatedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[
+        Literal['DisputeReadjudicated'], Field(examples=['DisputeReadjudicated'])
+    ]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDisputeRejected(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DisputeRejectedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['DisputeRejected'], Field(examples=['DisputeRejected'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDisputeResolved(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DisputeResolvedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['DisputeResolved'], Field(examples=['DisputeResolved'])]
     version: Annotated[int, Field(description="The table stream's version.")]
 
 
@@ -3625,6 +4346,11 @@ class TableStreamMessage(
         | TableEventTokenChanged
         | TableEventOperatorKeyCreated
         | TableEventOperatorKeyChanged
+        | TableEventDisputeOpened
+        | TableEventDisputeEvidenceAttached
+        | TableEventDisputeReadjudicated
+        | TableEventDisputeResolved
+        | TableEventDisputeRejected
         | TableEventTableCreated
         | TableEventPlayerSeated
         | TableEventPlayerLeft
@@ -3638,7 +4364,7 @@ class TableStreamMessage(
     ]
 ):
     root: Annotated[
-        SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGame,
+        SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventDisputeOpened | TableEventDisputeEvidenceAttached | TableEventDisputeReadjudicated | TableEventDisputeResolved | TableEventDisputeRejected | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGame,
         Field(
             description="The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you; with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it."
         ),
@@ -3673,7 +4399,7 @@ class EventPage(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    items: list[TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGame]
+    items: list[TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventDisputeOpened | TableEventDisputeEvidenceAttached | TableEventDisputeReadjudicated | TableEventDisputeResolved | TableEventDisputeRejected | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGame]
     more: Annotated[
         bool,
         Field(
@@ -3715,6 +4441,6 @@ class Replay(BaseModel):
     )
     game: str
     hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
-    steps: list[ReplayStepTreasurePosted | ReplayStepPlayerRegistered | ReplayStepPlayerErased | ReplayStepAuditorRegistered | ReplayStepTokenChanged | ReplayStepOperatorKeyCreated | ReplayStepOperatorKeyChanged | ReplayStepTableCreated | ReplayStepPlayerSeated | ReplayStepPlayerLeft | ReplayStepHandBegan | ReplayStepHandSettled | ReplayStepSeedRevealed | ReplayStepTableEnded | ReplayStepDeadlineSet | ReplayStepSettlementClaimed | ReplayStepGame]
+    steps: list[ReplayStepTreasurePosted | ReplayStepPlayerRegistered | ReplayStepPlayerErased | ReplayStepAuditorRegistered | ReplayStepTokenChanged | ReplayStepOperatorKeyCreated | ReplayStepOperatorKeyChanged | ReplayStepDisputeOpened | ReplayStepDisputeEvidenceAttached | ReplayStepDisputeReadjudicated | ReplayStepDisputeResolved | ReplayStepDisputeRejected | ReplayStepTableCreated | ReplayStepPlayerSeated | ReplayStepPlayerLeft | ReplayStepHandBegan | ReplayStepHandSettled | ReplayStepSeedRevealed | ReplayStepTableEnded | ReplayStepDeadlineSet | ReplayStepSettlementClaimed | ReplayStepGame]
     table_id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
     viewer: Viewer
