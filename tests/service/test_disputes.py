@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+import orjson
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -97,10 +98,21 @@ def test_a_dispute_on_a_real_hand_is_readjudicated_under_two_versions_and_resolv
     assert {n["account"]: n["difference"] for n in found["net"]}[
         f"seat:{table['id']}:{bettor.id}"] != 0
 
+    # Each reader sees the differing events as he sees the hand's own: the operator as a
+    # spectator, the bettor from his seat; the banker's hidden card is shown to neither.
+    theirs = own.post(f"{path}/readjudications", json={"rules_version": 2}, headers=bettor.auth)
+    assert theirs.status_code == 201 and theirs.json["refused"] == "bet_out_of_range"
+    for headers, shown_to in ((OPERATOR, found), (bettor.auth, theirs.json)):
+        seen = own.get(f"/v1/tables/{table['id']}/events?limit=1000", headers=headers).json
+        events = [{"type": e["type"], "data": e["data"]} for e in seen["items"]
+                  if e["kind"] == "game" and e["hand"] == hand_id]
+        assert [d["recorded"] for d in shown_to["events"]] == [
+            events[d["index"]] for d in shown_to["events"]]
+
     # A version not served, or older than the hand's, is refused, and nothing is recorded.
     problem(own.post(f"{path}/readjudications", json={"rules_version": 3}, headers=OPERATOR),
             422, "rules_version_not_served")
-    assert len(own.get(path, headers=OPERATOR).json["readjudications"]) == 2
+    assert len(own.get(path, headers=OPERATOR).json["readjudications"]) == 3
 
     # A correction the banker's wallet cannot pay is refused whole.
     wallet = own.get(f"/v1/players/{banker.id}/balance", headers=OPERATOR).json["balance"]
@@ -148,7 +160,7 @@ def test_a_dispute_on_a_real_hand_is_readjudicated_under_two_versions_and_resolv
     assert all(isinstance(e, StoredEvent) for e in stored)
     assert [s.type for s in sent if webhooks.matches(["Dispute*", "TreasurePosted"], s.type)] \
         == ["DisputeOpened", "DisputeEvidenceAttached", "DisputeReadjudicated",
-            "DisputeReadjudicated", "DisputeResolved", "TreasurePosted"]
+            "DisputeReadjudicated", "DisputeReadjudicated", "DisputeResolved", "TreasurePosted"]
     assert sent[-1].body["data"]["data"]["reason"] == reason
     # ... and in both players' balance history, naming the dispute.
     for who, amount in ((bettor, 30), (banker, -30)):
@@ -198,3 +210,61 @@ def test_who_may_read_and_decide_a_dispute(own_app: Flask, own: FlaskClient):
         "/v1/disputes?status=open", headers=OPERATOR).json["items"]]
     assert [d["id"] for d in own.get("/v1/disputes?status=rejected&limit=1",
                                      headers=OPERATOR).json["items"]] == [dispute["id"]]
+
+
+def one_line_error(result: Any) -> str:
+    assert result.returncode != 0, result.stdout
+    assert "Traceback" not in result.stderr, result.stderr
+    [error] = [line for line in result.stderr.splitlines() if line.startswith("Error: ")]
+    return str(error)
+
+
+def test_banco_dispute_opens_readjudicates_and_resolves_from_the_command_line(
+        own_app: Flask, own: FlaskClient, own_url: str):
+    banker, bettor = players(own)
+    table = new_table(own, banker, bettor)
+    hand_id = play_hand(own_app, own, table["id"], banker, bettor, bet=10)
+
+    opened = banco("dispute", "open", hand_id, "--reason", "a slow deal", "--json", url=own_url)
+    assert opened.returncode == 0, opened.stderr
+    dispute = orjson.loads(opened.stdout)
+    assert (dispute["status"], dispute["opened_by"], dispute["hand_id"]) == (
+        "open", "operator", hand_id)
+    dispute_id = dispute["id"]
+    assert banco("dispute", "evidence", dispute_id, "--note", "the log", url=own_url
+                 ).returncode == 0
+    again = banco("dispute", "readjudicate", dispute_id, url=own_url)
+    assert again.returncode == 0 and "under rules version 1 the hand is as recorded" in \
+        again.stdout, again.stdout + again.stderr
+    listed = banco("dispute", "list", "--hand", hand_id, url=own_url)
+    assert listed.stdout.split()[:2] == [dispute_id, "open"]
+
+    # A user's mistakes: one line each, and nothing written.
+    def events() -> int:
+        with own_app.extensions["banco.pool"].connection() as conn:
+            return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
+
+    before = events()
+    for args, message in (
+            (["readjudicate", dispute_id, "--rules-version", "9"], "rules_version_not_served"),
+            (["resolve", dispute_id, "--note", "x", "--pay", "house-5"], "is not FROM:TO:AMOUNT"),
+            (["resolve", dispute_id, "--note", "x", "--pay", f"{banker.id}:{bettor.id}:999999"],
+             "correction_overdraws"),
+            (["resolve", dispute_id, "--note", "x", "--pay", "house:pl_nobody:1"],
+             "not_of_the_hand"),
+            (["show", "dp_none"], "no dispute dp_none"),
+            (["evidence", "dp_none", "--note", "x"], "dispute_not_found")):
+        assert message in one_line_error(banco("dispute", *args, url=own_url)), args
+    assert events() == before
+
+    resolved = banco("dispute", "resolve", dispute_id, "--note", "a goodwill payment",
+                     "--pay", f"house:{bettor.id}:5", url=own_url)
+    assert resolved.returncode == 0, resolved.stderr
+    assert f"correction: 5 from house:issued to wallet:{bettor.id}" in resolved.stdout
+    shown = orjson.loads(banco("dispute", "show", dispute_id, "--json", url=own_url).stdout)
+    assert shown["status"] == "resolved" and shown["corrections"][0]["amount"] == 5
+    assert "dispute_closed" in one_line_error(
+        banco("dispute", "reject", dispute_id, "--note", "no", url=own_url))
+    assert ledger_state(own_app) == {"total": 0, "negatives": 0, "drift": [], "projections": {}}
+    verified = banco("verify", "--all", url=own_url)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
