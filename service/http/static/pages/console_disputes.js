@@ -39,6 +39,6 @@ export function disputesSection() {
   return el("section", { class: "panel", "aria-labelledby": "h-disputes", id: "disputes" },
     el("h2", { id: "h-disputes" }, "Disputes"),
     el("p", { class: "help" }, "Each is read, given evidence and re-adjudicated on its hand's page; a resolution pays corrective postings."),
-    el("div", { class: "filters" }, field("dispute-status", "Status", status)), problem,
+    el("div", { class: "filters" }, field("dispute-status", "Disputes shown", status)), problem,
     el("div", { class: "table-wrap" }, table));
 }
