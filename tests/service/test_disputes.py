@@ -25,6 +25,7 @@ from service.application.principal import OPERATOR as OPERATOR_PRINCIPAL
 from service.application.redaction import Redactor
 from tests.conftest import fresh_database
 from tests.service.conftest import OPERATOR, app_on, bearer
+from tests.service.tamper import edit, log_copy
 from tests.service.test_audit_cli import banco
 from tests.service.test_rules_versions import new_table, play_hand, players, serve_version_2
 from workers.jobs import DRIFT
@@ -174,6 +175,19 @@ def test_a_dispute_on_a_real_hand_is_readjudicated_under_two_versions_and_resolv
     assert before == after
     verified = banco("verify", "--all", url=own_url)
     assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "1 of 1 disputes' corrections hold" in verified.stdout
+
+    # The audit reads the corrections as such: one that is not what its resolution announced
+    # (its chain forged to match) fails it, naming the dispute and the posting.
+    stream = f"dispute-{dispute['id']}"
+    with log_copy(own_url) as copy:
+        version = copy.execute("SELECT version FROM events WHERE stream_id = %s"
+                               " AND type = 'TreasurePosted'", (stream,)).fetchone()[0]
+        edit(copy, stream, version, lambda d: d.update(amount=300))
+        forged = banco("verify", "--all", url=copy.info.dsn)
+    assert forged.returncode == 1, forged.stdout
+    assert f"FAIL disputes.corrections: a correction differs from its resolution at {stream}" \
+        f" v{version}" in forged.stdout
 
 
 def test_who_may_read_and_decide_a_dispute(own_app: Flask, own: FlaskClient):
