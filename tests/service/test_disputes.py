@@ -282,3 +282,32 @@ def test_banco_dispute_opens_readjudicates_and_resolves_from_the_command_line(
     assert ledger_state(own_app) == {"total": 0, "negatives": 0, "drift": [], "projections": {}}
     verified = banco("verify", "--all", url=own_url)
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_bad_input_is_a_problem_that_writes_nothing(own_app: Flask, own: FlaskClient):
+    banker, bettor = players(own)
+    hand_id = play_hand(own_app, own, new_table(own, banker, bettor)["id"], banker, bettor,
+                        bet=10)
+    for body in ({"hand_id": "hd\x00x", "reason": "r"}, {"hand_id": hand_id, "reason": "r\x00"},
+                 {"hand_id": hand_id, "reason": " "}, {"hand_id": hand_id},
+                 {"hand_id": hand_id, "reason": "x" * 2001}):
+        r = own.post("/v1/disputes", json=body, headers=OPERATOR)
+        assert 400 <= r.status_code < 500 and r.mimetype == "application/problem+json", (body, r.json)
+    r = own.get("/v1/disputes?hand_id=hd%00x", headers=OPERATOR)
+    assert 400 <= r.status_code < 500 or r.json["items"] == [], r.json
+    dispute = own.post("/v1/disputes", json={"hand_id": hand_id, "reason": "r"},
+                       headers=OPERATOR).json["id"]
+    for body in ({"note": "n", "corrections": [{"from": "house", "to": bettor.id,
+                                                "amount": 1.5}]},
+                 {"note": "n", "corrections": [{"from": "house", "to": bettor.id, "amount": 0}]},
+                 {"note": "n", "corrections": []},
+                 {"note": "n", "corrections": [{"from": "house\x00", "to": bettor.id,
+                                                "amount": 1}]},
+                 {"note": "n", "corrections": [{"from": bettor.id, "to": bettor.id,
+                                                "amount": 1}]}):
+        r = own.post(f"/v1/disputes/{dispute}/resolution", json=body, headers=OPERATOR)
+        assert r.status_code == 422 and r.mimetype == "application/problem+json", (body, r.json)
+    problem(own.post(f"/v1/disputes/{dispute}/readjudications", json={"rules_version": 0},
+                     headers=OPERATOR), 422, "invalid_input")
+    shown = own.get(f"/v1/disputes/{dispute}", headers=OPERATOR).json
+    assert (shown["status"], shown["readjudications"], shown["corrections"]) == ("open", [], [])
