@@ -61,7 +61,8 @@ class RejectionSchema(Schema):
 class DisputeListQuerySchema(Schema):
     hand_id = fields.String(load_default=None, validate=validate.Length(max=100))
     status = fields.String(load_default=None, validate=validate.OneOf(STATUSES))
-    before = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={
+    before = fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**63 - 1),
+                            metadata={
         "description": "The `next_cursor` of the page before: the list goes on with older"
                        " disputes."})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
