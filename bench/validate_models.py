@@ -177,6 +177,59 @@ class OperatorKeyChangedSchema(Schema):
     actor = fields.String(required=True)
 
 
+NOTE = validate.Length(min=1, max=2000)
+ROLE = validate.OneOf(["player", "auditor", "operator"])
+
+
+class DisputeOpenedSchema(Schema):
+    dispute_id = fields.String(required=True)
+    hand_id = fields.String(required=True)
+    table_id = fields.String(required=True)
+    reason = fields.String(required=True, validate=NOTE)
+    opened_by = fields.String(required=True, validate=ROLE)
+    actor = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+
+
+class DisputeEvidenceAttachedSchema(Schema):
+    dispute_id = fields.String(required=True)
+    hand_id = fields.String(required=True)
+    note = fields.String(required=True, validate=NOTE)
+    attached_by = fields.String(required=True, validate=ROLE)
+    actor = fields.String(required=True)
+
+
+class DisputeReadjudicatedSchema(Schema):
+    dispute_id = fields.String(required=True)
+    hand_id = fields.String(required=True)
+    rules_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    hand_rules_version = fields.Integer(required=True, strict=True,
+                                        validate=validate.Range(min=1))
+    matches = fields.Boolean(required=True)
+    events_differing = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    postings_differing = fields.Integer(required=True, strict=True,
+                                        validate=validate.Range(min=0))
+    refused = fields.String(required=True, allow_none=True)
+    postings = fields.List(fields.Dict(), required=True)
+    actor = fields.String(required=True)
+
+
+class DisputeResolvedSchema(Schema):
+    dispute_id = fields.String(required=True)
+    hand_id = fields.String(required=True)
+    table_id = fields.String(required=True)
+    note = fields.String(required=True, validate=NOTE)
+    postings = fields.List(fields.Dict(), required=True)
+    actor = fields.String(required=True)
+
+
+class DisputeRejectedSchema(Schema):
+    dispute_id = fields.String(required=True)
+    hand_id = fields.String(required=True)
+    note = fields.String(required=True, validate=NOTE)
+    actor = fields.String(required=True)
+
+
 class GameEventSchema(Schema):
     """A rules engine's event, as recorded: who may read `data`, and what everyone else gets."""
 
@@ -255,6 +308,10 @@ SCHEMAS: dict[str, Schema] = {
     "TokenRevoked": TokenChangedSchema(),
     "OperatorKeyCreated": OperatorKeyCreatedSchema(),
     "OperatorKeyRotated": OperatorKeyChangedSchema(), "OperatorKeyRevoked": OperatorKeyChangedSchema(),
+    "DisputeOpened": DisputeOpenedSchema(),
+    "DisputeEvidenceAttached": DisputeEvidenceAttachedSchema(),
+    "DisputeReadjudicated": DisputeReadjudicatedSchema(),
+    "DisputeResolved": DisputeResolvedSchema(), "DisputeRejected": DisputeRejectedSchema(),
     "TableCreated": TableCreatedSchema(), "PlayerSeated": PlayerSeatedSchema(),
     "PlayerLeft": PlayerLeftSchema(), "HandBegan": HandBeganSchema(),
     "HandSettled": HandSettledSchema(), "SeedRevealed": SeedRevealedSchema(),

@@ -87,6 +87,71 @@ class OperatorKeyChanged(Payload):
     actor: str
 
 
+Note = Annotated[str, Meta(min_length=1, max_length=2000)]
+
+
+class DisputeOpened(Payload):
+    """A dispute on a hand: who opened it (a player of the hand, an auditor or the operator),
+    why, and the hand's players, who may read it."""
+
+    dispute_id: str
+    hand_id: str
+    table_id: str
+    reason: Note
+    opened_by: Literal["player", "auditor", "operator"]
+    actor: str
+    players: list[str]
+
+
+class DisputeEvidenceAttached(Payload):
+    """A note of evidence attached to an open dispute, and who attached it."""
+
+    dispute_id: str
+    hand_id: str
+    note: Note
+    attached_by: Literal["player", "auditor", "operator"]
+    actor: str
+
+
+class DisputeReadjudicated(Payload):
+    """The hand replayed under `rules_version` (the hand's own is `hand_rules_version`): how many
+    of its engine events and postings differ, the command the engine refused if one, and each
+    posting that differs (money only: the events' differences, which may hold hidden cards, are
+    worked out again when shown, for each reader)."""
+
+    dispute_id: str
+    hand_id: str
+    rules_version: Annotated[int, Meta(ge=1)]
+    hand_rules_version: Annotated[int, Meta(ge=1)]
+    matches: bool
+    events_differing: Annotated[int, Meta(ge=0)]
+    postings_differing: Annotated[int, Meta(ge=0)]
+    refused: str | None
+    postings: list[Json]
+    actor: str
+
+
+class DisputeResolved(Payload):
+    """The dispute closed with corrective postings: the TreasurePosted events that follow it in
+    the dispute's stream, each one of `postings`, naming the dispute in its reason."""
+
+    dispute_id: str
+    hand_id: str
+    table_id: str
+    note: Note
+    postings: list[Json]
+    actor: str
+
+
+class DisputeRejected(Payload):
+    """The dispute closed with nothing paid, and why."""
+
+    dispute_id: str
+    hand_id: str
+    note: Note
+    actor: str
+
+
 class GameEvent(Payload):
     """A rules engine's event, as recorded: who may read `data`, and what everyone else gets."""
 
@@ -164,6 +229,9 @@ PAYLOADS: dict[str, type[Payload]] = {
     "AuditorRegistered": AuditorRegistered, "TokenIssued": TokenChanged, "TokenRevoked": TokenChanged,
     "OperatorKeyCreated": OperatorKeyCreated, "OperatorKeyRotated": OperatorKeyChanged,
     "OperatorKeyRevoked": OperatorKeyChanged,
+    "DisputeOpened": DisputeOpened, "DisputeEvidenceAttached": DisputeEvidenceAttached,
+    "DisputeReadjudicated": DisputeReadjudicated, "DisputeResolved": DisputeResolved,
+    "DisputeRejected": DisputeRejected,
     "TableCreated": TableCreated, "PlayerSeated": PlayerSeated, "PlayerLeft": PlayerLeft,
     "HandBegan": HandBegan, "HandSettled": HandSettled, "SeedRevealed": SeedRevealed,
     "TableEnded": TableEnded, "DeadlineSet": DeadlineSet, "SettlementClaimed": SettlementClaimed,

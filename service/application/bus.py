@@ -17,6 +17,7 @@ from typing import Any
 from service.application import (
     auditors,
     commands,
+    disputes,
     handlers,
     operator_keys,
     players,
@@ -52,6 +53,12 @@ HANDLERS: dict[type, Handler] = {
     operator_keys.CreateKey: operator_keys.create,
     operator_keys.RotateKey: operator_keys.rotate,
     operator_keys.RevokeKey: operator_keys.revoke,
+    # Disputes about a hand, and their corrective postings
+    disputes.OpenDispute: disputes.open_dispute,
+    disputes.AttachEvidence: disputes.attach,
+    disputes.Readjudicate: disputes.readjudicate_dispute,
+    disputes.ResolveDispute: disputes.resolve,
+    disputes.RejectDispute: disputes.reject,
     # Webhooks: the operator's subscriptions, and the delivery worker's records
     webhook_subscriptions.CreateWebhook: webhook_subscriptions.subscribe,
     webhook_subscriptions.PauseWebhook: webhook_subscriptions.pause_subscription,

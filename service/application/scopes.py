@@ -19,6 +19,9 @@ SCOPES: dict[str, str] = {
     "auditors:admin": "Register auditors, read them, issue and revoke their tokens.",
     "audit:read": "Run and read ledger checks, read checkpoints, follow the log's feed.",
     "audit:write": "Record checkpoints of the event log.",
+    "disputes:read": "List and read disputes about hands.",
+    "disputes:write": "Open disputes, attach evidence, re-adjudicate hands, resolve disputes"
+                      " with corrective postings, reject them.",
     "webhooks:admin": "Create, read, pause, resume, replay and delete webhook subscriptions.",
     "metrics:read": "Scrape /metrics.",
     "jobs:read": "Read the job queue's counts and failed jobs.",

@@ -102,6 +102,26 @@ def _against(conn: psycopg.Connection, path: Path) -> bool:
     return bool(result["passed"])
 
 
+def _disputes(conn: psycopg.Connection, as_json: bool) -> bool:
+    """Check every dispute's corrective postings and chain; whether all hold."""
+    from service.verification.dispute_check import check_dispute, dispute_streams
+
+    streams = dispute_streams(conn)
+    failed = 0
+    for stream_id in streams:
+        found = check_dispute(conn, stream_id)
+        failed += not found["passed"]
+        if as_json:
+            click.echo(orjson.dumps(found).decode())
+        elif not found["passed"]:
+            click.echo(f"{found['dispute_id']} (about {found['hand_id']}): FAILED")
+            for check in found["checks"]:
+                if not check["passed"]:
+                    click.echo(f"  FAIL {check['name']}: {check['evidence'].get('reason', '')}")
+    click.echo(f"{len(streams) - failed} of {len(streams)} disputes' corrections hold")
+    return failed == 0
+
+
 @click.command()
 @click.argument("hand_id", required=False)
 @click.option("--table", "table_id", help="every hand of this table")
@@ -112,7 +132,8 @@ def _against(conn: psycopg.Connection, path: Path) -> bool:
 @data_dir_option
 def verify(hand_id: str | None, table_id: str | None, everything: bool, against: Path | None,
            as_json: bool, data_dir: Path) -> None:
-    """Check hands (deck, rules, money, hash chain) and the log against a saved digest."""
+    """Check hands (deck, rules, money, hash chain) and the log against a saved digest; with
+    --all, every dispute's corrective postings too."""
     from service.verification import verify as v
     from service.verification.hand_log import load_table
 
@@ -144,6 +165,8 @@ def verify(hand_id: str | None, table_id: str | None, everything: bool, against:
                             _show(found, every=False, as_json=as_json)
             click.echo(f"{total - failed} of {total} hands passed every check")
             ok = ok and failed == 0
+            if everything:
+                ok = _disputes(conn, as_json) and ok
     sys.exit(0 if ok else 1)
 
 

@@ -12,6 +12,7 @@ import psycopg
 
 from service.cli import audit as cli_audit
 from service.cli import bot as cli_bot
+from service.cli import disputes as cli_disputes
 from service.cli import erasures as cli_erasures
 from service.cli import metrics_dir
 from service.cli.failures import Banco
@@ -242,6 +243,7 @@ def openapi_write(path: Path) -> None:
 
 
 main.add_command(cli_erasures.erasures)
+main.add_command(cli_disputes.dispute)
 
 for _command in (cli_audit.replay, cli_audit.verify, cli_audit.checkpoint, cli_bot.bot):
     main.add_command(_command)

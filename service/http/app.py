@@ -38,6 +38,7 @@ from service.http import (
     contract,
     cors,
     db,
+    disputes,
     evidence,
     feed,
     follow_up,
@@ -243,7 +244,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     for blueprint in (probes.blp, players.blp, auditors.blp, audit.blp, games_api.blp, tables.blp,
                       streams.blp, hands.blp, hand_audit.blp, evidence.blp, charts.blp, tokens.blp, me.blp,
                       jobs_api.blp, metrics.blp, feed.blp, balances.blp, webhooks.blp,
-                      stream_tickets.blp, operator_keys.blp):
+                      stream_tickets.blp, operator_keys.blp, disputes.blp):
         api.register_blueprint(blueprint)
     if config.bench_endpoints:
         from service.http import bench_endpoint

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
 from projections import players, tables
-from service.application import handlers
+from service.application import dispute_reads, handlers
 from service.application.principal import Principal
 from service.application.redaction import Redactor, viewer_in
 from service.http import db
@@ -86,4 +86,4 @@ class Hand(MethodView):
         hand = tables.hand(db.conn(), hand_id)
         if hand is None:
             raise Problem(404, "hand_not_found", f"no hand {hand_id}")
-        return summary(hand, principal())
+        return {**summary(hand, principal()), "disputes": dispute_reads.of_hand(db.conn(), hand_id)}

@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from marshmallow import Schema, fields, validate
 
+from service.http.dispute_schemas import HandDisputeSchema
 from service.http.play_schemas import GAMES, GameSchemas, ViewSchema
 from service.http.unions import Alternatives, Strict, Union, tag
 
@@ -268,6 +269,9 @@ class HandSchema(Schema):
         "description": "The final state of the hand as you may see it, once settled."})
     opened_at = fields.DateTime(required=True)
     settled_at = fields.DateTime(allow_none=True, required=True)
+    disputes = fields.List(fields.Nested(HandDisputeSchema), metadata={
+        "description": "The disputes about the hand, oldest first, with the corrective postings"
+                       " their resolutions made (GET /v1/hands/{hand_id} only)."})
 
 
 class HandListQuerySchema(Schema):

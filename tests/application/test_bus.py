@@ -17,6 +17,7 @@ from service.application import (
     auditors,
     bus,
     commands,
+    disputes,
     handlers,
     operator_keys,
     players,
@@ -42,13 +43,13 @@ from tests.games.test_sevenhalf_properties import concrete
 
 # What a module holds that is a command: a frozen dataclass other than the notices and results.
 NOT_COMMANDS = {commands.IfMatch, commands.Joined, commands.TablePlayed, commands.TimedOut,
-                players.Erasing}
+                players.Erasing, disputes.Correction}
 
 
 def defined_commands() -> set[type]:
     found = set()
     for module in (commands, players, tokens, auditors, webhook_subscriptions,
-                   webhook_deliveries, operator_keys):
+                   webhook_deliveries, operator_keys, disputes):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if (cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls)
                     and cls not in NOT_COMMANDS):

@@ -33,6 +33,7 @@ class World:
     auditor_id: str
     hook: str
     key: str
+    dispute: str | None
 
     def headers(self, caller: str) -> dict[str, str]:
         return {
@@ -125,6 +126,16 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("GET", "/v1/keys/{key}", None, False, "401 401 403 403 403 200"),
     ("POST", "/v1/keys/{key}/rotation", None, False, "401 401 403 403 403 200"),
     ("DELETE", "/v1/keys/{key}", None, False, "401 401 403 403 403 204"),
+    # Disputes: a player only about a hand he played (the stranger did not); deciding one is
+    # the operator's alone.
+    ("POST", "/v1/disputes", {"hand_id": "{hand}", "reason": "r"}, True, "401 401 201 403 201 201"),
+    ("GET", "/v1/disputes", None, False, "401 401 200 200 200 200"),
+    ("GET", "/v1/disputes/{dispute}", None, True, "401 401 200 403 200 200"),
+    ("POST", "/v1/disputes/{dispute}/evidence", {"note": "n"}, True, "401 401 201 403 201 201"),
+    ("POST", "/v1/disputes/{dispute}/readjudications", {}, True, "401 401 201 403 201 201"),
+    ("POST", "/v1/disputes/{dispute}/resolution", {"note": "n", "corrections": [
+        {"from": "house", "to": "{me}", "amount": 1}]}, True, "401 401 403 403 403 200"),
+    ("POST", "/v1/disputes/{dispute}/rejection", {"note": "n"}, True, "401 401 403 403 403 200"),
 ]
 
 # The scope an operator key needs for each route the operator may call (None: any key will do).
@@ -176,6 +187,13 @@ SCOPE_OF: dict[tuple[str, str], str | None] = {
         ("POST", "/v1/webhooks/{hook}/pause"), ("POST", "/v1/webhooks/{hook}/resume"),
         ("POST", "/v1/webhooks/{hook}/replay"), ("GET", "/v1/webhooks/{hook}/deliveries"),
         ("DELETE", "/v1/webhooks/{hook}")]},
+    ("GET", "/v1/disputes"): "disputes:read",
+    ("GET", "/v1/disputes/{dispute}"): "disputes:read",
+    **{(method, route): "disputes:write" for method, route in [
+        ("POST", "/v1/disputes"), ("POST", "/v1/disputes/{dispute}/evidence"),
+        ("POST", "/v1/disputes/{dispute}/readjudications"),
+        ("POST", "/v1/disputes/{dispute}/resolution"),
+        ("POST", "/v1/disputes/{dispute}/rejection")]},
     **{(method, route): "keys:admin" for method, route in [
         ("POST", "/v1/keys"), ("GET", "/v1/keys"), ("GET", "/v1/keys/{key}"),
         ("POST", "/v1/keys/{key}/rotation"), ("DELETE", "/v1/keys/{key}")]},
@@ -190,9 +208,11 @@ def make_world(client, new_player, deal: bool) -> World:
     for p in (me, partner):
         assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": 20},
                            headers=p.auth).status_code == 201
-    hand = None
+    hand = dispute = None
     if deal:
         hand = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).json["hand"]["id"]
+        dispute = client.post("/v1/disputes", json={"hand_id": hand, "reason": "r"},
+                              headers=OPERATOR).json["id"]
     job = client.post("/v1/audit/ledger-checks", headers=OPERATOR).json["id"]
     auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
     # Paused at once: the session's workers have nothing to send it (but for the resume's row).
@@ -202,7 +222,8 @@ def make_world(client, new_player, deal: bool) -> World:
     client.post(f"/v1/webhooks/{hook_id}/pause", headers=OPERATOR)
     key = client.post("/v1/keys", json={"name": "a key", "scopes": ["metrics:read"]},
                       headers=OPERATOR).json["key"]["id"]
-    return World(me, stranger, table, hand, job, auditor["token"], auditor["id"], hook_id, key)
+    return World(me, stranger, table, hand, job, auditor["token"], auditor["id"], hook_id, key,
+                 dispute)
 
 
 def test_every_route_has_a_row(app):
@@ -216,6 +237,7 @@ def test_every_route_has_a_row(app):
         path = path.replace("<auditor_id>", "{auditor}").replace("<game>", "{game}")
         path = path.replace("<path:filename>", "swagger-ui.css")
         path = path.replace("<subscription_id>", "{hook}").replace("<key_id>", "{key}")
+        path = path.replace("<dispute_id>", "{dispute}")
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             routes.add((method, path))
     assert routes == rows
@@ -233,14 +255,26 @@ def test_who_may_call_what(client, new_player, method, route, body, deal, expect
 
 
 def call(client, world: World, method: str, route: str, body: Any, headers: dict[str, str]):
-    path = route.format(me=world.me.id, table=world.table, hand=world.hand, job=world.job,
-                        auditor=world.auditor_id, game="cassino", hook=world.hook, key=world.key)
+    ids = {"me": world.me.id, "table": world.table, "hand": world.hand, "job": world.job,
+           "auditor": world.auditor_id, "game": "cassino", "hook": world.hook, "key": world.key,
+           "dispute": world.dispute}
+    path = route.format(**ids)
+    body = _filled(body, ids)
     if method == "POST" and "/actions" in path:
         version = client.get(f"/v1/tables/{world.table}", headers=OPERATOR).json["version"]
         headers = {**headers, "If-Match": f'"{version}"'}
     r = client.open(path, method=method, json=body, headers=headers)
     r.close()  # an asset is a file the response holds open
     return r
+
+
+def _filled(body: Any, ids: dict[str, Any]) -> Any:
+    """`body` with the world's ids in its strings' `{...}`."""
+    if isinstance(body, dict):
+        return {k: _filled(v, ids) for k, v in body.items()}
+    if isinstance(body, list):
+        return [_filled(v, ids) for v in body]
+    return body.format(**ids) if isinstance(body, str) else body
 
 
 def operator_key(client, *scopes: str) -> dict[str, str]:
@@ -264,6 +298,7 @@ def test_every_operator_route_names_its_scope(client):
         path = route.split("?")[0].replace("{me}", "{player_id}").replace("{hand}", "{hand_id}")
         path = path.replace("{job}", "{job_id}").replace("{auditor}", "{auditor_id}")
         path = path.replace("{hook}", "{subscription_id}").replace("{key}", "{key_id}")
+        path = path.replace("{dispute}", "{dispute_id}")
         if path.startswith(("/v1/", "/metrics")) and route != "/v1/stream-tickets":
             assert said[(method, path)] == scope, (method, route)
 

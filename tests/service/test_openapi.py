@@ -123,9 +123,12 @@ def world(client, new_player) -> World:
     # An operator key with one scope: refused, for lack of theirs, what most operations do.
     scoped = client.post("/v1/keys", json={"name": "k", "scopes": ["metrics:read"]},
                          headers=OPERATOR).json["secret"]
+    dispute = client.post("/v1/disputes", json={"hand_id": hand, "reason": "r"},
+                          headers=OPERATOR).json["id"]
     return World({"player_id": me.id, "table_id": table, "hand_id": hand, "job_id": job,
                   "auditor_id": auditor["id"], "game": "sette-e-mezzo",
-                  "subscription_id": hook["subscription"]["id"], "key_id": key["key"]["id"]},
+                  "subscription_id": hook["subscription"]["id"], "key_id": key["key"]["id"],
+                  "dispute_id": dispute},
                  {"operator": OPERATOR, "player": me.auth, "auditor": bearer(auditor["token"]),
                   "scoped key": bearer(scoped)})
 

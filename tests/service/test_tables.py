@@ -84,6 +84,15 @@ def test_a_hand_plays_and_settles_over_http(app, client, new_player, worker, aud
         session.call(p, "get", f"/v1/tables/{session.table_id}/events", query_string={"limit": 1000})
         session.call(p, "get", f"/v1/hands/{hand_id}")
         session.call(p, "get", f"/v1/tables/{session.table_id}/hands")
+        # A dispute of his about the hand, re-adjudicated: its differences shown as his seat
+        # sees the hand.
+        opened = session.call(p, "post", "/v1/disputes", json={"hand_id": hand_id,
+                                                               "reason": "check my hand"})
+        assert opened.status_code == 201, opened.json
+        again = session.call(p, "post", f"/v1/disputes/{opened.json['id']}/readjudications",
+                             json={})
+        assert again.status_code == 201 and again.json["matches"], again.json
+        session.call(p, "get", f"/v1/disputes/{opened.json['id']}")
     session.audit(hand_id)
     session.read_feed_to_the_end()
     assert leaks(session, stored) == []

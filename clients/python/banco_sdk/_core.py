@@ -30,7 +30,10 @@ TABLE: TypeAdapter[GameTable] = TypeAdapter(Annotated[GameTable, Field(discrimin
 TableEvent = (models.TableEventTreasurePosted | models.TableEventPlayerRegistered
     | models.TableEventPlayerErased | models.TableEventAuditorRegistered
     | models.TableEventTokenChanged | models.TableEventOperatorKeyCreated
-    | models.TableEventOperatorKeyChanged | models.TableEventTableCreated
+    | models.TableEventOperatorKeyChanged | models.TableEventDisputeOpened
+    | models.TableEventDisputeEvidenceAttached | models.TableEventDisputeReadjudicated
+    | models.TableEventDisputeResolved | models.TableEventDisputeRejected
+    | models.TableEventTableCreated
     | models.TableEventPlayerSeated | models.TableEventPlayerLeft | models.TableEventHandBegan
     | models.TableEventHandSettled | models.TableEventSeedRevealed | models.TableEventTableEnded
     | models.TableEventDeadlineSet | models.TableEventSettlementClaimed
@@ -57,7 +60,10 @@ TableEvent = (models.TableEventTreasurePosted | models.TableEventPlayerRegistere
 FeedEvent = (models.FeedEventTreasurePosted | models.FeedEventPlayerRegistered
     | models.FeedEventPlayerErased | models.FeedEventAuditorRegistered
     | models.FeedEventTokenChanged | models.FeedEventOperatorKeyCreated
-    | models.FeedEventOperatorKeyChanged | models.FeedEventTableCreated
+    | models.FeedEventOperatorKeyChanged | models.FeedEventDisputeOpened
+    | models.FeedEventDisputeEvidenceAttached | models.FeedEventDisputeReadjudicated
+    | models.FeedEventDisputeResolved | models.FeedEventDisputeRejected
+    | models.FeedEventTableCreated
     | models.FeedEventPlayerSeated | models.FeedEventPlayerLeft | models.FeedEventHandBegan
     | models.FeedEventHandSettled | models.FeedEventSeedRevealed | models.FeedEventTableEnded
     | models.FeedEventDeadlineSet | models.FeedEventSettlementClaimed

@@ -555,6 +555,45 @@ class ConcedeAction(BaseModel):
     type: Literal['concede']
 
 
+class Correction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: Annotated[int, Field(examples=[10], ge=1, le=1000000000000000)]
+    from_: Annotated[
+        str,
+        Field(
+            alias='from',
+            description='Who pays: a player of the hand (his wallet) or `house`.',
+            examples=['house'],
+            max_length=100,
+            min_length=1,
+        ),
+    ]
+    to: Annotated[
+        str,
+        Field(
+            description='Who is paid: a player of the hand (his wallet) or `house`.',
+            examples=['pl_0123456789abcdef'],
+            max_length=100,
+            min_length=1,
+        ),
+    ]
+
+
+class CorrectionPosted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    from_: Annotated[str, Field(alias='from', examples=['house:issued'])]
+    position: Annotated[
+        int, Field(description="The posting's place in the log (GET /v1/feed).")
+    ]
+    reason: Annotated[str, Field(examples=['dispute_correction:dp_3f9a1c2b7d4e5f60'])]
+    to: Annotated[str, Field(examples=['wallet:pl_0123456789abcdef'])]
+
+
 class DeadlineSetData(BaseModel):
     """
     The turn in play and when it times out (seconds since the epoch).
@@ -625,6 +664,115 @@ class DiscardsReshuffledData(BaseModel):
     reshuffle: int
 
 
+class DisputeEvidenceAttachedData(BaseModel):
+    """
+    A note of evidence attached to an open dispute, and who attached it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    attached_by: Literal['auditor', 'operator', 'player']
+    dispute_id: str
+    hand_id: str
+    note: Annotated[str, Field(max_length=2000, min_length=1)]
+
+
+class DisputeOpen(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    hand_id: Annotated[
+        str, Field(examples=['hd_5d1f0a9b2c3e4f67'], max_length=100, min_length=1)
+    ]
+    reason: Annotated[
+        str,
+        Field(
+            description='Why the hand is disputed (a player disputes only a hand he played).',
+            max_length=2000,
+            min_length=1,
+        ),
+    ]
+
+
+class DisputeOpenedData(BaseModel):
+    """
+    A dispute on a hand: who opened it (a player of the hand, an auditor or the operator), why, and the hand's players, who may read it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    dispute_id: str
+    hand_id: str
+    opened_by: Literal['auditor', 'operator', 'player']
+    players: list[str]
+    reason: Annotated[str, Field(max_length=2000, min_length=1)]
+    table_id: str
+
+
+class DisputePosting(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    from_: Annotated[str, Field(alias='from', examples=['house:issued'])]
+    reason: Annotated[str, Field(examples=['dispute_correction:dp_3f9a1c2b7d4e5f60'])]
+    to: Annotated[str, Field(examples=['wallet:pl_0123456789abcdef'])]
+
+
+class DisputeReadjudicatedData(BaseModel):
+    """
+    The hand replayed under `rules_version` (the hand's own is `hand_rules_version`): how many of its engine events and postings differ, the command the engine refused if one, and each posting that differs (money only: the events' differences, which may hold hidden cards, are worked out again when shown, for each reader).
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    dispute_id: str
+    events_differing: Annotated[int, Field(ge=0)]
+    hand_id: str
+    hand_rules_version: Annotated[int, Field(ge=1)]
+    matches: bool
+    postings: list[dict[str, Any]]
+    postings_differing: Annotated[int, Field(ge=0)]
+    refused: Annotated[str | None, Field(...)]
+    rules_version: Annotated[int, Field(ge=1)]
+
+
+class DisputeRejectedData(BaseModel):
+    """
+    The dispute closed with nothing paid, and why.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    dispute_id: str
+    hand_id: str
+    note: Annotated[str, Field(max_length=2000, min_length=1)]
+
+
+class DisputeResolvedData(BaseModel):
+    """
+    The dispute closed with corrective postings: the TreasurePosted events that follow it in the dispute's stream, each one of `postings`, naming the dispute in its reason.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    actor: str
+    dispute_id: str
+    hand_id: str
+    note: Annotated[str, Field(max_length=2000, min_length=1)]
+    postings: list[dict[str, Any]]
+    table_id: str
+
+
 class DoubleEntryEvidence(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -664,6 +812,29 @@ class EventRef(BaseModel):
     )
     stream: str
     version: int
+
+
+class EvidenceAttach(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    note: Annotated[
+        str,
+        Field(
+            description="What is attached: a description, a reference, a transcript's excerpt.",
+            max_length=2000,
+            min_length=1,
+        ),
+    ]
+
+
+class EvidenceShown(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    attached_at: AwareDatetime
+    attached_by: Literal['player', 'auditor', 'operator']
+    note: str
 
 
 class ExtendAction(BaseModel):
@@ -719,6 +890,100 @@ class FeedEventDeadlineSet(BaseModel):
     recorded_at: str
     stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
     type: Annotated[Literal['DeadlineSet'], Field(examples=['DeadlineSet'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventDisputeEvidenceAttached(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeEvidenceAttachedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['DisputeEvidenceAttached'], Field(examples=['DisputeEvidenceAttached'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventDisputeOpened(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeOpenedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['DisputeOpened'], Field(examples=['DisputeOpened'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventDisputeReadjudicated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeReadjudicatedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[
+        Literal['DisputeReadjudicated'], Field(examples=['DisputeReadjudicated'])
+    ]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventDisputeRejected(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeRejectedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['DisputeRejected'], Field(examples=['DisputeRejected'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventDisputeResolved(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeResolvedData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['DisputeResolved'], Field(examples=['DisputeResolved'])]
     version: Annotated[int, Field(description='Its version in its stream.')]
 
 
@@ -984,7 +1249,7 @@ class FeedStreamMessage5(FeedEventAuditorRegistered, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage16(FeedEventDeadlineSet, FeedStreamMessage1):
+class FeedStreamMessage9(FeedEventDisputeOpened, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -994,7 +1259,7 @@ class FeedStreamMessage16(FeedEventDeadlineSet, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage21(FeedEventGameBetPlaced, FeedStreamMessage1):
+class FeedStreamMessage10(FeedEventDisputeEvidenceAttached, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1004,7 +1269,7 @@ class FeedStreamMessage21(FeedEventGameBetPlaced, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage23(FeedEventGameCardDealt, FeedStreamMessage1):
+class FeedStreamMessage11(FeedEventDisputeReadjudicated, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1014,7 +1279,7 @@ class FeedStreamMessage23(FeedEventGameCardDealt, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage24(FeedEventGameCardTurnedUp, FeedStreamMessage1):
+class FeedStreamMessage12(FeedEventDisputeResolved, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1024,7 +1289,7 @@ class FeedStreamMessage24(FeedEventGameCardTurnedUp, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage25(FeedEventGameCardsShown, FeedStreamMessage1):
+class FeedStreamMessage13(FeedEventDisputeRejected, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1034,7 +1299,7 @@ class FeedStreamMessage25(FeedEventGameCardsShown, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage30(FeedEventGameCallDecided, FeedStreamMessage1):
+class FeedStreamMessage21(FeedEventDeadlineSet, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1044,7 +1309,7 @@ class FeedStreamMessage30(FeedEventGameCallDecided, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage36(FeedEventGameCardsDealt, FeedStreamMessage1):
+class FeedStreamMessage26(FeedEventGameBetPlaced, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1054,7 +1319,7 @@ class FeedStreamMessage36(FeedEventGameCardsDealt, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage43(FeedEventGameDiscardsReshuffled, FeedStreamMessage1):
+class FeedStreamMessage28(FeedEventGameCardDealt, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1064,7 +1329,7 @@ class FeedStreamMessage43(FeedEventGameDiscardsReshuffled, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage49(FeedEventGameDealerChosen, FeedStreamMessage1):
+class FeedStreamMessage29(FeedEventGameCardTurnedUp, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1074,7 +1339,7 @@ class FeedStreamMessage49(FeedEventGameDealerChosen, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage51(FeedEventGameCardsCaptured, FeedStreamMessage1):
+class FeedStreamMessage30(FeedEventGameCardsShown, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1084,7 +1349,7 @@ class FeedStreamMessage51(FeedEventGameCardsCaptured, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage52(FeedEventGameBuildMade, FeedStreamMessage1):
+class FeedStreamMessage35(FeedEventGameCallDecided, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1094,7 +1359,7 @@ class FeedStreamMessage52(FeedEventGameBuildMade, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage53(FeedEventGameBuildReserved, FeedStreamMessage1):
+class FeedStreamMessage41(FeedEventGameCardsDealt, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1104,7 +1369,7 @@ class FeedStreamMessage53(FeedEventGameBuildReserved, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage54(FeedEventGameBuildExtended, FeedStreamMessage1):
+class FeedStreamMessage48(FeedEventGameDiscardsReshuffled, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1114,7 +1379,57 @@ class FeedStreamMessage54(FeedEventGameBuildExtended, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage55(FeedEventGameCardTrailed, FeedStreamMessage1):
+class FeedStreamMessage54(FeedEventGameDealerChosen, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage56(FeedEventGameCardsCaptured, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage57(FeedEventGameBuildMade, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage58(FeedEventGameBuildReserved, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage59(FeedEventGameBuildExtended, FeedStreamMessage1):
+    """
+    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+
+
+class FeedStreamMessage60(FeedEventGameCardTrailed, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -1189,6 +1504,17 @@ class HandBeganData(BaseModel):
     hand_id: str
     number: int
     seats: list[dict[str, Any]]
+
+
+class HandDispute(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    closed_at: Annotated[AwareDatetime | None, Field(...)]
+    corrections: list[CorrectionPosted]
+    id: Annotated[str, Field(examples=['dp_3f9a1c2b7d4e5f60'])]
+    opened_at: AwareDatetime
+    status: Literal['open', 'resolved', 'rejected']
 
 
 class HandPosting(BaseModel):
@@ -1451,11 +1777,11 @@ class KeyCreate(BaseModel):
         ),
     ]
     scopes: Annotated[
-        list[Literal['players:read', 'players:write', 'treasure:read', 'treasure:write', 'tables:read', 'tables:write', 'auditors:admin', 'audit:read', 'audit:write', 'webhooks:admin', 'metrics:read', 'jobs:read', 'jobs:admin', 'keys:admin']],
+        list[Literal['players:read', 'players:write', 'treasure:read', 'treasure:write', 'tables:read', 'tables:write', 'auditors:admin', 'audit:read', 'audit:write', 'disputes:read', 'disputes:write', 'webhooks:admin', 'metrics:read', 'jobs:read', 'jobs:admin', 'keys:admin']],
         Field(
             description='What the key may do: each operator route needs one scope (its operation says which, `x-banco-scope`); a key grants only scopes it holds.',
             examples=[['players:read', 'treasure:write']],
-            max_length=14,
+            max_length=16,
             min_length=1,
         ),
     ]
@@ -1556,6 +1882,22 @@ class MoneyDoubleEntryCheck(BaseModel):
     evidence: DoubleEntryEvidence
     name: Literal['money.double_entry']
     passed: bool
+
+
+class NetDifference(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    account: str
+    difference: Annotated[
+        int,
+        Field(description='What the replay would have moved more (negative: less).'),
+    ]
+    recorded: Annotated[
+        int,
+        Field(description="What the account's differing postings moved as recorded."),
+    ]
+    replayed: int
 
 
 class NoNegativeEvidence(BaseModel):
@@ -1926,6 +2268,18 @@ class Posting(BaseModel):
     to: Annotated[str, Field(examples=['wallet:pl_3f9a1c2b7d4e5f60'])]
 
 
+class PostingDifference(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    index: Annotated[
+        int,
+        Field(description="The posting's place among the hand's postings, in order."),
+    ]
+    recorded: Annotated[DisputePosting | None, Field(...)]
+    replayed: Annotated[DisputePosting | None, Field(...)]
+
+
 class Problem(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1941,7 +2295,7 @@ class Problem(BaseModel):
         Field(description="503 from /readyz: each dependency's state"),
     ] = None
     code: Annotated[
-        Literal['after_beyond_version', 'already_chosen', 'already_seated', 'as_of_not_reached', 'auditor_not_found', 'bad_action', 'bad_build', 'bad_capture', 'bad_card', 'bad_declaration', 'bad_extend', 'bad_options', 'bad_player_count', 'bad_players', 'bad_request', 'bad_reserve', 'bad_target', 'balance_too_low', 'bet_out_of_range', 'body_too_large', 'build_reserved', 'buy_in_fixed', 'buy_in_required', 'cannot_split', 'cannot_volunteer', 'card_not_in_hand', 'checkpoint_differs', 'checkpoint_pending', 'conflict', 'duplicate_seat', 'error', 'expectation_failed', 'expiry_passed', 'expiry_too_far', 'exports_busy', 'figure_cannot_build', 'forbidden', 'hand_in_play', 'hand_not_found', 'hand_not_settled', 'headers_too_large', 'house_key_missing', 'idempotency_key_reused', 'if_match_required', 'insufficient_balance', 'insufficient_treasure', 'internal_error', 'invalid_cursor', 'invalid_event', 'invalid_idempotency_key', 'invalid_input', 'invalid_json', 'invalid_name', 'invalid_options', 'invalid_secret', 'invalid_ticket', 'invalid_url', 'job_not_failed', 'job_not_found', 'key_expired', 'key_not_found', 'key_revoked', 'makes_pair', 'method_not_allowed', 'missing_scope', 'must_hold_value', 'must_take_matching', 'no_cards_to_draw', 'no_hand_in_play', 'no_seed', 'not_acceptable', 'not_enough_players', 'not_found', 'not_implemented', 'not_in_hand', 'not_ready', 'not_seated', 'not_settled', 'not_your_seat', 'not_your_turn', 'nothing_to_capture', 'own_build', 'owns_build', 'player_erased', 'player_not_found', 'precondition_failed', 'precondition_required', 'request_line_too_long', 'request_timeout', 'scope_not_held', 'stale_version', 'subscription_not_found', 'table_full', 'table_not_found', 'table_not_open', 'table_over', 'ticket_not_a_token', 'ticket_not_accepted', 'ticket_wrong_stream', 'token_revoked', 'too_early', 'too_many_requests', 'trail_not_allowed', 'unauthorized', 'unavailable', 'unknown_command', 'unknown_event_type', 'unknown_game', 'unknown_item', 'unknown_position', 'unknown_scope', 'unknown_seat', 'unknown_variant', 'unsupported_media_type', 'url_not_allowed', 'variant_conflict', 'version_conflict', 'volunteer_taken', 'waiters_busy', 'wrong_phase', 'wrong_value'] | None,
+        Literal['after_beyond_version', 'already_chosen', 'already_seated', 'as_of_not_reached', 'auditor_not_found', 'bad_action', 'bad_build', 'bad_capture', 'bad_card', 'bad_declaration', 'bad_extend', 'bad_options', 'bad_player_count', 'bad_players', 'bad_request', 'bad_reserve', 'bad_target', 'balance_too_low', 'bet_out_of_range', 'body_too_large', 'build_reserved', 'buy_in_fixed', 'buy_in_required', 'cannot_split', 'cannot_volunteer', 'card_not_in_hand', 'checkpoint_differs', 'checkpoint_pending', 'conflict', 'correction_overdraws', 'dispute_closed', 'dispute_not_found', 'duplicate_seat', 'error', 'expectation_failed', 'expiry_passed', 'expiry_too_far', 'exports_busy', 'figure_cannot_build', 'forbidden', 'hand_in_play', 'hand_not_found', 'hand_not_settled', 'headers_too_large', 'house_key_missing', 'idempotency_key_reused', 'if_match_required', 'insufficient_balance', 'insufficient_treasure', 'internal_error', 'invalid_correction', 'invalid_cursor', 'invalid_event', 'invalid_idempotency_key', 'invalid_input', 'invalid_json', 'invalid_name', 'invalid_note', 'invalid_options', 'invalid_secret', 'invalid_ticket', 'invalid_url', 'job_not_failed', 'job_not_found', 'key_expired', 'key_not_found', 'key_revoked', 'makes_pair', 'method_not_allowed', 'missing_scope', 'must_hold_value', 'must_take_matching', 'no_cards_to_draw', 'no_hand_in_play', 'no_seed', 'not_acceptable', 'not_enough_players', 'not_found', 'not_implemented', 'not_in_hand', 'not_of_the_hand', 'not_ready', 'not_seated', 'not_settled', 'not_your_dispute', 'not_your_hand', 'not_your_seat', 'not_your_turn', 'nothing_to_capture', 'own_build', 'owns_build', 'player_erased', 'player_not_found', 'precondition_failed', 'precondition_required', 'request_line_too_long', 'request_timeout', 'rules_version_not_served', 'rules_version_older', 'scope_not_held', 'stale_version', 'subscription_not_found', 'table_full', 'table_not_found', 'table_not_open', 'table_over', 'ticket_not_a_token', 'ticket_not_accepted', 'ticket_wrong_stream', 'token_revoked', 'too_early', 'too_many_requests', 'trail_not_allowed', 'unauthorized', 'unavailable', 'unknown_command', 'unknown_event_type', 'unknown_game', 'unknown_item', 'unknown_position', 'unknown_scope', 'unknown_seat', 'unknown_variant', 'unsupported_media_type', 'url_not_allowed', 'variant_conflict', 'version_conflict', 'volunteer_taken', 'waiters_busy', 'wrong_phase', 'wrong_value'] | None,
         Field(
             description='Why, for programs: one of these, the same from release to release.',
             examples=['insufficient_treasure'],
@@ -1979,12 +2333,70 @@ class Range(BaseModel):
     min: int
 
 
+class Readjudicate(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    rules_version: Annotated[
+        int | None,
+        Field(
+            description="The rules version to replay the hand under: the hand's own when absent, or a newer one the game serves (GET /v1/games/{game}).",
+            examples=[2],
+            ge=1,
+            le=10000,
+        ),
+    ] = None
+
+
+class ReadjudicationListed(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    events_differing: int
+    hand_rules_version: int
+    matches: Annotated[
+        bool, Field(description='Whether the replay gives exactly what was recorded.')
+    ]
+    postings: list[PostingDifference]
+    postings_differing: int
+    readjudicated_at: AwareDatetime
+    refused: Annotated[
+        str | None,
+        Field(
+            description='The code of the recorded command the version refuses, if one: the replay ends there.',
+            examples=['bet_out_of_range'],
+        ),
+    ]
+    rules_version: int
+
+
 class Ready(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
     checks: dict[str, str]
     status: Annotated[str, Field(examples=['ready'])]
+
+
+class RefusedCommand(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    code: str
+    detail: str
+    index: Annotated[
+        int,
+        Field(description='How many engine events the replay gave before the refusal.'),
+    ]
+
+
+class Rejection(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    note: Annotated[
+        str, Field(description='Why nothing is paid.', max_length=2000, min_length=1)
+    ]
 
 
 class Requeued(BaseModel):
@@ -2004,6 +2416,36 @@ class ReserveAction(BaseModel):
     seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
     type: Literal['reserve']
     value: int
+
+
+class Resolution(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    corrections: Annotated[
+        list[Correction],
+        Field(
+            description='The corrective postings, made in order, all or none: one that would overdraw a wallet refuses the whole resolution (422 `correction_overdraws`).',
+            max_length=50,
+            min_length=1,
+        ),
+    ]
+    note: Annotated[
+        str,
+        Field(
+            description='The decision, as the dispute keeps it.',
+            max_length=2000,
+            min_length=1,
+        ),
+    ]
+
+
+class ResolutionShown(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    at: AwareDatetime
+    note: str
 
 
 class RevealAction(BaseModel):
@@ -2276,6 +2718,19 @@ class ShortfallRecordedData(BaseModel):
     payee: int
     payer: int
     shortfall: int
+
+
+class ShownEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: Annotated[
+        dict[str, Any],
+        Field(
+            description="The engine's event as you may see it (a hidden card is left out)."
+        ),
+    ]
+    type: Annotated[str, Field(examples=['CardDealt'])]
 
 
 class SideScoreData(BaseModel):
@@ -2623,6 +3078,70 @@ class TableEventDeadlineSet(BaseModel):
     kind: Annotated[Literal['table'], Field(examples=['table'])]
     recorded_at: str
     type: Annotated[Literal['DeadlineSet'], Field(examples=['DeadlineSet'])]
+    version: int
+
+
+class TableEventDisputeEvidenceAttached(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeEvidenceAttachedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[
+        Literal['DisputeEvidenceAttached'], Field(examples=['DisputeEvidenceAttached'])
+    ]
+    version: int
+
+
+class TableEventDisputeOpened(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeOpenedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['DisputeOpened'], Field(examples=['DisputeOpened'])]
+    version: int
+
+
+class TableEventDisputeReadjudicated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeReadjudicatedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[
+        Literal['DisputeReadjudicated'], Field(examples=['DisputeReadjudicated'])
+    ]
+    version: int
+
+
+class TableEventDisputeRejected(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeRejectedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['DisputeRejected'], Field(examples=['DisputeRejected'])]
+    version: int
+
+
+class TableEventDisputeResolved(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DisputeResolvedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    type: Annotated[Literal['DisputeResolved'], Field(examples=['DisputeResolved'])]
     version: int
 
 
@@ -3566,6 +4085,62 @@ class DeliveryPage(BaseModel):
     next_before: Annotated[int | None, Field(...)]
 
 
+class Dispute(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    closed_at: Annotated[AwareDatetime | None, Field(...)]
+    corrections: Annotated[
+        list[CorrectionPosted],
+        Field(
+            description='The corrective postings its resolution made, each in the log.'
+        ),
+    ]
+    evidence: list[EvidenceShown]
+    hand_id: str
+    id: Annotated[str, Field(examples=['dp_3f9a1c2b7d4e5f60'])]
+    opened_at: AwareDatetime
+    opened_by: Literal['player', 'auditor', 'operator']
+    players: Annotated[
+        list[str],
+        Field(
+            description="The hand's players: those of them who may read the dispute."
+        ),
+    ]
+    readjudications: list[ReadjudicationListed]
+    reason: str
+    resolution: Annotated[
+        ResolutionShown | None,
+        Field(
+            description='The decision that closed it (resolved or rejected), null while open.'
+        ),
+    ]
+    status: Literal['open', 'resolved', 'rejected']
+    table_id: str
+
+
+class DisputePage(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    items: list[Dispute]
+    next_cursor: Annotated[int | None, Field(...)]
+
+
+class EventDifference(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    index: Annotated[
+        int,
+        Field(
+            description="The event's place among the hand's engine events, in order."
+        ),
+    ]
+    recorded: Annotated[ShownEvent | None, Field(...)]
+    replayed: Annotated[ShownEvent | None, Field(...)]
+
+
 class Evidence(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -4345,7 +4920,7 @@ class FeedStreamMessage8(FeedEventOperatorKeyChanged, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage9(FeedEventTableCreated, FeedStreamMessage1):
+class FeedStreamMessage14(FeedEventTableCreated, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4355,7 +4930,7 @@ class FeedStreamMessage9(FeedEventTableCreated, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage10(FeedEventPlayerSeated, FeedStreamMessage1):
+class FeedStreamMessage15(FeedEventPlayerSeated, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4365,7 +4940,7 @@ class FeedStreamMessage10(FeedEventPlayerSeated, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage11(FeedEventPlayerLeft, FeedStreamMessage1):
+class FeedStreamMessage16(FeedEventPlayerLeft, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4375,7 +4950,7 @@ class FeedStreamMessage11(FeedEventPlayerLeft, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage12(FeedEventHandBegan, FeedStreamMessage1):
+class FeedStreamMessage17(FeedEventHandBegan, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4385,7 +4960,7 @@ class FeedStreamMessage12(FeedEventHandBegan, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage13(FeedEventHandSettled, FeedStreamMessage1):
+class FeedStreamMessage18(FeedEventHandSettled, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4395,7 +4970,7 @@ class FeedStreamMessage13(FeedEventHandSettled, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage14(FeedEventSeedRevealed, FeedStreamMessage1):
+class FeedStreamMessage19(FeedEventSeedRevealed, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4405,7 +4980,7 @@ class FeedStreamMessage14(FeedEventSeedRevealed, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage15(FeedEventTableEnded, FeedStreamMessage1):
+class FeedStreamMessage20(FeedEventTableEnded, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4415,7 +4990,7 @@ class FeedStreamMessage15(FeedEventTableEnded, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage17(FeedEventSettlementClaimed, FeedStreamMessage1):
+class FeedStreamMessage22(FeedEventSettlementClaimed, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4425,7 +5000,7 @@ class FeedStreamMessage17(FeedEventSettlementClaimed, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage18(FeedEventGameHandStarted, FeedStreamMessage1):
+class FeedStreamMessage23(FeedEventGameHandStarted, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4435,7 +5010,7 @@ class FeedStreamMessage18(FeedEventGameHandStarted, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage19(FeedEventGameTurnPassed, FeedStreamMessage1):
+class FeedStreamMessage24(FeedEventGameTurnPassed, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4445,7 +5020,7 @@ class FeedStreamMessage19(FeedEventGameTurnPassed, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage20(FeedEventGameStakeAnnounced, FeedStreamMessage1):
+class FeedStreamMessage25(FeedEventGameStakeAnnounced, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4455,7 +5030,7 @@ class FeedStreamMessage20(FeedEventGameStakeAnnounced, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage22(FeedEventGameSatOut, FeedStreamMessage1):
+class FeedStreamMessage27(FeedEventGameSatOut, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4465,7 +5040,7 @@ class FeedStreamMessage22(FeedEventGameSatOut, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage26(FeedEventGameStakeLost, FeedStreamMessage1):
+class FeedStreamMessage31(FeedEventGameStakeLost, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4475,7 +5050,7 @@ class FeedStreamMessage26(FeedEventGameStakeLost, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage27(FeedEventGameStood, FeedStreamMessage1):
+class FeedStreamMessage32(FeedEventGameStood, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4485,7 +5060,7 @@ class FeedStreamMessage27(FeedEventGameStood, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage28(FeedEventGameHandSplit, FeedStreamMessage1):
+class FeedStreamMessage33(FeedEventGameHandSplit, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4495,7 +5070,7 @@ class FeedStreamMessage28(FeedEventGameHandSplit, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage29(FeedEventGamePlayerCalled, FeedStreamMessage1):
+class FeedStreamMessage34(FeedEventGamePlayerCalled, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4505,7 +5080,7 @@ class FeedStreamMessage29(FeedEventGamePlayerCalled, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage31(FeedEventGameSkeletonDeclared, FeedStreamMessage1):
+class FeedStreamMessage36(FeedEventGameSkeletonDeclared, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4515,7 +5090,7 @@ class FeedStreamMessage31(FeedEventGameSkeletonDeclared, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage32(FeedEventGameVolunteered, FeedStreamMessage1):
+class FeedStreamMessage37(FeedEventGameVolunteered, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4525,7 +5100,7 @@ class FeedStreamMessage32(FeedEventGameVolunteered, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage33(FeedEventGameShortfallRecorded, FeedStreamMessage1):
+class FeedStreamMessage38(FeedEventGameShortfallRecorded, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4535,7 +5110,7 @@ class FeedStreamMessage33(FeedEventGameShortfallRecorded, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage37(FeedEventGameOpeningCardChosen, FeedStreamMessage1):
+class FeedStreamMessage42(FeedEventGameOpeningCardChosen, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4545,7 +5120,7 @@ class FeedStreamMessage37(FeedEventGameOpeningCardChosen, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage39(FeedEventGamePlayerAttacked, FeedStreamMessage1):
+class FeedStreamMessage44(FeedEventGamePlayerAttacked, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4555,7 +5130,7 @@ class FeedStreamMessage39(FeedEventGamePlayerAttacked, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage40(FeedEventGamePlayerChallenged, FeedStreamMessage1):
+class FeedStreamMessage45(FeedEventGamePlayerChallenged, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4565,7 +5140,7 @@ class FeedStreamMessage40(FeedEventGamePlayerChallenged, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage41(FeedEventGamePlayerAccused, FeedStreamMessage1):
+class FeedStreamMessage46(FeedEventGamePlayerAccused, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4575,7 +5150,7 @@ class FeedStreamMessage41(FeedEventGamePlayerAccused, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage42(FeedEventGameCardDrawn, FeedStreamMessage1):
+class FeedStreamMessage47(FeedEventGameCardDrawn, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4585,7 +5160,7 @@ class FeedStreamMessage42(FeedEventGameCardDrawn, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage44(FeedEventGamePlayerEliminated, FeedStreamMessage1):
+class FeedStreamMessage49(FeedEventGamePlayerEliminated, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4595,7 +5170,7 @@ class FeedStreamMessage44(FeedEventGamePlayerEliminated, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage45(FeedEventGameGameWon, FeedStreamMessage1):
+class FeedStreamMessage50(FeedEventGameGameWon, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4605,7 +5180,7 @@ class FeedStreamMessage45(FeedEventGameGameWon, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage46(FeedEventGameRoundStarted, FeedStreamMessage1):
+class FeedStreamMessage51(FeedEventGameRoundStarted, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4615,7 +5190,7 @@ class FeedStreamMessage46(FeedEventGameRoundStarted, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage47(FeedEventGameStakesPaid, FeedStreamMessage1):
+class FeedStreamMessage52(FeedEventGameStakesPaid, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4625,7 +5200,7 @@ class FeedStreamMessage47(FeedEventGameStakesPaid, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage48(FeedEventGameDealerCardsDrawn, FeedStreamMessage1):
+class FeedStreamMessage53(FeedEventGameDealerCardsDrawn, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4635,7 +5210,7 @@ class FeedStreamMessage48(FeedEventGameDealerCardsDrawn, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage50(FeedEventGameTableDealt, FeedStreamMessage1):
+class FeedStreamMessage55(FeedEventGameTableDealt, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4645,7 +5220,7 @@ class FeedStreamMessage50(FeedEventGameTableDealt, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage56(FeedEventGameLeftoversTaken, FeedStreamMessage1):
+class FeedStreamMessage61(FeedEventGameLeftoversTaken, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -4830,6 +5405,37 @@ class PlayerPage(BaseModel):
     )
     items: list[PlayerSummary]
     next_cursor: Annotated[str | None, Field(...)]
+
+
+class Readjudication(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    events: list[EventDifference]
+    events_compared: int
+    events_differing: int
+    hand_id: str
+    hand_rules_version: int
+    matches: Annotated[
+        bool, Field(description='Whether the replay gives exactly what was recorded.')
+    ]
+    net: Annotated[
+        list[NetDifference],
+        Field(
+            description='Per account, what the differing postings move, recorded and replayed.'
+        ),
+    ]
+    postings: list[PostingDifference]
+    postings_differing: int
+    refused: Annotated[
+        str | None,
+        Field(
+            description='The code of the recorded command the version refuses, if one: the replay ends there.',
+            examples=['bet_out_of_range'],
+        ),
+    ]
+    refused_command: Annotated[RefusedCommand | None, Field(...)]
+    rules_version: int
 
 
 class RoundScoredData(BaseModel):
@@ -5259,7 +5865,7 @@ class FeedEventGameRoundScored(BaseModel):
     version: Annotated[int, Field(description='Its version in its stream.')]
 
 
-class FeedStreamMessage34(FeedEventGameHandEnded, FeedStreamMessage1):
+class FeedStreamMessage39(FeedEventGameHandEnded, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -5269,7 +5875,7 @@ class FeedStreamMessage34(FeedEventGameHandEnded, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage35(FeedEventGameHandOpened, FeedStreamMessage1):
+class FeedStreamMessage40(FeedEventGameHandOpened, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -5279,7 +5885,7 @@ class FeedStreamMessage35(FeedEventGameHandOpened, FeedStreamMessage1):
     )
 
 
-class FeedStreamMessage38(FeedEventGameOpeningCardsRevealed, FeedStreamMessage1):
+class FeedStreamMessage43(FeedEventGameOpeningCardsRevealed, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -5289,7 +5895,7 @@ class FeedStreamMessage38(FeedEventGameOpeningCardsRevealed, FeedStreamMessage1)
     )
 
 
-class FeedStreamMessage57(FeedEventGameRoundScored, FeedStreamMessage1):
+class FeedStreamMessage62(FeedEventGameRoundScored, FeedStreamMessage1):
     """
     The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
     """
@@ -5357,6 +5963,11 @@ class FeedStreamMessage(
         | FeedStreamMessage55
         | FeedStreamMessage56
         | FeedStreamMessage57
+        | FeedStreamMessage58
+        | FeedStreamMessage59
+        | FeedStreamMessage60
+        | FeedStreamMessage61
+        | FeedStreamMessage62
     ]
 ):
     """
@@ -5364,7 +5975,7 @@ class FeedStreamMessage(
     """
 
     root: Annotated[
-        FeedStreamMessage2 | FeedStreamMessage3 | FeedStreamMessage4 | FeedStreamMessage5 | FeedStreamMessage6 | FeedStreamMessage7 | FeedStreamMessage8 | FeedStreamMessage9 | FeedStreamMessage10 | FeedStreamMessage11 | FeedStreamMessage12 | FeedStreamMessage13 | FeedStreamMessage14 | FeedStreamMessage15 | FeedStreamMessage16 | FeedStreamMessage17 | FeedStreamMessage18 | FeedStreamMessage19 | FeedStreamMessage20 | FeedStreamMessage21 | FeedStreamMessage22 | FeedStreamMessage23 | FeedStreamMessage24 | FeedStreamMessage25 | FeedStreamMessage26 | FeedStreamMessage27 | FeedStreamMessage28 | FeedStreamMessage29 | FeedStreamMessage30 | FeedStreamMessage31 | FeedStreamMessage32 | FeedStreamMessage33 | FeedStreamMessage34 | FeedStreamMessage35 | FeedStreamMessage36 | FeedStreamMessage37 | FeedStreamMessage38 | FeedStreamMessage39 | FeedStreamMessage40 | FeedStreamMessage41 | FeedStreamMessage42 | FeedStreamMessage43 | FeedStreamMessage44 | FeedStreamMessage45 | FeedStreamMessage46 | FeedStreamMessage47 | FeedStreamMessage48 | FeedStreamMessage49 | FeedStreamMessage50 | FeedStreamMessage51 | FeedStreamMessage52 | FeedStreamMessage53 | FeedStreamMessage54 | FeedStreamMessage55 | FeedStreamMessage56 | FeedStreamMessage57,
+        FeedStreamMessage2 | FeedStreamMessage3 | FeedStreamMessage4 | FeedStreamMessage5 | FeedStreamMessage6 | FeedStreamMessage7 | FeedStreamMessage8 | FeedStreamMessage9 | FeedStreamMessage10 | FeedStreamMessage11 | FeedStreamMessage12 | FeedStreamMessage13 | FeedStreamMessage14 | FeedStreamMessage15 | FeedStreamMessage16 | FeedStreamMessage17 | FeedStreamMessage18 | FeedStreamMessage19 | FeedStreamMessage20 | FeedStreamMessage21 | FeedStreamMessage22 | FeedStreamMessage23 | FeedStreamMessage24 | FeedStreamMessage25 | FeedStreamMessage26 | FeedStreamMessage27 | FeedStreamMessage28 | FeedStreamMessage29 | FeedStreamMessage30 | FeedStreamMessage31 | FeedStreamMessage32 | FeedStreamMessage33 | FeedStreamMessage34 | FeedStreamMessage35 | FeedStreamMessage36 | FeedStreamMessage37 | FeedStreamMessage38 | FeedStreamMessage39 | FeedStreamMessage40 | FeedStreamMessage41 | FeedStreamMessage42 | FeedStreamMessage43 | FeedStreamMessage44 | FeedStreamMessage45 | FeedStreamMessage46 | FeedStreamMessage47 | FeedStreamMessage48 | FeedStreamMessage49 | FeedStreamMessage50 | FeedStreamMessage51 | FeedStreamMessage52 | FeedStreamMessage53 | FeedStreamMessage54 | FeedStreamMessage55 | FeedStreamMessage56 | FeedStreamMessage57 | FeedStreamMessage58 | FeedStreamMessage59 | FeedStreamMessage60 | FeedStreamMessage61 | FeedStreamMessage62,
         Field(
             description="The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it."
         ),
@@ -5376,6 +5987,12 @@ class Hand(BaseModel):
         extra='ignore',
     )
     commitment: str
+    disputes: Annotated[
+        list[HandDispute] | None,
+        Field(
+            description='The disputes about the hand, oldest first, with the corrective postings their resolutions made (GET /v1/hands/{hand_id} only).'
+        ),
+    ] = None
     id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
     number: int
     opened_at: AwareDatetime
@@ -5455,6 +6072,105 @@ class ReplayStepDeadlineSet(BaseModel):
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
     type: Annotated[Literal['DeadlineSet'], Field(examples=['DeadlineSet'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDisputeEvidenceAttached(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DisputeEvidenceAttachedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[
+        Literal['DisputeEvidenceAttached'], Field(examples=['DisputeEvidenceAttached'])
+    ]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDisputeOpened(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DisputeOpenedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['DisputeOpened'], Field(examples=['DisputeOpened'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDisputeReadjudicated(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DisputeReadjudicatedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[
+        Literal['DisputeReadjudicated'], Field(examples=['DisputeReadjudicated'])
+    ]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDisputeRejected(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DisputeRejectedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['DisputeRejected'], Field(examples=['DisputeRejected'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepDisputeResolved(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DisputeResolvedData
+    hand: str | None = None
+    kind: Annotated[Literal['table'], Field(examples=['table'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['DisputeResolved'], Field(examples=['DisputeResolved'])]
     version: Annotated[int, Field(description="The table stream's version.")]
 
 
@@ -6556,6 +7272,11 @@ class TableStreamMessage(
         | TableEventTokenChanged
         | TableEventOperatorKeyCreated
         | TableEventOperatorKeyChanged
+        | TableEventDisputeOpened
+        | TableEventDisputeEvidenceAttached
+        | TableEventDisputeReadjudicated
+        | TableEventDisputeResolved
+        | TableEventDisputeRejected
         | TableEventTableCreated
         | TableEventPlayerSeated
         | TableEventPlayerLeft
@@ -6608,7 +7329,7 @@ class TableStreamMessage(
     ]
 ):
     root: Annotated[
-        SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
+        SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventDisputeOpened | TableEventDisputeEvidenceAttached | TableEventDisputeReadjudicated | TableEventDisputeResolved | TableEventDisputeRejected | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
         Field(
             description="The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you; with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it."
         ),
@@ -6645,7 +7366,7 @@ class EventPage(BaseModel):
     )
     items: list[
         Annotated[
-            TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
+            TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventDisputeOpened | TableEventDisputeEvidenceAttached | TableEventDisputeReadjudicated | TableEventDisputeResolved | TableEventDisputeRejected | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
             Field(discriminator='type'),
         ]
     ]
@@ -6675,7 +7396,7 @@ class FeedPage(BaseModel):
     )
     items: list[
         Annotated[
-            FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
+            FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
             Field(discriminator='type'),
         ]
     ]
@@ -6711,7 +7432,7 @@ class WebhookEvent(BaseModel):
         extra='ignore',
     )
     data: Annotated[
-        FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
+        FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
         Field(description='The event as GET /v1/feed shows it.', discriminator='type'),
     ]
     timestamp: Annotated[
@@ -6733,7 +7454,7 @@ class Replay(BaseModel):
     hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
     steps: list[
         Annotated[
-            ReplayStepTreasurePosted | ReplayStepPlayerRegistered | ReplayStepPlayerErased | ReplayStepAuditorRegistered | ReplayStepTokenChanged | ReplayStepOperatorKeyCreated | ReplayStepOperatorKeyChanged | ReplayStepTableCreated | ReplayStepPlayerSeated | ReplayStepPlayerLeft | ReplayStepHandBegan | ReplayStepHandSettled | ReplayStepSeedRevealed | ReplayStepTableEnded | ReplayStepDeadlineSet | ReplayStepSettlementClaimed | ReplayStepGameHandStarted | ReplayStepGameTurnPassed | ReplayStepGameStakeAnnounced | ReplayStepGameBetPlaced | ReplayStepGameSatOut | ReplayStepGameCardDealt | ReplayStepGameCardTurnedUp | ReplayStepGameCardsShown | ReplayStepGameStakeLost | ReplayStepGameStood | ReplayStepGameHandSplit | ReplayStepGamePlayerCalled | ReplayStepGameCallDecided | ReplayStepGameSkeletonDeclared | ReplayStepGameVolunteered | ReplayStepGameShortfallRecorded | ReplayStepGameHandEnded | ReplayStepGameHandOpened | ReplayStepGameCardsDealt | ReplayStepGameOpeningCardChosen | ReplayStepGameOpeningCardsRevealed | ReplayStepGamePlayerAttacked | ReplayStepGamePlayerChallenged | ReplayStepGamePlayerAccused | ReplayStepGameCardDrawn | ReplayStepGameDiscardsReshuffled | ReplayStepGamePlayerEliminated | ReplayStepGameGameWon | ReplayStepGameRoundStarted | ReplayStepGameStakesPaid | ReplayStepGameDealerCardsDrawn | ReplayStepGameDealerChosen | ReplayStepGameTableDealt | ReplayStepGameCardsCaptured | ReplayStepGameBuildMade | ReplayStepGameBuildReserved | ReplayStepGameBuildExtended | ReplayStepGameCardTrailed | ReplayStepGameLeftoversTaken | ReplayStepGameRoundScored,
+            ReplayStepTreasurePosted | ReplayStepPlayerRegistered | ReplayStepPlayerErased | ReplayStepAuditorRegistered | ReplayStepTokenChanged | ReplayStepOperatorKeyCreated | ReplayStepOperatorKeyChanged | ReplayStepDisputeOpened | ReplayStepDisputeEvidenceAttached | ReplayStepDisputeReadjudicated | ReplayStepDisputeResolved | ReplayStepDisputeRejected | ReplayStepTableCreated | ReplayStepPlayerSeated | ReplayStepPlayerLeft | ReplayStepHandBegan | ReplayStepHandSettled | ReplayStepSeedRevealed | ReplayStepTableEnded | ReplayStepDeadlineSet | ReplayStepSettlementClaimed | ReplayStepGameHandStarted | ReplayStepGameTurnPassed | ReplayStepGameStakeAnnounced | ReplayStepGameBetPlaced | ReplayStepGameSatOut | ReplayStepGameCardDealt | ReplayStepGameCardTurnedUp | ReplayStepGameCardsShown | ReplayStepGameStakeLost | ReplayStepGameStood | ReplayStepGameHandSplit | ReplayStepGamePlayerCalled | ReplayStepGameCallDecided | ReplayStepGameSkeletonDeclared | ReplayStepGameVolunteered | ReplayStepGameShortfallRecorded | ReplayStepGameHandEnded | ReplayStepGameHandOpened | ReplayStepGameCardsDealt | ReplayStepGameOpeningCardChosen | ReplayStepGameOpeningCardsRevealed | ReplayStepGamePlayerAttacked | ReplayStepGamePlayerChallenged | ReplayStepGamePlayerAccused | ReplayStepGameCardDrawn | ReplayStepGameDiscardsReshuffled | ReplayStepGamePlayerEliminated | ReplayStepGameGameWon | ReplayStepGameRoundStarted | ReplayStepGameStakesPaid | ReplayStepGameDealerCardsDrawn | ReplayStepGameDealerChosen | ReplayStepGameTableDealt | ReplayStepGameCardsCaptured | ReplayStepGameBuildMade | ReplayStepGameBuildReserved | ReplayStepGameBuildExtended | ReplayStepGameCardTrailed | ReplayStepGameLeftoversTaken | ReplayStepGameRoundScored,
             Field(discriminator='type'),
         ]
     ]

@@ -234,6 +234,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Disputes, newest first (a player's: those about his hands)
+         * @description Filtered by hand and status; `next_cursor` goes on with older ones.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        /**
+         * Open a dispute on a hand, with a reason
+         * @description A player disputes only a hand he played (403 `not_your_hand`).
+         */
+        post: operations["openDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{dispute_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A dispute: its reason, evidence, re-adjudications and how it was closed
+         * @description An operator key needs the scope `disputes:read`.
+         */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{dispute_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a note of evidence to an open dispute
+         * @description An operator key needs the scope `disputes:write`.
+         */
+        post: operations["attachDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{dispute_id}/readjudications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay the disputed hand under its rules version, or a newer one, and show each
+         *     engine event and posting that would differ
+         * @description The events are shown as you may see the hand (a player: his seat's cards; the operator:
+         *     a spectator's; an auditor: all). The dispute records the re-adjudication's counts and
+         *     postings. A version not served is 422 `rules_version_not_served`; one older than the
+         *     hand's, 422 `rules_version_older`.
+         */
+        post: operations["readjudicateDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{dispute_id}/rejection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a dispute: closed, with nothing paid
+         * @description An operator key needs the scope `disputes:write`.
+         */
+        post: operations["rejectDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{dispute_id}/resolution": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a dispute with corrective postings through the ledger
+         * @description Each correction moves treasure between the house and the wallets of the hand's players
+         *     (422 `not_of_the_hand` for anyone else), appended with the dispute and naming it in its
+         *     reason. One that would overdraw a wallet refuses them all (422 `correction_overdraws`).
+         */
+        post: operations["resolveDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/feed": {
         parameters: {
             query?: never;
@@ -1732,6 +1872,31 @@ export interface components {
              */
             type: "concede";
         };
+        Correction: {
+            /** @example 10 */
+            amount: number;
+            /**
+             * @description Who pays: a player of the hand (his wallet) or `house`.
+             * @example house
+             */
+            from: string;
+            /**
+             * @description Who is paid: a player of the hand (his wallet) or `house`.
+             * @example pl_0123456789abcdef
+             */
+            to: string;
+        };
+        CorrectionPosted: {
+            amount: number;
+            /** @example house:issued */
+            from: string;
+            /** @description The posting's place in the log (GET /v1/feed). */
+            position: number;
+            /** @example dispute_correction:dp_3f9a1c2b7d4e5f60 */
+            reason: string;
+            /** @example wallet:pl_0123456789abcdef */
+            to: string;
+        };
         /** @description The turn in play and when it times out (seconds since the epoch). */
         DeadlineSetData: {
             deadline: number;
@@ -1844,6 +2009,97 @@ export interface components {
             pile?: string[];
             reshuffle: number;
         };
+        Dispute: {
+            /** Format: date-time */
+            closed_at: string | null;
+            /** @description The corrective postings its resolution made, each in the log. */
+            corrections: components["schemas"]["CorrectionPosted"][];
+            evidence: components["schemas"]["EvidenceShown"][];
+            hand_id: string;
+            /** @example dp_3f9a1c2b7d4e5f60 */
+            id: string;
+            /** Format: date-time */
+            opened_at: string;
+            /** @enum {string} */
+            opened_by: "player" | "auditor" | "operator";
+            /** @description The hand's players: those of them who may read the dispute. */
+            players: string[];
+            readjudications: components["schemas"]["ReadjudicationListed"][];
+            reason: string;
+            /** @description The decision that closed it (resolved or rejected), null while open. */
+            resolution: components["schemas"]["ResolutionShown"] | (never | null);
+            /** @enum {string} */
+            status: "open" | "resolved" | "rejected";
+            table_id: string;
+        };
+        /** @description A note of evidence attached to an open dispute, and who attached it. */
+        DisputeEvidenceAttachedData: {
+            actor: string;
+            /** @enum {unknown} */
+            attached_by: "auditor" | "operator" | "player";
+            dispute_id: string;
+            hand_id: string;
+            note: string;
+        };
+        DisputeOpen: {
+            /** @example hd_5d1f0a9b2c3e4f67 */
+            hand_id: string;
+            /** @description Why the hand is disputed (a player disputes only a hand he played). */
+            reason: string;
+        };
+        /** @description A dispute on a hand: who opened it (a player of the hand, an auditor or the operator), why, and the hand's players, who may read it. */
+        DisputeOpenedData: {
+            actor: string;
+            dispute_id: string;
+            hand_id: string;
+            /** @enum {unknown} */
+            opened_by: "auditor" | "operator" | "player";
+            players: string[];
+            reason: string;
+            table_id: string;
+        };
+        DisputePage: {
+            items: components["schemas"]["Dispute"][];
+            next_cursor: number | null;
+        };
+        DisputePosting: {
+            amount: number;
+            /** @example house:issued */
+            from: string;
+            /** @example dispute_correction:dp_3f9a1c2b7d4e5f60 */
+            reason: string;
+            /** @example wallet:pl_0123456789abcdef */
+            to: string;
+        };
+        /** @description The hand replayed under `rules_version` (the hand's own is `hand_rules_version`): how many of its engine events and postings differ, the command the engine refused if one, and each posting that differs (money only: the events' differences, which may hold hidden cards, are worked out again when shown, for each reader). */
+        DisputeReadjudicatedData: {
+            actor: string;
+            dispute_id: string;
+            events_differing: number;
+            hand_id: string;
+            hand_rules_version: number;
+            matches: boolean;
+            postings: Record<string, never>[];
+            postings_differing: number;
+            refused: string | null;
+            rules_version: number;
+        };
+        /** @description The dispute closed with nothing paid, and why. */
+        DisputeRejectedData: {
+            actor: string;
+            dispute_id: string;
+            hand_id: string;
+            note: string;
+        };
+        /** @description The dispute closed with corrective postings: the TreasurePosted events that follow it in the dispute's stream, each one of `postings`, naming the dispute in its reason. */
+        DisputeResolvedData: {
+            actor: string;
+            dispute_id: string;
+            hand_id: string;
+            note: string;
+            postings: Record<string, never>[];
+            table_id: string;
+        };
         DoubleEntryEvidence: {
             flows?: {
                 [key: string]: number;
@@ -1871,6 +2127,12 @@ export interface components {
             from_log: number;
             /** @description Its balance as projected. */
             projected: number;
+        };
+        EventDifference: {
+            /** @description The event's place among the hand's engine events, in order. */
+            index: number;
+            recorded: components["schemas"]["ShownEvent"] | (never | null);
+            replayed: components["schemas"]["ShownEvent"] | (never | null);
         };
         EventPage: {
             items: components["schemas"]["TableEvent"][];
@@ -1924,6 +2186,17 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        EvidenceAttach: {
+            /** @description What is attached: a description, a reference, a transcript's excerpt. */
+            note: string;
+        };
+        EvidenceShown: {
+            /** Format: date-time */
+            attached_at: string;
+            /** @enum {string} */
+            attached_by: "player" | "auditor" | "operator";
+            note: string;
+        };
         ExtendAction: {
             build: string;
             card: string;
@@ -1944,7 +2217,7 @@ export interface components {
             id: string;
         };
         /** @description One alternative per event type, told apart by `type`. */
-        FeedEvent: components["schemas"]["FeedEventTreasurePosted"] | components["schemas"]["FeedEventPlayerRegistered"] | components["schemas"]["FeedEventPlayerErased"] | components["schemas"]["FeedEventAuditorRegistered"] | components["schemas"]["FeedEventTokenChanged"] | components["schemas"]["FeedEventOperatorKeyCreated"] | components["schemas"]["FeedEventOperatorKeyChanged"] | components["schemas"]["FeedEventTableCreated"] | components["schemas"]["FeedEventPlayerSeated"] | components["schemas"]["FeedEventPlayerLeft"] | components["schemas"]["FeedEventHandBegan"] | components["schemas"]["FeedEventHandSettled"] | components["schemas"]["FeedEventSeedRevealed"] | components["schemas"]["FeedEventTableEnded"] | components["schemas"]["FeedEventDeadlineSet"] | components["schemas"]["FeedEventSettlementClaimed"] | components["schemas"]["FeedEventGameHandStarted"] | components["schemas"]["FeedEventGameTurnPassed"] | components["schemas"]["FeedEventGameStakeAnnounced"] | components["schemas"]["FeedEventGameBetPlaced"] | components["schemas"]["FeedEventGameSatOut"] | components["schemas"]["FeedEventGameCardDealt"] | components["schemas"]["FeedEventGameCardTurnedUp"] | components["schemas"]["FeedEventGameCardsShown"] | components["schemas"]["FeedEventGameStakeLost"] | components["schemas"]["FeedEventGameStood"] | components["schemas"]["FeedEventGameHandSplit"] | components["schemas"]["FeedEventGamePlayerCalled"] | components["schemas"]["FeedEventGameCallDecided"] | components["schemas"]["FeedEventGameSkeletonDeclared"] | components["schemas"]["FeedEventGameVolunteered"] | components["schemas"]["FeedEventGameShortfallRecorded"] | components["schemas"]["FeedEventGameHandEnded"] | components["schemas"]["FeedEventGameHandOpened"] | components["schemas"]["FeedEventGameCardsDealt"] | components["schemas"]["FeedEventGameOpeningCardChosen"] | components["schemas"]["FeedEventGameOpeningCardsRevealed"] | components["schemas"]["FeedEventGamePlayerAttacked"] | components["schemas"]["FeedEventGamePlayerChallenged"] | components["schemas"]["FeedEventGamePlayerAccused"] | components["schemas"]["FeedEventGameCardDrawn"] | components["schemas"]["FeedEventGameDiscardsReshuffled"] | components["schemas"]["FeedEventGamePlayerEliminated"] | components["schemas"]["FeedEventGameGameWon"] | components["schemas"]["FeedEventGameRoundStarted"] | components["schemas"]["FeedEventGameStakesPaid"] | components["schemas"]["FeedEventGameDealerCardsDrawn"] | components["schemas"]["FeedEventGameDealerChosen"] | components["schemas"]["FeedEventGameTableDealt"] | components["schemas"]["FeedEventGameCardsCaptured"] | components["schemas"]["FeedEventGameBuildMade"] | components["schemas"]["FeedEventGameBuildReserved"] | components["schemas"]["FeedEventGameBuildExtended"] | components["schemas"]["FeedEventGameCardTrailed"] | components["schemas"]["FeedEventGameLeftoversTaken"] | components["schemas"]["FeedEventGameRoundScored"];
+        FeedEvent: components["schemas"]["FeedEventTreasurePosted"] | components["schemas"]["FeedEventPlayerRegistered"] | components["schemas"]["FeedEventPlayerErased"] | components["schemas"]["FeedEventAuditorRegistered"] | components["schemas"]["FeedEventTokenChanged"] | components["schemas"]["FeedEventOperatorKeyCreated"] | components["schemas"]["FeedEventOperatorKeyChanged"] | components["schemas"]["FeedEventDisputeOpened"] | components["schemas"]["FeedEventDisputeEvidenceAttached"] | components["schemas"]["FeedEventDisputeReadjudicated"] | components["schemas"]["FeedEventDisputeResolved"] | components["schemas"]["FeedEventDisputeRejected"] | components["schemas"]["FeedEventTableCreated"] | components["schemas"]["FeedEventPlayerSeated"] | components["schemas"]["FeedEventPlayerLeft"] | components["schemas"]["FeedEventHandBegan"] | components["schemas"]["FeedEventHandSettled"] | components["schemas"]["FeedEventSeedRevealed"] | components["schemas"]["FeedEventTableEnded"] | components["schemas"]["FeedEventDeadlineSet"] | components["schemas"]["FeedEventSettlementClaimed"] | components["schemas"]["FeedEventGameHandStarted"] | components["schemas"]["FeedEventGameTurnPassed"] | components["schemas"]["FeedEventGameStakeAnnounced"] | components["schemas"]["FeedEventGameBetPlaced"] | components["schemas"]["FeedEventGameSatOut"] | components["schemas"]["FeedEventGameCardDealt"] | components["schemas"]["FeedEventGameCardTurnedUp"] | components["schemas"]["FeedEventGameCardsShown"] | components["schemas"]["FeedEventGameStakeLost"] | components["schemas"]["FeedEventGameStood"] | components["schemas"]["FeedEventGameHandSplit"] | components["schemas"]["FeedEventGamePlayerCalled"] | components["schemas"]["FeedEventGameCallDecided"] | components["schemas"]["FeedEventGameSkeletonDeclared"] | components["schemas"]["FeedEventGameVolunteered"] | components["schemas"]["FeedEventGameShortfallRecorded"] | components["schemas"]["FeedEventGameHandEnded"] | components["schemas"]["FeedEventGameHandOpened"] | components["schemas"]["FeedEventGameCardsDealt"] | components["schemas"]["FeedEventGameOpeningCardChosen"] | components["schemas"]["FeedEventGameOpeningCardsRevealed"] | components["schemas"]["FeedEventGamePlayerAttacked"] | components["schemas"]["FeedEventGamePlayerChallenged"] | components["schemas"]["FeedEventGamePlayerAccused"] | components["schemas"]["FeedEventGameCardDrawn"] | components["schemas"]["FeedEventGameDiscardsReshuffled"] | components["schemas"]["FeedEventGamePlayerEliminated"] | components["schemas"]["FeedEventGameGameWon"] | components["schemas"]["FeedEventGameRoundStarted"] | components["schemas"]["FeedEventGameStakesPaid"] | components["schemas"]["FeedEventGameDealerCardsDrawn"] | components["schemas"]["FeedEventGameDealerChosen"] | components["schemas"]["FeedEventGameTableDealt"] | components["schemas"]["FeedEventGameCardsCaptured"] | components["schemas"]["FeedEventGameBuildMade"] | components["schemas"]["FeedEventGameBuildReserved"] | components["schemas"]["FeedEventGameBuildExtended"] | components["schemas"]["FeedEventGameCardTrailed"] | components["schemas"]["FeedEventGameLeftoversTaken"] | components["schemas"]["FeedEventGameRoundScored"];
         FeedEventAuditorRegistered: {
             data: components["schemas"]["AuditorRegisteredData"];
             hand?: string | null;
@@ -1974,6 +2247,86 @@ export interface components {
              * @enum {string}
              */
             type: "DeadlineSet";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventDisputeEvidenceAttached: {
+            data: components["schemas"]["DisputeEvidenceAttachedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeEvidenceAttached";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventDisputeOpened: {
+            data: components["schemas"]["DisputeOpenedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeOpened";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventDisputeReadjudicated: {
+            data: components["schemas"]["DisputeReadjudicatedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeReadjudicated";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventDisputeRejected: {
+            data: components["schemas"]["DisputeRejectedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeRejected";
+            /** @description Its version in its stream. */
+            version: number;
+        };
+        FeedEventDisputeResolved: {
+            data: components["schemas"]["DisputeResolvedData"];
+            hand?: string | null;
+            /** @description The event's position in the log: pass it as `after` to go on from it. */
+            position: number;
+            recorded_at: string;
+            /** @example table-tb_3f9a1c2b7d4e5f60 */
+            stream: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeResolved";
             /** @description Its version in its stream. */
             version: number;
         };
@@ -2911,6 +3264,8 @@ export interface components {
         };
         Hand: {
             commitment: string;
+            /** @description The disputes about the hand, oldest first, with the corrective postings their resolutions made (GET /v1/hands/{hand_id} only). */
+            disputes?: components["schemas"]["HandDispute"][];
             /** @example hd_0a1b2c3d4e5f6071 */
             id: string;
             number: number;
@@ -2944,6 +3299,17 @@ export interface components {
             hand_id: string;
             number: number;
             seats: Record<string, never>[];
+        };
+        HandDispute: {
+            /** Format: date-time */
+            closed_at: string | null;
+            corrections: components["schemas"]["CorrectionPosted"][];
+            /** @example dp_3f9a1c2b7d4e5f60 */
+            id: string;
+            /** Format: date-time */
+            opened_at: string;
+            /** @enum {string} */
+            status: "open" | "resolved" | "rejected";
         };
         /** @description The hand is over: each hand's result, and the postings closing it, each `[from, to, amount, reason]` between the engine's accounts. */
         HandEndedData: {
@@ -3175,7 +3541,7 @@ export interface components {
              *       "treasure:write"
              *     ]
              */
-            scopes: ("players:read" | "players:write" | "treasure:read" | "treasure:write" | "tables:read" | "tables:write" | "auditors:admin" | "audit:read" | "audit:write" | "webhooks:admin" | "metrics:read" | "jobs:read" | "jobs:admin" | "keys:admin")[];
+            scopes: ("players:read" | "players:write" | "treasure:read" | "treasure:write" | "tables:read" | "tables:write" | "auditors:admin" | "audit:read" | "audit:write" | "disputes:read" | "disputes:write" | "webhooks:admin" | "metrics:read" | "jobs:read" | "jobs:admin" | "keys:admin")[];
         };
         KeyIssued: {
             key: components["schemas"]["Key"];
@@ -3294,6 +3660,14 @@ export interface components {
              */
             name: "money.settlement";
             passed: boolean;
+        };
+        NetDifference: {
+            account: string;
+            /** @description What the replay would have moved more (negative: less). */
+            difference: number;
+            /** @description What the account's differing postings moved as recorded. */
+            recorded: number;
+            replayed: number;
         };
         NoNegativeEvidence: {
             account?: string;
@@ -3599,6 +3973,12 @@ export interface components {
             /** @example wallet:pl_3f9a1c2b7d4e5f60 */
             to: string;
         };
+        PostingDifference: {
+            /** @description The posting's place among the hand's postings, in order. */
+            index: number;
+            recorded: components["schemas"]["DisputePosting"] | (never | null);
+            replayed: components["schemas"]["DisputePosting"] | (never | null);
+        };
         Problem: {
             /** @description 406: what the endpoint answers in */
             available?: string[];
@@ -3613,7 +3993,7 @@ export interface components {
              * @example insufficient_treasure
              * @enum {string}
              */
-            code?: "after_beyond_version" | "already_chosen" | "already_seated" | "as_of_not_reached" | "auditor_not_found" | "bad_action" | "bad_build" | "bad_capture" | "bad_card" | "bad_declaration" | "bad_extend" | "bad_options" | "bad_player_count" | "bad_players" | "bad_request" | "bad_reserve" | "bad_target" | "balance_too_low" | "bet_out_of_range" | "body_too_large" | "build_reserved" | "buy_in_fixed" | "buy_in_required" | "cannot_split" | "cannot_volunteer" | "card_not_in_hand" | "checkpoint_differs" | "checkpoint_pending" | "conflict" | "duplicate_seat" | "error" | "expectation_failed" | "expiry_passed" | "expiry_too_far" | "exports_busy" | "figure_cannot_build" | "forbidden" | "hand_in_play" | "hand_not_found" | "hand_not_settled" | "headers_too_large" | "house_key_missing" | "idempotency_key_reused" | "if_match_required" | "insufficient_balance" | "insufficient_treasure" | "internal_error" | "invalid_cursor" | "invalid_event" | "invalid_idempotency_key" | "invalid_input" | "invalid_json" | "invalid_name" | "invalid_options" | "invalid_secret" | "invalid_ticket" | "invalid_url" | "job_not_failed" | "job_not_found" | "key_expired" | "key_not_found" | "key_revoked" | "makes_pair" | "method_not_allowed" | "missing_scope" | "must_hold_value" | "must_take_matching" | "no_cards_to_draw" | "no_hand_in_play" | "no_seed" | "not_acceptable" | "not_enough_players" | "not_found" | "not_implemented" | "not_in_hand" | "not_ready" | "not_seated" | "not_settled" | "not_your_seat" | "not_your_turn" | "nothing_to_capture" | "own_build" | "owns_build" | "player_erased" | "player_not_found" | "precondition_failed" | "precondition_required" | "request_line_too_long" | "request_timeout" | "scope_not_held" | "stale_version" | "subscription_not_found" | "table_full" | "table_not_found" | "table_not_open" | "table_over" | "ticket_not_a_token" | "ticket_not_accepted" | "ticket_wrong_stream" | "token_revoked" | "too_early" | "too_many_requests" | "trail_not_allowed" | "unauthorized" | "unavailable" | "unknown_command" | "unknown_event_type" | "unknown_game" | "unknown_item" | "unknown_position" | "unknown_scope" | "unknown_seat" | "unknown_variant" | "unsupported_media_type" | "url_not_allowed" | "variant_conflict" | "version_conflict" | "volunteer_taken" | "waiters_busy" | "wrong_phase" | "wrong_value";
+            code?: "after_beyond_version" | "already_chosen" | "already_seated" | "as_of_not_reached" | "auditor_not_found" | "bad_action" | "bad_build" | "bad_capture" | "bad_card" | "bad_declaration" | "bad_extend" | "bad_options" | "bad_player_count" | "bad_players" | "bad_request" | "bad_reserve" | "bad_target" | "balance_too_low" | "bet_out_of_range" | "body_too_large" | "build_reserved" | "buy_in_fixed" | "buy_in_required" | "cannot_split" | "cannot_volunteer" | "card_not_in_hand" | "checkpoint_differs" | "checkpoint_pending" | "conflict" | "correction_overdraws" | "dispute_closed" | "dispute_not_found" | "duplicate_seat" | "error" | "expectation_failed" | "expiry_passed" | "expiry_too_far" | "exports_busy" | "figure_cannot_build" | "forbidden" | "hand_in_play" | "hand_not_found" | "hand_not_settled" | "headers_too_large" | "house_key_missing" | "idempotency_key_reused" | "if_match_required" | "insufficient_balance" | "insufficient_treasure" | "internal_error" | "invalid_correction" | "invalid_cursor" | "invalid_event" | "invalid_idempotency_key" | "invalid_input" | "invalid_json" | "invalid_name" | "invalid_note" | "invalid_options" | "invalid_secret" | "invalid_ticket" | "invalid_url" | "job_not_failed" | "job_not_found" | "key_expired" | "key_not_found" | "key_revoked" | "makes_pair" | "method_not_allowed" | "missing_scope" | "must_hold_value" | "must_take_matching" | "no_cards_to_draw" | "no_hand_in_play" | "no_seed" | "not_acceptable" | "not_enough_players" | "not_found" | "not_implemented" | "not_in_hand" | "not_of_the_hand" | "not_ready" | "not_seated" | "not_settled" | "not_your_dispute" | "not_your_hand" | "not_your_seat" | "not_your_turn" | "nothing_to_capture" | "own_build" | "owns_build" | "player_erased" | "player_not_found" | "precondition_failed" | "precondition_required" | "request_line_too_long" | "request_timeout" | "rules_version_not_served" | "rules_version_older" | "scope_not_held" | "stale_version" | "subscription_not_found" | "table_full" | "table_not_found" | "table_not_open" | "table_over" | "ticket_not_a_token" | "ticket_not_accepted" | "ticket_wrong_stream" | "token_revoked" | "too_early" | "too_many_requests" | "trail_not_allowed" | "unauthorized" | "unavailable" | "unknown_command" | "unknown_event_type" | "unknown_game" | "unknown_item" | "unknown_position" | "unknown_scope" | "unknown_seat" | "unknown_variant" | "unsupported_media_type" | "url_not_allowed" | "variant_conflict" | "version_conflict" | "volunteer_taken" | "waiters_busy" | "wrong_phase" | "wrong_value";
             /** @example account wallet:pl_1 holds 5, cannot pay 10 */
             detail?: string;
             /** @description Field errors, by location and field */
@@ -3641,12 +4021,65 @@ export interface components {
             max: number;
             min: number;
         };
+        Readjudicate: {
+            /**
+             * @description The rules version to replay the hand under: the hand's own when absent, or a newer one the game serves (GET /v1/games/{game}).
+             * @example 2
+             */
+            rules_version?: number | null;
+        };
+        Readjudication: {
+            events: components["schemas"]["EventDifference"][];
+            events_compared: number;
+            events_differing: number;
+            hand_id: string;
+            hand_rules_version: number;
+            /** @description Whether the replay gives exactly what was recorded. */
+            matches: boolean;
+            /** @description Per account, what the differing postings move, recorded and replayed. */
+            net: components["schemas"]["NetDifference"][];
+            postings: components["schemas"]["PostingDifference"][];
+            postings_differing: number;
+            /**
+             * @description The code of the recorded command the version refuses, if one: the replay ends there.
+             * @example bet_out_of_range
+             */
+            refused: string | null;
+            refused_command: components["schemas"]["RefusedCommand"] | (never | null);
+            rules_version: number;
+        };
+        ReadjudicationListed: {
+            events_differing: number;
+            hand_rules_version: number;
+            /** @description Whether the replay gives exactly what was recorded. */
+            matches: boolean;
+            postings: components["schemas"]["PostingDifference"][];
+            postings_differing: number;
+            /** Format: date-time */
+            readjudicated_at: string;
+            /**
+             * @description The code of the recorded command the version refuses, if one: the replay ends there.
+             * @example bet_out_of_range
+             */
+            refused: string | null;
+            rules_version: number;
+        };
         Ready: {
             checks: {
                 [key: string]: string;
             };
             /** @example ready */
             status: string;
+        };
+        RefusedCommand: {
+            code: string;
+            detail: string;
+            /** @description How many engine events the replay gave before the refusal. */
+            index: number;
+        };
+        Rejection: {
+            /** @description Why nothing is paid. */
+            note: string;
         };
         Replay: {
             game: string;
@@ -3658,7 +4091,7 @@ export interface components {
             viewer: components["schemas"]["Viewer"];
         };
         /** @description One alternative per event type, told apart by `type`. */
-        ReplayStep: components["schemas"]["ReplayStepTreasurePosted"] | components["schemas"]["ReplayStepPlayerRegistered"] | components["schemas"]["ReplayStepPlayerErased"] | components["schemas"]["ReplayStepAuditorRegistered"] | components["schemas"]["ReplayStepTokenChanged"] | components["schemas"]["ReplayStepOperatorKeyCreated"] | components["schemas"]["ReplayStepOperatorKeyChanged"] | components["schemas"]["ReplayStepTableCreated"] | components["schemas"]["ReplayStepPlayerSeated"] | components["schemas"]["ReplayStepPlayerLeft"] | components["schemas"]["ReplayStepHandBegan"] | components["schemas"]["ReplayStepHandSettled"] | components["schemas"]["ReplayStepSeedRevealed"] | components["schemas"]["ReplayStepTableEnded"] | components["schemas"]["ReplayStepDeadlineSet"] | components["schemas"]["ReplayStepSettlementClaimed"] | components["schemas"]["ReplayStepGameHandStarted"] | components["schemas"]["ReplayStepGameTurnPassed"] | components["schemas"]["ReplayStepGameStakeAnnounced"] | components["schemas"]["ReplayStepGameBetPlaced"] | components["schemas"]["ReplayStepGameSatOut"] | components["schemas"]["ReplayStepGameCardDealt"] | components["schemas"]["ReplayStepGameCardTurnedUp"] | components["schemas"]["ReplayStepGameCardsShown"] | components["schemas"]["ReplayStepGameStakeLost"] | components["schemas"]["ReplayStepGameStood"] | components["schemas"]["ReplayStepGameHandSplit"] | components["schemas"]["ReplayStepGamePlayerCalled"] | components["schemas"]["ReplayStepGameCallDecided"] | components["schemas"]["ReplayStepGameSkeletonDeclared"] | components["schemas"]["ReplayStepGameVolunteered"] | components["schemas"]["ReplayStepGameShortfallRecorded"] | components["schemas"]["ReplayStepGameHandEnded"] | components["schemas"]["ReplayStepGameHandOpened"] | components["schemas"]["ReplayStepGameCardsDealt"] | components["schemas"]["ReplayStepGameOpeningCardChosen"] | components["schemas"]["ReplayStepGameOpeningCardsRevealed"] | components["schemas"]["ReplayStepGamePlayerAttacked"] | components["schemas"]["ReplayStepGamePlayerChallenged"] | components["schemas"]["ReplayStepGamePlayerAccused"] | components["schemas"]["ReplayStepGameCardDrawn"] | components["schemas"]["ReplayStepGameDiscardsReshuffled"] | components["schemas"]["ReplayStepGamePlayerEliminated"] | components["schemas"]["ReplayStepGameGameWon"] | components["schemas"]["ReplayStepGameRoundStarted"] | components["schemas"]["ReplayStepGameStakesPaid"] | components["schemas"]["ReplayStepGameDealerCardsDrawn"] | components["schemas"]["ReplayStepGameDealerChosen"] | components["schemas"]["ReplayStepGameTableDealt"] | components["schemas"]["ReplayStepGameCardsCaptured"] | components["schemas"]["ReplayStepGameBuildMade"] | components["schemas"]["ReplayStepGameBuildReserved"] | components["schemas"]["ReplayStepGameBuildExtended"] | components["schemas"]["ReplayStepGameCardTrailed"] | components["schemas"]["ReplayStepGameLeftoversTaken"] | components["schemas"]["ReplayStepGameRoundScored"];
+        ReplayStep: components["schemas"]["ReplayStepTreasurePosted"] | components["schemas"]["ReplayStepPlayerRegistered"] | components["schemas"]["ReplayStepPlayerErased"] | components["schemas"]["ReplayStepAuditorRegistered"] | components["schemas"]["ReplayStepTokenChanged"] | components["schemas"]["ReplayStepOperatorKeyCreated"] | components["schemas"]["ReplayStepOperatorKeyChanged"] | components["schemas"]["ReplayStepDisputeOpened"] | components["schemas"]["ReplayStepDisputeEvidenceAttached"] | components["schemas"]["ReplayStepDisputeReadjudicated"] | components["schemas"]["ReplayStepDisputeResolved"] | components["schemas"]["ReplayStepDisputeRejected"] | components["schemas"]["ReplayStepTableCreated"] | components["schemas"]["ReplayStepPlayerSeated"] | components["schemas"]["ReplayStepPlayerLeft"] | components["schemas"]["ReplayStepHandBegan"] | components["schemas"]["ReplayStepHandSettled"] | components["schemas"]["ReplayStepSeedRevealed"] | components["schemas"]["ReplayStepTableEnded"] | components["schemas"]["ReplayStepDeadlineSet"] | components["schemas"]["ReplayStepSettlementClaimed"] | components["schemas"]["ReplayStepGameHandStarted"] | components["schemas"]["ReplayStepGameTurnPassed"] | components["schemas"]["ReplayStepGameStakeAnnounced"] | components["schemas"]["ReplayStepGameBetPlaced"] | components["schemas"]["ReplayStepGameSatOut"] | components["schemas"]["ReplayStepGameCardDealt"] | components["schemas"]["ReplayStepGameCardTurnedUp"] | components["schemas"]["ReplayStepGameCardsShown"] | components["schemas"]["ReplayStepGameStakeLost"] | components["schemas"]["ReplayStepGameStood"] | components["schemas"]["ReplayStepGameHandSplit"] | components["schemas"]["ReplayStepGamePlayerCalled"] | components["schemas"]["ReplayStepGameCallDecided"] | components["schemas"]["ReplayStepGameSkeletonDeclared"] | components["schemas"]["ReplayStepGameVolunteered"] | components["schemas"]["ReplayStepGameShortfallRecorded"] | components["schemas"]["ReplayStepGameHandEnded"] | components["schemas"]["ReplayStepGameHandOpened"] | components["schemas"]["ReplayStepGameCardsDealt"] | components["schemas"]["ReplayStepGameOpeningCardChosen"] | components["schemas"]["ReplayStepGameOpeningCardsRevealed"] | components["schemas"]["ReplayStepGamePlayerAttacked"] | components["schemas"]["ReplayStepGamePlayerChallenged"] | components["schemas"]["ReplayStepGamePlayerAccused"] | components["schemas"]["ReplayStepGameCardDrawn"] | components["schemas"]["ReplayStepGameDiscardsReshuffled"] | components["schemas"]["ReplayStepGamePlayerEliminated"] | components["schemas"]["ReplayStepGameGameWon"] | components["schemas"]["ReplayStepGameRoundStarted"] | components["schemas"]["ReplayStepGameStakesPaid"] | components["schemas"]["ReplayStepGameDealerCardsDrawn"] | components["schemas"]["ReplayStepGameDealerChosen"] | components["schemas"]["ReplayStepGameTableDealt"] | components["schemas"]["ReplayStepGameCardsCaptured"] | components["schemas"]["ReplayStepGameBuildMade"] | components["schemas"]["ReplayStepGameBuildReserved"] | components["schemas"]["ReplayStepGameBuildExtended"] | components["schemas"]["ReplayStepGameCardTrailed"] | components["schemas"]["ReplayStepGameLeftoversTaken"] | components["schemas"]["ReplayStepGameRoundScored"];
         ReplayStepAuditorRegistered: {
             cause: components["schemas"]["Cause"];
             data: components["schemas"]["AuditorRegisteredData"];
@@ -3702,6 +4135,121 @@ export interface components {
              * @enum {string}
              */
             type: "DeadlineSet";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepDisputeEvidenceAttached: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["DisputeEvidenceAttachedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeEvidenceAttached";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepDisputeOpened: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["DisputeOpenedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeOpened";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepDisputeReadjudicated: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["DisputeReadjudicatedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeReadjudicated";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepDisputeRejected: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["DisputeRejectedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeRejected";
+            /** @description The table stream's version. */
+            version: number;
+        };
+        ReplayStepDisputeResolved: {
+            cause: components["schemas"]["Cause"];
+            data: components["schemas"]["DisputeResolvedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /** @description The hand after this event, as you may see it. */
+            state: components["schemas"]["View"] | (never | null);
+            step: number;
+            /** @description Caused by a timeout. */
+            timeout: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeResolved";
             /** @description The table stream's version. */
             version: number;
         };
@@ -4964,6 +5512,17 @@ export interface components {
             type: "reserve";
             value: number;
         };
+        Resolution: {
+            /** @description The corrective postings, made in order, all or none: one that would overdraw a wallet refuses the whole resolution (422 `correction_overdraws`). */
+            corrections: components["schemas"]["Correction"][];
+            /** @description The decision, as the dispute keeps it. */
+            note: string;
+        };
+        ResolutionShown: {
+            /** Format: date-time */
+            at: string;
+            note: string;
+        };
         RevealAction: {
             /** @description Casino pirate: a value for any of your undeclared skeletons, by card id. */
             declare?: {
@@ -5257,6 +5816,14 @@ export interface components {
             payee: number;
             payer: number;
             shortfall: number;
+        };
+        ShownEvent: {
+            /** @description The engine's event as you may see it (a hidden card is left out). */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @example CardDealt */
+            type: string;
         };
         SideScoreData: {
             cards: number;
@@ -5580,7 +6147,7 @@ export interface components {
             reason: string;
         };
         /** @description One alternative per event type, told apart by `type`. */
-        TableEvent: components["schemas"]["TableEventTreasurePosted"] | components["schemas"]["TableEventPlayerRegistered"] | components["schemas"]["TableEventPlayerErased"] | components["schemas"]["TableEventAuditorRegistered"] | components["schemas"]["TableEventTokenChanged"] | components["schemas"]["TableEventOperatorKeyCreated"] | components["schemas"]["TableEventOperatorKeyChanged"] | components["schemas"]["TableEventTableCreated"] | components["schemas"]["TableEventPlayerSeated"] | components["schemas"]["TableEventPlayerLeft"] | components["schemas"]["TableEventHandBegan"] | components["schemas"]["TableEventHandSettled"] | components["schemas"]["TableEventSeedRevealed"] | components["schemas"]["TableEventTableEnded"] | components["schemas"]["TableEventDeadlineSet"] | components["schemas"]["TableEventSettlementClaimed"] | components["schemas"]["TableEventGameHandStarted"] | components["schemas"]["TableEventGameTurnPassed"] | components["schemas"]["TableEventGameStakeAnnounced"] | components["schemas"]["TableEventGameBetPlaced"] | components["schemas"]["TableEventGameSatOut"] | components["schemas"]["TableEventGameCardDealt"] | components["schemas"]["TableEventGameCardTurnedUp"] | components["schemas"]["TableEventGameCardsShown"] | components["schemas"]["TableEventGameStakeLost"] | components["schemas"]["TableEventGameStood"] | components["schemas"]["TableEventGameHandSplit"] | components["schemas"]["TableEventGamePlayerCalled"] | components["schemas"]["TableEventGameCallDecided"] | components["schemas"]["TableEventGameSkeletonDeclared"] | components["schemas"]["TableEventGameVolunteered"] | components["schemas"]["TableEventGameShortfallRecorded"] | components["schemas"]["TableEventGameHandEnded"] | components["schemas"]["TableEventGameHandOpened"] | components["schemas"]["TableEventGameCardsDealt"] | components["schemas"]["TableEventGameOpeningCardChosen"] | components["schemas"]["TableEventGameOpeningCardsRevealed"] | components["schemas"]["TableEventGamePlayerAttacked"] | components["schemas"]["TableEventGamePlayerChallenged"] | components["schemas"]["TableEventGamePlayerAccused"] | components["schemas"]["TableEventGameCardDrawn"] | components["schemas"]["TableEventGameDiscardsReshuffled"] | components["schemas"]["TableEventGamePlayerEliminated"] | components["schemas"]["TableEventGameGameWon"] | components["schemas"]["TableEventGameRoundStarted"] | components["schemas"]["TableEventGameStakesPaid"] | components["schemas"]["TableEventGameDealerCardsDrawn"] | components["schemas"]["TableEventGameDealerChosen"] | components["schemas"]["TableEventGameTableDealt"] | components["schemas"]["TableEventGameCardsCaptured"] | components["schemas"]["TableEventGameBuildMade"] | components["schemas"]["TableEventGameBuildReserved"] | components["schemas"]["TableEventGameBuildExtended"] | components["schemas"]["TableEventGameCardTrailed"] | components["schemas"]["TableEventGameLeftoversTaken"] | components["schemas"]["TableEventGameRoundScored"];
+        TableEvent: components["schemas"]["TableEventTreasurePosted"] | components["schemas"]["TableEventPlayerRegistered"] | components["schemas"]["TableEventPlayerErased"] | components["schemas"]["TableEventAuditorRegistered"] | components["schemas"]["TableEventTokenChanged"] | components["schemas"]["TableEventOperatorKeyCreated"] | components["schemas"]["TableEventOperatorKeyChanged"] | components["schemas"]["TableEventDisputeOpened"] | components["schemas"]["TableEventDisputeEvidenceAttached"] | components["schemas"]["TableEventDisputeReadjudicated"] | components["schemas"]["TableEventDisputeResolved"] | components["schemas"]["TableEventDisputeRejected"] | components["schemas"]["TableEventTableCreated"] | components["schemas"]["TableEventPlayerSeated"] | components["schemas"]["TableEventPlayerLeft"] | components["schemas"]["TableEventHandBegan"] | components["schemas"]["TableEventHandSettled"] | components["schemas"]["TableEventSeedRevealed"] | components["schemas"]["TableEventTableEnded"] | components["schemas"]["TableEventDeadlineSet"] | components["schemas"]["TableEventSettlementClaimed"] | components["schemas"]["TableEventGameHandStarted"] | components["schemas"]["TableEventGameTurnPassed"] | components["schemas"]["TableEventGameStakeAnnounced"] | components["schemas"]["TableEventGameBetPlaced"] | components["schemas"]["TableEventGameSatOut"] | components["schemas"]["TableEventGameCardDealt"] | components["schemas"]["TableEventGameCardTurnedUp"] | components["schemas"]["TableEventGameCardsShown"] | components["schemas"]["TableEventGameStakeLost"] | components["schemas"]["TableEventGameStood"] | components["schemas"]["TableEventGameHandSplit"] | components["schemas"]["TableEventGamePlayerCalled"] | components["schemas"]["TableEventGameCallDecided"] | components["schemas"]["TableEventGameSkeletonDeclared"] | components["schemas"]["TableEventGameVolunteered"] | components["schemas"]["TableEventGameShortfallRecorded"] | components["schemas"]["TableEventGameHandEnded"] | components["schemas"]["TableEventGameHandOpened"] | components["schemas"]["TableEventGameCardsDealt"] | components["schemas"]["TableEventGameOpeningCardChosen"] | components["schemas"]["TableEventGameOpeningCardsRevealed"] | components["schemas"]["TableEventGamePlayerAttacked"] | components["schemas"]["TableEventGamePlayerChallenged"] | components["schemas"]["TableEventGamePlayerAccused"] | components["schemas"]["TableEventGameCardDrawn"] | components["schemas"]["TableEventGameDiscardsReshuffled"] | components["schemas"]["TableEventGamePlayerEliminated"] | components["schemas"]["TableEventGameGameWon"] | components["schemas"]["TableEventGameRoundStarted"] | components["schemas"]["TableEventGameStakesPaid"] | components["schemas"]["TableEventGameDealerCardsDrawn"] | components["schemas"]["TableEventGameDealerChosen"] | components["schemas"]["TableEventGameTableDealt"] | components["schemas"]["TableEventGameCardsCaptured"] | components["schemas"]["TableEventGameBuildMade"] | components["schemas"]["TableEventGameBuildReserved"] | components["schemas"]["TableEventGameBuildExtended"] | components["schemas"]["TableEventGameCardTrailed"] | components["schemas"]["TableEventGameLeftoversTaken"] | components["schemas"]["TableEventGameRoundScored"];
         TableEventAuditorRegistered: {
             data: components["schemas"]["AuditorRegisteredData"];
             hand?: string | null;
@@ -5611,6 +6178,86 @@ export interface components {
              * @enum {string}
              */
             type: "DeadlineSet";
+            version: number;
+        };
+        TableEventDisputeEvidenceAttached: {
+            data: components["schemas"]["DisputeEvidenceAttachedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeEvidenceAttached";
+            version: number;
+        };
+        TableEventDisputeOpened: {
+            data: components["schemas"]["DisputeOpenedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeOpened";
+            version: number;
+        };
+        TableEventDisputeReadjudicated: {
+            data: components["schemas"]["DisputeReadjudicatedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeReadjudicated";
+            version: number;
+        };
+        TableEventDisputeRejected: {
+            data: components["schemas"]["DisputeRejectedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeRejected";
+            version: number;
+        };
+        TableEventDisputeResolved: {
+            data: components["schemas"]["DisputeResolvedData"];
+            hand?: string | null;
+            /**
+             * @example table
+             * @enum {string}
+             */
+            kind: "table";
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeResolved";
             version: number;
         };
         TableEventGameBetPlaced: {
@@ -7165,6 +7812,277 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDisputes: {
+        parameters: {
+            query?: {
+                hand_id?: string | null;
+                status?: "open" | "resolved" | "rejected" | null;
+                /** @description The `next_cursor` of the page before: the list goes on with older disputes. */
+                before?: number | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputePage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    openDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeOpen"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    attachDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvidenceAttach"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    readjudicateDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Readjudicate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readjudication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rejectDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Rejection"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resolveDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Resolution"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];

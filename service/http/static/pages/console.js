@@ -5,6 +5,7 @@ import {
 } from "../banco.js";
 import { auditorsDesk, closeTable, createTable, playerDesk, registerPlayer } from "./console_desk.js";
 import { keysSection } from "./console_keys.js";
+import { disputesSection } from "./console_disputes.js";
 
 const th = (text, num) => el("th", { scope: "col", class: num ? "num" : null }, text);
 const badge = (status) => el("span", { class: ["badge", status] }, status);
@@ -246,7 +247,7 @@ async function start(who) {
   const tables = await tablesSection(games, operator);
   if (!operator) {
     main.append(el("div", { class: "grid" }, tables, playersSection(null)),
-      jobsSection(operator), ledgerSection(), checkpointsSection(operator));
+      jobsSection(operator), ledgerSection(), checkpointsSection(operator), disputesSection());
     return;
   }
   let players = null;
@@ -257,6 +258,7 @@ async function start(who) {
       createTable(games, () => tables.reload())),
     el("div", { class: "grid" }, tables, players), desk.section, auditorsDesk(),
     jobsSection(operator), ledgerSection(), checkpointsSection(operator));
+  if (who.scopes.includes("disputes:read")) main.append(disputesSection());
   if (who.scopes.includes("keys:admin")) main.append(keysSection(who));
 }
 

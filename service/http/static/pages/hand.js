@@ -8,6 +8,7 @@ import { checkHand } from "../deck_check.js";
 import { handView, moneyView, seatsView, turnOf } from "./table_views.js";
 import { playerCell, seatName } from "./seats.js";
 import { available } from "../fair_deck.js";
+import { disputesSection } from "./hand_disputes.js";
 
 const id = pathId();
 const DECKS = { "sette-e-mezzo": "french", cassino: "french", "siete-y-media": "spanish" };
@@ -348,8 +349,13 @@ async function render(who) {
       el("dt", {}, "server seed"), el("dd", {}, hand.server_seed ? el("code", { class: "hash" }, hand.server_seed)
         : el("span", { class: "muted" }, hand.status === "settled" ? "for auditors only" : "revealed once settled")),
       el("dt", {}, "seats"), el("dd", {}, seats))));
+  // The console links a hand's disputes (#disputes); the replay then keeps its step in the address.
+  const toDisputes = location.hash === "#disputes";
   const replayed = replaySection(replay, game, hand);
-  main.append(replayed.section, postingsSection(hand));
+  const mayDispute = you !== null || who.role === "auditor" ||
+    (who.role === "operator" && (who.scopes || []).includes("disputes:write"));
+  main.append(replayed.section, postingsSection(hand), disputesSection(who, hand, mayDispute));
+  if (toDisputes) document.getElementById("disputes").scrollIntoView();
   const pending = el("section", { "aria-labelledby": "verification" }, el("h2", { id: "verification" }, "Verification"),
     el("p", { class: "muted", "aria-busy": "true" }, "Checking the deck in this browser…"));
   main.append(pending);

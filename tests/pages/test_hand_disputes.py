@@ -1,0 +1,68 @@
+"""Disputes in the pages: a player opens one on his hand's page, attaches evidence and has the
+hand re-adjudicated; once the operator resolves it, the page shows its corrective postings, and
+the console lists it, linked to the hand. Both pages pass axe with the disputes shown."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.pages.conftest import Api, signed_in
+from tests.pages.test_hand_page import play
+from tests.pages.test_phone_and_axe import axe_source, serious
+
+
+def test_a_player_disputes_his_hand_and_sees_its_correction(page, served):
+    api = Api(served)
+    played = play(api, "sette-e-mezzo")
+    me = played.players[0]
+    signed_in(page, me.token)
+    page.goto(f"/hands/{played.hand}")
+    section = page.locator("#disputes")
+    expect(section.get_by_text("No dispute about this hand.")).to_be_visible()
+    section.get_by_label("Reason").fill("my second card was slow to come")
+    section.get_by_role("button", name="Open a dispute").click()
+    dispute = section.locator("article.dispute")
+    expect(dispute).to_contain_text("open")
+    expect(dispute).to_contain_text("my second card was slow to come")
+    dispute_id = dispute.get_attribute("id")
+    assert dispute_id and dispute_id.startswith("dp_")
+
+    dispute.get_by_label("Evidence", exact=True).fill("the table's events at 21:04")
+    dispute.get_by_role("button", name="Attach evidence").click()
+    expect(dispute.get_by_role("list", name=f"Evidence of {dispute_id}")).to_contain_text(
+        "the table's events at 21:04 (player")
+    dispute.get_by_role("button", name="Re-adjudicate").click()
+    expect(page.locator(f"#readjudication-{dispute_id}")).to_contain_text(
+        "as recorded under rules version 1")
+    # A version the game does not serve: the API's problem, shown, and nothing recorded.
+    dispute = section.locator("article.dispute")
+    dispute.get_by_label("Rules version").fill("9")
+    dispute.get_by_role("button", name="Re-adjudicate").click()
+    expect(section.locator(".problem-box")).to_contain_text("rules version 9 is not served")
+    assert len(api.get(f"/v1/disputes/{dispute_id}")["readjudications"]) == 1
+    assert serious(page, axe_source()) == []
+
+    api.post(f"/v1/disputes/{dispute_id}/resolution", {
+        "note": "a goodwill payment", "corrections": [{"from": "house", "to": me.id, "amount": 7}]})
+    page.reload()
+    dispute = page.locator("#disputes article.dispute")
+    expect(dispute).to_contain_text("resolved: a goodwill payment")
+    corrections = dispute.get_by_role("table", name=f"Corrective postings of {dispute_id}")
+    expect(corrections).to_contain_text(f"wallet:{me.id}")
+    expect(corrections).to_contain_text(f"dispute_correction:{dispute_id}")
+    expect(dispute.get_by_role("button")).to_have_count(0)  # closed: nothing more to do
+    assert serious(page, axe_source()) == []
+
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    listed = page.locator("#disputes-table")
+    page.locator("#disputes").get_by_label("Disputes shown").select_option("resolved")
+    row = listed.locator("tbody tr", has_text=dispute_id)
+    expect(row).to_contain_text("resolved")
+    expect(row).to_contain_text("7")
+    row.get_by_role("link", name=played.hand).click()
+    expect(page).to_have_url(re.compile(re.escape(f"{served.url}/hands/{played.hand}#")))
+    expect(page.locator(f"#{dispute_id}")).to_contain_text("resolved")
