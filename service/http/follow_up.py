@@ -41,4 +41,4 @@ def table_played(notice: object, uow: UnitOfWork) -> None:
     relay.offer(notice.table)
     counter = COUNTED.get(notice.command)
     if counter is not None:
-        uow.after_commit(counter.labels(game=notice.table.game).inc)
+        uow.after_commit(metrics.labelled(counter, notice.table.game).inc)
