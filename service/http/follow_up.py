@@ -9,11 +9,11 @@ the worker's sweeper finds them.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from flask import current_app
 
+from games import frozen
 from service.application.commands import TablePlayed
 from service.application.unit_of_work import UnitOfWork
 from service.runtime import metrics
@@ -35,7 +35,7 @@ def table_played(notice: object, uow: UnitOfWork) -> None:
     jobs: DeferredJobs = current_app.extensions["banco.jobs"]
     feeds: Feeds = current_app.extensions["banco.feeds"]
     relay: Relay = current_app.extensions["banco.relay"]
-    snapshot = replace(notice.table, state=None)  # what the jobs need of it
+    snapshot = frozen.replace(notice.table, state=None)  # what the jobs need of it
     uow.after_commit(lambda: jobs.after(snapshot, notice.ended))
     feeds.offer(notice.table)
     relay.offer(notice.table)
