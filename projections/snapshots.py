@@ -10,6 +10,7 @@ snapshots from the tables' events (`projections.table_fold.resnapshot`).
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -28,9 +29,24 @@ class _Envelope(msgspec.Struct, Generic[S]):
 
 _encoder = msgspec.json.Encoder()
 
+# The state this thread encoded last, and its bytes: a move's table is encoded for its row and
+# again for the node's streamers (`projections.tables.passed`), the same state both times.
+# States are never changed in place (the engines make a new one for each event), so the same
+# object is the same bytes; held here, it cannot be collected and its id taken by another.
+_last = threading.local()
+
 
 def encode(state: Any) -> bytes:
     """The stored form of an engine state."""
+    last = getattr(_last, "encoded", None)
+    if last is not None and last[0] is state:
+        return last[1]
+    data = _encode(state)
+    _last.encoded = (state, data)
+    return data
+
+
+def _encode(state: Any) -> bytes:
     # Dicts sorted by key and sets in order, so that the same state is the same bytes whichever
     # way it was reached (a rebuild's fold against the live path's, whose events' data come
     # back from jsonb with their keys in another order). Sorting wants str keys: a state's int

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,7 +12,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from events import ledger
-from games import registry
+from games import frozen, registry
 from games.contract import Engine
 from projections import snapshots
 
@@ -172,8 +172,9 @@ class _Passed(msgspec.Struct):
 def passed(table: TableRow) -> bytes:
     """The table as `received` reads it back in another process: its balances and the
     transaction that wrote it included."""
+    # The state as its row's save just encoded it (`snapshots.encode` keeps the last).
     state = _NULL if table.state is None else snapshots.encode(table.state)
-    return msgspec.json.encode(_Passed(replace(table, state=None), msgspec.Raw(state)))
+    return msgspec.json.encode(_Passed(frozen.replace(table, state=None), msgspec.Raw(state)))
 
 
 def received(data: bytes) -> TableRow:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from inspect import iscoroutinefunction
+from types import FunctionType, MethodType
 from typing import Any
 
 import psycopg
@@ -87,6 +89,33 @@ API_SPEC = {
     },
     **reference.SETTINGS,
 }
+
+
+class BancoFlask(Flask):
+    """Flask, asking once per function whether it is a coroutine function.
+
+    Flask asks it of every hook and view it calls, each time (`ensure_sync`): about fifteen
+    times a request, which cost more of a request's CPU than its routing. Whether a function is
+    `async def` never changes, so the answer is kept, by the plain function (a view's method
+    is bound anew for each request: its function is the key). Functions made for one request
+    (`after_this_request`) would each add a key: past `KEPT` answers, no more are kept."""
+
+    KEPT = 4096
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._is_async: dict[FunctionType, bool] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        plain = func.__func__ if isinstance(func, MethodType) else func
+        if not isinstance(plain, FunctionType):
+            return super().ensure_sync(func)
+        is_async = self._is_async.get(plain)
+        if is_async is None:
+            is_async = iscoroutinefunction(func)
+            if len(self._is_async) < self.KEPT:
+                self._is_async[plain] = is_async
+        return self.async_to_sync(func) if is_async else func
 
 
 class BancoApi(Api):
@@ -180,7 +209,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     if connect:
         tracing.configure("banco-api")
     # The pages' scripts and styles are the app's static files (`/static/...`).
-    app = Flask("banco", static_folder=str(pages.STATIC))
+    app = BancoFlask("banco", static_folder=str(pages.STATIC))
     app.request_class = bodies.Request  # a chunked body held to the cap too
     app.config.update(API_SPEC, BANCO=config, MAX_CONTENT_LENGTH=config.max_body_bytes)
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -9,11 +9,11 @@ the worker's sweeper finds them.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from flask import current_app
 
+from games import frozen
 from service.application.commands import TablePlayed
 from service.application.unit_of_work import UnitOfWork
 from service.runtime import metrics
@@ -35,10 +35,10 @@ def table_played(notice: object, uow: UnitOfWork) -> None:
     jobs: DeferredJobs = current_app.extensions["banco.jobs"]
     feeds: Feeds = current_app.extensions["banco.feeds"]
     relay: Relay = current_app.extensions["banco.relay"]
-    snapshot = replace(notice.table, state=None)  # what the jobs need of it
+    snapshot = frozen.replace(notice.table, state=None)  # what the jobs need of it
     uow.after_commit(lambda: jobs.after(snapshot, notice.ended))
     feeds.offer(notice.table)
     relay.offer(notice.table)
     counter = COUNTED.get(notice.command)
     if counter is not None:
-        uow.after_commit(counter.labels(game=notice.table.game).inc)
+        uow.after_commit(metrics.labelled(counter, notice.table.game).inc)

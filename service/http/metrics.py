@@ -68,8 +68,8 @@ def _done(response: Response) -> Response:
         # The URL rule, not the path: one series per route, whatever ids a client sends.
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"
         method = request.method if request.method in METHODS else "other"
-        metrics.REQUEST_SECONDS.labels(method, route, str(response.status_code)).observe(
-            time.perf_counter() - started)
+        metrics.labelled(metrics.REQUEST_SECONDS, method, route,
+                         str(response.status_code)).observe(time.perf_counter() - started)
     return response
 
 

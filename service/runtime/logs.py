@@ -38,6 +38,12 @@ def configure(level: str = "INFO") -> None:
     """Send the `banco` loggers to stderr as JSON lines."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
+    # What a record gathers that no line here (nor gunicorn's, nor RQ's) shows: the caller's
+    # file and line, found by walking up the stack, and the thread's and process's names. The
+    # API writes a line a request; these are logging's documented switches for them.
+    logging._srcfile = None
+    logging.logThreads = False
+    logging.logMultiprocessing = False
     logger = logging.getLogger("banco")
     logger.handlers[:] = [handler]
     logger.setLevel(level)

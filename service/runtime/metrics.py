@@ -15,7 +15,10 @@ Nothing here costs a round trip: an increment writes to a memory-mapped file.
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client.metrics import MetricWrapperBase
 
 REQUEST_SECONDS = Histogram(
     "banco_http_request_duration_seconds",
@@ -50,3 +53,18 @@ DB_POOL_MAX = Gauge(
     multiprocess_mode="livesum")
 OPEN_STREAMS = Gauge("banco_open_streams", "Server-Sent Events streams open now",
                      multiprocess_mode="livesum")
+
+
+_children: dict[tuple[int, tuple[str, ...]], Any] = {}
+
+
+def labelled(metric: MetricWrapperBase, *values: str) -> Any:
+    """`metric.labels(*values)`, kept. prometheus_client checks the values and takes a lock at
+    every call of `labels`, which the request's timing and the actions' count make on every
+    request; the child it makes is the metric's for good, and label values here come from short
+    fixed sets (methods, routes, statuses, games), so keeping them keeps no more."""
+    key = (id(metric), values)
+    child = _children.get(key)
+    if child is None:
+        child = _children[key] = metric.labels(*values)
+    return child

@@ -201,3 +201,32 @@ def test_a_table_passed_to_another_process_reads_back_whole():
     assert back.created_at.isoformat() == table.created_at.isoformat()
     empty = tables.TableRow("tb_fedcba9876543210", "pirate-pairs", {}, "open", 1)
     assert tables.received(tables.passed(empty)) == empty
+
+
+def test_a_state_is_encoded_as_it_is_each_time_though_the_last_is_kept():
+    """`snapshots.encode` keeps each thread's last state with its bytes, so that a move's row
+    and the table passed to the streamers share one encoding: a different state, though equal
+    to the last, or encoded in another thread, is its own bytes, and the table passed after its
+    state moved on carries the new state."""
+    import threading
+
+    from projections import snapshots
+
+    engine = registry.engine("cassino")
+    first, other = engine.initial_state({"stake": 1}), engine.initial_state({"stake": 2})
+    table = tables.TableRow("tb_0123456789abcdef", "cassino", {"stake": 1}, "playing", 7,
+                            [{"seat": 0, "player_id": "pl_a", "age": 20, "seed": None}],
+                            "hd_0123456789abcdef", 1, first, balances={"pl_a": 5}, txid=77)
+    kept = snapshots.encode(first)
+    assert snapshots.encode(first) is kept  # the same state: its bytes, kept
+    assert tables.received(tables.passed(table)).state == first
+    table.state = other
+    assert snapshots.encode(other) != kept
+    assert tables.received(tables.passed(table)).state == other
+    twin = engine.initial_state({"stake": 2})  # equal, not the same: encoded anew, same bytes
+    assert snapshots.encode(twin) == snapshots.encode(other)
+    elsewhere: list[bytes] = []
+    thread = threading.Thread(target=lambda: elsewhere.append(snapshots.encode(first)))
+    thread.start()
+    thread.join()
+    assert elsewhere == [kept]
