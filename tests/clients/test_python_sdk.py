@@ -447,20 +447,33 @@ def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
     assert [s.player_id for s in operator.table(table).seats] == [], player_id
 
 
-def test_feed_head_reads_the_feed_from_now(operator):
-    """`feed_head()` is the log's last event now: the feed after it holds what commits later
-    (a deposit), never what was there before (the player's registration)."""
-    created = operator.create_player("Head")
-    head = operator.feed_head()
-    operator.deposit(created.player.id, 7, "after the head")
+def followed(operator: Banco, after: int, until: Any) -> list[Any]:
+    """The feed's events after position `after`, read on until one of them meets `until`."""
     deadline = time.monotonic() + 30
     seen: list[Any] = []
-    while not [e for e in seen if isinstance(e, models.FeedEventTreasurePosted)
-               and e.data.to == f"wallet:{created.player.id}"]:
-        assert time.monotonic() < deadline, "the deposit never reached the feed"
-        new = list(operator.feed(after=head if not seen else seen[-1].position))
+    while not [e for e in seen if until(e)]:
+        assert time.monotonic() < deadline, "the event never reached the feed"
+        new = list(operator.feed(after=after if not seen else seen[-1].position))
         seen += new
         if not new:
             time.sleep(0.05)
-    assert not [e for e in seen if isinstance(e, models.FeedEventPlayerRegistered)
-                and e.data.player_id == created.player.id]
+    return seen
+
+
+def test_feed_head_reads_the_feed_from_now(operator):
+    """`feed_head()` is the log's last event now: the feed after it holds what commits later
+    (a deposit), never what was there before (the player's registration). The feed shows an event
+    once no transaction older than it is still open on the server, in any database (README, the
+    feed's watermark): the registration is waited for in the feed first, to be "before"."""
+    before = operator.feed_head()
+    created = operator.create_player("Head")
+
+    def registered(e: Any) -> bool:
+        return isinstance(e, models.FeedEventPlayerRegistered) and e.data.player_id == created.player.id
+
+    followed(operator, before, registered)
+    head = operator.feed_head()
+    operator.deposit(created.player.id, 7, "after the head")
+    seen = followed(operator, head, lambda e: isinstance(e, models.FeedEventTreasurePosted)
+                    and e.data.to == f"wallet:{created.player.id}")
+    assert not [e for e in seen if registered(e)]
