@@ -13,6 +13,7 @@ import secrets
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -95,6 +96,22 @@ def database_url(servers: embedded.EmbeddedServers) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def redis_url(servers: embedded.EmbeddedServers) -> str:
     return servers.redis_url
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # An xdist worker hands its figures to the main process, which prints them all.
+    if hasattr(session.config, "workeroutput"):
+        from tests.service.figures import FIGURES
+
+        session.config.workeroutput["banco_figures"] = {t: dict(f) for t, f in FIGURES.items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    from tests.service.figures import FIGURES
+
+    for test, figures in getattr(node, "workeroutput", {}).get("banco_figures", {}).items():
+        FIGURES[test].update(figures)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
