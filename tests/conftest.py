@@ -1,5 +1,9 @@
 """Real PostgreSQL and Redis for the whole session: the servers the environment names, or
-embedded ones started here. Every session gets a database of its own."""
+embedded ones started here. Every session gets a database of its own.
+
+`./quickstart test` runs the suite in worker processes (pytest-xdist), each a session of its own:
+its own PostgreSQL database, its own Redis database (the next numbers after REDIS_URL's), or its
+own embedded servers when the environment names none."""
 
 from __future__ import annotations
 
@@ -9,13 +13,50 @@ import secrets
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
+from redis.connection import parse_url
 
 from projections import migrate
 from service.runtime import embedded
+
+
+def worker_redis_url(url: str, worker: int) -> str:
+    """`url`'s Redis with the database numbered `worker` after its own, so that xdist's workers
+    share no queue, rate limit or key. Sockets and Sentinel URLs name their database otherwise:
+    left as they are (a worker's queues are still its own, named by its process)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss"):
+        return url
+    db = int(parse_url(url).get("db", 0)) + worker
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist names its workers gw0, gw1, ...; everything a test derives from REDIS_URL (the
+    # servers below, the environment of the `banco` processes it starts) then reads the worker's.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"], int(worker[2:]))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Whole test files to each worker, as `--dist loadfile` does (a file's module-scoped
+    fixtures, such as a `banco run` or an SDK's build, are set up once), and the pages' tests,
+    which share one `banco serve` and one browser, together."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFile(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "tests/pages/" if path.startswith("tests/pages/") else path
+
+    return ByFile(config, log)
 
 
 @pytest.fixture(scope="session")
@@ -55,6 +96,22 @@ def database_url(servers: embedded.EmbeddedServers) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def redis_url(servers: embedded.EmbeddedServers) -> str:
     return servers.redis_url
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # An xdist worker hands its figures to the main process, which prints them all.
+    if hasattr(session.config, "workeroutput"):
+        from tests.service.figures import FIGURES
+
+        session.config.workeroutput["banco_figures"] = {t: dict(f) for t, f in FIGURES.items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    from tests.service.figures import FIGURES
+
+    for test, figures in getattr(node, "workeroutput", {}).get("banco_figures", {}).items():
+        FIGURES[test].update(figures)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
