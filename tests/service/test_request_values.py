@@ -79,7 +79,7 @@ def world(client, new_player) -> dict[str, Any]:
     table = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}}, headers=OPERATOR)
     auditor = client.post("/v1/auditors", json={"name": "walker"}, headers=OPERATOR).json["token"]
     return {"ids": {"player_id": player.id, "table_id": table.json["id"], "hand_id": "hd_none",
-                    "job_id": "none", "subscription_id": "wh_none"},
+                    "job_id": "none", "subscription_id": "wh_none", "dispute_id": "dp_none"},
             "callers": [OPERATOR, player.auth, bearer(auditor)]}
 
 
