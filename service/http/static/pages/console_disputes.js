@@ -17,11 +17,16 @@ export function disputesSection() {
       el("th", { scope: "col" }, h)))),
     body);
 
+  // A change of filter while a list is on its way asks again: only the newest answer is shown,
+  // whichever comes back last (the first load's, for the default filter, may).
+  let asked = 0;
   async function show() {
+    const mine = ++asked;
     showProblem(problem, null);
     try {
       const query = status.value ? `?status=${status.value}&limit=50` : "?limit=50";
       const got = await api(`/v1/disputes${query}`);
+      if (mine !== asked) return;
       body.replaceChildren(...got.items.map((d) => el("tr", {},
         el("td", { class: "mono" }, d.id),
         el("td", {}, el("a", { href: `/hands/${encodeURIComponent(d.hand_id)}#disputes`, class: "mono" }, d.hand_id)),
@@ -30,7 +35,7 @@ export function disputesSection() {
         el("td", { class: "num" }, d.corrections.reduce((n, c) => n + c.amount, 0) || "—"))));
       if (!got.items.length) body.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, "No dispute.")));
     } catch (e) {
-      showProblem(problem, e);
+      if (mine === asked) showProblem(problem, e);
     }
   }
 
