@@ -142,6 +142,12 @@ class Listener:
             self._kept = True
             self._start()
 
+    def release(self) -> None:
+        """Undo `keep`: the thread ends at its next look (within `FALLBACK_S`) once nobody waits,
+        and holds no connection after, for a process that goes on without a streamer."""
+        with self._lock:
+            self._kept = False
+
     def _start(self) -> None:
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._run, name="banco-notify", daemon=True)

@@ -92,9 +92,15 @@ class Streamer:
         """Take the worker's streams until it closes its end; ready once it listens for
         revocations (a stream whose token is revoked after that ends, however soon)."""
         self.notices.keep()
-        if not self.notices.listening.wait(READY_S / 2):
-            log.warning("the streamer does not hear PostgreSQL's notices yet; it goes on")
-        self.control.send(READY)
+        try:
+            if not self.notices.listening.wait(READY_S / 2):
+                log.warning("the streamer does not hear PostgreSQL's notices yet; it goes on")
+            self.control.send(READY)
+            self._serve()
+        finally:
+            self.notices.release()
+
+    def _serve(self) -> None:
         while True:
             try:
                 message, fds, _, _ = socket.recv_fds(self.control, MESSAGE_MAX, 1)

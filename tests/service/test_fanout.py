@@ -568,3 +568,5 @@ def test_a_stream_that_comes_after_its_tokens_revocation_ends_at_once(config: Co
     assert ended == ["late"] and fan.streams == 1
     kept.close()
     wait_until(lambda: fan.streams == 0)
+    listener.release()  # its connection closed before the session drops the database
+    wait_until(lambda: not listener.listening.is_set())

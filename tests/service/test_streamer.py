@@ -30,6 +30,7 @@ from service.streaming.feeds import Feed
 from service.streaming.relay import Relay, node_folder
 from service.streaming.streamer import Streamer
 from tests.service.conftest import OPERATOR
+from tests.service.test_fanout import wait_until
 from tests.service.test_streams import cassino_table, move
 
 
@@ -47,6 +48,9 @@ def streamer(app: Flask, config: Config) -> Iterator[tuple[Streamer, socket.sock
     thread.join(10)
     assert not thread.is_alive()
     theirs.close()
+    # It listened for notices while it ran, whether a stream was open or not (a revocation
+    # comes at any time); stopped, it no longer does, and its LISTEN connection is closed.
+    wait_until(lambda: not streamer.notices.listening.is_set())
 
 
 class Reader:
