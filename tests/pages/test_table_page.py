@@ -199,6 +199,34 @@ def test_a_move_on_a_stale_version_shows_the_race_and_the_fresh_table(api, page)
     assert api.get(f"/v1/tables/{table}", token=ada.token)["legal_actions"] != now["legal_actions"]
 
 
+def test_news_the_stream_brings_while_a_move_is_in_flight_is_read_after_it(api, page):
+    """The stream told of a change while the page's own request was out: the page shows the
+    table its answer brought, then reads the newer one. It used to drop such news, and stayed on
+    its own move's table until the next change (as a hand the worker settled meanwhile)."""
+    table, players = seated(api, "pirate-pairs")
+    signed_in(page, players[0].token)
+    page.goto(f"/tables/{table}")
+    expect(page.locator("#live")).to_contain_text("Live")
+
+    def deal_then_a_move(route: Any) -> None:
+        response = route.fetch()  # the deal is committed; its answer is held back
+        # The first move of the hand, made by its player from another client.
+        token, offer = next((p.token, o) for p in players
+                            if (o := api.get(f"/v1/tables/{table}", token=p.token))["legal_actions"])
+        api.post(f"/v1/tables/{table}/actions", offer["legal_actions"][0], token=token,
+                 headers={"If-Match": f'"{offer["version"]}"'})
+        # Long enough for the stream to tell the page of that move while its deal is out.
+        time.sleep(1.5)
+        route.fulfill(response=response)
+
+    page.route(f"**/v1/tables/{table}/hands", deal_then_a_move)
+    with page.expect_response(lambda r: r.url.endswith(f"/v1/tables/{table}/hands")) as dealt:
+        page.get_by_role("button", name="Deal the first hand").click()
+    newest = api.get(f"/v1/tables/{table}", token=players[0].token)
+    assert newest["version"] > dealt.value.json()["version"]  # the move came after the deal
+    shows_version(page, newest["version"])
+
+
 FRENCH = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 

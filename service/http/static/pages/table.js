@@ -124,6 +124,8 @@ async function send(path, options) {
     setDisabled(false);
     if (focusWas !== null) restoreFocus(focusWas);
     focusWas = null;
+    // What the stream told of while the request was out, `changed` left for now: read it.
+    if (shown && shown.version < newest) changed({ version: newest });
   }
 }
 
