@@ -1,5 +1,5 @@
 """`python -m bench append|rebuild|export|feed|webhooks|peer|http|streams|validate|large|wal|
-snapshots [options]`: run one; `all` runs them in turn."""
+snapshots|pages [options]`: run one; `all` runs them in turn."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from bench import (
     http,
     http_streams,
     large_log,
+    pages,
     peer,
     rebuild,
     snapshots,
@@ -24,14 +25,15 @@ from bench import (
 COMMANDS = {"append": append.main, "rebuild": rebuild.main, "export": export.main,
             "feed": feed.main, "webhooks": webhooks.main, "peer": peer.main,
             "http": http.main, "streams": http_streams.main, "validate": validate.main,
-            "large": large_log.main, "wal": wal.main, "snapshots": snapshots.main}
+            "large": large_log.main, "wal": wal.main, "snapshots": snapshots.main,
+            "pages": pages.main}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in (*COMMANDS, "all"):
         print("usage: python -m bench"
-              " {append,rebuild,export,feed,webhooks,peer,http,streams,validate,large,wal,snapshots,all}"
+              " {append,rebuild,export,feed,webhooks,peer,http,streams,validate,large,wal,snapshots,pages,all}"
               " [--quick] [options]\n"
               "       python -m bench append --help", file=sys.stderr)
         return 2

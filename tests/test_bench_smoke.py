@@ -13,11 +13,13 @@ from bench import (
     export,
     feed,
     http,
+    http_clients,
     http_cpu,
     http_history,
     http_service,
     http_streams,
     large_log,
+    pages,
     peer,
     rebuild,
     snapshots,
@@ -192,6 +194,20 @@ def test_streams_holds_followers_up_to_the_bound_and_plays_at_a_followed_table(
     assert 0 < held.held <= 12
     assert watched.held == {0: 0, 3: 3} and set(watched.latencies) == {0, 3}
     assert "| 3 | 3 |" in http_streams.markdown(held, watched)
+
+
+def test_pages_times_each_move_to_every_players_page_and_to_a_plain_stream(
+        bench_url: str, redis_url: str):
+    """Six moves at a table of four, each shown on the four players' pages in Chromium and
+    told to a plain stream client: every (page, move) pair timed, none missed."""
+    http_service.prepare(bench_url)
+    with http_service.service(bench_url, redis_url, threads=8) as svc:
+        spec = http_clients.tables_for(svc, http_clients.GAMES["sette-e-mezzo"], 1)[0]
+        shown = pages.run(svc.port, spec, moves=6, interval=0.1)
+    assert shown.missed == 0
+    assert len(shown.next_mover) + len(shown.others) == 6 * 4 and len(shown.stream) == 6
+    assert shown.next_mover and shown.others  # a deal or an action leaves someone to act
+    assert all(d >= 0 for d in shown.next_mover + shown.others + shown.stream)
 
 
 def test_http_cpu_counts_requests_by_route_and_streamed_chunks_as_made():

@@ -149,22 +149,29 @@ function setDisabled(on) {
   for (const c of parts.actions.querySelectorAll("button, input")) c.disabled = on;
 }
 
+// Whether the table could be read.
 async function refresh() {
   try {
     render(await api(`/v1/tables/${encodeURIComponent(tableId)}`));
+    return true;
   } catch (e) {
     showProblem(parts.problem, e);
+    return false;
   }
 }
 
-// An event told of a change: read the table soon, unless the stream brings it first.
-function changed(event) {
+// An event told of a change: read the table once the stream's chunk is read (a move's events
+// come together, and the table after them when it is your turn), one read at a time.
+function changed(event, delay = 0) {
   newest = Math.max(newest, event.version || 0);
   if (refreshTimer || busy) return;
   refreshTimer = setTimeout(async () => {
+    const read = !shown || shown.version < newest ? await refresh() : true;
     refreshTimer = null;
-    if (!shown || shown.version < newest) await refresh();
-  }, 150);
+    // Still behind after a read that worked (news came during it, or a replica lags): again,
+    // soon. A read that failed waits for the stream's next news.
+    if (read && shown && shown.version < newest) changed({ version: newest }, 100);
+  }, delay);
 }
 
 // --- drawing ----------------------------------------------------------------------------------
