@@ -32,6 +32,7 @@ from tests.service.play import DECKS, Session, knowledge, strings
 from tests.service.receiver import Drip, Received, Receiver, failing, slow_once
 from tests.service.responses import validator
 from tests.service.test_response_contract import PLAYED
+from tests.service.test_rules_versions import new_table, play_hand, players
 from tests.service.test_timeouts import worker_process
 from tests.service.test_webhook_addresses import fake_resolver
 from workers import context, settlement, sweeper, webhooks
@@ -177,6 +178,37 @@ def test_a_slow_receiver_gets_the_event_again_with_the_same_id(client, new_playe
     [*_, first] = client.get(f"/v1/webhooks/{subscription_id}/deliveries", headers=OPERATOR).json["items"]
     assert first["attempts"][0]["status_code"] is None
     assert "timed out" in first["attempts"][0]["error"]
+
+
+def test_a_disputes_events_and_its_correction_reach_a_subscriber_signed(client, hooks_app,
+                                                                        receiver):
+    """A dispute opened on a real hand and resolved with a corrective posting: the delivery job
+    sends its events and the posting, in the log's order, signed, the posting naming the
+    dispute and the hand."""
+    banker, bettor = players(client)
+    table = new_table(client, banker, bettor)
+    hand_id = play_hand(hooks_app, client, table["id"], banker, bettor, bet=5)
+    subscription_id, secret = subscribe(client, receiver.url, ("Dispute*", "TreasurePosted"))
+    opened = client.post("/v1/disputes", json={"hand_id": hand_id, "reason": "a misdeal"},
+                         headers=bettor.auth)
+    assert opened.status_code == 201, opened.json
+    dispute = opened.json["id"]
+    resolved = client.post(f"/v1/disputes/{dispute}/resolution", json={
+        "note": "one back", "corrections": [{"from": banker.id, "to": bettor.id, "amount": 1}]},
+        headers=OPERATOR)
+    assert resolved.status_code == 200, resolved.json
+    with hooks_app.extensions["banco.pool"].connection() as conn:
+        positions = [e.position for e in hooks_app.extensions["banco.store"].read_stream(
+            f"dispute-{dispute}", 0, conn=conn, limit=100)]
+    assert len(positions) == 3
+    drain(subscription_id, receiver, positions)
+    got = check_arrivals(receiver, subscription_id, secret, positions)
+    sent = {r.event["data"]["position"]: r.event["data"] for r in got}
+    assert [sent[p]["type"] for p in positions] == ["DisputeOpened", "DisputeResolved",
+                                                    "TreasurePosted"]
+    correction = sent[positions[-1]]["data"]
+    assert (correction["amount"], correction["reason"], correction["hand"]) == (
+        1, f"dispute_correction:{dispute}", hand_id)
 
 
 def test_a_receiver_dripping_its_answer_fails_the_attempt_at_the_deadline(client, new_player,
