@@ -1,3 +1,10 @@
 """The stress suite uses the service tests' fixtures: real PostgreSQL, Redis and workers."""
 
-from tests.service.conftest import app, client, config, new_player, worker  # noqa: F401
+from tests.service.conftest import (  # noqa: F401
+    app,
+    client,
+    config,
+    house_key_file,
+    new_player,
+    worker,
+)
