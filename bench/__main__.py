@@ -32,9 +32,8 @@ COMMANDS = {"append": append.main, "rebuild": rebuild.main, "export": export.mai
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in (*COMMANDS, "all"):
-        print("usage: python -m bench"
-              " {append,rebuild,export,feed,webhooks,peer,http,streams,validate,large,wal,snapshots,pages,all}"
-              " [--quick] [options]\n"
+        print("usage: python -m bench {append,rebuild,export,feed,webhooks,peer,http,streams,"
+              "validate,large,wal,snapshots,pages,all} [--quick] [options]\n"
               "       python -m bench append --help", file=sys.stderr)
         return 2
     if args[0] == "all":
