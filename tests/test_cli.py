@@ -272,18 +272,50 @@ def test_run_refuses_bad_settings_before_starting_anything(env, tmp_path):
 
 
 def test_run_exits_with_an_error_when_a_process_of_it_fails(env, tmp_path):
-    """A port in use: gunicorn cannot start, and `banco run` stops the rest and fails (exit 1),
-    so that whatever started it can tell."""
+    """gunicorn refusing its arguments (here extra ones from its environment): `banco run` stops
+    the rest and fails (exit 1), so that whatever started it can tell."""
+    result = subprocess.run(
+        [sys.executable, "-m", "service.cli", "run", "--data-dir", str(tmp_path / "data"),
+         "--port", str(free_port())],
+        cwd=ROOT, env={**env, "BANCO_OPERATOR_KEY": "k" * 32, "BANCO_QUEUE": "banco-cli-exit",
+                       "GUNICORN_CMD_ARGS": "--no-such-option"},
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert "a Banco process exited; stopping the others" in result.stderr
+
+
+@contextmanager
+def port_taken() -> Iterator[int]:
+    """A port of 127.0.0.1 that something else listens on."""
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        result = subprocess.run(
-            [sys.executable, "-m", "service.cli", "run", "--data-dir", str(tmp_path / "data"),
-             "--port", str(taken.getsockname()[1])],
-            cwd=ROOT, env={**env, "BANCO_OPERATOR_KEY": "k" * 32, "BANCO_QUEUE": "banco-cli-port"},
-            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 1
-    assert "a Banco process exited; stopping the others" in result.stderr
+        yield taken.getsockname()[1]
+
+
+def test_run_on_a_port_in_use_says_so_and_starts_nothing(tmp_path):
+    """Before anything starts (no embedded server, no data folder): one line naming the address
+    and how to choose another port, rather than gunicorn's retries and a stop of everything."""
+    data = tmp_path / "data"
+    with port_taken() as port:
+        result = banco("run", "--port", str(port),
+                       env={**no_server_env(), "BANCO_DATA_DIR": str(data)})
+        by_setting = banco("run", env={**no_server_env(), "BANCO_DATA_DIR": str(data),
+                                       "BANCO_PORT": str(port)})
+    for refused in (result, by_setting):
+        message = one_line_error(refused)
+        assert f"127.0.0.1:{port} is already in use" in message, message
+        assert "--port or BANCO_PORT" in message and "`./quickstart run --port " in message
+        assert refused.stdout == ""  # not "Banco is running"
+    assert not data.exists()
+
+
+def test_serve_on_an_address_in_use_says_so(env):
+    with port_taken() as port:
+        result = banco("serve", "--bind", f"127.0.0.1:{port}",
+                       env={**env, "BANCO_OPERATOR_KEY": "k" * 32})
+    message = one_line_error(result)
+    assert f"127.0.0.1:{port} is already in use" in message and "--bind HOST:PORT" in message
 
 
 def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
@@ -430,6 +462,7 @@ BAD_STARTS = {
     "a port that is no number": (["run"], {"BANCO_PORT": "eighty"}, "--port"),
     "no gunicorn worker": (["run", "--workers", "0"], {}, "--workers"),
     "no thread": (["serve", "--threads", "0"], {}, "--threads"),
+    "a bound port that is no number": (["serve", "--bind", "127.0.0.1:eighty"], {}, "--bind"),
     "a sweep that is no number": (["worker", "--burst"], {"BANCO_SWEEP_EVERY_S": "often"},
                                   "BANCO_SWEEP_EVERY_S"),
     "a webhook range that is no range": (["worker", "--burst"],

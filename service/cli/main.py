@@ -54,10 +54,20 @@ def run_cmd(data_dir: Path, host: str, port: int, workers: int) -> None:
               " bounded by BANCO_STREAMS")
 def serve(bind: str, workers: int, threads: int) -> None:
     """Run the API under gunicorn (needs DATABASE_URL, REDIS_URL, BANCO_OPERATOR_KEY)."""
+    from gunicorn.util import parse_address
+
+    from service.cli.runner import refuse_taken
+
+    try:
+        address = parse_address(bind)
+    except RuntimeError as e:  # a port that is no number
+        raise click.BadParameter(str(e), param_hint="'--bind'") from e
     try:
         config = Config.from_env()
     except ConfigError as e:
         raise click.UsageError(str(e)) from e
+    if isinstance(address, tuple):  # not a Unix socket's path nor a file descriptor
+        refuse_taken(address[0], address[1], "choose another address with --bind HOST:PORT")
     # Every gunicorn process writes its metrics there, and GET /metrics adds them up; a
     # `banco worker` given the same folder has its own counted too.
     metrics = metrics_dir.chosen(config.metrics_dir)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -48,6 +50,26 @@ def gunicorn_command(bind: str, workers: int, threads: int = THREADS) -> list[st
             "--no-control-socket"]
 
 
+def refuse_taken(host: str, port: int, choose: str) -> None:
+    """Fail at once, in one line, when gunicorn could not listen on `host`:`port` (another Banco
+    on it, say), rather than let it retry for seconds and stop whatever started meanwhile.
+    `choose` says how to give another address."""
+    host = host.removeprefix("[").removesuffix("]")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as gunicorn chooses
+    address = f"[{host}]:{port}" if family == socket.AF_INET6 else f"{host or '*'}:{port}"
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            # As gunicorn binds: a port left in TIME_WAIT by a Banco just stopped is free to it.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise click.ClickException(
+                f"{address} is already in use (by another Banco?): stop what listens there,"
+                f" or {choose}") from e
+        raise click.ClickException(f"cannot listen on {address}: {e.strerror or e}") from e
+
+
 def operator_key(data_dir: Path, named: str | None) -> str:
     """The key `named` (`BANCO_OPERATOR_KEY`), or the one generated on the first start and kept
     in the data dir."""
@@ -65,6 +87,9 @@ def operator_key(data_dir: Path, named: str | None) -> str:
 
 def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     """Start everything, print how to reach it, and stop everything on Ctrl-C or SIGTERM."""
+    other = port + 1 if port < 65535 else port - 1
+    refuse_taken(host, port, f"choose another port with --port or BANCO_PORT"
+                 f" (`./quickstart run --port {other}`)")
     local = Local.from_env()
     servers = embedded.start(data_dir, named=local)
     children: list[subprocess.Popen[bytes]] = []
@@ -76,7 +101,7 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     # ignored, and Ctrl-C must still stop everything.
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    failed = False  # a process ended by itself (a port in use, say): not a clean stop
+    failed = False  # a process ended by itself (a port taken since): not a clean stop
     try:
         key = operator_key(data_dir, local.operator_key)
         # The house's signing key, generated on the first start: the processes are told its
