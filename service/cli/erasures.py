@@ -24,11 +24,16 @@ def erasures() -> None:
     """The erasure journal, kept apart from the database so that a restore loses no erasure."""
 
 
-def _journal(journal: Path | None, data_dir: Path) -> Path:
+def _journal(journal: Path | None, data_dir: Path) -> tuple[Path, bool]:
+    """The journal's file, and whether it exists. The file is made by the first erasure, so
+    none at the default place means that none was journaled; one named with --journal must
+    exist."""
     path = journal or Local.from_env().journal(data_dir)
+    if journal is None and not path.exists():
+        return path, False
     if not path.is_file():
         raise click.UsageError(f"no erasure journal at {path}")
-    return path
+    return path, True
 
 
 @erasures.command("list")
@@ -38,12 +43,16 @@ def list_cmd(journal: Path | None, data_dir: Path) -> None:
     """Print every erasure the journal keeps, oldest first."""
     from service.application.file_erasure_journal import FileJournal, JournalError
 
+    path, exists = _journal(journal, data_dir)
     try:
-        kept = FileJournal(_journal(journal, data_dir)).entries()
+        kept = FileJournal(path).entries() if exists else []
     except JournalError as e:
         raise click.ClickException(str(e)) from e
     for entry in kept:
         click.echo(f"{entry.recorded_at.isoformat()}  {entry.player_id}  by {entry.actor}")
+    if not kept:  # said apart from the listing, which stays empty
+        click.echo(f"no erasures journaled in {path}{'' if exists else ' (no such file yet)'}",
+                   err=True)
 
 
 @erasures.command("reapply")
@@ -63,8 +72,15 @@ def reapply_cmd(journal: Path | None, data_dir: Path) -> None:
     from service.http.idempotency import rewrite_kept
     from service.http.players import erased_answer
 
+    path, exists = _journal(journal, data_dir)
+    if not exists:
+        click.echo(f"nothing to reapply: no erasure was journaled ({path} does not exist)")
+        # Unless the journal is elsewhere: the API's BANCO_ERASURE_JOURNAL, not set here.
+        click.echo("a journal kept elsewhere (the API's BANCO_ERASURE_JOURNAL) is named with"
+                   " --journal FILE", err=True)
+        return
     try:
-        entries = FileJournal(_journal(journal, data_dir)).entries()
+        entries = FileJournal(path).entries()
     except JournalError as e:
         raise click.ClickException(str(e)) from e
 

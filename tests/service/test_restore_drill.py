@@ -241,3 +241,42 @@ def test_a_journal_missing_or_not_of_erasures_is_a_plain_error(tmp_path: Path) -
     done = reapply(garbled)
     assert done.returncode == 1 and "line 1: not an erasure" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_with_no_erasure_yet_the_list_is_empty_and_reapply_has_nothing_to_do(tmp_path: Path) -> None:
+    """The journal is made by the first erasure: none at its default place is no erasure, not an
+    error; one named with --journal must exist."""
+    from datetime import UTC, datetime
+
+    from service.application.erasure_journal import Erasure
+    from service.application.file_erasure_journal import FileJournal
+
+    data = tmp_path / "data"
+    # No servers either: with nothing to reapply, none is needed.
+    env = {**{k: v for k, v in os.environ.items()
+              if k not in ("BANCO_ERASURE_JOURNAL", "DATABASE_URL", "REDIS_URL")},
+           "BANCO_DATA_DIR": str(data)}
+
+    def erasures(*args: str, **settings: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "service.cli", "erasures", *args], cwd=ROOT,
+                              text=True, capture_output=True, timeout=60, env={**env, **settings})
+
+    listed = erasures("list")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout == "" and "no erasures journaled in" in listed.stderr
+    done = erasures("reapply")
+    assert done.returncode == 0, done.stderr
+    assert "nothing to reapply: no erasure was journaled" in done.stdout
+    assert "--journal FILE" in done.stderr and "Traceback" not in done.stderr
+    # BANCO_ERASURE_JOURNAL names where the API makes it, at its first erasure.
+    named = erasures("list", BANCO_ERASURE_JOURNAL=str(tmp_path / "journal" / "erasures.jsonl"))
+    assert named.returncode == 0 and named.stdout == "", named.stderr
+    assert not data.exists()
+
+    FileJournal(data / "erasures.jsonl").record(
+        Erasure("pl_gone", "op_1", datetime(2026, 11, 27, 14, 5, tzinfo=UTC)))
+    listed = erasures("list")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout == "2026-11-27T14:05:00+00:00  pl_gone  by op_1\n"
+    missing = erasures("list", "--journal", str(tmp_path / "nowhere.jsonl"))
+    assert missing.returncode == 2 and "no erasure journal at" in missing.stderr
