@@ -366,6 +366,38 @@ def test_a_mistake_is_one_line_and_changes_nothing(env, clitest, database_url, t
     assert state() == before  # nothing recorded, no file written, not even in part
 
 
+ROOT_HEX = "ab" * 32
+NOT_CHECKPOINTS = {
+    "a field missing": (b'{"position": 3, "events": 2, "root": "%s"}' % ROOT_HEX.encode(),
+                        'it has no "txid"'),
+    "an empty file": (b"", "it is not JSON ("),
+    "no JSON": (b"txid = 12\n", "it is not JSON ("),
+    "a JSON list": (b'[{"txid": 1}]', "it holds a JSON list, not an object"),
+    "a count in a string": (b'{"txid": 9, "position": 3, "events": "2", "root": "%s"}'
+                            % ROOT_HEX.encode(), 'its "events" is not a whole number ("2")'),
+    "a negative count": (b'{"txid": 9, "position": -3, "events": 2, "root": "%s"}'
+                         % ROOT_HEX.encode(), 'its "position" is not a whole number (-3)'),
+    "a count that is true": (b'{"txid": true, "position": 3, "events": 2, "root": "%s"}'
+                             % ROOT_HEX.encode(), 'its "txid" is not a whole number (true)'),
+    "a short root": (b'{"txid": 9, "position": 3, "events": 2, "root": "abc"}',
+                     'its "root" is not 64 hexadecimal digits'),
+}
+
+
+@pytest.mark.parametrize("case", NOT_CHECKPOINTS)
+def test_verify_against_a_file_that_is_no_checkpoint_says_what_is_wrong(case, tmp_path):
+    """In one line, in words, before any server is looked for (there is none here)."""
+    content, why = NOT_CHECKPOINTS[case]
+    digest = tmp_path / "digest.json"
+    digest.write_bytes(content)
+    nothing = tmp_path / "nothing"
+    result = banco("verify", "--against", str(digest), "--data-dir", str(nothing),
+                   env=no_server_env())
+    message = one_line_error(result)
+    assert message.startswith(f"Error: {digest} is not a checkpoint file: {why}"), message
+    assert not nothing.exists()
+
+
 def test_checkpoint_records_nothing_when_its_file_cannot_be_written(env, database_url, tmp_path):
     """The digest's file is made before the checkpoint is recorded, and written whole."""
     with psycopg.connect(database_url) as conn:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -84,14 +85,47 @@ def _show(found: dict[str, Any], every: bool, as_json: bool = False) -> None:
             click.echo(f"  {mark} {check['name']}{': ' + reason if reason else ''}")
 
 
-def _against(conn: psycopg.Connection, path: Path) -> bool:
-    from service.verification.checkpoints import compare
+# A checkpoint file's fields `--against` reads (what `banco checkpoint -o` writes, among others).
+CHECKPOINT_COUNTS = ("txid", "position", "events")
+ROOT = re.compile(r"[0-9a-f]{64}")
+
+
+def _checkpoint_file(path: Path) -> dict[str, Any]:
+    """The checkpoint saved in `path`, or a usage error that says in words what is wrong."""
+    def refused(why: str) -> click.UsageError:
+        return click.UsageError(f"{path} is not a checkpoint file: {why}")
 
     try:
-        saved = orjson.loads(path.read_bytes())
-        result = compare(conn, saved)
-    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-        raise click.UsageError(f"{path} is not a checkpoint file: {e}") from e
+        text = path.read_bytes()
+    except OSError as e:
+        raise click.UsageError(f"cannot read {path}: {e.strerror}") from e
+    try:
+        saved = orjson.loads(text)
+    except orjson.JSONDecodeError as e:
+        raise refused(f"it is not JSON ({e})") from e
+    if not isinstance(saved, dict):
+        raise refused(f"it holds a JSON {_json_kind(saved)}, not an object")
+    for name in (*CHECKPOINT_COUNTS, "root"):
+        if name not in saved:
+            raise refused(f'it has no "{name}"')
+    for name in CHECKPOINT_COUNTS:
+        value = saved[name]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise refused(f'its "{name}" is not a whole number ({orjson.dumps(value).decode()})')
+    if not isinstance(saved["root"], str) or not ROOT.fullmatch(saved["root"]):
+        raise refused('its "root" is not 64 hexadecimal digits (lowercase)')
+    return saved
+
+
+def _json_kind(value: object) -> str:
+    kinds = {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
+
+
+def _against(conn: psycopg.Connection, path: Path, saved: dict[str, Any]) -> bool:
+    from service.verification.checkpoints import compare
+
+    result = compare(conn, saved)
     now = result["recomputed"]
     if result["passed"]:
         click.echo(f"log matches {path}: {now['events']} events up to position "
@@ -141,9 +175,11 @@ def verify(hand_id: str | None, table_id: str | None, everything: bool, against:
                                                                    or against):
         raise click.UsageError("give one of HAND, --table T or --all (and/or --against FILE)")
     ok = True
+    # Read first: a file that is no checkpoint is refused before any server is reached.
+    saved = _checkpoint_file(against) if against is not None else None
     with connect(data_dir) as conn:
-        if against is not None:
-            ok = _against(conn, against)
+        if against is not None and saved is not None:
+            ok = _against(conn, against, saved)
         if hand_id:
             found = v.verify_hand(conn, hand_id)
             if found is None:

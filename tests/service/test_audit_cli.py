@@ -80,7 +80,9 @@ def test_a_saved_checkpoint_proves_the_log_unchanged_or_not(database_url, played
     assert changed.returncode == 1 and "log DIFFERS" in changed.stdout
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
-    assert banco("verify", "--against", str(bad), url=database_url).returncode == 2
+    refused = banco("verify", "--against", str(bad), url=database_url)
+    assert refused.returncode == 2 and f'{bad} is not a checkpoint file: it has no "txid"' \
+        in refused.stderr, refused.stderr
 
 
 @pytest.fixture
