@@ -430,6 +430,22 @@ def test_without_servers_or_data_a_command_says_how_to_start_them(args, tmp_path
     assert not nothing.exists()  # no empty database made where none was
 
 
+def test_the_data_folder_is_an_option_of_each_command_as_the_help_says(tmp_path):
+    """`banco --help` says where --data-dir goes; given before the command's name, it is one
+    line saying so, and nothing is looked for (no servers, no folder made)."""
+    shown = banco("--help", env=no_server_env())
+    assert shown.returncode == 0
+    assert "own --data-dir, given after its name (`banco jobs --data-dir DIR`)" in " ".join(
+        shown.stdout.split())
+    nothing = tmp_path / "nothing"
+    for misplaced in (["--data-dir", str(nothing)], [f"--data-dir={nothing}"]):
+        refused = banco(*misplaced, "jobs", env=no_server_env())
+        assert "--data-dir is an option of each command: give it after the command's name" \
+            in one_line_error(refused)
+        assert refused.returncode == 2
+    assert not nothing.exists()
+
+
 @pytest.mark.parametrize("args", SERVED, ids=" ".join)
 def test_servers_that_do_not_answer_are_one_line(args, env, database_url):
     closed = free_port()

@@ -1,5 +1,5 @@
 """What a `banco` command prints when its servers or its database are not what it needs: one
-line saying so, and exit status 1, rather than a traceback."""
+line saying so, and exit status 1, rather than a traceback (and a --data-dir misplaced, exit 2)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,18 @@ def _first_line(e: BaseException) -> str:
 
 
 class Banco(click.Group):
-    """The `banco` group: refusals of the servers become one-line errors."""
+    """The `banco` group: refusals of the servers become one-line errors, and a --data-dir
+    given before the command's name says where it goes."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as e:
+            if e.option_name != "--data-dir":
+                raise
+            raise click.UsageError(
+                "--data-dir is an option of each command: give it after the command's name"
+                " (banco jobs --data-dir DIR), or set BANCO_DATA_DIR", ctx) from e
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

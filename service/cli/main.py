@@ -26,8 +26,10 @@ from service.runtime.config import Config, ConfigError, Local, WorkerConfig, chi
 def main() -> None:
     """Banco: an event-sourced game ledger.
 
-    Every command finds its servers from DATABASE_URL / REDIS_URL, else in the data folder
-    (--data-dir, default .banco): those of a running `banco run`, or started for the command.
+    A command that uses PostgreSQL or Redis finds them from DATABASE_URL / REDIS_URL, else in
+    the data folder: those of a running `banco run`, or started for the command. The data
+    folder is the command's own --data-dir, given after its name (`banco jobs --data-dir DIR`),
+    else BANCO_DATA_DIR, else .banco. (`banco serve` takes the URLs only.)
     """
 
 
