@@ -258,6 +258,31 @@ def test_jobs_lists_failures_and_requeues_them(env, redis_url):
     q.empty()
 
 
+def test_jobs_and_readyz_count_both_workers_that_run_starts(env, tmp_path, database_url,
+                                                            redis_url):
+    """`banco run`'s worker process works the queue and, in a thread, its webhooks' lane: two RQ
+    workers, which `/readyz`, `banco jobs` and `GET /v1/jobs` each show with their queue."""
+    name = f"banco-run-{secrets.token_hex(4)}"
+    lane = f"{name}-webhooks"
+    both = f"2 alive ({name}: 1, {lane}: 1)"
+    with banco_running(tmp_path / "data", database_url, redis_url, BANCO_QUEUE=name) as (base, key):
+        deadline = time.monotonic() + 30
+        while wait_ready(f"{base}/readyz", deadline)["checks"]["workers"] != both:
+            assert time.monotonic() < deadline, "the workers never registered"
+            time.sleep(0.2)
+        shown = banco("jobs", env={**env, "BANCO_QUEUE": name})
+        assert shown.returncode == 0, shown.stderr
+        assert f"workers: {both}" in shown.stdout.splitlines()
+        workers = [line for line in shown.stdout.splitlines() if line.startswith("worker ")]
+        assert [line.split(" (")[1].split(")")[0] for line in workers] == [name, lane], workers
+        request = urllib.request.Request(f"{base}/v1/jobs",
+                                         headers={"Authorization": f"Bearer {key}"})
+        with urllib.request.urlopen(request, timeout=10) as r:
+            listed = orjson.loads(r.read())["workers"]
+        assert [w["queues"] for w in listed] == [[name], [lane]]
+        assert [w["name"] for w in listed] == [line.split()[1] for line in workers]
+
+
 def test_run_refuses_bad_settings_before_starting_anything(env, tmp_path):
     """A short operator key (or any bad setting) is one clear error, not a worker's traceback."""
     result = subprocess.run(

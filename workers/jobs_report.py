@@ -1,4 +1,6 @@
-"""What `banco jobs` shows: queue lengths, scheduled, started and failed jobs, and workers."""
+"""What `banco jobs` shows: queue lengths, scheduled, started and failed jobs, and workers: those
+of the queue and those of its webhooks' lane (`workers.queues.webhook_lane`), which a worker
+works in threads of its own (`BANCO_WEBHOOK_THREADS`) and `banco worker --webhooks` alone."""
 
 from __future__ import annotations
 
@@ -8,11 +10,35 @@ from redis import Redis
 from rq import Worker
 from rq.job import Job
 
-from workers.queues import queue
+from workers.queues import queue, webhook_lane
+
+
+def workers(connection: Redis, queue_name: str) -> list[dict[str, Any]]:
+    """Every worker alive on the queue or its webhooks' lane, by name: its state and the queues
+    (of those two) it takes jobs from."""
+    found: dict[str, dict[str, Any]] = {}
+    for name in (queue_name, webhook_lane(queue_name)):
+        for worker in Worker.all(queue=queue(connection, name)):
+            shown = found.setdefault(worker.name, {"name": worker.name,
+                                                   "state": str(worker.get_state()),
+                                                   "queues": []})
+            shown["queues"].append(name)
+    return sorted(found.values(), key=lambda w: (w["queues"] != [queue_name], w["name"]))
+
+
+def alive(listed: list[dict[str, Any]], queue_name: str) -> str:
+    """How many of `listed` (`workers`) are alive, and on which queue: "2 alive (banco: 1,
+    banco-webhooks: 1)", or "none"."""
+    if not listed:
+        return "none"
+    each = ", ".join(f"{name}: {sum(name in w['queues'] for w in listed)}"
+                     for name in (queue_name, webhook_lane(queue_name)))
+    return f"{len(listed)} alive ({each})"
 
 
 def report(connection: Redis, queue_name: str, limit: int = 20) -> dict[str, Any]:
-    """The queue's state, with the failed jobs' ids and errors."""
+    """The queue's state, with the failed jobs' ids and errors, and the workers of the queue
+    and of its webhooks' lane."""
     q = queue(connection, queue_name)
     failed = q.failed_job_registry
     failures = []
@@ -29,7 +55,7 @@ def report(connection: Redis, queue_name: str, limit: int = 20) -> dict[str, Any
         "started": q.started_job_registry.count,
         "failed": failed.count,
         "failed_jobs": failures,
-        "workers": [{"name": w.name, "state": str(w.get_state())} for w in Worker.all(queue=q)],
+        "workers": workers(connection, queue_name),
     }
 
 

@@ -47,18 +47,19 @@ class Credentials(Protocol):
         """The auditor's row, as the API shows him."""
 
     def add_operator_key(self, key_id: str, digest: bytes, name: str, scopes: Sequence[str],
-                         expires_at: datetime | None) -> None:
-        """Keep an operator key's hash, under its id, with its name, scopes and expiry."""
+                         expires_at: datetime | None, created_at: datetime) -> None:
+        """Keep an operator key's hash, under its id, with its name, scopes, expiry and when it
+        was created (its event's `recorded_at`)."""
 
     def lock_operator_key(self, key_id: str) -> dict[str, Any]:
         """Hold the operator key for the rest of the work, so that two changes of it queue; it,
         as `operator_keys` shows it (NotFound `key_not_found` when unknown)."""
 
-    def replace_operator_key(self, key_id: str, digest: bytes) -> None:
-        """Replace a live key's hash: its old secret stops working."""
+    def replace_operator_key(self, key_id: str, digest: bytes, rotated_at: datetime) -> None:
+        """Replace a live key's hash at `rotated_at`: its old secret stops working."""
 
-    def revoke_operator_key(self, key_id: str) -> None:
-        """Drop a live key's hash: it stops working, and is listed as revoked."""
+    def revoke_operator_key(self, key_id: str, revoked_at: datetime) -> None:
+        """Drop a live key's hash at `revoked_at`: it stops working, and is listed as revoked."""
 
     def operator_keys(self) -> list[dict[str, Any]]:
         """Every operator key, live or not, oldest first: id, name, scopes, status (`active`,

@@ -284,9 +284,9 @@ class MemoryCredentials:
         self._kept.append(lambda: self._db.tokens.pop(token_id, None))
 
     def add_operator_key(self, key_id: str, digest: bytes, name: str, scopes: Sequence[str],
-                         expires_at: datetime | None) -> None:
+                         expires_at: datetime | None, created_at: datetime) -> None:
         row = {"id": key_id, "name": name, "scopes": list(scopes), "expires_at": expires_at,
-               "created_at": datetime.now(UTC), "rotated_at": None, "revoked_at": None,
+               "created_at": created_at, "rotated_at": None, "revoked_at": None,
                "hash": digest}
         self._kept.append(lambda: self._db.operator_keys.__setitem__(key_id, row))
 
@@ -297,13 +297,13 @@ class MemoryCredentials:
             raise NotFound("key_not_found", f"no operator key {key_id}")
         return _shown(row)
 
-    def replace_operator_key(self, key_id: str, digest: bytes) -> None:
+    def replace_operator_key(self, key_id: str, digest: bytes, rotated_at: datetime) -> None:
         self._kept.append(lambda: self._db.operator_keys[key_id].update(
-            hash=digest, rotated_at=datetime.now(UTC)))
+            hash=digest, rotated_at=rotated_at))
 
-    def revoke_operator_key(self, key_id: str) -> None:
+    def revoke_operator_key(self, key_id: str, revoked_at: datetime) -> None:
         self._kept.append(lambda: self._db.operator_keys[key_id].update(
-            hash=None, revoked_at=datetime.now(UTC)))
+            hash=None, revoked_at=revoked_at))
 
     def operator_keys(self) -> list[dict[str, Any]]:
         with self._db.lock:

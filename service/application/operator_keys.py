@@ -100,13 +100,13 @@ def create(uow: UnitOfWork, command: CreateKey, metadata: dict[str, Any]) -> dic
                           " one that must last longer none")
     secret, digest = new_secret()
     key_id = "ok_" + secrets.token_hex(8)
-    uow.credentials.add_operator_key(key_id, digest, name, scopes, expires_at)
-    _append(uow, key_id, NewEvent("OperatorKeyCreated", {
+    created_at = _append(uow, key_id, NewEvent("OperatorKeyCreated", {
         "key_id": key_id, "name": name, "scopes": scopes,
         "expires_at": None if expires_at is None else expires_at.isoformat(),
         "actor": metadata["actor"]}, metadata))
+    uow.credentials.add_operator_key(key_id, digest, name, scopes, expires_at, created_at)
     key = {"id": key_id, "name": name, "scopes": scopes, "status": "active",
-           "expires_at": expires_at, "created_at": datetime.now(UTC), "rotated_at": None,
+           "expires_at": expires_at, "created_at": created_at, "rotated_at": None,
            "revoked_at": None}
     return {"key": key, "secret": secret}
 
@@ -116,9 +116,10 @@ def rotate(uow: UnitOfWork, command: RotateKey, metadata: dict[str, Any]) -> dic
     `key_revoked` or `key_expired` for a key that no longer works, which is not given one."""
     key = _live(uow, command.key_id)
     secret, digest = new_secret()
-    uow.credentials.replace_operator_key(command.key_id, digest)
-    _append(uow, command.key_id, _changed("OperatorKeyRotated", command.key_id, metadata))
-    return {"key": {**key, "rotated_at": datetime.now(UTC)}, "secret": secret}
+    rotated_at = _append(uow, command.key_id,
+                         _changed("OperatorKeyRotated", command.key_id, metadata))
+    uow.credentials.replace_operator_key(command.key_id, digest, rotated_at)
+    return {"key": {**key, "rotated_at": rotated_at}, "secret": secret}
 
 
 def revoke(uow: UnitOfWork, command: RevokeKey, metadata: dict[str, Any]) -> None:
@@ -126,8 +127,9 @@ def revoke(uow: UnitOfWork, command: RevokeKey, metadata: dict[str, Any]) -> Non
     key = uow.credentials.lock_operator_key(command.key_id)
     if key["status"] == "revoked":
         return
-    uow.credentials.revoke_operator_key(command.key_id)
-    _append(uow, command.key_id, _changed("OperatorKeyRevoked", command.key_id, metadata))
+    revoked_at = _append(uow, command.key_id,
+                         _changed("OperatorKeyRevoked", command.key_id, metadata))
+    uow.credentials.revoke_operator_key(command.key_id, revoked_at)
 
 
 def _live(uow: UnitOfWork, key_id: str) -> dict[str, Any]:
@@ -143,6 +145,9 @@ def _changed(kind: str, key_id: str, metadata: dict[str, Any]) -> NewEvent:
     return NewEvent(kind, {"key_id": key_id, "actor": metadata["actor"]}, metadata)
 
 
-def _append(uow: UnitOfWork, key_id: str, event: NewEvent) -> None:
+def _append(uow: UnitOfWork, key_id: str, event: NewEvent) -> datetime:
+    """Append the key's event; when it was recorded, which the key's row and the answer give as
+    the time of the change, to the microsecond."""
     uow.append(stream(key_id), [event], None)
-    uow.flush()
+    [stored] = uow.flush()
+    return stored.recorded_at

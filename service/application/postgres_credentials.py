@@ -86,10 +86,11 @@ class PostgresCredentials:
             (auditor_id, name, created_at))
 
     def add_operator_key(self, key_id: str, digest: bytes, name: str, scopes: Sequence[str],
-                         expires_at: datetime | None) -> None:
+                         expires_at: datetime | None, created_at: datetime) -> None:
         self._uow.connection.execute(
-            "INSERT INTO operator_keys (key_id, key_hash, name, scopes, expires_at)"
-            " VALUES (%s, %s, %s, %s, %s)", (key_id, digest, name, list(scopes), expires_at))
+            "INSERT INTO operator_keys (key_id, key_hash, name, scopes, expires_at, created_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s)",
+            (key_id, digest, name, list(scopes), expires_at, created_at))
 
     def lock_operator_key(self, key_id: str) -> dict[str, Any]:
         row = self._uow.connection.execute(
@@ -99,16 +100,16 @@ class PostgresCredentials:
             raise NotFound("key_not_found", f"no operator key {key_id}")
         return _key(row)
 
-    def replace_operator_key(self, key_id: str, digest: bytes) -> None:
+    def replace_operator_key(self, key_id: str, digest: bytes, rotated_at: datetime) -> None:
         conn = self._uow.connection
-        conn.execute("UPDATE operator_keys SET key_hash = %s, rotated_at = now()"
-                     " WHERE key_id = %s", (digest, key_id))
+        conn.execute("UPDATE operator_keys SET key_hash = %s, rotated_at = %s"
+                     " WHERE key_id = %s", (digest, rotated_at, key_id))
         notify.revoked(conn, f"operator:{key_id}")
 
-    def revoke_operator_key(self, key_id: str) -> None:
+    def revoke_operator_key(self, key_id: str, revoked_at: datetime) -> None:
         conn = self._uow.connection
-        conn.execute("UPDATE operator_keys SET key_hash = NULL, revoked_at = now()"
-                     " WHERE key_id = %s", (key_id,))
+        conn.execute("UPDATE operator_keys SET key_hash = NULL, revoked_at = %s"
+                     " WHERE key_id = %s", (revoked_at, key_id))
         notify.revoked(conn, f"operator:{key_id}")
 
     def operator_keys(self) -> list[dict[str, Any]]:

@@ -108,15 +108,17 @@ def jobs(ctx: click.Context, data_dir: Path) -> None:
     ctx.obj = data_dir
     if ctx.invoked_subcommand is not None:
         return
-    from workers.jobs_report import report
+    from workers.jobs_report import alive, report
     from workers.queues import connect
 
     with redis_url(data_dir) as url:
         state = report(connect(url), Local.from_env().queue_name)
     click.echo(f"queue {state['queue']}: {state['queued']} queued, {state['scheduled']} scheduled,"
                f" {state['started']} started, {state['failed']} failed")
+    click.echo(f"workers: {alive(state['workers'], state['queue'])}")
     for worker_state in state["workers"]:
-        click.echo(f"worker {worker_state['name']}: {worker_state['state']}")
+        click.echo(f"worker {worker_state['name']} ({', '.join(worker_state['queues'])}):"
+                   f" {worker_state['state']}")
     for job in state["failed_jobs"]:
         click.echo(f"failed {job['id']}: {job['call']}: {job['error']}")
 

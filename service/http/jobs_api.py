@@ -34,6 +34,11 @@ class FailedJobSchema(Schema):
 class WorkerSchema(Schema):
     name = fields.String(required=True)
     state = fields.String(required=True, metadata={"example": "idle"})
+    queues = fields.List(fields.String(), required=True, metadata={
+        "description": "The queues it takes jobs from: the queue's own, and its webhooks' lane"
+                       " (`<queue>-webhooks`), which each worker works in a thread of its own"
+                       " and `banco worker --webhooks` alone.",
+        "example": ["banco-webhooks"]})
 
 
 class JobsSchema(Schema):
@@ -43,7 +48,9 @@ class JobsSchema(Schema):
     started = fields.Integer(required=True)
     failed = fields.Integer(required=True)
     failed_jobs = fields.List(fields.Nested(FailedJobSchema), required=True)
-    workers = fields.List(fields.Nested(WorkerSchema), required=True)
+    workers = fields.List(fields.Nested(WorkerSchema), required=True, metadata={
+        "description": "Every worker alive on the queue or its webhooks' lane, the queue's"
+                       " first: a `banco worker` process runs one on each."})
 
 
 class RequeuedSchema(Schema):

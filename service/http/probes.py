@@ -7,13 +7,12 @@ from typing import Any
 from flask import current_app
 from flask.views import MethodView
 from marshmallow import Schema, fields
-from rq import Worker
 
 from projections import migrate
 from service.http import db
 from service.http.blueprint import Blueprint
 from service.http.problems import PROBLEM, Problem, ProblemSchema
-from workers.queues import queue
+from workers import jobs_report
 
 blp = Blueprint("probes", __name__, description="Liveness and readiness.")
 
@@ -58,10 +57,10 @@ class Ready(MethodView):
             connection.ping()
             checks["redis"] = "ok"
             # Workers are reported, not required: actions are accepted without them, and their
-            # deadlines wait in PostgreSQL for the first worker's sweeper.
+            # deadlines wait in PostgreSQL for the first worker's sweeper. Those of the queue
+            # and of its webhooks' lane, each counted once: `banco worker` runs one of each.
             name = current_app.config["BANCO"].queue_name
-            alive = len(Worker.all(queue=queue(connection, name)))
-            checks["workers"] = f"{alive} alive" if alive else "none"
+            checks["workers"] = jobs_report.alive(jobs_report.workers(connection, name), name)
         except Exception as e:  # any failure to reach Redis means not ready
             checks["redis"] = f"down: {type(e).__name__}"
             checks["workers"] = "unknown"

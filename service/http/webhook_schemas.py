@@ -2,16 +2,42 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+import re
+from urllib.parse import urlsplit
+
+from marshmallow import Schema, ValidationError, fields, validate
 
 SUBSCRIPTION_ID = {"example": "wh_3f9a1c2b7d4e5f60"}
 EVENT_TYPES = ("Types of the log (`TreasurePosted`, `TableCreated`, `game.CardDealt`, ...); a"
                " trailing `*` matches a prefix (`game.*`), `*` alone every event.")
 
 
+# A host as `urlsplit` gives it: a name's labels (letters of any script, digits, `-`, `_`), or
+# an IPv6 address without its brackets.
+_HOST = re.compile(r"[\w-]+(?:\.[\w-]+)*\.?|[0-9a-f.]*:[0-9a-f:.]*")
+NOT_A_URL = "Not a valid URL."
+
+
+def webhook_url(url: str) -> None:
+    """An absolute http:// or https:// URL with a host, a port if any that is one, and no space.
+
+    Which hosts it may name is the address check's (`url_not_allowed`): it reads every spelling
+    of an address a resolver reads (`127.1`, `0x7f.1`, `[::ffff:127.0.0.1]`), which marshmallow's
+    URL pattern refuses as no URL at all, so this refuses none of them first."""
+    try:
+        parts = urlsplit(url)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:  # a port that is not one, brackets that hold no IPv6 address
+        raise ValidationError(NOT_A_URL) from None
+    if (parts.scheme not in ("http", "https") or not parts.hostname or not port_ok
+            or not _HOST.fullmatch(parts.hostname) or any(c.isspace() or not c.isprintable()
+                                                          for c in url)):
+        raise ValidationError(NOT_A_URL)
+
+
 class SubscriptionCreateSchema(Schema):
-    url = fields.Url(required=True, schemes={"http", "https"}, require_tld=False,
-                     validate=validate.Length(min=1, max=500), metadata={"format": "uri",
+    url = fields.String(required=True, validate=[validate.Length(min=1, max=500), webhook_url],
+                        metadata={"format": "uri",
         "description": "Where each event is POSTed: http:// or https://, to a host that resolves"
                        " to public addresses only (or to ones in the ranges the operator allows),"
                        " checked again at every connection.",

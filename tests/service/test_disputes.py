@@ -86,6 +86,10 @@ def test_a_dispute_on_a_real_hand_is_readjudicated_under_two_versions_and_resolv
     assert own_version.status_code == 201, own_version.json
     assert own_version.json["matches"] and own_version.json["rules_version"] == 1
     assert own_version.json["events"] == [] and own_version.json["postings"] == []
+    # As shipped, version 1 alone is served (docs/disputes.md shows this refusal).
+    unserved = own.post(f"{path}/readjudications", json={"rules_version": 2}, headers=audits)
+    problem(unserved, 422, "rules_version_not_served")
+    assert unserved.json["served"] == [1]
 
     serve_version_2(monkeypatch)
     newer = own.post(f"{path}/readjudications", json={"rules_version": 2}, headers=OPERATOR)

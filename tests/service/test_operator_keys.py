@@ -105,6 +105,22 @@ def test_every_change_of_a_key_is_an_event_of_its_stream(app, client):
     assert made["secret"] not in str(events)
 
 
+def test_a_key_s_times_are_the_same_in_its_answers_its_listing_and_its_events(app, client):
+    made = make(client, "metrics:read").json["key"]
+    key_id = made["id"]
+    assert listed(client, key_id)["created_at"] == made["created_at"]
+    rotated = client.post(f"/v1/keys/{key_id}/rotation", headers=OPERATOR).json["key"]
+    shown = client.get(f"/v1/keys/{key_id}", headers=OPERATOR).json
+    assert (shown["created_at"], shown["rotated_at"]) == (made["created_at"],
+                                                          rotated["rotated_at"])
+    assert rotated["created_at"] == made["created_at"]
+    assert client.delete(f"/v1/keys/{key_id}", headers=OPERATOR).status_code == 204
+    revoked_at = listed(client, key_id)["revoked_at"]
+    events = app.extensions["banco.store"].read_stream(f"operator-key-{key_id}")
+    assert [e.recorded_at.isoformat() for e in events] == [
+        made["created_at"], rotated["rotated_at"], revoked_at]
+
+
 def test_a_key_grants_only_the_scopes_it_holds(client):
     admin = bearer(make(client, "keys:admin").json["secret"])
     refused = make(client, "keys:admin", "treasure:write", headers=admin)

@@ -19,6 +19,7 @@ from service.runtime.config import Config, ConfigError
 from service.runtime.redis_url import RedisUrlError, SentinelUrl, parse_sentinel
 from tests.service.play import Session
 from tests.service.test_timeouts import app_on, hand_status, wait_for, worker_process
+from tests.service.test_worker_redis_outage import one_worker
 from tests.test_cli import free_port
 from workers.queues import connect
 
@@ -120,7 +121,7 @@ def test_the_api_and_a_worker_reach_redis_through_sentinel_across_a_failover(
     with app_on(own) as app, app_on(replace(own, rate_limit="40/minute")) as limited, \
             worker_process(own):
         client = app.test_client()
-        wait_for(lambda: client.get("/readyz").json["checks"].get("workers") == "1 alive")
+        wait_for(lambda: client.get("/readyz").json["checks"].get("workers") == one_worker(own))
         before = sentinelled.primary_port()
         assert before == sentinelled.ports[0]
         # The rate limit counts in the primary Sentinel names.
@@ -139,7 +140,7 @@ def test_the_api_and_a_worker_reach_redis_through_sentinel_across_a_failover(
         redis.Redis(port=before).replicaof("127.0.0.1", sentinelled.ports[1])
         assert connect(sentinelled.url).set("banco-sentinel-probe", "1")
         assert redis.Redis(port=sentinelled.ports[1]).get("banco-sentinel-probe") == b"1"
-        wait_for(lambda: client.get("/readyz").json["checks"].get("workers") == "1 alive",
+        wait_for(lambda: client.get("/readyz").json["checks"].get("workers") == one_worker(own),
                  timeout=30)
         hand = play_a_hand(client, new_player, "G")
         settled_by_its_job(client, sentinelled.url, hand)

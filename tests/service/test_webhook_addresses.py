@@ -77,12 +77,24 @@ def test_subscriptions_to_hosts_not_public_are_refused_without_a_connection(clie
         r = client.post("/v1/webhooks", json={"url": f"http://{host}:{port}/hooks",
                                               "event_types": ["TreasurePosted"]}, headers=OPERATOR)
         assert r.status_code == 422 and r.mimetype == "application/problem+json", (host, r.json)
-        # Some spellings the schema already refuses as URLs; every other names the field and why.
-        assert "url" in r.json["errors"]["json"], (host, r.json)
-        if r.json["code"] == "url_not_allowed":
-            assert "public addresses" in r.json["errors"]["json"]["url"][0]
+        # Every spelling reaches the address check (`127.1` and `[::ffff:127.0.0.1]` too, which
+        # a URL pattern would refuse as no URL): the answer says why, naming the field.
+        assert r.json["code"] == "url_not_allowed", (host, r.json)
+        assert "public addresses" in r.json["errors"]["json"]["url"][0]
     assert client.get("/v1/webhooks", headers=OPERATOR).json["items"] == before
     assert not connected(listener), "a refusal connects to nothing"
+
+
+def test_what_is_no_url_is_refused_by_the_schema(client):
+    for url in ("ftp://127.0.0.1/x", "http:///nohost", "//example.com/hooks", "example.com",
+                "http://127.0.0.1:99999/x", "http://127.0.0.1:0/x", "http://[::1/x",
+                "http://[1::2::3]/x", "http://exa mple.com/", "http://example.com/a b",
+                "http://example.com\n/x", "http://a..b/x", "http://.example.com/x",
+                "http://ex%41mple.com/x"):
+        r = client.post("/v1/webhooks", json={"url": url, "event_types": ["TreasurePosted"]},
+                        headers=OPERATOR)
+        assert r.status_code == 422 and r.json["code"] == "invalid_input", (url, r.json)
+        assert r.json["errors"]["json"]["url"] == ["Not a valid URL."], (url, r.json)
 
 
 def fake_resolver(monkeypatch: pytest.MonkeyPatch, names: dict[str, list[str]]) -> list[str]:

@@ -89,6 +89,12 @@ def ready_workers(client) -> str:
     return str(client.get("/readyz").json["checks"]["workers"])
 
 
+def one_worker(config: Config) -> str:
+    """What `/readyz` says of one `banco worker`: two RQ workers, one on the queue and one (a
+    thread's) on its webhooks' lane."""
+    return f"2 alive ({config.queue_name}: 1, {config.queue_name}-webhooks: 1)"
+
+
 def wait_settled(client, *hands: str) -> None:
     wait_for(lambda: all(hand_status(client, h) == "settled" for h in hands), timeout=120)
 
@@ -104,7 +110,7 @@ def test_the_worker_outlives_redis_outages_and_every_hand_settles_once(own, new_
     config = replace(own, redis_url=redis_server.url)
     with app_on(config) as app, worker_process(config, BANCO_SETTLE_GRACE_S="2") as worker:
         client = app.test_client()
-        wait_for(lambda: ready_workers(client) == "1 alive")
+        wait_for(lambda: ready_workers(client) == one_worker(config))
         played = []
         for round_ in range(3):
             players = [new_player(f"O{round_}{i}", deposit=40) for i in range(3)]
@@ -128,7 +134,7 @@ def test_the_worker_outlives_redis_outages_and_every_hand_settles_once(own, new_
             played += [(session, hand_id), (idle, idle_hand)]
             assert worker.poll() is None
             redis_server.start()  # empty
-            wait_for(lambda: ready_workers(client) == "1 alive", timeout=30)
+            wait_for(lambda: ready_workers(client) == one_worker(config), timeout=30)
         # Redis is back for good: a hand's settlement goes through its job again.
         session = Session(client, "pirate-pairs", [new_player(f"A{i}", deposit=40) for i in range(3)])
         session.open({"stake": 5, "turn_timeout_s": 30}, 20)
@@ -179,30 +185,47 @@ def test_a_worker_started_while_redis_is_away_sweeps_then_works(own, new_player,
         settled_once(app, session, hand_id)
         assert worker.poll() is None
         redis_server.start()
-        wait_for(lambda: ready_workers(client) == "1 alive", timeout=30)
+        wait_for(lambda: ready_workers(client) == one_worker(config), timeout=30)
 
 
 def test_redis_restarted_empty_sees_the_worker_again(own, redis_server):
     config = replace(own, redis_url=redis_server.url)
     with app_on(config) as app, worker_process(config):
         client = app.test_client()
-        wait_for(lambda: ready_workers(client) == "1 alive")
+        wait_for(lambda: ready_workers(client) == one_worker(config))
         redis_server.kill()
         redis_server.start()  # empty: Redis forgot the worker
-        wait_for(lambda: ready_workers(client) == "1 alive", timeout=10)
+        wait_for(lambda: ready_workers(client) == one_worker(config), timeout=10)
         state = jobs_report.report(connect(redis_server.url), config.queue_name)
-        assert [w["state"] for w in state["workers"]] in (["idle"], ["busy"])
+        assert [w["queues"] for w in state["workers"]] == [[config.queue_name],
+                                                           [f"{config.queue_name}-webhooks"]]
+        assert {w["state"] for w in state["workers"]} <= {"idle", "busy"}
 
 
 def test_a_killed_worker_is_soon_no_longer_listed(own):
     with app_on(own) as app, worker_process(own) as worker:
         client = app.test_client()
         connection = connect(own.redis_url)
-        wait_for(lambda: len(jobs_report.report(connection, own.queue_name)["workers"]) == 1)
+        wait_for(lambda: len(jobs_report.report(connection, own.queue_name)["workers"]) == 2)
         os.killpg(worker.pid, signal.SIGKILL)
         worker.wait(timeout=30)
         wait_for(lambda: jobs_report.report(connection, own.queue_name)["workers"] == []
                  and ready_workers(client) == "none", timeout=30)
+
+
+def test_readyz_counts_the_workers_of_the_queue_and_of_its_webhooks_lane(own):
+    """A worker without lane threads leaves the lane to `banco worker --webhooks`: `/readyz`
+    says which queue has workers, and `banco jobs` names each one's queue."""
+    lane = f"{own.queue_name}-webhooks"
+    with app_on(own) as app, worker_process(own, BANCO_WEBHOOK_THREADS="0"):
+        client = app.test_client()
+        wait_for(lambda: ready_workers(client) == f"1 alive ({own.queue_name}: 1, {lane}: 0)")
+        with worker_process(own, "--webhooks"):
+            wait_for(lambda: ready_workers(client) == one_worker(own))
+            state = jobs_report.report(connect(own.redis_url), own.queue_name)
+            assert [w["queues"] for w in state["workers"]] == [[own.queue_name], [lane]]
+        wait_for(lambda: ready_workers(client) == f"1 alive ({own.queue_name}: 1, {lane}: 0)",
+                 timeout=30)
 
 
 def test_a_worker_whose_redis_goes_away_as_it_starts_waits_for_it(own, redis_server):

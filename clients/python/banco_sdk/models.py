@@ -3905,6 +3905,13 @@ class Worker(BaseModel):
         extra='ignore',
     )
     name: str
+    queues: Annotated[
+        list[str],
+        Field(
+            description="The queues it takes jobs from: the queue's own, and its webhooks' lane (`<queue>-webhooks`), which each worker works in a thread of its own and `banco worker --webhooks` alone.",
+            examples=[['banco-webhooks']],
+        ),
+    ]
     state: Annotated[str, Field(examples=['idle'])]
 
 
@@ -5281,7 +5288,12 @@ class Jobs(BaseModel):
     queued: int
     scheduled: int
     started: int
-    workers: list[Worker]
+    workers: Annotated[
+        list[Worker],
+        Field(
+            description="Every worker alive on the queue or its webhooks' lane, the queue's first: a `banco worker` process runs one on each."
+        ),
+    ]
 
 
 class KeyList(BaseModel):

@@ -3489,6 +3489,7 @@ export interface components {
             queued: number;
             scheduled: number;
             started: number;
+            /** @description Every worker alive on the queue or its webhooks' lane, the queue's first: a `banco worker` process runs one on each. */
             workers: components["schemas"]["Worker"][];
         };
         Join: {
@@ -7287,6 +7288,13 @@ export interface components {
         };
         Worker: {
             name: string;
+            /**
+             * @description The queues it takes jobs from: the queue's own, and its webhooks' lane (`<queue>-webhooks`), which each worker works in a thread of its own and `banco worker --webhooks` alone.
+             * @example [
+             *       "banco-webhooks"
+             *     ]
+             */
+            queues: string[];
             /** @example idle */
             state: string;
         };
