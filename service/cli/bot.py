@@ -30,16 +30,19 @@ def _check_url(url: str) -> str:
 @click.option("--game", required=True, help="the table's game (GET /v1/games), checked")
 @click.option("--table", "table_id", required=True, help="the table's id")
 @click.option("--hands", default=1, show_default=True, type=click.IntRange(min=1),
-              help="hands to play before stopping")
-@click.option("--buy-in", type=click.IntRange(min=0), help="treasure to sit with (the game's"
-              " default if omitted)")
+              help="hands to play, counted from when the bot comes (a hand already over then does"
+              " not count); then it stops, and keeps its seat")
+@click.option("--buy-in", type=click.IntRange(min=1), help="treasure to sit with when the bot takes"
+              " a seat; if omitted, the table's fixed buy-in (Casino pirate), else ten times its"
+              " max_bet or stake, at most the wallet's balance")
 @click.option("--players", type=click.IntRange(min=1), help="players seated before the bot deals"
               " (the game's minimum if omitted)")
 @click.option("--no-deal", is_flag=True, help="never deal: play the hands others deal")
 def bot(url: str, token: str, game: str, table_id: str, hands: int, buy_in: int | None,
         players: int | None, no_deal: bool) -> None:
-    """Sit a reference bot at a table and play it: it takes a seat, deals when enough players
-    sit, and plays its turns with a simple strategy until it has played HANDS hands.
+    """Sit a reference bot at a table and play it: it takes a seat (unless it has one), deals
+    when enough players sit (unless --no-deal), and plays its turns with a simple strategy until
+    HANDS hands have ended since it came or the table is over; then it stops, keeping its seat.
 
     The bot is the Python SDK's (`python -m banco_sdk.bot`); install it with
     `pip install ./clients/python` where Banco itself is not installed.

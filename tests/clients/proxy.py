@@ -1,6 +1,8 @@
 """A TCP proxy in front of a running Banco that breaks connections on demand, as a network does:
 it cuts every connection open (`cut`), drops the answer to the next request after the server
-received it (`drop_next_answer`), or answers the next request itself with a 503 (`refuse_next`)."""
+received it (`drop_next_answer`), or answers the next request itself with a 503 (`refuse_next`);
+once `answered` is a bytearray, it keeps there every byte the server sends through it, to see what
+a client was told."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ class Proxy:
         self.refused = 0
         self.dropped = 0
         self.cuts = 0
+        self.answered: bytearray | None = None
         threading.Thread(target=self._accept, daemon=True).start()
 
     def close(self) -> None:
@@ -71,6 +74,9 @@ class Proxy:
                         with self.lock:
                             self.dropped += 1
                         break
+                    if self.answered is not None:
+                        with self.lock:
+                            self.answered += data
                 target.sendall(data)
         except OSError:
             pass

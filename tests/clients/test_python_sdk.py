@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -34,8 +35,9 @@ from tests.test_cli import banco_running, free_port
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "python"
 # game, table options, buy-in, players
+# (None: the bot's own, Casino pirate's fixed one or ten times the table's stake)
 GAMES = [("sette-e-mezzo", {}, 50, 3), ("siete-y-media", {}, 50, 3), ("casino-pirate", {}, None, 3),
-         ("pirate-pairs", {"stake": 5}, 40, 3), ("cassino", {}, 30, 2)]
+         ("pirate-pairs", {"stake": 5}, None, 3), ("cassino", {}, None, 2)]
 DEPOSIT = 100
 
 
@@ -137,9 +139,9 @@ def test_bots_play_every_game_to_the_end(banco, operator, game: str, options: di
     assert wallets + sum(seat.balance for seat in final.seats) == DEPOSIT * count
 
 
-def test_the_readmes_bot_plays_a_hand(banco, operator, tmp_path):
-    """The bot of clients/python/README.md, in under 30 lines, run as written beside a reference
-    bot that deals: it plays its turns until the hand is over."""
+def readmes_bot(tmp_path: Path) -> Path:
+    """The bot of clients/python/README.md (the top README shows the same), in under 30 lines,
+    as a script."""
     text = (SDK / "README.md").read_text()
     section = text[text.index("## A bot in"):]
     code = section[section.index("```python\n") + 10:section.index("```\n", section.index("```python"))]
@@ -147,12 +149,19 @@ def test_the_readmes_bot_plays_a_hand(banco, operator, tmp_path):
     (tmp_path / "bot.py").write_text(code)
     top = (ROOT / "README.md").read_text().split("## Clients\n", 1)[1]
     assert top.split("```python\n", 1)[1].split("```", 1)[0] == code  # the top README shows it too
+    return tmp_path / "bot.py"
+
+
+def test_the_readmes_bot_plays_a_hand(banco, operator, tmp_path):
+    """The README's bot, run as written beside a reference bot that deals: it plays its turns
+    until the hand is over."""
+    script = readmes_bot(tmp_path)
     (_, mine), (_, theirs) = players(operator, 2)
     table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
     url = banco[0]
     with Banco(url, theirs) as client:
         client.join(table, buy_in=20)  # seat 0, the banker: the README's bot is a player
-        readme = subprocess.Popen([sys.executable, str(tmp_path / "bot.py"), url, mine, table.id],
+        readme = subprocess.Popen([sys.executable, str(script), url, mine, table.id],
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         Bot(client, table.id, players=2).run()
     out, _ = readme.communicate(timeout=30)
@@ -161,6 +170,66 @@ def test_the_readmes_bot_plays_a_hand(banco, operator, tmp_path):
     assert hand is not None and operator.wait_settled(hand.id).number == 1
     bets = [e.data for e in operator.table_events(table) if isinstance(e, models.TableEventGameBetPlaced)]
     assert [bet.seat for bet in bets] == [1], bets
+
+
+def hand_played(url: str, tokens: list[str], table_id: str) -> None:
+    """One hand played to its end at `table_id` by a reference bot for each of `tokens` (seated
+    with 20 unless they sit already), one of them dealing: settled before this returns."""
+    def run(token: str) -> None:
+        with Banco(url, token) as client:
+            Bot(client, table_id, buy_in=20, players=len(tokens)).run()
+
+    threads = [threading.Thread(target=run, args=(token,)) for token in tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    with Banco(url, tokens[0]) as client:
+        hand = client.table(table_id).hand
+        assert hand is not None and client.wait_settled(hand.id).status == "settled"
+
+
+def until(check: Any, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.05)
+
+
+def test_the_readmes_bot_joined_after_a_settled_hand_plays_the_next(banco, operator, proxy, tmp_path):
+    """The README's bot joining a table whose last hand is settled is sent that table (open for
+    its next hand) at once: it waits for a hand it sees in play, and plays it to its end, rather
+    than taking the settled one for its own."""
+    script = readmes_bot(tmp_path)
+    (_, ann), (_, cid), (_, mine) = players(operator, 3)
+    # Turns end after 10 s: a bot that left does not hold the hand up for long.
+    table = operator.create_table("sette-e-mezzo", options={"max_bet": 5, "turn_timeout_s": 10})
+    url = banco[0]
+    hand_played(url, [ann, cid], table.id)
+    proxy.answered = bytearray()
+    readme = subprocess.Popen([sys.executable, str(script), proxy.url, mine, table.id],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # The stream has told it of the table open for its next hand (or it has stopped).
+    until(lambda: b"event: table" in proxy.answered or readme.poll() is not None)
+    assert readme.poll() is None, readme.communicate()[0]  # still there, waiting for a hand
+
+    def play(token: str, deal: bool) -> None:
+        with Banco(url, token) as client:
+            Bot(client, table.id, players=3, deal=deal).run()
+
+    other = threading.Thread(target=play, args=(cid, False))
+    other.start()
+    play(ann, True)  # deals hand 2 and plays it
+    other.join(60)
+    out, _ = readme.communicate(timeout=60)
+    assert readme.returncode == 0, out
+    hand = operator.table(table).hand
+    assert hand is not None and operator.wait_settled(hand.id).number == 2
+    seated = [e.data for e in operator.table_events(table) if isinstance(e, models.TableEventPlayerSeated)]
+    assert [s.seat for s in seated] == [0, 1, 2] and seated[2].buy_in == 20
+    events = [e for e in operator.table_events(table) if e.hand == hand.id]
+    assert 2 in [e.data.seat for e in events if isinstance(e, models.TableEventGameBetPlaced)], events
+    assert not [e for e in events if e.kind == "game" and getattr(e.data, "timeout", None) is True]
 
 
 def test_the_async_client_plays_a_hand(banco, operator):
@@ -421,6 +490,106 @@ def test_banco_bot_plays_a_hand(banco, operator):
     assert re.search(r"^done: 1 hand\(s\), \d+ move\(s\)", run.stdout, re.M), run.stdout
     hand = operator.table(table).hand
     assert hand is not None and operator.wait_settled(hand.id).number == 1
+
+
+def test_banco_bot_at_a_settled_hand_deals_and_plays_the_next_ones(banco, operator):
+    """`banco bot --hands 2` by a player seated at a table whose last hand is settled does not
+    count that hand: it deals the next two and plays them (the other bot deals none)."""
+    url, _ = banco
+    (_, theirs), (_, mine) = players(operator, 2)
+    table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+    hand_played(url, [theirs, mine], table.id)
+
+    def play() -> None:
+        with Banco(url, theirs) as client:
+            Bot(client, table.id, hands=2, deal=False).run()
+
+    other = threading.Thread(target=play, daemon=True)
+    other.start()
+    run = banco_bot(url, mine, "sette-e-mezzo", table.id, "--hands", "2")
+    other.join(60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "seated at" not in run.stdout  # it had its seat
+    assert re.findall(r"^dealt hand (\d+)$", run.stdout, re.M) == ["2", "3"], run.stdout
+    assert re.search(r"^done: 2 hand\(s\), \d+ move\(s\), table open$", run.stdout, re.M), run.stdout
+    assert not other.is_alive()
+    hand = operator.table(table).hand
+    assert hand is not None and operator.wait_settled(hand.id).number == 3
+
+
+def test_banco_bot_with_no_deal_at_a_settled_hand_plays_the_next(banco, operator, proxy):
+    """`banco bot --no-deal` at a table whose last hand is settled waits for the next hand, which
+    another deals, and plays it to its end; it does not stop at the settled one."""
+    url, _ = banco
+    (_, theirs), (_, mine) = players(operator, 2)
+    table = operator.create_table("sette-e-mezzo", options={"max_bet": 5, "turn_timeout_s": 10})
+    hand_played(url, [theirs, mine], table.id)
+    proxy.answered = bytearray()
+    bot = subprocess.Popen([sys.executable, "-m", "service.cli", "bot", "--url", proxy.url, "--token", mine,
+                            "--game", "sette-e-mezzo", "--table", table.id, "--no-deal"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    # It follows the table's stream, which tells it of the table open for its next hand.
+    until(lambda: b"event: table" in proxy.answered or bot.poll() is not None)
+    assert bot.poll() is None, bot.communicate()
+    with Banco(url, theirs) as client:
+        Bot(client, table.id).run()  # deals hand 2 and plays it
+    out, err = bot.communicate(timeout=60)
+    assert bot.returncode == 0, out + err
+    assert re.search(r"^done: 1 hand\(s\), \d+ move\(s\), table open$", out, re.M), out
+    assert "dealt" not in out
+    hand = operator.table(table).hand
+    assert hand is not None and operator.wait_settled(hand.id).number == 2
+    # Every turn of hand 2 was played, none left to its deadline.
+    assert not [e for e in operator.table_events(table) if e.hand == hand.id and e.kind == "game"
+                and getattr(e.data, "timeout", None) is True]
+
+
+def test_the_bots_bring_a_buy_in_of_their_own_where_the_game_fixes_none(banco, operator):
+    """Without `--buy-in`, at a game with no fixed buy-in, `banco bot` and `python -m
+    banco_sdk.bot` sit with ten times the table's max_bet, or what the wallet holds if less,
+    and play."""
+    url, _ = banco
+    (ann, rich), = players(operator, 1)
+    (bob, poor), = players(operator, 1, deposit=30)
+    table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+
+    def play() -> None:
+        with Banco(url, poor) as client:
+            Bot(client, table.id, players=2, deal=False).run()
+
+    other = threading.Thread(target=play, daemon=True)
+    other.start()
+    run = banco_bot(url, rich, "sette-e-mezzo", table.id, "--players", "2")
+    other.join(60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "buying in with 50 (wallet 100)" in run.stdout, run.stdout
+    assert re.search(r"^done: 1 hand\(s\)", run.stdout, re.M), run.stdout
+    seated = {e.data.player_id: e.data.buy_in for e in operator.table_events(table)
+              if isinstance(e, models.TableEventPlayerSeated)}
+    assert seated == {ann: 50, bob: 30}
+    assert operator.balance(bob).balance == 0
+
+    cli = subprocess.run([sys.executable, "-m", "banco_sdk.bot", "--url", url, "--token", poor,
+                          "--game", "cassino", "--table", operator.create_table("cassino").id],
+                         capture_output=True, text=True, timeout=60)
+    assert cli.returncode == 1 and "Traceback" not in cli.stderr, cli.stderr  # its wallet is empty
+    assert "insufficient_treasure" in cli.stderr, cli.stderr
+
+
+def test_both_bot_commands_say_the_same_of_hands_and_buy_in():
+    """`banco bot --help` and `python -m banco_sdk.bot --help` say alike what --hands and
+    --buy-in do: the bot stops after the hands (keeping its seat) and brings what it says."""
+    helps = [subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=ROOT,
+                            env={**os.environ, "COLUMNS": "1000"}).stdout
+             for command in ([sys.executable, "-m", "service.cli", "bot", "--help"],
+                             [sys.executable, "-m", "banco_sdk.bot", "--help"])]
+    for said in ("hands to play, counted from when the bot comes (a hand already over then does not"
+                 " count); then it stops, and keeps its seat",
+                 "treasure to sit with when the bot takes a seat; if omitted, the table's fixed"
+                 " buy-in (Casino pirate), else ten times its max_bet or stake, at most the"
+                 " wallet's balance"):
+        assert all(said in " ".join(h.split()) for h in helps), (said, helps)
+    assert not [h for h in helps if "before leaving" in h]
 
 
 def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):

@@ -3,8 +3,13 @@
     python -m banco_sdk.bot --url http://127.0.0.1:8000 --token $TOKEN --game sette-e-mezzo --table tb_...
 
 The bot takes a seat (unless it has one), deals when the table is open and enough players sit,
-and plays its turns as the table's stream (`turns=true`) brings them, until it has played
-`hands` hands or the table is over.
+and plays its turns as the table's stream (`turns=true`) brings them, until `hands` hands have
+ended since it came or the table is over; a hand already over when it came does not count. It
+then stops, and keeps its seat.
+
+Its buy-in is `buy_in`, else the table's fixed one (Casino pirate's `buy_in` option), else
+`default_buy_in`: ten times the table's `max_bet` or `stake` (the most a hand asks of a seat;
+at least 10), at most what the player's wallet holds.
 """
 
 from __future__ import annotations
@@ -17,7 +22,17 @@ from banco_sdk._core import GameTable
 from banco_sdk.bot.strategy import choose
 from banco_sdk.client import Banco
 
-__all__ = ["Bot", "choose"]
+__all__ = ["Bot", "choose", "default_buy_in"]
+
+HANDS_OF_BUY_IN = 10  # hands at the table's largest bet or stake that a default buy-in covers
+
+
+def default_buy_in(table: GameTable, wallet: int) -> int:
+    """A buy-in for `table` when its game fixes none: ten times the most one hand asks of a seat
+    (the 7½ family's `max_bet`, Pirate pairs' and Cassino's `stake`; at least 1), at most
+    `wallet` (at least 1: an empty wallet is the server's to refuse)."""
+    largest = max([1, *(getattr(table.options, name, None) or 0 for name in ("max_bet", "stake"))])
+    return max(1, min(HANDS_OF_BUY_IN * largest, wallet))
 
 
 class Bot:
@@ -30,12 +45,16 @@ class Bot:
         self.client, self.table_id, self.hands = client, table_id, hands
         self.deal, self.players, self.buy_in, self.seed = deal, players, buy_in, seed
         self.strategy, self.log = strategy, log
-        self.finished: set[str] = set()  # hands seen ended
+        self.finished: set[str] = set()  # hands seen ended since the bot came
+        self.ended_before: str | None = None  # the hand that was over when it came
         self.moves = 0
 
     def run(self) -> GameTable:
-        """Play until `hands` hands ended or the table is over: the table as last seen."""
+        """Play until `hands` hands ended since the bot came, or the table is over: the table as
+        last seen. The bot keeps its seat."""
         table = self.sit()
+        if table.hand is not None and table.status in ("open", "over"):
+            self.ended_before = table.hand.id
         if self.players is None:
             self.players = self.client.game(table.game).min_players
         table = self.step(table)
@@ -50,13 +69,22 @@ class Bot:
 
     def sit(self) -> GameTable:
         """The table, with this player seated at it."""
+        buy_in = self.buy_in
         while (table := self.client.table(self.table_id)).you is None:
             try:
-                table = self.client.join(table, buy_in=self.buy_in, seed=self.seed).table
+                table = self.client.join(table, buy_in=buy_in, seed=self.seed).table
             except errors.Conflict as exc:
                 if exc.code != "version_conflict":
                     raise
                 continue  # another player sat at the same moment: try again
+            except errors.UnprocessableContent as exc:
+                if exc.code != "buy_in_required" or buy_in is not None:
+                    raise
+                # The game fixes no buy-in: bring enough for several hands, if the wallet has it.
+                wallet = self.client.balance(self.client.me().id).balance
+                buy_in = default_buy_in(table, wallet)
+                self.log(f"buying in with {buy_in} (wallet {wallet})")
+                continue
             self.log(f"seated at {table.id} (seat {table.you})")
         return table
 
@@ -66,7 +94,8 @@ class Bot:
     def step(self, table: GameTable) -> GameTable:
         """Deal or play for as long as the table offers this player something to do."""
         while True:
-            if table.hand is not None and table.status in ("open", "over"):
+            if (table.hand is not None and table.status in ("open", "over")
+                    and table.hand.id != self.ended_before):
                 self.finished.add(table.hand.id)
             if self.done(table):
                 return table

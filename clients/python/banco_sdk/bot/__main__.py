@@ -9,6 +9,11 @@ from banco_sdk import errors
 from banco_sdk.bot import Bot
 from banco_sdk.client import Banco
 
+HANDS_HELP = ("hands to play, counted from when the bot comes (a hand already over then does not"
+              " count); then it stops, and keeps its seat")
+BUY_IN_HELP = ("treasure to sit with when the bot takes a seat; if omitted, the table's fixed buy-in"
+               " (Casino pirate), else ten times its max_bet or stake, at most the wallet's balance")
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m banco_sdk.bot",
@@ -17,8 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", required=True, help="the player's bearer token")
     parser.add_argument("--game", required=True, help="the table's game (GET /v1/games), checked")
     parser.add_argument("--table", required=True, help="the table's id")
-    parser.add_argument("--hands", type=int, default=1, help="hands to play before leaving (1)")
-    parser.add_argument("--buy-in", type=int, help="treasure to sit with (the game's default if omitted)")
+    parser.add_argument("--hands", type=int, default=1, help=HANDS_HELP + " (1)")
+    parser.add_argument("--buy-in", type=int, help=BUY_IN_HELP)
     parser.add_argument("--players", type=int, help="players seated before the bot deals (game's minimum)")
     parser.add_argument("--no-deal", action="store_true", help="never deal; play the hands others deal")
     args = parser.parse_args(argv)
