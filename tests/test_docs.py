@@ -218,7 +218,9 @@ def test_the_commands_listing_runs_beside_banco_run(banco, clone: Path, tmp_path
     assert run.returncode == 0, run.stderr
     queue, *rest = run.stdout.splitlines()
     assert re.fullmatch(r"queue banco: \d+ queued, \d+ scheduled, \d+ started, 0 failed", queue)
-    assert re.fullmatch(r"worker \S+: (idle|busy)", rest[0])  # the worker of `banco run`
+    # The workers of `banco run`: one on the queue, one on its webhooks' lane.
+    assert rest[0] == "workers: 2 alive (banco: 1, banco-webhooks: 1)"
+    assert re.fullmatch(r"worker \S+ \(banco(-webhooks)?\): (idle|busy)", rest[1])
     assert re.fullmatch(r"rebuilt projections from \d+ events", rest[-1])
     ready = wait_ready(f"{url}/readyz", time.monotonic() + 10)
     assert ready["status"] == "ready", ready

@@ -26,6 +26,7 @@ from tests.conftest import fresh_database
 from tests.service.conftest import OPERATOR, ROOT
 from tests.service.test_timeouts import FAST, wait_for, worker_process
 from tests.test_cli import free_port, wait_ready
+from workers.queues import webhook_lane
 
 LIMIT = 240  # each caller's requests a minute, counted once for both nodes
 
@@ -94,10 +95,12 @@ def cluster(config: Config, servers: embedded.EmbeddedServers) -> Iterator[Clust
                  for port in ports]
         for port in ports:
             wait_ready(f"http://127.0.0.1:{port}/healthz", time.monotonic() + 60)
-        # Both workers listed in Redis, as each node reports them.
+        # Both worker processes listed in Redis, as each node reports them: each runs a worker
+        # on the queue and one on its webhooks' lane.
         for node in nodes:
             wait_for(lambda n=node: n.get("/readyz").json().get("checks", {}).get("workers")
-                     == "2 alive", timeout=60)
+                     == f"4 alive ({own.queue_name}: 2, {webhook_lane(own.queue_name)}: 2)",
+                     timeout=60)
         yield Cluster(own, nodes)
 
 
