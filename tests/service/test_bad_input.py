@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import re
 from typing import Any
@@ -68,16 +69,30 @@ served = test_headers.served  # `banco serve` on the session's servers: werkzeug
 
 def chunked(port: int, path: str, body: bytes, token: str = OPERATOR_KEY,
             content_type: str = "application/json") -> tuple[int, str, dict[str, Any]]:
-    """POST `body` in chunks of 8 KiB (no Content-Length): the status, type and body answered."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        conn.request("POST", path, body=(body[i:i + 8192] for i in range(0, len(body), 8192)),
-                     encode_chunked=True,
-                     headers={"Authorization": f"Bearer {token}", "Content-Type": content_type})
-        r = conn.getresponse()
-        return r.status, r.getheader("Content-Type", ""), orjson.loads(r.read())
-    finally:
-        conn.close()
+    """POST `body` in chunks of 8 KiB (no Content-Length): the status, type and body answered.
+
+    A body over the cap is refused before it has all gone, and the server closes the connection
+    after its answer: the rest of the body meets a closed socket, and the answer is read then, as
+    a client does. When the reset that the unread rest provokes takes the answer with it, the
+    request is sent again (three times at most)."""
+    for attempt in range(3):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                conn.request("POST", path,
+                             body=(body[i:i + 8192] for i in range(0, len(body), 8192)),
+                             encode_chunked=True, headers={"Authorization": f"Bearer {token}",
+                                                           "Content-Type": content_type})
+            try:
+                r = conn.getresponse()
+            except (ConnectionResetError, http.client.RemoteDisconnected):
+                if attempt == 2:
+                    raise
+                continue
+            return r.status, r.getheader("Content-Type", ""), orjson.loads(r.read())
+        finally:
+            conn.close()
+    raise AssertionError("unreachable")
 
 
 def padded(body: dict[str, Any], size: int) -> bytes:
