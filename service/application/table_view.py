@@ -18,9 +18,22 @@ from service.application.principal import Principal
 from service.application.redaction import viewer_in
 
 
-def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None) -> dict[str, Any]:
-    """The table as `who` may see it, with the actions open to him; its seats' balances as read
-    with it, else read on `conn`."""
+def legal_actions(table: TableRow, who: Principal) -> list[dict[str, Any]]:
+    """The actions open to `who` at `table`: a seat's, in the hand in play or, between hands,
+    on the state the last hand ended in (a Casino pirate volunteer for meneur, taken until the
+    next deal)."""
+    viewer = viewer_in(who, table.seats)
+    live = table.state is not None and table.status in ("playing", "open")
+    if not live or viewer.kind != "seat" or viewer.seat is None:
+        return []
+    return registry.engine(table.game, table.rules_version).legal_actions(table.state, viewer.seat)
+
+
+def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = None,
+           legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The table as `who` may see it, with the actions open to him (`legal`, when the caller
+    has them from `legal_actions` already); its seats' balances as read with it, else read on
+    `conn`."""
     engine = registry.engine(table.game, table.rules_version)
     if table.balances is not None:
         held = table.balances
@@ -32,9 +45,6 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
     names = table.names or {}
     viewer = viewer_in(who, table.seats)
     you = viewer.seat if viewer.kind == "seat" else None
-    # Between hands the state the last hand ended in may still offer something (a Casino pirate
-    # volunteer for meneur), taken until the next deal.
-    live = table.state is not None and table.status in ("playing", "open")
     return {
         "id": table.table_id, "game": table.game, "variant": engine.info.variant_of(table.options),
         "options": table.options, "rules_version": table.rules_version, "status": table.status,
@@ -49,5 +59,5 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
         "turn": table.turn if table.status == "playing" else None,
         "you": you,
         "view": engine.view(table.state, viewer) if table.state is not None else None,
-        "legal_actions": engine.legal_actions(table.state, you) if live and you is not None else [],
+        "legal_actions": legal_actions(table, who) if legal is None else legal,
     }

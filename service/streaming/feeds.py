@@ -34,7 +34,7 @@ from service.application import handlers
 from service.application.notify import Change
 from service.application.principal import Principal
 from service.application.redaction import Redactor, viewer_in
-from service.application.table_view import render
+from service.application.table_view import legal_actions, render
 from service.runtime import tracing
 from service.runtime.slots import Gate
 
@@ -240,15 +240,22 @@ class Feed:
                 return seat, None
             viewer = viewer_in(who, table.seats)
             if self._turns.get(viewer, (None, None))[0] != table.version:
-                if table.balances is not None:  # as the writer's save read them
-                    body = render(table, who)
-                else:
-                    with pool.connection() as conn:
-                        body = render(table, who, conn)
-                self.renders += 1
-                self._turns[viewer] = (table.version, sse(table.version, "table", body) if (
-                    body["legal_actions"] or table.status in ("open", "over")) else None)
+                self._turns[viewer] = (table.version, self._render_turn(pool, table, who))
             return seat, self._turns[viewer][1]
+
+    def _render_turn(self, pool: ConnectionPool, table: TableRow, who: Principal) -> Shown | None:
+        """The table as `who` sees it, if he has something to do in it. Whether he has is asked
+        first: at most moves only the next mover has, and the others' views are not made."""
+        legal = legal_actions(table, who)
+        if not legal and table.status not in ("open", "over"):
+            return None
+        if table.balances is not None:  # as the writer's save read them
+            body = render(table, who, legal=legal)
+        else:
+            with pool.connection() as conn:
+                body = render(table, who, conn, legal=legal)
+        self.renders += 1
+        return sse(table.version, "table", body)
 
 
 def _read(offered: Callable[[], TableRow]) -> TableRow | None:
