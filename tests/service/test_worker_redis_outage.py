@@ -266,3 +266,47 @@ def test_a_stopping_worker_kills_a_scheduler_that_does_not_stop(own, monkeypatch
     worker.scheduler = type("Scheduler", (), {"_process": stuck})()
     worker.stop_scheduler()
     assert not stuck.is_alive() and stuck.exitcode == -signal.SIGKILL
+
+
+class CountedWorker(Worker):
+    """A Worker that counts the heartbeats it sends."""
+
+    beats = 0
+
+    def _beat(self) -> None:
+        self.beats += 1
+        super()._beat()
+
+
+def test_a_burst_of_jobs_costs_the_loop_one_heartbeat_a_beat_interval(own):
+    """RQ's loop asks for three heartbeats a job; one is sent, then none until BEAT_AGAIN_S
+    has passed (the heartbeat thread beats every HEARTBEAT_S meanwhile)."""
+    connection = connect(own.redis_url)
+    jobs = [queue(connection, own.queue_name).enqueue(len, "abc") for _ in range(40)]
+    worker = CountedWorker([queue(connection, own.queue_name)], connection=connection)
+    began = time.monotonic()
+    worker.work(burst=True, with_scheduler=False)
+    took = time.monotonic() - began
+    assert all(job.get_status(refresh=True) == "finished" and job.return_value() == 3
+               for job in jobs)
+    # RQ's own count would be 3 a job, 120 here.
+    assert 1 <= worker.beats <= 2 + took / worker_module.BEAT_AGAIN_S
+
+
+def test_the_loop_s_heartbeat_goes_once_the_last_is_beat_again_s_old(own):
+    connection = connect(own.redis_url)
+    worker = CountedWorker([queue(connection, own.queue_name)], connection=connection)
+    worker.register_birth()
+    try:
+        worker.heartbeat()
+        first = connection.hget(worker.key, "last_heartbeat")
+        worker.heartbeat()  # at once: not sent again
+        assert worker.beats == 1
+        worker._beaten -= worker_module.BEAT_AGAIN_S  # as if that long had passed
+        time.sleep(0.01)  # RQ's timestamps are to the microsecond
+        worker.heartbeat()
+        assert worker.beats == 2
+        assert connection.hget(worker.key, "last_heartbeat") != first
+        assert 0 < connection.ttl(worker.key) <= worker_module.HEARTBEAT_TTL_S
+    finally:
+        worker.register_death()
