@@ -174,7 +174,7 @@ class Stream(MethodView):
         follower = Follower(feed, store(), db.pool(), principal(), after, table.version, query)
         leave = once(partial(feeds().leave, feed))
         if take is None:
-            return sse.response(_threaded(follower, listener(), feeds(), query["timeout"]),
+            return sse.response(threaded_body(follower, listener(), feeds(), query["timeout"]),
                                 once(leave, give_back))
         return sse.response(*sse.handed_over(relay(), take, follower, query["timeout"], leave,
                                              give_back), closes=True)
@@ -214,7 +214,7 @@ def waiters_busy() -> Response:
                        "as many streams and long polls as this server holds at once are open")
 
 
-def _threaded(follower: Follower, notices: notify.Listener, shared: Feeds,
+def threaded_body(follower: Follower, notices: notify.Listener, shared: Feeds,
               timeout: float) -> Iterator[bytes]:
     """The stream from the request's thread: its own subscription, and the feeds' gate. (The
     response leaves the feed when it closes.)"""
@@ -222,6 +222,10 @@ def _threaded(follower: Follower, notices: notify.Listener, shared: Feeds,
     # borrows one when the table changed, so an idle subscriber holds none.
     waiter = notices.subscribe(follower.feed.table_id,
                                None if follower.events else follower.wants, follower.who.key)
+    # The view read the table before this subscription: what committed in between sent no
+    # notice it hears, and the feed may still hold the table as the view read it. The first
+    # look reads afresh, as a stream handed to the streamer does when it joins.
+    follower.heard(None)
     try:
         yield from sse.threaded(follower, waiter, timeout, shared.gate)
     finally:

@@ -24,6 +24,7 @@ from service.application.postgres_unit_of_work import transaction
 from service.application.principal import OPERATOR as OPERATOR_PRINCIPAL
 from service.application.principal import Principal
 from service.http.app import create_app
+from service.http.streams import threaded_body
 from service.runtime.slots import Gate
 from service.streaming.feeds import Feed
 from service.streaming.follower import Follower
@@ -124,6 +125,60 @@ def test_a_turns_stream_brings_each_player_his_turn_and_nothing_more(client: Fla
     for thread in readers:
         thread.join(SPAN + 5)
         assert not thread.is_alive()
+
+
+def test_a_change_committed_before_a_stream_subscribes_is_its_first_news(
+        client: FlaskClient, new_player: Any, app: Flask):
+    """A stream's view reads the table, and its thread subscribes to the table's notices a
+    moment later: a deal committed in between sends no notice the stream hears. Its first look
+    reads the table afresh, so the first player to act is told of his turn at once, not after
+    the fallback's poll (a minute here), even when the table's feed still holds the table as
+    it was when the view read it."""
+    players = [new_player(f"F{i}", 100) for i in range(3)]
+    r = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}}, headers=OPERATOR)
+    table_id = str(r.json["id"])
+    for i, p in enumerate(players):
+        r = client.post(f"/v1/tables/{table_id}/seats", json={"buy_in": 50, "age": 20 + i},
+                        headers=p.auth)
+        assert r.status_code == 201, r.json
+    shared = app.extensions["banco.feeds"]
+    pool, store = app.extensions["banco.pool"], app.extensions["banco.store"]
+    feed = shared.join(table_id)
+    try:
+        with pool.connection() as conn:
+            before = tables.load(conn, table_id)
+        assert before is not None and before.status == "open"
+        whom = [Principal("player", p.id) for p in players]
+        # As each stream's view did: the table read, its follower made at that version...
+        followers = [Follower(feed, store, pool, who, before.version, before.version,
+                              {"events": False, "turns": True}) for who in whom]
+        _, shown = feed.turn(pool, whom[0], before.version, -1)  # ...the feed holding it too
+        assert shown is not None and shown.body["status"] == "open"
+        # ...and the deal committed, its notice heard and gone, before their threads subscribed.
+        notices = app.extensions["banco.notify"]
+        probe = notices.subscribe(table_id)
+        try:
+            assert notices.listening.wait(10)
+            probe.wait(0)  # what it was told as the listener came up
+            r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+            assert r.status_code == 201, r.json
+            dealt = int(r.json["version"])
+            changes = probe.wait(10)
+            assert changes is not None and dealt in [c.version for c in changes]
+        finally:
+            notices.unsubscribe(probe)
+        told = {}
+        for who, follower in zip(whom, followers, strict=True):
+            body = threaded_body(follower, notices, shared, 0.5)
+            chunks = b"".join(body)
+            tables_sent = [orjson.loads(line[6:]) for line in chunks.split(b"\n")
+                           if line.startswith(b"data: ")]
+            told[who.subject] = [(t["version"], t["status"]) for t in tables_sent]
+        # The first to act is told of his turn, the others of nothing: none is shown the table
+        # as it was before the deal.
+        assert sorted(told.values()) == [[], [], [(dealt, "playing")]], told
+    finally:
+        shared.leave(feed)
 
 
 def test_a_players_own_moves_are_not_echoed_to_him(client: FlaskClient, new_player: Any,
