@@ -215,7 +215,7 @@ def waiters_busy() -> Response:
 
 
 def threaded_body(follower: Follower, notices: notify.Listener, shared: Feeds,
-              timeout: float) -> Iterator[bytes]:
+                  timeout: float) -> Iterator[bytes]:
     """The stream from the request's thread: its own subscription, and the feeds' gate. (The
     response leaves the feed when it closes.)"""
     # The request's connection returns to the pool when the view returns; the table's feed

@@ -64,6 +64,17 @@ def follow(client: FlaskClient, table_id: str, player: Player, seconds: float,
     return thread
 
 
+def sette_e_mezzo_table(client: FlaskClient, players: list[Player]) -> str:
+    """A Sette e mezzo table with `players` seated (50 each), open for its first hand."""
+    r = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}}, headers=OPERATOR)
+    table_id = str(r.json["id"])
+    for i, p in enumerate(players):
+        r = client.post(f"/v1/tables/{table_id}/seats", json={"buy_in": 50, "age": 20 + i},
+                        headers=p.auth)
+        assert r.status_code == 201, r.json
+    return table_id
+
+
 def cassino_table(client: FlaskClient, players: list[Player]) -> str:
     r = client.post("/v1/tables", json={"game": "cassino", "options": {"variant": "classic"}},
                     headers=OPERATOR)
@@ -135,12 +146,7 @@ def test_a_change_committed_before_a_stream_subscribes_is_its_first_news(
     the fallback's poll (a minute here), even when the table's feed still holds the table as
     it was when the view read it."""
     players = [new_player(f"F{i}", 100) for i in range(3)]
-    r = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}}, headers=OPERATOR)
-    table_id = str(r.json["id"])
-    for i, p in enumerate(players):
-        r = client.post(f"/v1/tables/{table_id}/seats", json={"buy_in": 50, "age": 20 + i},
-                        headers=p.auth)
-        assert r.status_code == 201, r.json
+    table_id = sette_e_mezzo_table(client, players)
     shared = app.extensions["banco.feeds"]
     pool, store = app.extensions["banco.pool"], app.extensions["banco.store"]
     feed = shared.join(table_id)
@@ -190,12 +196,7 @@ def test_a_players_own_moves_are_not_echoed_to_him(client: FlaskClient, new_play
     from service.application import settling
 
     players = [new_player(f"S{i}", 100) for i in range(3)]
-    r = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}}, headers=OPERATOR)
-    table_id = str(r.json["id"])
-    for i, p in enumerate(players):
-        r = client.post(f"/v1/tables/{table_id}/seats", json={"buy_in": 50, "age": 20 + i},
-                        headers=p.auth)
-        assert r.status_code == 201, r.json
+    table_id = sette_e_mezzo_table(client, players)
     inbox: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
     readers = [follow(client, table_id, p, SPAN, inbox, turns="true", events="false")
                for p in players]
