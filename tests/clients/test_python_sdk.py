@@ -474,6 +474,24 @@ def banco_bot(url: str, token: str, game: str, table: str, *args: str) -> subpro
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
 
 
+def banco_bot_beside(url: str, theirs: str, mine: str, table: str, *args: str,
+                     **bot: Any) -> subprocess.CompletedProcess[str]:
+    """`banco bot` for `mine` (with `args`) at a Sette e mezzo table, while the SDK's `Bot` with
+    `bot`'s options plays for `theirs` in a thread; both done, the command succeeded."""
+
+    def play() -> None:
+        with Banco(url, theirs) as client:
+            Bot(client, table, **bot).run()
+
+    other = threading.Thread(target=play, daemon=True)
+    other.start()
+    run = banco_bot(url, mine, "sette-e-mezzo", table, *args)
+    other.join(60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert not other.is_alive()
+    return run
+
+
 def test_banco_bot_plays_a_hand(banco, operator):
     """`banco bot` seats the SDK's reference bot beside another, deals and plays its turns
     until the hand is settled."""
@@ -481,15 +499,8 @@ def test_banco_bot_plays_a_hand(banco, operator):
     (_, mine), (_, theirs) = players(operator, 2)
     table = operator.create_table("sette-e-mezzo")
 
-    def play() -> None:
-        with Banco(url, theirs) as client:
-            Bot(client, table.id, buy_in=50, players=2).run()
-
-    other = threading.Thread(target=play)
-    other.start()
-    run = banco_bot(url, mine, "sette-e-mezzo", table.id, "--buy-in", "50", "--players", "2")
-    other.join(60)
-    assert run.returncode == 0, run.stdout + run.stderr
+    run = banco_bot_beside(url, theirs, mine, table.id, "--buy-in", "50", "--players", "2",
+                           buy_in=50, players=2)
     assert re.search(r"^seated at tb_\w+ \(seat \d\)$", run.stdout, re.M), run.stdout
     assert re.search(r"^done: 1 hand\(s\), \d+ move\(s\)", run.stdout, re.M), run.stdout
     hand = operator.table(table).hand
@@ -504,19 +515,10 @@ def test_banco_bot_at_a_settled_hand_deals_and_plays_the_next_ones(banco, operat
     table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
     hand_played(url, [theirs, mine], table.id)
 
-    def play() -> None:
-        with Banco(url, theirs) as client:
-            Bot(client, table.id, hands=2, deal=False).run()
-
-    other = threading.Thread(target=play, daemon=True)
-    other.start()
-    run = banco_bot(url, mine, "sette-e-mezzo", table.id, "--hands", "2")
-    other.join(60)
-    assert run.returncode == 0, run.stdout + run.stderr
+    run = banco_bot_beside(url, theirs, mine, table.id, "--hands", "2", hands=2, deal=False)
     assert "seated at" not in run.stdout  # it had its seat
     assert re.findall(r"^dealt hand (\d+)$", run.stdout, re.M) == ["2", "3"], run.stdout
     assert re.search(r"^done: 2 hand\(s\), \d+ move\(s\), table open$", run.stdout, re.M), run.stdout
-    assert not other.is_alive()
     hand = operator.table(table).hand
     assert hand is not None and operator.wait_settled(hand.id).number == 3
 
@@ -557,15 +559,7 @@ def test_the_bots_bring_a_buy_in_of_their_own_where_the_game_fixes_none(banco, o
     (bob, poor), = players(operator, 1, deposit=30)
     table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
 
-    def play() -> None:
-        with Banco(url, poor) as client:
-            Bot(client, table.id, players=2, deal=False).run()
-
-    other = threading.Thread(target=play, daemon=True)
-    other.start()
-    run = banco_bot(url, rich, "sette-e-mezzo", table.id, "--players", "2")
-    other.join(60)
-    assert run.returncode == 0, run.stdout + run.stderr
+    run = banco_bot_beside(url, poor, rich, table.id, "--players", "2", players=2, deal=False)
     assert "buying in with 50 (wallet 100)" in run.stdout, run.stdout
     assert re.search(r"^done: 1 hand\(s\)", run.stdout, re.M), run.stdout
     seated = {e.data.player_id: e.data.buy_in for e in operator.table_events(table)
