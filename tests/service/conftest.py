@@ -149,20 +149,29 @@ def lone_redis() -> Iterator[str]:
             server.shutdown()
 
 
+@contextmanager
+def running_worker(config: Config, **extra_env: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A real worker process on the session's queue, with `extra_env` added to its environment."""
+    env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
+           "BANCO_QUEUE": config.queue_name, **extra_env}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env,
+                            start_new_session=True)
+    try:
+        yield proc
+    finally:
+        from tests.service.test_timeouts import stop_group
+
+        stop_group(proc)
+
+
 @pytest.fixture(scope="module")
 def worker(config) -> Iterator[subprocess.Popen[bytes]]:
     """A real worker process on the session's queue, for the tests of one module.
 
     Not for the whole session: the timeout tests start, kill and starve workers of their own.
     """
-    env = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
-           "BANCO_QUEUE": config.queue_name}
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env,
-                            start_new_session=True)
-    yield proc
-    from tests.service.test_timeouts import stop_group
-
-    stop_group(proc)
+    with running_worker(config) as proc:
+        yield proc
 
 
 @pytest.fixture(scope="module")
