@@ -21,6 +21,11 @@ from service.application.principal import Principal
 from service.application.redaction import Redactor
 from service.streaming.feeds import BATCH, Feed, Shown, sse
 
+# A follower's seat before its first look at the table has told it (then an int, or None for a
+# subscriber with no seat). Until then every turn may be his: a change committed after that look
+# read the table, and heard before the look is done, must not be judged by a seat not yet known.
+UNSEEN = -1
+
 
 def concerns(change: Change, seat: int | None, who: Principal) -> bool:
     """Whether `change` may have given the subscriber something to do, by someone else's
@@ -28,7 +33,8 @@ def concerns(change: Change, seat: int | None, who: Principal) -> bool:
     anyone's, or a table open for its next hand, or ended. A hand being settled is nobody's to
     act in."""
     return change.actor != who.key and (change.status in ("open", "over") or (
-        seat is not None and change.status == "playing" and change.seat in (None, seat)))
+        seat is not None and change.status == "playing"
+        and (change.seat in (None, seat) or seat == UNSEEN)))
 
 
 class Follower:
@@ -48,7 +54,7 @@ class Follower:
         self.after = after  # the last event version sent
         self.upto: int | None = version  # the table's version as last heard of; None: unknown
         self.shown = -1  # the table version of the last `table` event sent
-        self.seat: int | None = None  # the subscriber's, as last seen
+        self.seat: int | None = UNSEEN  # the subscriber's, as last seen
         self.look = self.turns  # whether the table itself may be news
 
     def wants(self, change: Change) -> bool:

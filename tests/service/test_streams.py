@@ -187,6 +187,80 @@ def test_a_change_committed_before_a_stream_subscribes_is_its_first_news(
         shared.leave(feed)
 
 
+def test_a_change_committed_while_a_stream_first_looks_is_news_to_it(
+        client: FlaskClient, new_player: Any, app: Flask):
+    """A stream of turns is woken only by changes that may be its subscriber's turn, which takes
+    his seat, and his seat is known once its first look has read the table. A deal that commits
+    after that read, and whose notice comes before the look is done, must still wake him: the
+    first player to act is told of his turn at once, not after the fallback's poll (a minute
+    here). Every stream's first look reads the table before the deal, and returns only once the
+    deal's notice has been through that stream's filter."""
+    players = [new_player(f"W{i}", 100) for i in range(3)]
+    table_id = sette_e_mezzo_table(client, players)
+    shared = app.extensions["banco.feeds"]
+    pool, store = app.extensions["banco.pool"], app.extensions["banco.store"]
+    notices = app.extensions["banco.notify"]
+    feed = shared.join(table_id)
+    probe = notices.subscribe(table_id)  # the listener up before the deal's notice is sent
+    try:
+        assert notices.listening.wait(10)
+        with pool.connection() as conn:
+            before = tables.load(conn, table_id)
+        assert before is not None and before.status == "open"
+        whom = [Principal("player", p.id) for p in players]
+        followers = [Follower(feed, store, pool, who, before.version, before.version,
+                              {"events": False, "turns": True}) for who in whom]
+        filtered = {who.key: threading.Event() for who in whom}
+        for who, follower in zip(whom, followers, strict=True):
+            def wants(change: notify.Change, real: Callable[[notify.Change], bool] = follower.wants,
+                      seen: threading.Event = filtered[who.key]) -> bool:
+                try:
+                    return real(change)
+                finally:
+                    if change.version > before.version:
+                        seen.set()
+            follower.wants = wants  # type: ignore[method-assign]
+        dealt: list[int] = []
+
+        def deal() -> None:
+            r = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR)
+            assert r.status_code == 201, r.json
+            dealt.append(int(r.json["version"]))
+
+        read = threading.Barrier(len(whom), action=deal)  # the last to have read deals
+        first = threading.local()
+        real_turn = feed.turn
+
+        def turn(pool: Any, who: Principal, at_least: int | None, shown: int) -> Any:
+            found = real_turn(pool, who, at_least, shown)
+            if not getattr(first, "looked", False):
+                first.looked = True
+                read.wait(10)
+                assert filtered[who.key].wait(10)
+            return found
+
+        feed.turn = turn  # type: ignore[method-assign]
+        told: dict[str, list[tuple[int, str]]] = {}
+
+        def stream(who: Principal, follower: Follower) -> None:
+            chunks = b"".join(threaded_body(follower, notices, shared, 3.0))
+            told[who.subject] = [(t["version"], t["status"]) for t in (
+                orjson.loads(line[6:]) for line in chunks.split(b"\n") if line.startswith(b"data: "))]
+
+        threads = [threading.Thread(target=stream, args=pair) for pair in zip(whom, followers,
+                                                                              strict=True)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        # Each first look showed the open table; then the first to act, and only he, is told.
+        opened = (before.version, "open")
+        assert sorted(told.values()) == [[opened], [opened], [opened, (dealt[0], "playing")]], told
+    finally:
+        notices.unsubscribe(probe)
+        shared.leave(feed)
+
+
 def test_a_players_own_moves_are_not_echoed_to_him(client: FlaskClient, new_player: Any,
                                                    app: Flask):
     """Seed: ../shared/seeds/001_6b5bbd2473d5c47f.txt (Sette e mezzo: a player draws card after
