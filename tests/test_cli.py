@@ -240,6 +240,17 @@ def test_run_starts_everything_embedded_and_ctrl_c_stops_it(tmp_path):
         psycopg.connect(f"postgresql://postgres@/postgres?host={data / 'postgres'}", connect_timeout=2)
 
 
+def test_the_operator_key_run_makes_never_begins_with_a_dash(tmp_path, monkeypatch):
+    """A URL-safe token begins with "-" once in 64 draws, and `--token -...` is refused by the
+    bots' argument parsers: `banco run` draws again until its key does not."""
+    from service.cli import runner
+
+    draws = iter(["-first", "-second", "third"])
+    monkeypatch.setattr(runner.secrets, "token_urlsafe", lambda n: next(draws))
+    assert runner.operator_key(tmp_path / "data", None) == "third"
+    assert (tmp_path / "data" / "operator_key").read_text() == "third\n"
+
+
 def test_jobs_lists_failures_and_requeues_them(env, redis_url):
     from workers.queues import connect, queue
 

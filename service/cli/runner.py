@@ -70,6 +70,15 @@ def refuse_taken(host: str, port: int, choose: str) -> None:
         raise click.ClickException(f"cannot listen on {address}: {e.strerror or e}") from e
 
 
+def new_operator_key() -> str:
+    """A random key that does not begin with a dash (a URL-safe token does once in 64 draws),
+    which command-line parsers (argparse, Node's parseArgs) would take for an option when it is
+    passed as `--token KEY`."""
+    while (key := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return key
+
+
 def operator_key(data_dir: Path, named: str | None) -> str:
     """The key `named` (`BANCO_OPERATOR_KEY`), or the one generated on the first start and kept
     in the data dir."""
@@ -78,7 +87,7 @@ def operator_key(data_dir: Path, named: str | None) -> str:
     path = data_dir / "operator_key"
     if path.exists():
         return path.read_text().strip()
-    key = secrets.token_urlsafe(32)
+    key = new_operator_key()
     data_dir.mkdir(parents=True, exist_ok=True)
     path.touch(mode=0o600)
     path.write_text(key + "\n")
