@@ -590,6 +590,30 @@ def test_both_bot_commands_say_the_same_of_hands_and_buy_in():
     assert not [h for h in helps if "before leaving" in h]
 
 
+def test_the_bots_take_a_token_that_begins_with_a_dash_and_one_from_the_environment(banco, operator):
+    """A URL-safe token may begin with "-" (an operator key chosen by hand, or made by an older
+    `banco run`): `--token -...` is that token, which Banco is then asked about, not a missing
+    value. Without --token, both bots take BANCO_TOKEN (and the SDK's bot BANCO_URL)."""
+    url, _ = banco
+    (_, token), = players(operator, 1)
+    table = operator.create_table("cassino").id
+    dashed = "-" + token[1:]  # no such token
+    sdk = [sys.executable, "-m", "banco_sdk.bot"]
+    refused = [subprocess.run([*command, "--url", url, "--token", dashed, "--game", "cassino",
+                               "--table", table], capture_output=True, text=True, timeout=60,
+                              cwd=ROOT)
+               for command in (sdk, [sys.executable, "-m", "service.cli", "bot"])]
+    for run in refused:
+        assert run.returncode == 1, run.stdout + run.stderr
+        assert "401" in run.stderr or "token" in run.stderr.lower(), run.stderr
+        assert "argument" not in run.stderr and "Traceback" not in run.stderr, run.stderr
+    from_env = subprocess.run([*sdk, "--game", "pirate-pairs", "--table", table],
+                              capture_output=True, text=True, timeout=60, cwd=ROOT,
+                              env={**os.environ, "BANCO_URL": url, "BANCO_TOKEN": token})
+    assert from_env.returncode == 2, from_env.stdout + from_env.stderr
+    assert f"table {table} plays cassino, not pirate-pairs" in from_env.stderr
+
+
 def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
     """A user's mistakes end `banco bot` with one line saying which, never a traceback, and
     without a seat taken."""

@@ -13,18 +13,38 @@ import { parseArgs } from "node:util";
 import { Banco, BancoError, playTable, takeSeat } from "../src/index.js";
 
 const USAGE = "usage: banco-bot --url URL --token TOKEN --game GAME [--table ID] [--buy-in N] "
-  + "[--hands N] [--deal]";
+  + "[--hands N] [--deal]   (--url and --token may come as BANCO_URL and BANCO_TOKEN)";
+const OPTIONS = {
+  url: { type: "string" }, token: { type: "string" }, game: { type: "string" },
+  table: { type: "string" }, "buy-in": { type: "string" }, hands: { type: "string", default: "1" },
+  deal: { type: "boolean", default: false }, help: { type: "boolean", default: false },
+} as const;
+
+/**
+ * `args` with `--option VALUE` written `--option=VALUE` where VALUE begins with a dash and is no
+ * option: a URL-safe token can begin with one, which parseArgs refuses as ambiguous.
+ */
+function dashesKept(args: string[]): string[] {
+  const named = (arg: string) => arg.startsWith("--") && Object.hasOwn(OPTIONS, arg.slice(2).split("=")[0]!);
+  // An option given without its value, which the next argument is.
+  const valued = (arg: string) => arg.startsWith("--") && Object.hasOwn(OPTIONS, arg.slice(2))
+    && OPTIONS[arg.slice(2) as keyof typeof OPTIONS].type === "string";
+  const kept: string[] = [];
+  for (const arg of args) {
+    const last = kept[kept.length - 1];
+    if (last !== undefined && valued(last) && arg.startsWith("-") && !named(arg)) {
+      kept[kept.length - 1] = `${last}=${arg}`;
+    } else {
+      kept.push(arg);
+    }
+  }
+  return kept;
+}
 
 async function main(): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({
-      options: {
-        url: { type: "string" }, token: { type: "string" }, game: { type: "string" },
-        table: { type: "string" }, "buy-in": { type: "string" }, hands: { type: "string", default: "1" },
-        deal: { type: "boolean", default: false }, help: { type: "boolean", default: false },
-      },
-    }));
+    ({ values } = parseArgs({ args: dashesKept(process.argv.slice(2)), options: OPTIONS }));
   } catch (error) {
     console.error(`banco-bot: ${(error as Error).message}\n${USAGE}`);
     return 2;
@@ -33,7 +53,9 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const { url, token, game } = values;
+  const { game } = values;
+  const url = values.url ?? process.env.BANCO_URL;
+  const token = values.token ?? process.env.BANCO_TOKEN;
   const hands = Number(values.hands);
   const buyIn = values["buy-in"] === undefined ? undefined : Number(values["buy-in"]);
   if (!url || !token || !game || !Number.isInteger(hands) || hands < 1

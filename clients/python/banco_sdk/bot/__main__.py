@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from banco_sdk import errors
@@ -15,18 +16,39 @@ BUY_IN_HELP = ("treasure to sit with when the bot takes a seat; if omitted, the 
                " (Casino pirate), else ten times its max_bet or stake, at most the wallet's balance")
 
 
+# The options that take a value, and every option: `dashes_kept` tells a value from an option.
+VALUED = ("--url", "--token", "--game", "--table", "--hands", "--buy-in", "--players")
+OPTIONS = {*VALUED, "--no-deal", "-h", "--help"}
+
+
+def dashes_kept(argv: list[str]) -> list[str]:
+    """`argv` with `--option VALUE` written `--option=VALUE` where VALUE begins with a dash and is
+    no option: a URL-safe token can begin with one, and argparse would take it for an option and
+    say the option has no value."""
+    kept: list[str] = []
+    for arg in argv:
+        if kept and kept[-1] in VALUED and arg.startswith("-") and arg.split("=", 1)[0] not in OPTIONS:
+            kept[-1] = f"{kept[-1]}={arg}"
+        else:
+            kept.append(arg)
+    return kept
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m banco_sdk.bot",
                                      description="Sit at a Banco table and play it with a simple strategy.")
-    parser.add_argument("--url", required=True, help="Banco's URL, e.g. http://127.0.0.1:8000")
-    parser.add_argument("--token", required=True, help="the player's bearer token")
+    url, token = os.environ.get("BANCO_URL"), os.environ.get("BANCO_TOKEN")
+    parser.add_argument("--url", required=url is None, default=url,
+                        help="Banco's URL, e.g. http://127.0.0.1:8000 (or BANCO_URL)")
+    parser.add_argument("--token", required=token is None, default=token,
+                        help="the player's bearer token (or BANCO_TOKEN)")
     parser.add_argument("--game", required=True, help="the table's game (GET /v1/games), checked")
     parser.add_argument("--table", required=True, help="the table's id")
     parser.add_argument("--hands", type=int, default=1, help=HANDS_HELP + " (1)")
     parser.add_argument("--buy-in", type=int, help=BUY_IN_HELP)
     parser.add_argument("--players", type=int, help="players seated before the bot deals (game's minimum)")
     parser.add_argument("--no-deal", action="store_true", help="never deal; play the hands others deal")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(dashes_kept(sys.argv[1:] if argv is None else argv))
     with Banco(args.url, args.token) as client:
         try:
             table = client.table(args.table)
