@@ -138,6 +138,19 @@ def test_a_turns_stream_brings_each_player_his_turn_and_nothing_more(client: Fla
         assert not thread.is_alive()
 
 
+def turn_followers(app: Flask, feed: Feed, players: list[Player]
+                   ) -> tuple[tables.TableRow, list[Principal], list[Follower]]:
+    """The open table, and a follower of its turns for each player made at its version, as the
+    players' streams' views make them."""
+    pool, store = app.extensions["banco.pool"], app.extensions["banco.store"]
+    with pool.connection() as conn:
+        before = tables.load(conn, feed.table_id)
+    assert before is not None and before.status == "open"
+    whom = [Principal("player", p.id) for p in players]
+    return before, whom, [Follower(feed, store, pool, who, before.version, before.version,
+                                   {"events": False, "turns": True}) for who in whom]
+
+
 def test_a_change_committed_before_a_stream_subscribes_is_its_first_news(
         client: FlaskClient, new_player: Any, app: Flask):
     """A stream's view reads the table, and its thread subscribes to the table's notices a
@@ -148,16 +161,11 @@ def test_a_change_committed_before_a_stream_subscribes_is_its_first_news(
     players = [new_player(f"F{i}", 100) for i in range(3)]
     table_id = sette_e_mezzo_table(client, players)
     shared = app.extensions["banco.feeds"]
-    pool, store = app.extensions["banco.pool"], app.extensions["banco.store"]
+    pool = app.extensions["banco.pool"]
     feed = shared.join(table_id)
     try:
-        with pool.connection() as conn:
-            before = tables.load(conn, table_id)
-        assert before is not None and before.status == "open"
-        whom = [Principal("player", p.id) for p in players]
         # As each stream's view did: the table read, its follower made at that version...
-        followers = [Follower(feed, store, pool, who, before.version, before.version,
-                              {"events": False, "turns": True}) for who in whom]
+        before, whom, followers = turn_followers(app, feed, players)
         _, shown = feed.turn(pool, whom[0], before.version, -1)  # ...the feed holding it too
         assert shown is not None and shown.body["status"] == "open"
         # ...and the deal committed, its notice heard and gone, before their threads subscribed.
@@ -198,18 +206,12 @@ def test_a_change_committed_while_a_stream_first_looks_is_news_to_it(
     players = [new_player(f"W{i}", 100) for i in range(3)]
     table_id = sette_e_mezzo_table(client, players)
     shared = app.extensions["banco.feeds"]
-    pool, store = app.extensions["banco.pool"], app.extensions["banco.store"]
     notices = app.extensions["banco.notify"]
     feed = shared.join(table_id)
     probe = notices.subscribe(table_id)  # the listener up before the deal's notice is sent
     try:
         assert notices.listening.wait(10)
-        with pool.connection() as conn:
-            before = tables.load(conn, table_id)
-        assert before is not None and before.status == "open"
-        whom = [Principal("player", p.id) for p in players]
-        followers = [Follower(feed, store, pool, who, before.version, before.version,
-                              {"events": False, "turns": True}) for who in whom]
+        before, whom, followers = turn_followers(app, feed, players)
         filtered = {who.key: threading.Event() for who in whom}
         for who, follower in zip(whom, followers, strict=True):
             def wants(change: notify.Change, real: Callable[[notify.Change], bool] = follower.wants,
