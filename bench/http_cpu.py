@@ -104,15 +104,18 @@ def post_worker_init(worker: Any) -> None:
     worker.wsgi = counting(worker.wsgi, counts)
     folder = Path(os.environ[DIR_ENV])
 
-    def dump(_signum: int, _frame: Any) -> None:
+    def write(ask: str) -> None:
         with counts.lock:
             routes = {k: list(v) for k, v in counts.by_route.items()}
-        snapshot = {"ask": (folder / "ask").read_text(), "routes": routes, "threads": _threads()}
+        snapshot = {"ask": ask, "routes": routes, "threads": _threads()}
         path = folder / f"{os.getpid()}.json"
         path.with_suffix(".tmp").write_text(json.dumps(snapshot))
         path.with_suffix(".tmp").replace(path)  # whole, or not yet
 
-    signal.signal(signal.SIGUSR2, dump)
+    signal.signal(signal.SIGUSR2, lambda _signum, _frame: write((folder / "ask").read_text()))
+    # Until now SIGUSR2 would have ended the worker (gunicorn resets it to the default): the file
+    # tells the benchmark it may ask (`snapshot`), however long the app took to load.
+    write("")
 
 
 # --- in the benchmark ----------------------------------------------------------------------------
@@ -136,6 +139,9 @@ def named_cpu(names: Sequence[str]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+STARTING_S = 60.0  # how long a gunicorn worker may take to load the app, on a busy machine
+
+
 @dataclass
 class Snapshot:
     routes: dict[str, list[float]] = field(default_factory=dict)
@@ -148,7 +154,14 @@ def snapshot(folder: Path, workers: Sequence[int], processes: dict[str, float],
     """The gunicorn `workers`' counts, summed, with `processes`' CPU seconds as given."""
     ask = f"{time.monotonic_ns()}"
     (folder / "ask").write_text(ask)
+    loaded = time.monotonic() + STARTING_S
     for pid in workers:
+        # A worker still loading the app (the service answers once one of them has) would be
+        # ended by the signal: it is sent once the worker has written its first file.
+        while not (folder / f"{pid}.json").exists():
+            if time.monotonic() > loaded:
+                raise RuntimeError(f"gunicorn worker {pid} did not start counting its CPU")
+            time.sleep(0.01)
         os.kill(pid, signal.SIGUSR2)
     shot = Snapshot(processes=processes)
     deadline = time.monotonic() + timeout

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -31,6 +35,8 @@ from events.model import NewEvent, canonical_json, chain_hash
 from events.postgres import PostgresEventStore, make_pool
 from games import registry
 from projections.snapshots import decode
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -231,6 +237,28 @@ def test_http_cpu_counts_requests_by_route_and_streamed_chunks_as_made():
         assert list(body) == [b"a", b"b"]
         assert counts.by_route[route][1] > called  # the chunks' CPU, counted as they were made
     assert list(counts.by_route) == [route] and counts.by_route[route][0] == 2
+
+
+def test_http_cpu_asks_a_worker_for_its_counts_only_once_it_can_answer(tmp_path):
+    """gunicorn resets SIGUSR2 to its default, which ends the process, in each worker it starts;
+    `post_worker_init` sets the handler only once the app is loaded, and the service may answer
+    through another worker before that. A worker still loading is asked once it has said it can
+    answer, and lives on."""
+    loading = subprocess.Popen(
+        [sys.executable, "-c",
+         "import signal, time, types\n"
+         "time.sleep(1)  # loading the app, SIGUSR2 at its default\n"
+         "from bench import http_cpu\n"
+         "http_cpu.post_worker_init(types.SimpleNamespace(wsgi=lambda environ, start: []))\n"
+         "while True: signal.pause()\n"],
+        cwd=ROOT, env={**os.environ, http_cpu.DIR_ENV: str(tmp_path)})
+    try:
+        shot = http_cpu.snapshot(tmp_path, [loading.pid], {})
+        assert shot.routes == {} and shot.threads, shot
+        assert loading.poll() is None
+    finally:
+        loading.kill()
+        loading.wait()
 
 
 def test_http_cpu_splits_each_trial_into_its_parts(bench_url: str, redis_url: str):
