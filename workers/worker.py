@@ -19,6 +19,7 @@ from redis import Redis
 from redis.client import Pipeline
 from redis.exceptions import ConnectionError, TimeoutError
 from rq import Queue, SimpleWorker, worker_registration
+from rq.exceptions import StopRequested
 from rq.executions import Execution
 from rq.job import Job
 from rq.timeouts import TimerDeathPenalty
@@ -58,6 +59,7 @@ class Worker(SimpleWorker):
         self._registration = threading.Lock()
         self._registered = False
         self._beaten = float("-inf")  # time.monotonic() of the last heartbeat sent
+        self._waiting = False  # in RQ's wait for a job, none taken yet
 
     def bootstrap(self, *args: Any, **kwargs: Any) -> None:
         # RQ registers, subscribes and sets its state here, outside its loop's handling of
@@ -93,12 +95,28 @@ class Worker(SimpleWorker):
                                      max_idle_time: int | None = None) -> tuple[Job, Queue] | None:
         # RQ retries a failed dequeue but not its state's write before it, which ends its loop.
         while True:
+            self._waiting = True
             try:
                 return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
             except REDIS_AWAY as e:
                 if self._stop_requested:
                     return None
                 self.wait_for_redis(e)
+            finally:
+                self._waiting = False
+
+    def reorder_queues(self, reference_queue: Queue) -> None:
+        # RQ's wait calls this as soon as it has taken a job: from then on a stop waits for it.
+        self._waiting = False
+        super().reorder_queues(reference_queue)
+
+    def request_stop(self, signum: int, frame: Any) -> None:
+        # Idle, RQ stops by raising StopRequested from this signal handler; raised while a
+        # finaliser (`__del__`) runs, Python drops it, and the worker would wait on. The flag
+        # keeps the request for the wait's next heartbeat (`heartbeat`), a dequeue's timeout
+        # at most later.
+        self._stop_requested = True
+        super().request_stop(signum, frame)
 
     def stop_scheduler(self) -> None:
         """Stop the scheduler process, killing it if it has not stopped in SCHEDULER_STOP_S."""
@@ -152,6 +170,8 @@ class Worker(SimpleWorker):
         if pipeline is not None:
             super().heartbeat(HEARTBEAT_TTL_S, pipeline=pipeline)
             return
+        if self._stop_requested and self._waiting:  # a stop whose StopRequested was lost
+            raise StopRequested()
         while True:
             try:
                 if time.monotonic() - self._beaten >= BEAT_AGAIN_S:

