@@ -166,11 +166,13 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
 
     assert [(r.case.game, r.case.tables) for r in results] == [
         ("sette-e-mezzo", 1), ("cassino", 1), ("sette-e-mezzo", 2), ("cassino", 2)]
-    # A trial this short may fall wholly on a hand waiting for its settlement: no per-case rate.
+    # A trial this short may fall wholly on a hand waiting for its settlement, or, on a busy
+    # machine, on one cold first request that ends after it: no per-case rate. That both tables'
+    # callers made minimal moves is checked in the scratch log below.
     assert all(len(r.tables.rates) == len(r.move.rates) == len(r.ceiling.rates) == 1
                for r in results)
-    assert sum(r.tables.rates[0] for r in results) > 0 and sum(r.ceiling.rates[0] for r in results) > 0
-    assert all(r.move.rates[0] > 0 for r in results)
+    assert all(sum(getattr(r, side).rates[0] for r in results) > 0
+               for side in ("tables", "move", "ceiling"))
     assert any(r.tables.latencies for r in results)
     assert "| cassino | 2 |" in http.markdown(results)
     assert history.hands == {"young": 1, "old": 3, "twin": 1}
