@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,8 +237,15 @@ class Session:
 def evidence(client: Any, hand_id: str, headers: dict[str, str]) -> Any:
     """The hand's evidence bundle, asked again as its 503 says while no checkpoint can cover
     the hand yet (a transaction elsewhere on the server is still open)."""
+    return until_covered(lambda: client.get(f"/v1/hands/{hand_id}/evidence", headers=headers))
+
+
+def until_covered(ask: Callable[[], Any]) -> Any:
+    """`ask`'s response once it is not a 503 `checkpoint_pending`, asked again as Retry-After
+    says: the tests' servers share PostgreSQL, whose transaction ids are server-wide, so another
+    test's open transaction can keep any hand from a checkpoint for a moment."""
     for _ in range(120):
-        r = client.get(f"/v1/hands/{hand_id}/evidence", headers=headers)
+        r = ask()
         if r.status_code != 503 or r.json["code"] != "checkpoint_pending":
             return r
         time.sleep(float(r.headers["Retry-After"]) / 4)
