@@ -6,18 +6,30 @@ Redis, and a table's turn leaves a timeout job: both share the queue's job ids w
 
 from __future__ import annotations
 
+import subprocess
 import time
 import uuid
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from rq.job import Job
 
 from service.runtime.config import Config
-from tests.service.conftest import OPERATOR
+from tests.service.conftest import OPERATOR, running_worker
 from workers import timeouts
+
+
+@pytest.fixture(scope="module")
+def worker(config: Config) -> Iterator[subprocess.Popen[bytes]]:
+    """The worker's sweeper never settles the hand itself: on a busy machine the worker could
+    start more than the grace (10 s) after the hand ended, sweep first and settle it, and the
+    job, coming after, would find it settled and return False instead of the True under test."""
+    with running_worker(config, BANCO_SETTLE_GRACE_S="3600") as proc:
+        yield proc
 
 
 def _finished_check(client: FlaskClient) -> dict[str, Any]:
