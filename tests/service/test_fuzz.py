@@ -121,6 +121,12 @@ def test_the_api_keeps_its_contract_along_its_links(app):
     # Every call carries the operator's token (below): a case generated without it, or with a
     # broken one, would be sent with it all the same and then be taken for accepted bad input.
     schema.config.generation.update(with_security_parameters=False)
+    # The links are the spec's own, each from a resource the same run created. Those schemathesis
+    # infers besides come from lists of the whole database (`GET /v1/keys`'s first key, then its
+    # rotation): what one run did changes what the next is offered (a key rotated by one is
+    # revoked for the next, which gets a 409 where it got a 200), and hypothesis, replaying a run's
+    # draws, stops on a generation that depends on state outside them (FlakyStrategyDefinition).
+    schema.config.phases.stateful.inference.algorithms = []
     schema.app = app
     calls: list[tuple[str, str, int]] = []
 
