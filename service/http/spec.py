@@ -46,12 +46,22 @@ def _ref(path: str, method: str) -> str:
     return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
 
 
-# What a client can do next with what a response gave it (OpenAPI links): a player created, a
-# table opened, a hand dealt. Clients (and the contract fuzzer's stateful tests) follow them.
+# What a client can do next with what a response gave it (OpenAPI links): a player, an auditor
+# or an operator key created, a table opened, a hand dealt. Clients (and the contract fuzzer's
+# stateful tests, which follow only these) take them.
 LINKS = [
     ("/v1/players", "post", "201", "$response.body#/player/id", "player_id",
      [("/v1/players/{player_id}", "get"), ("/v1/players/{player_id}/deposits", "post"),
-      ("/v1/players/{player_id}/balance-history", "get")]),
+      ("/v1/players/{player_id}/withdrawals", "post"), ("/v1/players/{player_id}/balance", "get"),
+      ("/v1/players/{player_id}/balance-history", "get"),
+      ("/v1/players/{player_id}/balance-history.svg", "get"),
+      ("/v1/players/{player_id}/token", "post"), ("/v1/players/{player_id}/erasure", "post")]),
+    ("/v1/auditors", "post", "201", "$response.body#/id", "auditor_id",
+     [("/v1/auditors/{auditor_id}", "get"), ("/v1/auditors/{auditor_id}/token", "post"),
+      ("/v1/auditors/{auditor_id}/token", "delete")]),
+    ("/v1/keys", "post", "201", "$response.body#/key/id", "key_id",
+     [("/v1/keys/{key_id}", "get"), ("/v1/keys/{key_id}/rotation", "post"),
+      ("/v1/keys/{key_id}", "delete")]),
     ("/v1/tables", "post", "201", "$response.body#/id", "table_id",
      [("/v1/tables/{table_id}", "get"), ("/v1/tables/{table_id}/seats", "post"),
       ("/v1/tables/{table_id}/hands", "post"), ("/v1/tables/{table_id}/events", "get")]),
