@@ -115,8 +115,8 @@ def test_the_api_keeps_its_contract(app, callers, operation):
 def test_the_api_keeps_its_contract_along_its_links(app):
     """Stateful: sequences of calls that follow the links (a player created, then credited,
     debited, read, given a token and erased; an operator key made, then read, rotated and
-    revoked; an auditor, then given a token and revoked; a table opened, then dealt and read),
-    as the operator."""
+    revoked; an auditor made, then read, given a new token and his token revoked; a table
+    opened, then dealt and read), as the operator."""
     # Its own strings stay UTF-8: drawing invalid queries, schemathesis (4.32) encodes them as
     # UTF-8 and fails on a lone surrogate itself. The test above sends them.
     schema = schemathesis.openapi.from_path(SPEC)

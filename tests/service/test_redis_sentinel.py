@@ -86,7 +86,8 @@ def sentinelled() -> Iterator[Sentinelled]:
                         f"sentinel known-replica {SERVICE} 127.0.0.1 {replica}\n"
                         # The failover is the test's own (SENTINEL FAILOVER), never the
                         # sentinel's: on a loaded machine a primary slow to answer for a second
-                        # was taken for down, and the test's request then found one in progress.
+                        # can be taken for down (quorum 1), and the test's request then finds a
+                        # failover in progress.
                         f"sentinel down-after-milliseconds {SERVICE} 60000\n"
                         f"sentinel failover-timeout {SERVICE} 5000\n")
         common = ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", tmp]
