@@ -23,6 +23,7 @@ from rq.exceptions import StopRequested
 from rq.executions import Execution
 from rq.job import Job
 from rq.timeouts import TimerDeathPenalty
+from rq.utils import now
 
 from service.runtime import tracing
 from service.runtime.config import WorkerConfig
@@ -133,11 +134,20 @@ class Worker(SimpleWorker):
             process.join()
 
     def register_birth(self) -> None:
+        """RQ's birth, but for the key's TTL: RQ's keeps a new worker's key for worker_ttl + 60
+        s, and a worker killed before its first heartbeat stayed listed that long. The short TTL
+        goes in the birth's own transaction; set after it, a worker killed in between kept 90 s."""
         with self._registration:
-            super().register_birth()
-            # RQ keeps a new worker's key for worker_ttl + 60 s: killed before its first
-            # heartbeat, the worker would stay listed that long.
-            self.connection.expire(self.key, HEARTBEAT_TTL_S)
+            key = self.key
+            if self.connection.exists(key) and not self.connection.hexists(key, "death"):
+                raise ValueError(f"There exists an active worker named {self.name!r} already")
+            with self.connection.pipeline() as pipe:
+                pipe.delete(key)
+                self.birth_date = self.last_heartbeat = now()
+                pipe.hset(key, mapping=self.serialize())
+                worker_registration.register(self, pipe)
+                pipe.expire(key, HEARTBEAT_TTL_S)
+                pipe.execute()
             self._registered = True
 
     def register_death(self) -> None:

@@ -215,6 +215,29 @@ def test_a_killed_worker_is_soon_no_longer_listed(own):
                  and ready_workers(client) == "none", timeout=30)
 
 
+def test_a_worker_is_born_with_its_short_ttl_in_one_transaction(own):
+    """Its key never holds RQ's birth TTL (worker_ttl + 60 s), not even between two commands: a
+    worker killed in that instant stayed listed for 90 s. Every command Redis runs meanwhile is
+    read with MONITOR."""
+    connection = connect(own.redis_url)
+    worker = Worker([queue(connection, own.queue_name)], connection=connection,
+                    worker_ttl=worker_module.WORKER_TTL_S)
+    marker = f"born {worker.name}"
+    with connection.monitor() as monitor:
+        worker.register_birth()
+        connection.echo(marker)
+        commands = []
+        while (command := monitor.next_command()["command"]) != f"ECHO {marker}":
+            commands.append(command)
+    try:
+        expiries = [c.split() for c in commands if c.startswith("EXPIRE ") and worker.name in c]
+        assert expiries and all(int(c[2]) <= worker_module.HEARTBEAT_TTL_S for c in expiries), \
+            expiries
+        assert 0 < connection.ttl(worker.key) <= worker_module.HEARTBEAT_TTL_S
+    finally:
+        worker.register_death()
+
+
 def test_readyz_counts_the_workers_of_the_queue_and_of_its_webhooks_lane(own):
     """A worker without lane threads leaves the lane to `banco worker --webhooks`: `/readyz`
     says which queue has workers, and `banco jobs` names each one's queue."""
