@@ -65,8 +65,8 @@ def hold(conn: psycopg.Connection, stream_id: str, expected_version: int | None,
     """Send the check that the transfers overdraw no account but the house's, which locks their
     balance rows (`banco_hold`, migration 013, says how and why): it fails the transaction with
     BC402 (a shortfall) or, when the stream has moved past `expected_version`, BC409 (a lost
-    race). For the first statement of a pipeline whose append it guards (`prepare=False` when a
-    statement before it may fail: see `projections.tables.save_later`)."""
+    race). For a pipeline, before the append it guards (`prepare` as for
+    `projections.tables.save_later`)."""
     conn.execute("SELECT banco_hold(%s, %s, %s, %s, %s)",
                  (stream_id, expected_version, [t.from_account for t in transfers],
                   [t.to_account for t in transfers], [t.amount for t in transfers]),

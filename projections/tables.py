@@ -211,9 +211,8 @@ def save_later(conn: psycopg.Connection, table: TableRow, actor: str | None = No
                prepare: bool | None = None) -> psycopg.Cursor:
     """Send `save`'s statement; `saved` reads its answer (after the pipeline it went in).
 
-    In a pipeline after a statement that may fail, send it with `prepare=False`: psycopg counts a
-    statement as prepared when it sends its preparation, and one skipped because the pipeline
-    had failed before it would be "prepared" on the client alone, and fail at its next use."""
+    `prepare=False` in a pipeline after a statement that may fail, unless the pipeline's failure
+    is rolled back by psycopg (`service.application.postgres_unit_of_work` says why)."""
     state = snapshots.encode(table.state) if table.state is not None else None
     # The notice ends with the writing transaction's id: a process that holds the table it
     # wrote knows by it that the notice is of its own commit (service/streaming/feeds.py).

@@ -5,6 +5,13 @@ It keeps an action to three round trips: its BEGIN goes with the transaction's f
 write in one pipeline, in an order where a refused check fails what follows it (the balances'
 check before the append it guards, the append before the rows it changes); the commit sends, in
 its own round trip, the statements whose answers nobody reads (`with_commit`).
+
+Every statement may be prepared (psycopg prepares one at its fifth use on a connection), in a
+pipeline too. A pipeline that fails skips what follows the failed statement, and psycopg, which
+notes a statement as prepared when it sends its preparation, may then count as prepared one the
+server never saw. A work whose pipeline failed is therefore rolled back by psycopg's own
+`Connection.rollback`, which forgets the connection's prepared statements on both sides (or its
+connection closed, when there is no transaction left to roll back).
 """
 
 from __future__ import annotations
@@ -58,6 +65,7 @@ class PostgresUnitOfWork:
         self._notices: list[Any] = []
         self._prefetched: dict[str, psycopg.Cursor] = {}
         self._joined = False  # on a connection the caller holds (`joining`)
+        self._failed = False  # a pipeline of this work failed (see the module's docstring)
         self.credentials = PostgresCredentials(self)
 
     @classmethod
@@ -88,9 +96,19 @@ class PostgresUnitOfWork:
         """The connection in pipeline mode: the statements sent in the block (the BEGIN first, if
         not sent yet) cost one round trip, at its end. Their results are read after the block."""
         c = self._taken()
-        with c.pipeline():
+        with self._pipeline(c):
             self._send_begin(c)
             yield c
+
+    @contextlib.contextmanager
+    def _pipeline(self, c: psycopg.Connection) -> Iterator[None]:
+        """`c`'s pipeline, whose failure is remembered until the work is rolled back."""
+        try:
+            with c.pipeline():
+                yield
+        except psycopg.Error:
+            self._failed = True
+            raise
 
     def _taken(self) -> psycopg.Connection:
         if self._conn is None:
@@ -117,6 +135,11 @@ class PostgresUnitOfWork:
         if c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             with contextlib.suppress(psycopg.OperationalError):  # the pool discards a broken one
                 c.rollback()
+        elif self._failed:
+            # A pipeline failed outside a transaction (a read's): there is no rollback for
+            # psycopg to forget its prepared statements at, so the pool replaces the connection.
+            c.close()
+        self._failed = False
         if self._on_take is not None:
             self._on_take(-1)
         self.pool.putconn(c)
@@ -230,24 +253,25 @@ class PostgresUnitOfWork:
     def _flush(self, c: psycopg.Connection, appends: Sequence[_Append],
                saves: Sequence[tuple[TableRow, str | None]],
                statements: Sequence[tuple[str, Sequence[Any]]]) -> list[StoredEvent]:
-        # A statement sent after one that may fail goes unprepared (see
-        # `projections.tables.save_later`): every one after the first check or append.
+        # In a caller's transaction (`joining`), whose rollback this work does not make, a
+        # statement sent after one that may fail goes unprepared (see the module's docstring).
+        later: bool | None = False if self._joined else None
         prepare: bool | None = None
         sent: list[tuple[_Append, psycopg.Cursor]] = []
         saving: list[tuple[TableRow, psycopg.Cursor]] = []
         try:
-            with c.pipeline():
+            with self._pipeline(c):
                 for a in appends:
                     if a.transfers:
                         ledger.hold(c, a.stream_id, a.expected_version, a.transfers, prepare)
-                        prepare = False
+                        prepare = later
                     sent.append((a, self.store.send(c, a.stream_id, a.events, a.expected_version,
                                                     prepare=prepare, own_cursor=bool(sent))))
-                    prepare = False
+                    prepare = later
                     if a.transfers and a.expected_version is not None:
                         first = a.expected_version + 1
                         balances.apply_appended(c, a.stream_id, list(enumerate(a.events, first)),
-                                                prepare=False)
+                                                prepare=later)
                 for table, actor in saves:
                     saving.append((table, tables.save_later(c, table, actor, prepare=prepare)))
                 for sql, params in statements:
@@ -292,10 +316,10 @@ class PostgresUnitOfWork:
             if not pending:
                 c.execute("COMMIT")
             else:
-                with c.pipeline():
+                with self._pipeline(c):
                     for sql, params in pending:
-                        c.execute(sql, params, prepare=False)  # see `tables.save_later`
-                    c.execute("COMMIT", prepare=False)
+                        c.execute(sql, params)
+                    c.execute("COMMIT")
             self._begun = False
         done, self._after_commit = self._after_commit, []
         for fn in done:
@@ -308,7 +332,11 @@ class PostgresUnitOfWork:
         c = self._conn
         if c is not None and c.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             with contextlib.suppress(psycopg.OperationalError):  # a lost connection rolled back
-                c.execute("ROLLBACK")
+                if self._failed:
+                    c.rollback()  # psycopg's, which forgets the prepared statements too
+                    self._failed = False
+                else:
+                    c.execute("ROLLBACK")
         self._begun = False
 
 
