@@ -120,6 +120,18 @@ class PgProxy:
             for s in (client, server):
                 s.close()
 
+    def parsed(self) -> dict[int, int]:
+        """How many statements each connection has had parsed so far: `statements`' lengths."""
+        with self._lock:
+            return {number: len(texts) for number, texts in self.statements.items()}
+
+    def parsed_since(self, before: dict[int, int]) -> list[bytes]:
+        """The statements parsed since `before` (from `parsed`), on every connection: those sent
+        unprepared, and those prepared then for the first time on their connection."""
+        with self._lock:
+            return [text for number, texts in self.statements.items()
+                    for text in texts[before.get(number, 0):]]
+
     def close(self) -> None:
         self._listener.close()
 

@@ -8,7 +8,8 @@ moves before its append, and their projection after it, in the append's round tr
 through a proxy that reads the protocol the pool's connections speak
 (`tests/service/round_trips.py`), so whatever the client library does is seen.
 psycopg prepares a statement on its fifth use on a connection, once, in a round trip of its own:
-those are counted apart, and bounded by the statements an action sends outside a pipeline.
+those are counted apart, and bounded by the statements an action sends outside a pipeline. Once
+each statement has been used that often, a move has PostgreSQL parse and plan none of them.
 """
 
 from __future__ import annotations
@@ -85,9 +86,11 @@ def _posted(database_url: str, table_id: str, after: int, upto: int) -> bool:
 
 def _play_counted(app: Flask, config: Any, proxy: PgProxy, monkeypatch: pytest.MonkeyPatch,
                   table_id: str, players: list[Player], game: str,
-                  keyed: bool = False) -> list[tuple[int, int, bool]]:
+                  keyed: bool = False,
+                  parsed: list[list[bytes]] | None = None) -> list[tuple[int, int, bool]]:
     """Play the hand to its end (each move with an Idempotency-Key if `keyed`); for each move
-    its PostgreSQL round trips, its Redis commands and whether it posted treasure."""
+    its PostgreSQL round trips, its Redis commands and whether it posted treasure, and in
+    `parsed` (if given) the statements PostgreSQL parsed for it."""
     client = app.test_client()
     rng = random.Random(11)
     counts = []
@@ -102,10 +105,12 @@ def _play_counted(app: Flask, config: Any, proxy: PgProxy, monkeypatch: pytest.M
         headers = {**mover.auth, "If-Match": f'"{table["version"]}"'}
         if keyed:
             headers["Idempotency-Key"] = f"move-{table_id}-{table['version']}"
-        before = proxy.total()
+        before, texts = proxy.total(), proxy.parsed()
         with redis_commands(monkeypatch) as sent:
             r = client.post(f"/v1/tables/{table_id}/actions", json=payload, headers=headers)
         trips = proxy.total() - before
+        if parsed is not None:
+            parsed.append(proxy.parsed_since(texts))
         assert r.status_code == 200, r.json
         counts.append((trips, len(sent),
                        _posted(config.database_url, table_id, table["version"], r.json["version"])))
@@ -138,6 +143,27 @@ def test_every_move_keeps_to_its_round_trip_budget(counted: Flask, config: Any, 
     assert posting or game == "cassino", "every Sette e mezzo bet posts its stake"
     assert max(pg for pg, _, _ in counts) <= PG_BUDGET, counts
     assert max(redis for _, redis, _ in counts) <= REDIS_BUDGET, counts
+
+
+@pytest.mark.parametrize(("game", "options", "buy_in", "seats"), [
+    ("sette-e-mezzo", {"min_bet": 1, "max_bet": 10}, 100, 3),
+    ("cassino", {"variant": "classic"}, 30, 2),
+])
+def test_a_move_sends_its_statements_prepared(counted: Flask, config: Any, proxy: PgProxy,
+                                              monkeypatch: pytest.MonkeyPatch, game: str,
+                                              options: dict[str, Any], buy_in: int, seats: int):
+    """PostgreSQL parses and plans a statement sent unprepared at every use. psycopg prepares
+    one at its fifth use on a connection; once every statement of a move has been used that
+    often on every connection of the pool, a move has none parsed, those sent after a check or
+    an append that may fail included (`service.application.postgres_unit_of_work`)."""
+    client = counted.test_client()
+    parsed: list[list[bytes]] = []
+    for _ in range(12):
+        players = _players(client, seats)
+        table_id = _table(client, game, options, players, buy_in)
+        _play_counted(counted, config, proxy, monkeypatch, table_id, players, game, parsed=parsed)
+    late = parsed[-len(parsed) // 3:]
+    assert late and not any(late), [t for texts in late for t in texts]
 
 
 @pytest.mark.parametrize(("game", "options", "buy_in"), [
