@@ -246,8 +246,13 @@ class PostgresUnitOfWork:
         if c.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
             # A joined connection in autocommit: the writes go in one transaction of their own,
             # never committed one by one.
-            with c.transaction():
-                return self._flush(c, appends, saves, statements)
+            try:
+                with c.transaction():
+                    return self._flush(c, appends, saves, statements)
+            except BaseException:
+                # Rolled back by psycopg's transaction, which forgets the prepared statements.
+                self._failed = False
+                raise
         return self._flush(c, appends, saves, statements)
 
     def _flush(self, c: psycopg.Connection, appends: Sequence[_Append],

@@ -134,3 +134,27 @@ def test_a_read_whose_pipeline_failed_gives_back_no_connection(eager_store: Post
     with transaction(pool, eager_store) as uow:
         assert uow.balance("wallet:nobody") == 0
         assert uow.taken is not first
+
+
+def test_a_write_outside_a_transaction_that_fails_keeps_its_connection(
+        eager_store: PostgresEventStore):
+    """A flush outside a transaction runs in psycopg's own, whose rollback forgets the prepared
+    statements: the connection stays in the pool, and the same statements work on it."""
+    a, b = streams()
+    pool = eager_store.pool
+    with transaction(pool, eager_store) as uow:
+        uow.append(a, [deposit(f"wallet:{a}", 1)], 0)
+    for _ in range(3):
+        uow = PostgresUnitOfWork(pool, eager_store, begin=False)
+        with pytest.raises(ConcurrencyConflict):
+            uow.append(a, [deposit(f"wallet:{a}", 1)], 0)  # a is at version 1
+            uow.append(b, [deposit(f"wallet:{b}", 1)], 0)
+            uow.flush()
+        first = uow.taken
+        uow.release()
+        assert first is not None and not first.closed
+    with transaction(pool, eager_store) as uow:
+        uow.append(a, [deposit(f"wallet:{a}", 1)], 1)
+        uow.append(b, [deposit(f"wallet:{b}", 1)], 0)
+        assert len(uow.flush()) == 2
+        assert uow.taken is first
