@@ -21,6 +21,7 @@ import pytest
 from service.runtime import tracing
 from service.runtime.config import Config
 from tests.service.conftest import ROOT, banco_serve
+from tests.service.test_fanout import open_streams, wait_until
 
 
 def spans_of_a_hand(config: Config) -> list[dict[str, Any]]:
@@ -148,7 +149,9 @@ def test_spans_go_by_otlp_where_configured_and_a_deal_reaches_the_streamer_in_it
             headers={"Authorization": f"Bearer {players[1][1]}"}), timeout=30)
         try:
             assert stream.readline()  # open: its first line came
-            time.sleep(0.5)  # the hand-over to the streamer
+            # Handed over once the streamer counts it (a first stream starts the streamer): a
+            # table offered before the streamer follows it is dropped, and then read again.
+            wait_until(lambda: open_streams(f"http://127.0.0.1:{port}") == 1, timeout=60)
             call(port, "POST", f"/v1/tables/{table['id']}/hands", key)
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
