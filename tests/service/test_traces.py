@@ -20,6 +20,7 @@ import pytest
 
 from service.runtime import tracing
 from service.runtime.config import Config
+from service.streaming import relay
 from tests.service.conftest import ROOT, banco_serve
 from tests.service.test_fanout import open_streams, wait_until
 
@@ -149,9 +150,13 @@ def test_spans_go_by_otlp_where_configured_and_a_deal_reaches_the_streamer_in_it
             headers={"Authorization": f"Bearer {players[1][1]}"}), timeout=30)
         try:
             assert stream.readline()  # open: its first line came
-            # Handed over once the streamer counts it (a first stream starts the streamer): a
-            # table offered before the streamer follows it is dropped, and then read again.
+            # Handed over once the streamer counts it: a table offered before the streamer
+            # follows it is dropped, and then read again. The deal may go to the other worker,
+            # which offers its tables to the streamers it found when it last listed the node's
+            # folder, and lists it again at its next offer `LOOK_S` after (none is made while
+            # this waits): a streamer started since is known to it then.
             wait_until(lambda: open_streams(f"http://127.0.0.1:{port}") == 1, timeout=60)
+            time.sleep(relay.LOOK_S)
             call(port, "POST", f"/v1/tables/{table['id']}/hands", key)
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
