@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import os
 import random
+import select
 import socket
 import threading
 import time
@@ -55,10 +56,21 @@ class Client:
         if body is not None:
             data = orjson.dumps(body)
             sent["Content-Type"] = "application/json"
+        if self._dropped():
+            self.conn.close()  # reopened by the request below
         self.conn.request(method, path, data, sent)
         response = self.conn.getresponse()
         raw = response.read()
         return response.status, orjson.loads(raw) if raw else None, dict(response.getheaders())
+
+    def _dropped(self) -> bool:
+        """Whether the server closed the connection while it was idle (gunicorn keeps one alive
+        for 2 s): a request sent on it would end in `RemoteDisconnected`. As urllib3 checks
+        before it reuses a connection."""
+        sock = self.conn.sock
+        if sock is None:
+            return False
+        return bool(select.select([sock], [], [], 0)[0])  # readable while idle: its end
 
     def close(self) -> None:
         self.conn.close()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -189,6 +191,23 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     assert settled is not None and settled[0] >= settled[1] - 4  # at most one in play per table
     assert inserted is not None and inserted[0] > 0
     assert moved is not None and moved[0] > 0 and moved[0] % 2 == 0 and moved[1] == 2
+
+
+def test_http_client_opens_a_new_connection_when_the_server_closed_its_idle_one(
+        bench_url: str, redis_url: str):
+    """A client that waited for its turn longer than gunicorn keeps a connection alive (2 s)
+    once sent its next move on the closed connection and lost it to `RemoteDisconnected`."""
+    with http_service.service(bench_url, redis_url, workers=1) as svc:
+        client = http_clients.Client(svc.port)
+        assert client.call("GET", "/healthz", None)[0] == 200
+        idle = client.conn.sock
+        assert idle is not None
+        deadline = time.monotonic() + 30
+        while not select.select([idle], [], [], 0.1)[0]:  # until the server closes it
+            assert time.monotonic() < deadline, "the server kept the idle connection"
+        assert client.call("GET", "/healthz", None)[0] == 200
+        assert client.conn.sock is not idle
+        client.close()
 
 
 def test_streams_holds_followers_up_to_the_bound_and_plays_at_a_followed_table(
