@@ -570,3 +570,49 @@ def test_a_stream_that_comes_after_its_tokens_revocation_ends_at_once(config: Co
     wait_until(lambda: fan.streams == 0)
     listener.release()  # its connection closed before the session drops the database
     wait_until(lambda: not listener.listening.is_set())
+
+
+class _Walked(dict[str, Any]):
+    """The listener's waiters by table, counting the walks over all of them."""
+
+    walks = 0
+
+    def items(self) -> Any:
+        self.walks += 1
+        return super().items()
+
+    def values(self) -> Any:
+        self.walks += 1
+        return super().values()
+
+    def __iter__(self) -> Any:
+        self.walks += 1
+        return super().__iter__()
+
+
+def test_a_notice_wakes_its_table_s_waiters_without_walking_the_others(
+        config: Config, notices: Callable[[str, int], None]):
+    """A streamer follows every table its node's clients watch: a notice that walked all their
+    waiters cost 0.3 ms at 2,000 tables, in each listener, for every move of any of them."""
+    listener = notify.Listener(config.database_url)
+    walked = listener._waiters = _Walked()
+    heard: dict[str, list[int]] = {"tb_walk_0": [], "tb_walk_1": [], notify.EVERY_TABLE: []}
+    waiters = [listener.subscribe(table_id,
+                                  inbox=lambda c, got=got: got.append(c.version if c else 0))
+               for table_id, got in heard.items()]
+    others: list[notify.Change] = []
+    for i in range(2, 500):
+        waiters.append(listener.subscribe(
+            f"tb_walk_{i}", inbox=lambda c: others.append(c) if c else None))
+    wait_until(listener.listening.is_set)
+    for got in heard.values():  # as the listener came up: anything may have changed
+        wait_until(lambda got=got: got == [0])
+        got.clear()
+    walks = walked.walks
+    for version in (1, 2, 3):
+        notices("tb_walk_1", version)
+    wait_until(lambda: heard[notify.EVERY_TABLE] == [1, 2, 3])
+    assert heard["tb_walk_1"] == [1, 2, 3] and heard["tb_walk_0"] == [] and others == []
+    assert walked.walks == walks
+    for waiter in waiters:  # the listener's thread ends at its next look
+        listener.unsubscribe(waiter)
