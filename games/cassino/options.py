@@ -40,9 +40,13 @@ class Options:
         return TARGETS[self.variant]
 
 
+# Made once (its declared fields copied), loaded from any thread as webargs' schemas are.
+_SCHEMA = OptionsSchema()
+
+
 def load_options(raw: Mapping[str, Any]) -> Options:
     """Validated options with their defaults (raises marshmallow's ValidationError)."""
-    loaded = OptionsSchema().load(dict(raw))
+    loaded = _SCHEMA.load(dict(raw))
     return Options(loaded["variant"], loaded["stake"], loaded["turn_timeout_s"])
 
 

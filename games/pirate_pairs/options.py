@@ -28,9 +28,13 @@ class Options:
     turn_timeout_s: int = 60
 
 
+# Made once (its declared fields copied), loaded from any thread as webargs' schemas are.
+_SCHEMA = OptionsSchema()
+
+
 def load_options(raw: Mapping[str, Any] | Options | None) -> Options:
     """Validated options with defaults; raises `marshmallow.ValidationError` on bad input."""
     if isinstance(raw, Options):
         return raw
-    loaded = OptionsSchema().load(dict(raw or {}))
+    loaded = _SCHEMA.load(dict(raw or {}))
     return Options(stake=loaded["stake"], turn_timeout_s=loaded["turn_timeout_s"])
