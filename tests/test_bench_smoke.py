@@ -195,8 +195,8 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
 
 def test_http_client_opens_a_new_connection_when_the_server_closed_its_idle_one(
         bench_url: str, redis_url: str):
-    """A client that waited for its turn longer than gunicorn keeps a connection alive (2 s)
-    once sent its next move on the closed connection and lost it to `RemoteDisconnected`."""
+    """A client that waits for its turn longer than gunicorn keeps a connection alive (2 s)
+    sends its next move on a new connection, not on the closed one (`RemoteDisconnected`)."""
     with http_service.service(bench_url, redis_url, workers=1) as svc:
         client = http_clients.Client(svc.port)
         assert client.call("GET", "/healthz", None)[0] == 200
