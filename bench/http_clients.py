@@ -146,6 +146,26 @@ class Tally:
 _rngs: dict[str, random.Random] = {}
 
 
+class Acknowledged:
+    """When each of a client's moves was acknowledged (its response came, after its commit), by
+    table and version, until the stream of the player who moves next brings that version: the
+    delivery measured from it. Keyed by the table too, since a Cassino client opens a new table
+    when one ends and the new table's versions start again from 1; a move the next stream never
+    brings (its player moves again at once) must not be matched with the new table's version."""
+
+    def __init__(self) -> None:
+        self._at: dict[tuple[str, int], float] = {}
+
+    def moved(self, table_id: str, version: int, at: float) -> None:
+        self._at[(table_id, version)] = at
+
+    def delivered(self, table_id: str, version: int, came: float) -> float | None:
+        """Seconds from that move's acknowledgement to `came`; None if it was not this
+        client's move (or was already counted)."""
+        at = self._at.pop((table_id, version), None)
+        return None if at is None else max(0.0, came - at)
+
+
 def _act(client: Client, spec: TableSpec, token: str, table: dict[str, Any], rng: random.Random,
          tally: Tally, stop_at: float) -> tuple[dict[str, Any], float]:
     """Play one of `table`'s legal actions as `token`'s player; count it if it ended in time.
@@ -274,7 +294,7 @@ def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | No
     table: dict[str, Any] | None = None  # a table it can act on now, with the seat that sees it
     seat = 0
     finished = None  # when the hand in play ended, until a stream shows it settled
-    committed: dict[int, float] = {}  # when this client's moves' responses came, by version
+    acknowledged = Acknowledged()
     try:
         while time.monotonic() < stop_at:
             if table is None:
@@ -286,9 +306,9 @@ def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | No
                 if table["version"] < latest:
                     table = None  # news of a version this client has moved past
                     continue
-                moved = committed.pop(table["version"], None)
-                if moved is not None and came <= stop_at:
-                    tally.deliveries.append(max(0.0, came - moved))
+                delivery = acknowledged.delivered(table["id"], table["version"], came)
+                if delivery is not None and came <= stop_at:
+                    tally.deliveries.append(delivery)
             latest = table["version"]
             state = table["status"]
             if finished is not None and state != "settling":
@@ -299,7 +319,7 @@ def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | No
             if state == "playing" and table["legal_actions"]:
                 body, ended = _act(client, spec, spec.seats[seat].token, table, rng, tally, stop_at)
                 latest = body["version"]
-                committed[latest] = ended
+                acknowledged.moved(spec.table_id, latest, ended)
                 if body["status"] == "settling":
                     finished = ended
                 # The same player may move again (his own response shows it); else wait for
@@ -311,7 +331,7 @@ def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | No
                 tally.requests += 1
                 assert status == 201, body
                 latest = body["version"]
-                committed[latest] = time.monotonic()
+                acknowledged.moved(spec.table_id, latest, time.monotonic())
                 table = body if body["legal_actions"] else None
             elif state == "over":
                 feeds.close()

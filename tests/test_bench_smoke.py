@@ -158,6 +158,19 @@ def test_http_judges_each_game_against_the_minimal_move():
     assert sette.met == (True, False)
 
 
+def test_http_delivery_is_timed_from_a_move_at_the_same_table_only():
+    """A Cassino client opens a new table when one ends, whose versions start again from 1. A
+    move of the old table that no stream brought (its player moved again at once) must not be
+    taken for the new table's move of the same version: that counted a delivery of the time
+    between the two, up to a second in the reported maximum."""
+    acknowledged = http_clients.Acknowledged()
+    acknowledged.moved("old", 7, 10.0)
+    assert acknowledged.delivered("new", 7, 11.2) is None
+    acknowledged.moved("new", 7, 11.0)
+    assert acknowledged.delivered("new", 7, 11.003) == pytest.approx(0.003)
+    assert acknowledged.delivered("new", 7, 11.5) is None  # counted once
+
+
 def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     """Both games at 1 and 2 tables under gunicorn with a worker, and a tiny history."""
     http_service.prepare(bench_url)
