@@ -214,6 +214,9 @@ def checkpoint(output: Path | None, data_dir: Path) -> None:
     """Record a digest of the event log now (a Merkle root up to a watermark)."""
     from workers.checkpoints import record_checkpoint
 
+    if output is not None and str(output) == "-":
+        raise click.BadParameter("the digest is printed anyway: -o names a file to keep it in",
+                                 param_hint="'-o'")
     with ExitStack() as stack:
         # The file first: one that cannot be written fails before anything is recorded.
         file = stack.enter_context(written(output)) if output is not None else None

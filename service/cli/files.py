@@ -19,9 +19,20 @@ def written(path: Path) -> Iterator[BinaryIO]:
     It is created on entering, in `path`'s folder: a path that cannot be written fails then,
     before the block does anything (records a checkpoint, say), and a failed block leaves
     neither a partial file nor a clobbered old one.
+
+    Only a new path or a regular file is replaced so. Anything else the user named, a device
+    (`/dev/stdout`), a FIFO or a symbolic link, is written through as it stands: replacing it
+    would turn a device or a pipe into a plain file, or a link into a copy of its target.
     """
     if path.is_dir():
         raise click.ClickException(f"cannot write {path}: it is a folder")
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        try:
+            with open(path, "wb") as through:
+                yield through
+        except OSError as e:
+            raise click.ClickException(f"cannot write {path}: {e.strerror}") from e
+        return
     folder = path.parent
     temporary = folder / f".{path.name}.{secrets.token_hex(4)}.part"
     try:
