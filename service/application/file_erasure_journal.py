@@ -45,23 +45,36 @@ class FileJournal:
         """Every erasure kept. A last line cut short (a crash mid-write) is left out; any other
         line that is not an erasure raises JournalError."""
         try:
-            text = self.path.read_text()
+            data = self.path.read_bytes()
         except FileNotFoundError:
             return []
-        lines = text.split("\n")
+        lines = data.split(b"\n")
         kept = []
         for number, line in enumerate(lines, 1):
             if not line:
                 continue
             try:
-                row = json.loads(line)
-                kept.append(Erasure(row["player_id"], row["actor"],
-                                    datetime.fromisoformat(row["recorded_at"])))
-            except (ValueError, KeyError, TypeError) as e:
-                if number == len(lines):  # no newline after it: its write never finished
-                    continue
+                kept.append(_erasure(line))
+            except (ValueError, KeyError, TypeError) as e:  # UnicodeError is a ValueError
+                if number == len(lines) and _START.startswith(line[:len(_START)]):
+                    continue  # no newline after it, and begun as `record` begins: cut short
                 raise JournalError(f"{self.path}, line {number}: not an erasure ({e})") from None
         return kept
+
+
+# How every line `record` writes begins: a last line without its newline is a write cut short
+# only if it begins so (or is shorter), not any text at the end of a file.
+_START = b'{"player_id": "'
+
+
+def _erasure(line: bytes) -> Erasure:
+    row = json.loads(line.decode())
+    ids = {key: row[key] for key in ("player_id", "actor")}
+    for key, value in ids.items():
+        if not isinstance(value, str) or not value or "\x00" in value:
+            raise ValueError(f"its {key} is not an id: {value!r}")
+        value.encode()  # a lone surrogate (JSON's "\udcff") fails here
+    return Erasure(ids["player_id"], ids["actor"], datetime.fromisoformat(row["recorded_at"]))
 
 
 class JournalError(Exception):

@@ -96,3 +96,32 @@ def test_the_journal_file_keeps_every_line_whole(tmp_path: Path):
     journal.path.write_text('{"player_id": "pl_a"}\n' + journal.path.read_text())
     with pytest.raises(JournalError, match="line 1"):
         journal.entries()
+
+
+NOT_ERASURES = {
+    "bytes that are not UTF-8": (b"\xe4\x88garbage\n", "codec can't decode"),
+    "an id that is a number": (b'{"player_id": 123, "actor": "operator:operator",'
+                               b' "recorded_at": "2026-11-27T12:00:00+00:00"}\n', "is not an id: 123"),
+    "an id that is a list": (b'{"player_id": ["pl_a"], "actor": "operator:operator",'
+                             b' "recorded_at": "2026-11-27T12:00:00+00:00"}\n', "is not an id"),
+    "an id holding NUL": (b'{"player_id": "pl\\u0000a", "actor": "operator:operator",'
+                          b' "recorded_at": "2026-11-27T12:00:00+00:00"}\n', "is not an id"),
+    "an id holding a lone surrogate": (b'{"player_id": "\\udcff", "actor": "operator:operator",'
+                                       b' "recorded_at": "2026-11-27T12:00:00+00:00"}\n',
+                                       "surrogates not allowed"),
+    "one line of text with no newline": (b"garbage without a newline", "line 1: not an erasure"),
+}
+
+
+@pytest.mark.parametrize("case", NOT_ERASURES)
+def test_a_line_that_is_not_an_erasure_is_named_not_read_or_passed_over(case: str,
+                                                                        tmp_path: Path):
+    """What `banco erasures reapply` would otherwise send to the database (or fail on in a
+    traceback), or take for a write cut short: only a last line begun as `record` begins one
+    can be that."""
+    content, why = NOT_ERASURES[case]
+    journal = FileJournal(tmp_path / "erasures.jsonl")
+    journal.path.write_bytes(content)
+    with pytest.raises(JournalError, match="line 1: not an erasure") as refused:
+        journal.entries()
+    assert why in str(refused.value)
