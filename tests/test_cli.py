@@ -6,8 +6,10 @@ import os
 import secrets
 import signal
 import socket
+import stat
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -381,6 +383,12 @@ MISTAKES = {
     "verify of an unknown table": (["verify", "--table", "tb_nope"], "no table tb_nope"),
     "verify against a missing file": (["verify", "--against", "{tmp}/digest.json"], "does not exist"),
     "verify of nothing": (["verify"], "give one of"),
+    "checkpoint to a dash": (["checkpoint", "-o", "-"], "the digest is printed anyway"),
+    "an id that is not UTF-8": (["replay", "hd_\udcff"], "hd_\\xff is not valid UTF-8"),
+    "a text that is not UTF-8": (["dispute", "open", "hd_x", "--reason", "bad \udcff"],
+                                 "bad \\xff is not valid UTF-8"),
+    "a correction in other digits": (["dispute", "resolve", "dp_x", "--note", "n", "--pay",
+                                      "house:clitest:\u00b2"], "is not FROM:TO:AMOUNT"),
 }
 
 
@@ -455,7 +463,7 @@ def no_server_env() -> dict[str, str]:
 
 SERVED = [["replay", "hd_x"], ["verify", "hd_x"], ["checkpoint"], ["projections", "rebuild"],
           ["export", "balance-history", "--player", "x"], ["db", "upgrade"], ["jobs"],
-          ["jobs", "requeue"], ["worker", "--burst"]]
+          ["jobs", "requeue"], ["worker", "--burst"], ["dispute", "open", "hd_x", "--reason", "x"]]
 
 
 @pytest.mark.parametrize("args", SERVED, ids=" ".join)
@@ -487,8 +495,62 @@ def test_servers_that_do_not_answer_are_one_line(args, env, database_url):
     closed = free_port()
     result = banco(*args, env={**env, "DATABASE_URL": f"postgresql://postgres@127.0.0.1:{closed}/x",
                                "REDIS_URL": f"redis://127.0.0.1:{closed}/0"})
-    server = "Redis" if args[0] in ("jobs", "worker") else "PostgreSQL"
+    # A dispute's command used to retry through its pool for 30 s first; a worker with --burst
+    # to end with status 0.
+    server = "Redis" if args[0] == "jobs" else "PostgreSQL"
     assert f"cannot reach {server}" in one_line_error(result)
+
+
+BAD_URLS = {
+    "a database URL that is no URL": ({"DATABASE_URL": "not a url"}, ["replay", "hd_x"],
+                                      "DATABASE_URL is not a PostgreSQL URL"),
+    "a database URL of the web": ({"DATABASE_URL": "http://x"}, ["dispute", "show", "dp_x"],
+                                  "DATABASE_URL is not a PostgreSQL URL"),
+    "a Redis URL that is no URL": ({"REDIS_URL": "not a url"}, ["jobs"],
+                                   "REDIS_URL is not a Redis URL"),
+    "a Redis port that is no number": ({"REDIS_URL": "redis://127.0.0.1:port/0"}, ["jobs"],
+                                       "REDIS_URL is not a Redis URL"),
+    "a Redis database that is no number": ({"REDIS_URL": "redis://127.0.0.1:6379/abc"},
+                                           ["jobs", "requeue"],
+                                           "REDIS_URL's database must be a number, got 'abc'"),
+    "a Redis database the server has not": ({"REDIS_URL": "redis://127.0.0.1:6379/99999"},
+                                            ["jobs"], "Redis refused: DB index is out of range"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_URLS)
+def test_a_server_url_that_cannot_be_read_is_one_line(case, env):
+    """And not a traceback from the first connection (nor, for a Redis database that is no
+    number, database 0 used without a word). The URL itself is not shown: it may hold a
+    password."""
+    settings, args, message = BAD_URLS[case]
+    result = banco(*args, env={**env, **settings, "PGPASSWORD": "", "BANCO_QUEUE": "bad-urls"})
+    shown = one_line_error(result)
+    assert message in shown
+    assert all(value not in shown for value in settings.values() if value != "abc"), shown
+
+
+def test_an_output_that_is_a_link_or_a_fifo_is_written_through_not_replaced(env, tmp_path):
+    """`-o /dev/stdout` and the like: a device, a FIFO or a link is written to, never replaced
+    by a plain file."""
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    link = tmp_path / "digest.json"
+    link.symlink_to(kept / "digest.json")
+    done = banco("checkpoint", "-o", str(link), env=env)
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink()
+    assert orjson.loads((kept / "digest.json").read_bytes()) == orjson.loads(done.stdout)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append(fifo.read_bytes()))
+    reader.start()
+    done = banco("checkpoint", "-o", str(fifo), env=env)
+    reader.join(30)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert orjson.loads(read[0]) == orjson.loads(done.stdout)
 
 
 def test_a_database_without_the_schema_says_to_upgrade_it(env, servers):
@@ -554,6 +616,13 @@ BAD_STARTS = {
                                          "BANCO_WEBHOOK_ALLOW_NETWORKS"),
     "a data folder that cannot be made": (["run", "--data-dir", "/proc/banco"], {},
                                           "cannot make the data folder /proc/banco"),
+    "a bound port out of range": (["serve", "--bind", "127.0.0.1:99999"], {}, "--bind"),
+    "a checkpoint interval beyond all": (["worker", "--burst"],
+                                         {"BANCO_CHECKPOINT_EVERY_S": "1e400"},
+                                         "BANCO_CHECKPOINT_EVERY_S must be a number of seconds"),
+    "a metrics folder under a file": (["worker", "--burst"],
+                                      {"PROMETHEUS_MULTIPROC_DIR": "/etc/hostname/metrics"},
+                                      "PROMETHEUS_MULTIPROC_DIR: cannot make"),
 }
 
 

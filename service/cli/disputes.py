@@ -12,7 +12,7 @@ from typing import Any
 import click
 import orjson
 
-from service.cli.servers import data_dir_option, database_url
+from service.cli.servers import data_dir_option, database_url, reachable
 
 JSON_HELP = "print the answer as JSON"
 
@@ -30,7 +30,7 @@ def _work(data_dir: Path) -> Iterator[Callable[[Any, str], Any]]:
     from service.application.principal import OPERATOR
 
     with database_url(data_dir) as url:
-        pool = make_pool(url, min_size=1, max_size=1)
+        pool = make_pool(reachable(url), min_size=1, max_size=1)
         store = PostgresEventStore(pool, default_types())
 
         def run(command: Any, name: str) -> Any:
@@ -113,7 +113,8 @@ class Payment(click.ParamType):
             return value
         source, _, rest = str(value).partition(":")
         target, _, amount = rest.partition(":")
-        if not (source and target and amount.isdigit()):
+        # ASCII digits only: str.isdigit takes '²' too, and other scripts' digits.
+        if not (source and target and amount.isascii() and amount.isdigit()):
             self.fail(f"{value!r} is not FROM:TO:AMOUNT (a player's id or `house` on each side,"
                       " a whole amount)", param, ctx)
         return Correction(source, target, int(amount))

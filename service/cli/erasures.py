@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from service.cli.servers import data_dir_option, database_url
+from service.cli.servers import data_dir_option, database_url, reachable
 from service.runtime.config import Local
 
 JOURNAL_HELP = ("the erasure journal (default: BANCO_ERASURE_JOURNAL, else erasures.jsonl in the"
@@ -92,7 +92,7 @@ def reapply_cmd(journal: Path | None, data_dir: Path) -> None:
         rewrite_kept(tokens.issued_ids(conn, "player", player_id), erased_answer, conn)
 
     with database_url(data_dir) as url:
-        pool = make_pool(url, min_size=1, max_size=1)
+        pool = make_pool(reachable(url), min_size=1, max_size=1)
         try:
             store = PostgresEventStore(pool, default_types())
             done = reapply(entries, lambda: transaction(pool, store), handle, answers_rewritten)

@@ -3,12 +3,14 @@ line saying so, and exit status 1, rather than a traceback (and a --data-dir mis
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
 import psycopg
 import redis
 
+from service.runtime.config import ConfigError
 from service.runtime.embedded import EmbeddedError
 
 
@@ -22,6 +24,14 @@ class Banco(click.Group):
     given before the command's name says where it goes."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for arg in args:
+            try:
+                arg.encode()
+            except UnicodeEncodeError:
+                # Bytes the file system's encoding could not read come as surrogates: no id,
+                # name or text of Banco's can hold them.
+                shown = repr(os.fsencode(arg))[2:-1]
+                raise click.UsageError(f"{shown} is not valid UTF-8", ctx) from None
         try:
             return super().parse_args(ctx, args)
         except click.NoSuchOption as e:
@@ -43,5 +53,9 @@ class Banco(click.Group):
             raise click.ClickException(f"cannot reach PostgreSQL: {_first_line(e)}") from e
         except EmbeddedError as e:
             raise click.ClickException(str(e)) from e
-        except redis.ConnectionError as e:
+        except (redis.ConnectionError, redis.TimeoutError) as e:
             raise click.ClickException(f"cannot reach Redis: {_first_line(e)}") from e
+        except redis.ResponseError as e:  # a database number beyond the server's, say
+            raise click.ClickException(f"Redis refused: {_first_line(e)}") from e
+        except ConfigError as e:  # read by an option's default, or by a command's own code
+            raise click.ClickException(str(e)) from e

@@ -18,7 +18,7 @@ from service.cli import metrics_dir
 from service.cli.failures import Banco
 from service.cli.files import written
 from service.cli.runner import THREADS, gunicorn_command
-from service.cli.servers import data_dir_option, database_url, redis_url, servers
+from service.cli.servers import data_dir_option, database_url, reachable, redis_url, servers
 from service.runtime.config import Config, ConfigError, Local, WorkerConfig, child_environment
 
 
@@ -64,6 +64,9 @@ def serve(bind: str, workers: int, threads: int) -> None:
         address = parse_address(bind)
     except RuntimeError as e:  # a port that is no number
         raise click.BadParameter(str(e), param_hint="'--bind'") from e
+    if isinstance(address, tuple) and not 0 < address[1] < 65536:
+        raise click.BadParameter(f"port {address[1]} is not between 1 and 65535",
+                                 param_hint="'--bind'")
     try:
         config = Config.from_env()
     except ConfigError as e:
@@ -87,15 +90,22 @@ def serve(bind: str, workers: int, threads: int) -> None:
 @data_dir_option
 def worker(burst: bool, webhooks_only: bool, data_dir: Path) -> None:
     """Run an RQ worker with its scheduler, and threads that deliver webhooks."""
-    from workers.worker import run
-
     try:  # a bad setting fails here, at start-up, not in the first job that reads it
         config = WorkerConfig.from_env()
     except ConfigError as e:
         raise click.UsageError(str(e)) from e
     if config.metrics_dir:  # the API's folder: it cleans it, this only writes
-        config.metrics_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            config.metrics_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise click.UsageError(f"{metrics_dir.VARIABLE}: cannot make {config.metrics_dir}:"
+                                   f" {e.strerror}") from e
+    # Only now: the metrics' module opens its files in that folder as it is imported.
+    from workers.worker import run
+
     with servers(data_dir, database=True, redis=True) as found:
+        if burst:  # a run that ends by itself says it could not work, rather than exit 0
+            reachable(found.database_url)
         run(config.with_servers(found.database_url, found.redis_url), burst=burst,
             webhooks_only=webhooks_only)
 

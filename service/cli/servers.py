@@ -52,3 +52,12 @@ def redis_url(data_dir: Path) -> Iterator[str]:
     """The Redis URL for this command."""
     with servers(data_dir, database=False, redis=True) as found:
         yield found.redis_url
+
+
+def reachable(url: str) -> str:
+    """`url`, once one connection to it has been made: a command that then works through a pool
+    (which retries for 30 s, logging each failure) says at once that the server is not there."""
+    import psycopg
+
+    psycopg.connect(url, connect_timeout=10).close()  # `Banco` makes a refusal one line
+    return url

@@ -9,10 +9,16 @@ tells the processes it starts their settings through their environment (`child_e
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import urlsplit
+
+import psycopg
+import redis
+from psycopg.conninfo import conninfo_to_dict
 
 from service.runtime.redis_url import RedisUrlError, is_sentinel, parse_sentinel
 
@@ -44,13 +50,40 @@ def _rate(value: str) -> str:
     return value
 
 
+def _database_url(value: str) -> str:
+    """`value` if libpq can read it (a `postgresql://` URL or `key=value` pairs): else the
+    mistake is said here, not in a traceback from the first connection."""
+    if value:
+        try:
+            conninfo_to_dict(value)
+        except psycopg.ProgrammingError:
+            # Neither the value nor libpq's words, which quote a part of it: it may hold a password.
+            raise ConfigError("DATABASE_URL is not a PostgreSQL URL"
+                              " (postgresql://USER@HOST:PORT/DATABASE) nor key=value pairs") from None
+    return value
+
+
 def _redis_url(value: str) -> str:
     if is_sentinel(value):
         try:
             parse_sentinel(value)
         except RedisUrlError as e:
             raise ConfigError(f"REDIS_URL: {e}") from None
+    elif value:
+        try:
+            redis.connection.parse_url(value)
+        except ValueError as e:
+            raise ConfigError(f"REDIS_URL is not a Redis URL: {first_line(e)}") from None
+        parts = urlsplit(value)
+        db = parts.path.strip("/")
+        # redis-py reads a path that is no number as database 0, without a word.
+        if parts.scheme in ("redis", "rediss") and db and not (db.isascii() and db.isdigit()):
+            raise ConfigError(f"REDIS_URL's database must be a number, got {db!r}")
     return value
+
+
+def first_line(e: BaseException) -> str:
+    return (str(e).strip() or type(e).__name__).splitlines()[0]
 
 
 def _flag(env: Mapping[str, str], name: str) -> bool:
@@ -68,8 +101,8 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from None
-    if not value >= 0:  # also refuses nan
-        raise ConfigError(f"{name} must not be negative, got {raw!r}")
+    if not 0 <= value < math.inf:  # also refuses nan
+        raise ConfigError(f"{name} must be a number of seconds from 0 up, got {raw!r}")
     return value
 
 
@@ -216,7 +249,7 @@ class Config:
         if len(key) < 16:
             raise ConfigError("BANCO_OPERATOR_KEY must be at least 16 characters")
         return cls(
-            database_url=env["DATABASE_URL"],
+            database_url=_database_url(env["DATABASE_URL"]),
             redis_url=_redis_url(env["REDIS_URL"]),
             operator_key=key,
             max_body_bytes=_int(env, "BANCO_MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
@@ -294,7 +327,7 @@ class WorkerConfig:
         command line finds the data folder's: `with_servers`)."""
         env = os.environ if env is None else env
         return cls(
-            database_url=env.get("DATABASE_URL", ""),
+            database_url=_database_url(env.get("DATABASE_URL", "")),
             redis_url=_redis_url(env.get("REDIS_URL", "")),
             queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
             sweep_every_s=_seconds(env, "BANCO_SWEEP_EVERY_S", 1.0),
@@ -349,8 +382,8 @@ class Local:
         return cls(
             data_dir=Path(env.get("BANCO_DATA_DIR") or ".banco"),
             port=env.get("BANCO_PORT") or "8000",
-            database_url=env.get("DATABASE_URL") or None,
-            redis_url=env.get("REDIS_URL") or None,
+            database_url=_database_url(env.get("DATABASE_URL", "")) or None,
+            redis_url=_redis_url(env.get("REDIS_URL", "")) or None,
             operator_key=env.get("BANCO_OPERATOR_KEY") or None,
             house_key_file=_path(env, "BANCO_HOUSE_KEY_FILE"),
             queue_name=env.get("BANCO_QUEUE", "banco") or "banco",
