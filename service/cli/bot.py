@@ -4,6 +4,7 @@ the token, the game, the table) is said in one line, not a traceback."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -11,7 +12,10 @@ import click
 
 
 def _check_url(url: str) -> str:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as e:  # "Invalid IPv6 URL"
+        raise click.BadParameter(f"{url!r} is not a URL: {e}", param_hint="--url") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise click.BadParameter(f"{url!r} is not an http:// or https:// URL with a host",
                                  param_hint="--url")
@@ -22,13 +26,31 @@ def _check_url(url: str) -> str:
     return url.rstrip("/")
 
 
+# What an id or a game's name is made of: it goes into the requests' paths as it is.
+_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _check_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if not _NAME.fullmatch(value):
+        raise click.BadParameter(f"{value!r} is not an id: letters, digits, '-' and '_' only")
+    return value
+
+
+def _check_token(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if not (value.isascii() and value.isprintable() and value.strip() == value):
+        raise click.BadParameter("the token holds characters a token never has (spaces, or"
+                                 " quotes pasted with it?)")
+    return value
+
+
 @click.command("bot")
 @click.option("--url", envvar="BANCO_URL", default="http://127.0.0.1:8000", show_envvar=True,
               show_default=True, help="Banco's API")
 @click.option("--token", envvar="BANCO_TOKEN", required=True, show_envvar=True,
-              help="the player's bearer token")
-@click.option("--game", required=True, help="the table's game (GET /v1/games), checked")
-@click.option("--table", "table_id", required=True, help="the table's id")
+              callback=_check_token, help="the player's bearer token")
+@click.option("--game", required=True, callback=_check_name,
+              help="the table's game (GET /v1/games), checked")
+@click.option("--table", "table_id", required=True, callback=_check_name, help="the table's id")
 @click.option("--hands", default=1, show_default=True, type=click.IntRange(min=1),
               help="hands to play, counted from when the bot comes (a hand already over then does"
               " not count); then it stops, and keeps its seat")
@@ -48,6 +70,7 @@ def bot(url: str, token: str, game: str, table_id: str, hands: int, buy_in: int 
     `pip install ./clients/python` where Banco itself is not installed.
     """
     try:
+        import pydantic
         from banco_sdk import errors
         from banco_sdk.bot import Bot
         from banco_sdk.client import Banco
@@ -62,7 +85,13 @@ def bot(url: str, token: str, game: str, table_id: str, hands: int, buy_in: int 
         except errors.ConnectionFailed as e:
             raise click.ClickException(f"cannot reach Banco at {url}: {e.detail}") from e
         except errors.BancoError as e:
-            raise click.ClickException(f"{e.code or e.status}: {e.detail}") from e
+            if e.code is None:  # no problem document: some other server's page
+                raise click.ClickException(f"{url} does not answer as Banco does"
+                                           f" (HTTP {e.status})") from e
+            raise click.ClickException(f"{e.code}: {e.detail}") from e
+        except pydantic.ValidationError as e:  # a 200 that is not the API's answer
+            raise click.ClickException(f"{url} does not answer as Banco does (its answer does not"
+                                       " fit the API)") from e
     click.echo(played)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import http.server
 import importlib.util
 import os
 import re
@@ -615,6 +616,28 @@ def test_the_bots_take_a_token_that_begins_with_a_dash_and_one_from_the_environm
     assert f"table {table} plays cassino, not pirate-pairs" in from_env.stderr
 
 
+def _not_banco() -> str:
+    """A web server that is not Banco: under /json a 200 of JSON that is not the API's answer,
+    under /html a 404 page."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            json = self.path.startswith("/json/")
+            body = b'{"role": "player"}' if json else b"<html><body>Not Found</body></html>"
+            self.send_response(200 if json else 404)
+            self.send_header("Content-Type", "application/json" if json else "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}"
+
+
 def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
     """A user's mistakes end `banco bot` with one line saying which, never a traceback, and
     without a seat taken."""
@@ -622,8 +645,16 @@ def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
     (player_id, token), = players(operator, 1)
     table = operator.create_table("cassino").id
     closed = f"http://127.0.0.1:{free_port()}"
+    other = _not_banco()
     mistakes = [
         ((url, token, "cassino", table, "--url", "banco.example"), "is not an http:// or https://"),
+        ((url, token, "cassino", table, "--url", "http://[::1"), "is not a URL: Invalid IPv6 URL"),
+        ((url, "\u201cbnc_pasted\u201d", "cassino", table), "the token holds characters a token"),
+        ((url, token, "../tables", table), "'../tables' is not an id"),
+        ((f"{other}/json", token, "cassino", table), f"{other}/json does not answer as Banco does"
+                                                    " (its answer does not fit the API)"),
+        ((f"{other}/html", token, "cassino", table), f"{other}/html does not answer as Banco does"
+                                                    " (HTTP 404)"),
         ((closed, token, "cassino", table), f"cannot reach Banco at {closed}"),
         ((url, "not-a-token", "cassino", table), "refused the token"),
         ((url, key, "cassino", table), "the token is the operator's"),
