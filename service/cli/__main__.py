@@ -1,3 +1,3 @@
-from service.cli.main import main
+from service.cli import entry
 
-main()
+entry()
