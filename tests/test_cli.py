@@ -632,3 +632,21 @@ def test_run_serve_and_worker_refuse_bad_settings_in_one_line(case, tmp_path):
     result = banco(*args, env={**no_server_env(), "BANCO_DATA_DIR": str(tmp_path / "data"), **settings})
     assert message in one_line_error(result)
     assert "Banco is running" not in result.stdout
+
+
+def test_ctrl_c_while_the_command_loads_ends_quietly_with_130():
+    """The Ctrl-C lands while `service.cli.main` and what it imports still load (the first
+    few tenths of a second of any command): here raised by that import itself."""
+    interrupted = (
+        "import builtins\n"
+        "real = builtins.__import__\n"
+        "def loading(name, *args, **kwargs):\n"
+        "    if name == 'service.cli.main':\n"
+        "        raise KeyboardInterrupt\n"
+        "    return real(name, *args, **kwargs)\n"
+        "builtins.__import__ = loading\n"
+        "from service.cli import entry\n"
+        "entry()\n")
+    result = subprocess.run([sys.executable, "-c", interrupted], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 130 and "Traceback" not in result.stderr, result.stderr
