@@ -650,3 +650,16 @@ def test_ctrl_c_while_the_command_loads_ends_quietly_with_130():
     result = subprocess.run([sys.executable, "-c", interrupted], cwd=ROOT, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 130 and "Traceback" not in result.stderr, result.stderr
+
+
+def test_verify_json_prints_json_lines_only(env, clitest, tmp_path):
+    """`--json` is one JSON report a line on stdout, the log's comparison with a checkpoint
+    too; the counts go to stderr, where they do not break a reader of the lines."""
+    digest = tmp_path / "digest.json"
+    assert banco("checkpoint", "-o", str(digest), env=env).returncode == 0
+    result = banco("verify", "--all", "--json", "--against", str(digest), env=env)
+    assert result.returncode == 0, result.stderr
+    reports = [orjson.loads(line) for line in result.stdout.splitlines()]
+    assert reports[0]["against"] == str(digest) and reports[0]["passed"] is True
+    assert "hands passed every check" in result.stderr
+    assert "disputes' corrections hold" in result.stderr

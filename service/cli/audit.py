@@ -122,12 +122,14 @@ def _json_kind(value: object) -> str:
     return "null" if value is None else kinds.get(type(value), type(value).__name__)
 
 
-def _against(conn: psycopg.Connection, path: Path, saved: dict[str, Any]) -> bool:
+def _against(conn: psycopg.Connection, path: Path, saved: dict[str, Any], as_json: bool) -> bool:
     from service.verification.checkpoints import compare
 
     result = compare(conn, saved)
     now = result["recomputed"]
-    if result["passed"]:
+    if as_json:
+        click.echo(orjson.dumps({"against": str(path), **result}).decode())
+    elif result["passed"]:
         click.echo(f"log matches {path}: {now['events']} events up to position "
                    f"{saved['position']}, root {now['root']}")
     else:
@@ -152,7 +154,7 @@ def _disputes(conn: psycopg.Connection, as_json: bool) -> bool:
             for check in found["checks"]:
                 if not check["passed"]:
                     click.echo(f"  FAIL {check['name']}: {check['evidence'].get('reason', '')}")
-    click.echo(f"{len(streams) - failed} of {len(streams)} disputes' corrections hold")
+    click.echo(f"{len(streams) - failed} of {len(streams)} disputes' corrections hold", err=as_json)
     return failed == 0
 
 
@@ -162,7 +164,8 @@ def _disputes(conn: psycopg.Connection, as_json: bool) -> bool:
 @click.option("--all", "everything", is_flag=True, help="every hand ever dealt")
 @click.option("--against", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="a checkpoint file (banco checkpoint -o): the log must still hold that history")
-@click.option("--json", "as_json", is_flag=True, help="one JSON report a line, evidence included")
+@click.option("--json", "as_json", is_flag=True, help="one JSON report a line, evidence included"
+              " (the counts go to stderr)")
 @data_dir_option
 def verify(hand_id: str | None, table_id: str | None, everything: bool, against: Path | None,
            as_json: bool, data_dir: Path) -> None:
@@ -179,7 +182,7 @@ def verify(hand_id: str | None, table_id: str | None, everything: bool, against:
     saved = _checkpoint_file(against) if against is not None else None
     with connect(data_dir) as conn:
         if against is not None and saved is not None:
-            ok = _against(conn, against, saved)
+            ok = _against(conn, against, saved, as_json)
         if hand_id:
             found = v.verify_hand(conn, hand_id)
             if found is None:
@@ -199,7 +202,7 @@ def verify(hand_id: str | None, table_id: str | None, everything: bool, against:
                         failed += not found["passed"]
                         if as_json or not found["passed"]:
                             _show(found, every=False, as_json=as_json)
-            click.echo(f"{total - failed} of {total} hands passed every check")
+            click.echo(f"{total - failed} of {total} hands passed every check", err=as_json)
             ok = ok and failed == 0
             if everything:
                 ok = _disputes(conn, as_json) and ok

@@ -54,9 +54,11 @@ def _check_token(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option("--hands", default=1, show_default=True, type=click.IntRange(min=1),
               help="hands to play, counted from when the bot comes (a hand already over then does"
               " not count); then it stops, and keeps its seat")
-@click.option("--buy-in", type=click.IntRange(min=1), help="treasure to sit with when the bot takes"
-              " a seat; if omitted, the table's fixed buy-in (Casino pirate), else ten times its"
-              " max_bet or stake, at most the wallet's balance")
+# The API's own bound on a buy-in (JoinSchema), said here with the option's name.
+@click.option("--buy-in", type=click.IntRange(min=1, max=10**9),
+              help="treasure to sit with when the bot takes a seat; if omitted, the table's"
+              " fixed buy-in (Casino pirate), else ten times its max_bet or stake, at most the"
+              " wallet's balance")
 @click.option("--players", type=click.IntRange(min=1), help="players seated before the bot deals"
               " (the game's minimum if omitted)")
 @click.option("--no-deal", is_flag=True, help="never deal: play the hands others deal")

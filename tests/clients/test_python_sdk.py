@@ -651,6 +651,7 @@ def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
         ((url, token, "cassino", table, "--url", "http://[::1"), "is not a URL: Invalid IPv6 URL"),
         ((url, "\u201cbnc_pasted\u201d", "cassino", table), "the token holds characters a token"),
         ((url, token, "../tables", table), "'../tables' is not an id"),
+        ((url, token, "cassino", table, "--buy-in", str(10**21)), "'--buy-in': 1000000000000000"),
         ((f"{other}/json", token, "cassino", table), f"{other}/json does not answer as Banco does"
                                                     " (its answer does not fit the API)"),
         ((f"{other}/html", token, "cassino", table), f"{other}/html does not answer as Banco does"
