@@ -423,6 +423,10 @@ NOT_CHECKPOINTS = {
                          % ROOT_HEX.encode(), 'its "position" is not a whole number (-3)'),
     "a count that is true": (b'{"txid": true, "position": 3, "events": 2, "root": "%s"}'
                              % ROOT_HEX.encode(), 'its "txid" is not a whole number (true)'),
+    "a count wider than 64 bits": (b'{"txid": 99999999999999999999999, "position": 3, "events": 2,'
+                                   b' "root": "%s"}' % ROOT_HEX.encode(),
+                                   'its "txid" is larger than any the log holds'
+                                   ' (99999999999999999999999)'),
     "a short root": (b'{"txid": 9, "position": 3, "events": 2, "root": "abc"}',
                      'its "root" is not 64 hexadecimal digits'),
 }
@@ -499,6 +503,15 @@ def test_servers_that_do_not_answer_are_one_line(args, env, database_url):
     # to end with status 0.
     server = "Redis" if args[0] == "jobs" else "PostgreSQL"
     assert f"cannot reach {server}" in one_line_error(result)
+
+
+def test_serve_without_its_database_says_so_and_starts_nothing(env):
+    closed = free_port()
+    result = banco("serve", "--bind", f"127.0.0.1:{free_port()}",
+                   env={**env, "DATABASE_URL": f"postgresql://postgres@127.0.0.1:{closed}/x",
+                        "BANCO_OPERATOR_KEY": "k" * 32})
+    assert "cannot reach PostgreSQL" in one_line_error(result)
+    assert "gunicorn" not in result.stderr.lower()
 
 
 BAD_URLS = {

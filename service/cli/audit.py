@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Iterator
@@ -100,8 +101,10 @@ def _checkpoint_file(path: Path) -> dict[str, Any]:
     except OSError as e:
         raise click.UsageError(f"cannot read {path}: {e.strerror}") from e
     try:
-        saved = orjson.loads(text)
-    except orjson.JSONDecodeError as e:
+        # The standard library's reader: orjson reads a number wider than 64 bits as a float,
+        # which would be refused as no whole number.
+        saved = json.loads(text)
+    except ValueError as e:  # not JSON, or not UTF-8
         raise refused(f"it is not JSON ({e})") from e
     if not isinstance(saved, dict):
         raise refused(f"it holds a JSON {_json_kind(saved)}, not an object")
@@ -111,7 +114,9 @@ def _checkpoint_file(path: Path) -> dict[str, Any]:
     for name in CHECKPOINT_COUNTS:
         value = saved[name]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise refused(f'its "{name}" is not a whole number ({orjson.dumps(value).decode()})')
+            raise refused(f'its "{name}" is not a whole number ({json.dumps(value)})')
+        if value >= 2**63:
+            raise refused(f'its "{name}" is larger than any the log holds ({value})')
     if not isinstance(saved["root"], str) or not ROOT.fullmatch(saved["root"]):
         raise refused('its "root" is not 64 hexadecimal digits (lowercase)')
     return saved

@@ -71,6 +71,9 @@ def serve(bind: str, workers: int, threads: int) -> None:
         config = Config.from_env()
     except ConfigError as e:
         raise click.UsageError(str(e)) from e
+    # Said now, in one line: gunicorn's workers would start and answer nothing while their
+    # pools retry for 30 s.
+    reachable(config.database_url)
     if isinstance(address, tuple):  # not a Unix socket's path nor a file descriptor
         refuse_taken(address[0], address[1], "choose another address with --bind HOST:PORT")
     # Every gunicorn process writes its metrics there, and GET /metrics adds them up; a
