@@ -45,9 +45,11 @@ class CreateKey:
 
 @dataclass(frozen=True)
 class RotateKey:
-    """Replace the key's secret by a new one: the old stops working at once."""
+    """Replace the key's secret by a new one: the old stops working at once. On behalf of a key
+    that holds `granting`: a new secret is the key's scopes handed over, so they must be held."""
 
     key_id: str
+    granting: Collection[str] = ALL
 
 
 @dataclass(frozen=True)
@@ -113,8 +115,13 @@ def create(uow: UnitOfWork, command: CreateKey, metadata: dict[str, Any]) -> dic
 
 def rotate(uow: UnitOfWork, command: RotateKey, metadata: dict[str, Any]) -> dict[str, Any]:
     """The key with its new secret (shown once) in `secret`. NotFound for no such key; Conflict
-    `key_revoked` or `key_expired` for a key that no longer works, which is not given one."""
+    `key_revoked` or `key_expired` for a key that no longer works, which is not given one;
+    Forbidden (`scope_not_held`) for a key with a scope the rotating key does not hold."""
     key = _live(uow, command.key_id)
+    not_held = [s for s in key["scopes"] if s not in command.granting]
+    if not_held:
+        raise Forbidden("scope_not_held", "a key rotates only keys whose scopes it holds; this"
+                        f" one lacks {', '.join(not_held)}", scope=not_held[0], missing=not_held)
     secret, digest = new_secret()
     rotated_at = _append(uow, command.key_id,
                          _changed("OperatorKeyRotated", command.key_id, metadata))

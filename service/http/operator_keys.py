@@ -39,7 +39,7 @@ def again(body: bytes) -> bytes:
     doc = orjson.loads(body)
     if "secret" in doc or "key" not in doc:
         return body
-    issued = handle(RotateKey(doc["key"]["id"]), "RotateOperatorKey")
+    issued = handle(RotateKey(doc["key"]["id"], principal().scopes), "RotateOperatorKey")
     return orjson.dumps(KeyIssuedSchema().dump(issued))
 
 
@@ -106,7 +106,8 @@ class Rotation(MethodView):
         """Give an operator key a new secret, shown only once: the old one stops working at once
 
         The key keeps its id, name, scopes and expiry. A revoked or expired key is given none
-        (409 `key_revoked`, `key_expired`). Replayed with its `Idempotency-Key`, it gives yet
-        another in place of the one the earlier answer carried.
+        (409 `key_revoked`, `key_expired`), nor one with a scope the calling key does not hold
+        (403 `scope_not_held`): its new secret would hand that scope over. Replayed with its
+        `Idempotency-Key`, it gives yet another in place of the one the earlier answer carried.
         """
-        return _shown(handle(RotateKey(key_id), "RotateOperatorKey"))
+        return _shown(handle(RotateKey(key_id, principal().scopes), "RotateOperatorKey"))

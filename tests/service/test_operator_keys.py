@@ -129,6 +129,22 @@ def test_a_key_grants_only_the_scopes_it_holds(client):
     assert make(client, "keys:admin", headers=admin).status_code == 201
 
 
+def test_a_key_rotates_only_keys_whose_scopes_it_holds(client):
+    """A new secret hands the key's scopes to whoever gets it: a key with `keys:admin` alone
+    that rotated a key holding `treasure:write` could then mint treasure. The key refused keeps
+    its secret, which still works."""
+    admin = bearer(make(client, "keys:admin").json["secret"])
+    cashier = make(client, "treasure:write", "players:read", name="cashier").json
+    refused = client.post(f"/v1/keys/{cashier['key']['id']}/rotation", headers=admin)
+    assert refused.status_code == 403 and refused.json["code"] == "scope_not_held"
+    assert refused.json["missing"] == ["players:read", "treasure:write"]
+    assert listed(client, cashier["key"]["id"])["rotated_at"] is None
+    assert client.get("/v1/players", headers=bearer(cashier["secret"])).status_code == 200
+    its_own = make(client, "keys:admin", headers=admin).json
+    rotated = client.post(f"/v1/keys/{its_own['key']['id']}/rotation", headers=admin)
+    assert rotated.status_code == 200 and rotated.json["secret"] != its_own["secret"]
+
+
 def test_a_key_that_cannot_be_made_is_a_422_that_keeps_nothing(client):
     before = client.get("/v1/keys", headers=OPERATOR).json["items"]
     past = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
