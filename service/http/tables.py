@@ -69,7 +69,8 @@ def if_match() -> IfMatch:
     if "If-Match" not in request.headers:
         return NOT_SENT
     tags = request.if_match
-    return IfMatch(True, tags.star_tag, frozenset(tags.as_set(include_weak=True)))
+    # An empty tag (`""`, `W/""`) comes out of werkzeug as None: it names no version.
+    return IfMatch(True, tags.star_tag, frozenset(t for t in tags.as_set(include_weak=True) if t))
 
 
 @blp.route("")
