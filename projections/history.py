@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -92,6 +92,11 @@ def copy_csv(conn: psycopg.Connection, select: str, params: Any,
     parts: list[bytes] = []
     size = 0
     statement = f"COPY ({select}) TO STDOUT WITH (FORMAT csv, HEADER)"
+    # COPY takes no server-side parameters: psycopg writes them into the statement as literals,
+    # and PostgreSQL reads no UTC offset beyond 15:59 in a literal, which Python's datetimes may
+    # carry (+16:00 is a 500 otherwise). The same instant in UTC reads everywhere.
+    params = [p.astimezone(UTC) if isinstance(p, datetime) and p.tzinfo is not None else p
+              for p in params]
     with conn.cursor() as cur, cur.copy(statement, params) as copy:
         for data in copy:
             parts.append(bytes(data))

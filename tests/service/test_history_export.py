@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import xml.etree.ElementTree as ET
-from datetime import datetime
+from datetime import UTC, datetime, timedelta, timezone
 
 import orjson
 
@@ -198,3 +198,21 @@ def test_text_a_spreadsheet_would_run_is_exported_as_text_and_amounts_stay_numbe
     # The filter reads the reason as it was given.
     only = client.get(path, query_string={"reason": "+1"}, headers={**OPERATOR, "Accept": "text/csv"})
     assert [row["reason"] for row in read_csv(only.get_data(as_text=True))] == ["'+1"]
+
+
+def test_a_time_filter_with_any_utc_offset_gives_the_same_rows_in_every_format(client, new_player):
+    """Python reads offsets up to 23:59, PostgreSQL up to 15:59 in a literal, and a CSV export's
+    COPY takes its filters as literals: `+16:00` was a 500 there, a 200 in JSON."""
+    p = new_player("Offsets", deposit=7)
+    auditor = bearer(client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"])
+    bounds = {"from": "2000-01-01T00:00:00+16:00", "to": "2999-01-01T00:00:00-20:00"}
+    csv_rows = client.get(f"/v1/players/{p.id}/balance-history", query_string=bounds,
+                          headers={**p.auth, "Accept": "text/csv"})
+    assert csv_rows.status_code == 200, csv_rows.get_data(as_text=True)
+    lines = client.get(f"/v1/players/{p.id}/balance-history", query_string=bounds,
+                       headers={**p.auth, "Accept": "application/x-ndjson"})
+    assert len(csv_rows.get_data().splitlines()) - 1 == len(lines.get_data().splitlines()) == 1
+    now = datetime.now(UTC).astimezone(timezone(timedelta(hours=16))).isoformat()
+    at = client.get("/v1/balances", query_string={"as_of": now},
+                    headers={**auditor, "Accept": "text/csv"})
+    assert at.status_code == 200 and f"wallet:{p.id},7" in at.get_data(as_text=True)
