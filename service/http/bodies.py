@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import IO, cast
 
 import flask
-from werkzeug.exceptions import RequestEntityTooLarge
+from gunicorn.http.errors import ParseException
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 from werkzeug.utils import cached_property
 from werkzeug.wsgi import LimitedStream
 
@@ -27,7 +28,10 @@ class _Capped(LimitedStream):
         self.cap = cap
 
     def readinto(self, b: bytearray) -> int | None:  # type: ignore[override]
-        read = super().readinto(b)
+        try:
+            read = super().readinto(b)
+        except ParseException as e:  # gunicorn taking the chunks apart: a bad size, terminator
+            raise BadRequest(f"the body's chunked encoding is malformed ({e})") from None
         if self.tell() > self.cap:
             raise RequestEntityTooLarge()
         return read

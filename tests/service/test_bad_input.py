@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import re
+import socket
 from typing import Any
 
 import orjson
@@ -349,3 +350,30 @@ def test_a_body_that_is_not_json_is_415_not_missing_fields(client, new_player, a
     r = client.post(f"/v1/players/{p.id}/deposits", data=b'{"amount": 5, "reason": "r"}',
                     headers={**OPERATOR, "Content-Type": "application/json; charset=utf-8"})
     assert r.status_code == 201, r.json
+
+
+MALFORMED_CHUNKS = {
+    "a size that is no number": b"zz\r\n",
+    "a chunk longer than its size": b"3\r\n{}xx\r\n0\r\n\r\n",
+    "a chunk not ended by CRLF": b"2\r\n{}XX0\r\n\r\n",
+    "a trailer that is no header": b"2\r\n{}\r\n0\r\nBad Trailer\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED_CHUNKS)
+def test_a_malformed_chunked_body_is_a_400_and_changes_nothing(served, app, case):
+    """gunicorn finds the fault as the app reads the body, and raised it through the app: a 500."""
+    before = count_events(app)
+    with socket.create_connection(("127.0.0.1", served), timeout=30) as s:
+        s.sendall(b"POST /v1/players HTTP/1.1\r\nHost: x\r\n"
+                  b"Authorization: Bearer " + OPERATOR_KEY.encode() + b"\r\n"
+                  b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                  b"Connection: close\r\n\r\n" + MALFORMED_CHUNKS[case])
+        s.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400"), answer
+    assert b"application/problem+json" in head and b"chunked encoding is malformed" in body
+    assert count_events(app) == before
