@@ -221,7 +221,9 @@ def make_world(client, new_player, deal: bool) -> World:
                                              ["PlayerErased"]}, headers=OPERATOR).json
     hook_id = hook["subscription"]["id"]
     client.post(f"/v1/webhooks/{hook_id}/pause", headers=OPERATOR)
-    key = client.post("/v1/keys", json={"name": "a key", "scopes": ["metrics:read"]},
+    # A key the route's own key may act on: rotating one hands its scopes over, so a key with
+    # `keys:admin` alone rotates only keys that hold no more (test_operator_keys.py).
+    key = client.post("/v1/keys", json={"name": "a key", "scopes": ["keys:admin"]},
                       headers=OPERATOR).json["key"]["id"]
     return World(me, stranger, table, hand, job, auditor["token"], auditor["id"], hook_id, key,
                  dispute)

@@ -671,8 +671,9 @@ export interface paths {
         /**
          * Give an operator key a new secret, shown only once: the old one stops working at once
          * @description The key keeps its id, name, scopes and expiry. A revoked or expired key is given none
-         *     (409 `key_revoked`, `key_expired`). Replayed with its `Idempotency-Key`, it gives yet
-         *     another in place of the one the earlier answer carried.
+         *     (409 `key_revoked`, `key_expired`), nor one with a scope the calling key does not hold
+         *     (403 `scope_not_held`): its new secret would hand that scope over. Replayed with its
+         *     `Idempotency-Key`, it gives yet another in place of the one the earlier answer carried.
          */
         post: operations["rotateOperatorKey"];
         delete?: never;
