@@ -73,17 +73,13 @@ def _redis_url(value: str) -> str:
         try:
             redis.connection.parse_url(value)
         except ValueError as e:
-            raise ConfigError(f"REDIS_URL is not a Redis URL: {first_line(e)}") from None
+            raise ConfigError(f"REDIS_URL is not a Redis URL: {e}") from None  # one line, no URL
         parts = urlsplit(value)
         db = parts.path.strip("/")
         # redis-py reads a path that is no number as database 0, without a word.
         if parts.scheme in ("redis", "rediss") and db and not (db.isascii() and db.isdigit()):
             raise ConfigError(f"REDIS_URL's database must be a number, got {db!r}")
     return value
-
-
-def first_line(e: BaseException) -> str:
-    return (str(e).strip() or type(e).__name__).splitlines()[0]
 
 
 def _flag(env: Mapping[str, str], name: str) -> bool:
