@@ -216,3 +216,9 @@ class Engine(Protocol):
     def settle(self, state: Any) -> list[Posting]:
         """The treasure postings that close a terminal hand."""
         ...
+
+    def refund(self, state: Any) -> list[Posting]:
+        """The postings that give back what the game still holds when its table ends between
+        hands before the game is over (a Cassino pot's stakes); none for a game that holds
+        nothing between hands. `state` is the last hand's, settled."""
+        ...

@@ -24,9 +24,20 @@ FULL JOIN (
 WHERE coalesce(p.balance, 0) <> coalesce(l.balance, 0)
 """
 
+# Accounts of tables that are over and still hold treasure: an ended table pays everything out
+# (its seats to the wallets, a game's pot back to its payers), so any is treasure left behind.
+STRANDED = """
+SELECT b.account, b.balance FROM balances b
+JOIN tables t ON t.table_id = split_part(b.account, ':', 2)
+WHERE b.balance <> 0 AND split_part(b.account, ':', 1) IN ('seat', 'pot', 'escrow')
+  AND t.status = 'over'
+ORDER BY b.account
+"""
+
 
 def check_ledger() -> dict[str, Any]:
-    """Check that treasure is conserved, no balance is negative and balances match the log."""
+    """Check that treasure is conserved, no balance is negative, balances match the log, and no
+    ended table still holds treasure."""
     with context.pool().connection() as conn, conn.transaction():
         # One snapshot for every query, so concurrent postings cannot make the figures disagree.
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -38,12 +49,14 @@ def check_ledger() -> dict[str, Any]:
         assert row is not None
         accounts, total, negatives, position = row
         drift = conn.execute(DRIFT).fetchall()
+        stranded = conn.execute(STRANDED).fetchall()
     return {
         "accounts": accounts,
         "total": int(total),
         "negative_accounts": negatives,
         "drifting_accounts": [{"account": a, "projected": int(p), "from_log": int(log)}
                               for a, p, log in drift],
+        "stranded_accounts": [{"account": a, "balance": int(b)} for a, b in stranded],
         "as_of_position": position,
-        "ok": total == 0 and negatives == 0 and not drift,
+        "ok": total == 0 and negatives == 0 and not drift and not stranded,
     }

@@ -123,5 +123,14 @@ class CassinoEngine:
         return [Posting("pot", f"seat:{s}", a, "pot_won")
                 for s, a in zip(seats, amounts, strict=True) if a > 0]
 
+    def refund(self, state: State) -> list[Posting]:
+        """A game closed before it is won gives every player his stake back from the pot."""
+        if self.table_over(state, 0.0) or state.pot == 0:
+            return []
+        share, odd = divmod(state.pot, state.players)
+        amounts = [share + (odd if s == 0 else 0) for s in range(state.players)]
+        return [Posting("pot", f"seat:{s}", a, "stake_returned")
+                for s, a in enumerate(amounts) if a > 0]
+
 
 ENGINE = CassinoEngine()

@@ -109,5 +109,9 @@ class PiratePairsEngine:
             return []
         return [Posting("pot", f"seat:{state.phase.winner}", state.pot, "pot_won")]
 
+    def refund(self, state: State) -> list[Posting]:
+        """Nothing: the game is one hand, and its table ends with it."""
+        return []
+
 
 ENGINE = PiratePairsEngine()

@@ -228,3 +228,7 @@ class FamilyEngine:
         if not self.is_terminal(state):
             raise IllegalMove("wrong_phase", "the hand is not over")
         return list(state.plan)
+
+    def refund(self, state: State) -> list[Posting]:
+        """Nothing: a hand's settlement empties its escrow, and no treasure outlives a hand."""
+        return []

@@ -7,6 +7,7 @@ stream's lock comes first, inside `banco_append`), so no writer can deadlock ano
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from events.catalog import GAME_EVENT_PREFIX
@@ -101,7 +102,15 @@ def _seeds(uow: UnitOfWork, table_id: str, first_version: int) -> dict[str, Any]
 
 
 def end(uow: UnitOfWork, table: TableRow, reason: str, metadata: dict[str, Any]) -> None:
-    """End the table: every seat is cashed out to its player's wallet."""
+    """End the table: what the game still holds goes back to the seats that paid it (a Cassino
+    game's pot, closed before it is won), and every seat is cashed out to its player's wallet."""
+    if table.state is not None:
+        # Of the game, not of its last hand: a posting naming a hand would be read as that
+        # hand's settlement.
+        returned = [replace(t, hand=None) for t in
+                    transfers(table, engine_of(table).refund(table.state))]
+        if returned:
+            record(uow, table, [], returned, metadata)
     players = [s["player_id"] for s in table.seats]
     left, cash = cash_out(uow, table, players, metadata)
     record(uow, table, [*left, NewEvent("TableEnded", {"reason": reason}, metadata)], cash,

@@ -30,12 +30,20 @@ class DriftSchema(Schema):
     from_log = fields.Integer(required=True, metadata={"description": "Its postings' sum in the log."})
 
 
+class StrandedSchema(Schema):
+    account = fields.String(required=True, metadata={"example": "pot:tb_5d1f0c2a9e3b7a61:pot"})
+    balance = fields.Integer(required=True)
+
+
 class LedgerCheckResultSchema(Schema):
     accounts = fields.Integer(required=True)
     total = fields.Integer(required=True, metadata={"description": "The sum of every balance: 0."})
     negative_accounts = fields.Integer(required=True, metadata={
         "description": "Accounts below 0 other than house:issued."})
     drifting_accounts = fields.List(fields.Nested(DriftSchema), required=True)
+    stranded_accounts = fields.List(fields.Nested(StrandedSchema), required=True, metadata={
+        "description": "Accounts of tables that are over (a seat, a pot, an escrow) that still"
+                       " hold treasure: an ended table pays everything out."})
     as_of_position = fields.Integer(required=True)
     ok = fields.Boolean(required=True)
 
@@ -78,7 +86,8 @@ class LedgerChecks(MethodView):
     @blp.operation("startLedgerCheck")
     @blp.response(202, LedgerCheckSchema)
     def post(self) -> dict[str, Any]:
-        """Start a check of the whole ledger: conservation, no negative balance, no drift"""
+        """Start a check of the whole ledger: conservation, no negative balance, no drift, nothing
+        left at an ended table"""
         config = current_app.config["BANCO"]
         job = queue(current_app.extensions["banco.redis"], config.queue_name).enqueue(
             jobs.check_ledger, job_id=str(uuid.uuid4()), result_ttl=86400)

@@ -147,7 +147,11 @@ class Close(MethodView):
     @blp.response(200, TableSchema, headers=contract.ETAG)
     def post(self, table_id: str) -> Response:
         """Close the table between hands: every seat is cashed out to its wallet and the table is
-        over (a 409 `hand_in_play` while a hand is played, `table_over` once over)"""
+        over (a 409 `hand_in_play` while a hand is played, `table_over` once over)
+
+        A Cassino game closed between rounds before anyone has won gives each player his stake
+        back from the pot first (`stake_returned` postings).
+        """
         handle(EndTable(table_id, "closed", refuse=True))
         return respond(handlers.load(db.uow(), table_id, balances=True))
 

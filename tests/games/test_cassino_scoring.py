@@ -81,6 +81,23 @@ def test_only_the_round_that_ends_the_game_settles_the_pot():
     assert e.value.code == "table_over"
 
 
+def test_a_game_closed_before_it_is_won_gives_each_stake_back():
+    """003_37d90c873e067319.txt pays the pot to the game's winner only: a table closed between
+    rounds, with no winner, returns each player the stake he paid (RULES.md §3, stake as in 2)."""
+    going_on = state_after(play(opening_from_deck(ROUND_DECK, stake=5, pot=10), SCRIPT))
+    assert ENGINE.refund(going_on) == [Posting("pot", "seat:0", 5, "stake_returned"),
+                                       Posting("pot", "seat:1", 5, "stake_returned")]
+    won = state_after(play(opening_from_deck(ROUND_DECK, stake=5, pot=10, scores=[19, 13]),
+                           SCRIPT))
+    assert ENGINE.refund(won) == []  # the winner's, by settle
+    unstaked = state_after(play(opening_from_deck(ROUND_DECK), SCRIPT))
+    assert ENGINE.refund(unstaked) == []
+    # Nothing is made or lost: what is returned is the pot, to the unit.
+    four = state_after(opening_from_deck(DECK, players=4, stake=3, pot=14))
+    assert sum(p.amount for p in ENGINE.refund(four)) == 14
+    assert [p.amount for p in ENGINE.refund(four)] == [5, 3, 3, 3]
+
+
 def test_four_players_score_as_teams_and_split_the_pot():
     """003_37d90c873e067319.txt: with four, partners opposite; the lower seat gets an odd unit."""
     events = opening_from_deck(DECK, players=4, stake=3, pot=7, scores=[30, 0])

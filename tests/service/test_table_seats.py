@@ -7,6 +7,8 @@ from projections import tables
 from projections.table_fold import fold
 from service.verification.hand_log import read_stream
 from tests.service.conftest import OPERATOR
+from tests.service.play import Session
+from workers.jobs import STRANDED
 
 
 def _table(client, new_player, names, buy_in=20):
@@ -118,3 +120,43 @@ def test_a_leave_retried_with_its_idempotency_key_is_answered_as_the_first_and_l
     assert reused.status_code == 422 and reused.json["code"] == "idempotency_key_reused"
     # A key is the caller's own: the same one sent by Ann is hers, new.
     assert client.delete(others, headers={**ann.auth, "Idempotency-Key": "leave-1"}).status_code == 200
+
+
+def test_a_cassino_game_closed_between_rounds_gives_every_stake_back(client, new_player, app,
+                                                                     worker):
+    """A Cassino game's pot goes to its winner (../shared/seeds/003_37d90c873e067319.txt): a
+    table closed before anyone has won returns each stake to the seat that paid it, then cashes
+    the seats out, so nothing is left in the ended table's accounts."""
+    players = [new_player(n, deposit=100) for n in ("Ann", "Ben")]
+    session = Session(client, "cassino", players)
+    session.open({"variant": "classic", "stake": 5}, 20)
+    hand = session.deal()
+    session.play_hand()
+    session.wait_settled(hand)
+    table = session.table_id
+    between = client.get(f"/v1/tables/{table}", headers=OPERATOR).json
+    assert between["status"] == "open" and between["view"]["pot"] == 10
+    # The players may not leave a game in progress; the operator may close the table.
+    left = client.delete(f"/v1/tables/{table}/seats/{players[0].id}", headers=players[0].auth)
+    assert (left.status_code, left.json["code"]) == (409, "hand_in_play")
+    closed = client.post(f"/v1/tables/{table}/close", headers=OPERATOR)
+    assert closed.status_code == 200 and closed.json["status"] == "over", closed.json
+    for p in players:
+        assert client.get(f"/v1/players/{p.id}/balance", headers=p.auth).json["balance"] == 100
+    with app.extensions["banco.pool"].connection() as c:
+        events = read_stream(c, f"table-{table}")
+        held = dict(c.execute("SELECT account, balance FROM balances WHERE account LIKE %s",
+                              (f"%:{table}:%",)).fetchall())
+        stranded = c.execute(STRANDED).fetchall()
+    returned = [e.data for e in events if e.type == "TreasurePosted"
+                and e.data["reason"] == "stake_returned"]
+    assert returned == [{"from": f"pot:{table}:pot", "to": f"seat:{table}:{p.id}", "amount": 5,
+                         "reason": "stake_returned", "table": table, "hand": None}
+                        for p in players]
+    assert set(held.values()) == {0} and f"pot:{table}:pot" in held
+    assert not [a for a, _ in stranded if table in a]
+    # Returned after the round, not as part of it: the round still verifies as it settled.
+    verified = client.get(f"/v1/hands/{hand}/verification", headers=OPERATOR).json
+    assert verified["passed"] is True, verified
+    rebuilt, _ = fold(events)
+    assert rebuilt.status == "over" and rebuilt.seats == []

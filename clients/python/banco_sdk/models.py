@@ -1801,20 +1801,6 @@ class KeyIssued(BaseModel):
     ]
 
 
-class LedgerCheckResult(BaseModel):
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-    accounts: int
-    as_of_position: int
-    drifting_accounts: list[Drift]
-    negative_accounts: Annotated[
-        int, Field(description='Accounts below 0 other than house:issued.')
-    ]
-    ok: bool
-    total: Annotated[int, Field(description='The sum of every balance: 0.')]
-
-
 class Left(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -2922,6 +2908,14 @@ class StoodData(BaseModel):
     index: int
     seat: int
     timeout: bool
+
+
+class Stranded(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    account: Annotated[str, Field(examples=['pot:tb_5d1f0c2a9e3b7a61:pot'])]
+    balance: int
 
 
 class StreamTicket(BaseModel):
@@ -5311,16 +5305,24 @@ class KeyList(BaseModel):
     ]
 
 
-class LedgerCheck(BaseModel):
+class LedgerCheckResult(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    id: Annotated[str, Field(examples=['b7f1c0de-0000-4000-8000-000000000000'])]
-    result: Annotated[
-        LedgerCheckResult | None,
-        Field(description='Null until the check has finished.'),
-    ] = None
-    status: Annotated[str, Field(examples=['finished'])]
+    accounts: int
+    as_of_position: int
+    drifting_accounts: list[Drift]
+    negative_accounts: Annotated[
+        int, Field(description='Accounts below 0 other than house:issued.')
+    ]
+    ok: bool
+    stranded_accounts: Annotated[
+        list[Stranded],
+        Field(
+            description='Accounts of tables that are over (a seat, a pot, an escrow) that still hold treasure: an ended table pays everything out.'
+        ),
+    ]
+    total: Annotated[int, Field(description='The sum of every balance: 0.')]
 
 
 class MoneyNoNegativeCheck(BaseModel):
@@ -6047,6 +6049,18 @@ class HandPage(BaseModel):
     )
     items: list[Hand]
     next_cursor: Annotated[int | None, Field(...)]
+
+
+class LedgerCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    id: Annotated[str, Field(examples=['b7f1c0de-0000-4000-8000-000000000000'])]
+    result: Annotated[
+        LedgerCheckResult | None,
+        Field(description='Null until the check has finished.'),
+    ] = None
+    status: Annotated[str, Field(examples=['finished'])]
 
 
 class ReplayStepAuditorRegistered(BaseModel):

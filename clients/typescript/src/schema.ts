@@ -110,7 +110,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start a check of the whole ledger: conservation, no negative balance, no drift
+         * Start a check of the whole ledger: conservation, no negative balance, no drift, nothing
+         *     left at an ended table
          * @description An operator key needs the scope `audit:read`.
          */
         post: operations["startLedgerCheck"];
@@ -1041,7 +1042,8 @@ export interface paths {
         /**
          * Close the table between hands: every seat is cashed out to its wallet and the table is
          *     over (a 409 `hand_in_play` while a hand is played, `table_over` once over)
-         * @description An operator key needs the scope `tables:write`.
+         * @description A Cassino game closed between rounds before anyone has won gives each player his stake
+         *     back from the pot first (`stake_returned` postings).
          */
         post: operations["closeTable"];
         delete?: never;
@@ -3574,6 +3576,8 @@ export interface components {
             /** @description Accounts below 0 other than house:issued. */
             negative_accounts: number;
             ok: boolean;
+            /** @description Accounts of tables that are over (a seat, a pot, an escrow) that still hold treasure: an ended table pays everything out. */
+            stranded_accounts: components["schemas"]["Stranded"][];
             /** @description The sum of every balance: 0. */
             total: number;
         };
@@ -6024,6 +6028,11 @@ export interface components {
             index: number;
             seat: number;
             timeout: boolean;
+        };
+        Stranded: {
+            /** @example pot:tb_5d1f0c2a9e3b7a61:pot */
+            account: string;
+            balance: number;
         };
         StreamTicket: {
             /**
