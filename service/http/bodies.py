@@ -9,13 +9,21 @@ read one byte past the cap, and that byte makes it a 413.
 
 from __future__ import annotations
 
-from typing import IO, cast
+from typing import IO, Any, cast
 
 import flask
 from gunicorn.http.errors import ParseException
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 from werkzeug.utils import cached_property
 from werkzeug.wsgi import LimitedStream
+
+
+class MalformedChunks(BadRequest):
+    """A chunked body that cannot be taken apart: the rest of the connection cannot be read
+    either, so it ends with this answer, which says so."""
+
+    def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+        return [*super().get_headers(*args, **kwargs), ("Connection", "close")]
 
 
 class _Capped(LimitedStream):
@@ -31,7 +39,7 @@ class _Capped(LimitedStream):
         try:
             read = super().readinto(b)
         except ParseException as e:  # gunicorn taking the chunks apart: a bad size, terminator
-            raise BadRequest(f"the body's chunked encoding is malformed ({e})") from None
+            raise MalformedChunks(f"the body's chunked encoding is malformed ({e})") from None
         if self.tell() > self.cap:
             raise RequestEntityTooLarge()
         return read

@@ -107,4 +107,8 @@ def render(error: HTTPException) -> Response:
             response.headers.add(name, value)
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="banco"'
+    if status == 413:
+        # The body was left unread, so the server ends the connection: said here, a client's
+        # pool does not send its next request on a connection about to close.
+        response.headers["Connection"] = "close"
     return response

@@ -59,6 +59,7 @@ def test_oversized_body_is_413(client, new_player, app):
     r = client.post(f"/v1/players/{p.id}/deposits", data=b"{" + b" " * 10_000 + b"}",
                     headers={**OPERATOR, "Content-Type": "application/json"})
     assert r.status_code == 413 and r.headers["Content-Type"] == "application/problem+json"
+    assert r.headers["Connection"] == "close"
     assert count_events(app) == before
 
 
@@ -358,6 +359,27 @@ MALFORMED_CHUNKS = {
     "a chunk not ended by CRLF": b"2\r\n{}XX0\r\n\r\n",
     "a trailer that is no header": b"2\r\n{}\r\n0\r\nBad Trailer\r\n\r\n",
 }
+
+
+@pytest.mark.parametrize("unread", [
+    b"Content-Length: 70000\r\n\r\n" + b" " * 70_000,  # over the cap, refused before it is read
+    b"Transfer-Encoding: chunked\r\n\r\n" + MALFORMED_CHUNKS["a chunk longer than its size"],
+], ids=["over the cap", "malformed chunks"])
+def test_a_body_left_unread_ends_its_connection_and_the_answer_says_so(served, unread):
+    """The server closes a connection whose body it could not read to its end; its answer said
+    `Connection: keep-alive`, so a client's pool sent its next request there, to be reset."""
+    with socket.create_connection(("127.0.0.1", served), timeout=30) as s:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            s.sendall(b"POST /v1/players HTTP/1.1\r\nHost: x\r\n"
+                      b"Authorization: Bearer " + OPERATOR_KEY.encode() + b"\r\n"
+                      b"Content-Type: application/json\r\n" + unread)
+        answer = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := s.recv(65536):  # to the end: the server closes the connection
+                answer += chunk
+    head = answer.partition(b"\r\n\r\n")[0].lower().split(b"\r\n")
+    assert head[0].split()[1] in (b"400", b"413"), answer
+    assert b"connection: close" in head and b"connection: keep-alive" not in head
 
 
 @pytest.mark.parametrize("case", MALFORMED_CHUNKS)
