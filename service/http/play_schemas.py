@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from marshmallow import Schema
+from marshmallow import Schema, fields
 
 from games.sevenhalf.options import PirateOptions, SetteOptions, SieteOptions
 from service.http import cassino_schemas as cassino
@@ -62,4 +62,7 @@ class ActionSchema(AnyOf):
     action of the table's game (an action several games share is each game's)."""
 
     unions = SENT
+    # The engines judge the rest; the seat named is the service's to check (`Act`), and only a
+    # whole number names one (`true` and `1.0` are no seat, and "1" is a 422, not a 403).
+    seat = fields.Integer(strict=True)
 

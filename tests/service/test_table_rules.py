@@ -86,6 +86,12 @@ def test_illegal_moves_and_other_seats_are_refused(client, new_player):
     r = client.post(url, json={**session.payload(table["legal_actions"][0]), "seat": (me + 1) % 3},
                     headers={**p.auth, **match})
     assert r.status_code == 403 and r.json["code"] == "not_your_seat"
+    # A seat is a whole number: what only compares equal to one names none (`true == 1`).
+    for named in (float(me), me == 1, str(me), None):
+        r = client.post(url, json={**session.payload(table["legal_actions"][0]), "seat": named},
+                        headers={**p.auth, **match})
+        assert r.status_code == 422 and r.json["code"] == "invalid_input", (named, r.json)
+        assert "seat" in r.json["errors"]["json"], r.json
     stranger = new_player("Stranger")
     r = client.post(url, json={"type": "stand"}, headers={**stranger.auth, **match})
     assert r.status_code == 403 and r.json["code"] == "not_seated"
