@@ -22,6 +22,7 @@ import psycopg
 
 from events.model import Checkpoint
 from events.postgres import PostgresEventStore
+from service.application import event_names
 from service.application.errors import Invalid
 from service.application.principal import Principal
 from service.application.redaction import Redactor
@@ -59,13 +60,13 @@ def place(conn: psycopg.Connection, store: PostgresEventStore, position: Positio
     return found
 
 
-def known_types(store: PostgresEventStore, types: Collection[str]) -> frozenset[str]:
+def known_types(types: Collection[str]) -> frozenset[str]:
     """`types`, refused if one is no event type: a misspelt filter would match nothing and
     read as a quiet log."""
     if not types:
         raise Invalid("unknown_event_type", "name at least one event type, or leave types out",
                       errors={"query": {"types": ["Empty."]}})
-    unknown = sorted(t for t in types if t not in store.types)
+    unknown = sorted(t for t in types if not event_names.known(t))
     if unknown:
         raise Invalid("unknown_event_type", f"no event type is called {', '.join(unknown)}",
                       errors={"query": {"types": [f"Unknown: {', '.join(unknown)}."]}})
@@ -85,4 +86,4 @@ def after(conn: psycopg.Connection, store: PostgresEventStore, who: Principal, p
           limit: int, types: Collection[str] | None = None) -> Page:
     """The events that follow the one at `position` in the log, as `who` may see them."""
     start = place(conn, store, position)
-    return read(conn, store, who, start, limit, None if types is None else known_types(store, types))
+    return read(conn, store, who, start, limit, None if types is None else known_types(types))

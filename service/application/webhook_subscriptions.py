@@ -22,10 +22,9 @@ import psycopg
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from events import personal_data
-from service.application import webhook_addresses
+from service.application import event_names, webhook_addresses
 from service.application.errors import Invalid, NotFound
 from service.application.postgres_unit_of_work import PostgresUnitOfWork
-from service.application.webhooks import known_type
 from service.runtime.config import Network
 
 PREFIX = "whsec_"
@@ -154,7 +153,7 @@ def create(conn: psycopg.Connection, url: str, event_types: list[str], secret: s
     """Register a subscription, which sends the events recorded from now on; returns it and its
     secret (made here unless given). Its URL's host must be public, or in `allow`."""
     check_url(url, allow)
-    unknown = [t for t in event_types if not known_type(t)]
+    unknown = [t for t in event_types if not event_names.known_pattern(t)]
     if unknown:
         raise Invalid("unknown_event_type", f"no such event type: {', '.join(unknown)}",
                       unknown=unknown)

@@ -12,7 +12,6 @@ from typing import Any
 
 import psycopg
 
-from events.catalog import GAME_EVENT_PREFIX, PAYLOADS
 from events.model import Checkpoint, StoredEvent
 from events.postgres import PostgresEventStore
 from service.application.principal import OPERATOR
@@ -26,17 +25,6 @@ class Outgoing:
     at: Checkpoint
     type: str
     body: dict[str, Any]
-
-
-def known_type(pattern: str) -> bool:
-    """Whether a subscription may ask for `pattern`: a type of the log (an engine's, `game.`
-    and its name), or a prefix of some ending in `*`."""
-    if pattern.endswith("*"):
-        prefix = pattern[:-1]
-        return GAME_EVENT_PREFIX.startswith(prefix) or prefix.startswith(GAME_EVENT_PREFIX) or \
-            any(t.startswith(prefix) for t in PAYLOADS)
-    return pattern in PAYLOADS or (pattern.startswith(GAME_EVENT_PREFIX)
-                                   and len(pattern) > len(GAME_EVENT_PREFIX))
 
 
 def matches(patterns: Sequence[str], type_: str) -> bool:

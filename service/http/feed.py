@@ -83,7 +83,7 @@ class FeedStream(MethodView):
         ticket instead (`?ticket=`, from `POST /v1/stream-tickets`).
         """
         named = feed_schemas.types(query)
-        types = None if named is None else feed.known_types(store(), named)
+        types = None if named is None else feed.known_types(named)
         start = Checkpoint()
         if "after" in query:
             start = feed.place(db.conn(), store(), query["after"])

@@ -194,6 +194,7 @@ def test_the_feed_streams_and_resumes_after_its_last_event_id(app, client: Flask
 def test_bad_feed_and_balances_queries_are_422_problems(client: FlaskClient):
     bad = [("/v1/feed", {"after": -1}), ("/v1/feed", {"after": 10**15}), ("/v1/feed", {"limit": 0}),
            ("/v1/feed", {"types": "NoSuchEvent"}), ("/v1/feed", {"after": "x"}),
+           ("/v1/feed", {"types": "game.CardDelt"}), ("/v1/feed/stream", {"types": "game."}),
            ("/v1/feed/stream", {"after": 10**15}), ("/v1/feed/stream", {"types": ""}),
            ("/v1/balances", {}), ("/v1/balances", {"as_of": "yesterday"}),
            ("/v1/balances", {"as_of": "2026-01-01T00:00:00"}),
@@ -203,6 +204,10 @@ def test_bad_feed_and_balances_queries_are_422_problems(client: FlaskClient):
         r = client.get(path, query_string=query, headers=OPERATOR)
         assert r.status_code == 422, (path, query, r.json)
         assert r.headers["Content-Type"] == "application/problem+json"
+    # Every type the engines write is one to ask for.
+    for known in ("game.CardDealt", "game.CardsCaptured", "game.PlayerAccused"):
+        assert client.get("/v1/feed", query_string={"types": known},
+                          headers=OPERATOR).status_code == 200, known
     r = client.get("/v1/balances", query_string={"as_of": 1, "limit": 5},
                    headers={**OPERATOR, "Accept": "text/csv"})
     assert r.status_code == 422 and "limit" in r.json["errors"]["query"]

@@ -420,6 +420,9 @@ def test_bad_subscriptions_are_refused_and_change_nothing(client, new_player, re
         {"url": "http://127.0.0.1:99999/x", "event_types": ["TreasurePosted"]},
         {"url": receiver.url, "event_types": ["NoSuchEvent"]},
         {"url": receiver.url, "event_types": ["TreasurePosted", "Nothing*"]},
+        # An engine's type is one the engines write: a misspelt one would never match.
+        {"url": receiver.url, "event_types": ["game.CardDelt"]},
+        {"url": receiver.url, "event_types": ["game.Nothing*"]},
         {"url": receiver.url, "event_types": []},
         {"url": receiver.url, "event_types": ["", "x" * 51]},  # errors named by index: were a 500
         {"url": receiver.url, "event_types": ["TreasurePosted"], "secret": "whsec_short"},

@@ -1,0 +1,28 @@
+"""The names of the log's event types: the service's own and every engine's (`game.` and its
+name), which filters (the feed's `types`, a webhook's `event_types`) are checked against, so that
+a misspelt one is refused rather than matching nothing for good."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from events.catalog import GAME_EVENT_PREFIX, PAYLOADS
+from games.registry import event_data
+
+
+@cache
+def names() -> frozenset[str]:
+    """Every event type the log may hold."""
+    return frozenset(PAYLOADS) | {GAME_EVENT_PREFIX + name for name in event_data()}
+
+
+def known(name: str) -> bool:
+    """Whether `name` is an event type of the log."""
+    return name in names()
+
+
+def known_pattern(pattern: str) -> bool:
+    """Whether `pattern` is an event type, or a prefix of some ending in `*`."""
+    if pattern.endswith("*"):
+        return any(n.startswith(pattern[:-1]) for n in names())
+    return known(pattern)
