@@ -14,6 +14,16 @@ MAX_TURN_S = 86_400
 MAX_DURATION_S = 30 * 86_400
 
 
+class StrictBoolean(fields.Boolean):
+    """JSON's true or false only, as the integer options take integers only (`strict`): 1 and
+    "true" stand for true to marshmallow's Boolean (and `1 in {True}`, so `truthy` cannot say)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class CommonOptions(Schema):
     """Options every game of the family takes.
 
@@ -43,7 +53,7 @@ class SieteOptions(SetteOptions):
     """Siete y media: payout multiplier when bank and player both have 7½, bank passing."""
 
     both_seven_half_pays = fields.Integer(load_default=4, strict=True, validate=validate.Range(min=1, max=10))
-    seven_half_takes_bank = fields.Boolean(load_default=False)
+    seven_half_takes_bank = StrictBoolean(load_default=False)
 
 
 class PirateOptions(CommonOptions):

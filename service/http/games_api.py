@@ -22,7 +22,10 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
 
 
 def _describe(field: fields.Field) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": type(field).__name__.lower(), "required": field.required}
+    # The JSON type it takes, by marshmallow's field it is made from (a game's stricter Boolean
+    # is still a boolean).
+    kind = next(c for c in type(field).__mro__ if c.__module__ == fields.__name__)
+    out: dict[str, Any] = {"type": kind.__name__.lower(), "required": field.required}
     default = field.load_default
     if default is not marshmallow.missing and not callable(default):
         out["default"] = default

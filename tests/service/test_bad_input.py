@@ -316,6 +316,30 @@ def test_every_numeric_table_option_is_bounded_and_past_its_bound_refused(client
     assert count_events(app) == before
 
 
+# Values that only stand for one of the type's (1 for true, "5" for 5): each a 422.
+STAND_INS = {"integer": ["5", 5.5, True, None], "boolean": [1, 0, "true", "false", None],
+             "string": [1, True, None]}
+
+
+def test_every_table_option_takes_its_own_json_type_only(client, app):
+    """`seven_half_takes_bank` read 1 and "true" as true, where every other option takes only its
+    own type: now each option of each game refuses what merely stands for one of its values."""
+    before = count_events(app)
+    kinds = set()
+    for game in client.get("/v1/games", headers=OPERATOR).json:
+        for name, option in game["options"].items():
+            kinds.add(option["type"])
+            # null is a value of an option whose default it is (`duration_s`: no end).
+            nullable = "default" in option and option["default"] is None
+            for value in [v for v in STAND_INS[option["type"]] if v is not None or not nullable]:
+                r = client.post("/v1/tables", json={"game": game["name"], "options": {name: value}},
+                                headers=OPERATOR)
+                assert r.status_code == 422, (game["name"], name, value, r.json)
+                assert r.json["code"] == "invalid_options" and name in r.json["errors"]["options"]
+    assert kinds == set(STAND_INS)
+    assert count_events(app) == before
+
+
 def test_a_body_that_is_not_json_is_a_400_saying_where(client, new_player, app):
     """Broken JSON is a 400 `invalid_json` that says what is wrong (it was the browser's "could
     not understand"), and arrays nested a thousand deep, which overflowed the decoder, were a 500."""
