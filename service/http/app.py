@@ -211,6 +211,9 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     # The pages' scripts and styles are the app's static files (`/static/...`).
     app = BancoFlask("banco", static_folder=str(pages.STATIC))
     app.request_class = bodies.Request  # a chunked body held to the cap too
+    # `/v1//tables` is no route: werkzeug would redirect it to `/v1/tables` with an HTML 308
+    # that no error handler sees, where every other unknown path is a 404 problem.
+    app.url_map.merge_slashes = False
     app.config.update(API_SPEC, BANCO=config, MAX_CONTENT_LENGTH=config.max_body_bytes)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     # A short wait for a connection: with PostgreSQL away, answer 503 soon rather than hang.
