@@ -83,6 +83,18 @@ def _refuse_json_constant(name: str) -> NoReturn:
     raise Problem(400, "invalid_json", f"the body is not valid JSON: {name} is not a JSON number")
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        # RFC 8259 §4 leaves an object with a name twice to each reader: one takes the first,
+        # another the last. A client means one of them; which, nothing says.
+        twice = next(name for i, (name, _) in enumerate(pairs)
+                     if any(name == other for other, _ in pairs[:i]))
+        raise Problem(400, "invalid_json", f"the body names {json.dumps(twice)} twice in one"
+                      " object: send each name once")
+    return obj
+
+
 def _read_integer(digits: str) -> int:
     try:
         return int(digits)
@@ -121,7 +133,8 @@ class _Parser(FlaskParser):
         except UnicodeDecodeError as e:
             raise Problem(400, "invalid_json", f"the body is not valid JSON: decoding byte {e.start} "
                           f"as UTF-8 failed ({e.reason})") from None
-        return json.loads(text, parse_constant=_refuse_json_constant, parse_int=_read_integer)
+        return json.loads(text, parse_constant=_refuse_json_constant, parse_int=_read_integer,
+                          object_pairs_hook=_object)
 
     def pre_load(self, location_data: Any, *, schema: Schema, req: Request, location: str) -> Any:
         # Every string a client sends is checked here, once, before any schema or game reads it.

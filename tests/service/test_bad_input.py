@@ -360,6 +360,26 @@ def test_a_body_that_is_not_json_is_a_400_saying_where(client, new_player, app):
     assert count_events(app) == before
 
 
+def test_a_name_sent_twice_in_one_object_is_a_400(client, new_player, app):
+    """`{"amount": 1, "amount": 500}` was read as 500, the last: a reader in front of Banco that
+    takes the first would have passed a deposit of 1. Which one the client meant, nothing says."""
+    p = new_player()
+    before = count_events(app)
+    for body in (b'{"amount": 1, "reason": "r", "amount": 500}',
+                 b'{"amount": 5, "reason": "r", "x": {"a": 1, "a": 1}}'):
+        r = client.post(f"/v1/players/{p.id}/deposits", data=body,
+                        headers={**OPERATOR, "Content-Type": "application/json"})
+        assert (r.status_code, r.json["code"]) == (400, "invalid_json"), r.json
+        assert "twice in one object" in r.json["detail"]
+    assert client.get(f"/v1/players/{p.id}/balance", headers=p.auth).json["balance"] == 0
+    assert count_events(app) == before
+    # The same name in two objects is no repetition.
+    r = client.post("/v1/tables", data=b'{"game": "cassino", "variant": "spades",'
+                    b' "options": {"variant": "spades"}}',
+                    headers={**OPERATOR, "Content-Type": "application/json"})
+    assert r.status_code == 201 and r.json["variant"] == "spades", r.json
+
+
 def test_a_body_that_is_not_json_is_415_not_missing_fields(client, new_player, app):
     """`curl -d` sends a form unless told otherwise: the body was read as no body at all, and the
     client told his fields were missing. Now a 415 says what to send, and nothing is written."""
