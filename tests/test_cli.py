@@ -665,6 +665,57 @@ def test_ctrl_c_while_the_command_loads_ends_quietly_with_130():
     assert result.returncode == 130 and "Traceback" not in result.stderr, result.stderr
 
 
+INTERRUPTED_EXPORT = """
+import contextlib, sys
+import service.cli.main as main
+real = main.written
+
+class Interrupted:
+    def write(self, chunk):
+        raise KeyboardInterrupt  # Ctrl-C as the export writes its first rows
+
+@contextlib.contextmanager
+def written(path):
+    with real(path):
+        yield Interrupted()
+
+from psycopg import waiting
+real_wait, waits = waiting.wait, [0]
+at = int(sys.argv[1].partition(":")[2] or 0)
+
+def interrupted_wait(gen, *args, **kwargs):
+    # Ctrl-C where a command spends its time: waiting on the server.
+    waits[0] += 1
+    if waits[0] == at:
+        raise KeyboardInterrupt
+    return real_wait(gen, *args, **kwargs)
+
+if sys.argv[1].startswith("read"):
+    waiting.wait = interrupted_wait
+else:
+    main.written = written
+sys.argv = ["banco", *sys.argv[2:]]
+from service.cli import entry
+entry()
+"""
+
+
+@pytest.mark.parametrize("fmt", ["csv", "ndjson"])
+@pytest.mark.parametrize("where", ["read:2", "read:3", "read:4", "write"])
+def test_ctrl_c_during_an_export_ends_quietly_and_leaves_nothing(env, clitest, tmp_path, fmt, where):
+    """A Ctrl-C as the export waits on the server (its `where`-th wait: the player's check, the
+    count, the transaction's start, its rows) or writes ends it with `Aborted!` and no file.
+    Landing inside the export's transaction, it made psycopg's `with` try a rollback there and
+    print "error ignored in rollback" (`read:3`, the ndjson reader's transaction starting)."""
+    out = tmp_path / f"history.{fmt}"
+    result = subprocess.run([sys.executable, "-c", INTERRUPTED_EXPORT, where, "export", "balance-history",
+                             "--player", clitest, "--format", fmt, "-o", str(out)],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and result.stderr.strip().endswith("Aborted!"), result.stderr
+    assert "error ignored" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
 def test_verify_json_prints_json_lines_only(env, clitest, tmp_path):
     """`--json` is one JSON report a line on stdout, the log's comparison with a checkpoint
     too; the counts go to stderr, where they do not break a reader of the lines."""

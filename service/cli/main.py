@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from datetime import datetime
@@ -233,7 +234,11 @@ def export_history(player: str, since: datetime | None, until: datetime | None, 
 
     if since is not None and until is not None and until < since:
         raise click.UsageError(f"--to ({until.isoformat()}) is before --from ({since.isoformat()})")
-    with database_url(data_dir) as url, psycopg.connect(url, autocommit=True) as conn:
+    # The rows are read in a transaction of the export's: a Ctrl-C that ends the export leaves
+    # it open, and psycopg's `with` would try a rollback there and log it as forbidden. The
+    # connection is closed instead, and the server rolls the transaction back.
+    with database_url(data_dir) as url, \
+            contextlib.closing(psycopg.connect(url, autocommit=True)) as conn:
         configure_connection(conn)
         if conn.execute("SELECT 1 FROM players WHERE player_id = %s", (player,)).fetchone() is None:
             raise click.UsageError(f"no player {player}")
