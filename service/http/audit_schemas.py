@@ -103,6 +103,9 @@ class DealtEvidence(Evidence):
 class SettlementEvidence(Evidence):
     pending = fields.String()
     postings = fields.List(fields.Dict())
+    returned = fields.List(fields.Dict(), metadata={
+        "description": "When the table ended after the hand: what its end gave back from the"
+                       " game (a Cassino pot's stakes), equal to `refund` recomputed."})
     recorded = fields.Raw()
     recomputed = fields.Raw()
 

@@ -56,6 +56,9 @@ class HandLog:
     seat_balances: dict[str, int]
     events: list[StoredEvent] = field(default_factory=list)
     rules_version: int = 1
+    # When the table ended after this hand, before another was dealt: the events from the
+    # hand's last to the table's end (who left, what the game gave back, `TableEnded`).
+    ending: list[StoredEvent] | None = None
 
     @property
     def engine(self) -> Engine:
@@ -99,7 +102,17 @@ class TableLog:
     rules_version: int = 1
 
     def hands(self) -> Iterator[HandLog]:
-        """Every hand in order; a hand's `previous` is the state the one before ended in."""
+        """Every hand in order; a hand's `previous` is the state the one before ended in, and
+        the last one's `ending` the table's end when it followed."""
+        hands = list(self._cut())
+        if hands:
+            last = hands[-1].events[-1].version
+            after = [e for e in self.events if e.version > last]
+            if any(e.type == "TableEnded" for e in after):
+                hands[-1].ending = after
+        return iter(hands)
+
+    def _cut(self) -> Iterator[HandLog]:
         try:
             engine: Engine | None = registry.engine(self.game, self.rules_version)
         except registry.RulesNotServed:

@@ -11,6 +11,7 @@ import psycopg
 from events.catalog import TYPES
 from events.game_records import engine_event
 from events.ledger import HOUSE
+from events.model import StoredEvent
 from events.postgres import COLUMNS, stored_event
 from events.types import EventTypes
 from service.verification.findings import Check, failed, passed
@@ -21,7 +22,8 @@ LEGS = ("from", "to", "amount", "reason")
 
 
 def settlement_check(hand: HandLog) -> Check:
-    """HandSettled's postings, and the TreasurePosted events after it, equal `settle` again."""
+    """HandSettled's postings, and the TreasurePosted events after it, equal `settle` again; and
+    when the table ended after the hand, what its end gave back equals `refund` again."""
     settled = hand.find("HandSettled")
     if settled is None:
         return passed("money.settlement", pending="the hand is not settled yet")
@@ -47,7 +49,31 @@ def settlement_check(hand: HandLog) -> Check:
         at = paid[len(expected)] if len(paid) > len(expected) else settled
         return failed("money.settlement", at,
                       f"{len(paid)} settlement postings recorded, settle gives {len(expected)}")
-    return passed("money.settlement", postings=announced)
+    if hand.ending is None:
+        return passed("money.settlement", postings=announced)
+    return _returned(hand, hand.ending, state, announced)
+
+
+# What a table's end moves besides the game's own postings: seats paid in and cashed out.
+SEATS_MOVES = ("buy_in", "cash_out")
+
+
+def _returned(hand: HandLog, ending: list[StoredEvent], state: Any,
+              announced: list[dict[str, Any]]) -> Check:
+    """The table ended after the hand: what the game still held went back as `refund` says (a
+    Cassino game closed before it was won gives each stake back), and nothing else moved."""
+    expected = [{**p, "hand": None} for p in postings(hand, hand.engine.refund(state))]
+    moved = [e for e in ending if e.type == "TreasurePosted"
+             and e.data.get("reason") not in SEATS_MOVES]
+    if [e.data for e in moved] != expected:
+        # The first posting that differs, or one too many; one missing is missed at the end.
+        at = next((e for e, want in zip(moved, expected, strict=False) if e.data != want),
+                  moved[len(expected)] if len(moved) > len(expected)
+                  else next(e for e in ending if e.type == "TableEnded"))
+        return failed("money.settlement", at, "what the table's end gave back differs from"
+                      " refund recomputed", recorded=[e.data for e in moved], recomputed=expected)
+    return passed("money.settlement", postings=announced,
+                  returned=[{k: p[k] for k in LEGS} for p in expected])
 
 
 def double_entry_check(hand: HandLog) -> Check:

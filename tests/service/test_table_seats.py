@@ -6,8 +6,10 @@ from __future__ import annotations
 from projections import tables
 from projections.table_fold import fold
 from service.verification.hand_log import read_stream
+from service.verification.verify import verify_hand
 from tests.service.conftest import OPERATOR
 from tests.service.play import Session
+from tests.service.tamper import edit, log_copy
 from workers.jobs import STRANDED
 
 
@@ -123,7 +125,7 @@ def test_a_leave_retried_with_its_idempotency_key_is_answered_as_the_first_and_l
 
 
 def test_a_cassino_game_closed_between_rounds_gives_every_stake_back(client, new_player, app,
-                                                                     worker):
+                                                                     worker, database_url):
     """A Cassino game's pot goes to its winner (../shared/seeds/003_37d90c873e067319.txt): a
     table closed before anyone has won returns each stake to the seat that paid it, then cashes
     the seats out, so nothing is left in the ended table's accounts."""
@@ -155,8 +157,30 @@ def test_a_cassino_game_closed_between_rounds_gives_every_stake_back(client, new
                         for p in players]
     assert set(held.values()) == {0} and f"pot:{table}:pot" in held
     assert not [a for a, _ in stranded if table in a]
-    # Returned after the round, not as part of it: the round still verifies as it settled.
+    # Returned after the round, not as part of it: the round still verifies as it settled, and
+    # its settlement's check recomputes what the table's end gave back.
     verified = client.get(f"/v1/hands/{hand}/verification", headers=OPERATOR).json
     assert verified["passed"] is True, verified
+    with app.extensions["banco.pool"].connection() as c:
+        audited = verify_hand(c, hand)  # the evidence an auditor reads
+    assert audited is not None and audited["passed"] is True
+    [settlement] = [c for c in audited["checks"] if c["name"] == "money.settlement"]
+    assert settlement["evidence"]["returned"] == [{k: r[k] for k in ("from", "to", "amount", "reason")}
+                                                  for r in returned]
     rebuilt, _ = fold(events)
     assert rebuilt.status == "over" and rebuilt.seats == []
+    # Given back to the wrong seat, or not given back at all, the check names where.
+    stream = f"table-{table}"
+    refunds = [e.version for e in events if e.type == "TreasurePosted"
+               and e.data["reason"] == "stake_returned"]
+    [ended] = [e.version for e in events if e.type == "TableEnded"]
+    to_ann = {refunds[1]: lambda d: d.update(to=f"seat:{table}:{players[0].id}")}
+    as_cash_out = {v: lambda d: d.update(reason="cash_out") for v in refunds}
+    for edits, at in ((to_ann, refunds[1]), (as_cash_out, ended)):
+        with log_copy(database_url) as copy:
+            for version, change in edits.items():
+                edit(copy, stream, version, change)
+            report = verify_hand(copy, hand)
+            assert report is not None
+            failed = {c["name"]: c["event"] for c in report["checks"] if not c["passed"]}
+            assert failed["money.settlement"] == {"stream": stream, "version": at}, failed

@@ -2609,6 +2609,12 @@ class SettlementEvidence(BaseModel):
     ] = None
     recomputed: Any | None = None
     recorded: Any | None = None
+    returned: Annotated[
+        list[dict[str, Any]] | None,
+        Field(
+            description="When the table ended after the hand: what its end gave back from the game (a Cassino pot's stakes), equal to `refund` recomputed."
+        ),
+    ] = None
     summary: str | None = None
 
 

@@ -5751,6 +5751,10 @@ export interface components {
             reason?: string;
             recomputed?: unknown;
             recorded?: unknown;
+            /** @description When the table ended after the hand: what its end gave back from the game (a Cassino pot's stakes), equal to `refund` recomputed. */
+            returned?: {
+                [key: string]: unknown;
+            }[];
             summary?: string;
         };
         SevenHalfHand: {
