@@ -432,4 +432,7 @@ def _play(uow: UnitOfWork, table: TableRow, events: Sequence[Event], metadata: d
         # Its opening time is its HandBegan's, known once stored; written with the commit.
         uow.hand_began(table, str(records[0].data["commitment"]), first_version,
                        stored[0].recorded_at)
+        if table.status == "settling":  # the deal ended it (no seat could bet): as a move does
+            assert table.hand_id is not None
+            uow.hand_status(table.hand_id, "settling", last_version=last_of_hand)
     return table
