@@ -12,6 +12,7 @@ from events.catalog import TYPES
 from events.model import StoredEvent
 from events.postgres import COLUMNS, stored_event
 from service.application.disputes import fold
+from service.application.principal import Principal
 
 CLOSING = ("DisputeResolved", "DisputeRejected")
 
@@ -57,8 +58,13 @@ def listed(conn: psycopg.Connection, *, hand_id: str | None = None,
     return out
 
 
-def of_hand(conn: psycopg.Connection, hand_id: str) -> list[dict[str, Any]]:
-    """The hand's disputes, oldest first, with their corrections, as the hand shows them."""
-    found = listed(conn, hand_id=hand_id, limit=1000)
+def of_hand(conn: psycopg.Connection, hand_id: str, who: Principal) -> list[dict[str, Any]]:
+    """The hand's disputes that `who` may read, as `GET /v1/disputes` lists them (a player's:
+    those of his hands; none for a key without `disputes:read`), oldest first, with their
+    corrections, as the hand shows them."""
+    if not who.may("disputes:read"):
+        return []
+    found = listed(conn, hand_id=hand_id, limit=1000,
+                   player_id=who.subject if who.role == "player" else None)
     return [{k: d[k] for k in ("id", "status", "opened_at", "closed_at", "corrections")}
             for d in reversed(found)]

@@ -86,4 +86,5 @@ class Hand(MethodView):
         hand = tables.hand(db.conn(), hand_id)
         if hand is None:
             raise Problem(404, "hand_not_found", f"no hand {hand_id}")
-        return {**summary(hand, principal()), "disputes": dispute_reads.of_hand(db.conn(), hand_id)}
+        who = principal()
+        return {**summary(hand, who), "disputes": dispute_reads.of_hand(db.conn(), hand_id, who)}

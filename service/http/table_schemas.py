@@ -270,8 +270,10 @@ class HandSchema(Schema):
     opened_at = fields.DateTime(required=True)
     settled_at = fields.DateTime(allow_none=True, required=True)
     disputes = fields.List(fields.Nested(HandDisputeSchema), metadata={
-        "description": "The disputes about the hand, oldest first, with the corrective postings"
-                       " their resolutions made (GET /v1/hands/{hand_id} only)."})
+        "description": "The disputes about the hand that you may read (as GET /v1/disputes"
+                       " lists them: a player those of his hands, a key only with"
+                       " `disputes:read`), oldest first, with the corrective postings their"
+                       " resolutions made (GET /v1/hands/{hand_id} only)."})
 
 
 class HandListQuerySchema(Schema):

@@ -142,10 +142,21 @@ def test_a_dispute_on_a_real_hand_is_readjudicated_under_two_versions_and_resolv
     problem(own.post(f"{path}/rejection", json={"note": "no"}, headers=OPERATOR),
             409, "dispute_closed")
 
-    # With the hand ...
+    # With the hand, to those who may read its disputes ...
     shown = own.get(f"/v1/hands/{hand_id}", headers=bettor.auth).json["disputes"]
     assert [(d["id"], d["status"]) for d in shown] == [(dispute["id"], "resolved")]
     assert shown[0]["corrections"][0]["position"] == correction["position"]
+    for headers in (OPERATOR, audits):
+        assert own.get(f"/v1/hands/{hand_id}", headers=headers).json["disputes"] == shown
+    # (a player of another hand, and a key without disputes:read, read the hand but not its
+    # disputes, as GET /v1/disputes/{id} refuses them)
+    stranger = own.post("/v1/players", json={"name": "Stranger"}, headers=OPERATOR).json["token"]
+    tables_only = own.post("/v1/keys", json={"name": "tables", "scopes": ["tables:read"]},
+                           headers=OPERATOR).json["secret"]
+    for secret in (stranger, tables_only):
+        assert own.get(path, headers=bearer(secret)).status_code == 403
+        hand = own.get(f"/v1/hands/{hand_id}", headers=bearer(secret))
+        assert hand.status_code == 200 and hand.json["disputes"] == [], hand.json
     # ... in the feed ...
     # (once past the feed's watermark, which a transaction open in any database of the server
     # holds back)

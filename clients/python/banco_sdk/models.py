@@ -6010,7 +6010,7 @@ class Hand(BaseModel):
     disputes: Annotated[
         list[HandDispute] | None,
         Field(
-            description='The disputes about the hand, oldest first, with the corrective postings their resolutions made (GET /v1/hands/{hand_id} only).'
+            description='The disputes about the hand that you may read (as GET /v1/disputes lists them: a player those of his hands, a key only with `disputes:read`), oldest first, with the corrective postings their resolutions made (GET /v1/hands/{hand_id} only).'
         ),
     ] = None
     id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
