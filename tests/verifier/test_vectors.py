@@ -84,6 +84,28 @@ def test_a_full_bundle_is_checked_whole_and_a_players_as_far_as_he_may_see():
     assert mine["replay"]["status"] == "skipped" and "withheld" in mine["chain"]["detail"]
 
 
+def test_what_a_bundle_withholds_is_skipped_never_passed(tmp_path):
+    """A player's bundle withholds postings of other seats' moves: a summary posting edited there
+    (an amount of 1 made 6) was reported PASSED, as was a deck check that saw no card at all.
+    What the viewer's bundle cannot check is skipped, by every reader alike."""
+    bundle = json.loads((VECTORS / "good-player.json").read_text())
+    posted = [e for e in bundle["events"] if e["type"] == "TreasurePosted"]
+    hidden = next(i for i, e in enumerate(posted) if e["canonical"] is None)
+    bundle["postings"][hidden]["amount"] += 5
+    for e in bundle["events"]:  # every card hidden from this viewer too
+        if e["type"] == "game.CardDealt":
+            e["canonical"], e["shown"] = None, None
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(bundle))
+    for outcome in (python_verifier(edited), node_verifier(edited)):
+        checks = outcome["checks"]
+        assert checks["contents"]["status"] == "skipped", checks["contents"]
+        assert "withheld" in checks["contents"]["detail"]
+        assert checks["deck"]["status"] == "skipped", checks["deck"]
+    key = base64.b64decode(json.loads(KEY.read_text())["public_key"])
+    assert check(bundle, key)["contents"][0] is None
+
+
 def test_an_unpinned_key_is_said_so_and_a_bundle_signed_by_another_key_passes_only_unpinned():
     other = VECTORS / "fail-signature-other-key.json"
     unpinned = python_verifier(other, key=None)["checks"]["signature"]

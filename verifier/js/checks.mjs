@@ -266,6 +266,12 @@ function checkContents(bundle) {
   if (seeds.commitment !== began.commitment || !same(seeds.player_seeds, began.seats.map((s) => s.seed || ""))) {
     throw new Failed("the seeds differ from HandBegan");
   }
+  const withheld = posted.filter((e) => e.canonical == null).length;
+  if (withheld) {
+    // A withheld posting's amount is the bundle's word alone: nothing signed says it.
+    throw new Skipped(`${withheld} of ${posted.length} postings withheld from this viewer, so the`
+      + " summary's cannot be checked; game, options and seeds as the events record them");
+  }
   return `${posted.length} postings, seeds and options as the events record them`;
 }
 
@@ -303,8 +309,10 @@ function checkDeck(bundle) {
       else if (e.data.card !== deck[drawn]) throw new Failed(`card ${drawn + 1} dealt is ${e.data.card}, the deck gives ${deck[drawn]}`);
       drawn++;
     }
-    said.push(`${drawn - hidden} cards dealt off it in order` + (hidden ? ` (${hidden} withheld from this viewer)` : ""));
+    if (drawn > hidden) said.push(`${drawn - hidden} cards dealt off it in order` + (hidden ? ` (${hidden} withheld from this viewer)` : ""));
   }
+  // Neither the deck's order nor any card dealt is shown to this viewer.
+  if (!said.length) throw new Skipped("the deck and the cards dealt are withheld from this viewer");
   return said.join(", ");
 }
 
