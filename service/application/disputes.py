@@ -240,7 +240,8 @@ def _open(uow: UnitOfWork, dispute_id: str) -> dict[str, Any]:
 def open_dispute(uow: UnitOfWork, command: OpenDispute, metadata: dict[str, Any]
                  ) -> dict[str, Any]:
     """The dispute opened. NotFound for no such hand; Forbidden `not_your_hand` for a player who
-    did not play it; Invalid `invalid_note` for a blank or overlong reason."""
+    did not play it; Conflict `hand_in_play` before it is settled; Invalid `invalid_note` for a
+    blank or overlong reason."""
     reason = _note(command.reason, "reason")
     hand = uow.hand(command.hand_id)
     if hand is None:
@@ -248,6 +249,11 @@ def open_dispute(uow: UnitOfWork, command: OpenDispute, metadata: dict[str, Any]
     players = [s["player_id"] for s in hand["seats"]]
     if command.by.role == "player" and command.by.subject not in players:
         raise Forbidden("not_your_hand", "a player opens a dispute only about a hand he played")
+    if hand["status"] != "settled":
+        # Until then there is no outcome to dispute, nor a whole hand to decide again, and its
+        # replay and evidence are not shown to its players.
+        raise Conflict("hand_in_play", "a dispute is opened about a settled hand: this one is"
+                       f" still {hand['status']}")
     uow.append(stream(command.dispute_id), [NewEvent("DisputeOpened", {
         "dispute_id": command.dispute_id, "hand_id": command.hand_id,
         "table_id": hand["table_id"], "reason": reason, "opened_by": command.by.role,

@@ -41,13 +41,14 @@ blp = Blueprint("disputes", __name__, url_prefix="/v1/disputes",
 @blp.route("")
 class Disputes(MethodView):
     @require("operator", "auditor", "player", scope="disputes:write")
-    @blp.operation("openDispute", 403, 404)
+    @blp.operation("openDispute", 403, 404, 409)
     @blp.arguments(DisputeOpenSchema)
     @blp.response(201, DisputeSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Open a dispute on a hand, with a reason
 
-        A player disputes only a hand he played (403 `not_your_hand`).
+        A player disputes only a hand he played (403 `not_your_hand`), once it is settled (409
+        `hand_in_play` before).
         """
         opened: dict[str, Any] = handle(OpenDispute(body["hand_id"], body["reason"],
                                                     principal()))

@@ -14,9 +14,12 @@ from typing import Any
 
 import pytest
 
+from service.application import settling
+from service.application.postgres_unit_of_work import transaction
 from service.application.scopes import SCOPES
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import until_covered
+from tests.service.test_timeouts import wait_for
 
 CALLERS = ("none", "bad", "self", "other", "auditor", "operator")
 
@@ -35,6 +38,7 @@ class World:
     hook: str
     key: str
     dispute: str | None
+    settled: str | None  # a settled hand of the two players: one is disputed once settled
 
     def headers(self, caller: str) -> dict[str, str]:
         return {
@@ -129,7 +133,7 @@ MATRIX: list[tuple[str, str, Any, bool, str]] = [
     ("DELETE", "/v1/keys/{key}", None, False, "401 401 403 403 403 204"),
     # Disputes: a player only about a hand he played (the stranger did not); deciding one is
     # the operator's alone.
-    ("POST", "/v1/disputes", {"hand_id": "{hand}", "reason": "r"}, True, "401 401 201 403 201 201"),
+    ("POST", "/v1/disputes", {"hand_id": "{settled}", "reason": "r"}, True, "401 401 201 403 201 201"),
     ("GET", "/v1/disputes", None, False, "401 401 200 200 200 200"),
     ("GET", "/v1/disputes/{dispute}", None, True, "401 401 200 403 200 200"),
     ("POST", "/v1/disputes/{dispute}/evidence", {"note": "n"}, True, "401 401 201 403 201 201"),
@@ -209,10 +213,11 @@ def make_world(client, new_player, deal: bool) -> World:
     for p in (me, partner):
         assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": 20},
                            headers=p.auth).status_code == 201
-    hand = dispute = None
+    hand = dispute = settled = None
     if deal:
         hand = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).json["hand"]["id"]
-        dispute = client.post("/v1/disputes", json={"hand_id": hand, "reason": "r"},
+        settled = settled_hand(client, me, partner)
+        dispute = client.post("/v1/disputes", json={"hand_id": settled, "reason": "r"},
                               headers=OPERATOR).json["id"]
     job = client.post("/v1/audit/ledger-checks", headers=OPERATOR).json["id"]
     auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
@@ -226,7 +231,25 @@ def make_world(client, new_player, deal: bool) -> World:
     key = client.post("/v1/keys", json={"name": "a key", "scopes": ["keys:admin"]},
                       headers=OPERATOR).json["key"]["id"]
     return World(me, stranger, table, hand, job, auditor["token"], auditor["id"], hook_id, key,
-                 dispute)
+                 dispute, settled)
+
+
+def settled_hand(client, me, partner) -> str:
+    """A settled hand of `me` and `partner`, at a table of its own: neither can bet its minimum,
+    so the deal ends the hand, and it is settled here (a worker may get there first)."""
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {
+        "min_bet": 5, "max_bet": 10}}, headers=OPERATOR).json["id"]
+    for p in (me, partner):
+        assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": 3},
+                           headers=p.auth).status_code == 201
+    hand = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).json["hand"]["id"]
+    app = client.application
+    with transaction(app.extensions["banco.pool"], app.extensions["banco.store"]) as uow:
+        settling.settle(uow, table, hand, {"actor": "worker", "command": "SettleHand",
+                                           "hand": hand})
+    wait_for(lambda: client.get(f"/v1/hands/{hand}", headers=OPERATOR).json["status"]
+             == "settled", timeout=30)
+    return str(hand)
 
 
 def test_every_route_has_a_row(app):
@@ -260,7 +283,7 @@ def test_who_may_call_what(client, new_player, method, route, body, deal, expect
 def call(client, world: World, method: str, route: str, body: Any, headers: dict[str, str]):
     ids = {"me": world.me.id, "table": world.table, "hand": world.hand, "job": world.job,
            "auditor": world.auditor_id, "game": "cassino", "hook": world.hook, "key": world.key,
-           "dispute": world.dispute}
+           "dispute": world.dispute, "settled": world.settled}
     path = route.format(**ids)
     body = _filled(body, ids)
     if method == "POST" and "/actions" in path:

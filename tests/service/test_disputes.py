@@ -329,3 +329,17 @@ def test_bad_input_is_a_problem_that_writes_nothing(own_app: Flask, own: FlaskCl
                      headers=OPERATOR), 422, "invalid_input")
     shown = own.get(f"/v1/disputes/{dispute}", headers=OPERATOR).json
     assert (shown["status"], shown["readjudications"], shown["corrections"]) == ("open", [], [])
+
+
+def test_a_hand_is_disputed_once_it_is_settled(own_app: Flask, own: FlaskClient):
+    """A dispute opened while its hand was played was decided again on half a hand ("matches")
+    and could be resolved with money before the hand was settled, while the hand's replay and
+    evidence were still kept from its players."""
+    banker, bettor = players(own)
+    table = new_table(own, banker, bettor)["id"]
+    hand_id = own.post(f"/v1/tables/{table}/hands", headers=OPERATOR).json["hand"]["id"]
+    before = own.get("/v1/disputes", headers=OPERATOR).json["items"]
+    for headers in (bettor.auth, OPERATOR):
+        problem(own.post("/v1/disputes", json={"hand_id": hand_id, "reason": "too early"},
+                         headers=headers), 409, "hand_in_play")
+    assert own.get("/v1/disputes", headers=OPERATOR).json["items"] == before

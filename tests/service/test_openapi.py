@@ -18,6 +18,7 @@ from events.catalog import PAYLOADS
 from games.registry import event_data
 from service.http.spec import generate
 from tests.service.conftest import OPERATOR, bearer
+from tests.service.test_authorization import settled_hand
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -123,8 +124,9 @@ def world(client, new_player) -> World:
     # An operator key with one scope: refused, for lack of theirs, what most operations do.
     scoped = client.post("/v1/keys", json={"name": "k", "scopes": ["metrics:read"]},
                          headers=OPERATOR).json["secret"]
-    dispute = client.post("/v1/disputes", json={"hand_id": hand, "reason": "r"},
-                          headers=OPERATOR).json["id"]
+    # A hand is disputed once it is settled: one of its own, ended at its deal.
+    dispute = client.post("/v1/disputes", json={"hand_id": settled_hand(client, me, partner),
+                                                "reason": "r"}, headers=OPERATOR).json["id"]
     return World({"player_id": me.id, "table_id": table, "hand_id": hand, "job_id": job,
                   "auditor_id": auditor["id"], "game": "sette-e-mezzo",
                   "subscription_id": hook["subscription"]["id"], "key_id": key["key"]["id"],

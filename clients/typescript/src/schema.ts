@@ -250,7 +250,8 @@ export interface paths {
         put?: never;
         /**
          * Open a dispute on a hand, with a reason
-         * @description A player disputes only a hand he played (403 `not_your_hand`).
+         * @description A player disputes only a hand he played (403 `not_your_hand`), once it is settled (409
+         *     `hand_in_play` before).
          */
         post: operations["openDispute"];
         delete?: never;
