@@ -85,7 +85,10 @@ class Follower:
                     self.after = chunks[-1].body["version"]
             more = len(chunks) >= BATCH  # more to send before waiting
             if self.look:
-                self.seat, turn = self.feed.turn(self.pool, self.who, self.upto, self.shown)
+                # The feed may have sent events past the notices (read for another follower):
+                # the table is then wanted at their version at least, never one before them.
+                at_least = None if self.upto is None else max(self.upto, self.after)
+                self.seat, turn = self.feed.turn(self.pool, self.who, at_least, self.shown)
             if (turn is not None and self.events and not held_back
                     and turn.body["version"] > self.after):
                 # The feed holds a later table than this stream's notices named (another

@@ -704,3 +704,30 @@ def test_a_table_newer_than_a_followers_notices_comes_after_its_events(
     versions = [e["version"] for e in sent]
     assert versions == [*range(dealt + 1, latest + 1), latest], versions
     assert sent[-1]["legal_actions"]  # the table, at his turn, after every event before it
+
+
+def test_a_table_older_than_the_events_sent_is_not_sent_after_them(
+        client: FlaskClient, new_player: Any, app: Flask):
+    """The feed kept the table at a follower's turn, then read on past it for another follower:
+    the follower, told of that turn only, was sent the later events and then the kept table,
+    older than them. Its id went back, so a client resuming after it was sent those events
+    again, and a bot acting on it met a 412."""
+    players = [new_player("Ann", 10), new_player("Bob", 10)]
+    table_id = cassino_table(client, players)
+    store, pool = app.extensions["banco.store"], app.extensions["banco.pool"]
+    dealt = client.post(f"/v1/tables/{table_id}/hands", headers=OPERATOR).json["version"]
+    first = move(client, table_id, players)
+    mover = next(p for p in players
+                 if client.get(f"/v1/tables/{table_id}", headers=p.auth).json["legal_actions"])
+    feed = Feed(table_id)
+    feed.events(pool, store, OPERATOR_PRINCIPAL, dealt, first)
+    _, kept = feed.turn(pool, Principal("player", mover.id), first, -1)
+    assert kept is not None and kept.body["version"] == first  # his turn, kept
+    latest = move(client, table_id, players)  # he plays it
+    assert len(feed.events(pool, store, OPERATOR_PRINCIPAL, first, None) or []) == latest - first
+    follower = Follower(feed, store, pool, Principal("player", mover.id), dealt, first,
+                        {"events": True, "turns": True})
+    sent = [orjson.loads(line[len(b"data: "):]) for chunk in follower.news()
+            for line in chunk.split(b"\n") if line.startswith(b"data: ")]
+    versions = [e["version"] for e in sent]
+    assert versions == [*range(dealt + 1, latest + 1)], versions  # not his turn any more
