@@ -39,7 +39,22 @@ def document(api: Api) -> dict[str, Any]:
     add_event_schemas(spec["components"]["schemas"])
     add_stream_schemas(spec)
     add_webhook_schemas(spec)
-    return spec
+    return _open_objects(spec)
+
+
+def _open_objects(node: Any) -> Any:
+    """`node` with each object of no declared members said to take any (`additionalProperties:
+    {}`): OpenAPI reads a bare `type: object` so, but generators do not (openapi-typescript makes
+    it `Record<string, never>`, which refuses a table's options or a posting)."""
+    if isinstance(node, list):
+        return [_open_objects(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _open_objects(v) for k, v in node.items()}
+    if out.get("type") == "object" and not {"properties", "additionalProperties", "enum",
+                                             "allOf", "oneOf", "anyOf", "$ref"} & out.keys():
+        out["additionalProperties"] = {}
+    return out
 
 
 def _ref(path: str, method: str) -> str:

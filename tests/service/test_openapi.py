@@ -17,7 +17,7 @@ from openapi_spec_validator import validate
 from events.catalog import PAYLOADS
 from games.registry import event_data
 from service.http.spec import generate
-from tests.service.conftest import OPERATOR, bearer
+from tests.service.conftest import OPERATOR, ROOT, bearer
 from tests.service.test_authorization import settled_hand
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -195,3 +195,26 @@ def test_every_event_type_is_a_member_of_the_events_unions_told_apart_by_type(un
         assert type_ in member["properties"]["type"]["enum"]
         assert {"$ref": ref} in schemas[union]["oneOf"]
     assert len(schemas[union]["oneOf"]) == len(set(mapping.values()))
+
+
+def _bare_objects(node: Any, at: str = "") -> list[str]:
+    """Where `node` holds an object schema that declares no members and takes none."""
+    if isinstance(node, list):
+        return [w for i, n in enumerate(node) for w in _bare_objects(n, f"{at}/{i}")]
+    if not isinstance(node, dict):
+        return []
+    found = [w for k, v in node.items() for w in _bare_objects(v, f"{at}/{k}")]
+    if node.get("type") == "object" and not {"properties", "additionalProperties", "enum",
+                                              "allOf", "oneOf", "anyOf", "$ref"} & node.keys():
+        found.append(at)
+    return found
+
+
+def test_an_object_of_no_declared_members_takes_any_in_the_generated_clients():
+    """A bare `type: object` (a table's options, a posting in an event) became
+    `Record<string, never>` in the TypeScript SDK's types, which refused every real one."""
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    assert _bare_objects(spec) == []
+    types = (ROOT / "clients" / "typescript" / "src" / "schema.ts").read_text()
+    components = types[types.index("export interface components"):types.index("export type $defs")]
+    assert "Record<string, never>" not in components

@@ -2083,7 +2083,9 @@ export interface components {
             hand_id: string;
             hand_rules_version: number;
             matches: boolean;
-            postings: Record<string, never>[];
+            postings: {
+                [key: string]: unknown;
+            }[];
             postings_differing: number;
             refused: string | null;
             rules_version: number;
@@ -2101,7 +2103,9 @@ export interface components {
             dispute_id: string;
             hand_id: string;
             note: string;
-            postings: Record<string, never>[];
+            postings: {
+                [key: string]: unknown;
+            }[];
             table_id: string;
         };
         DoubleEntryEvidence: {
@@ -3302,7 +3306,9 @@ export interface components {
             commitment: string;
             hand_id: string;
             number: number;
-            seats: Record<string, never>[];
+            seats: {
+                [key: string]: unknown;
+            }[];
         };
         HandDispute: {
             /** Format: date-time */
@@ -3390,7 +3396,9 @@ export interface components {
         };
         HandSettledData: {
             hand_id: string;
-            postings: Record<string, never>[];
+            postings: {
+                [key: string]: unknown;
+            }[];
         };
         HandSplitData: {
             amount: number;
@@ -3405,7 +3413,9 @@ export interface components {
             commitment: string;
             deck?: string[];
             game: string;
-            options: Record<string, never>;
+            options: {
+                [key: string]: unknown;
+            };
             order: number[];
             player_seeds?: string[];
             seats: components["schemas"]["HandSeatData"][];
@@ -6152,7 +6162,9 @@ export interface components {
         TableCreatedData: {
             created_by: string;
             game: string;
-            options: Record<string, never>;
+            options: {
+                [key: string]: unknown;
+            };
             rules_version?: number | null;
             table_id: string;
         };
