@@ -85,6 +85,15 @@ def may_see(visible_to: Collection[int] | None, viewer: Viewer) -> bool:
     return viewer.kind == "seat" and viewer.seat in visible_to
 
 
+def payload_secret(info: GameInfo, payload: Any) -> bool:
+    """Whether an action's payload as sent may tell others what they may not see: it sets one
+    of the game's secret parameters (anything not a payload is kept too)."""
+    if not isinstance(payload, Mapping):
+        return True
+    secret = info.secret_parameters.get(str(payload.get("type")), ())
+    return any(payload.get(name) for name in secret)
+
+
 def redact(event: Event, viewer: Viewer) -> Event:
     """The version of `event` that `viewer` may receive."""
     if event.may_see(viewer):
@@ -131,6 +140,10 @@ class GameInfo:
     `version` is the engine's rules version: a table plays the one it was created with for its
     whole life, so an engine whose rules change is served beside the old one, one version higher
     (games/registry.py), never edited.
+
+    `secret_parameters` names, by action type, the parameters that may tell what only the
+    sender may know (the card a Casino pirate player keeps hidden): an action that sets one is
+    kept from the other seats wherever commands are shown (replays, evidence bundles).
     """
 
     name: str
@@ -141,6 +154,7 @@ class GameInfo:
     rules_source: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
     version: int = 1
+    secret_parameters: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def variant_of(self, options: Mapping[str, Any]) -> str | None:
         """The listed variant a table with these (loaded) options plays, or None."""

@@ -29,6 +29,8 @@ INFO = GameInfo(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     rules_source="002_ae078369b503c97e.txt",
+    # The opening card is chosen in secret; it goes face up only once everyone has chosen.
+    secret_parameters={"choose": ("card",)},
 )
 
 

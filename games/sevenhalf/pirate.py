@@ -39,7 +39,9 @@ class PirateEngine(FamilyEngine):
     # for its next deal (a volunteer), so that the service passes a refusal of one on as it is.
     info = GameInfo("casino-pirate", "Casino pirate", 2, 8, {}, "000_1414b0b0fea70c86.txt",
                     {"buy_in_option": "buy_in", "seed_reveal": "auditors",
-                     "between_hands": ("volunteer",)})
+                     "between_hands": ("volunteer",)},
+                    # The card kept hidden, and skeleton values fixed on a hidden card.
+                    secret_parameters={"hide": ("card",), "stand": ("declare",)})
     options_schema: type[marshmallow.Schema] = PirateOptions
     kinds: ClassVar[tuple[str, ...]] = ("bet", "hit", "hide", "stand", "call", "reveal",
                                         "concede", "declare", "volunteer")

@@ -7,8 +7,9 @@ checkpoint, and that checkpoint signed with the house's Ed25519 key. The hand's 
 hash closes the chain over every event before it, so its one proof covers the whole segment.
 
 A caller who may not see an event whole (a card hidden from his seat, a seed kept from all but
-auditors, another seat's secret move) gets it withheld: its hash and place, which the chain still
-needs, and the event as the engines' redaction shows it to him; never its stored bytes.
+auditors, another seat's move that names a card in secret) gets it withheld: its hash and place,
+which the chain still needs, and the event as the engines' redaction shows it to him; never its
+stored bytes. Everything else he gets as stored, other seats' public moves included.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import psycopg
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events.model import StoredEvent
-from games.contract import Viewer, may_see
+from games.contract import GameInfo, Viewer, may_see
 from service.application.principal import Principal
-from service.application.redaction import Redactor
+from service.application.redaction import Redactor, payload_shown
 from service.runtime import house_key
 from service.verification import checkpoints, inclusion, timestamps
 from service.verification.checkpoints import CHECKPOINT_COLUMNS, statement
@@ -77,14 +78,13 @@ def checkpoint_for(conn: psycopg.Connection, event: StoredEvent,
     return found
 
 
-def _withheld(stored: StoredEvent, redactor: Redactor, viewer: Viewer) -> bool:
+def _withheld(stored: StoredEvent, redactor: Redactor, viewer: Viewer, info: GameInfo) -> bool:
     """Whether the stored bytes of `stored` hold something `viewer` may not see."""
     if viewer.kind == "auditor":
         return False
     command = stored.metadata.get("command")
-    if isinstance(command, dict) and "payload" in command and not (
-            viewer.kind == "seat" and command.get("seat") == viewer.seat):
-        return True  # another seat's move as sent (a card chosen in secret)
+    if isinstance(command, dict) and "payload" in command and not payload_shown(command, viewer, info):
+        return True  # another seat's move as sent names what he keeps secret (a hidden card)
     if stored.stored is not None:
         return True  # stored under an older schema: its bytes are not those redaction judged
     if is_game(stored):
@@ -92,11 +92,11 @@ def _withheld(stored: StoredEvent, redactor: Redactor, viewer: Viewer) -> bool:
     return redactor.event(stored)["data"] != stored.data
 
 
-def _entry(stored: StoredEvent, redactor: Redactor, viewer: Viewer) -> dict[str, Any]:
+def _entry(stored: StoredEvent, redactor: Redactor, viewer: Viewer, info: GameInfo) -> dict[str, Any]:
     out = {"position": stored.position, "stream_id": stored.stream_id, "version": stored.version,
            "type": stored.type, "recorded_at": stored.recorded_at.isoformat(),
            "hash": stored.hash.hex()}
-    if _withheld(stored, redactor, viewer):
+    if _withheld(stored, redactor, viewer, info):
         return {**out, "canonical": None, "shown": redactor.event(stored)}
     return {**out, "canonical": stored.canonical()}
 
@@ -112,16 +112,17 @@ def bundle(conn: psycopg.Connection, hand: HandLog, table: TableLog, who: Princi
     proofs, root = inclusion.proofs(conn, [last, created], checkpoint)
     if root.hex() != checkpoint["root"]:
         raise CheckpointDiffers()
-    entries = [_entry(e, redactor, viewer) for e in hand.events]
+    info = hand.engine.info
+    entries = [_entry(e, redactor, viewer, info) for e in hand.events]
     revealed = hand.find("SeedRevealed")
-    seed_shown = revealed is not None and not _withheld(revealed, redactor, viewer)
+    seed_shown = revealed is not None and not _withheld(revealed, redactor, viewer, info)
     return {
         "format": FORMAT,
         "hand_id": hand.hand_id, "table_id": hand.table_id, "game": hand.game,
         "rules_version": hand.rules_version, "options": hand.options,
         "viewer": {"kind": viewer.kind, "seat": viewer.seat},
         "redacted": any(e["canonical"] is None for e in entries),
-        "table_created": _entry(created, redactor, viewer),
+        "table_created": _entry(created, redactor, viewer, info),
         "chain": {"stream_id": first.stream_id, "first_version": first.version,
                   "previous_hash": "" if before is None else before.hash.hex()},
         "events": entries,

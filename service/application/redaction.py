@@ -14,7 +14,7 @@ import psycopg
 from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
 from events.model import StoredEvent
-from games.contract import AUDITOR, SPECTATOR, Viewer, may_see, redact
+from games.contract import AUDITOR, SPECTATOR, GameInfo, Viewer, may_see, payload_secret, redact
 from projections import tables
 from service.application.principal import Principal
 
@@ -28,6 +28,14 @@ def viewer_in(principal: Principal, seats: Iterable[dict[str, Any]]) -> Viewer:
             if seat["player_id"] == principal.subject:
                 return Viewer.at_seat(int(seat["seat"]))
     return SPECTATOR
+
+
+def payload_shown(command: dict[str, Any], viewer: Viewer, info: GameInfo) -> bool:
+    """Whether `viewer` may read the payload a seat's command was sent with: the sender and
+    auditors always, anyone else unless it sets one of the game's secret parameters."""
+    if viewer.kind == "auditor" or (viewer.kind == "seat" and command.get("seat") == viewer.seat):
+        return True
+    return not payload_secret(info, command.get("payload"))
 
 
 class Redactor:

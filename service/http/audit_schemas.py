@@ -20,8 +20,10 @@ class CauseSchema(Schema):
     correlation_id = fields.String(allow_none=True)
     command = fields.Dict(allow_none=True, metadata={
         "description": "The command decided: {name, seat, payload, now} for a player's or a"
-                       " timeout's, {name} alone for a worker's (`SettleHand`); the payload only"
-                       " to auditors and to the seat that sent it.",
+                       " timeout's, {name} alone for a worker's (`SettleHand`). The payload is left"
+                       " out for other seats and the operator when it names what its sender"
+                       " keeps secret (the card a Casino pirate player keeps hidden, an opening"
+                       " card of Pirate pairs).",
         "example": {"name": "Act", "seat": 1, "payload": {"type": "hit"}, "now": 1795446884.9}})
 
 

@@ -57,6 +57,7 @@ class Step:
     command: Any
     events: list[Event]
     after: State
+    payload: Json | None = None  # the action as its client sent it; None for a timeout
 
 
 def json_round_trip(event: Event) -> Event:
@@ -98,19 +99,21 @@ def play(table: Table, rnd: random.Random, risk: float = 0.3,
             return
         now = float(step)
         seat = acting_seat(state, rnd)
+        payload = None
         if rnd.random() < 0.1:
             command = ENGINE.timeout(state, now)
         else:
             # Past a while only risky moves are weighed, so that every run ends.
             weight = risk if step < max_steps // 2 else 1e6
             action = pick(ENGINE.legal_actions(state, seat), rnd, weight)
-            command = ENGINE.parse_action(seat, json.loads(json.dumps(action)), now)
+            payload = json.loads(json.dumps(action))
+            command = ENGINE.parse_action(seat, payload, now)
         events = ENGINE.decide(state, command)
         after = state
         for e in events:
             after = ENGINE.evolve(after, e)
             round_trips(after)
-        yield Step(state, command, events, after)
+        yield Step(state, command, events, after, payload)
         state = after
     raise AssertionError(f"no winner after {max_steps} moves")
 

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 
 from games import deck
-from games.contract import SPECTATOR, IllegalMove, Viewer, redact
+from games.contract import SPECTATOR, IllegalMove, Viewer, payload_secret, redact
 from games.pirate_pairs import ENGINE, EVENT_DATA
 from tests.games import gwt
 from tests.games.event_data_check import check_typed
@@ -98,6 +98,12 @@ def test_nobody_ever_sees_a_card_he_may_not(table: Table, how: Player) -> None:
             seen = ENGINE.view(step.after, viewer)
             assert card_ids(seen) <= allowed(locations(step.after), viewer), viewer
             assert table.material.server_seed not in json.dumps(seen)
+        # The move as sent is shown to the others (replays, evidence bundles) unless the game
+        # names it secret: an opening card chosen goes face up only once all have chosen.
+        if step.payload is not None and not payload_secret(ENGINE.info, step.payload):
+            for viewer in viewers:
+                assert card_ids(step.payload) <= allowed(locations(step.after), viewer), (
+                    step.payload, viewer)
 
 
 @given(tables(), players())

@@ -106,6 +106,32 @@ def test_a_players_bundle_withholds_the_deck_and_still_proves_the_hand(client, p
     proved(bundle, key)
 
 
+def test_a_bundle_withholds_only_what_its_viewer_may_not_see(client, played, auditor):
+    """Other seats' bets, hits and stands are public: a player's bundle and the operator's give
+    them as stored, so that their chain links are checked, and withhold only events whose stored
+    bytes hold something the viewer may not see."""
+    session, hand_id = played
+    stored = {e["version"]: json.loads(e["canonical"])
+              for e in evidence(client, hand_id, bearer(auditor)).json["events"]}
+    for who in (session.players[0].auth, OPERATOR):
+        bundle = evidence(client, hand_id, who).json
+        seat = bundle["viewer"]["seat"]
+        others_moves = 0
+        for event in bundle["events"]:
+            full = stored[event["version"]]
+            if event["canonical"] is None:
+                assert event["shown"]["data"] != full["data"], (event["type"], seat)
+                continue
+            assert json.loads(event["canonical"]) == full
+            command = full["metadata"].get("command") or {}
+            others_moves += "payload" in command and command["seat"] != seat
+        assert others_moves > 0, seat
+        replay = client.get(f"/v1/hands/{hand_id}/replay", headers=who).json
+        moves = [s["cause"]["command"] for s in replay["steps"]
+                 if (s["cause"]["command"] or {}).get("name") == "Act"]
+        assert moves and all("payload" in m for m in moves), moves
+
+
 def test_a_hand_no_checkpoint_covers_gets_one_and_keeps_it(app, client, played, auditor):
     session, hand_id = played
     pool = app.extensions["banco.pool"]

@@ -470,7 +470,7 @@ class Cause(BaseModel):
     command: Annotated[
         dict[str, Any] | None,
         Field(
-            description="The command decided: {name, seat, payload, now} for a player's or a timeout's, {name} alone for a worker's (`SettleHand`); the payload only to auditors and to the seat that sent it.",
+            description="The command decided: {name, seat, payload, now} for a player's or a timeout's, {name} alone for a worker's (`SettleHand`). The payload is left out for other seats and the operator when it names what its sender keeps secret (the card a Casino pirate player keeps hidden, an opening card of Pirate pairs).",
             examples=[{'name': 'Act', 'now': 1795446884.9, 'payload': {'type': 'hit'}, 'seat': 1}],
         ),
     ] = None

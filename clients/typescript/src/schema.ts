@@ -1790,7 +1790,7 @@ export interface components {
             actor?: string | null;
             causation_id?: string | null;
             /**
-             * @description The command decided: {name, seat, payload, now} for a player's or a timeout's, {name} alone for a worker's (`SettleHand`); the payload only to auditors and to the seat that sent it.
+             * @description The command decided: {name, seat, payload, now} for a player's or a timeout's, {name} alone for a worker's (`SettleHand`). The payload is left out for other seats and the operator when it names what its sender keeps secret (the card a Casino pirate player keeps hidden, an opening card of Pirate pairs).
              * @example {
              *       "name": "Act",
              *       "now": 1795446884.9,
