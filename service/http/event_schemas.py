@@ -151,10 +151,11 @@ STREAM_MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
                        " /v1/tables/{table_id}/events shows it.",
         "oneOf": [{"$ref": "#/components/schemas/Table"},
                   {"$ref": "#/components/schemas/TableEvent"}]}),
-    "/v1/feed/stream": ("FeedStreamMessage", {
-        "description": "The `data:` of a message of the log's stream (`event: <type>`, `id:`"
-                       " its position): the event as GET /v1/feed shows it.",
-        "allOf": [{"$ref": "#/components/schemas/FeedEvent"}]}),
+    # The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the
+    # event as GET /v1/feed shows it. A bare reference: OpenAPI 3.0 ignores a description beside
+    # one, and generators read `allOf: [FeedEvent]` as a subtype of the discriminated union with
+    # a `type` of its own (openapi-typescript: `type: "FeedStreamMessage"`).
+    "/v1/feed/stream": ("FeedStreamMessage", {"$ref": "#/components/schemas/FeedEvent"}),
 }
 
 
@@ -179,14 +180,14 @@ def add_stream_schemas(spec: dict[str, Any]) -> None:
 WEBHOOK_EVENT = {
     "type": "object", "additionalProperties": False, "required": ["type", "timestamp", "data"],
     "description": "The body of a webhook: one event of the log, as a spectator may see it (no"
-                   " hidden card, no seed a hand has not revealed to all).",
+                   " hidden card, no seed a hand has not revealed to all), as `data`, as GET"
+                   " /v1/feed shows it.",
     "properties": {
         "type": {"type": "string", "description": "The event's type, as `data.type`.",
                  "example": "TreasurePosted"},
         "timestamp": {"type": "string", "format": "date-time",
                       "description": "When it was recorded, as `data.recorded_at`."},
-        "data": {"allOf": [{"$ref": "#/components/schemas/FeedEvent"}],
-                 "description": "The event as GET /v1/feed shows it."}}}
+        "data": {"$ref": "#/components/schemas/FeedEvent"}}}  # bare, as FeedStreamMessage
 WEBHOOK_HEADERS = (
     ("webhook-id", "The delivery's id (`<subscription>_<position>`), the same on every attempt:"
                    " a receiver that saw it already has the event."),

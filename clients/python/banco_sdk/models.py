@@ -1229,216 +1229,6 @@ class FeedEventGameDiscardsReshuffled(BaseModel):
     version: Annotated[int, Field(description='Its version in its stream.')]
 
 
-class FeedStreamMessage1(BaseModel):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage5(FeedEventAuditorRegistered, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage9(FeedEventDisputeOpened, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage10(FeedEventDisputeEvidenceAttached, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage11(FeedEventDisputeReadjudicated, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage12(FeedEventDisputeResolved, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage13(FeedEventDisputeRejected, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage21(FeedEventDeadlineSet, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage26(FeedEventGameBetPlaced, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage28(FeedEventGameCardDealt, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage29(FeedEventGameCardTurnedUp, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage30(FeedEventGameCardsShown, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage35(FeedEventGameCallDecided, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage41(FeedEventGameCardsDealt, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage48(FeedEventGameDiscardsReshuffled, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage54(FeedEventGameDealerChosen, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage56(FeedEventGameCardsCaptured, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage57(FeedEventGameBuildMade, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage58(FeedEventGameBuildReserved, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage59(FeedEventGameBuildExtended, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage60(FeedEventGameCardTrailed, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
 class Game(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -4867,376 +4657,6 @@ class FeedEventTreasurePosted(BaseModel):
     version: Annotated[int, Field(description='Its version in its stream.')]
 
 
-class FeedStreamMessage2(FeedEventTreasurePosted, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage3(FeedEventPlayerRegistered, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage4(FeedEventPlayerErased, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage6(FeedEventTokenChanged, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage7(FeedEventOperatorKeyCreated, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage8(FeedEventOperatorKeyChanged, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage14(FeedEventTableCreated, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage15(FeedEventPlayerSeated, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage16(FeedEventPlayerLeft, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage17(FeedEventHandBegan, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage18(FeedEventHandSettled, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage19(FeedEventSeedRevealed, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage20(FeedEventTableEnded, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage22(FeedEventSettlementClaimed, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage23(FeedEventGameHandStarted, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage24(FeedEventGameTurnPassed, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage25(FeedEventGameStakeAnnounced, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage27(FeedEventGameSatOut, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage31(FeedEventGameStakeLost, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage32(FeedEventGameStood, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage33(FeedEventGameHandSplit, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage34(FeedEventGamePlayerCalled, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage36(FeedEventGameSkeletonDeclared, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage37(FeedEventGameVolunteered, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage38(FeedEventGameShortfallRecorded, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage42(FeedEventGameOpeningCardChosen, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage44(FeedEventGamePlayerAttacked, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage45(FeedEventGamePlayerChallenged, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage46(FeedEventGamePlayerAccused, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage47(FeedEventGameCardDrawn, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage49(FeedEventGamePlayerEliminated, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage50(FeedEventGameGameWon, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage51(FeedEventGameRoundStarted, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage52(FeedEventGameStakesPaid, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage53(FeedEventGameDealerCardsDrawn, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage55(FeedEventGameTableDealt, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage61(FeedEventGameLeftoversTaken, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
 class HandEndedData(BaseModel):
     """
     The hand is over: each hand's result, and the postings closing it, each `[from, to, amount, reason]` between the engine's accounts.
@@ -5883,123 +5303,6 @@ class FeedEventGameRoundScored(BaseModel):
     stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
     type: Annotated[Literal['game.RoundScored'], Field(examples=['game.RoundScored'])]
     version: Annotated[int, Field(description='Its version in its stream.')]
-
-
-class FeedStreamMessage39(FeedEventGameHandEnded, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage40(FeedEventGameHandOpened, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage43(FeedEventGameOpeningCardsRevealed, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage62(FeedEventGameRoundScored, FeedStreamMessage1):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-
-
-class FeedStreamMessage(
-    RootModel[
-        FeedStreamMessage2
-        | FeedStreamMessage3
-        | FeedStreamMessage4
-        | FeedStreamMessage5
-        | FeedStreamMessage6
-        | FeedStreamMessage7
-        | FeedStreamMessage8
-        | FeedStreamMessage9
-        | FeedStreamMessage10
-        | FeedStreamMessage11
-        | FeedStreamMessage12
-        | FeedStreamMessage13
-        | FeedStreamMessage14
-        | FeedStreamMessage15
-        | FeedStreamMessage16
-        | FeedStreamMessage17
-        | FeedStreamMessage18
-        | FeedStreamMessage19
-        | FeedStreamMessage20
-        | FeedStreamMessage21
-        | FeedStreamMessage22
-        | FeedStreamMessage23
-        | FeedStreamMessage24
-        | FeedStreamMessage25
-        | FeedStreamMessage26
-        | FeedStreamMessage27
-        | FeedStreamMessage28
-        | FeedStreamMessage29
-        | FeedStreamMessage30
-        | FeedStreamMessage31
-        | FeedStreamMessage32
-        | FeedStreamMessage33
-        | FeedStreamMessage34
-        | FeedStreamMessage35
-        | FeedStreamMessage36
-        | FeedStreamMessage37
-        | FeedStreamMessage38
-        | FeedStreamMessage39
-        | FeedStreamMessage40
-        | FeedStreamMessage41
-        | FeedStreamMessage42
-        | FeedStreamMessage43
-        | FeedStreamMessage44
-        | FeedStreamMessage45
-        | FeedStreamMessage46
-        | FeedStreamMessage47
-        | FeedStreamMessage48
-        | FeedStreamMessage49
-        | FeedStreamMessage50
-        | FeedStreamMessage51
-        | FeedStreamMessage52
-        | FeedStreamMessage53
-        | FeedStreamMessage54
-        | FeedStreamMessage55
-        | FeedStreamMessage56
-        | FeedStreamMessage57
-        | FeedStreamMessage58
-        | FeedStreamMessage59
-        | FeedStreamMessage60
-        | FeedStreamMessage61
-        | FeedStreamMessage62
-    ]
-):
-    """
-    The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it.
-    """
-
-    root: Annotated[
-        FeedStreamMessage2 | FeedStreamMessage3 | FeedStreamMessage4 | FeedStreamMessage5 | FeedStreamMessage6 | FeedStreamMessage7 | FeedStreamMessage8 | FeedStreamMessage9 | FeedStreamMessage10 | FeedStreamMessage11 | FeedStreamMessage12 | FeedStreamMessage13 | FeedStreamMessage14 | FeedStreamMessage15 | FeedStreamMessage16 | FeedStreamMessage17 | FeedStreamMessage18 | FeedStreamMessage19 | FeedStreamMessage20 | FeedStreamMessage21 | FeedStreamMessage22 | FeedStreamMessage23 | FeedStreamMessage24 | FeedStreamMessage25 | FeedStreamMessage26 | FeedStreamMessage27 | FeedStreamMessage28 | FeedStreamMessage29 | FeedStreamMessage30 | FeedStreamMessage31 | FeedStreamMessage32 | FeedStreamMessage33 | FeedStreamMessage34 | FeedStreamMessage35 | FeedStreamMessage36 | FeedStreamMessage37 | FeedStreamMessage38 | FeedStreamMessage39 | FeedStreamMessage40 | FeedStreamMessage41 | FeedStreamMessage42 | FeedStreamMessage43 | FeedStreamMessage44 | FeedStreamMessage45 | FeedStreamMessage46 | FeedStreamMessage47 | FeedStreamMessage48 | FeedStreamMessage49 | FeedStreamMessage50 | FeedStreamMessage51 | FeedStreamMessage52 | FeedStreamMessage53 | FeedStreamMessage54 | FeedStreamMessage55 | FeedStreamMessage56 | FeedStreamMessage57 | FeedStreamMessage58 | FeedStreamMessage59 | FeedStreamMessage60 | FeedStreamMessage61 | FeedStreamMessage62,
-        Field(
-            description="The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it."
-        ),
-    ]
 
 
 class Hand(BaseModel):
@@ -7440,6 +6743,80 @@ class FeedPage(BaseModel):
     ]
 
 
+class FeedStreamMessage(
+    RootModel[
+        FeedEventTreasurePosted
+        | FeedEventPlayerRegistered
+        | FeedEventPlayerErased
+        | FeedEventAuditorRegistered
+        | FeedEventTokenChanged
+        | FeedEventOperatorKeyCreated
+        | FeedEventOperatorKeyChanged
+        | FeedEventDisputeOpened
+        | FeedEventDisputeEvidenceAttached
+        | FeedEventDisputeReadjudicated
+        | FeedEventDisputeResolved
+        | FeedEventDisputeRejected
+        | FeedEventTableCreated
+        | FeedEventPlayerSeated
+        | FeedEventPlayerLeft
+        | FeedEventHandBegan
+        | FeedEventHandSettled
+        | FeedEventSeedRevealed
+        | FeedEventTableEnded
+        | FeedEventDeadlineSet
+        | FeedEventSettlementClaimed
+        | FeedEventGameHandStarted
+        | FeedEventGameTurnPassed
+        | FeedEventGameStakeAnnounced
+        | FeedEventGameBetPlaced
+        | FeedEventGameSatOut
+        | FeedEventGameCardDealt
+        | FeedEventGameCardTurnedUp
+        | FeedEventGameCardsShown
+        | FeedEventGameStakeLost
+        | FeedEventGameStood
+        | FeedEventGameHandSplit
+        | FeedEventGamePlayerCalled
+        | FeedEventGameCallDecided
+        | FeedEventGameSkeletonDeclared
+        | FeedEventGameVolunteered
+        | FeedEventGameShortfallRecorded
+        | FeedEventGameHandEnded
+        | FeedEventGameHandOpened
+        | FeedEventGameCardsDealt
+        | FeedEventGameOpeningCardChosen
+        | FeedEventGameOpeningCardsRevealed
+        | FeedEventGamePlayerAttacked
+        | FeedEventGamePlayerChallenged
+        | FeedEventGamePlayerAccused
+        | FeedEventGameCardDrawn
+        | FeedEventGameDiscardsReshuffled
+        | FeedEventGamePlayerEliminated
+        | FeedEventGameGameWon
+        | FeedEventGameRoundStarted
+        | FeedEventGameStakesPaid
+        | FeedEventGameDealerCardsDrawn
+        | FeedEventGameDealerChosen
+        | FeedEventGameTableDealt
+        | FeedEventGameCardsCaptured
+        | FeedEventGameBuildMade
+        | FeedEventGameBuildReserved
+        | FeedEventGameBuildExtended
+        | FeedEventGameCardTrailed
+        | FeedEventGameLeftoversTaken
+        | FeedEventGameRoundScored
+    ]
+):
+    root: Annotated[
+        FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
+        Field(
+            description='One alternative per event type, told apart by `type`.',
+            discriminator='type',
+        ),
+    ]
+
+
 class Joined(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -7457,7 +6834,7 @@ class Joined(BaseModel):
 
 class WebhookEvent(BaseModel):
     """
-    The body of a webhook: one event of the log, as a spectator may see it (no hidden card, no seed a hand has not revealed to all).
+    The body of a webhook: one event of the log, as a spectator may see it (no hidden card, no seed a hand has not revealed to all), as `data`, as GET /v1/feed shows it.
     """
 
     model_config = ConfigDict(
@@ -7465,7 +6842,10 @@ class WebhookEvent(BaseModel):
     )
     data: Annotated[
         FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
-        Field(description='The event as GET /v1/feed shows it.', discriminator='type'),
+        Field(
+            description='One alternative per event type, told apart by `type`.',
+            discriminator='type',
+        ),
     ]
     timestamp: Annotated[
         AwareDatetime, Field(description='When it was recorded, as `data.recorded_at`.')

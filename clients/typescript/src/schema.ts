@@ -3207,10 +3207,7 @@ export interface components {
             /** @description The `after` to ask next: the last item's position, or this request's `after` when the page is empty (nothing more has committed yet). */
             next_after: number;
         };
-        /** @description The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the event as GET /v1/feed shows it. */
-        FeedStreamMessage: {
-            type: "FeedStreamMessage";
-        } & Omit<components["schemas"]["FeedEvent"], "type">;
+        FeedStreamMessage: components["schemas"]["FeedEvent"];
         Game: {
             /** @example 12 */
             max_players: number;
@@ -7294,10 +7291,9 @@ export interface components {
             /** @description Its `webhook-id`, the same on every attempt. */
             webhook_id: string;
         };
-        /** @description The body of a webhook: one event of the log, as a spectator may see it (no hidden card, no seed a hand has not revealed to all). */
+        /** @description The body of a webhook: one event of the log, as a spectator may see it (no hidden card, no seed a hand has not revealed to all), as `data`, as GET /v1/feed shows it. */
         WebhookEvent: {
-            /** @description The event as GET /v1/feed shows it. */
-            data: Omit<components["schemas"]["FeedEvent"], "type">;
+            data: components["schemas"]["FeedEvent"];
             /**
              * Format: date-time
              * @description When it was recorded, as `data.recorded_at`.
@@ -8185,7 +8181,7 @@ export interface operations {
                 content: {
                     "text/event-stream": {
                         /** @description The message, as JSON. */
-                        data?: Omit<components["schemas"]["FeedStreamMessage"], "type">;
+                        data?: components["schemas"]["FeedStreamMessage"];
                         /** @description What `data` holds: its type. */
                         event?: string;
                         /** @description Where the stream is: send it back as `Last-Event-ID` to go on after it. */

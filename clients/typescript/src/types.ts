@@ -14,6 +14,10 @@ export type Action = S["Action"];
 export type TableSummary = S["TableSummary"];
 export type TableEvent = S["TableEvent"];
 export type FeedEvent = S["FeedEvent"];
+/** The body a webhook's URL receives: one event of the log, as `data`. */
+export type WebhookEvent = S["WebhookEvent"];
+/** The `data:` of a message of the log's stream. */
+export type FeedStreamMessage = S["FeedStreamMessage"];
 export type Hand = S["Hand"];
 export type Player = S["Player"];
 export type PlayerCreated = S["PlayerCreated"];

@@ -10,6 +10,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { API_VERSION } from "../src/index.js";
+import type { FeedEvent, FeedStreamMessage, WebhookEvent } from "../src/index.js";
 
 const PACKAGE = fileURLToPath(new URL("../..", import.meta.url));  // from dist/test
 const SPEC = join(PACKAGE, "..", "..", "openapi.yaml");
@@ -35,4 +36,21 @@ test("the package's version is the API's", () => {
   const pkg = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as { version: string };
   assert.equal(pkg.version, version[1]);
   assert.equal(API_VERSION, version[1]);
+});
+
+// The same type both ways, or a compile error where it is used (`tsc` builds these tests).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+test("a webhook's body and the log stream's messages are typed as the feed's events", () => {
+  // openapi-typescript once made both `Omit<FeedEvent, "type">`: no real body type-checked.
+  const dataIsFeedEvent: Same<WebhookEvent["data"], FeedEvent> = true;
+  const messageIsFeedEvent: Same<FeedStreamMessage, FeedEvent> = true;
+  const body: WebhookEvent = {
+    type: "TreasurePosted", timestamp: "2026-11-29T03:00:00Z",
+    data: { type: "TreasurePosted", position: 7, stream: "treasury", version: 3,
+            recorded_at: "2026-11-29T03:00:00Z",
+            data: { from: "wallet:pl_1", to: "seat:tb_1:pl_1", amount: 50, reason: "buy_in" } },
+  };
+  const amount = body.data.type === "TreasurePosted" ? body.data.data.amount : undefined;
+  assert.deepEqual([dataIsFeedEvent, messageIsFeedEvent, amount], [true, true, 50]);
 });
