@@ -21,8 +21,14 @@ def known(name: str) -> bool:
     return name in names()
 
 
+def matching(pattern: str) -> frozenset[str]:
+    """The event types `pattern` names: itself, or every type it is a prefix of when it ends in
+    `*` (`game.*`: every game's events); none for an unknown type."""
+    if pattern.endswith("*"):
+        return frozenset(n for n in names() if n.startswith(pattern[:-1]))
+    return frozenset({pattern}) if known(pattern) else frozenset()
+
+
 def known_pattern(pattern: str) -> bool:
     """Whether `pattern` is an event type, or a prefix of some ending in `*`."""
-    if pattern.endswith("*"):
-        return any(n.startswith(pattern[:-1]) for n in names())
-    return known(pattern)
+    return bool(matching(pattern))

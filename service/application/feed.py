@@ -61,16 +61,18 @@ def place(conn: psycopg.Connection, store: PostgresEventStore, position: Positio
 
 
 def known_types(types: Collection[str]) -> frozenset[str]:
-    """`types`, refused if one is no event type: a misspelt filter would match nothing and
-    read as a quiet log."""
+    """The event types `types` names, a trailing `*` standing for any rest as in a webhook's
+    `event_types` (`game.*`), refused if one names none: a misspelt filter would match nothing
+    and read as a quiet log."""
     if not types:
         raise Invalid("unknown_event_type", "name at least one event type, or leave types out",
                       errors={"query": {"types": ["Empty."]}})
-    unknown = sorted(t for t in types if not event_names.known(t))
+    found = {t: event_names.matching(t) for t in types}
+    unknown = sorted(t for t, matched in found.items() if not matched)
     if unknown:
         raise Invalid("unknown_event_type", f"no event type is called {', '.join(unknown)}",
                       errors={"query": {"types": [f"Unknown: {', '.join(unknown)}."]}})
-    return frozenset(types)
+    return frozenset().union(*found.values())
 
 
 def read(conn: psycopg.Connection, store: PostgresEventStore, who: Principal, after: Checkpoint,

@@ -15,7 +15,8 @@ def _types() -> fields.String:
     # A string rather than an array: a comma-separated list, split by `types`.
     return fields.String(load_default=None, allow_none=True, metadata={
         "description": "Only events of these types, comma-separated (`TreasurePosted,HandBegan`;"
-                       " a game's events are `game.<Type>`). An unknown type is a 422."})
+                       " a game's events are `game.<Type>`); a trailing `*` stands for any rest"
+                       " (`game.*`: every game's events). An unknown type is a 422."})
 
 
 def types(query: dict[str, Any]) -> list[str] | None:

@@ -152,6 +152,11 @@ def test_the_operator_reads_the_feed_as_a_spectator_and_auditors_read_everything
     # Only the types asked for.
     posted = _page(client, start, types="TreasurePosted,HandBegan", limit=1000)["items"]
     assert {e["type"] for e in posted} == {"TreasurePosted", "HandBegan"}
+    # A trailing `*` stands for any rest, as in a webhook's `event_types`: the game's events.
+    games = _page(client, start, types="game.*,HandBegan", limit=1000)["items"]
+    assert all(e["type"].startswith(GAME_EVENT_PREFIX) or e["type"] == "HandBegan" for e in games)
+    assert [e["position"] for e in games if e["stream"] == stream] == [
+        p for p, e in stored.items() if e.type.startswith(GAME_EVENT_PREFIX) or e.type == "HandBegan"]
     assert client.get("/v1/feed", headers=players[0].auth).status_code == 403
 
 
@@ -195,6 +200,7 @@ def test_bad_feed_and_balances_queries_are_422_problems(client: FlaskClient):
     bad = [("/v1/feed", {"after": -1}), ("/v1/feed", {"after": 10**15}), ("/v1/feed", {"limit": 0}),
            ("/v1/feed", {"types": "NoSuchEvent"}), ("/v1/feed", {"after": "x"}),
            ("/v1/feed", {"types": "game.CardDelt"}), ("/v1/feed/stream", {"types": "game."}),
+           ("/v1/feed", {"types": "game.Nothing*"}), ("/v1/feed", {"types": "HandBegan,*x"}),
            ("/v1/feed/stream", {"after": 10**15}), ("/v1/feed/stream", {"types": ""}),
            ("/v1/balances", {}), ("/v1/balances", {"as_of": "yesterday"}),
            ("/v1/balances", {"as_of": "2026-01-01T00:00:00"}),

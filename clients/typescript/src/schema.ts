@@ -8125,7 +8125,7 @@ export interface operations {
                 /** @description The position of the last event you have (`next_after`; 0: from the beginning; `latest`: from now on, an empty page whose `next_after` is the log's last event). A position no event holds is a 422 unknown_position. */
                 after?: number | "latest";
                 limit?: number;
-                /** @description Only events of these types, comma-separated (`TreasurePosted,HandBegan`; a game's events are `game.<Type>`). An unknown type is a 422. */
+                /** @description Only events of these types, comma-separated (`TreasurePosted,HandBegan`; a game's events are `game.<Type>`); a trailing `*` stands for any rest (`game.*`: every game's events). An unknown type is a 422. */
                 types?: string | null;
             };
             header?: never;
@@ -8157,7 +8157,7 @@ export interface operations {
             query?: {
                 /** @description As in `GET /v1/feed`, when no `Last-Event-ID` is sent: `latest` sends only the events committed from now on. */
                 after?: number | "latest";
-                /** @description Only events of these types, comma-separated (`TreasurePosted,HandBegan`; a game's events are `game.<Type>`). An unknown type is a 422. */
+                /** @description Only events of these types, comma-separated (`TreasurePosted,HandBegan`; a game's events are `game.<Type>`); a trailing `*` stands for any rest (`game.*`: every game's events). An unknown type is a 422. */
                 types?: string | null;
                 /** @description Seconds before the server ends the stream. */
                 timeout?: number;
