@@ -34,8 +34,16 @@ class JsonFormatter(logging.Formatter):
         return orjson.dumps(entry).decode()
 
 
+def _not_a_pipelines_echo(record: logging.LogRecord) -> bool:
+    """False for psycopg's warning that a pipeline, left on an error raised inside it, failed
+    to close: that error (a shortfall, a lost race) is raised and answered as a problem, and
+    the warning only repeats it, as `pipeline aborted`, for a request that went as it should."""
+    return not str(record.msg).startswith("error ignored terminating")
+
+
 def configure(level: str = "INFO") -> None:
-    """Send the `banco` loggers to stderr as JSON lines."""
+    """Send the `banco` loggers to stderr as JSON lines, and psycopg's warnings with them (with
+    no handler of their own they would go out as plain text among the JSON lines)."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     # What a record gathers that no line here (nor gunicorn's, nor RQ's) shows: the caller's
@@ -48,3 +56,8 @@ def configure(level: str = "INFO") -> None:
     logger.handlers[:] = [handler]
     logger.setLevel(level)
     logger.propagate = False
+    psycopg_logger = logging.getLogger("psycopg")
+    psycopg_logger.handlers[:] = [handler]
+    psycopg_logger.setLevel(logging.WARNING)
+    psycopg_logger.propagate = False
+    psycopg_logger.filters[:] = [_not_a_pipelines_echo]

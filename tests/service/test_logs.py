@@ -12,6 +12,8 @@ import time
 import urllib.request
 
 import orjson
+import psycopg
+import pytest
 
 from service.runtime import logs
 from tests.service.conftest import ROOT, jobs_on
@@ -25,6 +27,26 @@ def test_request_logs_are_json_with_the_request_id(client):
     entries = [orjson.loads(line) for line in stream.getvalue().splitlines()]
     [entry] = [e for e in entries if e.get("request_id") == "log-test-1"]
     assert entry["path"] == "/healthz" and entry["status"] == 200 and entry["level"] == "INFO"
+
+
+def test_psycopgs_warnings_are_json_lines_and_a_failed_pipeline_is_not_one(database_url, capsys):
+    """A shortfall or a lost race raised inside a pipeline made psycopg warn, as plain text
+    among the JSON lines, that the pipeline could not close: a line for a request answered
+    as it should. Its other warnings (the pool's, say) go out as JSON."""
+    logs.configure()
+    stream = io.StringIO()
+    logging.getLogger("banco").handlers[0].setStream(stream)  # type: ignore[attr-defined]
+    with psycopg.connect(database_url) as conn:
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            with conn.pipeline():
+                conn.execute("SELECT 1 / 0")
+                # Raised inside the block, as a flush raises the error it has read.
+                raise psycopg.errors.DivisionByZero("raised inside the block")
+        conn.rollback()
+    logging.getLogger("psycopg.pool").warning("a pool's warning")
+    assert capsys.readouterr().err == ""
+    [entry] = [orjson.loads(line) for line in stream.getvalue().splitlines()]
+    assert entry["logger"] == "psycopg.pool" and entry["level"] == "WARNING"
 
 
 def test_no_secret_or_seed_reaches_the_logs(app, config, new_player, monkeypatch):
