@@ -37,11 +37,10 @@ def test_psycopgs_warnings_are_json_lines_and_a_failed_pipeline_is_not_one(datab
     stream = io.StringIO()
     logging.getLogger("banco").handlers[0].setStream(stream)  # type: ignore[attr-defined]
     with psycopg.connect(database_url) as conn:
-        with pytest.raises(psycopg.errors.DivisionByZero):
-            with conn.pipeline():
-                conn.execute("SELECT 1 / 0")
-                # Raised inside the block, as a flush raises the error it has read.
-                raise psycopg.errors.DivisionByZero("raised inside the block")
+        with pytest.raises(psycopg.errors.DivisionByZero), conn.pipeline():
+            conn.execute("SELECT 1 / 0")
+            # Raised inside the block, as a flush raises the error it has read.
+            raise psycopg.errors.DivisionByZero("raised inside the block")
         conn.rollback()
     logging.getLogger("psycopg.pool").warning("a pool's warning")
     assert capsys.readouterr().err == ""
