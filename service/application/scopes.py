@@ -14,10 +14,12 @@ SCOPES: dict[str, str] = {
     "players:write": "Register players, issue and revoke their tokens, erase them.",
     "treasure:read": "Read every account's balance at a point of the log.",
     "treasure:write": "Deposit to and withdraw from players' wallets.",
-    "tables:read": "List and read tables, their hands, events and streams.",
+    "tables:read": "List and read tables, their hands (and a hand's replay), events and"
+                   " streams.",
     "tables:write": "Create and close tables, deal hands, remove a player from his seat.",
     "auditors:admin": "Register auditors, read them, issue and revoke their tokens.",
-    "audit:read": "Run and read ledger checks, read checkpoints, follow the log's feed.",
+    "audit:read": "Run and read ledger checks, read checkpoints, follow the log's feed, verify"
+                  " a hand and take its evidence bundle.",
     "audit:write": "Record checkpoints of the event log.",
     "disputes:read": "List and read disputes about hands.",
     "disputes:write": "Open disputes, attach evidence, re-adjudicate hands, resolve disputes"

@@ -36,7 +36,7 @@ def _record() -> None:
 
 @blp.route("/v1/hands/<hand_id>/evidence")
 class Evidence(MethodView):
-    @require("operator", "auditor", "player")
+    @require("operator", "auditor", "player", scope="audit:read")
     @blp.operation("getHandEvidence", 403, 404, 409, 503)
     @blp.response(200, EvidenceSchema)
     def get(self, hand_id: str) -> Any:

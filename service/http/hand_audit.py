@@ -59,7 +59,7 @@ def load_for_caller(hand_id: str) -> tuple[HandLog, Viewer, TableLog]:
 
 @blp.route("/v1/hands/<hand_id>/replay")
 class Replay(MethodView):
-    @require("operator", "auditor", "player")
+    @require("operator", "auditor", "player", scope="tables:read")
     @blp.operation("getHandReplay", 403, 404)
     @blp.response(200, ReplaySchema)
     def get(self, hand_id: str) -> dict[str, Any]:
@@ -72,7 +72,7 @@ class Replay(MethodView):
 
 @blp.route("/v1/hands/<hand_id>/verification")
 class Verification(MethodView):
-    @require("operator", "auditor", "player")
+    @require("operator", "auditor", "player", scope="audit:read")
     @blp.operation("verifyHand", 403, 404)
     @blp.response(200, VerificationSchema)
     def get(self, hand_id: str) -> dict[str, Any]:

@@ -205,6 +205,11 @@ SCOPE_OF: dict[tuple[str, str], str | None] = {
 }
 # The rows the operator may call (not refused him whoever he is): each needs its entry above.
 OPERATOR_ROWS = [row for row in MATRIX if row[4].split()[-1] not in ("401", "403")]
+# A hand's own reads, which the matrix's world (a hand in play) refuses the operator: proved on
+# a settled hand (`test_a_settled_hands_reads_need_their_scope`).
+HAND_READS = {("GET", "/v1/hands/{hand}/replay"): "tables:read",
+              ("GET", "/v1/hands/{hand}/verification"): "audit:read",
+              ("GET", "/v1/hands/{hand}/evidence"): "audit:read"}
 
 
 def make_world(client, new_player, deal: bool) -> World:
@@ -320,13 +325,26 @@ def test_every_operator_route_names_its_scope(client):
                 continue
             said[(method.upper(), path.replace("{table_id}", "{table}"))] = \
                 operation.get("x-banco-scope")
-    for (method, route), scope in SCOPE_OF.items():
+    for (method, route), scope in {**SCOPE_OF, **HAND_READS}.items():
         path = route.split("?")[0].replace("{me}", "{player_id}").replace("{hand}", "{hand_id}")
         path = path.replace("{job}", "{job_id}").replace("{auditor}", "{auditor_id}")
         path = path.replace("{hook}", "{subscription_id}").replace("{key}", "{key_id}")
         path = path.replace("{dispute}", "{dispute_id}")
         if path.startswith(("/v1/", "/metrics")) and route != "/v1/stream-tickets":
             assert said[(method, path)] == scope, (method, route)
+
+
+@pytest.mark.parametrize(("method", "route"), list(HAND_READS))
+def test_a_settled_hands_reads_need_their_scope(client, new_player, method, route):
+    """A key holding `metrics:read` alone read any hand's replay, verification and evidence."""
+    scope = HAND_READS[(method, route)]
+    hand = settled_hand(client, new_player("Me", deposit=50), new_player("Partner", deposit=50))
+    path = route.format(hand=hand)
+    lacking = operator_key(client, *sorted(set(SCOPES) - {scope}))
+    r = until_covered(lambda: client.get(path, headers=lacking))
+    assert r.status_code == 403 and (r.json["code"], r.json["scope"]) == ("missing_scope", scope)
+    r = until_covered(lambda: client.get(path, headers=operator_key(client, scope)))
+    assert r.status_code == 200 and r.json["hand_id"] == hand, r.json
 
 
 def test_every_scope_opens_some_route():

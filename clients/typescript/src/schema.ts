@@ -515,6 +515,7 @@ export interface paths {
          * The hand's signed evidence bundle: events as stored, chain, seeds, postings, inclusion
          *     proof and signed checkpoint (withheld what you may not see). When no checkpoint covers
          *     the hand yet, one is recorded; 503 with Retry-After if even that cannot cover it yet.
+         * @description An operator key needs the scope `audit:read`.
          */
         get: operations["getHandEvidence"];
         put?: never;
@@ -534,7 +535,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Every event of a hand in order, its cause, and the state after it, as you may see it */
+        /**
+         * Every event of a hand in order, its cause, and the state after it, as you may see it
+         * @description An operator key needs the scope `tables:read`.
+         */
         get: operations["getHandReplay"];
         put?: never;
         post?: never;
@@ -553,7 +557,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Check a hand: deck commitment and order, rules, money, hash chain (evidence: auditors) */
+        /**
+         * Check a hand: deck commitment and order, rules, money, hash chain (evidence: auditors)
+         * @description An operator key needs the scope `audit:read`.
+         */
         get: operations["verifyHand"];
         put?: never;
         post?: never;
