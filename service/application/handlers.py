@@ -183,11 +183,19 @@ def record(uow: UnitOfWork, table: TableRow, events: Sequence[NewEvent],
            postings: Sequence[ledger.Transfer], metadata: dict[str, Any]) -> None:
     """Queue the events and the postings' events on the table's stream at its version, which
     they advance: the table's row, saved after them, is at the stream's new version."""
-    posted = [*events, *(t.event(metadata) for t in postings)]
+    posted = [blinded(e) for e in (*events, *(t.event(metadata) for t in postings))]
     uow.append(stream(table.table_id), posted, table.version)
     table.version += len(posted)
     if postings:
         table.balances = None  # read with the row before these postings: its save reads them
+
+
+def blinded(event: NewEvent) -> NewEvent:
+    """`event` with a random `blind` in its metadata. An evidence bundle gives a reader the
+    hash of each event he may not read, and the hash chain covers its stored text: without a
+    blind, a text made of what he knows and one unknown card (one of at most 55) would be found
+    by hashing each guess. The blind goes out only inside the text itself."""
+    return replace(event, metadata={**event.metadata, "blind": secrets.token_hex(16)})
 
 
 def flush(uow: UnitOfWork) -> list[StoredEvent]:

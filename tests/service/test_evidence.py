@@ -132,6 +132,43 @@ def test_a_bundle_withholds_only_what_its_viewer_may_not_see(client, played, aud
         assert moves and all("payload" in m for m in moves), moves
 
 
+def link(previous: bytes, text: dict) -> str:
+    """The chain's link after `previous` for an event whose stored text is `text`."""
+    canonical = json.dumps(text, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(previous + canonical.encode()).hexdigest()
+
+
+def test_a_withheld_events_hash_cannot_be_matched_by_guessing_its_text(client, played, auditor):
+    """A withheld event's hash covers its stored text, most of which its reader knows (the
+    event as shown, the command's metadata) but for a card, one of a few dozen: hashing each
+    guess would find it. Each event's text holds a random blind that goes out only inside the
+    text itself, so that even the whole text but the blind gives another hash."""
+    session, hand_id = played
+    full = evidence(client, hand_id, bearer(auditor)).json
+    texts = {e["version"]: e["canonical"] for e in full["events"]}
+    blinds = [json.loads(t)["metadata"]["blind"] for t in [*texts.values(),
+                                                         full["table_created"]["canonical"]]]
+    assert all(len(b) == 32 and int(b, 16) >= 0 for b in blinds)
+    assert len(set(blinds)) == len(blinds)
+    for player in session.players:
+        bundle = evidence(client, hand_id, player.auth).json
+        seen = json.dumps(bundle) + client.get(f"/v1/hands/{hand_id}/replay",
+                                               headers=player.auth).get_data(as_text=True)
+        previous = bytes.fromhex(bundle["chain"]["previous_hash"])
+        withheld = 0
+        for event in bundle["events"]:
+            if event["canonical"] is None:
+                withheld += 1
+                stored = json.loads(texts[event["version"]])
+                assert stored["metadata"]["blind"] not in seen
+                # A right guess, blind and all, matches; without the blind, none does.
+                assert link(previous, stored) == event["hash"]
+                del stored["metadata"]["blind"]
+                assert link(previous, stored) != event["hash"]
+            previous = bytes.fromhex(event["hash"])
+        assert withheld > 0
+
+
 def test_a_hand_no_checkpoint_covers_gets_one_and_keeps_it(app, client, played, auditor):
     session, hand_id = played
     pool = app.extensions["banco.pool"]
