@@ -80,6 +80,8 @@ def _chain(bundle: dict[str, Any]) -> str:
         if entry["version"] != bundle["chain"]["first_version"] + n \
                 or entry["stream_id"] != bundle["chain"]["stream_id"]:
             raise _Failed(f"event {n} is out of place")
+        if entry["canonical"] is None and bundle["viewer"]["kind"] == "auditor":
+            raise _Failed(f"version {entry['version']} is withheld from an auditor")
         if entry["canonical"] is not None and link(head, _event(entry)) != bytes.fromhex(entry["hash"]):
             raise _Failed(f"version {entry['version']} does not follow from the link before")
         head = bytes.fromhex(entry["hash"])
@@ -124,8 +126,9 @@ def _contents(bundle: dict[str, Any]) -> str:
                 and _event(e).data["hand"] != bundle["hand_id"]:
             raise _Failed("an event of another hand")
     if any(e["canonical"] is None for e in posted):
-        # A withheld posting's amount is the bundle's word alone: nothing signed says it.
-        raise _Skipped("postings withheld from this viewer")
+        # Postings are no one's secret, nor is a move that posts: a withheld one's amount would
+        # be the bundle's word alone, nothing signed saying it.
+        raise _Failed("a posting is withheld, which Banco never does")
     return "consistent"
 
 
@@ -145,7 +148,13 @@ def _replayed(hand: HandLog) -> list[Any]:
     return [settlement_check(hand), *([rules_check(hand)] if first else [])]
 
 
+def _ended(bundle: dict[str, Any]) -> bool:
+    return any(e["type"] == "game.HandEnded" for e in bundle["events"])
+
+
 def _commitment(bundle: dict[str, Any]) -> Outcome:
+    if not any(e["type"] == "SeedRevealed" for e in bundle["events"]):
+        return None, "the seed is not revealed yet: the hand is not settled"
     hand = _hand(bundle)
     if hand is None or hand.find("SeedRevealed") is None:
         return None, "the seed is not revealed to this viewer"
@@ -170,8 +179,10 @@ def check(bundle: dict[str, Any], key: bytes | None = None) -> dict[str, Outcome
             out[name] = (False, f"unreadable ({type(e).__name__})")
     for name, run2 in (("commitment", lambda: _commitment(bundle)),
                        ("deck", lambda: _with_hand(bundle, lambda h: [order_check(h), dealt_check(h)])),
-                       ("replay", lambda: _with_hand(bundle, _replayed)
-                        if bundle.get("game") in SEVEN_HALF else (None, "not re-played here"))):
+                       ("replay", lambda: (None, "not re-played here")
+                        if bundle.get("game") not in SEVEN_HALF
+                        else (None, "the hand is still in play") if not _ended(bundle)
+                        else _with_hand(bundle, _replayed))):
         try:
             out[name] = run2()
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:

@@ -100,7 +100,10 @@ def test_nobody_ever_sees_a_card_he_may_not(table: Table, how: Player) -> None:
             assert table.material.server_seed not in json.dumps(seen)
         # The move as sent is shown to the others (replays, evidence bundles) unless the game
         # names it secret: an opening card chosen goes face up only once all have chosen.
-        if step.payload is not None and not payload_secret(ENGINE.info, step.payload):
+        if step.payload is not None and payload_secret(ENGINE.info, step.payload):
+            # A secret move posts nothing: a bundle never withholds a posting.
+            assert not [p for e in step.events for p in e.postings], step.payload
+        elif step.payload is not None:
             for viewer in viewers:
                 assert card_ids(step.payload) <= allowed(locations(step.after), viewer), (
                     step.payload, viewer)

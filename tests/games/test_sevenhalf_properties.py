@@ -191,10 +191,12 @@ class Run:
             self.oracle.check(key, seen, f"view after {new[-1].type}")
             check_totals(seen, f"view after {new[-1].type} to {key}")
 
-    def payload_sent(self, seat: int, payload: Json) -> None:
+    def payload_sent(self, seat: int, payload: Json, events: list[Event]) -> None:
         """A move's payload, once decided, tells the other seats nothing they may not know,
-        unless the game names it secret: replays and evidence bundles show them the rest."""
+        unless the game names it secret: replays and evidence bundles show them the rest. A
+        secret move posts nothing: a bundle never withholds a posting."""
         if payload_secret(self.engine.info, payload):
+            assert not [p for e in events for p in e.postings], payload
             return
         for key, _ in viewers(self.n):
             if key != seat:
@@ -252,16 +254,18 @@ def play_table(name: str, n: int, balances: list[int], options: dict[str, Any],
             else:
                 payload = concrete(rnd.choice(engine.legal_actions(run.state, turn.seat)), rnd)
                 command = engine.parse_action(turn.seat, payload, now)
-                run.absorb(engine.decide(run.state, command))
-                run.payload_sent(turn.seat, payload)
+                decided = engine.decide(run.state, command)
+                run.absorb(decided)
+                run.payload_sent(turn.seat, payload, decided)
         probe(engine, run.state, n, deck, rnd, now)
         for action_seat in range(n):
             for action in engine.legal_actions(run.state, action_seat):
                 if rnd.random() < 0.5:
                     payload = concrete(action, rnd)
                     cmd = engine.parse_action(action_seat, payload, now)
-                    run.absorb(engine.decide(run.state, cmd))
-                    run.payload_sent(action_seat, payload)
+                    decided = engine.decide(run.state, cmd)
+                    run.absorb(decided)
+                    run.payload_sent(action_seat, payload, decided)
                     break
 
         run.post(engine.settle(run.state))

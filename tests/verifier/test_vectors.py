@@ -84,26 +84,60 @@ def test_a_full_bundle_is_checked_whole_and_a_players_as_far_as_he_may_see():
     assert mine["replay"]["status"] == "skipped" and "withheld" in mine["chain"]["detail"]
 
 
-def test_what_a_bundle_withholds_is_skipped_never_passed(tmp_path):
-    """A player's bundle withholds postings of other seats' moves: a summary posting edited there
-    (an amount of 1 made 6) was reported PASSED, as was a deck check that saw no card at all.
-    What the viewer's bundle cannot check is skipped, by every reader alike."""
-    bundle = json.loads((VECTORS / "good-player.json").read_text())
-    posted = [e for e in bundle["events"] if e["type"] == "TreasurePosted"]
-    hidden = next(i for i, e in enumerate(posted) if e["canonical"] is None)
-    bundle["postings"][hidden]["amount"] += 5
-    for e in bundle["events"]:  # every card hidden from this viewer too
-        if e["type"] == "game.CardDealt":
-            e["canonical"], e["shown"] = None, None
+def outcomes(bundle: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]]:
+    """Each check's status and detail by the three readers: both verifiers and Banco's own."""
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(bundle))
-    for outcome in (python_verifier(edited), node_verifier(edited)):
-        checks = outcome["checks"]
-        assert checks["contents"]["status"] == "skipped", checks["contents"]
-        assert "withheld" in checks["contents"]["detail"]
-        assert checks["deck"]["status"] == "skipped", checks["deck"]
     key = base64.b64decode(json.loads(KEY.read_text())["public_key"])
-    assert check(bundle, key)["contents"][0] is None
+    banco = {name: {"status": {True: "passed", False: "failed", None: "skipped"}[passed],
+                    "detail": detail} for name, (passed, detail) in check(bundle, key).items()}
+    return [python_verifier(edited)["checks"], node_verifier(edited)["checks"], banco]
+
+
+def test_what_a_bundle_withholds_is_skipped_never_passed(tmp_path):
+    """A deck check that saw no card at all was reported PASSED. What the viewer's bundle
+    cannot check is skipped, by every reader alike."""
+    bundle = json.loads((VECTORS / "good-player.json").read_text())
+    for e in bundle["events"]:  # every card hidden from this viewer
+        if e["type"] == "game.CardDealt":
+            e["canonical"], e["shown"] = None, None
+    for checks in outcomes(bundle, tmp_path):
+        assert checks["deck"]["status"] == "skipped", checks["deck"]
+        assert checks["contents"]["status"] == "passed", checks["contents"]
+
+
+def test_a_posting_withheld_or_anything_withheld_from_an_auditor_fails(tmp_path):
+    """Any event could be made "withheld" and the checks that need its text were skipped: a
+    posting's amount edited in the summary, its event withheld, gave VERIFIED, as did an
+    auditor's bundle with every event but two withheld. Banco withholds no posting (no secret
+    move posts, and postings are no one's secret) and nothing from an auditor."""
+    player = json.loads((VECTORS / "good-player.json").read_text())
+    posted = [i for i, e in enumerate(player["events"]) if e["type"] == "TreasurePosted"]
+    player["events"][posted[0]]["canonical"] = None
+    player["postings"][0]["amount"] += 5
+    for checks in outcomes(player, tmp_path):
+        assert checks["contents"]["status"] == "failed", checks["contents"]
+    auditor = json.loads((VECTORS / "good-auditor.json").read_text())
+    for e in auditor["events"][1:-1]:
+        e["canonical"] = None
+    for checks in outcomes(auditor, tmp_path):
+        assert checks["chain"]["status"] == "failed", checks["chain"]
+        assert "auditor" in checks["chain"]["detail"]
+
+
+def test_a_hand_still_in_play_is_skipped_where_nothing_is_settled(tmp_path):
+    """An auditor may take a hand's bundle while it is played: its re-play was reported FAILED
+    ("the hand has not ended") and its seed "not revealed to this viewer"."""
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    ended = next(i for i, e in enumerate(bundle["events"]) if e["type"] == "game.HandEnded")
+    bundle["events"] = bundle["events"][:ended]
+    bundle["postings"] = [json.loads(e["canonical"])["data"] for e in bundle["events"]
+                          if e["type"] == "TreasurePosted"]
+    for checks in outcomes(bundle, tmp_path):
+        assert checks["replay"]["status"] == "skipped", checks["replay"]
+        assert "in play" in checks["replay"]["detail"]
+        assert checks["commitment"]["status"] == "skipped"
+        assert "not settled" in checks["commitment"]["detail"], checks["commitment"]
 
 
 def test_an_unpinned_key_is_said_so_and_a_bundle_signed_by_another_key_passes_only_unpinned():

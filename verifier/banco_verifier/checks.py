@@ -111,6 +111,8 @@ def check_chain(bundle: dict) -> str:
         if e["version"] != chain["first_version"] + n or e["stream_id"] != chain["stream_id"]:
             raise Failed(f"event {n} is not version {chain['first_version'] + n} of the stream")
         if e.get("canonical") is None:
+            if bundle["viewer"]["kind"] == "auditor":
+                raise Failed(f"version {e['version']} is withheld from an auditor, who may see all")
             withheld += 1
             head = bytes.fromhex(e["hash"])
             continue
@@ -146,12 +148,11 @@ def check_contents(bundle: dict) -> str:
     if seeds["commitment"] != began["commitment"] or seeds["player_seeds"] != [
             s.get("seed") or "" for s in began["seats"]]:
         raise Failed("the seeds differ from HandBegan")
-    withheld = sum(e.get("canonical") is None for e in posted)
-    if withheld:
-        # A withheld posting's amount is the bundle's word alone: nothing signed says it.
-        raise Skipped(f"{withheld} of {len(posted)} postings withheld from this viewer, so the"
-                      " summary's cannot be checked; game, options and seeds as the events"
-                      " record them")
+    for e in posted:
+        if e.get("canonical") is None:
+            # Postings are no one's secret, nor is a move that posts: a withheld one's amount
+            # would be the bundle's word alone, nothing signed saying it.
+            raise Failed(f"version {e['version']}: a posting is withheld, which Banco never does")
     return f"{len(posted)} postings, seeds and options as the events record them"
 
 
@@ -160,11 +161,19 @@ def _server_seed(bundle: dict) -> str | None:
     return None if revealed is None else revealed.get("server_seed")
 
 
+def _unrevealed(bundle: dict) -> Skipped:
+    """Why no server seed is read: the hand is not settled yet, or its seed is kept from this
+    viewer (a conceded Casino pirate hand's is an auditor's alone)."""
+    if not any(e["type"] == "SeedRevealed" for e in bundle["events"]):
+        return Skipped("the server seed is not revealed yet: the hand is not settled")
+    return Skipped("the server seed is not revealed to this viewer")
+
+
 def check_commitment(bundle: dict) -> str:
     began = _stored(bundle, "HandBegan")
     seed = _server_seed(bundle)
     if seed is None:
-        raise Skipped("the server seed is not revealed to this viewer")
+        raise _unrevealed(bundle)
     if bundle["seeds"]["server_seed"] != seed:
         raise Failed("the bundle's server seed is not the revealed one")
     try:
@@ -180,7 +189,7 @@ def check_deck(bundle: dict) -> str:
     seed = _server_seed(bundle)
     games = _game_events(bundle)
     if seed is None:
-        raise Skipped("the server seed is not revealed to this viewer")
+        raise _unrevealed(bundle)
     began = _stored(bundle, "HandBegan")
     if began is None:
         raise Failed("the bundle holds no HandBegan")
@@ -220,6 +229,8 @@ def check_replay(bundle: dict) -> str:
     if bundle["rules_version"] != 1:
         raise Skipped(f"rules version {bundle['rules_version']} of {bundle['game']} is not known here")
     games = _game_events(bundle)
+    if not any(e["type"] == "HandEnded" for e in games):
+        raise Skipped("the hand is still in play: nothing is settled to re-play")
     if any(e["data"] is None for e in games):
         raise Skipped("some of the hand's events are withheld from this viewer")
     wrong = sevenhalf.replay(bundle["game"], games)

@@ -236,7 +236,10 @@ function checkChain(bundle) {
     if (e.version !== chain.first_version + n || e.stream_id !== chain.stream_id) {
       throw new Failed(`event ${n} is not version ${chain.first_version + n} of the stream`);
     }
-    if (e.canonical == null) { withheld++; head = hex(e.hash); return; }
+    if (e.canonical == null) {
+      if (bundle.viewer.kind === "auditor") throw new Failed(`version ${e.version} is withheld from an auditor, who may see all`);
+      withheld++; head = hex(e.hash); return;
+    }
     const b = parsed(e);
     if (b.stream_id !== e.stream_id || b.type !== e.type) throw new Failed(`version ${e.version}: its stored text names another stream or type`);
     head = sha256(head, utf8(e.canonical));
@@ -266,20 +269,25 @@ function checkContents(bundle) {
   if (seeds.commitment !== began.commitment || !same(seeds.player_seeds, began.seats.map((s) => s.seed || ""))) {
     throw new Failed("the seeds differ from HandBegan");
   }
-  const withheld = posted.filter((e) => e.canonical == null).length;
-  if (withheld) {
-    // A withheld posting's amount is the bundle's word alone: nothing signed says it.
-    throw new Skipped(`${withheld} of ${posted.length} postings withheld from this viewer, so the`
-      + " summary's cannot be checked; game, options and seeds as the events record them");
+  for (const e of posted) {
+    // Postings are no one's secret, nor is a move that posts: a withheld one's amount would be
+    // the bundle's word alone, nothing signed saying it.
+    if (e.canonical == null) throw new Failed(`version ${e.version}: a posting is withheld, which Banco never does`);
   }
   return `${posted.length} postings, seeds and options as the events record them`;
 }
 
 const serverSeed = (bundle) => stored(bundle, "SeedRevealed")?.server_seed ?? null;
 
+// Why no server seed is read: the hand is not settled yet, or its seed is kept from this viewer
+// (a conceded Casino pirate hand's is an auditor's alone).
+const unrevealed = (bundle) => new Skipped(bundle.events.some((e) => e.type === "SeedRevealed")
+  ? "the server seed is not revealed to this viewer"
+  : "the server seed is not revealed yet: the hand is not settled");
+
 function checkCommitment(bundle) {
   const seed = serverSeed(bundle);
-  if (seed == null) throw new Skipped("the server seed is not revealed to this viewer");
+  if (seed == null) throw unrevealed(bundle);
   if (bundle.seeds.server_seed !== seed) throw new Failed("the bundle's server seed is not the revealed one");
   if (!/^([0-9a-fA-F]{2})*$/.test(seed)) throw new Failed("the server seed is not hex");
   const computed = sha256(hex(seed)).toString("hex");
@@ -289,7 +297,7 @@ function checkCommitment(bundle) {
 
 function checkDeck(bundle) {
   const seed = serverSeed(bundle);
-  if (seed == null) throw new Skipped("the server seed is not revealed to this viewer");
+  if (seed == null) throw unrevealed(bundle);
   const games = gameEvents(bundle), began = stored(bundle, "HandBegan"), opening = games[0];
   const options = opening?.data?.options ?? bundle.options;
   const unshuffled = composition(bundle.game, options);
@@ -320,6 +328,7 @@ function checkReplay(bundle) {
   if (!SEVEN_HALF_GAMES.includes(bundle.game)) throw new Skipped(`no rules of ${bundle.game} are re-played here`);
   if (bundle.rules_version !== 1) throw new Skipped(`rules version ${bundle.rules_version} of ${bundle.game} is not known here`);
   const games = gameEvents(bundle);
+  if (!games.some((e) => e.type === "HandEnded")) throw new Skipped("the hand is still in play: nothing is settled to re-play");
   if (games.some((e) => e.data == null)) throw new Skipped("some of the hand's events are withheld from this viewer");
   const wrong = replaySevenHalf(bundle.game, games);
   if (wrong.length) throw new Failed(wrong.join("; "));
