@@ -28,11 +28,14 @@ def _viewer(hand: dict[str, Any], who: Principal) -> Viewer:
     """Auditors always; the hand's players (and the operator, as a spectator) once it is settled."""
     if who.role == "auditor":
         return AUDITOR
+    viewer = viewer_in(who, hand["seats"])
+    # Someone else's hand is refused before its state is told: whether it is over is its
+    # players' business.
+    if who.role == "player" and viewer.kind != "seat":
+        raise Problem(403, "forbidden", "only the hand's players, the operator and auditors may"
+                      " see it")
     if hand["status"] != "settled":
         raise Problem(403, "hand_not_settled", "only auditors see a hand before it is settled")
-    viewer = viewer_in(who, hand["seats"])
-    if who.role == "player" and viewer.kind != "seat":
-        raise Problem(403, "forbidden", "only the hand's players and auditors may see it")
     return viewer
 
 

@@ -13,7 +13,7 @@ from games.sevenhalf.display import points
 from service.verification.hand_log import load_table
 from service.verification.verify import verify_hand, verify_table
 from tests.service.conftest import OPERATOR, bearer
-from tests.service.play import Session
+from tests.service.play import Session, until_covered
 from tests.service.tamper import edit, log_copy
 
 
@@ -191,10 +191,15 @@ def test_a_hand_in_play_is_for_auditors_only(client, new_player, worker):
     session.open({}, 50)
     hand_id = session.deal()
     auditor = bearer(client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"])
-    for what in ("replay", "verification"):
+    stranger = new_player("Stranger")
+    for what in ("replay", "verification", "evidence"):
         r = client.get(f"/v1/hands/{hand_id}/{what}", headers=session.players[0].auth)
         assert r.status_code == 403 and r.json["code"] == "hand_not_settled"
+        # Someone else's hand is refused before its state is told.
+        r = client.get(f"/v1/hands/{hand_id}/{what}", headers=stranger.auth)
+        assert r.status_code == 403 and r.json["code"] == "forbidden", r.json
         assert client.get(f"/v1/hands/{hand_id}/{what}", headers=OPERATOR).status_code == 403
-        assert client.get(f"/v1/hands/{hand_id}/{what}", headers=auditor).status_code == 200
+        assert until_covered(lambda: client.get(f"/v1/hands/{hand_id}/{what}",  # noqa: B023
+                                                headers=auditor)).status_code == 200
     found = client.get(f"/v1/hands/{hand_id}/verification", headers=auditor).json
     assert found["passed"] and not found["settled"]
