@@ -35,12 +35,14 @@ LONGEST = timedelta(days=3660)
 @dataclass(frozen=True)
 class CreateKey:
     """Make a key named `name` with `scopes`, that expires at `expires_at` (never when None),
-    on behalf of a key that holds `granting`."""
+    on behalf of a key that holds `granting` and expires at `granting_expires` (never when
+    None): the new key may not outlive it."""
 
     name: str
     scopes: tuple[str, ...]
     expires_at: datetime | None = None
     granting: Collection[str] = ALL
+    granting_expires: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -91,15 +93,21 @@ def create(uow: UnitOfWork, command: CreateKey, metadata: dict[str, Any]) -> dic
     if not_held:
         raise Forbidden("scope_not_held", "a key grants only scopes it holds; this one lacks"
                         f" {', '.join(not_held)}", scope=not_held[0], missing=not_held)
-    expires_at = command.expires_at
+    expires_at, limit = command.expires_at, command.granting_expires
+    if expires_at is None:
+        # A key made by one that expires ends with it: temporary access stays temporary.
+        expires_at = limit
+    elif expires_at.tzinfo is None:
+        expires_at = expires_at.replace(tzinfo=UTC)
     if expires_at is not None:
-        if expires_at.tzinfo is None:
-            expires_at = expires_at.replace(tzinfo=UTC)
         if expires_at <= datetime.now(UTC):
             raise Invalid("expiry_passed", "a key's expiry must be in the future")
         if expires_at > datetime.now(UTC) + LONGEST:
-            raise Invalid("expiry_too_far", "a key's expiry is at most ten years away: give"
-                          " one that must last longer none")
+            raise Invalid("expiry_too_far", "a key's expiry is at most ten years away: for one"
+                          " that must last longer, give none")
+        if limit is not None and expires_at > limit:
+            raise Invalid("expiry_too_far", "a key may not outlive the key that makes it,"
+                          f" which expires at {limit.isoformat()}", limit=limit.isoformat())
     secret, digest = new_secret()
     key_id = "ok_" + secrets.token_hex(8)
     created_at = _append(uow, key_id, NewEvent("OperatorKeyCreated", {

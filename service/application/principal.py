@@ -4,6 +4,7 @@ application decides what each may see and do by it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from service.application.scopes import ALL
@@ -20,12 +21,14 @@ class Principal:
     operator's scoped key (`operator` for the bootstrap key).
 
     `key_id` names the credential that acted (a token's or a key's id, never the secret);
-    `scopes` is what an operator's key may do (`service.application.scopes`)."""
+    `scopes` is what an operator's key may do (`service.application.scopes`), until
+    `expires_at` when it expires."""
 
     role: Role
     subject: str
     key_id: str | None = field(default=None, compare=False)
     scopes: frozenset[str] = field(default=ALL, compare=False)
+    expires_at: datetime | None = field(default=None, compare=False)  # an operator key's
 
     @property
     def key(self) -> str:

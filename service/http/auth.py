@@ -12,6 +12,7 @@ import contextlib
 import hmac
 import time
 from collections.abc import Callable
+from datetime import datetime
 from functools import wraps
 from typing import Any, TypeVar, get_args
 
@@ -57,7 +58,7 @@ def _authenticate() -> Principal:
         found = cursor.fetchone()
         if found is None:
             raise Problem(401, "unauthorized", "unknown, revoked or expired operator key")
-        return _key_principal(found[0], found[1])
+        return _key_principal(found[0], found[1], found[2])
     with db.pipelined() as c:
         cursor = c.execute("SELECT role, subject, token_id FROM tokens WHERE token_hash = %s",
                            (digest,))
@@ -69,12 +70,12 @@ def _authenticate() -> Principal:
 
 
 # An operator key that works: not revoked (its hash is dropped then) and not expired.
-_LIVE_KEY = ("SELECT key_id, scopes FROM operator_keys WHERE key_hash = %s"
+_LIVE_KEY = ("SELECT key_id, scopes, expires_at FROM operator_keys WHERE key_hash = %s"
              " AND (expires_at IS NULL OR expires_at > now())")
 
 
-def _key_principal(key_id: str, scopes: list[str]) -> Principal:
-    return Principal("operator", key_id, key_id, frozenset(scopes))
+def _key_principal(key_id: str, scopes: list[str], expires_at: datetime | None) -> Principal:
+    return Principal("operator", key_id, key_id, frozenset(scopes), expires_at)
 
 
 def _by_ticket(ticket: str) -> Principal:
@@ -94,7 +95,7 @@ def _by_ticket(ticket: str) -> Principal:
     elif held.role == "operator":
         key = db.conn().execute(_LIVE_KEY + " AND key_id = %s",
                                 (held.credential, held.subject)).fetchone()
-        who = None if key is None else _key_principal(key[0], key[1])
+        who = None if key is None else _key_principal(key[0], key[1], key[2])
     else:
         token = db.conn().execute(
             "SELECT token_id FROM tokens WHERE token_hash = %s AND role = %s AND subject = %s",

@@ -145,6 +145,28 @@ def test_a_key_rotates_only_keys_whose_scopes_it_holds(client):
     assert rotated.status_code == 200 and rotated.json["secret"] != its_own["secret"]
 
 
+def test_a_key_made_by_one_that_expires_expires_no_later(client):
+    """A key with `keys:admin` that expires in an hour made one that never expired: temporary
+    access made permanent."""
+    now = datetime.now(UTC)
+    admin = make(client, "keys:admin", "metrics:read", expires_at=(now + timedelta(hours=1)
+                                                                   ).isoformat()).json
+    limit = datetime.fromisoformat(admin["key"]["expires_at"])
+    made = make(client, "metrics:read", headers=bearer(admin["secret"]))
+    assert made.status_code == 201 and datetime.fromisoformat(made.json["key"]["expires_at"]) == limit
+    before = client.get("/v1/keys", headers=OPERATOR).json["items"]
+    later = make(client, "metrics:read", headers=bearer(admin["secret"]),
+                 expires_at=(now + timedelta(hours=2)).isoformat())
+    assert later.status_code == 422 and later.json["code"] == "expiry_too_far", later.json
+    assert datetime.fromisoformat(later.json["limit"]) == limit
+    assert client.get("/v1/keys", headers=OPERATOR).json["items"] == before
+    sooner = make(client, "metrics:read", headers=bearer(admin["secret"]),
+                  expires_at=(now + timedelta(minutes=30)).isoformat())
+    assert sooner.status_code == 201
+    # The bootstrap key, which never expires, still makes keys that never do.
+    assert make(client, "metrics:read").json["key"]["expires_at"] is None
+
+
 def test_a_key_that_cannot_be_made_is_a_422_that_keeps_nothing(client):
     before = client.get("/v1/keys", headers=OPERATOR).json["items"]
     past = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()

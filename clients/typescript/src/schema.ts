@@ -629,7 +629,8 @@ export interface paths {
          * Make an operator key with scopes; the answer holds its secret, shown only once
          * @description The key is stored only hashed. It may be given only scopes the key that makes it
          *     holds (403 `scope_not_held`), and an expiry in the future (422 `expiry_passed`), at
-         *     most ten years away (422 `expiry_too_far`).
+         *     most ten years away and no later than the making key's own (422 `expiry_too_far`): a
+         *     key made by one that expires, given no expiry, expires with it.
          *     Replayed with its `Idempotency-Key`, the request gives the key a new secret in place of
          *     the one the earlier answer carried, which stops working.
          */
