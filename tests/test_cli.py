@@ -636,6 +636,14 @@ BAD_STARTS = {
     "a metrics folder under a file": (["worker", "--burst"],
                                       {"PROMETHEUS_MULTIPROC_DIR": "/etc/hostname/metrics"},
                                       "PROMETHEUS_MULTIPROC_DIR: cannot make"),
+    # Every erasure failed with a 500 for it, the API otherwise running.
+    "an erasure journal that cannot be written": (["serve"], {
+        "BANCO_ERASURE_JOURNAL": "/proc/erasures.jsonl", "DATABASE_URL": "postgresql://x/y",
+        "REDIS_URL": "redis://x", "BANCO_OPERATOR_KEY": "an-operator-key-0123456789"},
+        "BANCO_ERASURE_JOURNAL: cannot write /proc/erasures.jsonl"),
+    "an erasure journal under a file": (["run"],
+                                        {"BANCO_ERASURE_JOURNAL": "/etc/hostname/erasures.jsonl"},
+                                        "BANCO_ERASURE_JOURNAL: cannot write"),
 }
 
 

@@ -23,6 +23,15 @@ class FileJournal:
         self.path = path
 
     def record(self, erasure: Erasure) -> None:
+        """Keep `erasure`; JournalUnwritable when the file cannot take it (the erasure is then
+        not made: it commits only once kept)."""
+        try:
+            self._append(erasure)
+        except OSError as e:
+            raise JournalUnwritable(f"the erasure journal {self.path} cannot be written"
+                                    f" ({e.strerror})") from e
+
+    def _append(self, erasure: Erasure) -> None:
         line = json.dumps({"player_id": erasure.player_id, "actor": erasure.actor,
                            "recorded_at": erasure.recorded_at.isoformat()}) + "\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -79,3 +88,7 @@ def _erasure(line: bytes) -> Erasure:
 
 class JournalError(Exception):
     """The journal holds a line that is not an erasure."""
+
+
+class JournalUnwritable(Exception):
+    """The journal's file cannot be written now (a full disk, a folder moved away)."""

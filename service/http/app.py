@@ -30,7 +30,7 @@ from service.application.errors import (
     Refused,
     Stale,
 )
-from service.application.file_erasure_journal import FileJournal
+from service.application.file_erasure_journal import FileJournal, JournalUnwritable
 from service.http import (
     audit,
     auditors,
@@ -181,6 +181,13 @@ def _domain_errors(app: Flask) -> None:
     def queue_unavailable(e: Exception) -> Any:
         app.logger.warning("redis unavailable: %s", type(e).__name__)
         return retry_later("unavailable", "the job queue is unavailable", retry_after_s=1)
+
+    @app.errorhandler(JournalUnwritable)
+    def journal_unwritable(e: JournalUnwritable) -> Any:
+        # The erasure was not made: it commits only once the journal keeps it.
+        app.logger.warning("%s", e)
+        return retry_later("unavailable", "the erasure journal cannot be written now: nothing"
+                           " was erased", retry_after_s=30)
 
     @app.errorhandler(psycopg.DataError)
     def bad_value(e: psycopg.DataError) -> Any:

@@ -107,6 +107,20 @@ def _path(env: Mapping[str, str], name: str) -> Path | None:
     return Path(raw) if raw else None
 
 
+def _writable_journal(env: Mapping[str, str]) -> Path | None:
+    """`BANCO_ERASURE_JOURNAL` for the API, created (empty) if it is not there yet, so that one
+    the API cannot write is refused at start rather than failing every erasure."""
+    path = _path(env, ERASURE_JOURNAL)
+    if path is None:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600))
+    except OSError as e:
+        raise ConfigError(f"{ERASURE_JOURNAL}: cannot write {path} ({e.strerror})") from None
+    return path
+
+
 def tsa_url(env: Mapping[str, str] | None = None) -> str | None:
     """`BANCO_TSA_URL` (of this process's environment unless `env`): the RFC 3161
     time-stamping authority that stamps every checkpoint."""
@@ -264,7 +278,7 @@ class Config:
             metrics_dir=_path(env, METRICS_DIR),
             cors_origins=cors_origins(env),
             stream_ticket_ttl_s=_int(env, "BANCO_STREAM_TICKET_TTL_S", STREAM_TICKET_TTL_S, 1, 3600),
-            erasure_journal=_path(env, ERASURE_JOURNAL),
+            erasure_journal=_writable_journal(env),
             house_key_file=_path(env, "BANCO_HOUSE_KEY_FILE"),
             tsa_url=tsa_url(env),
         )

@@ -3,11 +3,12 @@ destroyed, while his balances, hands, the hash chain, checkpoints and verificati
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import uuid
 from typing import Any
 
-from tests.service.conftest import OPERATOR, Player, bearer
+from tests.service.conftest import OPERATOR, Player, app_on, bearer
 from tests.service.play import Session
 from tests.service.test_audit_cli import banco
 from tests.service.test_tokens import all_text, works
@@ -102,6 +103,20 @@ def test_erasing_an_unknown_player_is_a_404(client):
     r = client.post("/v1/players/pl_nobody/erasure", headers=OPERATOR)
     assert r.status_code == 404 and r.json["code"] == "player_not_found"
 
+
+
+def test_an_erasure_the_journal_cannot_keep_is_a_503_that_erases_nothing(config, tmp_path):
+    """Its journal moved away under a running API: every erasure was a 500 with a traceback."""
+    journal = tmp_path / "erasures.jsonl"
+    with app_on(dataclasses.replace(config, erasure_journal=journal)) as app:
+        client = app.test_client()
+        ada = register(client, "Ada Journal", uuid.uuid4().hex)
+        journal.mkdir()  # a folder where the file was to be: it cannot be written
+        r = client.post(f"/v1/players/{ada.id}/erasure", headers=OPERATOR)
+        assert r.status_code == 503 and r.json["code"] == "unavailable", r.json
+        assert "erasure journal" in r.json["detail"] and r.headers["Retry-After"]
+        shown = client.get(f"/v1/players/{ada.id}", headers=OPERATOR).json
+        assert (shown["name"], shown["erased"]) == ("Ada Journal", False)
 
 
 def race(app, player_id: str, name: str, key: str) -> list[tuple[str, Any]]:
