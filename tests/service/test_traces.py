@@ -115,7 +115,9 @@ def exported() -> list[dict[str, Any]]:
                 for span in scope.spans:
                     spans.append({"service": service, "name": span.name,
                                   "trace": span.trace_id.hex(), "id": span.span_id.hex(),
-                                  "parent": span.parent_span_id.hex() or None})
+                                  "parent": span.parent_span_id.hex() or None,
+                                  "attributes": {a.key: a.value.string_value
+                                                 for a in span.attributes}})
     return spans
 
 
@@ -144,10 +146,13 @@ def test_spans_go_by_otlp_where_configured_and_a_deal_reaches_the_streamer_in_it
         table = call(port, "POST", "/v1/tables", key, {"game": "sette-e-mezzo", "options": {}})
         for _, token in players:
             call(port, "POST", f"/v1/tables/{table['id']}/seats", token, {"buy_in": 50})
-        # Bob follows the table over a stream, which the API hands to its streamer.
+        # Bob follows the table over a stream, which the API hands to its streamer; opened, as
+        # a browser's EventSource opens it, with a stream ticket in its query.
+        ticket = call(port, "POST", "/v1/stream-tickets", players[1][1],
+                      {"stream": "table", "table_id": table["id"]})["ticket"]
         stream = urllib.request.urlopen(urllib.request.Request(
-            f"http://127.0.0.1:{port}/v1/tables/{table['id']}/stream?timeout=20",
-            headers={"Authorization": f"Bearer {players[1][1]}"}), timeout=30)
+            f"http://127.0.0.1:{port}/v1/tables/{table['id']}/stream?timeout=20&ticket={ticket}"),
+            timeout=30)
         try:
             assert stream.readline()  # open: its first line came
             # Handed over once the streamer counts it: a table offered before the streamer
@@ -174,3 +179,8 @@ def test_spans_go_by_otlp_where_configured_and_a_deal_reaches_the_streamer_in_it
     assert [(s["service"], s["trace"], s["parent"]) for s in told] == [
         ("banco-streamer", deal["trace"], deal["id"])]
     assert {"BEGIN", "COMMIT"} <= {s["name"] for s in spans if s["parent"] == deal["id"]}
+    # The ticket, a credential for a minute, stays out of the traces as out of the logs: no
+    # query string in any span.
+    [opened] = [s for s in spans if s["name"] == "GET /v1/tables/<table_id>/stream"]
+    assert opened["attributes"]["http.target"] == f"/v1/tables/{table['id']}/stream"
+    assert not [s for s in spans if any(ticket in v for v in s["attributes"].values())]
