@@ -458,6 +458,18 @@ def test_checkpoint_records_nothing_when_its_file_cannot_be_written(env, databas
     assert done.returncode == 0, done.stderr
     assert orjson.loads((tmp_path / "digest.json").read_bytes()) == orjson.loads(done.stdout)
     assert [p.name for p in tmp_path.iterdir()] == ["digest.json"]  # no temporary file left
+    # An earlier digest is kept: a second checkpoint does not take its place unasked (it did,
+    # silently), and records nothing when refused.
+    with psycopg.connect(database_url) as conn:
+        before = conn.execute("SELECT count(*) FROM audit_checkpoints").fetchone()
+    again = banco("checkpoint", "-o", str(tmp_path / "digest.json"), env=env)
+    assert "is there already" in one_line_error(again) and "--replace" in again.stderr
+    assert orjson.loads((tmp_path / "digest.json").read_bytes()) == orjson.loads(done.stdout)
+    with psycopg.connect(database_url) as conn:
+        assert conn.execute("SELECT count(*) FROM audit_checkpoints").fetchone() == before
+    replaced = banco("checkpoint", "-o", str(tmp_path / "digest.json"), "--replace", env=env)
+    assert replaced.returncode == 0, replaced.stderr
+    assert orjson.loads((tmp_path / "digest.json").read_bytes()) == orjson.loads(replaced.stdout)
 
 
 def no_server_env() -> dict[str, str]:

@@ -216,15 +216,23 @@ def verify(hand_id: str | None, table_id: str | None, everything: bool, against:
 
 @click.command()
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="also write the digest to this file, to keep outside the database")
+              help="also write the digest to this file, to keep outside the database (a file"
+                   " there already is kept: see --replace)")
+@click.option("--replace", is_flag=True,
+              help="replace the file -o names if it is there (an earlier digest, say)")
 @data_dir_option
-def checkpoint(output: Path | None, data_dir: Path) -> None:
+def checkpoint(output: Path | None, replace: bool, data_dir: Path) -> None:
     """Record a digest of the event log now (a Merkle root up to a watermark)."""
     from workers.checkpoints import record_checkpoint
 
     if output is not None and str(output) == "-":
         raise click.BadParameter("the digest is printed anyway: -o names a file to keep it in",
                                  param_hint="'-o'")
+    if output is not None and output.is_file() and not replace:
+        # A digest kept outside the database is what `banco verify --against` checks the log
+        # by later: a second one must not take its place unasked.
+        raise click.ClickException(f"{output} is there already (an earlier digest?): name"
+                                   " another file, or give --replace")
     with ExitStack() as stack:
         # The file first: one that cannot be written fails before anything is recorded.
         file = stack.enter_context(written(output)) if output is not None else None
