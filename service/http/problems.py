@@ -98,6 +98,7 @@ def render(error: HTTPException) -> Response:
     body = {**document(status, error.name, detail, code), **extra}
     if "request_id" in g:
         body["request_id"] = g.request_id
+    g.problem_code = body["code"]  # for the request's log line (service/http/request_log.py)
     # marshmallow names a list's items by their index, an int: JSON keys are text.
     response = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=status,
                         mimetype=PROBLEM)

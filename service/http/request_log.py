@@ -35,6 +35,9 @@ def _done(response: Response) -> Response:
         "duration_ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 2),
         "actor": None if who is None else who.key, "key_id": None if who is None else who.key_id,
     }
+    code = g.get("problem_code")
+    if code is not None:  # why it was refused: a 403 `missing_scope` apart from the others
+        fields["code"] = code
     trace_id = tracing.trace_id()
     if trace_id is not None:  # the line leads to the request's trace
         fields["trace_id"] = trace_id

@@ -26,7 +26,8 @@ class JsonFormatter(logging.Formatter):
         request_id = REQUEST_ID.get()
         if request_id is not None:
             entry["request_id"] = request_id
-        for key in ("method", "path", "status", "duration_ms", "actor", "key_id", "trace_id"):
+        for key in ("method", "path", "status", "code", "duration_ms", "actor", "key_id",
+                    "trace_id"):
             if hasattr(record, key):
                 entry[key] = getattr(record, key)
         if record.exc_info:

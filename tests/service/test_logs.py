@@ -16,7 +16,7 @@ import psycopg
 import pytest
 
 from service.runtime import logs
-from tests.service.conftest import ROOT, jobs_on
+from tests.service.conftest import OPERATOR, ROOT, jobs_on
 
 
 def test_request_logs_are_json_with_the_request_id(client):
@@ -27,6 +27,16 @@ def test_request_logs_are_json_with_the_request_id(client):
     entries = [orjson.loads(line) for line in stream.getvalue().splitlines()]
     [entry] = [e for e in entries if e.get("request_id") == "log-test-1"]
     assert entry["path"] == "/healthz" and entry["status"] == 200 and entry["level"] == "INFO"
+    assert "code" not in entry
+    # A refusal's line says why: a 403 `missing_scope` apart from any other 403.
+    key = client.post("/v1/keys", json={"name": "watch", "scopes": ["metrics:read"]},
+                      headers=OPERATOR).json
+    client.get("/v1/players", headers={"Authorization": f"Bearer {key['secret']}",
+                                       "X-Request-ID": "log-test-2"})
+    entries = [orjson.loads(line) for line in stream.getvalue().splitlines()]
+    [entry] = [e for e in entries if e.get("request_id") == "log-test-2"]
+    assert (entry["status"], entry["code"], entry["key_id"]) == (403, "missing_scope",
+                                                                 key["key"]["id"])
 
 
 def test_psycopgs_warnings_are_json_lines_and_a_failed_pipeline_is_not_one(database_url, capsys):
