@@ -113,7 +113,7 @@ def play_out(pages: list[Any], prefer: tuple[str, ...], moves_at_most: int = 200
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if made and any(pg.locator("#turn-text").inner_text().startswith(
-                ("Between hands", "The table is over")) for pg in pages):
+                ("Between hands", "Between rounds", "The table is over")) for pg in pages):
             return made
         acted = False
         for pg in pages:

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.pages.conftest import Api, signed_in
 from tests.pages.test_hand_page import play
-from tests.pages.test_phone_and_axe import axe_source, serious
+from tests.pages.test_phone_and_axe import axe_source, serious, sideways
 
 
 def test_a_player_disputes_his_hand_and_sees_its_correction(page, served):
@@ -21,11 +21,14 @@ def test_a_player_disputes_his_hand_and_sees_its_correction(page, served):
     page.goto(f"/hands/{played.hand}")
     section = page.locator("#disputes")
     expect(section.get_by_text("No dispute about this hand.")).to_be_visible()
-    section.get_by_label("Reason").fill("my second card was slow to come")
+    # A word longer than the screen in it (a pasted id, say) made the page scroll sideways.
+    long_word = "x" * 300
+    section.get_by_label("Reason").fill(f"my second card was slow to come {long_word}")
     section.get_by_role("button", name="Open a dispute").click()
     dispute = section.locator("article.dispute")
     expect(dispute).to_contain_text("open")
     expect(dispute).to_contain_text("my second card was slow to come")
+    assert sideways(page) == 0
     dispute_id = dispute.get_attribute("id")
     assert dispute_id and dispute_id.startswith("dp_")
 
@@ -63,6 +66,7 @@ def test_a_player_disputes_his_hand_and_sees_its_correction(page, served):
     row = listed.locator("tbody tr", has_text=dispute_id)
     expect(row).to_contain_text("resolved")
     expect(row).to_contain_text("7")
+    assert sideways(page) == 0
     row.get_by_role("link", name=played.hand).click()
     expect(page).to_have_url(re.compile(re.escape(f"{served.url}/hands/{played.hand}#")))
     expect(page.locator(f"#{dispute_id}")).to_contain_text("resolved")

@@ -113,3 +113,18 @@ def test_a_room_run_from_the_pages(page, second, served, api):
     page.get_by_role("button", name=f"Close table {table_id}").click()
     expect(page.get_by_role("button", name=f"Close table {table_id}")).to_have_count(0)
     assert api.get(f"/v1/tables/{table_id}")["status"] == "over"
+
+
+def test_a_cassino_game_between_rounds_offers_no_leave(page, api):
+    """Between a Cassino game's rounds the page offered "Leave the table", which the API
+    refuses (409 `hand_in_play`: the game is played to its end)."""
+    from tests.pages.test_hand_page import play
+
+    played = play(api, "cassino")
+    table = api.get(f"/v1/hands/{played.hand}")["table_id"]
+    assert api.get(f"/v1/tables/{table}")["status"] == "open"  # the game goes on
+    signed_in(page, played.players[0].token)
+    page.goto(f"/tables/{table}")
+    expect(page.locator("#seat-offer")).to_contain_text("played to its end")
+    expect(page.get_by_text("Between rounds: a seated player deals the next")).to_be_visible()
+    expect(page.get_by_role("button", name="Leave the table")).to_have_count(0)

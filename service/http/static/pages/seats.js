@@ -32,6 +32,13 @@ export function seatOffer(table, who, changed) {
   if (!who || who.role !== "player" || table.status !== "open") return null;
   const problem = el("div", { class: "problem-box", hidden: true });
   const base = `/v1/tables/${encodeURIComponent(table.id)}/seats`;
+  if (table.you !== null && table.game === "cassino" && table.hand) {
+    // A Cassino game is played to its end: the API refuses a leave between its rounds.
+    box.append(el("h2", { id: "seat-offer-h" }, "Your seat"),
+      el("p", {}, "A game of Cassino is played to its end: your seat's treasure goes back to your"
+        + " wallet when a side wins it, or when the table is closed."));
+    return box;
+  }
   if (table.you !== null) {
     const leave = el("button", { type: "button", class: "secondary" }, "Leave the table");
     leave.addEventListener("click", async () => {

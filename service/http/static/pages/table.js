@@ -194,7 +194,10 @@ function turnText(table) {
   if (table.status === "over") return "The table is over.";
   if (table.status === "settling") return "The hand is over; it is being settled.";
   if (!table.turn) {
-    return table.status === "open" ? "Between hands: a seated player deals the next." : "Nobody is to act.";
+    if (table.status !== "open") return "Nobody is to act.";
+    return table.game === "cassino" && table.hand
+      ? "Between rounds: a seated player deals the next; the game goes on until a side wins."
+      : "Between hands: a seated player deals the next.";
   }
   const what = WAITING[table.turn.waiting_for] || `to ${table.turn.waiting_for}`;
   const role = table.turn.role === "banker" ? (table.game === "casino-pirate" ? " (meneur)" : " (banker)") : "";
