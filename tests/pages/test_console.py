@@ -94,3 +94,16 @@ def test_players_are_refused_the_console(page, api):
     signed_in(page, ada.token)
     page.goto("/console")
     expect(page.get_by_role("alert")).to_contain_text("403")
+
+
+def test_a_refused_form_says_what_the_api_said_of_each_field(page, served):
+    """A table whose min bet passed its max showed only "422 invalid_options: the options do
+    not fit this game": the API's word on the field, which the person needs, was left out."""
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    page.get_by_label("Table game").select_option("sette-e-mezzo")
+    page.locator("#opt-min_bet").fill("50")
+    page.locator("#opt-max_bet").fill("10")
+    page.get_by_role("button", name="Create the table").click()
+    fields = page.locator("#h-new-table").locator("xpath=..").locator("ul.problem-fields")
+    expect(fields).to_contain_text("options.min_bet: min_bet must not exceed max_bet")

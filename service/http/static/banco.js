@@ -142,6 +142,24 @@ export function showProblem(where, problem) {
   const code = problem.code ? el("code", {}, problem.code) : null;
   where.append(el("p", { class: "problem" },
     el("strong", {}, status), code, code ? ": " : "", problem.detail || problem.message || String(problem)));
+  // What the API says of each field (`errors`), which a form's person needs to mend it:
+  // "reason: Length must be between 1 and 200."
+  const fields = fieldErrors(problem.body?.errors);
+  if (fields.length) {
+    where.append(el("ul", { class: "problem-fields" },
+      fields.map(([name, message]) => el("li", {}, name ? `${name}: ${message}` : message))));
+  }
+}
+
+// A problem's `errors` as [field, message] pairs: nested by where they were read (`json`,
+// `query`), by field and by list index; `_schema` names the whole object.
+const LOCATIONS = new Set(["json", "query", "headers", "path", "form"]);
+function fieldErrors(errors, path = []) {
+  if (typeof errors === "string") return [[path.join("."), errors]];
+  if (Array.isArray(errors)) return errors.flatMap((e) => fieldErrors(e, path));
+  if (!errors || typeof errors !== "object") return [];
+  return Object.entries(errors).flatMap(([key, value]) =>
+    fieldErrors(value, (path.length === 0 && LOCATIONS.has(key)) || key === "_schema" ? path : [...path, key]));
 }
 
 // Cards. French ids: rank + s/h/d/c (`10d`, `Qs`); Spanish: 1..7, 10..12 + o/c/e/b; the pirate
