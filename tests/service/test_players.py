@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 
 import orjson
@@ -99,6 +100,32 @@ def test_idempotent_retry_returns_the_first_response_and_writes_once(client, new
                         headers=headers)
     assert other.status_code == 422 and other.json["code"] == "idempotency_key_reused"
     assert balance(client, p) == 40
+    # The same JSON spelt otherwise, as a client that serialises its body again for its retry
+    # sends it: the same request (it was a 422 `idempotency_key_reused`).
+    respelt = client.post(f"/v1/players/{p.id}/deposits",
+                          data=' {"reason" : "d",\n "amount": 40} ',
+                          headers={**headers, "Content-Type": "application/json"})
+    assert respelt.status_code == 201 and respelt.data == first.data, respelt.json
+    assert balance(client, p) == 40
+
+
+def test_a_key_kept_with_the_hash_of_its_bytes_still_replays(app, client, new_player):
+    """Records kept before bodies were compared as JSON hold the hash of the bytes sent: a
+    retry of such a request, within the key's retention, is still the same request."""
+    p = new_player()
+    key = f"old-{p.id}"
+    sent = b'{"amount": 9, "reason": "d"}'
+    headers = {**OPERATOR, "Idempotency-Key": key, "Content-Type": "application/json"}
+    path = f"/v1/players/{p.id}/deposits"
+    first = client.post(path, data=sent, headers=headers)
+    assert first.status_code == 201
+    as_sent = hashlib.sha256(b"POST\0" + path.encode() + b"\0\0" + sent).digest()
+    with app.extensions["banco.pool"].connection() as c:
+        assert c.execute("UPDATE idempotency_keys SET request_hash = %s WHERE key = %s",
+                         (as_sent, key)).rowcount == 1
+    again = client.post(path, data=sent, headers=headers)
+    assert again.status_code == 201 and again.data == first.data, again.json
+    assert balance(client, p) == 9
 
 
 def test_a_failed_request_does_not_consume_its_idempotency_key(client, new_player):
