@@ -58,8 +58,18 @@ class Client:
             sent["Content-Type"] = "application/json"
         if self._dropped():
             self.conn.close()  # reopened by the request below
-        self.conn.request(method, path, data, sent)
-        response = self.conn.getresponse()
+        reused = self.conn.sock is not None
+        try:
+            self.conn.request(method, path, data, sent)
+            response = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            if not reused:
+                raise
+            # The server closed the idle connection as the request went out, after `_dropped`
+            # looked: it read none of it, so it goes again on a new connection (as urllib3's).
+            self.conn.close()
+            self.conn.request(method, path, data, sent)
+            response = self.conn.getresponse()
         raw = response.read()
         return response.status, orjson.loads(raw) if raw else None, dict(response.getheaders())
 

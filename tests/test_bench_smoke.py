@@ -158,6 +158,43 @@ def test_http_judges_each_game_against_the_minimal_move():
     assert sette.met == (True, False)
 
 
+def test_a_client_sends_again_what_an_idle_connection_closed_under_it():
+    """A keep-alive connection closed by the server as a request went out on it (gunicorn keeps
+    one 2 s) ended the benchmark in `RemoteDisconnected`: the request goes again, once, on a
+    new connection. A new connection's failure is not hidden."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    answer = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+
+    def serve() -> None:
+        first, _ = listener.accept()
+        first.recv(65536)
+        first.sendall(answer)  # kept alive...
+        first.recv(65536)
+        first.close()  # ...and closed as the next request arrives, unanswered
+        second, _ = listener.accept()
+        second.recv(65536)
+        second.sendall(answer)
+        second.close()
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    client = http_clients.Client(port)
+    try:
+        assert client.call("GET", "/a", None)[0] == 200
+        assert client.call("GET", "/b", None)[0] == 200
+    finally:
+        client.close()
+        server.join(timeout=10)
+        listener.close()
+    closed = http_clients.Client(port)  # nothing listens there now
+    with pytest.raises(ConnectionRefusedError):
+        closed.call("GET", "/c", None)
+
+
 def test_http_delivery_is_timed_from_a_move_at_the_same_table_only():
     """A Cassino client opens a new table when one ends, whose versions start again from 1. A
     move of the old table that no stream brought (its player moved again at once) must not be
