@@ -9,7 +9,8 @@ hash closes the chain over every event before it, so its one proof covers the wh
 A caller who may not see an event whole (a card hidden from his seat, a seed kept from all but
 auditors, another seat's move that names a card in secret) gets it withheld: its hash and place,
 which the chain still needs, and the event as the engines' redaction shows it to him; never its
-stored bytes. Everything else he gets as stored, other seats' public moves included.
+stored bytes. Everything else he gets as stored, other seats' public moves included, and a
+settled hand that hides nothing from him any more (`_open_to`) whole.
 """
 
 from __future__ import annotations
@@ -78,9 +79,13 @@ def checkpoint_for(conn: psycopg.Connection, event: StoredEvent,
     return found
 
 
-def _withheld(stored: StoredEvent, redactor: Redactor, viewer: Viewer, info: GameInfo) -> bool:
-    """Whether the stored bytes of `stored` hold something `viewer` may not see."""
+def _withheld(stored: StoredEvent, redactor: Redactor, viewer: Viewer, info: GameInfo,
+              open_hand: bool = False) -> bool:
+    """Whether the stored bytes of `stored` hold something `viewer` may not see (`open_hand`:
+    nothing in its hand is hidden from him any more)."""
     if viewer.kind == "auditor":
+        return False
+    if open_hand and stored.stored is None:
         return False
     command = stored.metadata.get("command")
     if isinstance(command, dict) and "payload" in command and not payload_shown(command, viewer, info):
@@ -92,11 +97,30 @@ def _withheld(stored: StoredEvent, redactor: Redactor, viewer: Viewer, info: Gam
     return redactor.event(stored)["data"] != stored.data
 
 
-def _entry(stored: StoredEvent, redactor: Redactor, viewer: Viewer, info: GameInfo) -> dict[str, Any]:
+def _open_to(hand: HandLog, redactor: Redactor, viewer: Viewer, info: GameInfo) -> bool:
+    """Whether the settled hand hides nothing from `viewer` any more. The engines are
+    deterministic: a viewer holding the revealed seed (so the deck, every pile and reshuffle)
+    and the payload of every move can recompute every event of the hand, face-down cards
+    included. Giving him their bytes tells him nothing new, and lets his verifier walk every
+    deal. A move sent with a secret parameter (Casino pirate's hidden card, Pirate pairs'
+    opening choice), or a seed kept for auditors, keeps the hand closed to him."""
+    revealed = hand.find("SeedRevealed")
+    if revealed is None or _withheld(revealed, redactor, viewer, info):
+        return False
+    for stored in hand.events:
+        command = stored.metadata.get("command")
+        if isinstance(command, dict) and "payload" in command \
+                and not payload_shown(command, viewer, info):
+            return False
+    return True
+
+
+def _entry(stored: StoredEvent, redactor: Redactor, viewer: Viewer, info: GameInfo,
+           open_hand: bool = False) -> dict[str, Any]:
     out = {"position": stored.position, "stream_id": stored.stream_id, "version": stored.version,
            "type": stored.type, "recorded_at": stored.recorded_at.isoformat(),
            "hash": stored.hash.hex()}
-    if _withheld(stored, redactor, viewer, info):
+    if _withheld(stored, redactor, viewer, info, open_hand):
         return {**out, "canonical": None, "shown": redactor.event(stored)}
     return {**out, "canonical": stored.canonical()}
 
@@ -113,7 +137,8 @@ def bundle(conn: psycopg.Connection, hand: HandLog, table: TableLog, who: Princi
     if root.hex() != checkpoint["root"]:
         raise CheckpointDiffers()
     info = hand.engine.info
-    entries = [_entry(e, redactor, viewer, info) for e in hand.events]
+    open_hand = _open_to(hand, redactor, viewer, info)
+    entries = [_entry(e, redactor, viewer, info, open_hand) for e in hand.events]
     revealed = hand.find("SeedRevealed")
     seed_shown = revealed is not None and not _withheld(revealed, redactor, viewer, info)
     return {

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from events.catalog import GAME_EVENT_PREFIX
 from events.game_records import engine_event
 from events.model import StoredEvent
-from games import deck
+from games import deck, registry
 from games.contract import SPECTATOR, Viewer
 from tests.games.test_sevenhalf_properties import concrete
 from tests.service.conftest import OPERATOR, Player, bearer
@@ -47,11 +47,13 @@ def strings(value: Any) -> set[str]:
 
 @dataclass
 class Received:
-    """One response a player got: the table version it reflects and its body."""
+    """One response a player got: the table version it reflects and its body (`hand`: the
+    settled hand it is an audit read of)."""
 
     player: str
     version: int
     body: Any
+    hand: str | None = None
 
 
 @dataclass
@@ -221,12 +223,13 @@ class Session:
                 # A replay shows the hand up to its last event: judge it against that version.
                 versions = ([s["version"] for s in body.get("steps", body.get("events", []))]
                             or [self.last_version])
-                self.received.append(Received(p.id, max(versions), body))
+                self.received.append(Received(p.id, max(versions), body, hand_id))
         # The operator's bundle is judged as a spectator's: he sits nowhere.
         r = evidence(self.client, hand_id, OPERATOR)
         assert r.status_code == 200, r.json
         body = orjson.loads(r.data)
-        self.received.append(Received(OPERATOR_SEES, max(e["version"] for e in body["events"]), body))
+        self.received.append(Received(OPERATOR_SEES, max(e["version"] for e in body["events"]), body,
+                                      hand_id))
 
     def auditor_events(self, auditor_token: str) -> list[dict[str, Any]]:
         r = self.client.get(f"/v1/tables/{self.table_id}/events", query_string={"limit": 1000},
@@ -288,12 +291,18 @@ def leaks(session: Session, stored: list[StoredEvent]) -> list[tuple[str, int, s
     """Every response that showed its player a card he could not know at that version, or the
     total of a hand holding a card hidden from him."""
     cards = set(DECKS[session.game])
+    # In a game with no secret moves, a settled hand's seed revealed to all tells everyone its
+    # whole deck, and so every card of the hand: its audit reads may show any of them.
+    opened = set() if registry.engine(session.game).info.secret_parameters else {
+        e.data["hand_id"] for e in stored if e.type == "SeedRevealed" and not e.data["auditors_only"]}
     found = []
     for player in [p.id for p in session.players] + [OPERATOR_SEES]:
         timeline = knowledge(stored, player, cards)
         for got in (r for r in session.received if r.player == player):
             version = got.version
             allowed = set().union(*(k for v, k in timeline if v <= version)) if timeline else set()
+            if got.hand in opened:
+                allowed = cards
             shown = strings(got.body) & cards
             if not shown <= allowed:
                 found.append((player, version, shown - allowed))

@@ -33,6 +33,18 @@ def played(client, new_player, worker) -> tuple[Session, str]:
     return session, hand_id
 
 
+@pytest.fixture
+def secret(client, new_player, worker) -> tuple[Session, str]:
+    """A settled hand of Pirate pairs between three players, whose opening cards are chosen in
+    secret (002_ae078369b503c97e.txt): it keeps some events from each seat for good."""
+    session = Session(client, "pirate-pairs", [new_player(f"P{i}", deposit=40) for i in range(3)])
+    session.open({"stake": 5, "turn_timeout_s": 30}, 20)
+    hand_id = session.deal()
+    session.play_hand()
+    session.wait_settled(hand_id)
+    return session, hand_id
+
+
 def leaf(event: dict) -> bytes:
     head = f"{event['position']}\n{event['stream_id']}\n{event['version']}\n{event['hash']}\n"
     return hashlib.sha256(b"\x00" + head.encode() + event["canonical"].encode()).digest()
@@ -94,16 +106,35 @@ def test_a_bundle_signed_by_another_key_or_altered_fails(client, played, auditor
         proved(altered, key)
 
 
-def test_a_players_bundle_withholds_the_deck_and_still_proves_the_hand(client, played):
-    session, hand_id = played
+def test_a_players_bundle_withholds_the_deck_and_still_proves_the_hand(client, secret):
+    session, hand_id = secret
     key = client.get("/.well-known/banco-house-key").json["public_key"]
     player = session.players[0]
     bundle = evidence(client, hand_id, player.auth).json
     assert bundle["redacted"] and bundle["viewer"]["kind"] == "seat"
     opening = next(e for e in bundle["events"] if e["type"].startswith("game."))
-    # The opening event holds the whole deck: the player gets its place and hash, not its bytes.
-    assert opening["canonical"] is None and "deck" not in opening["shown"]["data"]
+    # The opening event holds the whole pile: the player gets its place and hash, not its bytes.
+    assert opening["canonical"] is None and "pile" not in opening["shown"]["data"]
     proved(bundle, key)
+
+
+def test_a_settled_hand_with_no_secret_move_is_given_whole(client, played, auditor):
+    """A settled hand of Sette e mezzo, whose seed every player and the operator receive: the
+    seed tells the whole deck and every move was sent in the open, so every event follows from
+    what they hold. Their bundles give every event as stored, the face-down cards dealt to the
+    other seats included, so that a player's verifier walks every deal too."""
+    session, hand_id = played
+    key = client.get("/.well-known/banco-house-key").json["public_key"]
+    full = evidence(client, hand_id, bearer(auditor)).json
+    texts = [e["canonical"] for e in full["events"]]
+    face_down = [t for t in texts if "CardDealt" in t and "\"visible_to\":[" in t]
+    assert face_down  # cards dealt face down, each for one seat's eyes during play
+    for who in [*(p.auth for p in session.players), OPERATOR]:
+        bundle = evidence(client, hand_id, who).json
+        assert not bundle["redacted"], bundle["viewer"]
+        assert [e["canonical"] for e in bundle["events"]] == texts
+        assert bundle["seeds"] == full["seeds"]
+        proved(bundle, key)
 
 
 def test_a_bundle_withholds_only_what_its_viewer_may_not_see(client, played, auditor):
@@ -138,12 +169,12 @@ def link(previous: bytes, text: dict) -> str:
     return hashlib.sha256(previous + canonical.encode()).hexdigest()
 
 
-def test_a_withheld_events_hash_cannot_be_matched_by_guessing_its_text(client, played, auditor):
+def test_a_withheld_events_hash_cannot_be_matched_by_guessing_its_text(client, secret, auditor):
     """A withheld event's hash covers its stored text, most of which its reader knows (the
     event as shown, the command's metadata) but for a card, one of a few dozen: hashing each
     guess would find it. Each event's text holds a random blind that goes out only inside the
     text itself, so that even the whole text but the blind gives another hash."""
-    session, hand_id = played
+    session, hand_id = secret
     full = evidence(client, hand_id, bearer(auditor)).json
     texts = {e["version"]: e["canonical"] for e in full["events"]}
     blinds = [json.loads(t)["metadata"]["blind"] for t in [*texts.values(),
