@@ -124,6 +124,34 @@ def test_every_card_dealt_or_drawn_is_walked_against_the_deck_by_every_reader(ga
         assert {k for k, c in checks.items() if c["status"] == "failed"} == {"deck"}, checks
 
 
+@pytest.mark.parametrize(("game", "withheld", "seen"), [
+    ("cassino", {"RoundStarted", "CardsDealt", "CardDrawn"}, "TableDealt"),
+    ("pirate-pairs", {"HandOpened", "CardsDealt", "CardDrawn", "DiscardsReshuffled"}, "PlayerChallenged")])
+def test_a_spectator_walks_the_cards_he_sees_past_the_deals_withheld_from_him(game, withheld, seen,
+                                                                               tmp_path):
+    """The deck's order and the hands dealt are withheld from a spectator: each withheld event
+    takes off the deck what the rules deal, so the cards shown to all (Cassino's table,
+    Pirate pairs' challenges) are still walked at their place, and one changed fails there."""
+    bundle = json.loads((VECTORS / f"good-{game}-auditor.json").read_text())
+    bundle["viewer"] = {"kind": "operator"}
+    for e in bundle["events"]:
+        if e["type"].removeprefix("game.") in withheld:
+            e["canonical"] = None
+    for checks in outcomes(bundle, tmp_path)[:2]:  # Banco's own reading needs every event
+        assert checks["deck"]["status"] == "passed" and "withheld" in checks["deck"]["detail"], checks
+    shown = next(e for e in bundle["events"] if e["type"] == f"game.{seen}")
+    body = json.loads(shown["canonical"])
+    data = body["data"]["data"]
+    if "cards" in data:
+        data["cards"][0], data["cards"][1] = data["cards"][1], data["cards"][0]
+    else:
+        data["card"] = "10.1" if data["card"] != "10.1" else "9.1"
+    shown["canonical"] = json.dumps(body)
+    for checks in outcomes(bundle, tmp_path)[:2]:
+        assert checks["deck"]["status"] == "failed", checks["deck"]
+        assert f"version {shown['version']} ({seen})" in checks["deck"]["detail"], checks["deck"]
+
+
 def test_what_a_bundle_withholds_is_skipped_never_passed(tmp_path):
     """A deck check that saw no card at all was reported PASSED. What the viewer's bundle
     cannot check is skipped, by every reader alike."""
