@@ -8,6 +8,7 @@ import ast
 import base64
 import json
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -49,7 +50,9 @@ def expected_failure(path: Path) -> str | None:
 
 
 def test_the_vectors_cover_every_check():
-    assert {p.stem for p in FILES if p.stem.startswith("good-")} == {"good-auditor", "good-player"}
+    assert {p.stem for p in FILES if p.stem.startswith("good-")} == {
+        "good-auditor", "good-player", "good-cassino-auditor", "good-cassino-player",
+        "good-pirate-pairs-auditor", "good-pirate-pairs-player"}
     assert {expected_failure(p) for p in FILES} - {None} == {
         "signature", "inclusion", "chain", "contents", "commitment", "deck", "replay"}
 
@@ -92,6 +95,61 @@ def outcomes(bundle: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]]:
     banco = {name: {"status": {True: "passed", False: "failed", None: "skipped"}[passed],
                     "detail": detail} for name, (passed, detail) in check(bundle, key).items()}
     return [python_verifier(edited)["checks"], node_verifier(edited)["checks"], banco]
+
+
+def edited_version(good: dict[str, Any], bad: dict[str, Any]) -> int:
+    """The version of the first event whose stored text differs between two bundles."""
+    return next(g["version"] for g, b in zip(good["events"], bad["events"], strict=True)
+                if g["canonical"] != b["canonical"])
+
+
+@pytest.mark.parametrize(("game", "tampered"), [("cassino", "fail-deck-cassino-dealt-card"),
+                                                ("pirate-pairs", "fail-deck-pirate-pairs-drawn-card")])
+def test_every_card_dealt_or_drawn_is_walked_against_the_deck_by_every_reader(game, tampered,
+                                                                              tmp_path):
+    """The standalone verifiers compared Cassino's deck and Pirate pairs' pile with the seeds'
+    shuffle, not the cards the events hand out: a card dealt (or drawn) replaced by another,
+    the chain hashed again and signed by the house, gave VERIFIED. Every reader walks each card
+    dealt and drawn against the deck, and names the event where it breaks."""
+    good = json.loads((VECTORS / f"good-{game}-auditor.json").read_text())
+    for checks in outcomes(good, tmp_path):
+        assert checks["deck"]["status"] == "passed", checks["deck"]
+        assert "failed" not in {c["status"] for c in checks.values()}, checks
+    bad = json.loads((VECTORS / f"{tampered}.json").read_text())
+    version = edited_version(good, bad)
+    for checks in outcomes(bad, tmp_path):
+        assert checks["deck"]["status"] == "failed", checks["deck"]
+        assert re.search(rf"\bv(ersion )?{version}\b", checks["deck"]["detail"]), checks["deck"]
+        # The deck's order is the seeds' and the rest holds: only the walk tells.
+        assert {k for k, c in checks.items() if c["status"] == "failed"} == {"deck"}, checks
+
+
+@pytest.mark.parametrize(("game", "withheld", "seen"), [
+    ("cassino", {"RoundStarted", "CardsDealt", "CardDrawn"}, "TableDealt"),
+    ("pirate-pairs", {"HandOpened", "CardsDealt", "CardDrawn", "DiscardsReshuffled"}, "PlayerChallenged")])
+def test_a_spectator_walks_the_cards_he_sees_past_the_deals_withheld_from_him(game, withheld, seen,
+                                                                               tmp_path):
+    """The deck's order and the hands dealt are withheld from a spectator: each withheld event
+    takes off the deck what the rules deal, so the cards shown to all (Cassino's table,
+    Pirate pairs' challenges) are still walked at their place, and one changed fails there."""
+    bundle = json.loads((VECTORS / f"good-{game}-auditor.json").read_text())
+    bundle["viewer"] = {"kind": "operator"}
+    for e in bundle["events"]:
+        if e["type"].removeprefix("game.") in withheld:
+            e["canonical"] = None
+    for checks in outcomes(bundle, tmp_path)[:2]:  # Banco's own reading needs every event
+        assert checks["deck"]["status"] == "passed" and "withheld" in checks["deck"]["detail"], checks
+    shown = next(e for e in bundle["events"] if e["type"] == f"game.{seen}")
+    body = json.loads(shown["canonical"])
+    data = body["data"]["data"]
+    if "cards" in data:
+        data["cards"][0], data["cards"][1] = data["cards"][1], data["cards"][0]
+    else:
+        data["card"] = "10.1" if data["card"] != "10.1" else "9.1"
+    shown["canonical"] = json.dumps(body)
+    for checks in outcomes(bundle, tmp_path)[:2]:
+        assert checks["deck"]["status"] == "failed", checks["deck"]
+        assert f"version {shown['version']} ({seen})" in checks["deck"]["detail"], checks["deck"]
 
 
 def test_what_a_bundle_withholds_is_skipped_never_passed(tmp_path):
@@ -254,3 +312,66 @@ def test_siete_y_media_pays_seven_and_a_half_double_and_both_at_it_four_times(py
     assert replayed(py_verifier, "siete-y-media", both) == []
     both[-1]["data"]["results"] = [row(15, "lost", -20)]
     assert replayed(py_verifier, "siete-y-media", both)
+
+
+def walked_alike(game: str, events: list[dict[str, Any]], seats: list[int], seed: str,
+                 player_seeds: list[str]) -> str | None:
+    """Both verifiers' walk of the cards dealt in `events`: None when it holds, else the one
+    message both give."""
+    from banco_verifier import dealt, shuffle
+
+    unshuffled = shuffle.composition(game, {})
+    assert unshuffled is not None
+    try:
+        dealt.walk(game, events, unshuffled, seats,
+                   lambda cards, label: shuffle.shuffle(cards, seed, player_seeds, label))
+        py = None
+    except dealt.Mismatch as e:
+        py = str(e)
+    js_dir = VERIFIER / "js"
+    script = ("import { readFileSync } from 'node:fs';"
+              f"import {{ composition, shuffle }} from {json.dumps((js_dir / 'checks.mjs').as_uri())};"
+              f"import {{ walk }} from {json.dumps((js_dir / 'dealt.mjs').as_uri())};"
+              "const [game, events, seats, seed, seeds] = JSON.parse(readFileSync(0, 'utf8'));"
+              "let out = null;"
+              "try { walk(game, events, composition(game, {}), seats,"
+              "  (cards, label) => shuffle(cards, seed, seeds, label)); }"
+              "catch (e) { out = e.message; }"
+              "console.log(JSON.stringify(out));")
+    run = subprocess.run(["node", "--input-type=module", "-e", script],
+                         input=json.dumps([game, events, seats, seed, player_seeds]),
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == py
+    return py
+
+
+def test_pirate_pairs_discards_reshuffled_are_walked_as_a_new_pile(py_verifier):
+    """RULES.md §2 (Pirate pairs: when the draw pile is empty the discards are shuffled, seeded,
+    into a new pile). No published hand reshuffles: both walks are held to it on a hand written
+    here, from the deal round the seats to a draw off the new pile, its order shown or withheld."""
+    _, shuffle = py_verifier
+    seed, seeds = "00" * 31 + "07", ["seed-0", "seed-1"]
+    deck = shuffle.shuffle(shuffle.composition("pirate-pairs", {}), seed, seeds)
+    out = [deck[0], deck[2], deck[4]]
+    discards = [deck[6], *out]
+    pile = shuffle.shuffle(discards, seed, seeds, "reshuffle-1")
+
+    def events(reshuffled: list[str] | None, drawn: str) -> list[dict[str, Any]]:
+        plays = [("HandOpened", {"pile": deck, "seats": [{"seat": 0}, {"seat": 1}]}),
+                 ("CardsDealt", {"seat": 0, "cards": out}),
+                 ("CardsDealt", {"seat": 1, "cards": [deck[1], deck[3], deck[5]]}),
+                 ("PlayerChallenged", {"seat": 0, "target": 1, "card": deck[6], "paired": True}),
+                 ("PlayerEliminated", {"seat": 0, "reason": "paired_on_challenge", "cards": out}),
+                 ("DiscardsReshuffled", None if reshuffled is None
+                  else {"reshuffle": 1, "count": len(reshuffled), "pile": reshuffled}),
+                 ("CardDrawn", {"seat": 1, "card": drawn})]
+        return [{"type": t, "data": d, "version": 10 + i} for i, (t, d) in enumerate(plays)]
+
+    for shown in (pile, None):  # the new pile's order shown (an auditor), or withheld
+        assert walked_alike("pirate-pairs", events(shown, pile[0]), [0, 1], seed, seeds) is None
+        wrong = walked_alike("pirate-pairs", events(shown, pile[1]), [0, 1], seed, seeds)
+        assert wrong is not None and wrong.startswith("version 16 (CardDrawn)"), wrong
+    swapped = [pile[1], pile[0], *pile[2:]]
+    wrong = walked_alike("pirate-pairs", events(swapped, pile[1]), [0, 1], seed, seeds)
+    assert wrong is not None and wrong.startswith("version 15 (DiscardsReshuffled)"), wrong

@@ -53,6 +53,32 @@ def _ended(bundle: Bundle) -> dict[str, Any]:
     return dict(orjson.loads(last["canonical"])["data"]["data"])
 
 
+def _has(bundle: Bundle, type_: str) -> bool:
+    return any(e["type"] == type_ for e in bundle["events"])
+
+
+def played_deals(base: str, game: str, options: dict[str, Any], players: int, must_have: str,
+                 attempts: int = 20) -> tuple[Bundle, Bundle]:
+    """A table's first hand of `game` (Cassino, Pirate pairs) whose events hold a `must_have`:
+    its auditor's and first player's bundles, for the walk of the cards dealt and drawn."""
+    http = Http(base)
+    auditor = http.post("/v1/auditors", json={"name": f"vectors-{game}"}, headers=OPERATOR).json["token"]
+    for attempt in range(attempts):
+        seated = [_player(http, f"{game}-{attempt}-{i}") for i in range(players)]
+        session = Session(http, game, seated)  # type: ignore[arg-type]
+        session.open(options, 50)
+        hand_id = session.deal()
+        session.play_hand()
+        session.wait_settled(hand_id)
+        full = evidence(http, hand_id, {"Authorization": f"Bearer {auditor}"})
+        assert full.status_code == 200, full.json
+        if _has(full.json, f"game.{must_have}"):
+            mine = evidence(http, hand_id, session.players[0].auth)
+            assert mine.status_code == 200, mine.json
+            return full.json, mine.json
+    raise AssertionError(f"no hand of {game} had a {must_have}")
+
+
 def played(base: str, attempts: int = 20) -> tuple[Bundle, Bundle, dict[str, Any]]:
     """A table's first hand of Sette e mezzo on the Banco at `base`, ended with a payout: its
     auditor's and first player's bundles, and the house's published key."""
@@ -125,6 +151,32 @@ def _new_seed(body: dict[str, Any]) -> None:
     body["data"]["server_seed"] = "ab" * 32
 
 
+def _another_card(order_key: str, field: str, bundle: Bundle) -> Callable[[dict[str, Any]], None]:
+    """An edit putting, in place of the event's first card, the deck's last one (dealt, if
+    ever, far later): the deck stays the seeds', only the walk of the cards can tell."""
+    opening = next(orjson.loads(e["canonical"]) for e in bundle["events"] if e["type"].startswith("game."))
+    last = opening["data"]["data"][order_key][-1]
+
+    def change(body: dict[str, Any]) -> None:
+        data = body["data"]["data"]
+        if isinstance(data[field], list):
+            data[field][0] = last
+        else:
+            data[field] = last
+
+    return change
+
+
+def tampered_deals(cassino: Bundle, pirate_pairs: Bundle, house: Ed25519PrivateKey) -> dict[str, Bundle]:
+    """A card dealt in Cassino's second packet, and Pirate pairs' first card drawn, replaced by
+    another: the chain recomputed and signed again, the deck's order the seeds'."""
+    c, p = copy.deepcopy(cassino), copy.deepcopy(pirate_pairs)
+    return {"fail-deck-cassino-dealt-card": forged(
+                _edit(c, "game.CardsDealt", _another_card("deck", "cards", c), nth=1), house),
+            "fail-deck-pirate-pairs-drawn-card": forged(
+                _edit(p, "game.CardDrawn", _another_card("pile", "card", p)), house)}
+
+
 def tampered(good: Bundle, house: Ed25519PrivateKey) -> dict[str, Bundle]:
     """Every tampered vector by its file name (without `.json`)."""
     b = lambda: copy.deepcopy(good)  # noqa: E731
@@ -169,12 +221,18 @@ def tampered(good: Bundle, house: Ed25519PrivateKey) -> dict[str, Bundle]:
 
 
 def write(folder: Path, full: Bundle, mine: Bundle, key_doc: dict[str, Any],
-          house: Ed25519PrivateKey) -> None:
-    """The vectors and the house key they are checked with, in `folder`."""
+          house: Ed25519PrivateKey, deals: dict[str, tuple[Bundle, Bundle]] | None = None) -> None:
+    """The vectors and the house key they are checked with, in `folder`; with `deals` (the
+    auditor's and a player's bundles of a Cassino and of a Pirate pairs hand, by game), theirs
+    too."""
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.json"):
         old.unlink()
     files = {"good-auditor": full, "good-player": mine, **tampered(full, house)}
+    for game, (auditors, players) in (deals or {}).items():
+        files.update({f"good-{game}-auditor": auditors, f"good-{game}-player": players})
+    if deals:
+        files.update(tampered_deals(deals["cassino"][0], deals["pirate-pairs"][0], house))
     for name, bundle in files.items():
         (folder / f"{name}.json").write_text(json.dumps(bundle, indent=1, ensure_ascii=False) + "\n")
     (folder / "house-key.json").write_text(json.dumps(key_doc, indent=1) + "\n")
@@ -192,7 +250,11 @@ def banco(admin_url: str, redis_url: str) -> Iterator[tuple[str, Path]]:
 def main(out: Path) -> None:
     with banco(os.environ["DATABASE_URL"], os.environ["REDIS_URL"]) as (base, data):
         full, mine, key_doc = played(base)
-        write(out, full, mine, key_doc, house_key.load(data / "house_key.pem"))
+        # Classic Cassino deals again from the stock whenever the hands are empty: every deal
+        # of the round is in its bundle. A Pirate pairs hand with a draw, the walk's subject.
+        deals = {"cassino": played_deals(base, "cassino", {"stake": 2}, 2, "CardsDealt"),
+                 "pirate-pairs": played_deals(base, "pirate-pairs", {"stake": 2}, 3, "CardDrawn")}
+        write(out, full, mine, key_doc, house_key.load(data / "house_key.pem"), deals)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from banco_verifier import merkle, sevenhalf, shuffle
+from banco_verifier import dealt, merkle, sevenhalf, shuffle
 
 FORMAT = "banco-evidence/1"
 STATEMENT = "banco-checkpoint/1"
@@ -47,12 +47,14 @@ def _parsed(event: dict) -> Any:
 
 
 def _game_events(bundle: dict) -> list[dict]:
-    """The hand's engine events (`{"type", "data"}`) as stored; a withheld one's data None."""
+    """The hand's engine events (`{"type", "data", "version"}`) as stored; a withheld one's
+    data None."""
     out = []
     for e in bundle["events"]:
         if e["type"].startswith("game."):
             body = _parsed(e)
-            out.append({"type": e["type"][5:], "data": None if body is None else body["data"]["data"]})
+            out.append({"type": e["type"][5:], "data": None if body is None else body["data"]["data"],
+                        "version": e["version"]})
     return out
 
 
@@ -198,26 +200,25 @@ def check_deck(bundle: dict) -> str:
     unshuffled = shuffle.composition(bundle["game"], options)
     if unshuffled is None:
         raise Skipped(f"no deck of {bundle['game']} is known here")
-    seeds = [s.get("seed") or "" for s in began["seats"]]
-    deck = shuffle.shuffle(unshuffled, seed, seeds)
+    seeds_of_players = [s.get("seed") or "" for s in began["seats"]]
+    deck = shuffle.shuffle(unshuffled, seed, seeds_of_players)
     said = []
     if opening is not None and opening["data"] is not None:
         recorded = opening["data"].get("deck", opening["data"].get("pile"))
         if recorded != deck:
             raise Failed("the recorded deck order is not the one the seeds give")
         said.append(f"{len(deck)} cards in the order the seeds give")
-    if bundle["game"] in (*SEVEN_HALF_GAMES, "casino-pirate"):
-        drawn = 0
-        for e in games:
-            if e["type"] != "CardDealt":
-                continue
-            if e["data"] is not None and e["data"]["card"] != deck[drawn]:
-                raise Failed(f"card {drawn + 1} dealt is {e['data']['card']}, the deck gives {deck[drawn]}")
-            drawn += 1
-        hidden = sum(e["type"] == "CardDealt" and e["data"] is None for e in games)
-        if drawn > hidden:
-            said.append(f"{drawn - hidden} cards dealt off it in order"
-                        + (f" ({hidden} withheld from this viewer)" if hidden else ""))
+    # The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
+    seats = [s["seat"] for s in ((opening or {}).get("data") or {}).get("seats") or began["seats"]]
+    try:
+        walked = dealt.walk(bundle["game"], games, unshuffled, seats,
+                            lambda cards, label: shuffle.shuffle(cards, seed, seeds_of_players, label))
+    except dealt.Mismatch as e:
+        raise Failed(str(e)) from e
+    if walked is not None and walked.checked:
+        said.append(f"{walked.checked} cards dealt, each the one the seeds give"
+                    + (f" ({walked.withheld} events withheld from this viewer)" if walked.withheld else "")
+                    + (f", not walked past version {walked.lost_at} (withheld)" if walked.lost_at else ""))
     if not said:  # neither the deck's order nor any card dealt is shown to this viewer
         raise Skipped("the deck and the cards dealt are withheld from this viewer")
     return ", ".join(said)

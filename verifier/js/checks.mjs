@@ -1,6 +1,7 @@
 // Every check of a Banco evidence bundle (format banco-evidence/1), with Node's standard library
 // only: an independent reading of the format, sharing no code with Banco or its Python verifier.
 import { createHash, createHmac, createPublicKey, verify as edVerify } from "node:crypto";
+import { Mismatch, walk } from "./dealt.mjs";
 
 export const CHECKS = ["signature", "inclusion", "chain", "contents", "commitment", "deck", "replay"];
 const SEVEN_HALF_GAMES = ["sette-e-mezzo", "siete-y-media"];
@@ -28,7 +29,7 @@ const same = (a, b) => {
 function gameEvents(bundle) {
   return bundle.events.filter((e) => e.type.startsWith("game.")).map((e) => {
     const body = parsed(e);
-    return { type: e.type.slice(5), data: body == null ? null : body.data.data };
+    return { type: e.type.slice(5), data: body == null ? null : body.data.data, version: e.version };
   });
 }
 
@@ -302,22 +303,27 @@ function checkDeck(bundle) {
   const options = opening?.data?.options ?? bundle.options;
   const unshuffled = composition(bundle.game, options);
   if (unshuffled == null) throw new Skipped(`no deck of ${bundle.game} is known here`);
-  const deck = shuffle(unshuffled, seed, began.seats.map((s) => s.seed || ""));
+  const playerSeeds = began.seats.map((s) => s.seed || "");
+  const deck = shuffle(unshuffled, seed, playerSeeds);
   const said = [];
   if (opening && opening.data != null) {
     const recorded = opening.data.deck ?? opening.data.pile;
     if (!same(recorded, deck)) throw new Failed("the recorded deck order is not the one the seeds give");
     said.push(`${deck.length} cards in the order the seeds give`);
   }
-  if ([...SEVEN_HALF_GAMES, "casino-pirate"].includes(bundle.game)) {
-    let drawn = 0, hidden = 0;
-    for (const e of games) {
-      if (e.type !== "CardDealt") continue;
-      if (e.data == null) hidden++;
-      else if (e.data.card !== deck[drawn]) throw new Failed(`card ${drawn + 1} dealt is ${e.data.card}, the deck gives ${deck[drawn]}`);
-      drawn++;
-    }
-    if (drawn > hidden) said.push(`${drawn - hidden} cards dealt off it in order` + (hidden ? ` (${hidden} withheld from this viewer)` : ""));
+  // The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
+  const seats = (opening?.data?.seats ?? began.seats).map((s) => s.seat);
+  let walked;
+  try {
+    walked = walk(bundle.game, games, unshuffled, seats, (cards, label) => shuffle(cards, seed, playerSeeds, label));
+  } catch (e) {
+    if (e instanceof Mismatch) throw new Failed(e.message);
+    throw e;
+  }
+  if (walked != null && walked.checked) {
+    said.push(`${walked.checked} cards dealt, each the one the seeds give`
+      + (walked.withheld ? ` (${walked.withheld} events withheld from this viewer)` : "")
+      + (walked.lost_at ? `, not walked past version ${walked.lost_at} (withheld)` : ""));
   }
   // Neither the deck's order nor any card dealt is shown to this viewer.
   if (!said.length) throw new Skipped("the deck and the cards dealt are withheld from this viewer");
