@@ -83,8 +83,13 @@ def test_each_vector_fails_its_named_check_in_banco_itself(vector):
 def test_a_full_bundle_is_checked_whole_and_a_players_as_far_as_he_may_see():
     full = python_verifier(VECTORS / "good-auditor.json")["checks"]
     assert {k: v["status"] for k, v in full.items()} == dict.fromkeys(full, "passed")
+    # A settled hand of Sette e mezzo hides nothing from its player any more: his bundle is
+    # whole, and he checks all of it.
     mine = python_verifier(VECTORS / "good-player.json")["checks"]
-    assert mine["replay"]["status"] == "skipped" and "withheld" in mine["chain"]["detail"]
+    assert {k: v["status"] for k, v in mine.items()} == dict.fromkeys(mine, "passed")
+    # Pirate pairs' opening cards are chosen in secret: his bundle withholds what he may not see.
+    secret = python_verifier(VECTORS / "good-pirate-pairs-player.json")["checks"]
+    assert "withheld" in secret["chain"]["detail"] and secret["deck"]["status"] == "passed"
 
 
 def outcomes(bundle: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]]:
@@ -156,8 +161,8 @@ def test_what_a_bundle_withholds_is_skipped_never_passed(tmp_path):
     """A deck check that saw no card at all was reported PASSED. What the viewer's bundle
     cannot check is skipped, by every reader alike."""
     bundle = json.loads((VECTORS / "good-player.json").read_text())
-    for e in bundle["events"]:  # every card hidden from this viewer
-        if e["type"] == "game.CardDealt":
+    for e in bundle["events"]:  # the deck and every card dealt hidden from this viewer
+        if e["type"] in ("game.HandStarted", "game.CardDealt"):
             e["canonical"], e["shown"] = None, None
     for checks in outcomes(bundle, tmp_path):
         assert checks["deck"]["status"] == "skipped", checks["deck"]
