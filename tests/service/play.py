@@ -119,7 +119,7 @@ class Session:
         when it is the player's turn), in the middle of play."""
         self.call(player, "get", f"/v1/tables/{self.table_id}/events", query_string={"limit": 1000})
         self.peeks += 1
-        query: dict[str, Any] = {"timeout": 0.3, "turns": "true"}
+        query: dict[str, Any] = {"timeout": 0.1, "turns": "true"}
         headers = player.auth
         if self.ticketed and self.peeks % 2 == 1:
             # As a browser's EventSource does: with a stream ticket of his, and no token.

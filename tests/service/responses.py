@@ -29,7 +29,7 @@ JSON_TYPES = ("application/json", "application/problem+json")
 
 @cache
 def spec() -> dict[str, Any]:
-    return yaml.safe_load(SPEC_PATH.read_text())
+    return yaml.load(SPEC_PATH.read_text(), Loader=yaml.CSafeLoader)
 
 
 def _resolved(item: dict[str, Any]) -> dict[str, Any]:
