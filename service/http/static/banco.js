@@ -93,6 +93,23 @@ export async function api(path, options = {}) {
   return type.includes("json") && !type.includes("ndjson") ? response.json() : response.text();
 }
 
+// The games' display names, name → title, as GET /v1/games (public) gives them: read once per
+// page. People read a game's title ("Casino pirate"), never its internal name; a game the list
+// lacks (or a list that could not be read) shows its name.
+let titles = null;
+export function gameTitles() {
+  titles = titles || api("/v1/games").then((games) => Object.fromEntries(games.map((g) => [g.name, g.title])),
+    () => {
+      titles = null;
+      return {};
+    });
+  return titles;
+}
+
+export function gameTitle(known, name) {
+  return known[name] || name;
+}
+
 // el("a", {href: "/", class: "x", onclick: fn, "aria-label": "..."}, "text", child, [more])
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

@@ -231,7 +231,8 @@ export function createTable(games, onDone) {
       }
       const t = await api("/v1/tables", { method: "POST", json: body });
       fill(note, el("p", {}, "Created table ",
-        el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id), ` (${t.game}).`));
+        el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id),
+        ` (${(games.find((x) => x.name === t.game) || {}).title || t.game}).`));
       note.hidden = false;
       onDone(t);
     });

@@ -2,8 +2,8 @@
 // the state after it as this token may see it; its postings; the server's verification beside
 // the deck checks made again in this browser from the seeds and the events alone; and all of it
 // as a JSON file of evidence.
-import { api, card, describeCard, el, header, page, pathId, saveBlob, showProblem, signInForm, when }
-  from "../banco.js";
+import { api, card, describeCard, el, gameTitle, gameTitles, header, page, pathId, saveBlob, showProblem,
+  signInForm, when } from "../banco.js";
 import { checkHand } from "../deck_check.js";
 import { handView, moneyView, seatsView, turnOf } from "./table_views.js";
 import { playerCell, seatName } from "./seats.js";
@@ -334,12 +334,13 @@ async function render(who) {
     return;
   }
   const game = replay.game;
+  const titles = await gameTitles();
   const you = replay.viewer.kind === "seat" ? replay.viewer.seat : null;
   const seats = el("ul", { class: "seats" }, hand.seats.map((s) => el("li", {}, `seat ${s.seat} `,
     playerCell({ you }, s, null),
     s.seed ? el("span", { class: "muted" }, ` · seed “${s.seed}”`) : "")));
   main.append(el("section", { class: "panel hand-summary", "aria-label": "Hand" },
-    el("p", { class: "lead" }, el("strong", {}, game), ` · hand ${hand.number} at table `,
+    el("p", { class: "lead" }, el("strong", {}, gameTitle(titles, game)), ` · hand ${hand.number} at table `,
       el("a", { href: `/tables/${encodeURIComponent(hand.table_id)}`, class: "mono" }, hand.table_id), " ",
       el("span", { class: ["badge", hand.status === "settled" ? "ok" : "playing"] }, hand.status)),
     el("dl", { class: "kv" },

@@ -3,8 +3,9 @@
 // down, and for a seated player his `legal_actions` as controls, sent with the table's version
 // as If-Match. Everything shown comes from the /v1 API called with the token, so from its
 // redaction.
-import { api, el, fill, follow, header, page, pathId, showProblem, signInForm } from "../banco.js";
-import { TITLES, cardName, cassinoItem, drawCard, handView, moneyView, seatsView } from "./table_views.js";
+import { api, el, fill, follow, gameTitle, gameTitles, header, page, pathId, showProblem, signInForm }
+  from "../banco.js";
+import { cardName, cassinoItem, drawCard, handView, moneyView, seatsView } from "./table_views.js";
 import { playerCell, seatName, seatOffer } from "./seats.js";
 
 const tableId = pathId();
@@ -14,6 +15,7 @@ let busy = false; // a request of ours is in flight
 let newest = 0; // the newest version the stream told of
 let refreshTimer = null;
 let live = null;
+let titles = {}; // the games' display names (GET /v1/games)
 
 const parts = {};
 
@@ -261,8 +263,8 @@ function render(table) {
   newest = Math.max(newest, table.version);
   if (!sameVersion && parts.problem.querySelector(".race") === null) showProblem(parts.problem, null);
 
-  document.title = `${TITLES[table.game] || table.game} ${table.id} · Banco`;
-  parts.title.textContent = `${TITLES[table.game] || table.game} · table `;
+  document.title = `${gameTitle(titles, table.game)} ${table.id} · Banco`;
+  parts.title.textContent = `${gameTitle(titles, table.game)} · table `;
   parts.title.append(el("span", { class: "mono" }, table.id));
   const hand = table.hand;
   fill(parts.facts,
@@ -300,7 +302,8 @@ function restoreFocus(key) {
   (again || parts.actions.querySelector("button, input") || parts.actions).focus();
 }
 
-function start() {
+async function start() {
+  titles = await gameTitles();
   const main = page("Table");
   parts.title = main.querySelector("h1");
   parts.facts = el("p", { class: "table-facts" });

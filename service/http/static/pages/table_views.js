@@ -3,9 +3,6 @@
 // signed-in token; a card it hid (null) is drawn face down.
 import { card, describeCard, el, money } from "../banco.js";
 
-export const TITLES = { "sette-e-mezzo": "Sette e mezzo", "siete-y-media": "Siete y media",
-  "casino-pirate": "Casino pirate", "pirate-pairs": "Pirate pairs", cassino: "Cassino" };
-
 const DECKS = { "sette-e-mezzo": "french", "siete-y-media": "spanish", cassino: "french" };
 
 export function deckOf(game) {
