@@ -253,7 +253,8 @@ export function card(id, options = {}) {
     return el("span", { class: "card back", role: "img", "aria-label": d.label, title: d.label });
   }
   const symbol = d.suit && (!d.word || canDraw(d.suit)) ? d.suit : "";
-  return el("span", { class: ["card", `suit-${d.color}`], role: "img", "aria-label": d.label, title: d.label },
+  return el("span", { class: ["card", `suit-${d.color}`, d.word && "worded"], role: "img", "aria-label": d.label,
+    title: d.label },
     el("span", { class: "rank", "aria-hidden": "true" }, d.rank),
     symbol ? el("span", { class: ["suit", d.word && "emoji"], "aria-hidden": "true" }, symbol) : null,
     d.word ? el("span", { class: "suit-word", "aria-hidden": "true" }, d.word) : null);
