@@ -4,6 +4,7 @@ the token kept in sessionStorage only, and banco.js's API calls, cards and table
 from __future__ import annotations
 
 import urllib.request
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -103,3 +104,76 @@ def test_follow_reads_a_tables_stream_with_the_token(page, api):
     events = page.evaluate("window.seen.events")
     assert {e["hand"] for e in events if e["hand"]} == {hand}
     assert [e["version"] for e in events] == sorted({e["version"] for e in events})
+
+
+def test_spanish_and_pirate_cards_read_in_words_without_an_emoji_font(page):
+    """Their suits were emoji alone, drawn as boxes where no emoji font is (as on this
+    machine): each card now shows its suit's word too, the emoji only where the browser can
+    draw it, and reads its rank and suit as words."""
+    page.goto("/")
+    page.evaluate("""async () => {
+        const b = await import('/static/banco.js');
+        const row = document.createElement('div');
+        row.id = 'cards';
+        row.append(...['7o', '12c', '1e', '10b', 'gem5.2', 'gold.1', 'pebble.3', 'skeleton.1', 'Qh']
+            .map((id) => b.card(id)));
+        document.querySelector('main').append(row);
+    }""")
+    cards = page.locator("#cards")
+    shown = {"7 of oros": ("7", "oros"), "rey of copas": ("12", "copas"), "as of espadas": ("1", "espadas"),
+             "sota of bastos": ("10", "bastos"), "gem 5": ("5", "gem"),
+             "gold coin, worth a half": ("½", "gold"), "pebble, worth nothing": ("0", "pebble"),
+             "skeleton, worth what its holder declares": ("★", "skeleton")}
+    for label, (rank, word) in shown.items():
+        one = cards.get_by_role("img", name=label, exact=True)
+        expect(one).to_have_attribute("title", label)
+        expect(one.locator(".rank")).to_have_text(rank)
+        expect(one.locator(".suit-word")).to_have_text(word)
+        expect(one.locator(".suit-word")).to_be_visible()
+    expect(cards.get_by_role("img", name="queen of hearts", exact=True)).to_have_text("Q♥")
+    # Where the browser would draw a box, no emoji is shown: only the words read.
+    drawn = page.evaluate("""async () => {
+        const b = await import('/static/banco.js');
+        return {missing: b.canDraw('\\u{10FFFE}'), shown: [...document.querySelectorAll('#cards .suit.emoji')]
+            .map((s) => [s.textContent, b.canDraw(s.textContent)])};
+    }""")
+    assert drawn["missing"] is False
+    assert all(ok for _, ok in drawn["shown"]), drawn
+
+
+def test_games_are_shown_by_their_titles_wherever_people_read_them(page, api, served):
+    """Lists, headings and a hand's summary showed a game's internal name ("casino-pirate"):
+    people read the title GET /v1/games gives ("Casino pirate")."""
+    from tests.pages.test_hand_page import play
+
+    titles = {g["name"]: g["title"] for g in api.get("/v1/games")}
+    assert titles["casino-pirate"] == "Casino pirate" and titles["pirate-pairs"] == "Pirate pairs"
+    ada = api.new_player("Titled Ada", deposit=100)
+    table = api.post("/v1/tables", {"game": "casino-pirate"})["id"]
+    api.post(f"/v1/tables/{table}/seats", {"age": 30}, token=ada.token)
+    signed_in(page, ada.token)
+
+    def listed(where: Any) -> Any:
+        return where.locator("tr", has=page.get_by_role("link", name=table, exact=True))
+
+    expect(listed(page.locator("#main"))).to_contain_text("Casino pirate")
+    expect(listed(page.locator("#main"))).not_to_contain_text("casino-pirate")
+    page.goto("/players/me")
+    expect(listed(page.locator("#player-tables"))).to_contain_text("Casino pirate")
+    expect(listed(page.locator("#player-tables"))).not_to_contain_text("casino-pirate")
+    page.goto(f"/tables/{table}")
+    expect(page.locator("h1")).to_have_text(f"Casino pirate · table {table}")
+    expect(page).to_have_title(f"Casino pirate {table} · Banco")
+
+    played = play(api, "pirate-pairs")
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, played.players[0].token)
+    page.goto(f"/hands/{played.hand}")
+    expect(page.get_by_role("region", name="Hand").locator(".lead")).to_contain_text("Pirate pairs · hand 1")
+    expect(page.get_by_role("region", name="Hand")).not_to_contain_text("pirate-pairs")
+
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    expect(listed(page.locator("#tables"))).to_contain_text("Casino pirate")
+    expect(listed(page.locator("#tables"))).not_to_contain_text("casino-pirate")

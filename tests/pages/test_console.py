@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -107,3 +108,30 @@ def test_a_refused_form_says_what_the_api_said_of_each_field(page, served):
     page.get_by_role("button", name="Create the table").click()
     fields = page.locator("#h-new-table").locator("xpath=..").locator("ul.problem-fields")
     expect(fields).to_contain_text("options.min_bet: min_bet must not exceed max_bet")
+
+
+def test_a_new_submission_on_the_desk_clears_the_outcome_before_it(page, api, served):
+    """A deposit's success note stayed beside a later withdrawal's problem, as if both held:
+    each submission clears the outcome shown before it, so only the latest shows."""
+    ada = api.new_player("Desk Ada", deposit=10)
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    page.get_by_role("button", name=re.compile("^Manage Desk Ada ")).click()
+    desk = page.locator("#desk")
+    note, problem = desk.locator("#desk-note"), desk.get_by_role("alert")
+    desk.get_by_label("Deposit amount").fill("5")
+    desk.get_by_role("button", name="Deposit", exact=True).click()
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("Deposited 5 to Desk Ada: balance now 15")
+    # More than the wallet holds: refused, and the deposit's note is gone.
+    desk.get_by_label("Withdraw amount").fill("1000")
+    desk.get_by_role("button", name="Withdraw", exact=True).click()
+    expect(problem).to_be_visible()
+    expect(note).to_be_hidden()
+    expect(desk).not_to_contain_text("Deposited")
+    # And the other way: a success after the refusal shows alone.
+    desk.get_by_label("Deposit amount").fill("2")
+    desk.get_by_role("button", name="Deposit", exact=True).click()
+    expect(note).to_contain_text("Deposited 2 to Desk Ada: balance now 17")
+    expect(problem).to_have_count(0)
+    assert api.get(f"/v1/players/{ada.id}/balance")["balance"] == 17

@@ -360,12 +360,12 @@ def test_each_step_draws_the_table_as_its_viewer_saw_it_and_a_link_jumps_there(p
     expect(page.locator("#step-position")).to_have_text(f"Step {mid['step']} of {n}")
     assert page.evaluate("location.hash") == f"#step-{mid['step']}"
     felt = page.get_by_role("region", name="The table after this step")
-    yours = felt.get_by_role("region", name="Seat 0 (you)")
+    yours = felt.get_by_role("region", name="Seat 1 · P0 (you)")
     expect(yours.get_by_role("img")).to_have_count(len(mine["cards"]))
     for card in mine["cards"]:
         expect(yours.get_by_role("img", name=label(card))).to_have_count(1)
-    expect(felt.get_by_role("region", name="Seat 1").get_by_role("img", name="face-down card")).to_have_count(
-        theirs["count"])
+    theirs_shown = felt.get_by_role("region", name="Seat 2 · P1")
+    expect(theirs_shown.get_by_role("img", name="face-down card")).to_have_count(theirs["count"])
     on_table = felt.get_by_role("region", name="On the table")
     for item in mid["state"]["table"]:
         for card in item["cards"]:

@@ -137,7 +137,7 @@ def test_two_players_play_sette_e_mezzo_and_a_round_of_cassino(api, open_page):
     expect(bob_pg.get_by_role("button", name="Stand")).to_be_focused()
     # Cards as cards: his own face-down card shown to him, to Ada only its back.
     expect(bob_pg.get_by_role("img", name=re.compile(", face down$"))).to_have_count(1)
-    bob_hand = ada_pg.get_by_role("region", name="Seat 1")
+    bob_hand = ada_pg.get_by_role("region", name="Seat 2 · Bob")
     expect(bob_hand.get_by_role("img", name="face-down card")).to_have_count(1)
     shot(bob_pg, "sette-play")
     bob_pg.keyboard.press("Enter")
@@ -190,7 +190,7 @@ def test_a_move_on_a_stale_version_shows_the_race_and_the_fresh_table(api, page)
     expect(page.get_by_role("alert")).to_contain_text("Too late: The table moved on before your move")
     expect(page.get_by_role("alert")).to_contain_text("412 stale_version")
     shows_version(page, now["version"])
-    expect(page.get_by_role("region", name="Seat 1")).to_contain_text("has chosen")
+    expect(page.get_by_role("region", name="Seat 2 · Bob")).to_contain_text("has chosen")
     shot(page, "race")
     # Nothing was played for Ada; she chooses again, on the fresh table.
     assert api.get(f"/v1/tables/{table}", token=ada.token)["legal_actions"] == now["legal_actions"]
@@ -351,7 +351,7 @@ def test_a_seven_and_a_half_stake_sits_in_escrow_until_the_settlement_pays_it(ap
     offer = api.get(f"/v1/tables/{table}", token=bob.token)
     api.post(f"/v1/tables/{table}/actions", {"type": "bet", "amount": 4}, token=bob.token,
              headers={"If-Match": f'"{offer["version"]}"'})
-    expect(money.locator("dd[data-money='staked']")).to_have_text("4 (seat 1 4)")
+    expect(money.locator("dd[data-money='staked']")).to_have_text("4: 4 on seat 2 (Bob)")
     expect(money.locator("dd[data-money='escrow']")).to_contain_text("4")
     # Bob stands, Ada plays the bank to its end: the page shows what the settlement paid.
     for _ in range(60):
@@ -394,5 +394,146 @@ def test_a_hand_is_named_a_bet_only_beside_another_of_its_seat(page):
         return [names(view('casino-pirate', [hand(0, 0), hand(1, 1)])),
                 names(view('siete-y-media', [hand(1, 0), hand(1, 1), hand(0, 0)]))];
     }""")
-    assert titles == [["Seat 2 · meneur", "Seat 0", "Seat 1"],
-                      ["Seat 2 · banker", "Seat 1 · bet 1", "Seat 1 · bet 2", "Seat 0"]]
+    assert titles == [["Seat 3 · meneur", "Seat 1", "Seat 2"],
+                      ["Seat 3 · banker", "Seat 2 · bet 1", "Seat 2 · bet 2", "Seat 1"]]
+
+
+# Two seated players whose chairs are not their places in the hand's order (a player left): Bob
+# plays first from chair 2, Cid second from chair 3. The viewer is Bob.
+SEATS_AFTER_A_LEAVE = """
+    const seats = [{seat: 0, chair: 1, player_id: 'pl_bob', name: 'Bob', balance: 20},
+                   {seat: 1, chair: 2, player_id: 'pl_cid', name: 'Cid', balance: 20}];
+    const hand = (seat) => ({seat, index: seat, stake: 2, status: 'open', cards: [], face_up: []});
+    const sevenHalf = (game) => ({game, you: 0, turn: null, seats, options: {}, view: {
+        phase: {name: 'settled'}, cards_left: 30, stake: 0, next_banker: 1, banker: 1,
+        bank: {seat: 1, index: -1, stake: 0, status: 'stood', cards: [], face_up: []}, hands: [hand(0)],
+        results: [{seat: 0, index: 0, stake: 2, total_display: '5', outcome: 'lost', net: -2},
+                  {seat: 1, index: -1, banker: true, total_display: '6', outcome: 'won', net: 2}]}});
+    const tables = {
+        'sette-e-mezzo': sevenHalf('sette-e-mezzo'), 'siete-y-media': sevenHalf('siete-y-media'),
+        'casino-pirate': sevenHalf('casino-pirate'),
+        'pirate-pairs': {game: 'pirate-pairs', you: 0, turn: null, seats, options: {}, view: {
+            phase: {name: 'finished', winner: 1}, pile_count: 0, pot: 10, discards: [],
+            players: [{seat: 0, in: false, row: [], hand_count: 0},
+                      {seat: 1, in: true, row: [], hand_count: 0}]}},
+        cassino: {game: 'cassino', you: 0, turn: null, seats, options: {}, view: {
+            round: 1, target: 21, dealer: 1, teams: null, stake: 5, pot: 10,
+            phase: {name: 'round_over', winner: 0, winning_seats: [0]}, stock: {count: 0},
+            table: [{id: 'b1', kind: 'build', value: 9, owner: 0, reserved: false, cards: ['4h', '5d']}],
+            hands: [{seat: 0, count: 0, cards: []}, {seat: 1, count: 0}],
+            captured: [{seat: 0, count: 3, cards: [], sweeps: 0}, {seat: 1, count: 1, cards: [], sweeps: 0}],
+            scores: [5, 3], round_points: [{cards: 1, total: 5}, {cards: 0, total: 3}]}},
+    };
+"""
+
+
+def test_every_game_names_a_seat_as_the_seats_table_numbers_it(page):
+    """The felt numbered seats from 0 (the API's place in the hand's order: "Seat 0 (you)",
+    "Dealer: seat 1", "Winner: seat 1", "build 9 · seat 0") while the seats table counts chairs
+    from 1, and the two parted further once a player had left. In all five games every seat a
+    person reads is now the seats table's number, with its player's name and "(you)"."""
+    page.goto("/")
+    got = page.evaluate("""async () => {
+        const {handView, moneyView, seatsView} = await import('/static/pages/table_views.js');
+        """ + SEATS_AFTER_A_LEAVE + """
+        const out = {};
+        const all = (box, css, f) => [...box.querySelectorAll(css)].map(f);
+        for (const [game, table] of Object.entries(tables)) {
+            const box = document.createElement('div');
+            box.append(...handView(table).filter(Boolean), moneyView(table) || '', seatsView(table));
+            document.querySelector('main').append(box);
+            out[game] = {
+                text: box.innerText,
+                facts: box.querySelector('.felt-facts').innerText,
+                hands: all(box, 'section.hand-box:not(.wide)', (s) => s.getAttribute('aria-label')),
+                results: all(box, 'table.results tbody tr', (r) => r.cells[0].innerText),
+                builds: all(box, '.build', (b) => [b.getAttribute('aria-label'),
+                                                   b.querySelector('.build-label').innerText]),
+                chairs: all(box, 'table.seats tbody th', (th) => th.innerText),
+            };
+            box.remove();
+        }
+        return out;
+    }""")
+    for game in ("sette-e-mezzo", "siete-y-media", "casino-pirate"):
+        bank = "meneur" if game == "casino-pirate" else "banker"
+        assert got[game]["hands"] == [f"Seat 3 · Cid · {bank}", "Seat 2 · Bob (you)"], game
+        assert "Next bank: seat 3 (Cid)" in got[game]["facts"], game
+        assert got[game]["results"] == ["Seat 2 · Bob (you)", "Seat 3 · Cid · bank"], game
+        assert "2 on seat 2 (Bob, you)" in got[game]["text"], game
+    assert "Winner: seat 3 (Cid)" in got["pirate-pairs"]["facts"]
+    assert got["pirate-pairs"]["hands"] == ["Seat 2 · Bob (you)", "Seat 3 · Cid"]
+    cassino = got["cassino"]
+    assert "Dealer: seat 3 (Cid)" in cassino["facts"] and "Winner: seat 2 (Bob, you)" in cassino["facts"]
+    assert cassino["builds"] == [["build of 9, owned by seat 2 (Bob, you)", "build 9 · seat 2 (Bob, you)"]]
+    assert cassino["hands"] == ["Seat 2 · Bob (you)", "Seat 3 · Cid"]
+    assert cassino["results"] == ["Seat 2 (Bob, you)", "Seat 3 (Cid)"]
+    for game, shown in got.items():
+        assert shown["chairs"] == ["2", "3"], game
+        assert not re.search(r"\b[Ss]eat [01]\b|\bSide \d", shown["text"]), (game, shown["text"])
+
+
+def test_after_a_player_left_the_felt_and_the_seats_table_agree_on_each_seat(api, open_page):
+    """Once Ada left, Bob played first from chair 2: the seats table said 2 and the felt "Seat
+    0". Both now say seat 2, the hand boxes with the players' names."""
+    players = [api.new_player(name, deposit=100) for name in ("Ada", "Bob", "Cid")]
+    table, (ada, bob, cid) = seated(api, "sette-e-mezzo", players, max_bet=5)
+    api.call("DELETE", f"/v1/tables/{table}/seats/{ada.id}", token=ada.token)
+    seats = api.get(f"/v1/tables/{table}")["seats"]
+    assert [(s["seat"], s["chair"], s["name"]) for s in seats] == [(0, 1, "Bob"), (1, 2, "Cid")]
+    bob_pg = at_table(open_page, bob, table)
+    expect(bob_pg.locator("table.seats tbody th")).to_have_text(["2", "3"])
+    expect(bob_pg.locator(".table-facts")).to_contain_text("You sit in seat 2")
+    deal(bob_pg)
+    view = api.get(f"/v1/tables/{table}", token=bob.token)
+    shows_version(bob_pg, view["version"])
+    named = {0: "Seat 2 · Bob (you)", 1: "Seat 3 · Cid"}
+    role = {view["view"]["bank"]["seat"]: " · banker"}
+    felt = bob_pg.locator("section.felt")
+    expect(felt.locator("section.hand-box")).to_have_count(1 + len(view["view"]["hands"]))
+    for h in [view["view"]["bank"], *view["view"]["hands"]]:
+        expect(felt.get_by_role("region", name=named[h["seat"]] + role.get(h["seat"], ""),
+                                exact=True)).to_be_visible()
+    expect(felt).not_to_contain_text(re.compile(r"\b[Ss]eat [01]\b"))
+    # The bet of the one who is not the banker, in the money as in the felt.
+    better = next(p for p in (bob, cid) if api.get(f"/v1/tables/{table}", token=p.token)["legal_actions"])
+    offer = api.get(f"/v1/tables/{table}", token=better.token)
+    api.post(f"/v1/tables/{table}/actions", {"type": "bet", "amount": 3}, token=better.token,
+             headers={"If-Match": f'"{offer["version"]}"'})
+    on = "seat 2 (Bob, you)" if better is bob else "seat 3 (Cid)"
+    expect(bob_pg.locator("dd[data-money='staked']")).to_have_text(f"3: 3 on {on}")
+
+
+def test_a_finished_games_winner_is_named_by_seat_and_name(api, page):
+    """A Pirate pairs game's end said "Winner: seat 1" (the API's 0-based seat) and its
+    settlement paid "the seat of pl_…" (a player id, once the table was over and its seats gone).
+    The winner is named as the seats are, with his name, and "(you)" on his own page."""
+    from tests.pages.test_hand_page import play as play_a_hand
+
+    played = play_a_hand(api, "pirate-pairs")
+    hand = api.get(f"/v1/hands/{played.hand}")
+    last = [s["state"] for s in api.get(f"/v1/hands/{played.hand}/replay")["steps"] if s["state"]][-1]
+    winner = last["phase"]["winner"]
+    seat = next(s for s in hand["seats"] if s["seat"] == winner)
+    winner_player = next(p for p in played.players if p.id == seat["player_id"])
+    other = next(p for p in played.players if p is not winner_player)
+
+    signed_in(page, winner_player.token)
+    page.goto(f"/hands/{played.hand}")
+    expect(page.locator("#step-position")).to_contain_text("Step 1 of")
+    page.keyboard.press("End")
+    felt = page.locator("#step-detail .felt-facts")
+    expect(felt).to_contain_text(f"Winner: seat {winner + 1} ({seat['name']}, you)")
+    # The table is over: its settlement names the winner's seat by his name.
+    page.goto(f"/tables/{hand['table_id']}")
+    paid = page.locator("dd[data-money='settlement']")
+    expect(paid).to_contain_text(f"the pot → the seat of {seat['name']}")
+    expect(paid).not_to_contain_text(winner_player.id)
+
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, other.token)
+    page.goto(f"/hands/{played.hand}")
+    expect(page.locator("#step-position")).to_contain_text("Step 1 of")
+    page.keyboard.press("End")
+    expect(felt).to_contain_text(f"Winner: seat {winner + 1} ({seat['name']})")
+    expect(felt).not_to_contain_text("you")

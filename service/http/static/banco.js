@@ -93,6 +93,23 @@ export async function api(path, options = {}) {
   return type.includes("json") && !type.includes("ndjson") ? response.json() : response.text();
 }
 
+// The games' display names, name → title, as GET /v1/games (public) gives them: read once per
+// page. People read a game's title ("Casino pirate"), never its internal name; a game the list
+// lacks (or a list that could not be read) shows its name.
+let titles = null;
+export function gameTitles() {
+  titles = titles || api("/v1/games").then((games) => Object.fromEntries(games.map((g) => [g.name, g.title])),
+    () => {
+      titles = null;
+      return {};
+    });
+  return titles;
+}
+
+export function gameTitle(known, name) {
+  return known[name] || name;
+}
+
 // el("a", {href: "/", class: "x", onclick: fn, "aria-label": "..."}, "text", child, [more])
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -165,31 +182,68 @@ function fieldErrors(errors, path = []) {
 // Cards. French ids: rank + s/h/d/c (`10d`, `Qs`); Spanish: 1..7, 10..12 + o/c/e/b; the pirate
 // decks' `gem5.2`, `gold.1`, `pebble.3`, `skeleton.1` and pirate pairs' `7.3`. A null id is a
 // card the API hid from this viewer: shown face down.
+//
+// A card reads as words to a screen reader (its label, "7 of oros"), and shows its rank and its
+// suit as text: the Spanish and pirate suits are emoji, which a system without an emoji font
+// draws as boxes, so their cards also show the suit's word, and the emoji only where this
+// browser can draw it. French suits (♠♥♦♣) are in every text font.
 const FRENCH = { s: ["♠", "spades", "black"], h: ["♥", "hearts", "red"],
   d: ["♦", "diamonds", "red"], c: ["♣", "clubs", "black"] };
 const SPANISH = { o: ["🪙", "oros", "gold"], c: ["🏆", "copas", "red"],
   e: ["🗡", "espadas", "blue"], b: ["🪵", "bastos", "green"] };
 const FRENCH_RANKS = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const SPANISH_RANKS = { 1: "as", 10: "sota", 11: "caballo", 12: "rey" };
+const PIRATE = { gold: ["🪙", "½", "gold", "gold coin, worth a half", "gold"],
+  pebble: ["🪨", "0", "pebble", "pebble, worth nothing", "black"],
+  skeleton: ["💀", "★", "skeleton", "skeleton, worth what its holder declares", "black"] };
 
+// {rank, suit (its symbol), word (the suit's word shown on the card, or "" where the symbol is
+// text), label (the card in words), color}.
 export function describeCard(id, { deck } = {}) {
-  if (id === null || id === undefined) return { rank: "", suit: "", label: "face-down card", color: "back" };
+  if (id === null || id === undefined) return { rank: "", suit: "", word: "", label: "face-down card", color: "back" };
   let m = /^(gem)(\d)\.\d+$|^(gold|pebble|skeleton)\.\d+$/.exec(id);
   if (m) {
-    if (m[1]) return { rank: m[2], suit: "💎", label: `gem ${m[2]}`, color: "blue" };
-    const [sym, value] = { gold: ["🪙", "½"], pebble: ["🪨", "0"], skeleton: ["💀", "★"] }[m[3]];
-    return { rank: value, suit: sym, label: m[3], color: m[3] === "gold" ? "gold" : "black" };
+    if (m[1]) return { rank: m[2], suit: "💎", word: "gem", label: `gem ${m[2]}`, color: "blue" };
+    const [sym, value, word, label, color] = PIRATE[m[3]];
+    return { rank: value, suit: sym, word, label, color };
   }
   m = /^(\d+)\.\d+$/.exec(id);
-  if (m) return { rank: m[1], suit: "", label: `pirate pair ${m[1]}`, color: "black" };
+  if (m) return { rank: m[1], suit: "", word: "", label: `pirate pair ${m[1]}`, color: "black" };
   m = /^(A|K|Q|J|\d{1,2})([shdcoeb])$/.exec(id);
-  if (!m) return { rank: id, suit: "", label: `card ${id}`, color: "black" };
+  if (!m) return { rank: id, suit: "", word: "", label: `card ${id}`, color: "black" };
   const [, rank, s] = m;
   const spanish = deck === "spanish" || (deck !== "french" &&
     ("oeb".includes(s) || (s === "c" && ["1", "11", "12"].includes(rank))));
   const [sym, suitName, color] = (spanish ? SPANISH : FRENCH)[s];
   const rankName = (spanish ? SPANISH_RANKS : FRENCH_RANKS)[rank] || rank;
-  return { rank, suit: sym, label: `${rankName} of ${suitName}`, color };
+  return { rank, suit: sym, word: spanish ? suitName : "", label: `${rankName} of ${suitName}`, color };
+}
+
+// Whether this browser draws `symbol` (an emoji) as a glyph rather than as the box of a missing
+// one: drawn on a canvas, it must differ from a character no font has. Asked once per symbol.
+const drawable = new Map();
+export function canDraw(symbol) {
+  if (!drawable.has(symbol)) {
+    let ok = false;
+    try {
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 32;
+      const g = canvas.getContext("2d", { willReadFrequently: true });
+      const pixels = (text) => {
+        g.clearRect(0, 0, 32, 32);
+        g.fillText(text, 0, 0);
+        return g.getImageData(0, 0, 32, 32).data.join();
+      };
+      g.textBaseline = "top";
+      g.font = `24px ${getComputedStyle(document.documentElement).getPropertyValue("--emoji-font") || "sans-serif"}`;
+      const drawn = pixels(symbol);
+      ok = drawn !== pixels("\u{10FFFD}") && drawn !== pixels("");
+    } catch {
+      ok = false;
+    }
+    drawable.set(symbol, ok);
+  }
+  return drawable.get(symbol);
 }
 
 // A card as an element; `options.deck` ("french" or "spanish") settles ids both decks have.
@@ -198,9 +252,12 @@ export function card(id, options = {}) {
   if (d.color === "back") {
     return el("span", { class: "card back", role: "img", "aria-label": d.label, title: d.label });
   }
-  return el("span", { class: ["card", `suit-${d.color}`], role: "img", "aria-label": d.label, title: d.label },
+  const symbol = d.suit && (!d.word || canDraw(d.suit)) ? d.suit : "";
+  return el("span", { class: ["card", `suit-${d.color}`, d.word && "worded"], role: "img", "aria-label": d.label,
+    title: d.label },
     el("span", { class: "rank", "aria-hidden": "true" }, d.rank),
-    el("span", { class: "suit", "aria-hidden": "true" }, d.suit));
+    symbol ? el("span", { class: ["suit", d.word && "emoji"], "aria-hidden": "true" }, symbol) : null,
+    d.word ? el("span", { class: "suit-word", "aria-hidden": "true" }, d.word) : null);
 }
 
 // Server-Sent Events read with fetch (EventSource cannot send Authorization): yields

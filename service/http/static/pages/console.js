@@ -69,7 +69,7 @@ async function tablesSection(games, operator) {
     return api(`/v1/tables?${q}`);
   }, (t) => el("tr", {},
     el("td", {}, el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id)),
-    el("td", {}, t.game), el("td", {}, badge(t.status)),
+    el("td", {}, (games.find((g) => g.name === t.game) || {}).title || t.game), el("td", {}, badge(t.status)),
     el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands),
     operator ? el("td", {}, t.status === "open" ? el("button", { type: "button", class: "secondary",
       "aria-label": `Close table ${t.id}`, title: "Cash out every seat and end the table",

@@ -19,7 +19,7 @@ export function registerPlayer(onDone) {
     field("new-player-name", "Name", name), go);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    busy(go, problem, async () => {
+    busy(go, { problem, note }, async () => {
       const made = await api("/v1/players", { method: "POST", json: { name: name.value.trim() },
         headers: { "Idempotency-Key": idempotencyKey() } });
       tell(note, `Registered ${made.player.name} (${made.player.id}). Their token:`, made.token);
@@ -50,7 +50,7 @@ export function playerDesk(onChange) {
       field(`${id}-amount`, `${word} amount`, amount), field(`${id}-reason`, `${word} reason`, reason), go);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      busy(go, problem, async () => {
+      busy(go, { problem, note }, async () => {
         const done = await api(`/v1/players/${encodeURIComponent(p.id)}/${kind}`, { method: "POST",
           json: { amount: Number(amount.value), reason: reason.value.trim() },
           headers: { "Idempotency-Key": idempotencyKey() } });
@@ -68,12 +68,12 @@ export function playerDesk(onChange) {
     note.hidden = true;
     const path = `/v1/players/${encodeURIComponent(p.id)}`;
     const issue = el("button", { type: "button", class: "secondary" }, "Issue a new token");
-    issue.addEventListener("click", () => busy(issue, problem, async () => {
+    issue.addEventListener("click", () => busy(issue, { problem, note }, async () => {
       const got = await api(`${path}/token`, { method: "POST", headers: { "Idempotency-Key": idempotencyKey() } });
       tell(note, `A new token for ${playerName(p)} (the ones before stop working):`, got.token);
     }));
     const revoke = el("button", { type: "button", class: "secondary" }, "Revoke tokens");
-    revoke.addEventListener("click", () => busy(revoke, problem, async () => {
+    revoke.addEventListener("click", () => busy(revoke, { problem, note }, async () => {
       await api(`${path}/token`, { method: "DELETE" });
       tell(note, `${playerName(p)}'s tokens are revoked: he is signed out until a new token is issued.`);
     }));
@@ -83,11 +83,11 @@ export function playerDesk(onChange) {
       const yes = el("button", { type: "button", class: "danger" }, `Yes, erase ${playerName(p)}`);
       const no = el("button", { type: "button", class: "secondary" }, "Cancel");
       no.addEventListener("click", () => { confirmBox.hidden = true; erase.focus(); });
-      yes.addEventListener("click", () => busy(yes, problem, async () => {
+      yes.addEventListener("click", () => busy(yes, { problem, note }, async () => {
         const erased = await api(`${path}/erasure`, { method: "POST" });
         confirmBox.hidden = true;
-        tell(note, `Player ${erased.id} is erased: his name reads as erased everywhere.`);
         show(erased);
+        tell(note, `Player ${erased.id} is erased: his name reads as erased everywhere.`);
         onChange();
       }));
       fill(confirmBox, el("p", {}, el("strong", {}, `Erase ${playerName(p)}? `),
@@ -120,7 +120,7 @@ export function auditorsDesk() {
     field("new-auditor-name", "Auditor's name", name), go);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    busy(go, problem, async () => {
+    busy(go, { problem, note }, async () => {
       const made = await api("/v1/auditors", { method: "POST", json: { name: name.value.trim() },
         headers: { "Idempotency-Key": idempotencyKey() } });
       tell(note, `Registered auditor ${made.name} (${made.id}). Their token:`, made.token);
@@ -132,11 +132,11 @@ export function auditorsDesk() {
   const issue = el("button", { type: "button", class: "secondary" }, "Issue an auditor token");
   const revoke = el("button", { type: "button", class: "secondary" }, "Revoke the auditor's tokens");
   const path = () => `/v1/auditors/${encodeURIComponent(auditorId.value.trim())}/token`;
-  issue.addEventListener("click", () => busy(issue, problem, async () => {
+  issue.addEventListener("click", () => busy(issue, { problem, note }, async () => {
     const got = await api(path(), { method: "POST", headers: { "Idempotency-Key": idempotencyKey() } });
     tell(note, `A new token for auditor ${got.subject}:`, got.token);
   }));
-  revoke.addEventListener("click", () => busy(revoke, problem, async () => {
+  revoke.addEventListener("click", () => busy(revoke, { problem, note }, async () => {
     await api(path(), { method: "DELETE" });
     tell(note, `Auditor ${auditorId.value.trim()}'s tokens are revoked.`);
   }));
@@ -222,7 +222,7 @@ export function createTable(games, onDone) {
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     if (!form.reportValidity()) return;
-    busy(go, problem, async () => {
+    busy(go, { problem, note }, async () => {
       const body = { game: game.value, options: optionsOf(form) };
       if (variant.value) {
         body.variant = variant.value;
@@ -231,7 +231,8 @@ export function createTable(games, onDone) {
       }
       const t = await api("/v1/tables", { method: "POST", json: body });
       fill(note, el("p", {}, "Created table ",
-        el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id), ` (${t.game}).`));
+        el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id),
+        ` (${(games.find((x) => x.name === t.game) || {}).title || t.game}).`));
       note.hidden = false;
       onDone(t);
     });

@@ -14,10 +14,18 @@ export function tell(where, text, secret, { id, advice } = {}) {
   where.hidden = false;
 }
 
-// Run `work` for a form's button: disabled while it runs, its problem shown in `problem`.
-export async function busy(button, problem, work) {
+// Run `work` for a form's button: disabled while it runs, its problem shown in `problem`. The
+// outcome shown before (a problem, or the `note` of a success when the section has one) goes
+// as the new request leaves, so that only the latest shows: `where` is the problem box, or
+// {problem, note}.
+export async function busy(button, where, work) {
+  const { problem, note = null } = where instanceof Element ? { problem: where } : where;
   button.disabled = true;
   showProblem(problem, null);
+  if (note) {
+    note.hidden = true;
+    note.replaceChildren();
+  }
   try {
     await work();
   } catch (e) {

@@ -30,13 +30,13 @@ export function keysSection(who) {
     const live = k.status === "active";
     const rotate = el("button", { type: "button", class: "secondary", "aria-label": `Rotate key ${k.id}` }, "Rotate");
     const revoke = el("button", { type: "button", class: "danger", "aria-label": `Revoke key ${k.id}` }, "Revoke");
-    rotate.addEventListener("click", () => busy(rotate, problem, async () => {
+    rotate.addEventListener("click", () => busy(rotate, { problem, note }, async () => {
       const got = await api(`/v1/keys/${encodeURIComponent(k.id)}/rotation`, { method: "POST",
         headers: { "Idempotency-Key": crypto.randomUUID() } });
       tell(note, `Key ${got.key.id} (${got.key.name}) has a new secret; the old one no longer works:`, got.secret, KEPT);
       await show();
     }));
-    revoke.addEventListener("click", () => busy(revoke, problem, async () => {
+    revoke.addEventListener("click", () => busy(revoke, { problem, note }, async () => {
       await api(`/v1/keys/${encodeURIComponent(k.id)}`, { method: "DELETE" });
       tell(note, `Key ${k.id} (${k.name}) is revoked: it no longer works.`);
       await show();
@@ -73,7 +73,7 @@ export function keysSection(who) {
 
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    busy(go, problem, async () => {
+    busy(go, { problem, note }, async () => {
       const chosen = [...scopes.querySelectorAll("input:checked")].map((i) => i.value);
       const json = { name: name.value.trim(), scopes: chosen };
       if (expires.value) json.expires_at = new Date(expires.value).toISOString();

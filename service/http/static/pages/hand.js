@@ -2,11 +2,11 @@
 // the state after it as this token may see it; its postings; the server's verification beside
 // the deck checks made again in this browser from the seeds and the events alone; and all of it
 // as a JSON file of evidence.
-import { api, card, describeCard, el, header, page, pathId, saveBlob, showProblem, signInForm, when }
-  from "../banco.js";
+import { api, card, describeCard, el, gameTitle, gameTitles, header, page, pathId, saveBlob, showProblem,
+  signInForm, when } from "../banco.js";
 import { checkHand } from "../deck_check.js";
 import { handView, moneyView, seatsView, turnOf } from "./table_views.js";
-import { playerCell, seatName } from "./seats.js";
+import { playerCell, seatName, seatNumber } from "./seats.js";
 import { available } from "../fair_deck.js";
 import { disputesSection } from "./hand_disputes.js";
 
@@ -69,10 +69,14 @@ function kv(object, game) {
   }));
 }
 
+// The seats of the hand as the pages number them (seats.js: from 1, in the hand's order, its
+// line-up recording no chairs).
+let lineup = { seats: [] };
+
 // What a step did, in a few words.
 function summary(step) {
   const d = step.data;
-  const seat = Number.isInteger(d.seat) ? `seat ${d.seat}` : "";
+  const seat = Number.isInteger(d.seat) ? `seat ${seatNumber(lineup, d.seat)}` : "";
   switch (step.type) {
     case "HandBegan": return `hand ${d.number}, ${d.seats.length} seats`;
     case "TreasurePosted": return `${d.amount} ${d.reason}`;
@@ -99,7 +103,7 @@ function cause(step, seats) {
   return el("dl", { class: "kv" },
     el("dt", {}, "by"), el("dd", {}, actorLink(c.actor, seats)),
     el("dt", {}, "command"), el("dd", {}, command.name ? el("code", {}, command.name) : el("span", { class: "muted" }, "—"),
-      Number.isInteger(command.seat) ? ` for seat ${command.seat}` : "",
+      Number.isInteger(command.seat) ? ` for seat ${seatNumber(lineup, command.seat)}` : "",
       step.timeout ? [" ", el("span", { class: "badge playing" }, "timeout")] : ""),
     command.payload ? [el("dt", {}, "payload"), el("dd", {}, el("code", {}, JSON.stringify(command.payload)))] : null,
     el("dt", {}, "request"), el("dd", {}, c.request_id ? el("code", {}, c.request_id) : el("span", { class: "muted" }, "—")));
@@ -236,7 +240,8 @@ function replaySection(replay, game, hand) {
 
   const section = el("section", { class: "replay-section", "aria-labelledby": "replay" },
     el("h2", { id: "replay" }, "Replay"),
-    el("p", { class: "help" }, `As ${replay.viewer.kind === "seat" ? `seat ${replay.viewer.seat}` : replay.viewer.kind}` +
+    el("p", { class: "help" }, `As ${replay.viewer.kind === "seat" ? `seat ${seatNumber(lineup, replay.viewer.seat)}`
+      : replay.viewer.kind}` +
       " may see it: at each step the table as it stood, the event and what caused it. Step with the buttons," +
       " the ← and → keys, Home and End, or follow a step's link."),
     el("div", { class: "actions replay-controls", role: "group", "aria-label": "Replay controls" },
@@ -334,12 +339,14 @@ async function render(who) {
     return;
   }
   const game = replay.game;
+  const titles = await gameTitles();
   const you = replay.viewer.kind === "seat" ? replay.viewer.seat : null;
-  const seats = el("ul", { class: "seats" }, hand.seats.map((s) => el("li", {}, `seat ${s.seat} `,
+  lineup = { seats: hand.seats };
+  const seats = el("ul", { class: "seats" }, hand.seats.map((s) => el("li", {}, `seat ${seatNumber(lineup, s.seat)} `,
     playerCell({ you }, s, null),
     s.seed ? el("span", { class: "muted" }, ` · seed “${s.seed}”`) : "")));
   main.append(el("section", { class: "panel hand-summary", "aria-label": "Hand" },
-    el("p", { class: "lead" }, el("strong", {}, game), ` · hand ${hand.number} at table `,
+    el("p", { class: "lead" }, el("strong", {}, gameTitle(titles, game)), ` · hand ${hand.number} at table `,
       el("a", { href: `/tables/${encodeURIComponent(hand.table_id)}`, class: "mono" }, hand.table_id), " ",
       el("span", { class: ["badge", hand.status === "settled" ? "ok" : "playing"] }, hand.status)),
     el("dl", { class: "kv" },

@@ -1,5 +1,5 @@
 // `/`: what Banco is, where its API is described, signing in with a token, and then the tables.
-import { api, el, header, page, showProblem, signInForm } from "../banco.js";
+import { api, el, gameTitle, gameTitles, header, page, showProblem, signInForm } from "../banco.js";
 
 async function tables(section) {
   const problem = el("div", { class: "problem-box", hidden: true });
@@ -12,12 +12,12 @@ async function tables(section) {
         el("th", { scope: "col", class: "num" }, "Hands"))),
       body)));
   try {
-    const listed = await api("/v1/tables?limit=50");
+    const [listed, titles] = await Promise.all([api("/v1/tables?limit=50"), gameTitles()]);
     if (!listed.items.length) body.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No table yet.")));
     for (const t of listed.items) {
       body.append(el("tr", {},
         el("td", {}, el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id)),
-        el("td", {}, t.game), el("td", {}, el("span", { class: ["badge", t.status] }, t.status)),
+        el("td", {}, gameTitle(titles, t.game)), el("td", {}, el("span", { class: ["badge", t.status] }, t.status)),
         el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands)));
     }
   } catch (e) {

@@ -1,7 +1,8 @@
 // `/players/{id}` (or `/players/me`): a wallet's balance, its history with the API's filters and
 // pages, the balance chart and the history's CSV / NDJSON exports.
 import {
-  api, el, header, money, page, pathId, playerName, request, saveBlob, showProblem, signInForm, when, whoami,
+  api, el, gameTitle, gameTitles, header, money, page, pathId, playerName, request, saveBlob, showProblem, signInForm,
+  when, whoami,
 } from "../banco.js";
 
 const FILTERS = [
@@ -171,10 +172,11 @@ async function show(id) {
     (e) => download("application/x-ndjson", "ndjson", e.currentTarget));
   async function loadTables() {
     try {
-      const got = await api(`/v1/tables?player=${encodeURIComponent(player.id)}&limit=50`);
+      const [got, titles] = await Promise.all([api(`/v1/tables?player=${encodeURIComponent(player.id)}&limit=50`),
+        gameTitles()]);
       tablesBody.replaceChildren(...got.items.map((t) => el("tr", {},
         el("td", {}, el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id)),
-        el("td", {}, t.game), el("td", {}, el("span", { class: ["badge", t.status] }, t.status)),
+        el("td", {}, gameTitle(titles, t.game)), el("td", {}, el("span", { class: ["badge", t.status] }, t.status)),
         el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands))));
       if (!got.items.length) tablesBody.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No seat at any table.")));
     } catch (e) {

@@ -4,10 +4,37 @@
 // hands.
 import { api, el, money, showProblem } from "../banco.js";
 
+// The number a person reads for `seat` (the API's place in the hand's order, from 0): the chair
+// its player sits in, counted from 1 as the seats table counts them; where the page knows no
+// chair (a hand's replay: its line-up records none), the seat's place, from 1.
+export function seatNumber(table, seat) {
+  const s = (table.seats || []).find((x) => x.seat === seat);
+  return (s && typeof s.chair === "number" ? s.chair : seat) + 1;
+}
+
+// The player in `seat`, as the seats table names him: his name, "erased", or null if unknown.
+function occupant(table, seat) {
+  const s = (table.seats || []).find((x) => x.seat === seat);
+  if (!s || !("name" in s)) return null;
+  return s.name === null || s.name === undefined ? "erased" : s.name;
+}
+
+// A seat for a heading or a label: "Seat 2 · Ada (you)" ("Seat 2" where the player is unknown).
+export function seatTitle(table, seat) {
+  const name = occupant(table, seat);
+  return `Seat ${seatNumber(table, seat)}${name ? ` · ${name}` : ""}${seat === table.you ? " (you)" : ""}`;
+}
+
+// A seat within a sentence: "seat 2 (Ada)", "seat 2 (Ada, you)".
+export function seatRef(table, seat) {
+  const said = [occupant(table, seat), seat === table.you ? "you" : null].filter(Boolean);
+  return `seat ${seatNumber(table, seat)}${said.length ? ` (${said.join(", ")})` : ""}`;
+}
+
 // A seated player's name, or "erased"; his id rides along on hover.
 export function seatName(table, seat) {
   const s = table.seats.find((x) => x.seat === seat);
-  if (!s) return `seat ${seat}`;
+  if (!s) return `seat ${seatNumber(table, seat)}`;
   return s.name === null || s.name === undefined ? "an erased player" : s.name;
 }
 

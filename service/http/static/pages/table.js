@@ -3,9 +3,10 @@
 // down, and for a seated player his `legal_actions` as controls, sent with the table's version
 // as If-Match. Everything shown comes from the /v1 API called with the token, so from its
 // redaction.
-import { api, el, fill, follow, header, page, pathId, showProblem, signInForm } from "../banco.js";
-import { TITLES, cardName, cassinoItem, drawCard, handView, moneyView, seatsView } from "./table_views.js";
-import { playerCell, seatName, seatOffer } from "./seats.js";
+import { api, el, fill, follow, gameTitle, gameTitles, header, page, pathId, showProblem, signInForm }
+  from "../banco.js";
+import { cardName, cassinoItem, drawCard, handView, moneyView, seatsView } from "./table_views.js";
+import { playerCell, seatName, seatNumber, seatOffer } from "./seats.js";
 
 const tableId = pathId();
 let who = null;
@@ -14,6 +15,7 @@ let busy = false; // a request of ours is in flight
 let newest = 0; // the newest version the stream told of
 let refreshTimer = null;
 let live = null;
+let titles = {}; // the games' display names (GET /v1/games)
 
 const parts = {};
 
@@ -212,7 +214,8 @@ function seatsTable(table) {
   return seatsView(table, { player: (s) => playerCell(table, s, who) });
 }
 
-// What the settlement of the hand on screen paid (GET /v1/hands/{id}), read once it is settled.
+// What the settlement of the hand on screen paid (GET /v1/hands/{id}), read once it is settled:
+// {postings, seats} (its seats name who was paid, should he have left the table since).
 const settlements = new Map();
 
 function settlementOf(table) {
@@ -221,7 +224,7 @@ function settlementOf(table) {
   if (settlements.has(hand.id)) return settlements.get(hand.id);
   settlements.set(hand.id, null);
   api(`/v1/hands/${encodeURIComponent(hand.id)}`).then((h) => {
-    settlements.set(hand.id, h.postings || []);
+    settlements.set(hand.id, { postings: h.postings || [], seats: h.seats || [] });
     if (shown && shown.hand && shown.hand.id === hand.id) drawMoney(shown);
   }).catch(() => settlements.delete(hand.id));
   return null;
@@ -229,7 +232,8 @@ function settlementOf(table) {
 
 function drawMoney(table) {
   const settled = !!(table.hand && table.hand.status === "settled");
-  const view = moneyView(table, { settlement: settlementOf(table), settled });
+  const paid = settlementOf(table);
+  const view = moneyView(table, { settlement: paid && paid.postings, players: paid ? paid.seats : [], settled });
   parts.money.hidden = !view;
   fill(parts.money, el("h2", { id: "money-heading" }, "Money"), view);
 }
@@ -261,8 +265,8 @@ function render(table) {
   newest = Math.max(newest, table.version);
   if (!sameVersion && parts.problem.querySelector(".race") === null) showProblem(parts.problem, null);
 
-  document.title = `${TITLES[table.game] || table.game} ${table.id} · Banco`;
-  parts.title.textContent = `${TITLES[table.game] || table.game} · table `;
+  document.title = `${gameTitle(titles, table.game)} ${table.id} · Banco`;
+  parts.title.textContent = `${gameTitle(titles, table.game)} · table `;
   parts.title.append(el("span", { class: "mono" }, table.id));
   const hand = table.hand;
   fill(parts.facts,
@@ -271,7 +275,7 @@ function render(table) {
     hand ? el("span", {}, "Hand ", el("a", { href: `/hands/${encodeURIComponent(hand.id)}` }, `#${hand.number}`),
       ` (${hand.status})`) : el("span", {}, "No hand yet"),
     el("span", {}, "Version ", el("span", { id: "table-version", class: "mono" }, String(table.version))),
-    table.you !== null ? el("span", {}, `You sit in chair ${(table.seats.find((s) => s.seat === table.you)?.chair ?? table.you) + 1}`) : null);
+    table.you !== null ? el("span", {}, `You sit in seat ${seatNumber(table, table.you)}`) : null);
   parts.turnText.textContent = turnText(table);
   parts.turn.classList.toggle("yours", !!(table.turn && table.turn.seat === table.you));
   countdown();
@@ -300,7 +304,8 @@ function restoreFocus(key) {
   (again || parts.actions.querySelector("button, input") || parts.actions).focus();
 }
 
-function start() {
+async function start() {
+  titles = await gameTitles();
   const main = page("Table");
   parts.title = main.querySelector("h1");
   parts.facts = el("p", { class: "table-facts" });

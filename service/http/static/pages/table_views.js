@@ -1,10 +1,9 @@
 // How each game's view of a hand is drawn on the table page: the hands, the cards as cards,
 // the totals in display form and the results. Only what GET /v1/tables/{id} showed the
 // signed-in token; a card it hid (null) is drawn face down.
+// Seats are named as the seats table numbers them (seats.js): the API's 0-based seats never show.
 import { card, describeCard, el, money } from "../banco.js";
-
-export const TITLES = { "sette-e-mezzo": "Sette e mezzo", "siete-y-media": "Siete y media",
-  "casino-pirate": "Casino pirate", "pirate-pairs": "Pirate pairs", cassino: "Cassino" };
+import { seatNumber, seatRef, seatTitle } from "./seats.js";
 
 const DECKS = { "sette-e-mezzo": "french", "siete-y-media": "spanish", cassino: "french" };
 
@@ -40,10 +39,6 @@ function backs(count) {
   return Array.from({ length: count }, () => card(null));
 }
 
-export function seatName(seat, you) {
-  return seat === you ? `Seat ${seat} (you)` : `Seat ${seat}`;
-}
-
 // --- the 7½ family ------------------------------------------------------------------------------
 const STATUS_WORDS = { open: "in play", stood: "stood", bust: "bust", seven_half: "7½", out: "sat out",
   won: "won", lost: "lost", conceded: "conceded" };
@@ -61,7 +56,7 @@ function betNumbers(hands) {
 
 function sevenHalfHand(table, hand, { banker = false, bet = null } = {}) {
   const v = table.view;
-  const who = seatName(hand.seat, table.you);
+  const who = seatTitle(table, hand.seat);
   const title = banker ? `${who} · ${table.game === "casino-pirate" ? "meneur" : "banker"}`
     : `${who}${bet ? ` · bet ${bet}` : ""}`;
   const turn = table.turn && table.turn.seat === hand.seat &&
@@ -90,7 +85,7 @@ function sevenHalfResults(table) {
     el("thead", {}, el("tr", {}, ...["Seat", "Stake", "Total", "Outcome", "Net"].map((h, i) =>
       el("th", { scope: "col", class: i === 1 || i === 4 ? "num" : null }, h)))),
     el("tbody", {}, results.map((r) => el("tr", {},
-      el("td", {}, seatName(r.seat, table.you), r.banker ? " · bank" : "", bets.has(r) ? ` · bet ${bets.get(r)}` : ""),
+      el("td", {}, seatTitle(table, r.seat), r.banker ? " · bank" : "", bets.has(r) ? ` · bet ${bets.get(r)}` : ""),
       el("td", { class: "num" }, r.stake === undefined || r.index < 0 ? "—" : String(r.stake)),
       el("td", {}, r.total_display ?? (r.conceded ? "conceded" : "—")),
       el("td", {}, r.outcome || (r.uncalled ? "not called" : "—")),
@@ -102,7 +97,7 @@ function sevenHalf(table) {
   const v = table.view;
   const facts = [`Phase: ${v.phase.name}`, `${v.cards_left} cards left`];
   if (v.stake) facts.push(`Announced stake ${v.stake}`);
-  if (v.next_banker !== null && v.next_banker !== undefined) facts.push(`Next bank: seat ${v.next_banker}`);
+  if (v.next_banker !== null && v.next_banker !== undefined) facts.push(`Next bank: ${seatRef(table, v.next_banker)}`);
   const bets = betNumbers(v.hands);
   return [
     el("p", { class: "felt-facts" }, facts.join(" · ")),
@@ -116,11 +111,11 @@ function sevenHalf(table) {
 function piratePairs(table) {
   const v = table.view;
   const facts = [`Phase: ${v.phase.name}`, `${v.pile_count} cards in the pile`, `Pot ${v.pot}`];
-  if (v.phase.winner !== undefined) facts.push(`Winner: seat ${v.phase.winner}`);
+  if (v.phase.winner !== undefined) facts.push(`Winner: ${seatRef(table, v.phase.winner)}`);
   return [
     el("p", { class: "felt-facts" }, facts.join(" · ")),
     el("div", { class: "hands" }, v.players.map((p) => {
-      const title = seatName(p.seat, table.you);
+      const title = seatTitle(table, p.seat);
       const turn = v.phase.turn === p.seat;
       return el("section", { class: ["hand-box", turn && "to-act", p.seat === table.you && "yours", !p.in && "gone"],
         "aria-label": title },
@@ -147,11 +142,13 @@ function cassino(table) {
   const v = table.view;
   const facts = [`Round ${v.round}`, `Phase: ${v.phase.name.replace("_", " ")}`, `${v.stock.count} cards in the stock`,
     `Game to ${v.target}`];
-  if (v.dealer !== null) facts.push(`Dealer: seat ${v.dealer}`);
+  if (v.dealer !== null) facts.push(`Dealer: ${seatRef(table, v.dealer)}`);
+  const won = v.phase.name === "round_over" ? v.phase.winning_seats || [] : [];
+  if (won.length) facts.push(`${won.length > 1 ? "Winners" : "Winner"}: ${won.map((s) => seatRef(table, s)).join(" and ")}`);
   const items = v.table.map((i) => i.kind === "card" ? drawCard(table.game, i.id)
     : el("span", { class: "build", role: "group",
-      "aria-label": `build of ${i.value}, seat ${i.owner}'s${i.reserved ? ", reserved" : ""}` },
-    el("span", { class: "build-label" }, `build ${i.value} · seat ${i.owner}`),
+      "aria-label": `build of ${i.value}, owned by ${seatRef(table, i.owner)}${i.reserved ? ", reserved" : ""}` },
+    el("span", { class: "build-label" }, `build ${i.value} · ${seatRef(table, i.owner)}`),
     i.cards.map((c) => drawCard(table.game, c))));
   return [
     el("p", { class: "felt-facts" }, facts.join(" · ")),
@@ -159,7 +156,7 @@ function cassino(table) {
       el("h3", {}, "On the table"),
       el("div", { class: "cards" }, items.length ? items : el("span", { class: "muted" }, "nothing"))),
     el("div", { class: "hands" }, v.hands.map((h) => {
-      const title = seatName(h.seat, table.you);
+      const title = seatTitle(table, h.seat);
       const turn = v.phase.to_move === h.seat;
       const got = v.captured.find((c) => c.seat === h.seat);
       return el("section", { class: ["hand-box", turn && "to-act", h.seat === table.you && "yours"], "aria-label": title },
@@ -174,9 +171,16 @@ function cassino(table) {
       el("caption", {}, "Points of the round"),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Side"),
         ...Object.keys(v.round_points[0]).map((k) => el("th", { scope: "col", class: "num" }, k.replaceAll("_", " "))))),
-      el("tbody", {}, v.round_points.map((p, side) => el("tr", {}, el("td", {}, `Side ${side}`),
+      el("tbody", {}, v.round_points.map((p, side) => el("tr", {}, el("td", {}, sideName(table, side)),
         ...Object.values(p).map((n) => el("td", { class: "num" }, n))))))) : null,
   ];
+}
+
+// A Cassino side (its scores): a seat, or with four players the team of two seats.
+function sideName(table, side) {
+  const seats = table.view.teams ? table.view.teams[side] || [side] : [side];
+  const named = seats.map((s) => seatRef(table, s)).join(" and ");
+  return named.charAt(0).toUpperCase() + named.slice(1);
 }
 
 const VIEWS = { "sette-e-mezzo": sevenHalf, "siete-y-media": sevenHalf, "casino-pirate": sevenHalf,
@@ -209,12 +213,16 @@ export function turnOf(game, view) {
 const REASONS = { pot_won: "pot won", buy_in: "buy-in", cash_out: "cash-out" };
 
 // A ledger account in words: `seat:<table>:<player>` is that player's seat, `escrow:<table>:<hand>`
-// the hand's escrow, `pot:<table>:pot` the table's pot.
-export function accountName(table, account) {
+// the hand's escrow, `pot:<table>:pot` the table's pot. `players` (the hand's seats, each with
+// his name) names a player who has left the table since.
+export function accountName(table, account, players = []) {
   const [kind, , who] = String(account).split(":");
   if (kind === "seat") {
     const s = table.seats.find((x) => x.player_id === who);
-    return s ? seatName(s.seat, table.you).toLowerCase() : `the seat of ${who}`;
+    if (s) return seatRef(table, s.seat);
+    const was = players.find((x) => x.player_id === who);
+    if (was) return `the seat of ${was.name === null || was.name === undefined ? "an erased player" : was.name}`;
+    return `the seat of ${who}`;
   }
   if (kind === "escrow") return "escrow";
   if (kind === "pot") return "the pot";
@@ -222,16 +230,18 @@ export function accountName(table, account) {
   return account;
 }
 
-export function postingText(table, p) {
-  return `${accountName(table, p.from)} → ${accountName(table, p.to)}: ${money(p.amount)} (${REASONS[p.reason] || p.reason})`;
+export function postingText(table, p, players = []) {
+  return `${accountName(table, p.from, players)} → ${accountName(table, p.to, players)}: ${money(p.amount)}` +
+    ` (${REASONS[p.reason] || p.reason})`;
 }
 
 const SEVENHALF = new Set(["sette-e-mezzo", "siete-y-media", "casino-pirate"]);
 
 // The treasure of the hand in words, from the view: the stakes, the escrow or pot, and what the
 // settlement paid. `escrow` (when the caller counted the hand's postings) wins over the one
-// told from the stakes; `settlement` is GET /v1/hands/{id}'s postings, null while unknown.
-export function moneyView(table, { escrow = null, settlement = null, settled = false } = {}) {
+// told from the stakes; `settlement` is GET /v1/hands/{id}'s postings, null while unknown, and
+// `players` its seats (who is named in them, seated or not).
+export function moneyView(table, { escrow = null, settlement = null, settled = false, players = [] } = {}) {
   const v = table.view;
   const o = table.options || (v && v.options) || {};
   const rows = [];
@@ -242,8 +252,8 @@ export function moneyView(table, { escrow = null, settlement = null, settled = f
     if (v) {
       if (v.stake) row("Announced stake", money(v.stake), "announced");
       const staked = v.hands.reduce((n, h) => n + (h.stake || 0), 0);
-      row("Staked this hand", `${money(staked)}${v.hands.length ? ` (${v.hands.filter((h) => h.stake)
-        .map((h) => `${seatName(h.seat, table.you).toLowerCase()} ${money(h.stake)}`).join(", ") || "no bet yet"})` : ""}`, "staked");
+      row("Staked this hand", `${money(staked)}${v.hands.length ? `: ${v.hands.filter((h) => h.stake)
+        .map((h) => `${money(h.stake)} on ${seatRef(table, h.seat)}`).join(", ") || "no bet yet"}` : ""}`, "staked");
       const held = escrow !== null ? escrow : settled ? 0
         : v.hands.filter((h) => h.status !== "bust").reduce((n, h) => n + (h.stake || 0), 0);
       row("In escrow", `${money(held)}${held && !settled ? " (paid out at the settlement)" : ""}`, "escrow");
@@ -258,7 +268,7 @@ export function moneyView(table, { escrow = null, settlement = null, settled = f
   }
   if (settlement) {
     row("The settlement paid", settlement.length
-      ? el("ul", { class: "postings" }, settlement.map((p) => el("li", {}, postingText(table, p))))
+      ? el("ul", { class: "postings" }, settlement.map((p) => el("li", {}, postingText(table, p, players))))
       : "nothing", "settlement");
   } else if (v) {
     row("The settlement paid", settled ? "—" : "not yet: the hand is not settled", "settlement");
@@ -282,7 +292,7 @@ export function seatsView(table, { moved = null, player = null } = {}) {
   // A table's seats keep their chair while their player sits (a hand's seats are numbered in
   // its order): the chair is what a person goes by.
   const chairs = table.seats.some((s) => typeof s.chair === "number");
-  const first = chairs ? "Chair" : "Seat";
+  const first = "Seat";
   const heads = [first, "Player", "Role", showBalance && "Balance", moved && "This hand"].filter(Boolean);
   return el("div", { class: "table-wrap" }, el("table", { class: "data seats stack" },
     el("caption", {}, "Seats and the treasure on each"),
@@ -292,8 +302,7 @@ export function seatsView(table, { moved = null, player = null } = {}) {
       const net = moved ? moved[s.player_id] || 0 : 0;
       return el("tr", { class: [s.seat === table.you && "yours", turn === s.seat && "to-act"],
         dataset: chairs ? { seat: s.seat, chair: s.chair } : { seat: s.seat } },
-        el("th", { scope: "row", "data-label": first, title: chairs ? `seat ${s.seat} in the hand's order` : null },
-          String(chairs ? s.chair + 1 : s.seat)),
+        el("th", { scope: "row", "data-label": first }, String(seatNumber(table, s.seat))),
         el("td", { "data-label": "Player" }, player ? player(s)
           : el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "mono" }, s.player_id),
         s.seat === table.you && !player ? " (you)" : ""),
