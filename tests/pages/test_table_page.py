@@ -121,6 +121,8 @@ def balances_shown(pg: Any, table: dict[str, Any]) -> None:
 def test_two_players_play_sette_e_mezzo_and_a_round_of_cassino(api, open_page):
     table, (ada, bob) = seated(api, "sette-e-mezzo", max_bet=5)
     ada_pg, bob_pg = at_table(open_page, ada, table), at_table(open_page, bob, table)
+    # The table's variant in words, not the API's name for it (`banker:seat0`).
+    expect(ada_pg.locator(".table-facts")).to_contain_text("Variant: the first seat banks")
     deal(ada_pg)
     # Bob's page hears of the deal over the stream: his turn, counted down, with a bet to choose.
     expect(bob_pg.locator("#turn-text")).to_have_text("Your turn: to bet.")

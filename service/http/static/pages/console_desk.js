@@ -3,6 +3,7 @@
 // games' own option schemas. Every change is a /v1 API call made with the operator's token.
 import { api, el, fill, money, playerName, showProblem } from "../banco.js";
 import { busy, field, tell } from "./console_forms.js";
+import { variantText } from "./table_views.js";
 
 function idempotencyKey() {
   return crypto.randomUUID();
@@ -200,7 +201,7 @@ export function createTable(games, onDone) {
     const g = games.find((x) => x.name === game.value);
     if (!g) return;
     fill(variant, el("option", { value: "" }, "(none: the options below)"),
-      g.variants.map((v) => el("option", { value: v }, v)));
+      g.variants.map((v) => el("option", { value: v }, variantText(v) === v ? v : `${variantText(v)} (${v})`)));
     fill(options, el("legend", {}, `Options of ${g.title || g.name} (${g.min_players}–${g.max_players} players)`),
       Object.entries(g.options).map(([k, spec]) => optionInput(k, spec)));
   }

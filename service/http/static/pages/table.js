@@ -5,7 +5,8 @@
 // redaction.
 import { api, el, fill, follow, gameTitle, gameTitles, header, page, pathId, showProblem, signInForm }
   from "../banco.js";
-import { cardName, cassinoItem, drawCard, handView, moneyView, seatsView } from "./table_views.js";
+import { cardName, cassinoItem, drawCard, handView, moneyView, seatsView, variantText }
+  from "./table_views.js";
 import { playerCell, seatName, seatNumber, seatOffer } from "./seats.js";
 
 const tableId = pathId();
@@ -271,7 +272,7 @@ function render(table) {
   const hand = table.hand;
   fill(parts.facts,
     el("span", { class: ["badge", table.status] }, table.status),
-    table.variant ? el("span", {}, `Variant ${table.variant}`) : null,
+    table.variant ? el("span", { title: `variant ${table.variant}` }, `Variant: ${variantText(table.variant)}`) : null,
     hand ? el("span", {}, "Hand ", el("a", { href: `/hands/${encodeURIComponent(hand.id)}` }, `#${hand.number}`),
       ` (${hand.status})`) : el("span", {}, "No hand yet"),
     el("span", {}, "Version ", el("span", { id: "table-version", class: "mono" }, String(table.version))),

@@ -40,6 +40,15 @@ function backs(count) {
 }
 
 // --- the 7½ family ------------------------------------------------------------------------------
+// The listed variants (GET /v1/games) in words: their names are the API's, read by programs.
+const VARIANT_WORDS = { "banker:seat0": "the first seat banks", "banker:lot": "the bank drawn by lot",
+  seven_half_takes_bank: "a 7½ takes the bank", classic: "classic", spades: "spades",
+  draw: "draw cassino" };
+
+export function variantText(variant) {
+  return VARIANT_WORDS[variant] || variant;
+}
+
 const STATUS_WORDS = { open: "in play", stood: "stood", bust: "bust", seven_half: "7½", out: "sat out",
   won: "won", lost: "lost", conceded: "conceded" };
 
