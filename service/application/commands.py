@@ -20,15 +20,20 @@ from projections.tables import TableRow
 @dataclass(frozen=True)
 class IfMatch:
     """The versions of the table a caller says its command was decided on (HTTP's If-Match):
-    `sent` False when it named none, `star` for any, else the versions it listed."""
+    `sent` False when it named none, `star` for any, else the versions it listed; `tags`, how
+    many entity-tags the list held, the same one twice and empty ones counted (None: one a
+    version)."""
 
     sent: bool = False
     star: bool = False
     versions: frozenset[str] = frozenset()
+    tags: int | None = None
 
     def only(self) -> str | None:
-        """The one concrete version named, or None when it is not exactly one number."""
-        if self.star or len(self.versions) != 1:
+        """The one concrete version named, or None when it is not exactly one number: a list of
+        more than one tag is no one version, even when its tags are all the same."""
+        listed = len(self.versions) if self.tags is None else self.tags
+        if self.star or listed != 1 or len(self.versions) != 1:
             return None
         version = next(iter(self.versions))
         return version if re.fullmatch(r"[0-9]+", version) else None

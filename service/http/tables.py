@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -63,14 +64,22 @@ def respond(table: TableRow, status: int = 200, body: dict[str, Any] | None = No
     return response
 
 
+# An entity-tag of a list, as werkzeug's `parse_etags` reads one (quoted, maybe weak, or a bare
+# word), each followed by a comma or the end.
+_ENTITY_TAG = re.compile(r'[ \t]*(?:[Ww]/)?(?:"[^"]*"|[^" \t,]+)[ \t]*(?:,|\Z)')
+
+
 def if_match() -> IfMatch:
     """The versions the request's If-Match names. Weak tags count as their version: a proxy may
     weaken the ETag it passes on, and a table's version has one body."""
     if "If-Match" not in request.headers:
         return NOT_SENT
     tags = request.if_match
-    # An empty tag (`""`, `W/""`) comes out of werkzeug as None: it names no version.
-    return IfMatch(True, tags.star_tag, frozenset(t for t in tags.as_set(include_weak=True) if t))
+    # An empty tag (`""`, `W/""`) comes out of werkzeug as None: it names no version. Werkzeug
+    # keeps each tag once, so the list's length is counted from the header itself: `"9", "9"`
+    # is a list, not the one version a move needs.
+    return IfMatch(True, tags.star_tag, frozenset(t for t in tags.as_set(include_weak=True) if t),
+                   tags=len(_ENTITY_TAG.findall(request.headers["If-Match"])))
 
 
 @blp.route("")

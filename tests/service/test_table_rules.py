@@ -144,6 +144,8 @@ def at_a_hit(client, session):
     ("*", 0, 428), ('"{v}", *', 0, 428), ('"{p}", "{v}"', 0, 428), ("", 0, 428),
     ("garbage", 0, 428), ('"{v}" junk', 0, 428), ('"{p}"', 0, 412),
     ('""', 0, 428), ('W/""', 0, 428),  # an empty tag names no version (it was a 500)
+    # A list is no one version even when its tags are the same (it applied a copy at each).
+    ('"{v}", "{v}"', 0, 428), ('"{v}", W/"{v}"', 0, 428), ('"{v}", ""', 0, 428),
 ])
 def test_copies_of_an_action_apply_once_whatever_the_if_match(app, client, new_player, form,
                                                                applied, refusal):
