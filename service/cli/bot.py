@@ -6,24 +6,19 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
 import click
 
 
 def _check_url(url: str) -> str:
+    """`url` without its trailing slash, or a usage error saying what is wrong with it (the SDK's
+    check, `banco_sdk._core.base_url`, which its clients make too)."""
+    from banco_sdk._core import base_url
+
     try:
-        parts = urlsplit(url)
-    except ValueError as e:  # "Invalid IPv6 URL"
-        raise click.BadParameter(f"{url!r} is not a URL: {e}", param_hint="--url") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise click.BadParameter(f"{url!r} is not an http:// or https:// URL with a host",
-                                 param_hint="--url")
-    try:
-        parts.port  # noqa: B018 - read for its refusal of a port that is not one
-    except ValueError:
-        raise click.BadParameter(f"{url!r} has a port that is not a port", param_hint="--url") from None
-    return url.rstrip("/")
+        return base_url(url)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--url") from None
 
 
 # What an id or a game's name is made of: it goes into the requests' paths as it is.

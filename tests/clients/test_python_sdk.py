@@ -673,6 +673,27 @@ def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
     assert [s.player_id for s in operator.table(table).seats] == [], player_id
 
 
+def test_a_malformed_url_is_said_in_one_line(banco, operator):
+    """A URL httpx cannot read (a bracket left open, two ports) ends `python -m banco_sdk.bot` with
+    one line saying what is wrong with it (exit 2), as `banco bot` says; `Banco` and
+    `AsyncBanco` refuse it with a ValueError saying the same, not httpx's InvalidURL."""
+    said = {"http://[::1": "'http://[::1' is not a URL: Invalid IPv6 URL",
+            "http://127.0.0.1:8391:80": "'http://127.0.0.1:8391:80' has a port that is not a port",
+            "banco.example": "'banco.example' is not an http:// or https:// URL with a host"}
+    for url, words in said.items():
+        run = subprocess.run([sys.executable, "-m", "banco_sdk.bot", "--url", url, "--token", "X",
+                              "--game", "sette-e-mezzo", "--table", "tb_x"],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2, (url, run.stdout, run.stderr)
+        assert run.stderr.splitlines() == [f"error: --url: {words}"], run.stderr
+        for client in (Banco, AsyncBanco):
+            with pytest.raises(ValueError) as refused:
+                client(url, "X")
+            assert str(refused.value) == words
+        cli = banco_bot(url, "X", "sette-e-mezzo", "tb_x")
+        assert cli.returncode == 2 and words in cli.stderr and "Traceback" not in cli.stderr, cli.stderr
+
+
 def followed(operator: Banco, after: int, until: Any) -> list[Any]:
     """The feed's events after position `after`, read on until one of them meets `until`."""
     deadline = time.monotonic() + 30

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
+from urllib.parse import urlsplit
 
 import httpx
 from pydantic import BaseModel, Field, TypeAdapter
@@ -90,6 +91,27 @@ FeedEvent = (models.FeedEventTreasurePosted | models.FeedEventPlayerRegistered
 # Read by its `type`, as the spec's unions discriminate.
 TABLE_EVENT: TypeAdapter[TableEvent] = TypeAdapter(Annotated[TableEvent, Field(discriminator="type")])
 FEED_EVENT: TypeAdapter[FeedEvent] = TypeAdapter(Annotated[FeedEvent, Field(discriminator="type")])
+
+
+def base_url(url: str) -> str:
+    """`url` as the clients' base (no trailing slash), or a ValueError saying in words what is
+    wrong with it: not an http:// or https:// URL with a host, a malformed IPv6 address, or a
+    port that is not one (httpx would say `InvalidURL` with a traceback, or fail later)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as e:  # "Invalid IPv6 URL"
+        raise ValueError(f"{url!r} is not a URL: {e}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{url!r} is not an http:// or https:// URL with a host")
+    try:
+        parts.port  # noqa: B018 - read for its refusal of a port that is not one
+    except ValueError:
+        raise ValueError(f"{url!r} has a port that is not a port") from None
+    try:
+        httpx.URL(url)
+    except httpx.InvalidURL as e:  # what urlsplit lets pass and httpx does not
+        raise ValueError(f"{url!r} is not a URL: {e}") from None
+    return url.rstrip("/")
 
 
 class Versioned(Protocol):

@@ -34,7 +34,8 @@ class AsyncBanco:
     A client of Banco's API speaking for one token (the operator key, an auditor's or a
     player's). Every write carries an `Idempotency-Key`, kept when it is retried; 429 and 503 are
     retried as `Retry-After` says, a lost connection after a short backoff, up to
-    `retries.attempts` times; an error answer raises the `BancoError` of its status."""
+    `retries.attempts` times; an error answer raises the `BancoError` of its status. A `url`
+    that is not an http:// or https:// URL with a host is a ValueError saying what is wrong."""
 
     def __init__(self, url: str, token: str | None = None, *, retries: Retries | None = None,
                  timeout: httpx.Timeout = TIMEOUT, transport: httpx.AsyncBaseTransport | None = None,
@@ -42,7 +43,7 @@ class AsyncBanco:
         auth = {"Authorization": f"Bearer {token}"} if token else {}
         self.retries = retries or Retries()
         self._timeout = timeout
-        self._http = httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout, transport=transport,
+        self._http = httpx.AsyncClient(base_url=core.base_url(url), timeout=timeout, transport=transport,
                                   headers={"Accept": "application/json", **auth, **(headers or {})})
 
     async def close(self) -> None:

@@ -31,7 +31,8 @@ class Banco:
     """A client of Banco's API speaking for one token (the operator key, an auditor's or a
     player's). Every write carries an `Idempotency-Key`, kept when it is retried; 429 and 503 are
     retried as `Retry-After` says, a lost connection after a short backoff, up to
-    `retries.attempts` times; an error answer raises the `BancoError` of its status."""
+    `retries.attempts` times; an error answer raises the `BancoError` of its status. A `url`
+    that is not an http:// or https:// URL with a host is a ValueError saying what is wrong."""
 
     def __init__(self, url: str, token: str | None = None, *, retries: Retries | None = None,
                  timeout: httpx.Timeout = TIMEOUT, transport: httpx.BaseTransport | None = None,
@@ -39,7 +40,7 @@ class Banco:
         auth = {"Authorization": f"Bearer {token}"} if token else {}
         self.retries = retries or Retries()
         self._timeout = timeout
-        self._http = httpx.Client(base_url=url.rstrip("/"), timeout=timeout, transport=transport,
+        self._http = httpx.Client(base_url=core.base_url(url), timeout=timeout, transport=transport,
                                   headers={"Accept": "application/json", **auth, **(headers or {})})
 
     def close(self) -> None:

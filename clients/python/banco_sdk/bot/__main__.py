@@ -49,7 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, help="players seated before the bot deals (game's minimum)")
     parser.add_argument("--no-deal", action="store_true", help="never deal; play the hands others deal")
     args = parser.parse_args(dashes_kept(sys.argv[1:] if argv is None else argv))
-    with Banco(args.url, args.token) as client:
+    try:
+        client = Banco(args.url, args.token)
+    except ValueError as exc:  # a malformed URL, said in one line rather than httpx's traceback
+        print(f"error: --url: {exc}", file=sys.stderr)
+        return 2
+    with client:
         try:
             table = client.table(args.table)
             if table.game != args.game:
