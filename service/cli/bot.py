@@ -54,8 +54,8 @@ def _check_token(ctx: click.Context, param: click.Parameter, value: str) -> str:
               help="treasure to sit with when the bot takes a seat; if omitted, the table's"
               " fixed buy-in (Casino pirate), else ten times its max_bet or stake, at most the"
               " wallet's balance")
-@click.option("--players", type=click.IntRange(min=1), help="players seated before the bot deals"
-              " (the game's minimum if omitted)")
+@click.option("--players", type=click.IntRange(min=1), help="players seated before the bot deals,"
+              " within the game's range (the game's minimum if omitted)")
 @click.option("--no-deal", is_flag=True, help="never deal: play the hands others deal")
 def bot(url: str, token: str, game: str, table_id: str, hands: int, buy_in: int | None,
         players: int | None, no_deal: bool) -> None:
@@ -101,10 +101,16 @@ def _play(client: Any, errors: Any, bot_class: Any, url: str, game: str, table_i
     if me.role != "player":
         raise click.ClickException(f"the token is the {me.role}'s: a bot plays with a player's")
     try:
-        client.game(game)
+        found = client.game(game)
     except errors.NotFound as e:
         names = ", ".join(g.name for g in client.games())
         raise click.ClickException(f"no game {game!r} at {url}; its games: {names}") from e
+    from banco_sdk.bot import players_for
+
+    try:  # a count the game cannot be played by would deal in vain, or never
+        players_for(found, options["players"])
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--players") from None
     try:
         table = client.table(table_id)
     except errors.NotFound as e:

@@ -673,6 +673,72 @@ def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
     assert [s.player_id for s in operator.table(table).seats] == [], player_id
 
 
+def test_the_bots_refuse_a_count_of_players_the_game_is_not_played_by(banco, operator):
+    """`--players` below the game's minimum (GET /v1/games) would have every deal refused, and
+    was dealt again at once until the player's rate limit ran out; above its maximum no deal
+    would ever be tried. Both commands refuse either at once, in one line (exit 2), seatless."""
+    url, _ = banco
+    (_, token), = players(operator, 1)
+    table = operator.create_table("cassino").id  # 2 to 4 players
+    game = operator.game("cassino")
+    sdk = [sys.executable, "-m", "banco_sdk.bot", "--url", url, "--token", token, "--game",
+           "cassino", "--table", table, "--buy-in", "10"]
+    runs = [([*sdk, "--players", str(n)], n) for n in (game.min_players - 1, 0, game.max_players + 1)]
+    runs += [(["-m", "service.cli", "bot"], n) for n in (game.min_players - 1, game.max_players + 1)]
+
+    def run(command: list[str], count: int) -> subprocess.CompletedProcess[str]:
+        if command[0] == "-m":  # `banco bot`
+            return banco_bot(url, token, "cassino", table, "--buy-in", "10", "--players", str(count))
+        return subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+    with ThreadPoolExecutor(len(runs)) as pool:
+        done = list(pool.map(lambda r: (r[1], run(*r)), runs))
+    for count, ran in done:
+        assert ran.returncode == 2, (count, ran.stdout, ran.stderr)
+        assert "Traceback" not in ran.stderr and "dealt" not in ran.stdout, ran.stderr
+        said = [line for line in ran.stderr.splitlines() if "players" in line]
+        assert said == [line for line in said if f"cassino is played by 2 to 4 players, not {count}"
+                        in line] and len(said) == 1, (count, ran.stderr)
+    assert operator.table(table).seats == []
+    with Banco(url, token) as client, pytest.raises(ValueError, match="played by 2 to 4"):
+        Bot(client, table, players=1).run()
+    assert operator.table(table).seats == []
+
+
+class Counted(httpx.HTTPTransport):
+    """A transport that counts its requests by method and path, and fails past `most`."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most, self.sent = most, []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append((request.method, request.url.path))
+        if len(self.sent) > self.most:
+            raise RuntimeError(f"more than {self.most} requests: {self.sent[-4:]}")
+        return super().handle_request(request)
+
+
+def test_a_deal_refused_for_want_of_players_waits_for_the_table_to_change(banco, operator):
+    """A bot whose deal is refused with 409 `not_enough_players` (the server's count, not the
+    bot's) does not deal again at once, as it did, hundreds of times a second: it goes back to
+    the table's stream, which shows it the table when someone changes it."""
+    url, _ = banco
+    (_, token), = players(operator, 1)
+    table = operator.create_table("cassino")
+    logged: list[str] = []
+    counted = Counted(most=10)
+    with Banco(url, token, transport=counted) as client:
+        bot = Bot(client, table.id, buy_in=10, log=logged.append)
+        seated = bot.sit()
+        bot.players = 1  # as if the bot counted one player enough: the server says otherwise
+        counted.sent.clear()
+        after = bot.step(seated)
+    assert after.status == "open" and after.hand is None
+    assert [c for c in counted.sent if c[0] == "POST"] == [("POST", f"/v1/tables/{table.id}/hands")]
+    assert any(line.startswith("waiting for players: cassino needs 2") for line in logged), logged
+
+
 def test_a_malformed_url_is_said_in_one_line(banco, operator):
     """A URL httpx cannot read (a bracket left open, two ports) ends `python -m banco_sdk.bot` with
     one line saying what is wrong with it (exit 2), as `banco bot` says; `Banco` and

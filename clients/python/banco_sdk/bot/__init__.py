@@ -2,14 +2,19 @@
 
     python -m banco_sdk.bot --url http://127.0.0.1:8000 --token $TOKEN --game sette-e-mezzo --table tb_...
 
-The bot takes a seat (unless it has one), deals when the table is open and enough players sit,
-and plays its turns as the table's stream (`turns=true`) brings them, until `hands` hands have
+The bot takes a seat (unless it has one), deals when the table is open and `players` sit (the
+game's minimum unless said; a number the game cannot be played by is refused before anything
+is done), and plays its turns as the table's stream (`turns=true`) brings them, until `hands` hands have
 ended since it came or the table is over; a hand already over when it came does not count. It
 then stops, and keeps its seat.
 
 Its buy-in is `buy_in`, else the table's fixed one (Casino pirate's `buy_in` option), else
 `default_buy_in`: ten times the table's `max_bet` or `stake` (the most a hand asks of a seat;
 at least 10), at most what the player's wallet holds.
+
+A deal refused for want of players (409 `not_enough_players`, as when a seated player has
+nothing left to bet) is not tried again at once: the bot waits until the table's stream shows
+it changed, as the TypeScript SDK's bot does.
 """
 
 from __future__ import annotations
@@ -17,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from banco_sdk import errors
+from banco_sdk import errors, models
 from banco_sdk._core import GameTable
 from banco_sdk.bot.strategy import choose
 from banco_sdk.client import Banco
 
-__all__ = ["Bot", "choose", "default_buy_in"]
+__all__ = ["Bot", "choose", "default_buy_in", "players_for"]
 
 HANDS_OF_BUY_IN = 10  # hands at the table's largest bet or stake that a default buy-in covers
 
@@ -33,6 +38,18 @@ def default_buy_in(table: GameTable, wallet: int) -> int:
     `wallet` (at least 1: an empty wallet is the server's to refuse)."""
     largest = max([1, *(getattr(table.options, name, None) or 0 for name in ("max_bet", "stake"))])
     return max(1, min(HANDS_OF_BUY_IN * largest, wallet))
+
+
+def players_for(game: models.Game, players: int | None) -> int:
+    """The players a bot waits for before it deals at a table of `game`: `players`, or the
+    game's minimum when None. A number outside the game's range (GET /v1/games) is a ValueError
+    saying so: below it, every deal would be refused; above it, none would ever be tried."""
+    if players is None:
+        return game.min_players
+    if not game.min_players <= players <= game.max_players:
+        raise ValueError(f"{game.name} is played by {game.min_players} to {game.max_players}"
+                         f" players, not {players}")
+    return players
 
 
 class Bot:
@@ -52,11 +69,12 @@ class Bot:
     def run(self) -> GameTable:
         """Play until `hands` hands ended since the bot came, or the table is over: the table as
         last seen. The bot keeps its seat."""
+        # Checked before the bot sits: a count the game cannot be played by is refused (ValueError).
+        self.players = players_for(self.client.game(self.client.table(self.table_id).game),
+                                   self.players)
         table = self.sit()
         if table.hand is not None and table.status in ("open", "over"):
             self.ended_before = table.hand.id
-        if self.players is None:
-            self.players = self.client.game(table.game).min_players
         table = self.step(table)
         if self.done(table):
             return table
@@ -103,7 +121,15 @@ class Bot:
                 if table.status == "open":
                     if not self.deal or len(table.seats) < (self.players or 1):
                         return table
-                    table = self.client.deal(table)
+                    try:
+                        table = self.client.deal(table)
+                    except errors.Conflict as exc:
+                        if exc.code != "not_enough_players":
+                            raise
+                        # Not enough players can play yet: dealing again at once would be
+                        # refused again. Wait for the stream to show the table changed.
+                        self.log(f"waiting for players: {exc.detail}")
+                        return table
                     self.log(f"dealt hand {table.hand.number if table.hand else '?'}")
                     continue
                 action = self.strategy(table)

@@ -7,7 +7,7 @@ import os
 import sys
 
 from banco_sdk import errors
-from banco_sdk.bot import Bot
+from banco_sdk.bot import Bot, players_for
 from banco_sdk.client import Banco
 
 HANDS_HELP = ("hands to play, counted from when the bot comes (a hand already over then does not"
@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", required=True, help="the table's id")
     parser.add_argument("--hands", type=int, default=1, help=HANDS_HELP + " (1)")
     parser.add_argument("--buy-in", type=int, help=BUY_IN_HELP)
-    parser.add_argument("--players", type=int, help="players seated before the bot deals (game's minimum)")
+    parser.add_argument("--players", type=int,
+                        help="players seated before the bot deals, within the game's range (its minimum)")
     parser.add_argument("--no-deal", action="store_true", help="never deal; play the hands others deal")
     args = parser.parse_args(dashes_kept(sys.argv[1:] if argv is None else argv))
     try:
@@ -59,6 +60,11 @@ def main(argv: list[str] | None = None) -> int:
             table = client.table(args.table)
             if table.game != args.game:
                 print(f"table {args.table} plays {table.game}, not {args.game}", file=sys.stderr)
+                return 2
+            try:  # a count the game cannot be played by would deal in vain, or never
+                players_for(client.game(table.game), args.players)
+            except ValueError as exc:
+                print(f"error: --players: {exc}", file=sys.stderr)
                 return 2
             bot = Bot(client, args.table, hands=args.hands, deal=not args.no_deal, players=args.players,
                       buy_in=args.buy_in, log=lambda line: print(line, flush=True))
