@@ -18,6 +18,7 @@ import psycopg
 from events.postgres import configure_connection
 from service.cli.files import written
 from service.cli.servers import data_dir_option, database_url
+from service.cli.text import shown
 
 
 class Moment(click.ParamType):
@@ -68,7 +69,8 @@ def replay(hand_id: str, stepwise: bool, data_dir: Path) -> None:
         if stepwise:
             click.echo("(Enter: next event, q then Enter: stop)", err=True)
         for text in transcript(steps(conn, hand, Principal("auditor", "cli"), AUDITOR)):
-            click.echo(text)
+            # A line and its totals' line below it; what the events' data put in each escaped.
+            click.echo("\n".join(shown(part) for part in text.split("\n")))
             if stepwise and sys.stdin.readline().strip().lower() == "q":
                 break
 
@@ -83,7 +85,7 @@ def _show(found: dict[str, Any], every: bool, as_json: bool = False) -> None:
         if every or not check["passed"]:
             mark = "ok  " if check["passed"] else "FAIL"
             reason = check["evidence"].get("reason", "")
-            click.echo(f"  {mark} {check['name']}{': ' + reason if reason else ''}")
+            click.echo(f"  {mark} {check['name']}{': ' + shown(reason) if reason else ''}")
 
 
 # A checkpoint file's fields `--against` reads (what `banco checkpoint -o` writes, among others).
@@ -158,7 +160,7 @@ def _disputes(conn: psycopg.Connection, as_json: bool) -> bool:
             click.echo(f"{found['dispute_id']} (about {found['hand_id']}): FAILED")
             for check in found["checks"]:
                 if not check["passed"]:
-                    click.echo(f"  FAIL {check['name']}: {check['evidence'].get('reason', '')}")
+                    click.echo(f"  FAIL {check['name']}: {shown(check['evidence'].get('reason', ''))}")
     click.echo(f"{len(streams) - failed} of {len(streams)} disputes' corrections hold", err=as_json)
     return failed == 0
 

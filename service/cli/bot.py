@@ -85,7 +85,9 @@ def bot(url: str, token: str, game: str, table_id: str, hands: int, buy_in: int 
             if e.code is None:  # no problem document: some other server's page
                 raise click.ClickException(f"{url} does not answer as Banco does"
                                            f" (HTTP {e.status})") from e
-            raise click.ClickException(f"{e.code}: {e.detail}") from e
+            from service.cli.text import shown
+
+            raise click.ClickException(f"{e.code}: {shown(e.detail)}") from e
         except pydantic.ValidationError as e:  # a 200 that is not the API's answer
             raise click.ClickException(f"{url} does not answer as Banco does (its answer does not"
                                        " fit the API)") from e
@@ -117,6 +119,8 @@ def _play(client: Any, errors: Any, bot_class: Any, url: str, game: str, table_i
         raise click.ClickException(f"no table {table_id} at {url}") from e
     if table.game != game:
         raise click.ClickException(f"table {table_id} plays {table.game}, not {game}")
-    player = bot_class(client, table_id, **options, log=lambda line: click.echo(line))
+    from service.cli.text import shown
+
+    player = bot_class(client, table_id, **options, log=lambda line: click.echo(shown(line)))
     table = player.run()
     return f"done: {len(player.finished)} hand(s), {player.moves} move(s), table {table.status}"

@@ -13,6 +13,7 @@ import click
 import orjson
 
 from service.cli.servers import data_dir_option, database_url, reachable
+from service.cli.text import shown
 
 JSON_HELP = "print the answer as JSON"
 
@@ -39,7 +40,7 @@ def _work(data_dir: Path) -> Iterator[Callable[[Any, str], Any]]:
                     return handle(command, uow, {"actor": OPERATOR.key,
                                                  "key_id": OPERATOR.key_id, "command": name})
             except Refused as e:
-                raise click.ClickException(f"{e.detail} ({e.code})") from e
+                raise click.ClickException(f"{shown(e.detail)} ({e.code})") from e
             except ConcurrencyConflict as e:
                 raise click.ClickException("the dispute changed meanwhile: run it again") from e
 
@@ -58,16 +59,18 @@ def _echo(found: Any, as_json: bool, text: Callable[[Any], str]) -> None:
 
 
 def _dispute_text(d: dict[str, Any]) -> str:
+    # The reason and the notes are their writers' text: escaped (`shown`), each stays on its line.
     lines = [f"{d['id']}  {d['status']}  hand {d['hand_id']}  table {d['table_id']}",
-             f"  opened by the {d['opened_by']} at {d['opened_at'].isoformat()}: {d['reason']}"]
-    lines += [f"  evidence ({e['attached_by']}): {e['note']}" for e in d["evidence"]]
+             f"  opened by the {shown(d['opened_by'])} at {d['opened_at'].isoformat()}:"
+             f" {shown(d['reason'])}"]
+    lines += [f"  evidence ({shown(e['attached_by'])}): {shown(e['note'])}" for e in d["evidence"]]
     for r in d["readjudications"]:
         outcome = "as recorded" if r["matches"] else (
             f"{r['events_differing']} events and {r['postings_differing']} postings differ"
-            + (f", refused: {r['refused']}" if r["refused"] else ""))
+            + (f", refused: {shown(r['refused'])}" if r["refused"] else ""))
         lines.append(f"  re-adjudicated under rules version {r['rules_version']}: {outcome}")
     if d["resolution"] is not None:
-        lines.append(f"  {d['status']}: {d['resolution']['note']}")
+        lines.append(f"  {d['status']}: {shown(d['resolution']['note'])}")
     lines += [f"  correction: {c['amount']} from {c['from']} to {c['to']} (log position"
               f" {c['position']})" for c in d["corrections"]]
     return "\n".join(lines)
@@ -80,8 +83,8 @@ def _readjudication_text(r: dict[str, Any]) -> str:
     lines = [f"under rules version {r['rules_version']} (the hand's: {r['hand_rules_version']})"
              f" {r['events_differing']} events and {r['postings_differing']} postings differ"]
     if r["refused_command"]:
-        lines.append(f"  refused: {r['refused_command']['code']}"
-                     f" ({r['refused_command']['detail']})")
+        lines.append(f"  refused: {shown(r['refused_command']['code'])}"
+                     f" ({shown(r['refused_command']['detail'])})")
     for e in r["events"]:
         lines.append(f"  event {e['index']}: recorded {_event(e['recorded'])},"
                      f" replayed {_event(e['replayed'])}")
@@ -93,7 +96,8 @@ def _readjudication_text(r: dict[str, Any]) -> str:
 
 
 def _event(e: dict[str, Any] | None) -> str:
-    return "nothing" if e is None else f"{e['type']} {orjson.dumps(e['data']).decode()}"
+    # JSON escapes C0 but not DEL or C1, which a name in the data may hold.
+    return "nothing" if e is None else shown(f"{e['type']} {orjson.dumps(e['data']).decode()}")
 
 
 def _posting(p: dict[str, Any] | None) -> str:
@@ -154,7 +158,7 @@ def list_cmd(hand_id: str | None, status: str | None, limit: int, as_json: bool,
     with connect(data_dir) as conn:
         found = listed(conn, hand_id=hand_id, status=status, limit=limit)
     _echo(found, as_json, lambda ds: "\n".join(
-        f"{d['id']}  {d['status']:<8}  hand {d['hand_id']}  {d['reason'][:60]}" for d in ds)
+        f"{d['id']}  {d['status']:<8}  hand {d['hand_id']}  {shown(d['reason'][:60])}" for d in ds)
         or "no disputes")
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from service.cli.servers import data_dir_option, database_url, reachable
+from service.cli.text import shown
 from service.runtime.config import Local
 
 JOURNAL_HELP = ("the erasure journal (default: BANCO_ERASURE_JOURNAL, else erasures.jsonl in the"
@@ -49,7 +50,7 @@ def list_cmd(journal: Path | None, data_dir: Path) -> None:
     except JournalError as e:
         raise click.ClickException(str(e)) from e
     for entry in kept:
-        click.echo(f"{entry.recorded_at.isoformat()}  {entry.player_id}  by {entry.actor}")
+        click.echo(f"{entry.recorded_at.isoformat()}  {shown(entry.player_id)}  by {shown(entry.actor)}")
     if not kept:  # said apart from the listing, which stays empty
         click.echo(f"no erasures journaled in {path}{'' if exists else ' (no such file yet)'}",
                    err=True)

@@ -20,6 +20,7 @@ from service.cli.failures import Banco
 from service.cli.files import written
 from service.cli.runner import THREADS, gunicorn_command
 from service.cli.servers import data_dir_option, database_url, reachable, redis_url, servers
+from service.cli.text import shown
 from service.runtime.config import Config, ConfigError, Local, WorkerConfig, child_environment
 
 
@@ -131,10 +132,10 @@ def jobs(ctx: click.Context, data_dir: Path) -> None:
                f" {state['started']} started, {state['failed']} failed")
     click.echo(f"workers: {alive(state['workers'], state['queue'])}")
     for worker_state in state["workers"]:
-        click.echo(f"worker {worker_state['name']} ({', '.join(worker_state['queues'])}):"
+        click.echo(f"worker {shown(worker_state['name'])} ({shown(', '.join(worker_state['queues']))}):"
                    f" {worker_state['state']}")
-    for job in state["failed_jobs"]:
-        click.echo(f"failed {job['id']}: {job['call']}: {job['error']}")
+    for job in state["failed_jobs"]:  # a job's call and error may quote what a user wrote
+        click.echo(f"failed {job['id']}: {shown(job['call'])}: {shown(job['error'])}")
 
 
 @jobs.command("requeue")

@@ -302,6 +302,39 @@ def test_banco_dispute_opens_readjudicates_and_resolves_from_the_command_line(
     assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
+def test_banco_dispute_shows_what_players_wrote_with_its_control_characters_escaped(
+        own_app: Flask, own: FlaskClient, own_url: str):
+    """A reason or a note is its writer's text: `banco dispute show` and `list` print its
+    newlines and escape sequences escaped (`\\n`, `\\x1b`), so it can neither forge a line of
+    the output ("status: rejected") nor drive the terminal; --json gives the text as written."""
+    banker, bettor = players(own)
+    table = new_table(own, banker, bettor)
+    hand_id = play_hand(own_app, own, table["id"], banker, bettor, bet=10)
+    reason = "bad\nstatus: rejected\n\u001b[2J\u001b[32mcleared"
+    note = "tab\there, bell\a, DEL\x7f, CSI\x9b31m, CR\rover"
+    opened = own.post("/v1/disputes", json={"hand_id": hand_id, "reason": reason},
+                      headers=bettor.auth)
+    assert opened.status_code == 201, opened.json
+    dispute_id = opened.json["id"]
+    auditor = own.post("/v1/auditors", json={"name": "Audra"}, headers=OPERATOR).json
+    r = own.post(f"/v1/disputes/{dispute_id}/evidence", json={"note": note},
+                 headers=bearer(auditor["token"]))
+    assert r.status_code == 201, r.json
+
+    shown = banco("dispute", "show", dispute_id, url=own_url)
+    listed = banco("dispute", "list", "--hand", hand_id, url=own_url)
+    for run in (shown, listed):
+        assert run.returncode == 0, run.stderr
+        assert not [c for c in run.stdout if c != "\n" and (ord(c) < 32 or 0x7f <= ord(c) <= 0x9f)
+                    ], run.stdout
+        assert not [line for line in run.stdout.splitlines() if line.startswith("status")]
+    assert "bad\\nstatus: rejected\\n\\x1b[2J\\x1b[32mcleared" in shown.stdout, shown.stdout
+    assert "tab\\there, bell\\x07, DEL\\x7f, CSI\\x9b31m, CR\\rover" in shown.stdout, shown.stdout
+    assert len(listed.stdout.splitlines()) == 1 and "bad\\nstatus: rejected" in listed.stdout
+    as_json = orjson.loads(banco("dispute", "show", dispute_id, "--json", url=own_url).stdout)
+    assert (as_json["reason"], as_json["evidence"][0]["note"]) == (reason, note)
+
+
 def test_bad_input_is_a_problem_that_writes_nothing(own_app: Flask, own: FlaskClient):
     banker, bettor = players(own)
     hand_id = play_hand(own_app, own, new_table(own, banker, bettor)["id"], banker, bettor,
