@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import re
 
-# C0 (newline and ESC among them), DEL and C1: Unicode's category Cc.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# C0 (newline and ESC among them), DEL and C1 (Unicode's category Cc); the bidirectional
+# embeddings, overrides and isolates, which reorder what follows them on the line; and the
+# backslash itself, so that an escape shown is never text the user typed.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\\]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
 
 
 def _escaped(match: re.Match[str]) -> str:
     char = match.group()
-    return _NAMED.get(char) or f"\\x{ord(char):02x}"
+    return _NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
 
 
 def shown(text: object) -> str:

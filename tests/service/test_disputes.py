@@ -311,7 +311,9 @@ def test_banco_dispute_shows_what_players_wrote_with_its_control_characters_esca
     table = new_table(own, banker, bettor)
     hand_id = play_hand(own_app, own, table["id"], banker, bettor, bet=10)
     reason = "bad\nstatus: rejected\n\u001b[2J\u001b[32mcleared"
-    note = "tab\there, bell\a, DEL\x7f, CSI\x9b31m, CR\rover"
+    # A typed backslash shows doubled, so an escape shown is never the writer's own text; a
+    # right-to-left override, which reorders the rest of the line, shows escaped too.
+    note = "tab\there, bell\a, DEL\x7f, CSI\x9b31m, CR\rover, typed \\n, RLO\u202edesrever"
     opened = own.post("/v1/disputes", json={"hand_id": hand_id, "reason": reason},
                       headers=bettor.auth)
     assert opened.status_code == 201, opened.json
@@ -329,7 +331,8 @@ def test_banco_dispute_shows_what_players_wrote_with_its_control_characters_esca
                     ], run.stdout
         assert not [line for line in run.stdout.splitlines() if line.startswith("status")]
     assert "bad\\nstatus: rejected\\n\\x1b[2J\\x1b[32mcleared" in shown.stdout, shown.stdout
-    assert "tab\\there, bell\\x07, DEL\\x7f, CSI\\x9b31m, CR\\rover" in shown.stdout, shown.stdout
+    assert ("tab\\there, bell\\x07, DEL\\x7f, CSI\\x9b31m, CR\\rover, typed \\\\n, RLO\\u202edesrever"
+            in shown.stdout), shown.stdout
     assert len(listed.stdout.splitlines()) == 1 and "bad\\nstatus: rejected" in listed.stdout
     as_json = orjson.loads(banco("dispute", "show", dispute_id, "--json", url=own_url).stdout)
     assert (as_json["reason"], as_json["evidence"][0]["note"]) == (reason, note)
