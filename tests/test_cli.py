@@ -271,6 +271,34 @@ def test_jobs_lists_failures_and_requeues_them(env, redis_url):
     q.empty()
 
 
+def test_jobs_shows_the_webhooks_lane_as_the_metrics_count_it(env, redis_url):
+    """A line for each queue `GET /metrics` counts, the webhooks' lane's too, and its failed
+    jobs, which `banco jobs requeue` puts back on the lane. (The lane was left out.)"""
+    from rq import SimpleWorker
+
+    from workers.queues import connect, queue, webhook_lane
+
+    name = f"banco-lane-{os.getpid()}"
+    lane = queue(connect(redis_url), webhook_lane(name))
+    try:
+        job = lane.enqueue("json.loads", "{not json")
+        SimpleWorker([lane], connection=lane.connection).work(burst=True)
+        lane.enqueue("json.loads", "[]")
+        shown = banco("jobs", env={**env, "BANCO_QUEUE": name})
+        assert shown.returncode == 0, shown.stderr
+        lines = shown.stdout.splitlines()
+        assert [line.split(":")[0] for line in lines if line.startswith("queue ")] == [
+            f"queue {name}", f"queue {lane.name}"]
+        assert f"queue {lane.name}: 1 queued, 0 scheduled, 0 started, 1 failed" in lines
+        assert any(line.startswith(f"failed {job.id} ({lane.name}): ") for line in lines), lines
+        again = banco("jobs", "requeue", job.id, env={**env, "BANCO_QUEUE": name})
+        assert again.returncode == 0 and "requeued 1 job(s)" in again.stdout, again.stderr
+        after = banco("jobs", env={**env, "BANCO_QUEUE": name}).stdout.splitlines()
+        assert f"queue {lane.name}: 2 queued, 0 scheduled, 0 started, 0 failed" in after
+    finally:
+        lane.delete(delete_jobs=True)
+
+
 def test_jobs_and_readyz_count_both_workers_that_run_starts(env, tmp_path, database_url,
                                                             redis_url):
     """`banco run`'s worker process works the queue and, in a thread, its webhooks' lane: two RQ

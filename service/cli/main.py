@@ -118,7 +118,8 @@ def worker(burst: bool, webhooks_only: bool, data_dir: Path) -> None:
 @data_dir_option
 @click.pass_context
 def jobs(ctx: click.Context, data_dir: Path) -> None:
-    """Background jobs: queue lengths, scheduled, failed (see `banco jobs requeue`)."""
+    """Background jobs of every queue (the queue and its webhooks' lane): lengths, scheduled,
+    failed (see `banco jobs requeue`)."""
     ctx.obj = data_dir
     if ctx.invoked_subcommand is not None:
         return
@@ -127,14 +128,15 @@ def jobs(ctx: click.Context, data_dir: Path) -> None:
 
     with redis_url(data_dir) as url:
         state = report(connect(url), Local.from_env().queue_name)
-    click.echo(f"queue {state['queue']}: {state['queued']} queued, {state['scheduled']} scheduled,"
-               f" {state['started']} started, {state['failed']} failed")
+    for q in state["queues"]:  # every queue the service runs, as GET /metrics reports them
+        click.echo(f"queue {q['name']}: {q['queued']} queued, {q['scheduled']} scheduled,"
+                   f" {q['started']} started, {q['failed']} failed")
     click.echo(f"workers: {alive(state['workers'], state['queue'])}")
     for worker_state in state["workers"]:
         click.echo(f"worker {worker_state['name']} ({', '.join(worker_state['queues'])}):"
                    f" {worker_state['state']}")
     for job in state["failed_jobs"]:
-        click.echo(f"failed {job['id']}: {job['call']}: {job['error']}")
+        click.echo(f"failed {job['id']} ({job['queue']}): {job['call']}: {job['error']}")
 
 
 @jobs.command("requeue")
@@ -143,18 +145,18 @@ def jobs(ctx: click.Context, data_dir: Path) -> None:
               help="as for `banco jobs`")
 @click.pass_obj
 def jobs_requeue(group_data_dir: Path, job_ids: tuple[str, ...], data_dir: Path | None) -> None:
-    """Put failed jobs back on the queue (all failed jobs when no id is given)."""
-    from workers.jobs_report import requeue
-    from workers.queues import connect, queue
+    """Put failed jobs back on their queues (all failed jobs when no id is given)."""
+    from workers.jobs_report import failed_in, requeue
+    from workers.queues import connect, served
 
     name = Local.from_env().queue_name
     with redis_url(data_dir or group_data_dir) as url:
         connection = connect(url)
         # Every id checked before any is requeued: a typo requeues nothing.
-        failed = set(queue(connection, name).failed_job_registry.get_job_ids())
-        unknown = [job_id for job_id in job_ids if job_id not in failed]
+        unknown = [job_id for job_id in job_ids if failed_in(connection, name, job_id) is None]
         if unknown:
-            raise click.UsageError(f"no failed job {', '.join(unknown)} in queue {name}")
+            raise click.UsageError(f"no failed job {', '.join(unknown)} in queues"
+                                   f" {', '.join(served(name))}")
         count = requeue(connection, name, list(job_ids))
     click.echo(f"requeued {count} job(s)")
 
