@@ -439,6 +439,38 @@ def test_a_mistake_is_one_line_and_changes_nothing(env, clitest, database_url, t
 
 
 ROOT_HEX = "ab" * 32
+UNKNOWN_NAMED = {
+    "a table": (["verify", "--table", "tb_nope"], "no table tb_nope"),
+    "a table, as JSON": (["verify", "--table", "tb_nope", "--json"], "no table tb_nope"),
+    "a table, with a checkpoint": (["verify", "--table", "tb_nope", "--against", "{digest}"],
+                                   "no table tb_nope"),
+    "a hand, with a checkpoint": (["verify", "hd_nope", "--against", "{digest}"],
+                                  "no hand hd_nope"),
+    "a hand to replay": (["replay", "hd_nope", "--step"], "no hand hd_nope"),
+    "a player to export": (["export", "balance-history", "--player", "nobody", "-o",
+                            "{tmp}/nobody.csv"], "no player nobody"),
+    "a failed job": (["jobs", "requeue", "no-such-job"],
+                     "no failed job no-such-job in queues banco-unknown, banco-unknown-webhooks"),
+    "an erasure journal": (["erasures", "list", "--journal", "{tmp}/nowhere.jsonl"],
+                           "no erasure journal at {tmp}/nowhere.jsonl"),
+}
+
+
+@pytest.mark.parametrize("case", UNKNOWN_NAMED)
+def test_a_hand_table_player_job_or_journal_not_there_is_one_line_before_any_other(env, case, tmp_path):
+    """The mistake is the whole output, exit status 2: not after a progress bar's label
+    ("verifying hands") nor after the checkpoint's comparison, which were printed before the
+    table was looked for, nor after the command's usage, which was given right."""
+    args, message = UNKNOWN_NAMED[case]
+    digest = tmp_path / "digest.json"
+    digest.write_text(orjson.dumps({"txid": 1, "position": 0, "events": 0,
+                                    "root": ROOT_HEX}).decode())
+    named = [a.replace("{digest}", str(digest)).replace("{tmp}", str(tmp_path)) for a in args]
+    result = banco(*named, env={**env, "BANCO_QUEUE": "banco-unknown"})
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [f"Error: {message.replace('{tmp}', str(tmp_path))}"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["digest.json"]  # no file written
 NOT_CHECKPOINTS = {
     "a field missing": (b'{"position": 3, "events": 2, "root": "%s"}' % ROOT_HEX.encode(),
                         'it has no "txid"'),

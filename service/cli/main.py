@@ -16,7 +16,7 @@ from service.cli import bot as cli_bot
 from service.cli import disputes as cli_disputes
 from service.cli import erasures as cli_erasures
 from service.cli import metrics_dir
-from service.cli.failures import Banco
+from service.cli.failures import Banco, Unknown
 from service.cli.files import written
 from service.cli.runner import THREADS, gunicorn_command
 from service.cli.servers import data_dir_option, database_url, reachable, redis_url, servers
@@ -155,8 +155,8 @@ def jobs_requeue(group_data_dir: Path, job_ids: tuple[str, ...], data_dir: Path 
         # Every id checked before any is requeued: a typo requeues nothing.
         unknown = [job_id for job_id in job_ids if failed_in(connection, name, job_id) is None]
         if unknown:
-            raise click.UsageError(f"no failed job {', '.join(unknown)} in queues"
-                                   f" {', '.join(served(name))}")
+            raise Unknown(f"no failed job {', '.join(unknown)} in queues"
+                          f" {', '.join(served(name))}")
         count = requeue(connection, name, list(job_ids))
     click.echo(f"requeued {count} job(s)")
 
@@ -243,7 +243,7 @@ def export_history(player: str, since: datetime | None, until: datetime | None, 
             contextlib.closing(psycopg.connect(url, autocommit=True)) as conn:
         configure_connection(conn)
         if conn.execute("SELECT 1 FROM players WHERE player_id = %s", (player,)).fetchone() is None:
-            raise click.UsageError(f"no player {player}")
+            raise Unknown(f"no player {player}")
         filters = history.Filters(wallet(player), since, until)
         if str(output) == "-":
             stdout = sys.stdout.buffer
