@@ -492,6 +492,27 @@ NOT_CHECKPOINTS = {
 }
 
 
+KEPT_ERASURE = ('{"player_id": "pl_kept", "actor": "operator:operator",'
+                ' "recorded_at": "2026-11-27T12:00:00+00:00"}')
+
+
+@pytest.mark.parametrize("command", ["list", "reapply"])
+@pytest.mark.parametrize("field", ["player_id", "actor", "recorded_at"])
+@pytest.mark.parametrize("newline", [True, False], ids=["whole line", "last line, no newline"])
+def test_an_erasure_journal_line_missing_a_field_names_the_file_line_and_field(
+        env, tmp_path, command, field, newline):
+    """It was the bare KeyError's text (`not an erasure ('player_id')`); and a whole last line
+    without its newline was passed over as a write cut short. Nothing is erased."""
+    journal = tmp_path / "erasures.jsonl"
+    row = {k: v for k, v in orjson.loads(KEPT_ERASURE).items() if k != field}
+    journal.write_text(KEPT_ERASURE + "\n" + orjson.dumps(row).decode()
+                       + ("\n" if newline else ""))
+    result = banco("erasures", command, "--journal", str(journal), env=env)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f'Error: {journal}, line 2: not an erasure: it has no "{field}"'], result.stderr
+
+
 @pytest.mark.parametrize("case", NOT_CHECKPOINTS)
 def test_verify_against_a_file_that_is_no_checkpoint_says_what_is_wrong(case, tmp_path):
     """In one line, in words, before any server is looked for (there is none here)."""
