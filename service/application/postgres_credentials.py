@@ -30,6 +30,13 @@ _KEY_COLUMNS = ("key_id, name, scopes, CASE WHEN revoked_at IS NOT NULL THEN 're
                 " expires_at, created_at, rotated_at, revoked_at")
 
 
+# A key's hash kept as it is replaced or dropped: a request with the old secret is still
+# refused, and its log line names the key (service/http/auth.py).
+_RETIRE = ("INSERT INTO operator_key_retired_hashes (key_hash, key_id, retired_at)"
+           " SELECT key_hash, key_id, %s FROM operator_keys WHERE key_id = %s"
+           " AND key_hash IS NOT NULL")
+
+
 def _key(row: tuple[Any, ...]) -> dict[str, Any]:
     key_id, name, scopes, status, expires_at, created_at, rotated_at, revoked_at = row
     return {"id": key_id, "name": name, "scopes": list(scopes), "status": status,
@@ -102,12 +109,14 @@ class PostgresCredentials:
 
     def replace_operator_key(self, key_id: str, digest: bytes, rotated_at: datetime) -> None:
         conn = self._uow.connection
+        conn.execute(_RETIRE, (rotated_at, key_id))
         conn.execute("UPDATE operator_keys SET key_hash = %s, rotated_at = %s"
                      " WHERE key_id = %s", (digest, rotated_at, key_id))
         notify.revoked(conn, f"operator:{key_id}")
 
     def revoke_operator_key(self, key_id: str, revoked_at: datetime) -> None:
         conn = self._uow.connection
+        conn.execute(_RETIRE, (revoked_at, key_id))
         conn.execute("UPDATE operator_keys SET key_hash = NULL, revoked_at = %s"
                      " WHERE key_id = %s", (revoked_at, key_id))
         notify.revoked(conn, f"operator:{key_id}")

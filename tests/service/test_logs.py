@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 import os
@@ -37,6 +38,59 @@ def test_request_logs_are_json_with_the_request_id(client):
     [entry] = [e for e in entries if e.get("request_id") == "log-test-2"]
     assert (entry["status"], entry["code"], entry["key_id"]) == (403, "missing_scope",
                                                                  key["key"]["id"])
+
+
+def test_a_401_for_an_operator_key_that_no_longer_works_names_the_key(app, client):
+    """Revoked, expired or rotated away: the refusal's log line names the key by its id (it
+    said `key_id: null`), so that a leaked key's later tries are found; `actor` stays null, as
+    no one was authenticated, and neither the secret nor its hash is written."""
+    from tests.service.test_stream_tickets import ticket_for
+
+    logs.configure()
+    stream = io.StringIO()
+    logging.getLogger("banco").handlers[0].setStream(stream)  # type: ignore[attr-defined]
+
+    def made(*scopes: str) -> tuple[str, str]:
+        issued = client.post("/v1/keys", json={"name": "leaky", "scopes": list(scopes)},
+                             headers=OPERATOR).json
+        return issued["key"]["id"], issued["secret"]
+
+    revoked, revoked_secret = made("metrics:read")
+    expired, expired_secret = made("metrics:read")
+    rotated, first_secret = made("metrics:read", "audit:read")
+    feed = ticket_for(client, {"Authorization": f"Bearer {first_secret}"}, stream="feed")["url"]
+    second_secret = client.post(f"/v1/keys/{rotated}/rotation", headers=OPERATOR).json["secret"]
+    assert client.delete(f"/v1/keys/{revoked}", headers=OPERATOR).status_code == 204
+    with app.extensions["banco.pool"].connection() as c:  # its expiry passed
+        c.execute("UPDATE operator_keys SET expires_at = now() - interval '1 second'"
+                  " WHERE key_id = %s", (expired,))
+    tried = {"revoked": (revoked, revoked_secret), "expired": (expired, expired_secret),
+             "rotated away": (rotated, first_secret)}
+
+    def refused(request_id: str, secret: str) -> None:
+        r = client.get("/metrics", headers={"Authorization": f"Bearer {secret}",
+                                            "X-Request-ID": request_id})
+        assert r.status_code == 401 and r.json["code"] == "unauthorized"
+
+    for why, (_, secret) in tried.items():
+        refused(f"dead-key {why}", secret)
+    # Rotated, then revoked: each secret it ever had is named, and its stream ticket too.
+    assert client.delete(f"/v1/keys/{rotated}", headers=OPERATOR).status_code == 204
+    tried["rotated, then revoked"] = (rotated, second_secret)
+    refused("dead-key rotated, then revoked", second_secret)
+    r = client.get(feed, headers={"X-Request-ID": "dead-key ticket"})
+    assert r.status_code == 401 and r.json["code"] == "invalid_ticket"
+    refused("dead-key never issued", "bok_" + "x" * 43)
+
+    entries = {e.get("request_id"): e for e in map(orjson.loads, stream.getvalue().splitlines())}
+    for why, (key_id, _) in [*tried.items(), ("ticket", (rotated, ""))]:
+        entry = entries[f"dead-key {why}"]
+        assert (entry["status"], entry["actor"], entry["key_id"]) == (401, None, key_id), why
+    assert entries["dead-key never issued"]["key_id"] is None
+    written = stream.getvalue()
+    for _, secret in tried.values():
+        assert secret not in written
+        assert hashlib.sha256(secret.encode()).hexdigest() not in written
 
 
 def test_psycopgs_warnings_are_json_lines_and_a_failed_pipeline_is_not_one(database_url, capsys):
