@@ -37,6 +37,11 @@ _RETIRE = ("INSERT INTO operator_key_retired_hashes (key_hash, key_id, retired_a
            " AND key_hash IS NOT NULL")
 
 
+# The hashes of the tokens a statement deletes (`gone`), kept for the same end as `_RETIRE`.
+_RETIRE_TOKENS = ("retired AS (INSERT INTO retired_token_hashes (token_hash, token_id)"
+                  " SELECT token_hash, token_id FROM gone)")
+
+
 def _key(row: tuple[Any, ...]) -> dict[str, Any]:
     key_id, name, scopes, status, expires_at, created_at, rotated_at, revoked_at = row
     return {"id": key_id, "name": name, "scopes": list(scopes), "status": status,
@@ -67,8 +72,10 @@ class PostgresCredentials:
 
     def revoke_all(self, role: Holder, subject: str) -> list[str]:
         conn = self._uow.connection
-        rows = conn.execute("DELETE FROM tokens WHERE role = %s AND subject = %s"
-                            " RETURNING token_id", (role, subject)).fetchall()
+        rows = conn.execute(
+            "WITH gone AS (DELETE FROM tokens WHERE role = %s AND subject = %s"
+            " RETURNING token_hash, token_id), " + _RETIRE_TOKENS + " SELECT token_id FROM gone",
+            (role, subject)).fetchall()
         if rows:
             notify.revoked(conn, f"{role}:{subject}")
         return sorted(token_id for (token_id,) in rows)
@@ -80,8 +87,10 @@ class PostgresCredentials:
 
     def drop_token(self, token_id: str) -> bool:
         conn = self._uow.connection
-        row = conn.execute("DELETE FROM tokens WHERE token_id = %s RETURNING role, subject",
-                           (token_id,)).fetchone()
+        row = conn.execute(
+            "WITH gone AS (DELETE FROM tokens WHERE token_id = %s"
+            " RETURNING token_hash, token_id, role, subject), " + _RETIRE_TOKENS
+            + " SELECT role, subject FROM gone", (token_id,)).fetchone()
         if row is None:
             return False
         notify.revoked(conn, f"{row[0]}:{row[1]}")

@@ -28,7 +28,7 @@ def _done(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id", "")
     # The path, never the URL: a stream's query may hold its ticket (`?ticket=`,
     # service/http/tickets.py), a credential while it lasts. The caller by the id of the token
-    # or key he sent (none when unauthenticated, but the id of an operator key refused because
+    # or key he sent (none when unauthenticated, but the id of a key or token refused because
     # it no longer works: service/http/auth.py), never by the secret.
     who = g.get("principal")
     fields = {

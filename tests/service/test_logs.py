@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from service.runtime import logs
-from tests.service.conftest import OPERATOR, ROOT, jobs_on
+from tests.service.conftest import OPERATOR, ROOT, bearer, jobs_on
 
 
 def test_request_logs_are_json_with_the_request_id(client):
@@ -91,6 +91,42 @@ def test_a_401_for_an_operator_key_that_no_longer_works_names_the_key(app, clien
     for _, secret in tried.values():
         assert secret not in written
         assert hashlib.sha256(secret.encode()).hexdigest() not in written
+
+
+def test_a_401_for_a_token_revoked_or_replaced_names_the_token(client, new_player):
+    """As for an operator's key: a player's token replaced by a new one, an auditor's revoked,
+    and a stream ticket issued with the player's old token are refused with their log lines
+    naming the token by its id (they said `key_id: null`), never by the token or its hash."""
+    from tests.service.test_stream_tickets import ticket_for
+
+    logs.configure()
+    stream = io.StringIO()
+    logging.getLogger("banco").handlers[0].setStream(stream)  # type: ignore[attr-defined]
+    ann = new_player("Ann")
+    ann_id = client.get("/v1/me", headers=ann.auth).json["key_id"]
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo"}, headers=OPERATOR).json["id"]
+    ticket = ticket_for(client, ann.auth, stream="table", table_id=table)["url"]
+    assert client.post(f"/v1/players/{ann.id}/token", headers=OPERATOR).status_code == 201
+    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
+    auditor_token_id = client.get("/v1/me", headers=bearer(auditor["token"])).json["key_id"]
+    assert client.delete(f"/v1/auditors/{auditor['id']}/token",
+                         headers=OPERATOR).status_code == 204
+    tried = {"replaced": (ann_id, ann.token), "revoked": (auditor_token_id, auditor["token"])}
+    for why, (_, token) in tried.items():
+        r = client.get("/v1/me", headers={"Authorization": f"Bearer {token}",
+                                          "X-Request-ID": f"dead-token {why}"})
+        assert r.status_code == 401 and r.json["code"] == "unauthorized"
+    r = client.get(ticket, headers={"X-Request-ID": "dead-token ticket"})
+    assert r.status_code == 401 and r.json["code"] == "invalid_ticket"
+
+    entries = {e.get("request_id"): e for e in map(orjson.loads, stream.getvalue().splitlines())}
+    for why, (token_id, _) in [*tried.items(), ("ticket", (ann_id, ""))]:
+        entry = entries[f"dead-token {why}"]
+        assert token_id.startswith("tk_")
+        assert (entry["status"], entry["actor"], entry["key_id"]) == (401, None, token_id), why
+    written = stream.getvalue()
+    for _, token in tried.values():
+        assert token not in written and hashlib.sha256(token.encode()).hexdigest() not in written
 
 
 def test_psycopgs_warnings_are_json_lines_and_a_failed_pipeline_is_not_one(database_url, capsys):
