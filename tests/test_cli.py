@@ -271,6 +271,34 @@ def test_jobs_lists_failures_and_requeues_them(env, redis_url):
     q.empty()
 
 
+def test_jobs_shows_the_webhooks_lane_as_the_metrics_count_it(env, redis_url):
+    """A line for each queue `GET /metrics` counts, the webhooks' lane's too, and its failed
+    jobs, which `banco jobs requeue` puts back on the lane. (The lane was left out.)"""
+    from rq import SimpleWorker
+
+    from workers.queues import connect, queue, webhook_lane
+
+    name = f"banco-lane-{os.getpid()}"
+    lane = queue(connect(redis_url), webhook_lane(name))
+    try:
+        job = lane.enqueue("json.loads", "{not json")
+        SimpleWorker([lane], connection=lane.connection).work(burst=True)
+        lane.enqueue("json.loads", "[]")
+        shown = banco("jobs", env={**env, "BANCO_QUEUE": name})
+        assert shown.returncode == 0, shown.stderr
+        lines = shown.stdout.splitlines()
+        assert [line.split(":")[0] for line in lines if line.startswith("queue ")] == [
+            f"queue {name}", f"queue {lane.name}"]
+        assert f"queue {lane.name}: 1 queued, 0 scheduled, 0 started, 1 failed" in lines
+        assert any(line.startswith(f"failed {job.id} ({lane.name}): ") for line in lines), lines
+        again = banco("jobs", "requeue", job.id, env={**env, "BANCO_QUEUE": name})
+        assert again.returncode == 0 and "requeued 1 job(s)" in again.stdout, again.stderr
+        after = banco("jobs", env={**env, "BANCO_QUEUE": name}).stdout.splitlines()
+        assert f"queue {lane.name}: 2 queued, 0 scheduled, 0 started, 0 failed" in after
+    finally:
+        lane.delete(delete_jobs=True)
+
+
 def test_jobs_and_readyz_count_both_workers_that_run_starts(env, tmp_path, database_url,
                                                             redis_url):
     """`banco run`'s worker process works the queue and, in a thread, its webhooks' lane: two RQ
@@ -411,6 +439,38 @@ def test_a_mistake_is_one_line_and_changes_nothing(env, clitest, database_url, t
 
 
 ROOT_HEX = "ab" * 32
+UNKNOWN_NAMED = {
+    "a table": (["verify", "--table", "tb_nope"], "no table tb_nope"),
+    "a table, as JSON": (["verify", "--table", "tb_nope", "--json"], "no table tb_nope"),
+    "a table, with a checkpoint": (["verify", "--table", "tb_nope", "--against", "{digest}"],
+                                   "no table tb_nope"),
+    "a hand, with a checkpoint": (["verify", "hd_nope", "--against", "{digest}"],
+                                  "no hand hd_nope"),
+    "a hand to replay": (["replay", "hd_nope", "--step"], "no hand hd_nope"),
+    "a player to export": (["export", "balance-history", "--player", "nobody", "-o",
+                            "{tmp}/nobody.csv"], "no player nobody"),
+    "a failed job": (["jobs", "requeue", "no-such-job"],
+                     "no failed job no-such-job in queues banco-unknown, banco-unknown-webhooks"),
+    "an erasure journal": (["erasures", "list", "--journal", "{tmp}/nowhere.jsonl"],
+                           "no erasure journal at {tmp}/nowhere.jsonl"),
+}
+
+
+@pytest.mark.parametrize("case", UNKNOWN_NAMED)
+def test_a_hand_table_player_job_or_journal_not_there_is_one_line_before_any_other(env, case, tmp_path):
+    """The mistake is the whole output, exit status 2: not after a progress bar's label
+    ("verifying hands") nor after the checkpoint's comparison, which were printed before the
+    table was looked for, nor after the command's usage, which was given right."""
+    args, message = UNKNOWN_NAMED[case]
+    digest = tmp_path / "digest.json"
+    digest.write_text(orjson.dumps({"txid": 1, "position": 0, "events": 0,
+                                    "root": ROOT_HEX}).decode())
+    named = [a.replace("{digest}", str(digest)).replace("{tmp}", str(tmp_path)) for a in args]
+    result = banco(*named, env={**env, "BANCO_QUEUE": "banco-unknown"})
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [f"Error: {message.replace('{tmp}', str(tmp_path))}"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["digest.json"]  # no file written
 NOT_CHECKPOINTS = {
     "a field missing": (b'{"position": 3, "events": 2, "root": "%s"}' % ROOT_HEX.encode(),
                         'it has no "txid"'),
@@ -430,6 +490,27 @@ NOT_CHECKPOINTS = {
     "a short root": (b'{"txid": 9, "position": 3, "events": 2, "root": "abc"}',
                      'its "root" is not 64 hexadecimal digits'),
 }
+
+
+KEPT_ERASURE = ('{"player_id": "pl_kept", "actor": "operator:operator",'
+                ' "recorded_at": "2026-11-27T12:00:00+00:00"}')
+
+
+@pytest.mark.parametrize("command", ["list", "reapply"])
+@pytest.mark.parametrize("field", ["player_id", "actor", "recorded_at"])
+@pytest.mark.parametrize("newline", [True, False], ids=["whole line", "last line, no newline"])
+def test_an_erasure_journal_line_missing_a_field_names_the_file_line_and_field(
+        env, tmp_path, command, field, newline):
+    """It was the bare KeyError's text (`not an erasure ('player_id')`); and a whole last line
+    without its newline was passed over as a write cut short. Nothing is erased."""
+    journal = tmp_path / "erasures.jsonl"
+    row = {k: v for k, v in orjson.loads(KEPT_ERASURE).items() if k != field}
+    journal.write_text(KEPT_ERASURE + "\n" + orjson.dumps(row).decode()
+                       + ("\n" if newline else ""))
+    result = banco("erasures", command, "--journal", str(journal), env=env)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f'Error: {journal}, line 2: not an erasure: it has no "{field}"'], result.stderr
 
 
 @pytest.mark.parametrize("case", NOT_CHECKPOINTS)

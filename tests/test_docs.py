@@ -216,8 +216,11 @@ def test_the_commands_listing_runs_beside_banco_run(banco, clone: Path, tmp_path
                          cwd=clone, capture_output=True, text=True, timeout=120,
                          env=user_env(PATH=tools(tmp_path)))
     assert run.returncode == 0, run.stderr
-    queue, *rest = run.stdout.splitlines()
+    queue, lane, *rest = run.stdout.splitlines()
     assert re.fullmatch(r"queue banco: \d+ queued, \d+ scheduled, \d+ started, 0 failed", queue)
+    # Every queue /metrics counts: the webhooks' lane too.
+    assert re.fullmatch(r"queue banco-webhooks: \d+ queued, \d+ scheduled, \d+ started, 0 failed",
+                        lane)
     # The workers of `banco run`: one on the queue, one on its webhooks' lane.
     assert rest[0] == "workers: 2 alive (banco: 1, banco-webhooks: 1)"
     assert re.fullmatch(r"worker \S+ \(banco(-webhooks)?\): (idle|busy)", rest[1])

@@ -1,23 +1,25 @@
-"""What `banco jobs` shows: queue lengths, scheduled, started and failed jobs, and workers: those
-of the queue and those of its webhooks' lane (`workers.queues.webhook_lane`), which a worker
-works in threads of its own (`BANCO_WEBHOOK_THREADS`) and `banco worker --webhooks` alone."""
+"""What `banco jobs` shows: the lengths, scheduled, started and failed jobs of every queue the
+service runs (`workers.queues.served`: the queue and its webhooks' lane
+(`workers.queues.webhook_lane`), the queues `GET /metrics` reports), and their workers, which
+work the lane in threads of their own (`BANCO_WEBHOOK_THREADS`) or alone
+(`banco worker --webhooks`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from redis import Redis
-from rq import Worker
+from rq import Queue, Worker
 from rq.job import Job
 
-from workers.queues import queue, webhook_lane
+from workers.queues import queue, served
 
 
 def workers(connection: Redis, queue_name: str) -> list[dict[str, Any]]:
     """Every worker alive on the queue or its webhooks' lane, by name: its state and the queues
     (of those two) it takes jobs from."""
     found: dict[str, dict[str, Any]] = {}
-    for name in (queue_name, webhook_lane(queue_name)):
+    for name in served(queue_name):
         for worker in Worker.all(queue=queue(connection, name)):
             shown = found.setdefault(worker.name, {"name": worker.name,
                                                    "state": str(worker.get_state()),
@@ -32,37 +34,57 @@ def alive(listed: list[dict[str, Any]], queue_name: str) -> str:
     if not listed:
         return "none"
     each = ", ".join(f"{name}: {sum(name in w['queues'] for w in listed)}"
-                     for name in (queue_name, webhook_lane(queue_name)))
+                     for name in served(queue_name))
     return f"{len(listed)} alive ({each})"
 
 
+def counts(q: Queue) -> dict[str, int]:
+    """How many jobs `q` holds in each state, as `banco_queue_jobs` counts them."""
+    return {"queued": q.count, "scheduled": q.scheduled_job_registry.count,
+            "started": q.started_job_registry.count, "failed": q.failed_job_registry.count}
+
+
 def report(connection: Redis, queue_name: str, limit: int = 20) -> dict[str, Any]:
-    """The queue's state, with the failed jobs' ids and errors, and the workers of the queue
-    and of its webhooks' lane."""
-    q = queue(connection, queue_name)
-    failed = q.failed_job_registry
-    failures = []
-    for job_id in failed.get_job_ids(0, limit - 1):
+    """The state of every queue the service runs (the queue's own also at the top, as before
+    the lane had one), the failed jobs' ids and errors (at most `limit`, the queue's own
+    first), and the workers of the queues."""
+    queues: list[dict[str, Any]] = []
+    failures: list[dict[str, Any]] = []
+    for name in served(queue_name):
+        q = queue(connection, name)
+        queues.append({"name": name, **counts(q), "workers": Worker.count(queue=q)})
+        if len(failures) < limit:
+            failures += _failures(connection, q, limit - len(failures))
+    own = {k: v for k, v in queues[0].items() if k not in ("name", "workers")}
+    return {"queue": queue_name, **own, "queues": queues, "failed_jobs": failures,
+            "workers": workers(connection, queue_name)}
+
+
+def _failures(connection: Redis, q: Queue, limit: int) -> list[dict[str, Any]]:
+    failures: list[dict[str, Any]] = []
+    for job_id in q.failed_job_registry.get_job_ids(0, limit - 1):
         job = Job.fetch(job_id, connection=connection)
         result = job.latest_result()
         error = (result.exc_string or "") if result is not None else ""
-        failures.append({"id": job_id, "call": job.description,
+        failures.append({"id": job_id, "queue": q.name, "call": job.description,
                          "error": error.strip().splitlines()[-1] if error.strip() else ""})
-    return {
-        "queue": queue_name,
-        "queued": q.count,
-        "scheduled": q.scheduled_job_registry.count,
-        "started": q.started_job_registry.count,
-        "failed": failed.count,
-        "failed_jobs": failures,
-        "workers": workers(connection, queue_name),
-    }
+    return failures
+
+
+def failed_in(connection: Redis, queue_name: str, job_id: str) -> str | None:
+    """Which of the service's queues holds `job_id` among its failed jobs (None: none does)."""
+    return next((name for name in served(queue_name)
+                 if job_id in queue(connection, name).failed_job_registry), None)
 
 
 def requeue(connection: Redis, queue_name: str, job_ids: list[str]) -> int:
-    """Put failed jobs back on the queue (all of them when `job_ids` is empty)."""
-    registry = queue(connection, queue_name).failed_job_registry
-    ids = job_ids or registry.get_job_ids()
-    for job_id in ids:
-        registry.requeue(job_id)
-    return len(ids)
+    """Put failed jobs back on their queues, each on its own (all the failed jobs of every queue
+    the service runs when `job_ids` is empty); how many were."""
+    count = 0
+    for name in served(queue_name):
+        registry = queue(connection, name).failed_job_registry
+        held = registry.get_job_ids()
+        for job_id in (held if not job_ids else [j for j in job_ids if j in held]):
+            registry.requeue(job_id)
+            count += 1
+    return count

@@ -14,12 +14,14 @@ from prometheus_client.registry import Collector
 from redis import Redis, RedisError
 from rq import Worker
 
+from workers.jobs_report import counts as counted
 from workers.queues import queue
 
 
 class QueueCollector(Collector):
     """`banco_queue_jobs{queue,state}`, `banco_queue_workers{queue}` and `banco_queue_up{queue}`
-    of each queue named: the worker's and its webhooks' lane."""
+    of each queue named: those the service runs (`workers.queues.served`), as `banco jobs` and
+    `GET /v1/jobs` show them."""
 
     def __init__(self, connection: Redis, *queue_names: str) -> None:
         self.connection = connection
@@ -37,9 +39,7 @@ class QueueCollector(Collector):
         for name in self.queue_names:
             try:
                 q = queue(self.connection, name)
-                counts = {"queued": q.count, "scheduled": q.scheduled_job_registry.count,
-                          "started": q.started_job_registry.count,
-                          "failed": q.failed_job_registry.count}
+                counts = counted(q)
                 alive = Worker.count(queue=q)
             except RedisError:
                 # Redis away: say so, rather than fail the scrape of everything else.

@@ -61,3 +61,10 @@ def webhook_lane(queue_name: str) -> str:
     threads or processes of their own (`workers.worker`), so that a receiver that never answers
     holds up no settlement and no deadline."""
     return f"{queue_name}-webhooks"
+
+
+def served(queue_name: str) -> tuple[str, ...]:
+    """Every queue the service runs beside `queue_name`, its own first: the queue and its
+    webhooks' lane. The one list of them that `GET /metrics`, `/readyz`, `banco jobs` and
+    `GET /v1/jobs` report, so that none leaves a queue out."""
+    return (queue_name, webhook_lane(queue_name))

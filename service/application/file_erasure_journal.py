@@ -52,7 +52,8 @@ class FileJournal:
 
     def entries(self) -> list[Erasure]:
         """Every erasure kept. A last line cut short (a crash mid-write) is left out; any other
-        line that is not an erasure raises JournalError."""
+        line that is not an erasure raises JournalError, naming the file, the line and what
+        is wrong with it (the field it lacks, say)."""
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
@@ -64,26 +65,57 @@ class FileJournal:
                 continue
             try:
                 kept.append(_erasure(line))
-            except (ValueError, KeyError, TypeError) as e:  # UnicodeError is a ValueError
-                if number == len(lines) and _START.startswith(line[:len(_START)]):
+            except ValueError as e:
+                # Only a line that is not whole JSON can be a write cut short: a whole one
+                # without its newline that lacks a field is no erasure, said as any other.
+                if (isinstance(e, _CutShort) and number == len(lines)
+                        and _START.startswith(line[:len(_START)])):
                     continue  # no newline after it, and begun as `record` begins: cut short
-                raise JournalError(f"{self.path}, line {number}: not an erasure ({e})") from None
+                raise JournalError(f"{self.path}, line {number}: not an erasure: {e}") from None
         return kept
 
 
 # How every line `record` writes begins: a last line without its newline is a write cut short
 # only if it begins so (or is shorter), not any text at the end of a file.
 _START = b'{"player_id": "'
+FIELDS = ("player_id", "actor", "recorded_at")
+_KINDS = {list: "list", str: "string", int: "number", float: "number", bool: "boolean",
+          type(None): "null"}
+
+
+class _CutShort(ValueError):
+    """The line is not whole JSON: what a write cut short leaves, if it is the last."""
 
 
 def _erasure(line: bytes) -> Erasure:
-    row = json.loads(line.decode())
-    ids = {key: row[key] for key in ("player_id", "actor")}
-    for key, value in ids.items():
+    """The erasure `line` records; ValueError saying in words what it lacks or holds wrong."""
+    try:
+        row = json.loads(line.decode())
+    except UnicodeDecodeError as e:
+        raise _CutShort(f"it is not UTF-8 ({e})") from None
+    except ValueError as e:
+        raise _CutShort(f"it is not JSON ({e})") from None
+    if not isinstance(row, dict):
+        raise ValueError(f"it holds a JSON {_KINDS.get(type(row), 'value')}, not an object")
+    for key in FIELDS:
+        if key not in row:
+            raise ValueError(f'it has no "{key}"')
+    for key in ("player_id", "actor"):
+        value = row[key]
         if not isinstance(value, str) or not value or "\x00" in value:
-            raise ValueError(f"its {key} is not an id: {value!r}")
-        value.encode()  # a lone surrogate (JSON's "\udcff") fails here
-    return Erasure(ids["player_id"], ids["actor"], datetime.fromisoformat(row["recorded_at"]))
+            raise ValueError(f'its "{key}" is not an id: {value!r}')
+        try:
+            value.encode()  # a lone surrogate (JSON's "\udcff") fails here
+        except UnicodeEncodeError as e:
+            raise ValueError(f'its "{key}" is not an id ({e})') from None
+    at = row["recorded_at"]
+    try:
+        recorded_at = datetime.fromisoformat(at) if isinstance(at, str) else None
+    except ValueError:
+        recorded_at = None
+    if recorded_at is None:
+        raise ValueError(f'its "recorded_at" is not an ISO 8601 time: {at!r}')
+    return Erasure(row["player_id"], row["actor"], recorded_at)
 
 
 class JournalError(Exception):

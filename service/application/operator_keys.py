@@ -5,7 +5,9 @@ A key is shown once, as it is created or rotated, and stored only as its SHA-256
 (`ok_...`) that events, answers and log lines name. It carries a name, its scopes
 (`service.application.scopes`) and an optional expiry, past which it is refused as a revoked
 one is. Rotating replaces its secret and keeps its id, name, scopes and expiry; revoking drops
-its hash and keeps the rest, listed as revoked. Each change is made with the key's row held
+its hash and keeps the rest, listed as revoked. The hashes a key no longer has are kept apart
+(`operator_key_retired_hashes`), only to name the key in the log line of a request that still
+sends one of its old secrets. Each change is made with the key's row held
 (`Credentials.lock_operator_key`), so two changes of one key queue.
 
 A key may grant only the scopes it holds: a key with `keys:admin` alone can make keys that do

@@ -30,6 +30,18 @@ _KEY_COLUMNS = ("key_id, name, scopes, CASE WHEN revoked_at IS NOT NULL THEN 're
                 " expires_at, created_at, rotated_at, revoked_at")
 
 
+# A key's hash kept as it is replaced or dropped: a request with the old secret is still
+# refused, and its log line names the key (service/http/auth.py).
+_RETIRE = ("INSERT INTO operator_key_retired_hashes (key_hash, key_id, retired_at)"
+           " SELECT key_hash, key_id, %s FROM operator_keys WHERE key_id = %s"
+           " AND key_hash IS NOT NULL")
+
+
+# The hashes of the tokens a statement deletes (`gone`), kept for the same end as `_RETIRE`.
+_RETIRE_TOKENS = ("retired AS (INSERT INTO retired_token_hashes (token_hash, token_id)"
+                  " SELECT token_hash, token_id FROM gone)")
+
+
 def _key(row: tuple[Any, ...]) -> dict[str, Any]:
     key_id, name, scopes, status, expires_at, created_at, rotated_at, revoked_at = row
     return {"id": key_id, "name": name, "scopes": list(scopes), "status": status,
@@ -60,8 +72,10 @@ class PostgresCredentials:
 
     def revoke_all(self, role: Holder, subject: str) -> list[str]:
         conn = self._uow.connection
-        rows = conn.execute("DELETE FROM tokens WHERE role = %s AND subject = %s"
-                            " RETURNING token_id", (role, subject)).fetchall()
+        rows = conn.execute(
+            "WITH gone AS (DELETE FROM tokens WHERE role = %s AND subject = %s"
+            " RETURNING token_hash, token_id), " + _RETIRE_TOKENS + " SELECT token_id FROM gone",
+            (role, subject)).fetchall()
         if rows:
             notify.revoked(conn, f"{role}:{subject}")
         return sorted(token_id for (token_id,) in rows)
@@ -73,8 +87,10 @@ class PostgresCredentials:
 
     def drop_token(self, token_id: str) -> bool:
         conn = self._uow.connection
-        row = conn.execute("DELETE FROM tokens WHERE token_id = %s RETURNING role, subject",
-                           (token_id,)).fetchone()
+        row = conn.execute(
+            "WITH gone AS (DELETE FROM tokens WHERE token_id = %s"
+            " RETURNING token_hash, token_id, role, subject), " + _RETIRE_TOKENS
+            + " SELECT role, subject FROM gone", (token_id,)).fetchone()
         if row is None:
             return False
         notify.revoked(conn, f"{row[0]}:{row[1]}")
@@ -102,12 +118,14 @@ class PostgresCredentials:
 
     def replace_operator_key(self, key_id: str, digest: bytes, rotated_at: datetime) -> None:
         conn = self._uow.connection
+        conn.execute(_RETIRE, (rotated_at, key_id))
         conn.execute("UPDATE operator_keys SET key_hash = %s, rotated_at = %s"
                      " WHERE key_id = %s", (digest, rotated_at, key_id))
         notify.revoked(conn, f"operator:{key_id}")
 
     def revoke_operator_key(self, key_id: str, revoked_at: datetime) -> None:
         conn = self._uow.connection
+        conn.execute(_RETIRE, (revoked_at, key_id))
         conn.execute("UPDATE operator_keys SET key_hash = NULL, revoked_at = %s"
                      " WHERE key_id = %s", (revoked_at, key_id))
         notify.revoked(conn, f"operator:{key_id}")

@@ -16,6 +16,7 @@ import orjson
 import psycopg
 
 from events.postgres import configure_connection
+from service.cli.failures import Unknown
 from service.cli.files import written
 from service.cli.servers import data_dir_option, database_url
 from service.cli.text import shown
@@ -63,7 +64,7 @@ def replay(hand_id: str, stepwise: bool, data_dir: Path) -> None:
     with connect(data_dir) as conn:
         hand = load_hand(conn, hand_id)
         if hand is None:
-            raise click.UsageError(f"no hand {hand_id}")
+            raise Unknown(f"no hand {hand_id}")
         seats = ", ".join(f"{s['seat']} {s['player_id']}" for s in hand.seats)
         click.echo(f"hand {hand_id} at {hand.table_id} ({hand.game}); seats: {seats}")
         if stepwise:
@@ -188,22 +189,27 @@ def verify(hand_id: str | None, table_id: str | None, everything: bool, against:
     # Read first: a file that is no checkpoint is refused before any server is reached.
     saved = _checkpoint_file(against) if against is not None else None
     with connect(data_dir) as conn:
+        # The hand or table named is looked for before anything is printed: an unknown one is
+        # the one line of a mistake, not the end of a progress bar or of a comparison's result.
+        hand = v.verify_hand(conn, hand_id) if hand_id else None
+        if hand_id and hand is None:
+            raise Unknown(f"no hand {hand_id}")
+        named = load_table(conn, table_id) if table_id else None
+        if table_id and named is None:
+            raise Unknown(f"no table {table_id}")
         if against is not None and saved is not None:
             ok = _against(conn, against, saved, as_json)
-        if hand_id:
-            found = v.verify_hand(conn, hand_id)
-            if found is None:
-                raise click.UsageError(f"no hand {hand_id}")
-            _show(found, every=True, as_json=as_json)
-            ok = ok and found["passed"]
+        if hand is not None:
+            _show(hand, every=True, as_json=as_json)
+            ok = ok and hand["passed"]
         elif table_id or everything:
             ids = [table_id] if table_id else v.table_ids(conn)
             total, failed = v.hand_count(conn, table_id), 0
             with click.progressbar(length=total, label="verifying hands", file=sys.stderr) as bar:
                 for tid in ids:
-                    table = load_table(conn, tid)
-                    if table is None:
-                        raise click.UsageError(f"no table {tid}")
+                    table = named if named is not None else load_table(conn, tid)
+                    if table is None:  # listed by its TableCreated, so not to be
+                        raise click.ClickException(f"table {tid} could not be read from the log")
                     for found in v.verify_table(conn, table):
                         bar.update(1)
                         failed += not found["passed"]

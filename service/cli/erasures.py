@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from service.cli.failures import Unknown
 from service.cli.servers import data_dir_option, database_url, reachable
 from service.cli.text import shown
 from service.runtime.config import Local
@@ -33,7 +34,7 @@ def _journal(journal: Path | None, data_dir: Path) -> tuple[Path, bool]:
     if journal is None and not path.exists():
         return path, False
     if not path.is_file():
-        raise click.UsageError(f"no erasure journal at {path}")
+        raise Unknown(f"no erasure journal at {path}")
     return path, True
 
 

@@ -19,6 +19,14 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0]
 
 
+class Unknown(click.ClickException):
+    """What a command was named does not exist (no such hand, table, player or failed job): the
+    user's mistake, said in one line before anything else is printed, with exit status 2 as a
+    usage error has, but without the usage, which the command was given right."""
+
+    exit_code = 2
+
+
 class Banco(click.Group):
     """The `banco` group: refusals of the servers become one-line errors, and a --data-dir
     given before the command's name says where it goes."""

@@ -16,7 +16,7 @@ from service.cli import bot as cli_bot
 from service.cli import disputes as cli_disputes
 from service.cli import erasures as cli_erasures
 from service.cli import metrics_dir
-from service.cli.failures import Banco
+from service.cli.failures import Banco, Unknown
 from service.cli.files import written
 from service.cli.runner import THREADS, gunicorn_command
 from service.cli.servers import data_dir_option, database_url, reachable, redis_url, servers
@@ -119,7 +119,8 @@ def worker(burst: bool, webhooks_only: bool, data_dir: Path) -> None:
 @data_dir_option
 @click.pass_context
 def jobs(ctx: click.Context, data_dir: Path) -> None:
-    """Background jobs: queue lengths, scheduled, failed (see `banco jobs requeue`)."""
+    """Background jobs of every queue (the queue and its webhooks' lane): lengths, scheduled,
+    failed (see `banco jobs requeue`)."""
     ctx.obj = data_dir
     if ctx.invoked_subcommand is not None:
         return
@@ -128,14 +129,15 @@ def jobs(ctx: click.Context, data_dir: Path) -> None:
 
     with redis_url(data_dir) as url:
         state = report(connect(url), Local.from_env().queue_name)
-    click.echo(f"queue {state['queue']}: {state['queued']} queued, {state['scheduled']} scheduled,"
-               f" {state['started']} started, {state['failed']} failed")
+    for q in state["queues"]:  # every queue the service runs, as GET /metrics reports them
+        click.echo(f"queue {q['name']}: {q['queued']} queued, {q['scheduled']} scheduled,"
+                   f" {q['started']} started, {q['failed']} failed")
     click.echo(f"workers: {alive(state['workers'], state['queue'])}")
     for worker_state in state["workers"]:
         click.echo(f"worker {shown(worker_state['name'])} ({shown(', '.join(worker_state['queues']))}):"
                    f" {worker_state['state']}")
     for job in state["failed_jobs"]:  # a job's call and error may quote what a user wrote
-        click.echo(f"failed {job['id']}: {shown(job['call'])}: {shown(job['error'])}")
+        click.echo(f"failed {job['id']} ({job['queue']}): {shown(job['call'])}: {shown(job['error'])}")
 
 
 @jobs.command("requeue")
@@ -144,18 +146,18 @@ def jobs(ctx: click.Context, data_dir: Path) -> None:
               help="as for `banco jobs`")
 @click.pass_obj
 def jobs_requeue(group_data_dir: Path, job_ids: tuple[str, ...], data_dir: Path | None) -> None:
-    """Put failed jobs back on the queue (all failed jobs when no id is given)."""
-    from workers.jobs_report import requeue
-    from workers.queues import connect, queue
+    """Put failed jobs back on their queues (all failed jobs when no id is given)."""
+    from workers.jobs_report import failed_in, requeue
+    from workers.queues import connect, served
 
     name = Local.from_env().queue_name
     with redis_url(data_dir or group_data_dir) as url:
         connection = connect(url)
         # Every id checked before any is requeued: a typo requeues nothing.
-        failed = set(queue(connection, name).failed_job_registry.get_job_ids())
-        unknown = [job_id for job_id in job_ids if job_id not in failed]
+        unknown = [job_id for job_id in job_ids if failed_in(connection, name, job_id) is None]
         if unknown:
-            raise click.UsageError(f"no failed job {', '.join(unknown)} in queue {name}")
+            raise Unknown(f"no failed job {', '.join(unknown)} in queues"
+                          f" {', '.join(served(name))}")
         count = requeue(connection, name, list(job_ids))
     click.echo(f"requeued {count} job(s)")
 
@@ -242,7 +244,7 @@ def export_history(player: str, since: datetime | None, until: datetime | None, 
             contextlib.closing(psycopg.connect(url, autocommit=True)) as conn:
         configure_connection(conn)
         if conn.execute("SELECT 1 FROM players WHERE player_id = %s", (player,)).fetchone() is None:
-            raise click.UsageError(f"no player {player}")
+            raise Unknown(f"no player {player}")
         filters = history.Filters(wallet(player), since, until)
         if str(output) == "-":
             stdout = sys.stdout.buffer

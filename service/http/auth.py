@@ -53,18 +53,23 @@ def _authenticate() -> Principal:
     # is told by its prefix, so either is one statement, sent with the view's first read.
     if token.startswith(operator_keys.PREFIX):
         with db.pipelined() as c:
-            cursor = c.execute(_LIVE_KEY, (digest,))
+            cursor = c.execute(_KEY, (digest, digest))
             _read_with_token()
         found = cursor.fetchone()
-        if found is None:
+        if found is None or not found[3]:
+            # A key that no longer works (expired, revoked, or this secret rotated away) is
+            # named by its id in the request's log line, as the key that tried: never by the
+            # secret or its hash. The caller is told no more than for an unknown key.
+            g.refused_key_id = None if found is None else found[0]
             raise Problem(401, "unauthorized", "unknown, revoked or expired operator key")
         return _key_principal(found[0], found[1], found[2])
     with db.pipelined() as c:
-        cursor = c.execute("SELECT role, subject, token_id FROM tokens WHERE token_hash = %s",
-                           (digest,))
+        cursor = c.execute(_TOKEN, (digest, digest))
         _read_with_token()
     row = cursor.fetchone()
-    if row is None:
+    if row is None or row[0] is None:
+        # A token revoked or replaced is named by its id in the log line, as a dead key is.
+        g.refused_key_id = None if row is None else row[2]
         raise Problem(401, "unauthorized", "unknown or revoked token")
     return Principal(row[0], row[1], row[2])
 
@@ -72,6 +77,19 @@ def _authenticate() -> Principal:
 # An operator key that works: not revoked (its hash is dropped then) and not expired.
 _LIVE_KEY = ("SELECT key_id, scopes, expires_at FROM operator_keys WHERE key_hash = %s"
              " AND (expires_at IS NULL OR expires_at > now())")
+
+
+# The key a secret is, in one statement: whether it works, or else which key it was (a hash
+# it held before a rotation or its revocation).
+_KEY = ("SELECT key_id, scopes, expires_at, expires_at IS NULL OR expires_at > now()"
+        " FROM operator_keys WHERE key_hash = %s"
+        " UNION ALL SELECT key_id, NULL, NULL, false FROM operator_key_retired_hashes"
+        " WHERE key_hash = %s")
+
+
+# A player's or auditor's token, or else which token it was (revoked or replaced since).
+_TOKEN = ("SELECT role, subject, token_id FROM tokens WHERE token_hash = %s"
+          " UNION ALL SELECT NULL, NULL, token_id FROM retired_token_hashes WHERE token_hash = %s")
 
 
 def _key_principal(key_id: str, scopes: list[str], expires_at: datetime | None) -> Principal:
@@ -102,6 +120,15 @@ def _by_ticket(ticket: str) -> Principal:
             (held.credential, held.role, held.subject)).fetchone()
         who = None if token is None else Principal(held.role, held.subject, token[0])
     if who is None:
+        # The key or token the ticket was issued with, named in the log line.
+        if held.role == "operator":
+            g.refused_key_id = (OPERATOR.key_id if held.subject == OPERATOR.subject
+                                else held.subject)
+        else:
+            retired = db.conn().execute(
+                "SELECT token_id FROM retired_token_hashes WHERE token_hash = %s",
+                (held.credential,)).fetchone()
+            g.refused_key_id = None if retired is None else retired[0]
         raise Problem(401, "invalid_ticket", "the token this ticket was issued with was revoked:"
                       " ask POST /v1/stream-tickets for a new one with a token that works")
     return who

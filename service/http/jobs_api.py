@@ -1,5 +1,6 @@
-"""The worker's queue as `banco jobs` shows it: lengths, failed jobs and workers, and failed jobs
-put back on the queue."""
+"""The service's queues as `banco jobs` shows them (the queue and its webhooks' lane, as
+`GET /metrics` counts them): lengths, failed jobs and workers, and failed jobs put back on their
+queue."""
 
 from __future__ import annotations
 
@@ -14,10 +15,9 @@ from service.http.auth import require
 from service.http.blueprint import Blueprint
 from service.http.problems import Problem
 from workers import jobs_report
-from workers.queues import queue
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1/jobs",
-                description="The worker's queue: its jobs, failed ones and workers.")
+                description="The service's queues: their jobs, failed ones and workers.")
 
 
 class JobsQuerySchema(Schema):
@@ -27,6 +27,9 @@ class JobsQuerySchema(Schema):
 
 class FailedJobSchema(Schema):
     id = fields.String(required=True)
+    queue = fields.String(required=True, metadata={
+        "description": "The queue it failed on: the queue's own, or its webhooks' lane.",
+        "example": "banco"})
     call = fields.String(required=True, metadata={"example": "workers.jobs.check_ledger()"})
     error = fields.String(required=True, metadata={"description": "The last line of its error."})
 
@@ -41,13 +44,29 @@ class WorkerSchema(Schema):
         "example": ["banco-webhooks"]})
 
 
-class JobsSchema(Schema):
-    queue = fields.String(required=True, metadata={"example": "banco"})
+class QueueSchema(Schema):
+    name = fields.String(required=True, metadata={"example": "banco-webhooks"})
     queued = fields.Integer(required=True)
     scheduled = fields.Integer(required=True)
     started = fields.Integer(required=True)
     failed = fields.Integer(required=True)
-    failed_jobs = fields.List(fields.Nested(FailedJobSchema), required=True)
+    workers = fields.Integer(required=True, metadata={
+        "description": "Workers alive on this queue (one working both is counted on each)."})
+
+
+class JobsSchema(Schema):
+    queue = fields.String(required=True, metadata={"example": "banco"})
+    queued = fields.Integer(required=True, metadata={"description": "The queue's own (as"
+                                                     " `scheduled`, `started` and `failed`);"
+                                                     " every queue's are in `queues`."})
+    scheduled = fields.Integer(required=True)
+    started = fields.Integer(required=True)
+    failed = fields.Integer(required=True)
+    queues = fields.List(fields.Nested(QueueSchema), required=True, metadata={
+        "description": "Every queue the service runs, the queue's own first, then its webhooks'"
+                       " lane (`<queue>-webhooks`): the queues `GET /metrics` reports."})
+    failed_jobs = fields.List(fields.Nested(FailedJobSchema), required=True, metadata={
+        "description": "The failed jobs of every queue, the queue's own first, at most `limit`."})
     workers = fields.List(fields.Nested(WorkerSchema), required=True, metadata={
         "description": "Every worker alive on the queue or its webhooks' lane, the queue's"
                        " first: a `banco worker` process runs one on each."})
@@ -73,7 +92,7 @@ class Jobs(MethodView):
     @blp.arguments(JobsQuerySchema, location="query")
     @blp.response(200, JobsSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
-        """The queue's lengths, its failed jobs with their errors, and its workers"""
+        """The queues' lengths, their failed jobs with their errors, and their workers"""
         return jobs_report.report(_redis(), _queue_name(), query["limit"])
 
 
@@ -83,8 +102,8 @@ class Requeue(MethodView):
     @blp.operation("requeueJob", 404, 409)
     @blp.response(200, RequeuedSchema)
     def post(self, job_id: str) -> dict[str, Any]:
-        """Put a failed job back on the queue (409 `job_not_failed` for a job that has not failed)"""
-        if job_id not in queue(_redis(), _queue_name()).failed_job_registry:
+        """Put a failed job back on its queue (409 `job_not_failed` for a job that has not failed)"""
+        if jobs_report.failed_in(_redis(), _queue_name(), job_id) is None:
             if Job.exists(job_id, connection=_redis()):
                 raise Problem(409, "job_not_failed", f"job {job_id} has not failed")
             raise Problem(404, "job_not_found", f"no job {job_id}")

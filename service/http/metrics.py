@@ -18,7 +18,7 @@ from service.http.auth import require
 from service.http.blueprint import TEXT, Blueprint
 from service.runtime import metrics
 from workers.queue_metrics import QueueCollector
-from workers.queues import webhook_lane
+from workers.queues import served
 from workers.webhook_metrics import WebhookCollector
 
 blp = Blueprint("metrics", __name__, description="The service's metrics, for Prometheus.")
@@ -38,8 +38,8 @@ def scrape() -> bytes:
     else:
         body = generate_latest(REGISTRY)
     read = CollectorRegistry()
-    read.register(QueueCollector(current_app.extensions["banco.redis"], config.queue_name,
-                                 webhook_lane(config.queue_name)))
+    read.register(QueueCollector(current_app.extensions["banco.redis"],
+                                 *served(config.queue_name)))
     read.register(WebhookCollector(current_app.extensions["banco.pool"]))
     return body + generate_latest(read)
 

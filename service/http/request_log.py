@@ -28,12 +28,14 @@ def _done(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id", "")
     # The path, never the URL: a stream's query may hold its ticket (`?ticket=`,
     # service/http/tickets.py), a credential while it lasts. The caller by the id of the token
-    # or key he sent (none when unauthenticated), never by the secret.
+    # or key he sent (none when unauthenticated, but the id of a key or token refused because
+    # it no longer works: service/http/auth.py), never by the secret.
     who = g.get("principal")
     fields = {
         "method": request.method, "path": request.path, "status": response.status_code,
         "duration_ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 2),
-        "actor": None if who is None else who.key, "key_id": None if who is None else who.key_id,
+        "actor": None if who is None else who.key,
+        "key_id": g.get("refused_key_id") if who is None else who.key_id,
     }
     code = g.get("problem_code")
     if code is not None:  # why it was refused: a 403 `missing_scope` apart from the others

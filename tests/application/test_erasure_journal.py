@@ -110,6 +110,14 @@ NOT_ERASURES = {
                                        b' "recorded_at": "2026-11-27T12:00:00+00:00"}\n',
                                        "surrogates not allowed"),
     "one line of text with no newline": (b"garbage without a newline", "line 1: not an erasure"),
+    "a field missing": (b'{"player_id": "pl_a", "recorded_at": "2026-11-27T12:00:00+00:00"}\n',
+                        'not an erasure: it has no "actor"'),
+    "a field missing, with no newline": (b'{"player_id": "pl_a", "actor": "operator:operator"}',
+                                         'not an erasure: it has no "recorded_at"'),
+    "a list": (b'["pl_a", "operator:operator"]\n', "it holds a JSON list, not an object"),
+    "a time that is a number": (b'{"player_id": "pl_a", "actor": "operator:operator",'
+                                b' "recorded_at": 1764244800}\n',
+                                'its "recorded_at" is not an ISO 8601 time: 1764244800'),
 }
 
 

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from rq.job import Job
 
 from tests.pages.conftest import signed_in
-from workers.queues import connect, queue
+from workers.queues import connect, queue, webhook_lane
 
 
 def _settled(job: Job, statuses: set[str]) -> str:
@@ -40,6 +40,26 @@ def test_the_console_requeues_a_failed_job(page, api, served, tmp_path: Path):
     assert not target.exists()
     page.get_by_role("button", name="Refresh jobs").click()
     expect(failed).to_have_count(0)
+
+
+def test_the_console_shows_every_queue_the_webhooks_lane_too(page, served):
+    """Each queue's counts, as GET /metrics counts them, and the lane's failed jobs with their
+    queue: the console showed the queue's own alone."""
+    lane = queue(connect(served.redis_url), webhook_lane(served.queue))
+    job = lane.enqueue("json.loads", "{not json")  # the worker's lane thread fails it
+    assert _settled(job, {"failed", "finished"}) == "failed"
+    try:
+        signed_in(page, served.operator_key)
+        page.goto("/console")
+        names = page.locator("#job-queues tbody tr td:first-child")
+        expect(names).to_have_text([served.queue, lane.name])
+        row = page.locator("#job-queues tbody tr", has_text=lane.name)
+        expect(row.locator("td").nth(4)).to_have_text("1")  # failed
+        failed = page.locator("#failed-jobs tbody tr", has_text=job.id)
+        expect(failed).to_contain_text(lane.name)
+        expect(failed).to_contain_text("JSONDecodeError")
+    finally:
+        lane.failed_job_registry.remove(job, delete_job=True)
 
 
 def test_the_console_lists_tables_by_game_and_status_and_players(page, api, served):

@@ -15,7 +15,8 @@ from rq import SimpleWorker
 
 from service.http.app import create_app
 from tests.service.conftest import OPERATOR, bearer
-from workers.queues import queue
+from tests.service.test_metrics import scrape, value
+from workers.queues import queue, webhook_lane
 
 
 def test_players_are_listed_newest_first_in_pages_with_balances(client, new_player):
@@ -46,7 +47,7 @@ def test_a_failed_job_is_listed_and_requeued_by_the_operator(own_queue, client, 
     api = own_queue.test_client()
     listed = api.get("/v1/jobs", headers=OPERATOR).json
     assert listed["failed"] == 1
-    assert listed["failed_jobs"] == [{"id": job.id, "call": job.description,
+    assert listed["failed_jobs"] == [{"id": job.id, "queue": q.name, "call": job.description,
                                       "error": listed["failed_jobs"][0]["error"]}]
     assert "FileNotFoundError" in listed["failed_jobs"][0]["error"]
     auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"]
@@ -62,3 +63,34 @@ def test_a_failed_job_is_listed_and_requeued_by_the_operator(own_queue, client, 
     again = api.post(f"/v1/jobs/{job.id}/requeue", headers=OPERATOR)
     assert again.status_code == 409 and again.json["code"] == "job_not_failed"
     assert api.post("/v1/jobs/nope/requeue", headers=OPERATOR).status_code == 404
+
+
+def test_the_jobs_list_every_queue_the_metrics_do_with_their_failures(own_queue):
+    """The webhooks' lane has jobs of its own (deliveries), counted by `GET /metrics`:
+    `GET /v1/jobs` counts the same queues, lists their failed jobs and requeues them. (It
+    counted the queue's own alone.)"""
+    name = own_queue.config["BANCO"].queue_name
+    lane = queue(own_queue.extensions["banco.redis"], webhook_lane(name))
+    failing = lane.enqueue("json.loads", "{not json")
+    SimpleWorker([lane], connection=lane.connection).work(burst=True)
+    lane.enqueue("json.loads", "[]")  # waits: no worker takes the lane's jobs here
+    api = own_queue.test_client()
+    listed = api.get("/v1/jobs", headers=OPERATOR).json
+    scraped = scrape(api)
+    metered = {dict(labels)["queue"] for (metric, labels) in scraped if metric == "banco_queue_up"}
+    assert [q["name"] for q in listed["queues"]] == [name, lane.name]
+    assert set(q["name"] for q in listed["queues"]) == metered
+    for q in listed["queues"]:
+        for state in ("queued", "scheduled", "started", "failed"):
+            assert q[state] == value(scraped, "banco_queue_jobs", queue=q["name"], state=state)
+        assert q["workers"] == value(scraped, "banco_queue_workers", queue=q["name"]) == 0
+    assert {k: listed["queues"][1][k] for k in ("queued", "failed")} == {"queued": 1, "failed": 1}
+    assert (listed["queued"], listed["failed"]) == (0, 0)  # the queue's own, as before
+    [failed] = listed["failed_jobs"]
+    assert (failed["id"], failed["queue"]) == (failing.id, lane.name)
+    assert "JSONDecodeError" in failed["error"]
+    r = api.post(f"/v1/jobs/{failing.id}/requeue", headers=OPERATOR)
+    assert r.status_code == 200 and r.json == {"id": failing.id, "status": "queued"}
+    after = api.get("/v1/jobs", headers=OPERATOR).json["queues"][1]
+    assert (after["queued"], after["failed"]) == (2, 0)
+    lane.delete(delete_jobs=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 import os
@@ -16,7 +17,7 @@ import psycopg
 import pytest
 
 from service.runtime import logs
-from tests.service.conftest import OPERATOR, ROOT, jobs_on
+from tests.service.conftest import OPERATOR, ROOT, bearer, jobs_on
 
 
 def test_request_logs_are_json_with_the_request_id(client):
@@ -37,6 +38,95 @@ def test_request_logs_are_json_with_the_request_id(client):
     [entry] = [e for e in entries if e.get("request_id") == "log-test-2"]
     assert (entry["status"], entry["code"], entry["key_id"]) == (403, "missing_scope",
                                                                  key["key"]["id"])
+
+
+def test_a_401_for_an_operator_key_that_no_longer_works_names_the_key(app, client):
+    """Revoked, expired or rotated away: the refusal's log line names the key by its id (it
+    said `key_id: null`), so that a leaked key's later tries are found; `actor` stays null, as
+    no one was authenticated, and neither the secret nor its hash is written."""
+    from tests.service.test_stream_tickets import ticket_for
+
+    logs.configure()
+    stream = io.StringIO()
+    logging.getLogger("banco").handlers[0].setStream(stream)  # type: ignore[attr-defined]
+
+    def made(*scopes: str) -> tuple[str, str]:
+        issued = client.post("/v1/keys", json={"name": "leaky", "scopes": list(scopes)},
+                             headers=OPERATOR).json
+        return issued["key"]["id"], issued["secret"]
+
+    revoked, revoked_secret = made("metrics:read")
+    expired, expired_secret = made("metrics:read")
+    rotated, first_secret = made("metrics:read", "audit:read")
+    feed = ticket_for(client, {"Authorization": f"Bearer {first_secret}"}, stream="feed")["url"]
+    second_secret = client.post(f"/v1/keys/{rotated}/rotation", headers=OPERATOR).json["secret"]
+    assert client.delete(f"/v1/keys/{revoked}", headers=OPERATOR).status_code == 204
+    with app.extensions["banco.pool"].connection() as c:  # its expiry passed
+        c.execute("UPDATE operator_keys SET expires_at = now() - interval '1 second'"
+                  " WHERE key_id = %s", (expired,))
+    tried = {"revoked": (revoked, revoked_secret), "expired": (expired, expired_secret),
+             "rotated away": (rotated, first_secret)}
+
+    def refused(request_id: str, secret: str) -> None:
+        r = client.get("/metrics", headers={"Authorization": f"Bearer {secret}",
+                                            "X-Request-ID": request_id})
+        assert r.status_code == 401 and r.json["code"] == "unauthorized"
+
+    for why, (_, secret) in tried.items():
+        refused(f"dead-key {why}", secret)
+    # Rotated, then revoked: each secret it ever had is named, and its stream ticket too.
+    assert client.delete(f"/v1/keys/{rotated}", headers=OPERATOR).status_code == 204
+    tried["rotated, then revoked"] = (rotated, second_secret)
+    refused("dead-key rotated, then revoked", second_secret)
+    r = client.get(feed, headers={"X-Request-ID": "dead-key ticket"})
+    assert r.status_code == 401 and r.json["code"] == "invalid_ticket"
+    refused("dead-key never issued", "bok_" + "x" * 43)
+
+    entries = {e.get("request_id"): e for e in map(orjson.loads, stream.getvalue().splitlines())}
+    for why, (key_id, _) in [*tried.items(), ("ticket", (rotated, ""))]:
+        entry = entries[f"dead-key {why}"]
+        assert (entry["status"], entry["actor"], entry["key_id"]) == (401, None, key_id), why
+    assert entries["dead-key never issued"]["key_id"] is None
+    written = stream.getvalue()
+    for _, secret in tried.values():
+        assert secret not in written
+        assert hashlib.sha256(secret.encode()).hexdigest() not in written
+
+
+def test_a_401_for_a_token_revoked_or_replaced_names_the_token(client, new_player):
+    """As for an operator's key: a player's token replaced by a new one, an auditor's revoked,
+    and a stream ticket issued with the player's old token are refused with their log lines
+    naming the token by its id (they said `key_id: null`), never by the token or its hash."""
+    from tests.service.test_stream_tickets import ticket_for
+
+    logs.configure()
+    stream = io.StringIO()
+    logging.getLogger("banco").handlers[0].setStream(stream)  # type: ignore[attr-defined]
+    ann = new_player("Ann")
+    ann_id = client.get("/v1/me", headers=ann.auth).json["key_id"]
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo"}, headers=OPERATOR).json["id"]
+    ticket = ticket_for(client, ann.auth, stream="table", table_id=table)["url"]
+    assert client.post(f"/v1/players/{ann.id}/token", headers=OPERATOR).status_code == 201
+    auditor = client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json
+    auditor_token_id = client.get("/v1/me", headers=bearer(auditor["token"])).json["key_id"]
+    assert client.delete(f"/v1/auditors/{auditor['id']}/token",
+                         headers=OPERATOR).status_code == 204
+    tried = {"replaced": (ann_id, ann.token), "revoked": (auditor_token_id, auditor["token"])}
+    for why, (_, token) in tried.items():
+        r = client.get("/v1/me", headers={"Authorization": f"Bearer {token}",
+                                          "X-Request-ID": f"dead-token {why}"})
+        assert r.status_code == 401 and r.json["code"] == "unauthorized"
+    r = client.get(ticket, headers={"X-Request-ID": "dead-token ticket"})
+    assert r.status_code == 401 and r.json["code"] == "invalid_ticket"
+
+    entries = {e.get("request_id"): e for e in map(orjson.loads, stream.getvalue().splitlines())}
+    for why, (token_id, _) in [*tried.items(), ("ticket", (ann_id, ""))]:
+        entry = entries[f"dead-token {why}"]
+        assert token_id.startswith("tk_")
+        assert (entry["status"], entry["actor"], entry["key_id"]) == (401, None, token_id), why
+    written = stream.getvalue()
+    for _, token in tried.values():
+        assert token not in written and hashlib.sha256(token.encode()).hexdigest() not in written
 
 
 def test_psycopgs_warnings_are_json_lines_and_a_failed_pipeline_is_not_one(database_url, capsys):

@@ -44,6 +44,34 @@ def node_verifier(bundle: Path, key: Path | None = KEY) -> dict[str, Any]:
     return dict(json.loads(out.stdout))
 
 
+NOT_KEYS = {
+    "JSON without public_key": ('{"key": "abc"}', 'has no "public_key"'),
+    "JSON that is cut short": ('{"public_key": "ab', "is not JSON"),
+    "a JSON list": ('{"public_key": ["abc"]}', 'has no "public_key"'),
+    "a short key": ("YWJj", "an Ed25519 public key is 32 bytes"),
+}
+
+
+@pytest.mark.parametrize("case", NOT_KEYS)
+@pytest.mark.parametrize("verifier", ["python", "node"])
+def test_a_key_file_that_holds_no_key_is_one_line_in_both_verifiers(case, verifier, tmp_path):
+    """Not a traceback (Python's KeyError: 'public_key', node's TypeError): the file and what
+    it lacks, exit status 2 as for a bundle that cannot be read."""
+    text, why = NOT_KEYS[case]
+    key = tmp_path / "house-key.json"
+    key.write_text(text)
+    bundle = FILES[0]
+    if verifier == "python":
+        args = [sys.executable, "-m", "banco_verifier.cli", str(bundle), "--key", str(key)]
+    else:
+        args = ["node", str(VERIFIER / "js" / "verify.mjs"), str(bundle), "--key", str(key)]
+    out = subprocess.run(args, capture_output=True, text=True, cwd=VERIFIER, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(VERIFIER)})
+    assert out.returncode == 2 and out.stdout == "", out.stdout + out.stderr
+    [line] = out.stderr.splitlines()
+    assert line.startswith("--key: ") and why in line, line
+
+
 def expected_failure(path: Path) -> str | None:
     """`fail-deck-order.json` must fail `deck`; a `good-` one nothing."""
     return path.stem.split("-")[1] if path.stem.startswith("fail-") else None

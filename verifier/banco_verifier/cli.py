@@ -11,6 +11,10 @@ from pathlib import Path
 from banco_verifier.checks import verify
 
 
+class KeyRefused(ValueError):
+    """--key names no house key: said in one line, exit status 2, as an unreadable bundle is."""
+
+
 def _key(text: str | None) -> bytes | None:
     """The house's public key: base64 of its 32 bytes, or a file holding that or the JSON
     of Banco's /.well-known/banco-house-key."""
@@ -18,12 +22,25 @@ def _key(text: str | None) -> bytes | None:
         return None
     path = Path(text)
     if path.exists():
-        text = path.read_text().strip()
+        try:
+            text = path.read_text().strip()
+        except (OSError, UnicodeDecodeError) as e:
+            raise KeyRefused(f"--key: {path} cannot be read ({e})") from None
         if text.startswith("{"):
-            text = json.loads(text)["public_key"]
-    raw = base64.b64decode(text)
+            try:
+                published = json.loads(text)
+            except ValueError as e:
+                raise KeyRefused(f"--key: {path} is not JSON ({e})") from None
+            if not isinstance(published, dict) or not isinstance(published.get("public_key"), str):
+                raise KeyRefused(f'--key: {path} has no "public_key" (as Banco\'s'
+                                 " /.well-known/banco-house-key has)") from None
+            text = published["public_key"]
+    try:
+        raw = base64.b64decode(text)
+    except ValueError:  # binascii.Error
+        raise KeyRefused("--key: an Ed25519 public key is 32 bytes, in base64") from None
     if len(raw) != 32:
-        raise SystemExit("--key: an Ed25519 public key is 32 bytes")
+        raise KeyRefused("--key: an Ed25519 public key is 32 bytes")
     return raw
 
 
@@ -38,7 +55,12 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as e:
         print(f"{args.bundle}: cannot be read as JSON ({e})", file=sys.stderr)
         return 2
-    result = verify(bundle, _key(args.key))
+    try:
+        key = _key(args.key)
+    except KeyRefused as e:
+        print(e, file=sys.stderr)
+        return 2
+    result = verify(bundle, key)
     if args.json:
         print(json.dumps({"ok": result.ok, "checks": {k: {"status": s, "detail": d}
                                                        for k, (s, d) in result.outcomes.items()}}))

@@ -11,14 +11,23 @@ if (args.length !== 1) {
   console.error("usage: banco-verify-bundle FILE [--key BASE64|FILE] [--json]");
   process.exit(2);
 }
+const refuse = (why) => { console.error(`--key: ${why}`); process.exit(2); };
 let key = null;
 if (keyText != null) {
   if (existsSync(keyText)) {
-    keyText = readFileSync(keyText, "utf8").trim();
-    if (keyText.startsWith("{")) keyText = JSON.parse(keyText).public_key;
+    const path = keyText;
+    try { keyText = readFileSync(path, "utf8").trim(); } catch (e) { refuse(`${path} cannot be read (${e.message})`); }
+    if (keyText.startsWith("{")) {
+      let published;
+      try { published = JSON.parse(keyText); } catch (e) { refuse(`${path} is not JSON (${e.message})`); }
+      if (published === null || typeof published !== "object" || typeof published.public_key !== "string") {
+        refuse(`${path} has no "public_key" (as Banco's /.well-known/banco-house-key has)`);
+      }
+      keyText = published.public_key;
+    }
   }
   key = Buffer.from(keyText, "base64");
-  if (key.length !== 32) { console.error("--key: an Ed25519 public key is 32 bytes"); process.exit(2); }
+  if (key.length !== 32) refuse("an Ed25519 public key is 32 bytes");
 }
 let bundle;
 try {

@@ -855,6 +855,13 @@ class FailedJob(BaseModel):
     call: Annotated[str, Field(examples=['workers.jobs.check_ledger()'])]
     error: Annotated[str, Field(description='The last line of its error.')]
     id: str
+    queue: Annotated[
+        str,
+        Field(
+            description="The queue it failed on: the queue's own, or its webhooks' lane.",
+            examples=['banco'],
+        ),
+    ]
 
 
 class FeedEventAuditorRegistered(BaseModel):
@@ -2099,6 +2106,23 @@ class Problem(BaseModel):
     version: Annotated[
         int | None, Field(description="412: the table's current version")
     ] = None
+
+
+class Queue(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    failed: int
+    name: Annotated[str, Field(examples=['banco-webhooks'])]
+    queued: int
+    scheduled: int
+    started: int
+    workers: Annotated[
+        int,
+        Field(
+            description='Workers alive on this queue (one working both is counted on each).'
+        ),
+    ]
 
 
 class Range(BaseModel):
@@ -4703,9 +4727,25 @@ class Jobs(BaseModel):
         extra='ignore',
     )
     failed: int
-    failed_jobs: list[FailedJob]
+    failed_jobs: Annotated[
+        list[FailedJob],
+        Field(
+            description="The failed jobs of every queue, the queue's own first, at most `limit`."
+        ),
+    ]
     queue: Annotated[str, Field(examples=['banco'])]
-    queued: int
+    queued: Annotated[
+        int,
+        Field(
+            description="The queue's own (as `scheduled`, `started` and `failed`); every queue's are in `queues`."
+        ),
+    ]
+    queues: Annotated[
+        list[Queue],
+        Field(
+            description="Every queue the service runs, the queue's own first, then its webhooks' lane (`<queue>-webhooks`): the queues `GET /metrics` reports."
+        ),
+    ]
     scheduled: int
     started: int
     workers: Annotated[

@@ -578,7 +578,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The queue's lengths, its failed jobs with their errors, and its workers
+         * The queues' lengths, their failed jobs with their errors, and their workers
          * @description An operator key needs the scope `jobs:read`.
          */
         get: operations["listJobs"];
@@ -602,7 +602,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Put a failed job back on the queue (409 `job_not_failed` for a job that has not failed)
+         * Put a failed job back on its queue (409 `job_not_failed` for a job that has not failed)
          * @description An operator key needs the scope `jobs:admin`.
          */
         post: operations["requeueJob"];
@@ -2231,6 +2231,11 @@ export interface components {
             /** @description The last line of its error. */
             error: string;
             id: string;
+            /**
+             * @description The queue it failed on: the queue's own, or its webhooks' lane.
+             * @example banco
+             */
+            queue: string;
         };
         /** @description One alternative per event type, told apart by `type`. */
         FeedEvent: components["schemas"]["FeedEventTreasurePosted"] | components["schemas"]["FeedEventPlayerRegistered"] | components["schemas"]["FeedEventPlayerErased"] | components["schemas"]["FeedEventAuditorRegistered"] | components["schemas"]["FeedEventTokenChanged"] | components["schemas"]["FeedEventOperatorKeyCreated"] | components["schemas"]["FeedEventOperatorKeyChanged"] | components["schemas"]["FeedEventDisputeOpened"] | components["schemas"]["FeedEventDisputeEvidenceAttached"] | components["schemas"]["FeedEventDisputeReadjudicated"] | components["schemas"]["FeedEventDisputeResolved"] | components["schemas"]["FeedEventDisputeRejected"] | components["schemas"]["FeedEventTableCreated"] | components["schemas"]["FeedEventPlayerSeated"] | components["schemas"]["FeedEventPlayerLeft"] | components["schemas"]["FeedEventHandBegan"] | components["schemas"]["FeedEventHandSettled"] | components["schemas"]["FeedEventSeedRevealed"] | components["schemas"]["FeedEventTableEnded"] | components["schemas"]["FeedEventDeadlineSet"] | components["schemas"]["FeedEventSettlementClaimed"] | components["schemas"]["FeedEventGameHandStarted"] | components["schemas"]["FeedEventGameTurnPassed"] | components["schemas"]["FeedEventGameStakeAnnounced"] | components["schemas"]["FeedEventGameBetPlaced"] | components["schemas"]["FeedEventGameSatOut"] | components["schemas"]["FeedEventGameCardDealt"] | components["schemas"]["FeedEventGameCardTurnedUp"] | components["schemas"]["FeedEventGameCardsShown"] | components["schemas"]["FeedEventGameStakeLost"] | components["schemas"]["FeedEventGameStood"] | components["schemas"]["FeedEventGameHandSplit"] | components["schemas"]["FeedEventGamePlayerCalled"] | components["schemas"]["FeedEventGameCallDecided"] | components["schemas"]["FeedEventGameSkeletonDeclared"] | components["schemas"]["FeedEventGameVolunteered"] | components["schemas"]["FeedEventGameShortfallRecorded"] | components["schemas"]["FeedEventGameHandEnded"] | components["schemas"]["FeedEventGameHandOpened"] | components["schemas"]["FeedEventGameCardsDealt"] | components["schemas"]["FeedEventGameOpeningCardChosen"] | components["schemas"]["FeedEventGameOpeningCardsRevealed"] | components["schemas"]["FeedEventGamePlayerAttacked"] | components["schemas"]["FeedEventGamePlayerChallenged"] | components["schemas"]["FeedEventGamePlayerAccused"] | components["schemas"]["FeedEventGameCardDrawn"] | components["schemas"]["FeedEventGameDiscardsReshuffled"] | components["schemas"]["FeedEventGamePlayerEliminated"] | components["schemas"]["FeedEventGameGameWon"] | components["schemas"]["FeedEventGameRoundStarted"] | components["schemas"]["FeedEventGameStakesPaid"] | components["schemas"]["FeedEventGameDealerCardsDrawn"] | components["schemas"]["FeedEventGameDealerChosen"] | components["schemas"]["FeedEventGameTableDealt"] | components["schemas"]["FeedEventGameCardsCaptured"] | components["schemas"]["FeedEventGameBuildMade"] | components["schemas"]["FeedEventGameBuildReserved"] | components["schemas"]["FeedEventGameBuildExtended"] | components["schemas"]["FeedEventGameCardTrailed"] | components["schemas"]["FeedEventGameLeftoversTaken"] | components["schemas"]["FeedEventGameRoundScored"];
@@ -3502,10 +3507,14 @@ export interface components {
         };
         Jobs: {
             failed: number;
+            /** @description The failed jobs of every queue, the queue's own first, at most `limit`. */
             failed_jobs: components["schemas"]["FailedJob"][];
             /** @example banco */
             queue: string;
+            /** @description The queue's own (as `scheduled`, `started` and `failed`); every queue's are in `queues`. */
             queued: number;
+            /** @description Every queue the service runs, the queue's own first, then its webhooks' lane (`<queue>-webhooks`): the queues `GET /metrics` reports. */
+            queues: components["schemas"]["Queue"][];
             scheduled: number;
             started: number;
             /** @description Every worker alive on the queue or its webhooks' lane, the queue's first: a `banco worker` process runs one on each. */
@@ -4038,6 +4047,16 @@ export interface components {
             version?: number;
         } & {
             [key: string]: unknown;
+        };
+        Queue: {
+            failed: number;
+            /** @example banco-webhooks */
+            name: string;
+            queued: number;
+            scheduled: number;
+            started: number;
+            /** @description Workers alive on this queue (one working both is counted on each). */
+            workers: number;
         };
         Range: {
             max: number;

@@ -104,20 +104,29 @@ function jobsSection(operator) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const note = el("p", { class: "notice", hidden: true, "aria-live": "polite" });
   const counts = el("dl", { class: "counts", id: "job-counts" });
+  const states = ["queued", "scheduled", "started", "failed"];
+  const queues = dataTable("job-queues", "Every queue: the queue and its webhooks' lane",
+    [["Queue"], ...states.map((k) => [k[0].toUpperCase() + k.slice(1), true]), ["Workers", true]]);
   const { wrap, body } = dataTable("failed-jobs", "Failed jobs, latest first",
-    [["Job"], ["Call"], ["Error"], ["Action", false]]);
+    [["Job"], ["Queue"], ["Call"], ["Error"], ["Action", false]]);
   const workers = el("p", { class: "muted" });
   async function show() {
     showProblem(problem, null);
     try {
       const jobs = await api("/v1/jobs?limit=50");
-      counts.replaceChildren(...["queued", "scheduled", "started", "failed"].map((k) =>
-        el("div", {}, el("dt", {}, k[0].toUpperCase() + k.slice(1)), el("dd", { id: `jobs-${k}` }, jobs[k]))));
+      // The counts of every queue added up; the table below gives each queue's.
+      counts.replaceChildren(...states.map((k) =>
+        el("div", {}, el("dt", {}, k[0].toUpperCase() + k.slice(1)),
+          el("dd", { id: `jobs-${k}` }, jobs.queues.reduce((sum, q) => sum + q[k], 0)))));
+      queues.body.replaceChildren(...jobs.queues.map((q) => el("tr", {},
+        el("td", { class: "mono" }, q.name), ...states.map((k) => el("td", { class: "num" }, q[k])),
+        el("td", { class: "num" }, q.workers))));
       body.replaceChildren(...jobs.failed_jobs.map((j) => el("tr", {},
-        el("td", { class: "mono" }, j.id), el("td", { class: "mono" }, j.call), el("td", {}, j.error),
+        el("td", { class: "mono" }, j.id), el("td", { class: "mono" }, j.queue),
+        el("td", { class: "mono" }, j.call), el("td", {}, j.error),
         el("td", {}, operator ? el("button", { type: "button", "aria-label": `Requeue job ${j.id}`,
           onclick: (e) => requeue(j.id, e.currentTarget) }, "Requeue") : ""))));
-      empty(body, 4, "No failed job.");
+      empty(body, 5, "No failed job.");
       workers.textContent = jobs.workers.length
         ? `Workers on queue ${jobs.queue}: ${jobs.workers.map((w) => `${w.name} (${w.state})`).join(", ")}`
         : `No worker is listening on queue ${jobs.queue}.`;
@@ -142,7 +151,7 @@ function jobsSection(operator) {
   return el("section", { class: "panel", "aria-labelledby": "h-jobs" },
     el("h2", { id: "h-jobs" }, "Jobs"),
     el("div", { class: "actions" }, el("button", { type: "button", class: "secondary", onclick: show }, "Refresh jobs")),
-    problem, note, counts, workers, wrap);
+    problem, note, counts, queues.wrap, workers, wrap);
 }
 
 function checkpointsSection(operator) {
