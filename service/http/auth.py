@@ -53,23 +53,23 @@ def _authenticate() -> Principal:
     # is told by its prefix, so either is one statement, sent with the view's first read.
     if token.startswith(operator_keys.PREFIX):
         with db.pipelined() as c:
-            cursor = c.execute(_KEY, (digest, digest))
+            cursor = c.execute(_KEY, (digest,))
             _read_with_token()
         found = cursor.fetchone()
         if found is None or not found[3]:
             # A key that no longer works (expired, revoked, or this secret rotated away) is
             # named by its id in the request's log line, as the key that tried: never by the
             # secret or its hash. The caller is told no more than for an unknown key.
-            g.refused_key_id = None if found is None else found[0]
+            g.refused_key_id = _retired(_RETIRED_KEY, digest) if found is None else found[0]
             raise Problem(401, "unauthorized", "unknown, revoked or expired operator key")
         return _key_principal(found[0], found[1], found[2])
     with db.pipelined() as c:
-        cursor = c.execute(_TOKEN, (digest, digest))
+        cursor = c.execute(_TOKEN, (digest,))
         _read_with_token()
     row = cursor.fetchone()
-    if row is None or row[0] is None:
+    if row is None:
         # A token revoked or replaced is named by its id in the log line, as a dead key is.
-        g.refused_key_id = None if row is None else row[2]
+        g.refused_key_id = _retired(_RETIRED_TOKEN, digest)
         raise Problem(401, "unauthorized", "unknown or revoked token")
     return Principal(row[0], row[1], row[2])
 
@@ -79,17 +79,21 @@ _LIVE_KEY = ("SELECT key_id, scopes, expires_at FROM operator_keys WHERE key_has
              " AND (expires_at IS NULL OR expires_at > now())")
 
 
-# The key a secret is, in one statement: whether it works, or else which key it was (a hash
-# it held before a rotation or its revocation).
+# The key a secret is, and whether it works (an expired key's hash is still its own).
 _KEY = ("SELECT key_id, scopes, expires_at, expires_at IS NULL OR expires_at > now()"
-        " FROM operator_keys WHERE key_hash = %s"
-        " UNION ALL SELECT key_id, NULL, NULL, false FROM operator_key_retired_hashes"
-        " WHERE key_hash = %s")
+        " FROM operator_keys WHERE key_hash = %s")
+_TOKEN = "SELECT role, subject, token_id FROM tokens WHERE token_hash = %s"
+
+# Which key or token a secret was, once it no longer is one (a hash it held before a rotation,
+# a revocation or an erasure): asked only of a request about to be refused, so that a request
+# that is let in pays nothing for it.
+_RETIRED_KEY = "SELECT key_id FROM operator_key_retired_hashes WHERE key_hash = %s"
+_RETIRED_TOKEN = "SELECT token_id FROM retired_token_hashes WHERE token_hash = %s"
 
 
-# A player's or auditor's token, or else which token it was (revoked or replaced since).
-_TOKEN = ("SELECT role, subject, token_id FROM tokens WHERE token_hash = %s"
-          " UNION ALL SELECT NULL, NULL, token_id FROM retired_token_hashes WHERE token_hash = %s")
+def _retired(sql: str, digest: bytes) -> str | None:
+    row = db.conn().execute(sql, (digest,)).fetchone()
+    return None if row is None else str(row[0])
 
 
 def _key_principal(key_id: str, scopes: list[str], expires_at: datetime | None) -> Principal:
