@@ -2,9 +2,16 @@
 
 It holds the hand's events as stored (the exact canonical JSON each chain link hashed), the link
 before them, the table's `TableCreated` (its options and rules version), the seeds and the
-commitment, the postings, an inclusion proof of the hand's last event and of `TableCreated` to a
-checkpoint, and that checkpoint signed with the house's Ed25519 key. The hand's last event's
-hash closes the chain over every event before it, so its one proof covers the whole segment.
+commitment, the postings, an inclusion proof of the last event it gives whole and of
+`TableCreated` to a checkpoint, and that checkpoint signed with the house's Ed25519 key. That
+event's hash closes the chain over every event before it, so its one proof covers them; the
+events after it (withheld: they hide only secrets, never a posting) are held by their hashes
+and by the attestation.
+
+The house attests the whole bundle (`attestation`): an Ed25519 signature, by the key that signs
+the checkpoints, over the bundle's canonical JSON without the signature itself. The viewer,
+what a withheld event shows him, the summary fields and each event's time and place are the
+house's word, which no chain link covers: signed, an edit to any of them shows.
 
 A caller who may not see an event whole (a card hidden from his seat, a seed kept from all but
 auditors, another seat's move that names a card in secret) gets it withheld: its hash and place,
@@ -17,8 +24,10 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
+import orjson
 import psycopg
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -31,7 +40,7 @@ from service.verification import checkpoints, inclusion, timestamps
 from service.verification.checkpoints import CHECKPOINT_COLUMNS, statement
 from service.verification.hand_log import HandLog, TableLog, is_game
 
-FORMAT = "banco-evidence/1"
+FORMAT = "banco-evidence/2"
 
 
 class NoCheckpointYet(Exception):
@@ -127,21 +136,29 @@ def _entry(stored: StoredEvent, redactor: Redactor, viewer: Viewer, info: GameIn
 
 def bundle(conn: psycopg.Connection, hand: HandLog, table: TableLog, who: Principal, viewer: Viewer,
            key: Ed25519PrivateKey, record: Callable[[], None]) -> dict[str, Any]:
-    """The hand's evidence bundle as `viewer` may receive it."""
+    """The hand's evidence bundle as `viewer` may receive it, attested by the house."""
     redactor = Redactor(conn, who)
     first, last = hand.events[0], hand.events[-1]
     created = table.events[0]
     before = table.events[first.version - 2] if first.version > 1 else None
-    checkpoint = checkpoint_for(conn, last, record)
-    proofs, root = inclusion.proofs(conn, [last, created], checkpoint)
-    if root.hex() != checkpoint["root"]:
-        raise CheckpointDiffers()
     info = hand.engine.info
     open_hand = _open_to(hand, redactor, viewer, info)
     entries = [_entry(e, redactor, viewer, info, open_hand) for e in hand.events]
+    # The last event given whole is the one proved: a hand nobody bet in ends with a seed
+    # revealed to auditors only, whose text a player's bundle withholds. Every event after it
+    # is withheld too: its hash is still covered by the checkpoint's (the proof of any event
+    # covers the log before it, and the checkpoint covers the hand's last event).
+    proven = next((i for i in range(len(entries) - 1, -1, -1)
+                   if entries[i]["canonical"] is not None), None)
+    if proven is None:
+        raise ValueError(f"hand {hand.hand_id}: every event is withheld, nothing to prove")
+    checkpoint = checkpoint_for(conn, last, record)
+    proofs, root = inclusion.proofs(conn, [hand.events[proven], created], checkpoint)
+    if root.hex() != checkpoint["root"]:
+        raise CheckpointDiffers()
     revealed = hand.find("SeedRevealed")
     seed_shown = revealed is not None and not _withheld(revealed, redactor, viewer, info)
-    return {
+    return attested(key, {
         "format": FORMAT,
         "hand_id": hand.hand_id, "table_id": hand.table_id, "game": hand.game,
         "rules_version": hand.rules_version, "options": hand.options,
@@ -156,8 +173,59 @@ def bundle(conn: psycopg.Connection, hand: HandLog, table: TableLog, who: Princi
                   "player_seeds": [s.get("seed") or "" for s in hand.seats]},
         "postings": [e.data for e in hand.events if e.type == "TreasurePosted"],
         "checkpoint": {**signed(key, checkpoint), "timestamp": checkpoint["timestamp"]},
-        "inclusion": {"last_event": proofs[0], "table_created": proofs[1]},
-    }
+        "inclusion": {"last_event": {**proofs[0], "version": hand.events[proven].version},
+                      "table_created": {**proofs[1], "version": created.version}},
+    })
+
+
+def es_number(x: float) -> str:
+    """A number as ECMAScript prints it (Number::toString, RFC 8785 §3.2.2.3): the shortest
+    digits that read back as `x`, which Python's repr gives too, laid out as JavaScript does
+    (`1.5`, `3`, `1e+21`, `1e-7`), so that a reader in any language writes it alike."""
+    if x != x or x in (float("inf"), float("-inf")):
+        raise ValueError(f"{x} has no JSON form")
+    if x == 0:
+        return "0"
+    _, digits, exponent = Decimal(repr(abs(x))).normalize().as_tuple()
+    d = "".join(map(str, digits))
+    k, n = len(d), int(exponent) + len(d)
+    if k <= n <= 21:
+        out = d + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = d[:n] + "." + d[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * -n + d
+    else:
+        out = (d if k == 1 else d[0] + "." + d[1:]) + "e" + ("+" if n - 1 >= 0 else "-") + str(abs(n - 1))
+    return ("-" if x < 0 else "") + out
+
+
+def _es_numbers(value: Any) -> Any:
+    """`value` with each number that is not an int written as ECMAScript would."""
+    if isinstance(value, float):
+        return orjson.Fragment(es_number(value))
+    if isinstance(value, dict):
+        return {k: _es_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_es_numbers(v) for v in value]
+    return value
+
+
+def attestation_text(bundle: dict[str, Any]) -> bytes:
+    """What the house signs of a bundle: its canonical JSON (sorted keys, no spaces, UTF-8, as
+    the events' stored texts; a number that is not an integer, such as a deadline in what a
+    withheld event shows, written as ECMAScript does: RFC 8785's form, which every language's
+    reader reproduces) with `attestation.signature` left out."""
+    attestation = {k: v for k, v in (bundle.get("attestation") or {}).items() if k != "signature"}
+    return orjson.dumps(_es_numbers({**bundle, "attestation": attestation}),
+                        option=orjson.OPT_SORT_KEYS)
+
+
+def attested(key: Ed25519PrivateKey, bundle: dict[str, Any]) -> dict[str, Any]:
+    """`bundle` with the house's signature over all of it (deterministic, as Ed25519 is)."""
+    out = {**bundle, "attestation": {"algorithm": "Ed25519", "key_id": house_key.key_id(key)}}
+    out["attestation"]["signature"] = base64.b64encode(key.sign(attestation_text(out))).decode()
+    return out
 
 
 def record_checkpoint(conn: psycopg.Connection, tsa_url: str | None = None) -> None:

@@ -25,6 +25,18 @@ class InclusionProofSchema(Schema):
     tree_size = fields.Integer(required=True)
     path = fields.List(fields.String(), required=True,
                        metadata={"description": "RFC 9162 audit path, leaf to root, hex."})
+    version = fields.Integer(metadata={
+        "description": "The version of the event proved: `last_event`'s is the last event the "
+                       "bundle gives whole (every event after it is withheld). Absent in "
+                       "banco-evidence/1 bundles, whose last event is the one proved."})
+
+
+class AttestationSchema(Schema):
+    algorithm = fields.String(required=True, metadata={"example": "Ed25519"})
+    key_id = fields.String(required=True, metadata={"description": "The house key's id."})
+    signature = fields.String(required=True, metadata={
+        "description": "Base64 Ed25519 signature by the house key over the bundle's canonical "
+                       "JSON (sorted keys, no spaces, UTF-8) with this `signature` left out."})
 
 
 class SignedCheckpointSchema(Schema):
@@ -42,7 +54,7 @@ class SignedCheckpointSchema(Schema):
 
 
 class EvidenceSchema(Schema):
-    format = fields.String(required=True, metadata={"example": "banco-evidence/1"})
+    format = fields.String(required=True, metadata={"example": "banco-evidence/2"})
     hand_id = fields.String(required=True, metadata=HAND_ID)
     table_id = fields.String(required=True, metadata=TABLE_ID)
     game = fields.String(required=True)
@@ -59,6 +71,9 @@ class EvidenceSchema(Schema):
     checkpoint = fields.Nested(SignedCheckpointSchema, required=True)
     inclusion = fields.Dict(keys=fields.String(), values=fields.Nested(InclusionProofSchema),
                             required=True)
+    attestation = fields.Nested(AttestationSchema, required=True, metadata={
+        "description": "The house's signature over the whole bundle: the viewer, what withheld "
+                       "events show, the summary fields, every event's time and place."})
 
 
 class HouseKeySchema(Schema):

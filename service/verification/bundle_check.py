@@ -5,6 +5,7 @@ that the published test vectors hold the two readings to the same answers."""
 from __future__ import annotations
 
 import base64
+import hashlib
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -14,6 +15,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from events.model import StoredEvent
+from service.application.evidence import attestation_text
 from service.verification import inclusion
 from service.verification.chain_check import link
 from service.verification.deck_check import commitment_check, dealt_check, order_check
@@ -23,6 +25,7 @@ from service.verification.money_check import settlement_check
 from service.verification.rules_check import rules_check
 
 SEVEN_HALF = ("sette-e-mezzo", "siete-y-media")
+FORMATS = ("banco-evidence/1", "banco-evidence/2")
 Outcome = tuple[bool | None, str]  # passed (None: not checkable by this viewer) and why
 
 
@@ -60,9 +63,45 @@ def _signature(bundle: dict[str, Any], key: bytes | None) -> str:
     return "signed"
 
 
+def _attestation(bundle: dict[str, Any], key: bytes | None) -> str:
+    """The house's signature over the whole bundle (banco-evidence/2): the viewer, what withheld
+    events show, the summary fields and every event's time and place are its word."""
+    if bundle["format"] != "banco-evidence/2":
+        raise _Skipped(f"a {bundle['format']} bundle is not attested: its viewer, shown data and"
+                       " summary fields are the bundle's word alone")
+    attestation = bundle.get("attestation")
+    if not isinstance(attestation, dict) or attestation.get("algorithm") != "Ed25519":
+        raise _Failed("no Ed25519 attestation")
+    public = key or base64.b64decode(bundle["checkpoint"]["public_key"])
+    if attestation.get("key_id") != hashlib.sha256(public).hexdigest()[:16]:
+        raise _Failed("attested by another key")
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(
+            base64.b64decode(attestation["signature"]), attestation_text(bundle))
+    except (InvalidSignature, ValueError) as e:
+        raise _Failed("the house's signature over the bundle does not verify") from e
+    return "attested"
+
+
+def _proven(bundle: dict[str, Any]) -> dict[str, Any]:
+    """The event `inclusion.last_event` proves: its `version`'s (none given whole after it), or
+    the last event when it names none (banco-evidence/1)."""
+    proof = bundle["inclusion"]["last_event"]
+    if "version" not in proof:
+        return dict(bundle["events"][-1])
+    found = [n for n, e in enumerate(bundle["events"]) if e["version"] == proof["version"]]
+    if len(found) != 1:
+        raise _Failed(f"no one event of version {proof['version']} to prove")
+    if any(e["canonical"] is not None for e in bundle["events"][found[0] + 1:]):
+        raise _Failed("an event is given whole after the one proved")
+    return dict(bundle["events"][found[0]])
+
+
 def _inclusion(bundle: dict[str, Any]) -> str:
     statement = orjson.loads(bundle["checkpoint"]["statement"])
-    for name, entry in (("last_event", bundle["events"][-1]), ("table_created", bundle["table_created"])):
+    for name, entry in (("last_event", _proven(bundle)), ("table_created", bundle["table_created"])):
+        if entry["canonical"] is None:
+            raise _Failed(f"{name}: its stored text is withheld, nothing to prove")
         proof = bundle["inclusion"][name]
         if proof["tree_size"] != statement["events"] or not inclusion.verify(
                 leaf(_event(entry)), proof["leaf_index"], proof["tree_size"],
@@ -166,7 +205,10 @@ def _commitment(bundle: dict[str, Any]) -> Outcome:
 def check(bundle: dict[str, Any], key: bytes | None = None) -> dict[str, Outcome]:
     """Each check of the standalone verifiers, by the same names, as Banco makes it."""
     out: dict[str, Outcome] = {}
+    if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
+        return {"format": (False, "not a banco-evidence/1 or /2 bundle")}
     for name, run in (("signature", lambda: _signature(bundle, key)),
+                      ("attestation", lambda: _attestation(bundle, key)),
                       ("inclusion", lambda: _inclusion(bundle)),
                       ("chain", lambda: _chain(bundle)), ("contents", lambda: _contents(bundle))):
         try:

@@ -222,3 +222,68 @@ def test_a_stranger_gets_no_bundle_and_a_missing_hand_is_a_404(client, played, n
     assert client.get(f"/v1/hands/{hand_id}/evidence", headers=new_player("S").auth).status_code == 403
     missing = client.get("/v1/hands/hd_0000000000000000/evidence", headers=bearer(auditor))
     assert missing.status_code == 404 and missing.json["code"] == "hand_not_found"
+
+
+@pytest.fixture
+def no_bet(client, new_player, worker) -> tuple[Session, str]:
+    """A settled hand of Casino pirate in which nobody bet: both seats sat out when their turns
+    timed out. Its last event is the seed's reveal, which is for auditors only."""
+    session = Session(client, "casino-pirate", [new_player(f"N{i}", deposit=40) for i in range(2)])
+    session.open({"turn_timeout_s": 1}, 10)
+    hand_id = session.deal()
+    session.wait_settled(hand_id, timeout=120)
+    return session, hand_id
+
+
+def test_a_hand_nobody_bet_in_proves_the_last_event_its_viewer_is_given(client, no_bet, auditor,
+                                                                       tmp_path):
+    """A Casino pirate hand nobody bet in ends with `SeedRevealed`, withheld from its players
+    and the operator: their bundles proved that withheld last event, which nothing could check,
+    and failed every verifier. The bundle proves the last event it gives whole, named by its
+    version, every event after it withheld; a shown event after the one proved fails."""
+    from tests.verifier.test_vectors import outcomes
+
+    session, hand_id = no_bet
+    key = tmp_path / "house-key.json"
+    key.write_text(json.dumps(client.get("/.well-known/banco-house-key").json))
+    full = evidence(client, hand_id, bearer(auditor)).json
+    assert full["events"][-1]["type"] == "SeedRevealed"
+    assert full["inclusion"]["last_event"]["version"] == full["events"][-1]["version"]
+    for who in (session.players[0].auth, OPERATOR):
+        bundle = evidence(client, hand_id, who).json
+        assert bundle["events"][-1]["canonical"] is None, bundle["viewer"]
+        proven = max(e["version"] for e in bundle["events"] if e["canonical"] is not None)
+        assert bundle["inclusion"]["last_event"]["version"] == proven
+        assert proven < bundle["events"][-1]["version"]
+        for checks in outcomes(bundle, tmp_path, key):
+            assert {k for k, c in checks.items() if c["status"] == "failed"} == set(), checks
+            assert checks["inclusion"]["status"] == "passed", checks
+            assert checks["attestation"]["status"] == "passed", checks
+        # The seed's reveal given whole after the event proved: the proof is not of the last
+        # event given, whatever else holds.
+        bundle["events"][-1]["canonical"] = full["events"][-1]["canonical"]
+        for checks in outcomes(bundle, tmp_path, key):
+            assert checks["inclusion"]["status"] == "failed", checks["inclusion"]
+        # And the event proved withheld: nothing to prove.
+        bundle = evidence(client, hand_id, who).json
+        at = next(e for e in bundle["events"] if e["version"] == proven)
+        at["canonical"] = None
+        for checks in outcomes(bundle, tmp_path, key):
+            assert checks["inclusion"]["status"] == "failed", checks["inclusion"]
+
+
+def test_a_bundle_is_attested_whole_and_asked_again_is_the_same_file(client, no_bet, auditor):
+    """The house signs the bundle as the viewer receives it, with the key that signs the
+    checkpoints: Ed25519 is deterministic, so a bundle asked for again is the same bytes."""
+    from service.application.evidence import attestation_text
+
+    session, hand_id = no_bet
+    key = client.get("/.well-known/banco-house-key").json
+    public = Ed25519PublicKey.from_public_bytes(base64.b64decode(key["public_key"]))
+    for who in (bearer(auditor), session.players[1].auth, OPERATOR):
+        first = evidence(client, hand_id, who)
+        bundle = first.json
+        assert bundle["format"] == "banco-evidence/2"
+        assert bundle["attestation"]["key_id"] == key["key_id"]
+        public.verify(base64.b64decode(bundle["attestation"]["signature"]), attestation_text(bundle))
+        assert evidence(client, hand_id, who).data == first.data

@@ -80,9 +80,10 @@ def expected_failure(path: Path) -> str | None:
 def test_the_vectors_cover_every_check():
     assert {p.stem for p in FILES if p.stem.startswith("good-")} == {
         "good-auditor", "good-player", "good-cassino-auditor", "good-cassino-player",
-        "good-pirate-pairs-auditor", "good-pirate-pairs-player"}
+        "good-pirate-pairs-auditor", "good-pirate-pairs-player", "good-casino-pirate-no-bet-auditor",
+        "good-casino-pirate-no-bet-player", "good-casino-pirate-no-bet-operator"}
     assert {expected_failure(p) for p in FILES} - {None} == {
-        "signature", "inclusion", "chain", "contents", "commitment", "deck", "replay"}
+        "signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay"}
 
 
 @pytest.mark.parametrize("vector", FILES, ids=[p.stem for p in FILES])
@@ -120,14 +121,16 @@ def test_a_full_bundle_is_checked_whole_and_a_players_as_far_as_he_may_see():
     assert "withheld" in secret["chain"]["detail"] and secret["deck"]["status"] == "passed"
 
 
-def outcomes(bundle: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]]:
-    """Each check's status and detail by the three readers: both verifiers and Banco's own."""
+def outcomes(bundle: dict[str, Any], tmp_path: Path, key_file: Path = KEY) -> list[dict[str, Any]]:
+    """Each check's status and detail by the three readers: both verifiers and Banco's own,
+    the house key pinned (`key_file`: the vectors' unless told)."""
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(bundle))
-    key = base64.b64decode(json.loads(KEY.read_text())["public_key"])
+    key = base64.b64decode(json.loads(key_file.read_text())["public_key"])
     banco = {name: {"status": {True: "passed", False: "failed", None: "skipped"}[passed],
                     "detail": detail} for name, (passed, detail) in check(bundle, key).items()}
-    return [python_verifier(edited)["checks"], node_verifier(edited)["checks"], banco]
+    return [python_verifier(edited, key_file)["checks"], node_verifier(edited, key_file)["checks"],
+            banco]
 
 
 def edited_version(good: dict[str, Any], bad: dict[str, Any]) -> int:
@@ -408,3 +411,77 @@ def test_pirate_pairs_discards_reshuffled_are_walked_as_a_new_pile(py_verifier):
     swapped = [pile[1], pile[0], *pile[2:]]
     wrong = walked_alike("pirate-pairs", events(swapped, pile[1]), [0, 1], seed, seeds)
     assert wrong is not None and wrong.startswith("version 15 (DiscardsReshuffled)"), wrong
+
+
+@pytest.mark.parametrize("viewer", ["player", "operator"])
+def test_a_hand_nobody_bet_in_proves_the_last_event_given_whole(viewer, tmp_path):
+    """Casino pirate's seed is for auditors only: a hand nobody bet in ends with its reveal,
+    withheld from the players and the operator, whose bundles then proved an event they could
+    not see and failed every reader. They prove the last event they are given whole."""
+    bundle = json.loads((VECTORS / f"good-casino-pirate-no-bet-{viewer}.json").read_text())
+    assert bundle["events"][-1]["type"] == "SeedRevealed" and bundle["events"][-1]["canonical"] is None
+    proven = bundle["inclusion"]["last_event"]["version"]
+    assert proven == max(e["version"] for e in bundle["events"] if e["canonical"] is not None)
+    for checks in outcomes(bundle, tmp_path):
+        assert not {k for k, c in checks.items() if c["status"] == "failed"}, checks
+        assert checks["inclusion"]["status"] == "passed", checks["inclusion"]
+    # Without the version (as a banco-evidence/1 bundle reads), the withheld last event is
+    # the one to prove: nothing can.
+    del bundle["inclusion"]["last_event"]["version"]
+    for checks in outcomes(bundle, tmp_path):
+        assert checks["inclusion"]["status"] == "failed", checks["inclusion"]
+
+
+def _tampered_views(good: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The fields of a bundle no chain link covers, each edited."""
+    out = {}
+    v = json.loads(json.dumps(good))
+    v["viewer"], v["redacted"] = {"kind": "seat", "seat": 1}, True
+    for e in v["events"]:
+        if e["type"] == "game.HandEnded":
+            body = json.loads(e["canonical"])
+            for row in body["data"]["data"]["results"]:
+                row["outcome"] = "won"
+            e["canonical"], e["shown"] = None, {"type": e["type"], "data": body["data"]}
+    out["viewer, outcome withheld and shown otherwise"] = v
+    for field, value in (("recorded_at", "2001-01-01T00:00:00+00:00"), ("position", 1)):
+        v = json.loads(json.dumps(good))
+        v["events"][2][field] = value
+        out[field] = v
+    v = json.loads(json.dumps(good))
+    v["options"]["max_bet"] += 1
+    out["options"] = v
+    v = json.loads(json.dumps(good))
+    v["redacted"] = True
+    out["redacted"] = v
+    return out
+
+
+def test_every_field_of_a_bundle_is_attested_by_the_house(tmp_path):
+    """An auditor's bundle passed off as a seat's, its outcome withheld and shown otherwise,
+    gave VERIFIED from both verifiers: the viewer, what a withheld event shows, the summary
+    fields and each event's time and place were signed by nothing. The house signs the whole
+    bundle; any edit fails `attestation` in every reader."""
+    good = json.loads((VECTORS / "good-auditor.json").read_text())
+    for checks in outcomes(good, tmp_path):
+        assert checks["attestation"]["status"] == "passed", checks["attestation"]
+    for what, bundle in _tampered_views(good).items():
+        for checks in outcomes(bundle, tmp_path):
+            assert checks["attestation"]["status"] == "failed", (what, checks["attestation"])
+
+
+def test_a_bundle_of_the_first_format_is_not_attested_and_says_so(tmp_path):
+    """A banco-evidence/1 bundle still checks; its attestation is skipped, never passed."""
+    bundle = json.loads((VECTORS / "good-player.json").read_text())
+    bundle["format"] = "banco-evidence/1"
+    del bundle["attestation"]
+    for proof in bundle["inclusion"].values():
+        del proof["version"]
+    for checks in outcomes(bundle, tmp_path):
+        assert checks["attestation"]["status"] == "skipped", checks["attestation"]
+        assert "not attested" in checks["attestation"]["detail"], checks["attestation"]
+        assert not {k for k, c in checks.items() if c["status"] == "failed"}, checks
+    # A /2 bundle without its attestation fails.
+    bundle["format"] = "banco-evidence/2"
+    for checks in outcomes(bundle, tmp_path):
+        assert checks["attestation"]["status"] == "failed", checks["attestation"]

@@ -7,7 +7,7 @@ the house itself could: events changed, the chain recomputed over them and a che
 their own signed with the house's key, so that only the checks of what the events say (the
 commitment, the deck, the rules) can tell. Run it to publish a new set:
 
-    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/0 \\
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/10 \\
       .venv/bin/python -m tests.verifier.vectors verifier/vectors
 """
 
@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from service.application import evidence as evidence_module
 from service.runtime import house_key
 from tests.conftest import fresh_database
 from tests.service.conftest import OPERATOR, OPERATOR_KEY, Player
@@ -79,6 +80,24 @@ def played_deals(base: str, game: str, options: dict[str, Any], players: int, mu
     raise AssertionError(f"no hand of {game} had a {must_have}")
 
 
+def played_no_bet(base: str) -> tuple[Bundle, Bundle, Bundle]:
+    """A hand of Casino pirate in which nobody bets (both seats sit out when their turn times
+    out): its last event is the seed's reveal, an auditor's alone. The auditor's, the first
+    player's and the operator's bundles."""
+    http = Http(base)
+    auditor = http.post("/v1/auditors", json={"name": "vectors-no-bet"}, headers=OPERATOR).json["token"]
+    session = Session(http, "casino-pirate", [_player(http, f"nobet-{i}") for i in range(2)])  # type: ignore[arg-type]
+    session.open({"turn_timeout_s": 1}, 10)
+    hand_id = session.deal()
+    session.wait_settled(hand_id, timeout=120)
+    bundles = [evidence(http, hand_id, who) for who in
+               ({"Authorization": f"Bearer {auditor}"}, session.players[0].auth, OPERATOR)]
+    assert all(b.status_code == 200 for b in bundles), [b.json for b in bundles]
+    full, mine, operators = (b.json for b in bundles)
+    assert full["events"][-1]["type"] == "SeedRevealed" and mine["events"][-1]["canonical"] is None
+    return full, mine, operators
+
+
 def played(base: str, attempts: int = 20) -> tuple[Bundle, Bundle, dict[str, Any]]:
     """A table's first hand of Sette e mezzo on the Banco at `base`, ended with a payout: its
     auditor's and first player's bundles, and the house's published key."""
@@ -109,9 +128,16 @@ def _leaf(e: dict[str, Any]) -> bytes:
     return hashlib.sha256(b"\x00" + head.encode() + e["canonical"].encode()).digest()
 
 
+def attest(bundle: Bundle, key: Ed25519PrivateKey) -> Bundle:
+    """`bundle` attested again by `key`, as only the house could."""
+    bundle.pop("attestation", None)
+    return evidence_module.attested(key, bundle)
+
+
 def forged(bundle: Bundle, key: Ed25519PrivateKey) -> Bundle:
     """`bundle` made whole again after its events changed, as only the house could: the chain
-    recomputed, and a checkpoint over two leaves (TableCreated and the last event) signed."""
+    recomputed, a checkpoint over two leaves (TableCreated and the last event) signed, and the
+    bundle attested."""
     head = bytes.fromhex(bundle["chain"]["previous_hash"])
     for e in bundle["events"]:
         head = hashlib.sha256(head + e["canonical"].encode()).digest()
@@ -123,9 +149,44 @@ def forged(bundle: Bundle, key: Ed25519PrivateKey) -> Bundle:
     text = json.dumps(statement, sort_keys=True, separators=(",", ":"))
     bundle["checkpoint"].update(statement=text, signature=base64.b64encode(key.sign(text.encode())).decode(),
                                 public_key=house_key.public_b64(key), key_id=house_key.key_id(key))
-    bundle["inclusion"] = {"table_created": {"leaf_index": 0, "tree_size": 2, "path": [right.hex()]},
-                           "last_event": {"leaf_index": 1, "tree_size": 2, "path": [left.hex()]}}
-    return bundle
+    bundle["inclusion"] = {"table_created": {"leaf_index": 0, "tree_size": 2, "path": [right.hex()],
+                                             "version": 1},
+                           "last_event": {"leaf_index": 1, "tree_size": 2, "path": [left.hex()],
+                                          "version": bundle["events"][-1]["version"]}}
+    return attest(bundle, key)
+
+
+def tampered_views(full: Bundle, no_bet: tuple[Bundle, Bundle, Bundle]) -> dict[str, Bundle]:
+    """The bundle fields no chain link covers, edited: an auditor's bundle passed off as a
+    seat's, its outcome withheld and shown otherwise; an event's time; an event's place; a
+    summary field. And a no-bet Casino pirate player's bundle given the seed's reveal whole
+    after the event it proves."""
+    out: dict[str, Bundle] = {}
+    v = copy.deepcopy(full)
+    v["viewer"], v["redacted"] = {"kind": "seat", "seat": 1}, True
+    for e in v["events"]:
+        if e["type"] in ("game.HandEnded", "game.CardsShown"):
+            body = orjson.loads(e["canonical"])
+            data = body["data"]["data"]
+            for row in data.get("results", []):
+                row["outcome"], row["net"] = "won", abs(row.get("net", 0)) + 10
+            e["canonical"], e["shown"] = None, {"type": e["type"], "data": body["data"]}
+    out["fail-attestation-viewer-withheld-shown"] = v
+    v = copy.deepcopy(full)
+    v["events"][1]["recorded_at"] = "2001-01-01T00:00:00+00:00"
+    out["fail-attestation-recorded-at"] = v
+    v = copy.deepcopy(full)
+    v["events"][1]["position"] += 1
+    out["fail-attestation-position"] = v
+    v = copy.deepcopy(full)
+    v["hand_id"] = v["hand_id"][:-1] + ("0" if v["hand_id"][-1] != "0" else "1")
+    out["fail-attestation-hand-id"] = v
+    auditors, players, _ = no_bet
+    v = copy.deepcopy(players)
+    v["events"][-1]["canonical"] = auditors["events"][-1]["canonical"]
+    v["events"][-1].pop("shown", None)
+    out["fail-inclusion-shown-after-proven"] = v
+    return out
 
 
 def _edit(bundle: Bundle, type_: str, change: Callable[[dict[str, Any]], None], nth: int = 0) -> Bundle:
@@ -221,10 +282,12 @@ def tampered(good: Bundle, house: Ed25519PrivateKey) -> dict[str, Bundle]:
 
 
 def write(folder: Path, full: Bundle, mine: Bundle, key_doc: dict[str, Any],
-          house: Ed25519PrivateKey, deals: dict[str, tuple[Bundle, Bundle]] | None = None) -> None:
+          house: Ed25519PrivateKey, deals: dict[str, tuple[Bundle, Bundle]] | None = None,
+          no_bet: tuple[Bundle, Bundle, Bundle] | None = None) -> None:
     """The vectors and the house key they are checked with, in `folder`; with `deals` (the
     auditor's and a player's bundles of a Cassino and of a Pirate pairs hand, by game), theirs
-    too."""
+    too; with `no_bet` (the auditor's, a player's and the operator's bundles of a Casino pirate
+    hand nobody bet in), theirs and the tampered views."""
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.json"):
         old.unlink()
@@ -233,6 +296,11 @@ def write(folder: Path, full: Bundle, mine: Bundle, key_doc: dict[str, Any],
         files.update({f"good-{game}-auditor": auditors, f"good-{game}-player": players})
     if deals:
         files.update(tampered_deals(deals["cassino"][0], deals["pirate-pairs"][0], house))
+    if no_bet:
+        files.update({"good-casino-pirate-no-bet-auditor": no_bet[0],
+                      "good-casino-pirate-no-bet-player": no_bet[1],
+                      "good-casino-pirate-no-bet-operator": no_bet[2],
+                      **tampered_views(full, no_bet)})
     for name, bundle in files.items():
         (folder / f"{name}.json").write_text(json.dumps(bundle, indent=1, ensure_ascii=False) + "\n")
     (folder / "house-key.json").write_text(json.dumps(key_doc, indent=1) + "\n")
@@ -254,7 +322,8 @@ def main(out: Path) -> None:
         # of the round is in its bundle. A Pirate pairs hand with a draw, the walk's subject.
         deals = {"cassino": played_deals(base, "cassino", {"stake": 2}, 2, "CardsDealt"),
                  "pirate-pairs": played_deals(base, "pirate-pairs", {"stake": 2}, 3, "CardDrawn")}
-        write(out, full, mine, key_doc, house_key.load(data / "house_key.pem"), deals)
+        write(out, full, mine, key_doc, house_key.load(data / "house_key.pem"), deals,
+              played_no_bet(base))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""An independent verifier of Banco evidence bundles (format `banco-evidence/1`)."""
+"""An independent verifier of Banco evidence bundles (formats `banco-evidence/1` and `/2`)."""
 
 from banco_verifier.checks import Result, verify
 

@@ -6,6 +6,7 @@ import base64
 import hashlib
 import json
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -13,9 +14,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from banco_verifier import dealt, merkle, sevenhalf, shuffle
 
-FORMAT = "banco-evidence/1"
+FORMATS = ("banco-evidence/1", "banco-evidence/2")
+ATTESTED = "banco-evidence/2"
 STATEMENT = "banco-checkpoint/1"
-CHECKS = ("signature", "inclusion", "chain", "contents", "commitment", "deck", "replay")
+CHECKS = ("signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay")
 SEVEN_HALF_GAMES = ("sette-e-mezzo", "siete-y-media")
 
 
@@ -83,10 +85,94 @@ def check_signature(bundle: dict, key: bytes | None) -> str:
     return f"checkpoint {statement['id']} signed by {hashlib.sha256(embedded).hexdigest()[:16]}{pinned}"
 
 
+def es_number(x: float) -> str:
+    """A number as ECMAScript prints it (RFC 8785 §3.2.2.3): repr's shortest digits, laid out
+    as JavaScript's Number::toString does."""
+    if x != x or x in (float("inf"), float("-inf")):
+        raise ValueError(f"{x} has no JSON form")
+    if x == 0:
+        return "0"
+    _, digits, exponent = Decimal(repr(abs(x))).normalize().as_tuple()
+    d = "".join(map(str, digits))
+    k, n = len(d), int(exponent) + len(d)
+    if k <= n <= 21:
+        out = d + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = d[:n] + "." + d[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * -n + d
+    else:
+        out = (d if k == 1 else d[0] + "." + d[1:]) + "e" + ("+" if n >= 1 else "-") + str(abs(n - 1))
+    return ("-" if x < 0 else "") + out
+
+
+def canonical_json(value: Any) -> str:
+    """Banco's canonical JSON: keys sorted, no spaces, strings as JSON writes them unescaped
+    beyond what it must, integers as they are, other numbers as ECMAScript prints them."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return es_number(value)
+    if isinstance(value, list):
+        return "[" + ",".join(canonical_json(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + canonical_json(value[k])
+                              for k in sorted(value)) + "}"
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def attestation_text(bundle: dict) -> bytes:
+    """What the house signed of a bundle: its canonical JSON, UTF-8, without
+    `attestation.signature`."""
+    attestation = {k: v for k, v in bundle["attestation"].items() if k != "signature"}
+    return canonical_json({**bundle, "attestation": attestation}).encode("utf-8")
+
+
+def check_attestation(bundle: dict, key: bytes | None) -> str:
+    """The house signed the whole bundle: the viewer, what withheld events show, the summary
+    fields, each event's time and place, none of which a chain link covers."""
+    if bundle["format"] != ATTESTED:
+        raise Skipped(f"a {bundle['format']} bundle is not attested: its viewer, shown data and"
+                      " summary fields are the bundle's word alone")
+    attestation = bundle.get("attestation")
+    if not isinstance(attestation, dict):
+        raise Failed("the bundle carries no attestation")
+    if attestation.get("algorithm") != "Ed25519":
+        raise Failed(f"attested with {attestation.get('algorithm')!r}, not Ed25519")
+    public = key or base64.b64decode(bundle["checkpoint"]["public_key"])
+    if attestation.get("key_id") != hashlib.sha256(public).hexdigest()[:16]:
+        raise Failed("attested by another key than the house's")
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(
+            base64.b64decode(attestation["signature"]), attestation_text(bundle))
+    except (InvalidSignature, ValueError) as e:
+        raise Failed("the house's signature over the bundle does not verify: it was edited") from e
+    pinned = "" if key else " (key not pinned: compare it with the house's published key)"
+    return f"the whole bundle signed by {attestation['key_id']}{pinned}"
+
+
+def _proven(bundle: dict) -> dict:
+    """The event `inclusion.last_event` proves: the one of its `version`, which every event
+    after must follow withheld; without a version (banco-evidence/1), the last event."""
+    proof = bundle["inclusion"]["last_event"]
+    if "version" not in proof:
+        return bundle["events"][-1]
+    found = [n for n, e in enumerate(bundle["events"]) if e["version"] == proof["version"]]
+    if len(found) != 1:
+        raise Failed(f"last_event: the bundle holds no one event of version {proof['version']}")
+    after = [e["version"] for e in bundle["events"][found[0] + 1:] if e.get("canonical") is not None]
+    if after:
+        raise Failed(f"last_event: version {after[0]} is given whole after the proved version"
+                     f" {proof['version']}: the last event given whole is the one to prove")
+    return bundle["events"][found[0]]
+
+
 def check_inclusion(bundle: dict) -> str:
     statement = json.loads(bundle["checkpoint"]["statement"])
     root = bytes.fromhex(statement["root"])
-    for name, event in (("last_event", bundle["events"][-1]), ("table_created", bundle["table_created"])):
+    for name, event in (("last_event", _proven(bundle)), ("table_created", bundle["table_created"])):
         proof = bundle["inclusion"][name]
         if event.get("canonical") is None:
             raise Failed(f"{name}: its stored text is withheld, nothing to prove")
@@ -96,7 +182,11 @@ def check_inclusion(bundle: dict) -> str:
         path = [bytes.fromhex(p) for p in proof["path"]]
         if not merkle.included(merkle.leaf_hash(event), proof["leaf_index"], proof["tree_size"], path, root):
             raise Failed(f"{name}: the inclusion proof does not lead to the signed root")
-    return f"both proofs lead to root {statement['root'][:16]}... of {statement['events']} events"
+    proved = _proven(bundle)["version"]
+    last = bundle["events"][-1]["version"]
+    tail = "" if proved == last else f" (versions after {proved} withheld, held by their hashes)"
+    return (f"both proofs (version {proved} and TableCreated) lead to root"
+            f" {statement['root'][:16]}... of {statement['events']} events{tail}")
 
 
 def check_chain(bundle: dict) -> str:
@@ -243,10 +333,12 @@ def check_replay(bundle: dict) -> str:
 def verify(bundle: dict, key: bytes | None = None) -> Result:
     """Run every check; `key` is the house's public key (32 bytes) when pinned."""
     result = Result()
-    if not isinstance(bundle, dict) or bundle.get("format") != FORMAT:
-        result.outcomes["format"] = ("failed", f"not a {FORMAT} bundle")
+    if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
+        result.outcomes["format"] = ("failed", f"not a {' or '.join(FORMATS)} bundle")
         return result
-    runs = {"signature": lambda: check_signature(bundle, key), "inclusion": lambda: check_inclusion(bundle),
+    runs = {"signature": lambda: check_signature(bundle, key),
+            "attestation": lambda: check_attestation(bundle, key),
+            "inclusion": lambda: check_inclusion(bundle),
             "chain": lambda: check_chain(bundle), "contents": lambda: check_contents(bundle),
             "commitment": lambda: check_commitment(bundle), "deck": lambda: check_deck(bundle),
             "replay": lambda: check_replay(bundle)}

@@ -1,9 +1,11 @@
-// Every check of a Banco evidence bundle (format banco-evidence/1), with Node's standard library
+// Every check of a Banco evidence bundle (formats banco-evidence/1 and /2), with Node's standard library
 // only: an independent reading of the format, sharing no code with Banco or its Python verifier.
 import { createHash, createHmac, createPublicKey, verify as edVerify } from "node:crypto";
 import { Mismatch, walk } from "./dealt.mjs";
 
-export const CHECKS = ["signature", "inclusion", "chain", "contents", "commitment", "deck", "replay"];
+export const CHECKS = ["signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay"];
+const FORMATS = ["banco-evidence/1", "banco-evidence/2"];
+const ATTESTED = "banco-evidence/2";
 const SEVEN_HALF_GAMES = ["sette-e-mezzo", "siete-y-media"];
 
 class Failed extends Error {}
@@ -213,9 +215,66 @@ function checkSignature(bundle, key) {
   return `checkpoint ${statement.id} signed by ${sha256(embedded).toString("hex").slice(0, 16)}${pinned}`;
 }
 
+// Canonical JSON as Banco writes it: sorted keys (by code point), no spaces, UTF-8, numbers as
+// JavaScript prints them (RFC 8785), which Banco's writer follows for numbers that are not
+// integers.
+export function canonicalJson(v) {
+  if (v === null || typeof v === "boolean" || typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw new TypeError(`${v} has no JSON form`);
+    return String(v);
+  }
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  const byCodePoint = (a, b) => {
+    const x = [...a].map((c) => c.codePointAt(0)), y = [...b].map((c) => c.codePointAt(0));
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  };
+  return `{${Object.keys(v).sort(byCodePoint).map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(",")}}`;
+}
+
+// What the house signed of a bundle: its canonical JSON without attestation.signature.
+export function attestationText(bundle) {
+  const { signature, ...attestation } = bundle.attestation;
+  return utf8(canonicalJson({ ...bundle, attestation }));
+}
+
+// The house signed the whole bundle: the viewer, what withheld events show, the summary fields,
+// each event's time and place, none of which a chain link covers.
+function checkAttestation(bundle, key) {
+  if (bundle.format !== ATTESTED) {
+    throw new Skipped(`a ${bundle.format} bundle is not attested: its viewer, shown data and summary fields are the bundle's word alone`);
+  }
+  const attestation = bundle.attestation;
+  if (attestation === null || typeof attestation !== "object" || Array.isArray(attestation)) throw new Failed("the bundle carries no attestation");
+  if (attestation.algorithm !== "Ed25519") throw new Failed(`attested with ${JSON.stringify(attestation.algorithm)}, not Ed25519`);
+  const raw = key || Buffer.from(bundle.checkpoint.public_key, "base64");
+  if (attestation.key_id !== sha256(raw).toString("hex").slice(0, 16)) throw new Failed("attested by another key than the house's");
+  const publicKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: raw.toString("base64url") }, format: "jwk" });
+  let ok = false;
+  try { ok = edVerify(null, attestationText(bundle), publicKey, Buffer.from(attestation.signature, "base64")); } catch { ok = false; }
+  if (!ok) throw new Failed("the house's signature over the bundle does not verify: it was edited");
+  const pinned = key ? "" : " (key not pinned: compare it with the house's published key)";
+  return `the whole bundle signed by ${attestation.key_id}${pinned}`;
+}
+
+// The event inclusion.last_event proves: the one of its version, which every event after must
+// follow withheld; without a version (banco-evidence/1), the last event.
+function proven(bundle) {
+  const proof = bundle.inclusion.last_event;
+  if (!Object.hasOwn(proof, "version")) return bundle.events.at(-1);
+  const found = bundle.events.flatMap((e, n) => (e.version === proof.version ? [n] : []));
+  if (found.length !== 1) throw new Failed(`last_event: the bundle holds no one event of version ${proof.version}`);
+  const after = bundle.events.slice(found[0] + 1).filter((e) => e.canonical != null).map((e) => e.version);
+  if (after.length) {
+    throw new Failed(`last_event: version ${after[0]} is given whole after the proved version ${proof.version}: the last event given whole is the one to prove`);
+  }
+  return bundle.events[found[0]];
+}
+
 function checkInclusion(bundle) {
   const statement = JSON.parse(bundle.checkpoint.statement), root = hex(statement.root);
-  for (const [name, event] of [["last_event", bundle.events.at(-1)], ["table_created", bundle.table_created]]) {
+  for (const [name, event] of [["last_event", proven(bundle)], ["table_created", bundle.table_created]]) {
     const proof = bundle.inclusion[name];
     if (event.canonical == null) throw new Failed(`${name}: its stored text is withheld, nothing to prove`);
     if (proof.tree_size !== statement.events) throw new Failed(`${name}: proved to a tree of ${proof.tree_size}, the checkpoint has ${statement.events}`);
@@ -223,7 +282,9 @@ function checkInclusion(bundle) {
       throw new Failed(`${name}: the inclusion proof does not lead to the signed root`);
     }
   }
-  return `both proofs lead to root ${statement.root.slice(0, 16)}... of ${statement.events} events`;
+  const proved = proven(bundle).version, last = bundle.events.at(-1).version;
+  const tail = proved === last ? "" : ` (versions after ${proved} withheld, held by their hashes)`;
+  return `both proofs (version ${proved} and TableCreated) lead to root ${statement.root.slice(0, 16)}... of ${statement.events} events${tail}`;
 }
 
 function checkChain(bundle) {
@@ -343,10 +404,11 @@ function checkReplay(bundle) {
 
 export function verify(bundle, key = null) {
   const outcomes = {};
-  if (bundle === null || typeof bundle !== "object" || bundle.format !== "banco-evidence/1") {
-    return { ok: false, outcomes: { format: ["failed", "not a banco-evidence/1 bundle"] } };
+  if (bundle === null || typeof bundle !== "object" || !FORMATS.includes(bundle.format)) {
+    return { ok: false, outcomes: { format: ["failed", `not a ${FORMATS.join(" or ")} bundle`] } };
   }
-  const runs = { signature: () => checkSignature(bundle, key), inclusion: () => checkInclusion(bundle),
+  const runs = { signature: () => checkSignature(bundle, key), attestation: () => checkAttestation(bundle, key),
+    inclusion: () => checkInclusion(bundle),
     chain: () => checkChain(bundle), contents: () => checkContents(bundle), commitment: () => checkCommitment(bundle),
     deck: () => checkDeck(bundle), replay: () => checkReplay(bundle) };
   for (const name of CHECKS) {

@@ -50,6 +50,20 @@ class AttackAction(BaseModel):
     type: Literal['attack']
 
 
+class Attestation(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    algorithm: Annotated[str, Field(examples=['Ed25519'])]
+    key_id: Annotated[str, Field(description="The house key's id.")]
+    signature: Annotated[
+        str,
+        Field(
+            description="Base64 Ed25519 signature by the house key over the bundle's canonical JSON (sorted keys, no spaces, UTF-8) with this `signature` left out."
+        ),
+    ]
+
+
 class Auditor(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1496,6 +1510,12 @@ class InclusionProof(BaseModel):
         list[str], Field(description='RFC 9162 audit path, leaf to root, hex.')
     ]
     tree_size: int
+    version: Annotated[
+        int | None,
+        Field(
+            description="The version of the event proved: `last_event`'s is the last event the bundle gives whole (every event after it is withheld). Absent in banco-evidence/1 bundles, whose last event is the one proved."
+        ),
+    ] = None
 
 
 class IntegrityChainCheck(BaseModel):
@@ -3966,6 +3986,12 @@ class Evidence(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
+    attestation: Annotated[
+        Attestation,
+        Field(
+            description="The house's signature over the whole bundle: the viewer, what withheld events show, the summary fields, every event's time and place."
+        ),
+    ]
     chain: Annotated[
         dict[str, Any],
         Field(
@@ -3974,7 +4000,7 @@ class Evidence(BaseModel):
     ]
     checkpoint: SignedCheckpoint
     events: list[BundleEvent]
-    format: Annotated[str, Field(examples=['banco-evidence/1'])]
+    format: Annotated[str, Field(examples=['banco-evidence/2'])]
     game: str
     hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
     inclusion: dict[str, InclusionProof]

@@ -1377,6 +1377,14 @@ export interface components {
              */
             type: "attack";
         };
+        Attestation: {
+            /** @example Ed25519 */
+            algorithm: string;
+            /** @description The house key's id. */
+            key_id: string;
+            /** @description Base64 Ed25519 signature by the house key over the bundle's canonical JSON (sorted keys, no spaces, UTF-8) with this `signature` left out. */
+            signature: string;
+        };
         Auditor: {
             /** Format: date-time */
             created_at: string;
@@ -2164,13 +2172,15 @@ export interface components {
             version: number;
         };
         Evidence: {
+            /** @description The house's signature over the whole bundle: the viewer, what withheld events show, the summary fields, every event's time and place. */
+            attestation: components["schemas"]["Attestation"];
             /** @description stream_id, first_version and previous_hash: the link before the hand. */
             chain: {
                 [key: string]: unknown;
             };
             checkpoint: components["schemas"]["SignedCheckpoint"];
             events: components["schemas"]["BundleEvent"][];
-            /** @example banco-evidence/1 */
+            /** @example banco-evidence/2 */
             format: string;
             game: string;
             /** @example hd_0a1b2c3d4e5f6071 */
@@ -3487,6 +3497,8 @@ export interface components {
             /** @description RFC 9162 audit path, leaf to root, hex. */
             path: string[];
             tree_size: number;
+            /** @description The version of the event proved: `last_event`'s is the last event the bundle gives whole (every event after it is withheld). Absent in banco-evidence/1 bundles, whose last event is the one proved. */
+            version?: number;
         };
         IntegrityChainCheck: {
             /**
