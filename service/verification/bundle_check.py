@@ -15,8 +15,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from events.model import StoredEvent
-from service.application.evidence import attestation_text
 from service.verification import inclusion
+from service.verification.attestation import attestation_text
 from service.verification.chain_check import link
 from service.verification.deck_check import commitment_check, dealt_check, order_check
 from service.verification.hand_log import HandLog, is_game

@@ -275,7 +275,7 @@ def test_a_hand_nobody_bet_in_proves_the_last_event_its_viewer_is_given(client, 
 def test_a_bundle_is_attested_whole_and_asked_again_is_the_same_file(client, no_bet, auditor):
     """The house signs the bundle as the viewer receives it, with the key that signs the
     checkpoints: Ed25519 is deterministic, so a bundle asked for again is the same bytes."""
-    from service.application.evidence import attestation_text
+    from service.verification.attestation import attestation_text
 
     session, hand_id = no_bet
     key = client.get("/.well-known/banco-house-key").json
