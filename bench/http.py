@@ -164,6 +164,10 @@ def trial(pool: Executor, svc: Service, side: Side, tasks: Tasks, seconds: float
     side.latencies += [x for t in tallies for x in t.latencies]
     side.settling += [x for t in tallies for x in t.settling]
     side.deliveries += [x for t in tallies for x in t.deliveries]
+    if lost := sum(getattr(t, "lost", 0) for t in tallies):
+        # The server closed a new connection before it answered; the clients read the table
+        # again and went on. Said, not hidden: a served client would see it too.
+        print(f"  {lost} request(s) lost their response on a new connection", flush=True)
     side.client_cpu.append(client / span)
     side.server_cpu.append(server / span)
     side.other_cpu.append(max(0.0, (busy1 - busy0) - client - server) / span)

@@ -40,6 +40,10 @@ GAMES = {
 }
 
 
+class ResponseLost(Exception):
+    """A new connection closed with no response: the request may or may not have been done."""
+
+
 class Client:
     """One keep-alive HTTP/1.1 connection to the service on loopback."""
 
@@ -62,9 +66,12 @@ class Client:
         try:
             self.conn.request(method, path, data, sent)
             response = self.conn.getresponse()
-        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError) as e:
             if not reused:
-                raise
+                # Sent whole on a connection the server had just accepted: whether it was done
+                # is the table's to tell, not a second sending's.
+                self.conn.close()
+                raise ResponseLost(f"{method} {path}: {e!r}") from e
             # The server closed the idle connection as the request went out, after `_dropped`
             # looked: it read none of it, so it goes again on a new connection (as urllib3's).
             self.conn.close()
@@ -151,6 +158,7 @@ class Tally:
     # player who acts next brought him that version: what a follower waits for, in seconds.
     deliveries: list[float] = field(default_factory=list)
     moves: list[tuple[int, float]] = field(default_factory=list)  # (version, response) of each
+    lost: int = 0  # requests sent on a new connection that closed with no response
 
 
 _rngs: dict[str, random.Random] = {}
@@ -195,6 +203,16 @@ def _act(client: Client, spec: TableSpec, token: str, table: dict[str, Any], rng
         if body["status"] != "playing":
             tally.hands += 1
     return body, ended
+
+
+def _reread(client: Client, spec: TableSpec, seat: int, tally: Tally) -> dict[str, Any]:
+    """The table as `seat`'s player sees it, after a request of his lost its response: it
+    tells whether the move or the deal was made, as a client that lost an answer asks."""
+    status, body, _ = client.call("GET", f"/v1/tables/{spec.table_id}", spec.seats[seat].token)
+    tally.requests += 2  # the request whose answer was lost, and this one
+    tally.lost += 1
+    assert status == 200, body
+    return dict(body)
 
 
 def play(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | None = None) -> Tally:
@@ -327,7 +345,12 @@ def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | No
             if max_hands is not None and tally.hands >= max_hands:
                 break
             if state == "playing" and table["legal_actions"]:
-                body, ended = _act(client, spec, spec.seats[seat].token, table, rng, tally, stop_at)
+                try:
+                    body, ended = _act(client, spec, spec.seats[seat].token, table, rng, tally,
+                                       stop_at)
+                except ResponseLost:
+                    table = _reread(client, spec, seat, tally)
+                    continue
                 latest = body["version"]
                 acknowledged.moved(spec.table_id, latest, ended)
                 if body["status"] == "settling":
@@ -336,8 +359,12 @@ def follow(spec: TableSpec, start_at: float, stop_at: float, max_hands: int | No
                 # the stream of whoever moves next.
                 table = body if body["status"] == "playing" and body["legal_actions"] else None
             elif state == "open":
-                status, body, _ = client.call("POST", f"/v1/tables/{spec.table_id}/hands",
-                                              spec.seats[seat].token)
+                try:
+                    status, body, _ = client.call("POST", f"/v1/tables/{spec.table_id}/hands",
+                                                  spec.seats[seat].token)
+                except ResponseLost:
+                    table = _reread(client, spec, seat, tally)
+                    continue
                 tally.requests += 1
                 assert status == 201, body
                 latest = body["version"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import subprocess
@@ -193,6 +194,40 @@ def test_a_client_sends_again_what_an_idle_connection_closed_under_it():
     closed = http_clients.Client(port)  # nothing listens there now
     with pytest.raises(ConnectionRefusedError):
         closed.call("GET", "/c", None)
+
+
+def test_a_response_lost_on_a_new_connection_is_said_and_the_request_not_sent_again():
+    """A new connection the server closed before it answered (once, under a loaded CI run) ended
+    the benchmark in `RemoteDisconnected`. Sending the request again could deal twice: the
+    client raises `ResponseLost`, having sent it once, and `follow` reads the table instead."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    received: list[bytes] = []
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        received.append(conn.recv(65536))
+        conn.close()  # unanswered
+        listener.settimeout(1.0)
+        with contextlib.suppress(TimeoutError):
+            again, _ = listener.accept()  # a second sending would come here
+            received.append(again.recv(65536))
+            again.close()
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    client = http_clients.Client(port)
+    try:
+        with pytest.raises(http_clients.ResponseLost, match="POST /v1/tables/tb_1/hands"):
+            client.call("POST", "/v1/tables/tb_1/hands", "token")
+    finally:
+        server.join(timeout=10)
+        client.close()
+        listener.close()
+    assert len(received) == 1 and received[0].startswith(b"POST /v1/tables/tb_1/hands")
 
 
 def test_http_delivery_is_timed_from_a_move_at_the_same_table_only():
