@@ -20,8 +20,17 @@ from games.contract import (
 )
 from games.pirate_pairs import actions, decide, evolve, opening, view
 from games.pirate_pairs.commands import Command, TimeOut
-from games.pirate_pairs.options import MAX_PLAYERS, MIN_PLAYERS, OptionsSchema, load_options
+from games.pirate_pairs.options import MAX_PLAYERS, MIN_PLAYERS, Options, OptionsSchema, load_options
 from games.pirate_pairs.state import Choosing, Finished, NotOpened, Playing, State
+
+
+def _options(options: Mapping[str, Any]) -> Options:
+    """The table's options, refused as the other games' engines refuse them."""
+    try:
+        return load_options(options)
+    except marshmallow.ValidationError as e:
+        raise IllegalMove("bad_options", f"invalid table options: {e.messages}") from e
+
 
 INFO = GameInfo(
     name="pirate-pairs",
@@ -45,11 +54,11 @@ class PiratePairsEngine:
               seed_material: SeedMaterial, previous: Any | None = None,
               now: float = 0.0) -> list[Event]:
         """Stakes into the pot and the deal; `previous` is unused (each game stands alone)."""
-        return opening.open_hand(load_options(options), seats, seed_material, now)
+        return opening.open_hand(_options(options), seats, seed_material, now)
 
     def initial_state(self, options: Mapping[str, Any]) -> State:
         """An empty table with these options."""
-        return State(load_options(options))
+        return State(_options(options))
 
     def decide(self, state: State, command: Command) -> list[Event]:
         """The events `command` produces, or `IllegalMove`."""

@@ -15,6 +15,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from events.model import StoredEvent
+from games.contract import IllegalMove
 from service.verification import inclusion
 from service.verification.attestation import attestation_text
 from service.verification.chain_check import link
@@ -27,6 +28,8 @@ from service.verification.rules_check import rules_check
 SEVEN_HALF = ("sette-e-mezzo", "siete-y-media")
 FORMATS = ("banco-evidence/1", "banco-evidence/2")
 Outcome = tuple[bool | None, str]  # passed (None: not checkable by this viewer) and why
+# What reading a bundle that is not as Banco writes it raises: a failed check, not an error.
+_UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
 class _Failed(Exception):
@@ -217,7 +220,7 @@ def check(bundle: dict[str, Any], key: bytes | None = None) -> dict[str, Outcome
             out[name] = (False, str(e))
         except _Skipped as e:
             out[name] = (None, str(e))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        except _UNREADABLE as e:
             out[name] = (False, f"unreadable ({type(e).__name__})")
     for name, run2 in (("commitment", lambda: _commitment(bundle)),
                        ("deck", lambda: _with_hand(bundle, lambda h: [order_check(h), dealt_check(h)])),
@@ -227,6 +230,10 @@ def check(bundle: dict[str, Any], key: bytes | None = None) -> dict[str, Outcome
                         else _with_hand(bundle, _replayed))):
         try:
             out[name] = run2()
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        except IllegalMove as e:
+            # The game's engine refuses the bundle's options (a key it does not know, a value
+            # of the wrong kind): no deal or move can be judged under them.
+            out[name] = (False, f"the game does not take these options: {e.message}")
+        except _UNREADABLE as e:
             out[name] = (False, f"unreadable ({type(e).__name__})")
     return out

@@ -485,3 +485,15 @@ def test_a_bundle_of_the_first_format_is_not_attested_and_says_so(tmp_path):
     bundle["format"] = "banco-evidence/2"
     for checks in outcomes(bundle, tmp_path):
         assert checks["attestation"]["status"] == "failed", checks["attestation"]
+
+
+@pytest.mark.parametrize("good", ["good-auditor", "good-cassino-auditor", "good-pirate-pairs-auditor"])
+def test_options_the_game_does_not_take_fail_in_every_reader_and_raise_in_none(good, tmp_path):
+    """Banco's own reader raised the engine's refusal when a bundle's options held a key the
+    game does not know, or a value of the wrong kind, instead of failing the bundle."""
+    bundle = json.loads((VECTORS / f"{good}.json").read_text())
+    for edit in ({"zzz": 1}, {"min_bet": "ten"}, {"variant": ["classic"]}):
+        edited = {**bundle, "options": {**bundle["options"], **edit}}
+        for checks in outcomes(edited, tmp_path):
+            assert checks["contents"]["status"] == "failed", (edit, checks["contents"])
+            assert checks["attestation"]["status"] == "failed", (edit, checks["attestation"])
