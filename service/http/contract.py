@@ -75,7 +75,8 @@ IF_MATCH_REQUIRED = _header(
     " `*`. 412 when the table is at another version, 428 when missing.", required=True)
 IF_MATCH = _header(
     "If-Match", "Optional: the table's ETag as last seen (or `*`); 412 when the table is at"
-    " another version.")
+    " another version. A list of ETags is met when any of them is the table's (RFC 9110): only"
+    " a move needs exactly one.")
 IF_NONE_MATCH = _header(
     "If-None-Match", "The table's ETag as last seen: 304, with no body, while it is still at it.")
 LAST_EVENT_ID = _header(

@@ -528,3 +528,23 @@ def test_an_action_with_a_parameter_it_does_not_take_is_refused(client, new_play
     assert table_of(client, session, p).json["version"] == table["version"]
     r = client.post(url, json=action, headers=headers)
     assert r.status_code == 200, r.json
+
+
+@pytest.mark.parametrize("route", ["seats", "hands"])
+def test_an_if_match_list_on_a_seat_or_a_deal_is_met_by_any_of_its_tags(client, new_player, route):
+    """Where If-Match is optional (a seat, a deal) it keeps RFC 9110's meaning: a list is met
+    when any of its tags is the table's version, and refused with a 412 when none is, changing
+    nothing; only a move needs exactly one version (above)."""
+    session = seated(client, new_player, players=2)
+    newcomer = new_player("Late", deposit=100)
+    caller, body = (newcomer.auth, {"buy_in": 50}) if route == "seats" else (OPERATOR, None)
+    version = table_of(client, session).json["version"]
+    stale = client.post(f"/v1/tables/{session.table_id}/{route}", json=body,
+                        headers={**caller, "If-Match": f'"{version - 1}", W/"{version + 1}"'})
+    assert stale.status_code == 412, stale.json
+    assert stale.headers["Content-Type"] == "application/problem+json"
+    assert table_of(client, session).json["version"] == version
+    met = client.post(f"/v1/tables/{session.table_id}/{route}", json=body,
+                      headers={**caller, "If-Match": f'"{version - 1}", "{version}"'})
+    assert met.status_code == 201, met.json
+    assert table_of(client, session).json["version"] > version

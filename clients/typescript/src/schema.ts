@@ -9415,7 +9415,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional: the table's ETag as last seen (or `*`); 412 when the table is at another version. */
+                /** @description Optional: the table's ETag as last seen (or `*`); 412 when the table is at another version. A list of ETags is met when any of them is the table's (RFC 9110): only a move needs exactly one. */
                 "If-Match"?: string;
                 /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
@@ -9456,7 +9456,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional: the table's ETag as last seen (or `*`); 412 when the table is at another version. */
+                /** @description Optional: the table's ETag as last seen (or `*`); 412 when the table is at another version. A list of ETags is met when any of them is the table's (RFC 9110): only a move needs exactly one. */
                 "If-Match"?: string;
                 /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
