@@ -139,8 +139,8 @@ def checkpoint_due(connection: Redis, queue_name: str) -> bool:
 def loop(connection: Redis, queue_name: str, every_s: float, stop: threading.Event) -> None:
     """Sweep every `every_s` seconds until `stop` is set, and record the periodic checkpoints."""
     from workers.checkpoints import record_checkpoint
-    from workers.idempotency_purge import purge_logged
     from workers.partition_upkeep import upkeep_logged
+    from workers.purges import purge_logged
 
     while not stop.wait(every_s):
         sweep_logged(connection, queue_name)

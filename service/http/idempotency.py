@@ -6,7 +6,7 @@ with the response before commit. A concurrent retry blocks on that row until the
 ends: it then replays the committed response, or, if the first rolled back, runs itself.
 
 A record holds for `BANCO_IDEMPOTENCY_RETENTION_S` (the workers purge it after,
-workers/idempotency_purge.py); past that the key is new again, purged or not. A response that
+workers/purges.py); past that the key is new again, purged or not. A response that
 issued a bearer token is kept without it, under the token's id: its replay issues a new token
 in place of that one, so a client who lost the answer gets a working token, and the last answer
 given always holds the only one that works. Such a replay locks the token's holder (his row)

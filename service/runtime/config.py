@@ -325,6 +325,8 @@ class WorkerConfig:
     checkpoint_every_s: int = 3600  # how often one of the workers records a digest of the log
     tsa_url: str | None = None  # as `Config.tsa_url`
     idempotency_retention_s: int = 24 * 3600
+    # How long the hashes of retired keys' and tokens' secrets name them in refusals' log lines.
+    retired_secrets_retention_s: int = 365 * 24 * 3600
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
     metrics_dir: Path | None = None  # as `Config.metrics_dir`
     # A test hook (tests/service/test_timeouts.py): `settlement` dies like a killed worker with
@@ -345,6 +347,8 @@ class WorkerConfig:
             checkpoint_every_s=max(1, int(_seconds(env, "BANCO_CHECKPOINT_EVERY_S", 3600.0))),
             tsa_url=tsa_url(env),
             idempotency_retention_s=idempotency_retention_s(env),
+            retired_secrets_retention_s=24 * 3600 * _int(
+                env, "BANCO_RETIRED_SECRETS_RETENTION_DAYS", 365, 1, 10 * 366),
             webhooks=WebhookSettings.from_env(env),
             metrics_dir=_path(env, METRICS_DIR),
             crash_point=env.get("BANCO_TEST_CRASH_POINT") or None,

@@ -96,11 +96,18 @@ def test_a_worker_takes_the_servers_the_command_line_found():
     {"BANCO_WEBHOOK_TIMEOUT_S": "slow"}, {"BANCO_WEBHOOK_BACKOFF_S": "nan"},
     {"BANCO_WEBHOOK_MAX_FAILURES": "0"}, {"BANCO_WEBHOOK_LEASE_S": "a while"},
     {"BANCO_WEBHOOK_ALLOW_NETWORKS": "intranet"}, {"REDIS_URL": "redis+sentinel://"},
+    {"BANCO_RETIRED_SECRETS_RETENTION_DAYS": "0"}, {"BANCO_RETIRED_SECRETS_RETENTION_DAYS": "1y"},
 ])
 def test_bad_worker_settings_are_refused_by_name(change):
     with pytest.raises(ConfigError) as e:
         WorkerConfig.from_env({**WORKER, **change})
     assert any(name in str(e.value) for name in change)
+
+
+def test_the_workers_keep_retired_secrets_hashes_a_year_unless_told():
+    assert WorkerConfig.from_env(WORKER).retired_secrets_retention_s == 365 * 24 * 3600
+    told = WorkerConfig.from_env({**WORKER, "BANCO_RETIRED_SECRETS_RETENTION_DAYS": "30"})
+    assert told.retired_secrets_retention_s == 30 * 24 * 3600
 
 
 def test_the_api_reads_the_metrics_folder():

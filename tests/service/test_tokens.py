@@ -9,9 +9,10 @@ import orjson
 import psycopg
 import pytest
 
+from service.application.tokens import token_hash
 from service.http.app import create_app
 from tests.service.conftest import OPERATOR, bearer
-from workers.idempotency_purge import purge_expired
+from workers.purges import purge
 
 
 def works(client, token: str) -> int:
@@ -215,18 +216,18 @@ def test_the_purge_deletes_expired_records_only_in_batches_with_workers_side_by_
                   " VALUES (%s, 'young', '\\x00', now() - interval '999 days')", (f"purge:{tag}",))
     counts: list[int] = []
 
-    def purge() -> None:
+    def purging() -> None:
         with psycopg.connect(database_url) as conn:
-            counts.append(purge_expired(conn, retention, batch=3))
+            counts.append(purge(conn, "idempotency_keys", retention, batch=3))
 
-    threads = [threading.Thread(target=purge) for _ in range(3)]
+    threads = [threading.Thread(target=purging) for _ in range(3)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert sum(counts) == 25
     with psycopg.connect(database_url) as conn:
-        assert purge_expired(conn, retention, batch=3) == 0
+        assert purge(conn, "idempotency_keys", retention, batch=3) == 0
         left = conn.execute("SELECT key FROM idempotency_keys WHERE principal = %s",
                             (f"purge:{tag}",)).fetchall()
     assert left == [("young",)]
@@ -282,3 +283,44 @@ def test_a_worker_purges_expired_records_as_it_sweeps(app, config):
 
     with worker_process(config):
         wait_for(lambda: keys() == ["new"])
+
+
+def test_a_worker_purges_retired_secrets_hashes_past_their_retention(app, client, config, new_player):
+    """The hashes kept to name a revoked or replaced key or token in a refusal's log line grew
+    by a row at each rotation, revocation and erasure, and nothing purged them: the workers now
+    do, past `BANCO_RETIRED_SECRETS_RETENTION_DAYS` (a year unless set)."""
+    from tests.service.test_timeouts import wait_for, worker_process
+
+    issued = client.post("/v1/keys", json={"name": "old", "scopes": ["metrics:read"]},
+                         headers=OPERATOR).json
+    kept = client.post("/v1/keys", json={"name": "kept", "scopes": ["metrics:read"]},
+                       headers=OPERATOR).json
+    for key in (issued, kept):
+        assert client.delete(f"/v1/keys/{key['key']['id']}", headers=OPERATOR).status_code == 204
+    old_player, kept_player = new_player("Old"), new_player("Kept")
+    for p in (old_player, kept_player):  # each player's first token replaced, so retired
+        assert client.post(f"/v1/players/{p.id}/token", headers=p.auth).status_code == 201
+    pool = app.extensions["banco.pool"]
+    with pool.connection() as c:
+        c.execute("UPDATE operator_key_retired_hashes SET retired_at = now() - interval '366 days'"
+                  " WHERE key_id = %s", (issued["key"]["id"],))
+        c.execute("UPDATE operator_key_retired_hashes SET retired_at = now() - interval '364 days'"
+                  " WHERE key_id = %s", (kept["key"]["id"],))
+        c.execute("UPDATE retired_token_hashes SET retired_at = now() - interval '366 days'"
+                  " WHERE token_hash = %s", (token_hash(old_player.token),))
+
+    def retired() -> tuple[set[str], set[bytes]]:
+        with pool.connection() as c:
+            keys = {r[0] for r in c.execute(
+                "SELECT key_id FROM operator_key_retired_hashes WHERE key_id = ANY(%s)",
+                ([issued["key"]["id"], kept["key"]["id"]],))}
+            hashes = {bytes(r[0]) for r in c.execute(
+                "SELECT token_hash FROM retired_token_hashes WHERE token_hash = ANY(%s)",
+                ([token_hash(p.token) for p in (old_player, kept_player)],))}
+        return keys, hashes
+
+    assert retired() == ({issued["key"]["id"], kept["key"]["id"]},
+                         {token_hash(p.token) for p in (old_player, kept_player)})
+    with worker_process(config):
+        wait_for(lambda: retired() == ({kept["key"]["id"]},
+                                       {token_hash(kept_player.token)}))
