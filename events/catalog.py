@@ -182,6 +182,10 @@ class PlayerLeft(Payload):
     seat: int
     player_id: str
     cash_out: Annotated[int, Meta(ge=0)]
+    # The last hand's state carried past the leave, its seats renumbered (`Engine.reseated`:
+    # the bank's succession, the table's clock). Absent from leaves recorded before it did,
+    # after which the next hand started as a table's first: so they are replayed.
+    carried: bool = False
 
 
 class HandBegan(Payload):

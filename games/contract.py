@@ -231,6 +231,12 @@ class Engine(Protocol):
         """The treasure postings that close a terminal hand."""
         ...
 
+    def reseated(self, state: Any, seats: Mapping[int, int]) -> Any | None:
+        """What of the last hand's `state` (between hands) carries to the next hand once a
+        player has left, the seats renumbered: `seats` maps each remaining seat's old number to
+        its new one. None when nothing carries (the next hand starts as a table's first)."""
+        ...
+
     def refund(self, state: Any) -> list[Posting]:
         """The postings that give back what the game still holds when its table ends between
         hands before the game is over (a Cassino pot's stakes); none for a game that holds

@@ -64,7 +64,7 @@ def fold(events: list[StoredEvent]) -> tuple[TableRow, list[dict[str, Any]]]:
             table.seats = [*table.seats, {**{k: d[k] for k in ("seat", "player_id", "age", "seed")},
                                           "chair": tables.free_chair(table.seats)}]
         elif e.type == "PlayerLeft":
-            tables.unseat(table, d["player_id"])
+            tables.unseat(table, d["player_id"], bool(d.get("carried")))
         elif e.type == "HandBegan":
             begin_hand(table, engine, d["hand_id"], d["number"])
             hands[d["hand_id"]] = {"hand_id": d["hand_id"], "number": d["number"], "seats": d["seats"],

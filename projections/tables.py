@@ -64,12 +64,18 @@ def turn_of(engine: Engine, state: Any) -> dict[str, Any] | None:
                                       "role": turn.role}
 
 
-def unseat(table: TableRow, player_id: str) -> None:
-    """Seats stay numbered 0..n-1 in joining order (the engines index them so); a changed
-    line-up starts afresh. Each keeps its chair."""
-    table.seats = [{**s, "seat": i} for i, s in
-                   enumerate(s for s in table.seats if s["player_id"] != player_id)]
-    table.state = None
+def unseat(table: TableRow, player_id: str, carried: bool = False) -> None:
+    """Seats stay numbered 0..n-1 in joining order (the engines index them so). The last
+    hand's state keeps only what its game carries across a changed line-up (the bank's
+    succession, the table's clock: `Engine.reseated`), its seats renumbered, when `carried`
+    (as the leave's event records); else the next hand starts afresh. Each keeps its chair."""
+    kept = [s for s in table.seats if s["player_id"] != player_id]
+    if table.state is not None and not carried:
+        table.state = None
+    elif table.state is not None:
+        engine = registry.engine(table.game, table.rules_version)
+        table.state = engine.reseated(table.state, {s["seat"]: i for i, s in enumerate(kept)})
+    table.seats = [{**s, "seat": i} for i, s in enumerate(kept)]
 
 
 def chair_of(seat: dict[str, Any]) -> int:

@@ -123,6 +123,11 @@ class CassinoEngine:
         return [Posting("pot", f"seat:{s}", a, "pot_won")
                 for s, a in zip(seats, amounts, strict=True) if a > 0]
 
+    def reseated(self, state: State, seats: Mapping[int, int]) -> None:
+        """Nothing: a game is played by the line-up that began it, whose scores and pot are
+        its own (a leave ends it, `refund` giving the pot back)."""
+        return None
+
     def refund(self, state: State) -> list[Posting]:
         """A game closed before it is won gives every player his stake back from the pot."""
         if self.table_over(state, 0.0) or state.pot == 0:

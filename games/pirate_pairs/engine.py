@@ -120,6 +120,10 @@ class PiratePairsEngine:
             return []
         return [Posting("pot", f"seat:{state.phase.winner}", state.pot, "pot_won")]
 
+    def reseated(self, state: State, seats: Mapping[int, int]) -> None:
+        """Nothing: each game stands alone."""
+        return None
+
     def refund(self, state: State) -> list[Posting]:
         """Nothing: the game is one hand, and its table ends with it."""
         return []

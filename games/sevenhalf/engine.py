@@ -229,6 +229,19 @@ class FamilyEngine:
             raise IllegalMove("wrong_phase", "the hand is not over")
         return list(state.plan)
 
+    def reseated(self, state: State, seats: Mapping[int, int]) -> State:
+        """The bank's succession and the table's clock, its seats renumbered: who banks next
+        (the banker who stays, else the one his hand named: a 7½, a volunteer; one who left
+        names nobody) and when the table began (Casino pirate's `duration_s` runs from it)."""
+        def moved(seat: int | None) -> int | None:
+            return None if seat is None else seats.get(seat)
+
+        stays = moved(state.banker)
+        return State(state.game, state.options, banker=-1 if stays is None else stays,
+                     next_banker=moved(state.next_banker),
+                     volunteers=tuple(s for v in state.volunteers if (s := moved(v)) is not None),
+                     table_started_at=state.table_started_at)
+
     def refund(self, state: State) -> list[Posting]:
         """Nothing: a hand's settlement empties its escrow, and no treasure outlives a hand."""
         return []

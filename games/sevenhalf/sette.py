@@ -45,10 +45,13 @@ class SetteEngine(FamilyEngine):
 
     def pick_banker(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
                     material: SeedMaterial, previous: State | None) -> int:
-        """The previous hand's next banker, else seat 0 (lowest), or a seeded lot."""
+        """The previous hand's next banker, else its banker (the one it named has left), else
+        seat 0 (lowest), or a seeded lot."""
         numbers = sorted(s.seat for s in seats)
-        if isinstance(previous, State) and previous.next_banker in numbers:
-            return int(previous.next_banker)
+        if isinstance(previous, State):
+            for seat in (previous.next_banker, previous.banker):
+                if seat in numbers:
+                    return int(seat)
         if options["banker"] == "lot":
             return int(deck.shuffled([str(n) for n in numbers], material, "banker")[0])
         return numbers[0]

@@ -262,8 +262,10 @@ def seat_player(uow: UnitOfWork, table: TableRow, player_id: str, buy_in: int,
 
 
 def cash_out(uow: UnitOfWork, table: TableRow, player_ids: Sequence[str],
-             metadata: dict[str, Any]) -> tuple[list[NewEvent], list[ledger.Transfer]]:
-    """The leaving and the payouts of `player_ids`' seats, each paid what it holds."""
+             metadata: dict[str, Any], carried: bool = False,
+             ) -> tuple[list[NewEvent], list[ledger.Transfer]]:
+    """The leaving and the payouts of `player_ids`' seats, each paid what it holds; `carried`:
+    the last hand's state carries past the leave (`projections.tables.unseat`)."""
     held = uow.seat_balances(table)
     events, moves = [], []
     for s in table.seats:
@@ -271,7 +273,9 @@ def cash_out(uow: UnitOfWork, table: TableRow, player_ids: Sequence[str],
             continue
         amount = held[s["player_id"]]
         events.append(NewEvent("PlayerLeft", {"seat": s["seat"], "player_id": s["player_id"],
-                                              "cash_out": amount}, metadata))
+                                              "cash_out": amount,
+                                              **({"carried": True} if carried else {})},
+                               metadata))
         if amount:
             moves.append(ledger.Transfer(ledger.seat(table.table_id, s["player_id"]),
                                          ledger.wallet(s["player_id"]), amount, "cash_out",
@@ -285,9 +289,9 @@ def leave(uow: UnitOfWork, table: TableRow, player_id: str, metadata: dict[str, 
         raise NotFound("not_seated", "this player has no seat here")
     if table.status != "open" or (table.game == "cassino" and table.hand_number > 0):
         raise Conflict("hand_in_play", "players leave between hands (a Cassino game to its end)")
-    events, moves = cash_out(uow, table, [player_id], metadata)
+    events, moves = cash_out(uow, table, [player_id], metadata, carried=True)
     record(uow, table, events, moves, metadata)
-    tables.unseat(table, player_id)
+    tables.unseat(table, player_id, carried=True)
     uow.save(table, metadata.get("actor"))
     flush(uow)
     return int(events[0].data["cash_out"])

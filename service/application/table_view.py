@@ -58,6 +58,9 @@ def render(table: TableRow, who: Principal, conn: psycopg.Connection | None = No
             ("settling" if table.status == "settling" else "settled")},
         "turn": table.turn if table.status == "playing" else None,
         "you": you,
-        "view": engine.view(table.state, viewer) if table.state is not None else None,
+        # Between hands, the hand that ended; not what a leave carried of it to the next
+        # (`Engine.reseated`), which is no hand.
+        "view": engine.view(table.state, viewer) if table.state is not None and (
+            table.status != "open" or engine.is_terminal(table.state)) else None,
         "legal_actions": legal_actions(table, who) if legal is None else legal,
     }

@@ -118,6 +118,7 @@ class TableLog:
         except registry.RulesNotServed:
             engine = None  # the hands are still cut out; the rules check says why none is decided
         held: dict[str, int] = defaultdict(int)
+        lineup: list[str] = []  # the seated players, by seat
         state: Any = None
         current: HandLog | None = None
         revealed = False
@@ -135,8 +136,15 @@ class TableLog:
                                   state, balances, rules_version=self.rules_version)
                 revealed = False
                 state = None if engine is None else engine.initial_state(self.options)
+            elif e.type == "PlayerSeated":
+                lineup.append(e.data["player_id"])
             elif e.type == "PlayerLeft":
-                state = None  # a changed line-up starts afresh (projections.tables.unseat)
+                # As `projections.tables.unseat`: the last hand's state carried, its seats
+                # renumbered, when the leave says so, else the next hand starts afresh.
+                kept = [p for p in lineup if p != e.data["player_id"]]
+                state = None if state is None or engine is None or not e.data.get("carried") \
+                    else engine.reseated(state, {lineup.index(p): i for i, p in enumerate(kept)})
+                lineup = kept
             elif is_game(e) and engine is not None and state is not None:
                 try:
                     state = engine.evolve(state, engine_event(e))

@@ -178,6 +178,24 @@ def test_a_single_seven_half_takes_the_bank():
     assert nxt.state.banker == 1 and nxt.state.order == (0, 2)
 
 
+def test_the_bank_a_seven_half_took_follows_its_player_past_a_leave():
+    """001_6b5bbd2473d5c47f.txt: the only player at 7½ banks the next hand. A leave between the
+    hands renumbers the seats (`Engine.reseated`): the bank still goes to that player; and
+    when he is the one who left, the banker keeps it (it went to seat 0 or a lot)."""
+    t = betted(["2s", "7s", "3h", "Kd"])
+    t.when(Stand(2, 2.0))
+    t.when(Hit(1, 2.0))  # seat 1: 7½
+    t.when(Stand(0, 3.0))
+    banker_left = E.reseated(t.state, {1: 0, 2: 1})
+    assert open_table(E, (50, 50), previous=banker_left).state.banker == 0  # seat 1 before
+    other_left = E.reseated(t.state, {0: 0, 1: 1})
+    assert open_table(E, (50, 50), previous=other_left).state.banker == 1
+    he_left = E.reseated(t.state, {0: 0, 2: 1})
+    for options in ({}, {"banker": "lot"}):
+        assert open_table(E, (50, 50), options=options, previous=he_left).state.banker == 0
+    assert he_left.table_started_at == t.state.table_started_at
+
+
 def test_a_single_seven_half_takes_the_bank_even_when_the_banker_has_it_too():
     """RULES.md 1a Decision (seed 001_6b5bbd2473d5c47f.txt): the text ties the bank to the 7½,
     not to the win, so the player at 7½ banks next even though the banker's 7½ took his stake."""

@@ -303,7 +303,7 @@ def test_a_casino_pirate_player_volunteers_between_hands_to_be_the_next_meneur(a
     another player volunteers, between hands. `volunteer` was never offered and refused once the
     hand was over (409, no hand in play); it is now offered to the other seats while the table
     waits for its next deal, and the next meneur follows the order: a volunteer, else the same
-    meneur, else (a changed line-up) the oldest. Once one volunteered, the view's `next_banker`
+    meneur (a leave too: below), else the oldest. Once one volunteered, the view's `next_banker`
     names him (it stayed null) and another volunteer is a 409 `volunteer_taken` (it was
     `no_hand_in_play`, as if no table were open); the meneur's own is `cannot_volunteer`."""
     session = seated(client, new_player, game="casino-pirate", players=3, buy_in=None)
@@ -356,7 +356,50 @@ def test_a_casino_pirate_player_volunteers_between_hands_to_be_the_next_meneur(a
     client.delete(f"/v1/tables/{session.table_id}/seats/{other.id}", headers=other.auth)
     session.players.remove(other)
     session.deal()
-    assert table_of(client, session).json["view"]["banker"] == 1  # the oldest, seat 2 before
+    assert table_of(client, session).json["view"]["banker"] == 0  # he stays, whoever left
+
+
+def test_a_leave_between_hands_keeps_the_next_meneur_and_the_tables_clock(app, client, new_player,
+                                                                           worker):
+    """RULES.md 1c (000_1414b0b0fea70c86.txt): the meneur named for the next hand (a 7½, a
+    volunteer) is meneur for it, else the meneur stays. A leave between hands started the next
+    hand as a table's first: the oldest became meneur, whoever had been named, and the table's
+    `duration_s` ran again from the new deal. The seats renumbered, both now follow the players."""
+    session = seated(client, new_player, game="casino-pirate", players=3, buy_in=None)
+    first = session.deal()
+    assert table_of(client, session).json["view"]["banker"] == 2  # the oldest: ages 20, 27, 34
+    play_without_seven_half(client, session)
+    session.wait_settled(first)
+    leaver, volunteer, oldest = session.players
+    version = table_of(client, session).json["version"]
+    r = client.post(f"/v1/tables/{session.table_id}/actions", json={"type": "volunteer"},
+                    headers={**volunteer.auth, "If-Match": f'"{version}"'})
+    assert r.status_code == 200 and r.json["view"]["next_banker"] == 1, r.json
+    assert client.delete(f"/v1/tables/{session.table_id}/seats/{leaver.id}",
+                         headers=leaver.auth).status_code == 200
+    session.players.remove(leaver)
+    between = table_of(client, session, volunteer).json
+    assert [s["player_id"] for s in between["seats"]] == [volunteer.id, oldest.id]
+    assert between["view"] is None and between["legal_actions"] == []  # no hand to show
+    second = session.deal()
+    table = table_of(client, session, volunteer).json
+    assert table["view"]["banker"] == 0 and table["you"] == 0  # the volunteer, now seat 0
+    auditor = bearer(client.post("/v1/auditors", json={"name": "a"}, headers=OPERATOR).json["token"])
+    with app.extensions["banco.pool"].connection() as c:
+        started = [r[0] for r in c.execute(
+            "SELECT data->'data'->'table_started_at' FROM events WHERE stream_id = %s"
+            " AND data->'data' ? 'table_started_at' ORDER BY version",
+            (f"table-{session.table_id}",))]
+    assert len(started) == 2 and started[0] == started[1]  # the table's clock ran on
+    play_without_seven_half(client, session)
+    session.wait_settled(second)
+    checks = client.get(f"/v1/hands/{second}/verification", headers=auditor).json["checks"]
+    assert all(c["passed"] for c in checks), checks  # the deal is `start` again, the leave included
+    # The projection replayed from the log carries the leave's succession as the table did.
+    with app.extensions["banco.pool"].connection() as c:
+        rebuilt, _ = fold(read_stream(c, f"table-{session.table_id}"))
+    assert rebuilt.seats == [{**s, "seat": i} for i, s in enumerate(rebuilt.seats)]
+    assert rebuilt.state.banker == 0
 
 
 def test_rebuilding_the_table_projection_gives_the_same_rows(app, client, new_player, worker):
