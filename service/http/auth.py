@@ -188,6 +188,18 @@ def require_scope(scope: str) -> None:
                       f" {scope}", scope=scope)
 
 
+# What runs once a caller is let in, before the view: the replay of a write sent again with its
+# Idempotency-Key (`service.http.idempotency`, which sets it), so that a caller who may not make
+# the request, or a method the route does not serve, is answered so, whatever keys he sent.
+_admitted: list[Callable[[], Any]] = []
+
+
+def on_admitted(check: Callable[[], Any]) -> None:
+    """Have `check` run once a request is let in; a response it returns is the answer."""
+    if check not in _admitted:
+        _admitted.append(check)
+
+
 def require(*roles: Role, self_param: str | None = None, scope: str | None = None
             ) -> Callable[[F], F]:
     """Allow `roles`; with `self_param`, also a player acting on his own id (else 403). The
@@ -208,6 +220,9 @@ def require(*roles: Role, self_param: str | None = None, scope: str | None = Non
             if scope is not None and who.role == "operator":
                 require_scope(scope)
             refuse_what_it_does_not_take(fn)
+            for check in _admitted:
+                if (answer := check()) is not None:
+                    return answer
             return fn(*args, **kwargs)
 
         # Some caller gets a 403 unless every role may call it, whatever the id, or some

@@ -65,11 +65,14 @@ def _header(name: str, description: str, required: bool = False, **schema: Any) 
             "schema": {"type": "string", **schema}}
 
 
+# Header values arrive as Latin-1: a key of other characters could not be read as it was sent.
+IDEMPOTENCY_KEY_PATTERN = "^[ -~]{1,200}$"
 IDEMPOTENCY_KEY = _header(
-    "Idempotency-Key", "Any 1 to 200 printable characters, new for each request: a retry with the"
-    " same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and"
-    " changes nothing; with another request, 422 `idempotency_key_reused`.",
-    minLength=1, maxLength=200)
+    "Idempotency-Key", "Any 1 to 200 printable ASCII characters (a UUID, say), new for each"
+    " request: a retry with the same key and the same request gets the first answer back"
+    " (`Idempotent-Replayed: true`) and changes nothing; with another request, 422"
+    " `idempotency_key_reused`.",
+    minLength=1, maxLength=200, pattern=IDEMPOTENCY_KEY_PATTERN)
 IF_MATCH_REQUIRED = _header(
     "If-Match", "The table's version as its ETag (`\"12\"`, or weak `W/\"12\"`): exactly one, not"
     " `*`. 412 when the table is at another version, 428 when missing.", required=True)

@@ -1,8 +1,10 @@
 """`Idempotency-Key` on POST and DELETE: a retry gets the first response back and writes
 nothing (a leave retried after its answer was lost is the leave's answer, not a 404 `not_seated`).
 
-The key's record is inserted in the request's own transaction before the view runs and filled
-with the response before commit. A concurrent retry blocks on that row until the first request
+The key's record is inserted in the request's own transaction once the caller is let in
+(`auth.require`: a caller who may not make the request is told so, and a method a route does
+not serve is a 405, whatever key he sent), before the view runs, and filled with the response
+before commit. A concurrent retry blocks on that row until the first request
 ends: it then replays the committed response, or, if the first rolled back, runs itself.
 
 A record holds for `BANCO_IDEMPOTENCY_RETENTION_S` (the workers purge it after,
@@ -19,6 +21,7 @@ answer is kept without its secret, which only its hash outlives: its replay rota
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,9 +31,9 @@ from flask import Flask, Response, current_app, g, request
 from psycopg.types.json import Jsonb
 
 from service.application import tokens, webhook_subscriptions
-from service.http import db, operator_keys, stream_tickets
-from service.http.auth import principal
+from service.http import auth, db, operator_keys, stream_tickets
 from service.http.context import IDEMPOTENCY_KEY, handle
+from service.http.contract import IDEMPOTENCY_KEY_PATTERN
 from service.http.problems import Problem
 
 HEADER = IDEMPOTENCY_KEY
@@ -64,9 +67,10 @@ def _before() -> Response | None:
     key = request.headers.get(HEADER)
     if request.method not in WRITES or key is None:
         return None
-    if not 1 <= len(key) <= 200 or not key.isprintable():
-        raise Problem(422, "invalid_idempotency_key", "Idempotency-Key must be 1 to 200 printable characters")
-    who = principal().key
+    if not re.fullmatch(IDEMPOTENCY_KEY_PATTERN, key):
+        raise Problem(422, "invalid_idempotency_key",
+                      "Idempotency-Key must be 1 to 200 printable ASCII characters")
+    who = auth.principal().key
     digest = _request_hash()
     retention = current_app.config["BANCO"].idempotency_retention_s
     c = db.conn()
@@ -188,4 +192,4 @@ def _keep(response: Response, who: str, key: str) -> None:
 
 
 def init_app(app: Flask) -> None:
-    app.before_request(_before)
+    auth.on_admitted(_before)

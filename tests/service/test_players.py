@@ -173,3 +173,29 @@ def test_events_record_who_and_why(app, client, new_player):
     assert event.metadata["request_id"] == "req-meta-1"
     assert event.metadata["idempotency_key"] == "meta-1"
     assert event.metadata["command"] == "Deposit"
+
+
+def test_a_key_used_before_does_not_come_before_the_method_or_the_callers_rights(client,
+                                                                                 new_player):
+    """An Idempotency-Key was looked up before the route's method and the caller's role were:
+    a DELETE on a route that serves none, or a player's POST where players may not post, was a
+    422 `idempotency_key_reused` when the key had been used, where a fresh key got the 405 (with
+    `Allow`) or the 403 it should."""
+    p = new_player()
+    key = f"used-{p.id}"
+    made = client.post("/v1/players", json={"name": "Idem"}, headers={**OPERATOR, "Idempotency-Key": key})
+    assert made.status_code == 201
+    wrong_method = client.delete("/v1/players", json={"name": "Idem"},
+                                 headers={**OPERATOR, "Idempotency-Key": key})
+    assert wrong_method.status_code == 405, wrong_method.json
+    assert "POST" in wrong_method.headers["Allow"]
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo"}, headers=OPERATOR).json["id"]
+    ticket = client.post("/v1/stream-tickets", json={"stream": "table", "table_id": table},
+                         headers={**p.auth, "Idempotency-Key": key})
+    assert ticket.status_code == 201, ticket.json
+    forbidden = client.post("/v1/auditors", json={"name": "A"}, headers={**p.auth, "Idempotency-Key": key})
+    assert forbidden.status_code == 403 and forbidden.json["code"] == "forbidden", forbidden.json
+    # Where he may post, the key he used is still his: another request under it is refused.
+    reused = client.post("/v1/stream-tickets", json={"stream": "feed"},
+                         headers={**p.auth, "Idempotency-Key": key})
+    assert reused.status_code == 422 and reused.json["code"] == "idempotency_key_reused", reused.json

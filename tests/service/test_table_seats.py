@@ -118,7 +118,11 @@ def test_a_leave_retried_with_its_idempotency_key_is_answered_as_the_first_and_l
     assert client.get(f"/v1/players/{bea.id}/balance", headers=bea.auth).json["balance"] == 50
     assert client.delete(path, headers=bea.auth).json["code"] == "not_seated"
     others = path.replace(bea.id, ann.id)
-    reused = client.delete(others, headers={**bea.auth, "Idempotency-Key": "leave-1"})
+    # Unseating Ann is not Bea's to do, whatever key she sends (it was a 422 on her key's use).
+    refused = client.delete(others, headers={**bea.auth, "Idempotency-Key": "leave-1"})
+    assert refused.status_code == 403 and refused.json["code"] == "forbidden", refused.json
+    reused = client.post(f"/v1/tables/{table}/seats", json={"buy_in": 20},
+                         headers={**bea.auth, "Idempotency-Key": "leave-1"})
     assert reused.status_code == 422 and reused.json["code"] == "idempotency_key_reused"
     # A key is the caller's own: the same one sent by Ann is hers, new.
     assert client.delete(others, headers={**ann.auth, "Idempotency-Key": "leave-1"}).status_code == 200
