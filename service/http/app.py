@@ -204,7 +204,12 @@ def _domain_errors(app: Flask) -> None:
 
     @app.errorhandler(psycopg.DataError)
     def bad_value(e: psycopg.DataError) -> Any:
-        # Values the schemas let through but PostgreSQL cannot hold (a NUL character, say).
+        # Values the schemas let through but PostgreSQL cannot hold (the body's NUL characters
+        # are refused before, naming their field): a sum past a bigint's range, say.
+        if isinstance(e, psycopg.errors.NumericValueOutOfRange):
+            return render(Problem(422, "invalid_input", "a number in the request, or a balance or"
+                                  f" total it would make, is past the largest Banco keeps ({2**63 - 1})",
+                                  reason=type(e).__name__))
         return render(Problem(422, "invalid_input", "a value in the request cannot be stored",
                               reason=type(e).__name__))
 

@@ -33,6 +33,7 @@ from service.http.problems import Problem
 TEXT = {"type": "string"}
 
 NOT_UNICODE = "Not valid Unicode: holds a lone surrogate or bytes that are not UTF-8."
+HOLDS_NUL = "Must not contain a NUL character."  # PostgreSQL's text cannot hold one
 
 
 def _is_unicode(text: str) -> bool:
@@ -43,17 +44,22 @@ def _is_unicode(text: str) -> bool:
     return True
 
 
+def _unstorable(text: str) -> str | None:
+    return NOT_UNICODE if not _is_unicode(text) else HOLDS_NUL if "\x00" in text else None
+
+
 def _not_unicode(value: Any) -> Any:
-    """marshmallow-shaped errors for the text in `value` that is not Unicode, or None.
+    """marshmallow-shaped errors for the text in `value` that cannot be stored, or None.
 
     JSON's `"\\ud800"` escape decodes to a lone surrogate, a Python `str` no encoder will write:
-    stored, it failed the event log's encoder with a 500. A key that is not Unicode is named by
-    the object holding it, as the key itself could not be shown."""
+    stored, it failed the event log's encoder with a 500. `"\\u0000"` decodes to a NUL, which
+    PostgreSQL's text refuses. A key that cannot be stored is named by the object holding it,
+    as the key itself could not be shown."""
     if isinstance(value, str):
-        return None if _is_unicode(value) else [NOT_UNICODE]
+        return None if (error := _unstorable(value)) is None else [error]
     if isinstance(value, Mapping):
-        if not all(_is_unicode(key) for key in value):
-            return [NOT_UNICODE]
+        if bad := next((e for key in value if (e := _unstorable(key)) is not None), None):
+            return [bad]
         errors = {key: e for key, item in value.items() if (e := _not_unicode(item)) is not None}
         return errors or None
     if isinstance(value, list):
@@ -74,7 +80,8 @@ def _query_not_unicode(pairs: list[tuple[str, str]]) -> dict[str, list[str]] | N
 
 def _refuse_not_unicode(location: str, errors: Any) -> None:
     if errors is not None:
-        raise Problem(422, "invalid_input", "the request holds text that is not Unicode",
+        raise Problem(422, "invalid_input", "the request holds text Banco cannot store (a NUL"
+                      " character, or text that is not Unicode)",
                       errors={location: errors if isinstance(errors, dict) else {"_schema": errors}})
 
 
