@@ -229,8 +229,14 @@ def _note(text: str, what: str) -> str:
     return text
 
 
-def _open(uow: UnitOfWork, dispute_id: str) -> dict[str, Any]:
+def _open(uow: UnitOfWork, dispute_id: str, who: Principal | None = None,
+          refusal: str = "") -> dict[str, Any]:
+    """The dispute, open, for `who` if he may read it (None: the house, whose commands only the
+    house may send): one who may not is refused (`refusal`) before he is told whether it is
+    open, which is its outcome's to say."""
     dispute = read(uow, dispute_id)
+    if who is not None and not may_read(dispute, who):
+        raise Forbidden("not_your_dispute", refusal)
     if dispute["status"] != "open":
         raise Conflict("dispute_closed", f"{dispute_id} was {dispute['status']} already",
                        dispute_status=dispute["status"])
@@ -265,10 +271,9 @@ def open_dispute(uow: UnitOfWork, command: OpenDispute, metadata: dict[str, Any]
 def attach(uow: UnitOfWork, command: AttachEvidence, metadata: dict[str, Any]
            ) -> dict[str, Any]:
     """The dispute with the note attached; Conflict `dispute_closed` once it is closed."""
+    dispute = _open(uow, command.dispute_id, command.by,
+                    "a player adds only to the disputes about his hands")
     note = _note(command.note, "evidence")
-    dispute = _open(uow, command.dispute_id)
-    if not may_read(dispute, command.by):
-        raise Forbidden("not_your_dispute", "a player adds only to the disputes about his hands")
     uow.append(stream(command.dispute_id), [NewEvent("DisputeEvidenceAttached", {
         "dispute_id": command.dispute_id, "hand_id": dispute["hand_id"], "note": note,
         "attached_by": command.by.role, "actor": metadata["actor"]}, metadata)],
@@ -282,9 +287,8 @@ def readjudicate_dispute(uow: UnitOfWork, command: Readjudicate, metadata: dict[
     """The re-adjudication as the caller may see it (`shown`), recorded in the dispute's stream.
     Invalid `rules_version_not_served` for a version this Banco does not serve, and
     `rules_version_older` for one older than the hand's; Conflict `dispute_closed`."""
-    dispute = _open(uow, command.dispute_id)
-    if not may_read(dispute, command.by):
-        raise Forbidden("not_your_dispute", "a player asks only about the disputes of his hands")
+    dispute = _open(uow, command.dispute_id, command.by,
+                    "a player asks only about the disputes of his hands")
     hand = hand_log(uow, dispute["hand_id"])
     version = hand.rules_version if command.rules_version is None else command.rules_version
     if version < hand.rules_version:

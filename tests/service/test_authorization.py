@@ -370,3 +370,22 @@ def test_a_key_needs_the_scope_of_each_route(client, new_player, method, route, 
         assert scope in r.json["detail"]
     r = call(client, make_world(client, new_player, deal), method, route, body, holding)
     assert str(r.status_code) in allowed, (r.status_code, r.get_json())
+
+
+def test_a_closed_dispute_tells_nothing_to_a_player_who_may_not_read_it(client, new_player):
+    """docs/disputes.md: another player gets 403 `not_your_dispute` when he adds evidence or
+    asks for a re-adjudication. On a closed dispute he got 409 `dispute_closed` ("... was
+    rejected already"), its outcome, because the dispute's state was judged before who asked."""
+    me, partner = new_player("Me", deposit=50), new_player("Partner", deposit=50)
+    outsider = new_player("Outsider", deposit=50)
+    hand = settled_hand(client, me, partner)
+    opened = client.post("/v1/disputes", json={"hand_id": hand, "reason": "why"}, headers=me.auth)
+    assert opened.status_code == 201, opened.json
+    path = f"/v1/disputes/{opened.json['id']}"
+    assert client.post(f"{path}/rejection", json={"note": "no"}, headers=OPERATOR).status_code == 200
+    for asked, body in (("evidence", {"note": "x"}), ("readjudications", {})):
+        theirs = client.post(f"{path}/{asked}", json=body, headers=outsider.auth)
+        assert theirs.status_code == 403 and theirs.json["code"] == "not_your_dispute", theirs.json
+        assert "rejected" not in theirs.json["detail"]
+        mine = client.post(f"{path}/{asked}", json=body, headers=me.auth)
+        assert mine.status_code == 409 and mine.json["code"] == "dispute_closed", mine.json
