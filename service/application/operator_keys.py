@@ -20,7 +20,7 @@ import hashlib
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from events.model import NewEvent
@@ -30,8 +30,17 @@ from service.application.unit_of_work import UnitOfWork
 
 PREFIX = "bok_"  # every operator key starts with it: its look-up goes to its own table
 NAME_MAX = 100
-# The farthest expiry a key may have: one that must outlive this is better made with none.
-LONGEST = timedelta(days=3660)
+# The farthest expiry a key may have, in years from now (to the day: 29 February goes to the 28th
+# in a year that has none): one that must outlive this is better made with none.
+LONGEST_YEARS = 10
+
+
+def farthest_expiry(now: datetime) -> datetime:
+    """`LONGEST_YEARS` years from `now`, on the calendar."""
+    try:
+        return now.replace(year=now.year + LONGEST_YEARS)
+    except ValueError:  # 29 February, in a year that has none
+        return now.replace(year=now.year + LONGEST_YEARS, day=28)
 
 
 @dataclass(frozen=True)
@@ -104,9 +113,9 @@ def create(uow: UnitOfWork, command: CreateKey, metadata: dict[str, Any]) -> dic
     if expires_at is not None:
         if expires_at <= datetime.now(UTC):
             raise Invalid("expiry_passed", "a key's expiry must be in the future")
-        if expires_at > datetime.now(UTC) + LONGEST:
+        if expires_at > (farthest := farthest_expiry(datetime.now(UTC))):
             raise Invalid("expiry_too_far", "a key's expiry is at most ten years away: for one"
-                          " that must last longer, give none")
+                          " that must last longer, give none", limit=farthest.isoformat())
         if limit is not None and expires_at > limit:
             raise Invalid("expiry_too_far", "a key may not outlive the key that makes it,"
                           f" which expires at {limit.isoformat()}", limit=limit.isoformat())

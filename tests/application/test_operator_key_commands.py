@@ -118,6 +118,20 @@ def test_a_refused_key_is_neither_kept_nor_recorded(work: Work, command: CreateK
         assert uow.credentials.operator_keys() == before
 
 
+def test_a_keys_expiry_is_at_most_ten_calendar_years_away(work: Work):
+    """docs/operations.md: "at most ten years away". It was 3,660 days, ten years and a week."""
+    farthest = operator_keys.farthest_expiry(datetime.now(UTC))
+    assert farthest.year == datetime.now(UTC).year + 10
+    with pytest.raises(Invalid) as refused, work() as uow:
+        handle(CreateKey("k", ("metrics:read",), farthest + timedelta(days=2)), uow, META)
+    assert refused.value.code == "expiry_too_far"
+    with work() as uow:
+        kept = handle(CreateKey("k", ("metrics:read",), farthest - timedelta(hours=1)), uow, META)
+    assert kept["key"]["expires_at"] is not None
+    assert operator_keys.farthest_expiry(datetime(2028, 2, 29, 12, tzinfo=UTC)) == datetime(
+        2038, 2, 28, 12, tzinfo=UTC)
+
+
 def test_a_key_grants_the_scopes_it_holds(work: Work):
     issued = create(work, "keys desk", ("keys:admin", "metrics:read"),
                     granting=frozenset({"keys:admin", "metrics:read"}))
