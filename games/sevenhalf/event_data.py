@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from msgspec import UnsetType
+from msgspec import Meta, UnsetType
 
 from games.event_data import UNSET, Card, EventData, Hidden
+
+# A seat's result, as the rules award it: what the bank's seat cannot cover is paid short at
+# settlement (RULES.md, "Money in the 7½ family"), which its postings and `ShortfallRecorded` say.
+Net = Annotated[int, Meta(description=(
+    "What the rules award the seat for this hand (its stake won or lost), before any shortfall:"
+    " what was paid is in the hand's postings, and a payer's seat that could not cover it is"
+    " a ShortfallRecorded event"))]
 
 
 class HandSeat(EventData):
@@ -125,7 +132,7 @@ class CallDecided(EventData):
     stake: int
     meneur_total: int
     outcome: Literal["won", "lost"]
-    net: int
+    net: Net
     conceded: bool
     seven_half: bool
     total: int | None
@@ -163,7 +170,7 @@ class HandResult(EventData):
     stake: int | UnsetType = UNSET
     total: int | UnsetType | None = UNSET
     outcome: Literal["won", "lost", "bust"] | UnsetType = UNSET
-    net: int | UnsetType = UNSET
+    net: Net | UnsetType = UNSET
     banker: bool | UnsetType = UNSET
     uncalled: bool | UnsetType = UNSET
     meneur_total: int | UnsetType = UNSET

@@ -250,7 +250,12 @@ class CallDecidedData(BaseModel):
     index: int
     meneur_total: int
     meneur_total_display: str | None = None
-    net: int
+    net: Annotated[
+        int,
+        Field(
+            description="What the rules award the seat for this hand (its stake won or lost), before any shortfall: what was paid is in the hand's postings, and a payer's seat that could not cover it is a ShortfallRecorded event"
+        ),
+    ]
     outcome: Literal['lost', 'won']
     seat: int
     seven_half: bool
@@ -1367,7 +1372,12 @@ class HandResultData(BaseModel):
     index: int
     meneur_total: int | None = None
     meneur_total_display: str | None = None
-    net: int | None = None
+    net: Annotated[
+        int | None,
+        Field(
+            description="What the rules award the seat for this hand (its stake won or lost), before any shortfall: what was paid is in the hand's postings, and a payer's seat that could not cover it is a ShortfallRecorded event"
+        ),
+    ] = None
     outcome: Literal['bust', 'lost', 'won'] | None = None
     seat: int
     seven_half: bool | None = None
@@ -1994,6 +2004,7 @@ class PlayerLeftData(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
+    carried: bool = False
     cash_out: Annotated[int, Field(ge=0)]
     player_id: str
     seat: int

@@ -1520,6 +1520,7 @@ export interface components {
             index: number;
             meneur_total: number;
             meneur_total_display?: string;
+            /** @description What the rules award the seat for this hand (its stake won or lost), before any shortfall: what was paid is in the hand's postings, and a payer's seat that could not cover it is a ShortfallRecorded event */
             net: number;
             /** @enum {unknown} */
             outcome: "lost" | "won";
@@ -3385,6 +3386,7 @@ export interface components {
             index: number;
             meneur_total?: number;
             meneur_total_display?: string;
+            /** @description What the rules award the seat for this hand (its stake won or lost), before any shortfall: what was paid is in the hand's postings, and a payer's seat that could not cover it is a ShortfallRecorded event */
             net?: number;
             /** @enum {unknown} */
             outcome?: "bust" | "lost" | "won";
@@ -3954,6 +3956,8 @@ export interface components {
             player_id: string;
         };
         PlayerLeftData: {
+            /** @default false */
+            carried: boolean;
             cash_out: number;
             player_id: string;
             seat: number;
@@ -7621,7 +7625,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7654,7 +7658,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7717,7 +7721,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7786,7 +7790,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7822,7 +7826,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7924,7 +7928,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7994,7 +7998,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8036,7 +8040,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8078,7 +8082,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8120,7 +8124,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8473,7 +8477,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8536,7 +8540,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8605,7 +8609,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8639,7 +8643,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8732,7 +8736,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8910,7 +8914,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8952,7 +8956,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8988,7 +8992,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9024,7 +9028,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9058,7 +9062,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9100,7 +9104,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9175,7 +9179,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9262,7 +9266,7 @@ export interface operations {
             header: {
                 /** @description The table's version as its ETag (`"12"`, or weak `W/"12"`): exactly one, not `*`. 412 when the table is at another version, 428 when missing. */
                 "If-Match": string;
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9308,7 +9312,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9417,7 +9421,7 @@ export interface operations {
             header?: {
                 /** @description Optional: the table's ETag as last seen (or `*`); 412 when the table is at another version. A list of ETags is met when any of them is the table's (RFC 9110): only a move needs exactly one. */
                 "If-Match"?: string;
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9458,7 +9462,7 @@ export interface operations {
             header?: {
                 /** @description Optional: the table's ETag as last seen (or `*`); 412 when the table is at another version. A list of ETags is met when any of them is the table's (RFC 9110): only a move needs exactly one. */
                 "If-Match"?: string;
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9503,7 +9507,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9618,7 +9622,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9687,7 +9691,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9755,7 +9759,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9791,7 +9795,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9833,7 +9837,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any 1 to 200 printable characters, new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
+                /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
             };
             path: {
