@@ -230,6 +230,8 @@ def check(bundle: dict[str, Any], key: bytes | None = None) -> dict[str, Outcome
                         else _with_hand(bundle, _replayed))):
         try:
             out[name] = run2()
+        except _Failed as e:  # an event whose text is not the stored canonical form
+            out[name] = (False, str(e))
         except IllegalMove as e:
             # The game's engine refuses the bundle's options (a key it does not know, a value
             # of the wrong kind): no deal or move can be judged under them.

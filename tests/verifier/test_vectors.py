@@ -497,3 +497,82 @@ def test_options_the_game_does_not_take_fail_in_every_reader_and_raise_in_none(g
         for checks in outcomes(edited, tmp_path):
             assert checks["contents"]["status"] == "failed", (edit, checks["contents"])
             assert checks["attestation"]["status"] == "failed", (edit, checks["attestation"])
+
+
+def _opening_edited(bundle: dict[str, Any], edit: Any, canonical: bool = True) -> None:
+    """`edit(data)` on the data of the bundle's opening engine event, its stored text written
+    again (in Banco's canonical form, or loosely as an editor would)."""
+    opening = next(e for e in bundle["events"] if e["type"].startswith("game."))
+    body = json.loads(opening["canonical"])
+    edit(body["data"]["data"])
+    opening["canonical"] = (json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                            if canonical else json.dumps(body))
+
+
+@pytest.mark.parametrize(("gems", "shown", "canonical"), [(1_000_000_000, "1000000000", True),
+                                                          (1e300, "1e+300", False)])
+def test_a_deck_count_out_of_the_games_range_fails_in_every_reader_and_builds_nothing(
+        gems, shown, canonical, tmp_path):
+    """Casino pirate's deck is built from its options: gems 1,000,000,000 in the summary and the
+    opening event ran the Node verifier out of memory (exit 134) and the Python one for minutes,
+    1e300 threw RangeError, though the signatures failed. Each count is held to the game's
+    range (1-8 gems) before anything is built; Banco's reader fails it too, never raises."""
+    bundle = json.loads((VECTORS / "good-casino-pirate-no-bet-auditor.json").read_text())
+    bundle["options"]["gems"] = gems
+    _opening_edited(bundle, lambda data: data["options"].update(gems=gems), canonical)
+    said = f"options.gems {shown} is outside the game's range 1-8"
+    *verifiers, banco = outcomes(bundle, tmp_path)
+    for checks in verifiers:
+        assert checks["deck"] == {"status": "failed", "detail": said}, checks["deck"]
+    assert banco["deck"]["status"] == "failed", banco["deck"]
+    assert "gems" in banco["deck"]["detail"] or not canonical, banco["deck"]
+    # The opening event withheld (from a spectator), the summary's options size the deck.
+    spectator = json.loads((VECTORS / "good-casino-pirate-no-bet-auditor.json").read_text())
+    spectator["viewer"], spectator["options"]["gems"] = {"kind": "operator"}, gems
+    next(e for e in spectator["events"] if e["type"].startswith("game."))["canonical"] = None
+    for checks in outcomes(spectator, tmp_path)[:2]:  # Banco's own reading needs every event
+        assert checks["deck"] == {"status": "failed", "detail": said}, checks["deck"]
+
+
+def test_the_seats_and_proofs_a_bundle_gives_are_held_to_their_limits_in_every_reader(tmp_path):
+    """Other counts a bundle gives drive the readers' loops: the seats a hand deals to (each
+    shuffle hashes every seat's seed), and an inclusion proof's size and path. Each is held to
+    what the game seats and what a proof in a tree of its size holds."""
+    good = json.loads((VECTORS / "good-auditor.json").read_text())
+    crowded = json.loads(json.dumps(good))
+    _opening_edited(crowded, lambda data: data["seats"].extend([data["seats"][0]] * 98))
+    for checks in outcomes(crowded, tmp_path)[:2]:
+        assert checks["deck"] == {"status": "failed", "detail": "the opening event seats 101 players,"
+                                  " the game seats 2-12"}, checks["deck"]
+    long_path = json.loads(json.dumps(good))
+    long_path["inclusion"]["last_event"]["path"] += ["00" * 32] * 60
+    for checks in outcomes(long_path, tmp_path):
+        assert checks["inclusion"]["status"] == "failed", checks["inclusion"]
+    for checks in outcomes(long_path, tmp_path)[:2]:
+        assert checks["inclusion"]["detail"] == ("last_event: its path is not a list of at most 6"
+                                                 " hashes, as a proof in a tree of 58 events is")
+    huge = json.loads(json.dumps(good))
+    statement = json.loads(huge["checkpoint"]["statement"])
+    statement["events"] = huge["inclusion"]["last_event"]["tree_size"] = 2**53
+    huge["checkpoint"]["statement"] = json.dumps(statement)
+    for checks in outcomes(huge, tmp_path)[:2]:
+        assert checks["inclusion"]["detail"] == \
+            f"last_event: tree_size {2**53} is not a count of events", checks["inclusion"]
+
+
+def test_the_cards_a_hand_names_are_no_more_than_its_deck_in_both_verifiers(py_verifier):
+    """A hand's events name the cards the readers walk one by one: more of them than the deck
+    holds (a Pirate pairs hand's discards, a 7½ hand's cards dealt) fail there, both alike."""
+    _, shuffle = py_verifier
+    seed, seeds = "00" * 31 + "07", ["seed-0", "seed-1"]
+    deck = shuffle.shuffle(shuffle.composition("pirate-pairs", {}), seed, seeds)
+    events = [{"type": t, "data": d, "version": 10 + i} for i, (t, d) in enumerate([
+        ("HandOpened", {"pile": deck, "seats": [{"seat": 0}, {"seat": 1}]}),
+        ("CardsDealt", {"seat": 0, "cards": [deck[0], deck[2], deck[4]]}),
+        ("CardsDealt", {"seat": 1, "cards": [deck[1], deck[3], deck[5]]}),
+        ("PlayerEliminated", {"seat": 0, "reason": "paired_on_challenge", "cards": deck * 2})])]
+    assert walked_alike("pirate-pairs", events, [0, 1], seed, seeds) == \
+        "version 13 (PlayerEliminated) makes 110 discards, more than the deck's 55 cards"
+    many = hand("sette-e-mezzo", ["Js"] * 41, ["5d"], 10, [row(41, "bust", -10)],
+                [["escrow", "seat:0", 10, "lost"]])
+    assert replayed(py_verifier, "sette-e-mezzo", many) == ["42 cards dealt, the deck holds 40"]

@@ -19,6 +19,15 @@ ATTESTED = "banco-evidence/2"
 STATEMENT = "banco-checkpoint/1"
 CHECKS = ("signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay")
 SEVEN_HALF_GAMES = ("sette-e-mezzo", "siete-y-media")
+# What each game's rules allow a table (RULES.md, and Banco's games/*/options.py): the players a
+# hand seats and, for Casino pirate, the deck's counts (each a table option: default, lowest,
+# highest). No number read from a bundle sizes what is built or walked until checked against them.
+PLAYERS = {"sette-e-mezzo": (2, 12), "siete-y-media": (2, 8), "casino-pirate": (2, 8),
+           "pirate-pairs": (2, 8), "cassino": (2, 4)}
+DECK_OPTIONS = {"casino-pirate": {"gems": (4, 1, 8), "gold_coins": (8, 0, 16), "pebbles": (4, 0, 16),
+                                  "skeletons": (2, 0, 8)}}
+# The most events a log holds here: a count both languages read exactly (2**53 - 1).
+MAX_EVENTS = 2**53 - 1
 
 
 class Failed(Exception):
@@ -41,6 +50,16 @@ class Result:
 
     def failed(self) -> list[str]:
         return [name for name, (status, _) in self.outcomes.items() if status == "failed"]
+
+
+def _whole(value: Any) -> int | None:
+    """A whole number as JSON gives it (5 and 5.0 alike, as JavaScript reads them); None for
+    anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    return int(value) if isinstance(value, float) and value.is_integer() else None
 
 
 def _parsed(event: dict) -> Any:
@@ -179,8 +198,19 @@ def check_inclusion(bundle: dict) -> str:
         if proof["tree_size"] != statement["events"]:
             raise Failed(f"{name}: proved to a tree of {proof['tree_size']}, the checkpoint has"
                          f" {statement['events']}")
+        size, index = _whole(proof["tree_size"]), _whole(proof["leaf_index"])
+        if size is None or not 1 <= size <= MAX_EVENTS:
+            raise Failed(f"{name}: tree_size {canonical_json(proof['tree_size'])} is not a count of events")
+        if index is None or not 0 <= index < size:
+            raise Failed(f"{name}: leaf_index {canonical_json(proof['leaf_index'])} is not a place in a"
+                         f" tree of {size} events")
+        # RFC 9162 §2.1.3: a leaf's audit path has a hash a level, at most ceil(log2(size)).
+        levels = (size - 1).bit_length()
+        if not isinstance(proof["path"], list) or len(proof["path"]) > levels:
+            raise Failed(f"{name}: its path is not a list of at most {levels} hashes, as a proof in a"
+                         f" tree of {size} events is")
         path = [bytes.fromhex(p) for p in proof["path"]]
-        if not merkle.included(merkle.leaf_hash(event), proof["leaf_index"], proof["tree_size"], path, root):
+        if not merkle.included(merkle.leaf_hash(event), index, size, path, root):
             raise Failed(f"{name}: the inclusion proof does not lead to the signed root")
     proved = _proven(bundle)["version"]
     last = bundle["events"][-1]["version"]
@@ -277,6 +307,32 @@ def check_commitment(bundle: dict) -> str:
     return f"SHA-256(seed) = {computed[:16]}..."
 
 
+def _deck_options(game: str, options: Any) -> dict[str, int]:
+    """The options that size the deck of `game`, each a whole number in the range its rules
+    allow (the game's default when absent): a count from the bundle builds nothing unchecked."""
+    counts = DECK_OPTIONS.get(game, {})
+    if counts and not isinstance(options, dict):
+        raise Failed("options: not an object")
+    out = {}
+    for name, (default, low, high) in counts.items():
+        value = options.get(name, default)
+        whole = _whole(value)
+        if whole is None or not low <= whole <= high:
+            raise Failed(f"options.{name} {canonical_json(value)} is outside the game's range {low}-{high}")
+        out[name] = whole
+    return out
+
+
+def _seated(game: str, where: str, seats: Any) -> None:
+    """`seats` (HandBegan's, or the opening event's when shown) as many as the game seats."""
+    if seats is None and where != "HandBegan":
+        return
+    low, high = PLAYERS[game]
+    if not isinstance(seats, list) or not low <= len(seats) <= high:
+        count = len(seats) if isinstance(seats, list) else canonical_json(seats)
+        raise Failed(f"{where} seats {count} players, the game seats {low}-{high}")
+
+
 def check_deck(bundle: dict) -> str:
     seed = _server_seed(bundle)
     games = _game_events(bundle)
@@ -287,9 +343,13 @@ def check_deck(bundle: dict) -> str:
         raise Failed("the bundle holds no HandBegan")
     opening = next(iter(games), None)
     options = ((opening or {}).get("data") or {}).get("options") or bundle["options"]
-    unshuffled = shuffle.composition(bundle["game"], options)
+    unshuffled = shuffle.composition(bundle["game"], _deck_options(bundle["game"], options))
     if unshuffled is None:
         raise Skipped(f"no deck of {bundle['game']} is known here")
+    # The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
+    shown_seats = ((opening or {}).get("data") or {}).get("seats")
+    for where, listed in (("HandBegan", began["seats"]), ("the opening event", shown_seats)):
+        _seated(bundle["game"], where, listed)
     seeds_of_players = [s.get("seed") or "" for s in began["seats"]]
     deck = shuffle.shuffle(unshuffled, seed, seeds_of_players)
     said = []
@@ -298,8 +358,7 @@ def check_deck(bundle: dict) -> str:
         if recorded != deck:
             raise Failed("the recorded deck order is not the one the seeds give")
         said.append(f"{len(deck)} cards in the order the seeds give")
-    # The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
-    seats = [s["seat"] for s in ((opening or {}).get("data") or {}).get("seats") or began["seats"]]
+    seats = [s["seat"] for s in shown_seats or began["seats"]]
     try:
         walked = dealt.walk(bundle["game"], games, unshuffled, seats,
                             lambda cards, label: shuffle.shuffle(cards, seed, seeds_of_players, label))

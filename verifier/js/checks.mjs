@@ -7,6 +7,13 @@ export const CHECKS = ["signature", "attestation", "inclusion", "chain", "conten
 const FORMATS = ["banco-evidence/1", "banco-evidence/2"];
 const ATTESTED = "banco-evidence/2";
 const SEVEN_HALF_GAMES = ["sette-e-mezzo", "siete-y-media"];
+// What each game's rules allow a table (RULES.md, and Banco's games/*/options.py): the players a
+// hand seats and, for Casino pirate, the deck's counts (each a table option: default, lowest,
+// highest). No number read from a bundle sizes what is built or walked until checked against them.
+const PLAYERS = { "sette-e-mezzo": [2, 12], "siete-y-media": [2, 8], "casino-pirate": [2, 8], "pirate-pairs": [2, 8], cassino: [2, 4] };
+const DECK_OPTIONS = { "casino-pirate": { gems: [4, 1, 8], gold_coins: [8, 0, 16], pebbles: [4, 0, 16], skeletons: [2, 0, 8] } };
+// The most events a log holds here: a count both languages read exactly (2 ** 53 - 1).
+const MAX_EVENTS = Number.MAX_SAFE_INTEGER;
 
 class Failed extends Error {}
 class Skipped extends Error {}
@@ -18,6 +25,8 @@ const sha256 = (...parts) => {
 };
 const utf8 = (s) => Buffer.from(s, "utf8");
 const hex = (s) => Buffer.from(s, "hex");
+// A whole number as JSON gives it; null for anything else.
+const whole = (v) => (typeof v === "number" && Number.isInteger(v) ? v : null);
 const parsed = (e) => (e.canonical == null ? null : JSON.parse(e.canonical));
 // JSON values compared by content, object keys in any order (Python's == on dicts).
 const same = (a, b) => {
@@ -66,6 +75,8 @@ export function included(leaf, index, size, path, root) {
 
 // --- decks from seeds (docs/fair-decks.md) -----------------------------------------------------
 const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+// The unshuffled deck of `game` (its options for Casino pirate, each count checked in the range
+// the rules allow: DECK_OPTIONS); null for a game unknown here.
 export function composition(game, options) {
   const fr = ["s", "h", "d", "c"], es = ["o", "c", "e", "b"];
   const deck = (ranks, suits) => suits.flatMap((s) => ranks.map((r) => r + s));
@@ -112,7 +123,7 @@ export function shuffle(cards, serverSeed, playerSeeds, label = "deck") {
 }
 
 // --- the 7½ family (see banco_verifier/sevenhalf.py for the rules as read) ---------------------
-const BANK = -1, SEVEN_HALF = 15;
+const BANK = -1, SEVEN_HALF = 15, DECK_SIZE = 40; // both games' deck: four suits of ten
 function value(game, card) {
   const rank = card.slice(0, -1);
   if (game === "sette-e-mezzo") return ["J", "Q", "K"].includes(rank) ? 1 : rank === "A" ? 2 : 2 * Number(rank);
@@ -120,6 +131,9 @@ function value(game, card) {
 }
 
 export function replaySevenHalf(game, events) {
+  const dealt = events.filter((e) => e.type === "CardDealt").length;
+  // The hands are walked card by card: no more than the deck holds.
+  if (dealt > DECK_SIZE) return [`${dealt} cards dealt, the deck holds ${DECK_SIZE}`];
   const cards = new Map(), stakes = new Map(), owner = new Map(), balances = new Map(), turned = new Set();
   let options = {}, banker = null, ended = null;
   for (const { type, data: d } of events) {
@@ -278,7 +292,17 @@ function checkInclusion(bundle) {
     const proof = bundle.inclusion[name];
     if (event.canonical == null) throw new Failed(`${name}: its stored text is withheld, nothing to prove`);
     if (proof.tree_size !== statement.events) throw new Failed(`${name}: proved to a tree of ${proof.tree_size}, the checkpoint has ${statement.events}`);
-    if (!included(leafHash(event), proof.leaf_index, proof.tree_size, proof.path.map(hex), root)) {
+    const size = whole(proof.tree_size), index = whole(proof.leaf_index);
+    if (size === null || !(size >= 1 && size <= MAX_EVENTS)) throw new Failed(`${name}: tree_size ${canonicalJson(proof.tree_size)} is not a count of events`);
+    if (index === null || !(index >= 0 && index < size)) {
+      throw new Failed(`${name}: leaf_index ${canonicalJson(proof.leaf_index)} is not a place in a tree of ${size} events`);
+    }
+    // RFC 9162 §2.1.3: a leaf's audit path has a hash a level, at most ceil(log2(size)).
+    const levels = size === 1 ? 0 : (size - 1).toString(2).length;
+    if (!Array.isArray(proof.path) || proof.path.length > levels) {
+      throw new Failed(`${name}: its path is not a list of at most ${levels} hashes, as a proof in a tree of ${size} events is`);
+    }
+    if (!included(leafHash(event), index, size, proof.path.map(hex), root)) {
       throw new Failed(`${name}: the inclusion proof does not lead to the signed root`);
     }
   }
@@ -357,13 +381,42 @@ function checkCommitment(bundle) {
   return `SHA-256(seed) = ${computed.slice(0, 16)}...`;
 }
 
+// The options that size the deck of `game`, each a whole number in the range its rules allow
+// (the game's default when absent): a count from the bundle builds nothing unchecked.
+function deckOptions(game, options) {
+  const counts = DECK_OPTIONS[game] ?? {};
+  if (Object.keys(counts).length && (options === null || typeof options !== "object" || Array.isArray(options))) {
+    throw new Failed("options: not an object");
+  }
+  const out = {};
+  for (const [name, [byDefault, low, high]] of Object.entries(counts)) {
+    const value = Object.hasOwn(options, name) ? options[name] : byDefault, n = whole(value);
+    if (n === null || !(n >= low && n <= high)) throw new Failed(`options.${name} ${canonicalJson(value)} is outside the game's range ${low}-${high}`);
+    out[name] = n;
+  }
+  return out;
+}
+
+// `seats` (HandBegan's, or the opening event's when shown) as many as the game seats.
+function seated(game, where, seats) {
+  if (seats == null && where !== "HandBegan") return;
+  const [low, high] = PLAYERS[game];
+  if (!Array.isArray(seats) || !(seats.length >= low && seats.length <= high)) {
+    const count = Array.isArray(seats) ? seats.length : canonicalJson(seats ?? null);
+    throw new Failed(`${where} seats ${count} players, the game seats ${low}-${high}`);
+  }
+}
+
 function checkDeck(bundle) {
   const seed = serverSeed(bundle);
   if (seed == null) throw unrevealed(bundle);
   const games = gameEvents(bundle), began = stored(bundle, "HandBegan"), opening = games[0];
   const options = opening?.data?.options ?? bundle.options;
-  const unshuffled = composition(bundle.game, options);
+  const unshuffled = composition(bundle.game, deckOptions(bundle.game, options));
   if (unshuffled == null) throw new Skipped(`no deck of ${bundle.game} is known here`);
+  // The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
+  const shownSeats = opening?.data?.seats;
+  for (const [where, listed] of [["HandBegan", began.seats], ["the opening event", shownSeats]]) seated(bundle.game, where, listed);
   const playerSeeds = began.seats.map((s) => s.seed || "");
   const deck = shuffle(unshuffled, seed, playerSeeds);
   const said = [];
@@ -372,8 +425,7 @@ function checkDeck(bundle) {
     if (!same(recorded, deck)) throw new Failed("the recorded deck order is not the one the seeds give");
     said.push(`${deck.length} cards in the order the seeds give`);
   }
-  // The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
-  const seats = (opening?.data?.seats ?? began.seats).map((s) => s.seat);
+  const seats = (shownSeats || began.seats).map((s) => s.seat);
   let walked;
   try {
     walked = walk(bundle.game, games, unshuffled, seats, (cards, label) => shuffle(cards, seed, playerSeeds, label));
