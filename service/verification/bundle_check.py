@@ -29,7 +29,10 @@ SEVEN_HALF = ("sette-e-mezzo", "siete-y-media")
 FORMATS = ("banco-evidence/1", "banco-evidence/2")
 Outcome = tuple[bool | None, str]  # passed (None: not checkable by this viewer) and why
 # What reading a bundle that is not as Banco writes it raises: a failed check, not an error.
-_UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+_UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)
+# How deep a bundle, or an event's stored text, may nest (Banco's go 8 levels deep), as the
+# standalone verifiers read them: deeper is no bundle.
+MAX_DEPTH = 64
 
 
 class _Failed(Exception):
@@ -40,10 +43,31 @@ class _Skipped(Exception):
     """A check this viewer's bundle cannot make."""
 
 
+def _too_deep(value: Any) -> bool:
+    """Whether `value` nests more than MAX_DEPTH levels of arrays and objects (walked without
+    recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth == MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def _loads(text: str) -> Any:
+    """A stored text of the bundle (an event's, the checkpoint's statement) parsed."""
+    value = orjson.loads(text)
+    if _too_deep(value):
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
 def _event(entry: dict[str, Any]) -> StoredEvent:
     """A bundle's event as Banco stores it; its stored text must be exactly Banco's canonical
     form of what it says."""
-    body = orjson.loads(entry["canonical"])
+    body = _loads(entry["canonical"])
     event = StoredEvent(entry["position"], body["stream_id"], entry["version"], body["type"],
                         body["schema_version"], body["data"], body["metadata"],
                         datetime.fromisoformat(entry["recorded_at"]), bytes.fromhex(entry["hash"]))
@@ -101,7 +125,7 @@ def _proven(bundle: dict[str, Any]) -> dict[str, Any]:
 
 
 def _inclusion(bundle: dict[str, Any]) -> str:
-    statement = orjson.loads(bundle["checkpoint"]["statement"])
+    statement = _loads(bundle["checkpoint"]["statement"])
     for name, entry in (("last_event", _proven(bundle)), ("table_created", bundle["table_created"])):
         if entry["canonical"] is None:
             raise _Failed(f"{name}: its stored text is withheld, nothing to prove")
@@ -208,6 +232,8 @@ def _commitment(bundle: dict[str, Any]) -> Outcome:
 def check(bundle: dict[str, Any], key: bytes | None = None) -> dict[str, Outcome]:
     """Each check of the standalone verifiers, by the same names, as Banco makes it."""
     out: dict[str, Outcome] = {}
+    if _too_deep(bundle):
+        return {"format": (False, f"nested deeper than {MAX_DEPTH} levels")}
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         return {"format": (False, "not a banco-evidence/1 or /2 bundle")}
     for name, run in (("signature", lambda: _signature(bundle, key)),

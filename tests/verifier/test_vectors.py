@@ -576,3 +576,65 @@ def test_the_cards_a_hand_names_are_no_more_than_its_deck_in_both_verifiers(py_v
     many = hand("sette-e-mezzo", ["Js"] * 41, ["5d"], 10, [row(41, "bust", -10)],
                 [["escrow", "seat:0", 10, "lost"]])
     assert replayed(py_verifier, "sette-e-mezzo", many) == ["42 cards dealt, the deck holds 40"]
+
+
+def run_cli(verifier: str, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    """The command line of the Python verifier (from its own folder) or of Node's."""
+    command = ([sys.executable, "-m", "banco_verifier.cli"] if verifier == "python"
+               else ["node", str(VERIFIER / "js" / "verify.mjs")])
+    return subprocess.run([*command, *map(str, args)], capture_output=True, text=True, cwd=VERIFIER,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(VERIFIER)})
+
+
+def one_line(out: subprocess.CompletedProcess[str]) -> str:
+    """The one line a verifier says, exit status 2, of a file it cannot read."""
+    assert out.returncode == 2 and out.stdout == "", out.stdout + out.stderr
+    [line] = out.stderr.splitlines()
+    return line
+
+
+@pytest.mark.parametrize("depth", [950, 3000, 100_000])
+def test_a_bundle_nested_too_deep_is_one_line_in_both_verifiers_and_raises_in_no_reader(depth,
+                                                                                        tmp_path):
+    """A good bundle with a member nested 950 levels deep gave a RecursionError traceback from
+    the Python verifier (its canonical JSON), 3,000 or 100,000 one from its JSON reading, where
+    Node said FAILED. Both refuse a bundle nested deeper than 64 levels as one they cannot read
+    (Banco's go 8 deep), and Banco's reader fails its format."""
+    text = (VECTORS / "good-auditor.json").read_text().rstrip()
+    deep = tmp_path / "deep.json"
+    deep.write_text(text[:-1] + ', "x": ' + "[" * depth + "]" * depth + "}")
+    for verifier in ("python", "node"):
+        line = one_line(run_cli(verifier, deep, "--key", KEY))
+        assert line == f"{deep}: cannot be read as JSON (nested deeper than 64 levels)", line
+    bundle, nested = json.loads(text), []
+    for _ in range(depth):
+        nested = [nested]
+    bundle["x"] = nested
+    key = base64.b64decode(json.loads(KEY.read_text())["public_key"])
+    assert check(bundle, key) == {"format": (False, "nested deeper than 64 levels")}
+
+
+@pytest.mark.parametrize("depth", [950, 3000, 100_000])
+def test_a_stored_text_nested_too_deep_fails_alike_in_every_reader(depth, tmp_path):
+    """An event's stored text is JSON read again: nested too deep, the checks that read it fail
+    (the same ones in both verifiers), and no reader raises."""
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    event = bundle["events"][1]
+    event["canonical"] = event["canonical"][:-1] + ',"x":' + "[" * depth + "]" * depth + "}"
+    py, js, banco = outcomes(bundle, tmp_path)
+    assert {k: c["status"] for k, c in py.items()} == {k: c["status"] for k, c in js.items()}
+    for checks in (py, js, banco):
+        assert checks["chain"]["status"] == "failed", checks["chain"]
+    assert "nested deeper than 64 levels" in py["chain"]["detail"], py["chain"]
+    assert "nested deeper than 64 levels" in js["chain"]["detail"], js["chain"]
+
+
+def test_nan_and_infinity_are_no_json_to_either_verifier(tmp_path):
+    """Python's reader took NaN and Infinity, which JSON has not and Node refuses: the two
+    gave different verdicts. Both refuse the file."""
+    text = (VECTORS / "good-auditor.json").read_text().rstrip()
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        odd = tmp_path / "odd.json"
+        odd.write_text(text[:-1] + f', "x": {constant}' + "}")
+        for verifier in ("python", "node"):
+            assert one_line(run_cli(verifier, odd)).startswith(f"{odd}: cannot be read as JSON (")

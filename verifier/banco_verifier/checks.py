@@ -26,6 +26,9 @@ PLAYERS = {"sette-e-mezzo": (2, 12), "siete-y-media": (2, 8), "casino-pirate": (
            "pirate-pairs": (2, 8), "cassino": (2, 4)}
 DECK_OPTIONS = {"casino-pirate": {"gems": (4, 1, 8), "gold_coins": (8, 0, 16), "pebbles": (4, 0, 16),
                                   "skeletons": (2, 0, 8)}}
+# How deep a bundle, or a stored text in it, may nest: Banco's go 8 levels deep. Deeper is no
+# bundle, refused alike by both verifiers (and read by no recursion that could overflow).
+MAX_DEPTH = 64
 # The most events a log holds here: a count both languages read exactly (2**53 - 1).
 MAX_EVENTS = 2**53 - 1
 
@@ -52,6 +55,35 @@ class Result:
         return [name for name, (status, _) in self.outcomes.items() if status == "failed"]
 
 
+def too_deep(value: Any) -> bool:
+    """Whether `value` nests more than MAX_DEPTH levels of arrays and objects (walked without
+    recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth == MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def read_json(text: str | bytes) -> Any:
+    """JSON as both verifiers read it: without NaN or Infinity (JSON has neither), nested at
+    most MAX_DEPTH levels; ValueError otherwise."""
+    try:
+        value = json.loads(text, parse_constant=_not_json)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+    if too_deep(value):
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
 def _whole(value: Any) -> int | None:
     """A whole number as JSON gives it (5 and 5.0 alike, as JavaScript reads them); None for
     anything else."""
@@ -64,7 +96,7 @@ def _whole(value: Any) -> int | None:
 
 def _parsed(event: dict) -> Any:
     """The stored text parsed; None when withheld."""
-    return None if event.get("canonical") is None else json.loads(event["canonical"])
+    return None if event.get("canonical") is None else read_json(event["canonical"])
 
 
 def _game_events(bundle: dict) -> list[dict]:
@@ -97,7 +129,7 @@ def check_signature(bundle: dict, key: bytes | None) -> str:
             base64.b64decode(signed["signature"]), signed["statement"].encode("utf-8"))
     except (InvalidSignature, ValueError) as e:
         raise Failed("the checkpoint's signature does not verify") from e
-    statement = json.loads(signed["statement"])
+    statement = read_json(signed["statement"])
     if statement.get("format") != STATEMENT:
         raise Failed(f"the signed text is not a {STATEMENT} statement")
     pinned = "" if key else " (key not pinned: compare it with the house's published key)"
@@ -189,7 +221,7 @@ def _proven(bundle: dict) -> dict:
 
 
 def check_inclusion(bundle: dict) -> str:
-    statement = json.loads(bundle["checkpoint"]["statement"])
+    statement = read_json(bundle["checkpoint"]["statement"])
     root = bytes.fromhex(statement["root"])
     for name, event in (("last_event", _proven(bundle)), ("table_created", bundle["table_created"])):
         proof = bundle["inclusion"][name]
@@ -392,6 +424,9 @@ def check_replay(bundle: dict) -> str:
 def verify(bundle: dict, key: bytes | None = None) -> Result:
     """Run every check; `key` is the house's public key (32 bytes) when pinned."""
     result = Result()
+    if too_deep(bundle):
+        result.outcomes["format"] = ("failed", f"nested deeper than {MAX_DEPTH} levels")
+        return result
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         result.outcomes["format"] = ("failed", f"not a {' or '.join(FORMATS)} bundle")
         return result
@@ -408,6 +443,6 @@ def verify(bundle: dict, key: bytes | None = None) -> Result:
             result.outcomes[name] = ("skipped", str(e))
         except Failed as e:
             result.outcomes[name] = ("failed", str(e))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
             result.outcomes[name] = ("failed", f"the bundle cannot be read ({type(e).__name__}: {e})")
     return result

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from banco_verifier.checks import verify
+from banco_verifier.checks import read_json, verify
 
 
 class KeyRefused(ValueError):
@@ -28,7 +28,7 @@ def _key(text: str | None) -> bytes | None:
             raise KeyRefused(f"--key: {path} cannot be read ({e})") from None
         if text.startswith("{"):
             try:
-                published = json.loads(text)
+                published = read_json(text)
             except ValueError as e:
                 raise KeyRefused(f"--key: {path} is not JSON ({e})") from None
             if not isinstance(published, dict) or not isinstance(published.get("public_key"), str):
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the outcomes as JSON")
     args = parser.parse_args(argv)
     try:
-        bundle = json.loads(args.bundle.read_bytes())
+        bundle = read_json(args.bundle.read_bytes())
     except (OSError, ValueError) as e:
         print(f"{args.bundle}: cannot be read as JSON ({e})", file=sys.stderr)
         return 2

@@ -12,6 +12,9 @@ const SEVEN_HALF_GAMES = ["sette-e-mezzo", "siete-y-media"];
 // highest). No number read from a bundle sizes what is built or walked until checked against them.
 const PLAYERS = { "sette-e-mezzo": [2, 12], "siete-y-media": [2, 8], "casino-pirate": [2, 8], "pirate-pairs": [2, 8], cassino: [2, 4] };
 const DECK_OPTIONS = { "casino-pirate": { gems: [4, 1, 8], gold_coins: [8, 0, 16], pebbles: [4, 0, 16], skeletons: [2, 0, 8] } };
+// How deep a bundle, or a stored text in it, may nest: Banco's go 8 levels deep. Deeper is no
+// bundle, refused alike by both verifiers (and read by no recursion that could overflow).
+export const MAX_DEPTH = 64;
 // The most events a log holds here: a count both languages read exactly (2 ** 53 - 1).
 const MAX_EVENTS = Number.MAX_SAFE_INTEGER;
 
@@ -25,9 +28,30 @@ const sha256 = (...parts) => {
 };
 const utf8 = (s) => Buffer.from(s, "utf8");
 const hex = (s) => Buffer.from(s, "hex");
+// Whether `value` nests more than MAX_DEPTH levels of arrays and objects (walked without recursion).
+export function tooDeep(value) {
+  const stack = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop();
+    if (item !== null && typeof item === "object") {
+      if (depth === MAX_DEPTH) return true;
+      for (const v of Object.values(item)) stack.push([v, depth + 1]);
+    }
+  }
+  return false;
+}
+
+// JSON as both verifiers read it: nested at most MAX_DEPTH levels (JSON.parse knows no NaN or
+// Infinity); a SyntaxError otherwise.
+export function readJson(text) {
+  const value = JSON.parse(text);
+  if (tooDeep(value)) throw new SyntaxError(`nested deeper than ${MAX_DEPTH} levels`);
+  return value;
+}
+
 // A whole number as JSON gives it; null for anything else.
 const whole = (v) => (typeof v === "number" && Number.isInteger(v) ? v : null);
-const parsed = (e) => (e.canonical == null ? null : JSON.parse(e.canonical));
+const parsed = (e) => (e.canonical == null ? null : readJson(e.canonical));
 // JSON values compared by content, object keys in any order (Python's == on dicts).
 const same = (a, b) => {
   if (a === b) return true;
@@ -223,7 +247,7 @@ function checkSignature(bundle, key) {
   let ok = false;
   try { ok = edVerify(null, utf8(signed.statement), publicKey, Buffer.from(signed.signature, "base64")); } catch { ok = false; }
   if (!ok) throw new Failed("the checkpoint's signature does not verify");
-  const statement = JSON.parse(signed.statement);
+  const statement = readJson(signed.statement);
   if (statement.format !== "banco-checkpoint/1") throw new Failed("the signed text is not a banco-checkpoint/1 statement");
   const pinned = key ? "" : " (key not pinned: compare it with the house's published key)";
   return `checkpoint ${statement.id} signed by ${sha256(embedded).toString("hex").slice(0, 16)}${pinned}`;
@@ -287,7 +311,7 @@ function proven(bundle) {
 }
 
 function checkInclusion(bundle) {
-  const statement = JSON.parse(bundle.checkpoint.statement), root = hex(statement.root);
+  const statement = readJson(bundle.checkpoint.statement), root = hex(statement.root);
   for (const [name, event] of [["last_event", proven(bundle)], ["table_created", bundle.table_created]]) {
     const proof = bundle.inclusion[name];
     if (event.canonical == null) throw new Failed(`${name}: its stored text is withheld, nothing to prove`);
@@ -456,6 +480,7 @@ function checkReplay(bundle) {
 
 export function verify(bundle, key = null) {
   const outcomes = {};
+  if (tooDeep(bundle)) return { ok: false, outcomes: { format: ["failed", `nested deeper than ${MAX_DEPTH} levels`] } };
   if (bundle === null || typeof bundle !== "object" || !FORMATS.includes(bundle.format)) {
     return { ok: false, outcomes: { format: ["failed", `not a ${FORMATS.join(" or ")} bundle`] } };
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // banco-verify-bundle FILE [--key KEY] [--json]: exit 0 when no check failed, 1 when one did.
 import { existsSync, readFileSync } from "node:fs";
-import { verify } from "./checks.mjs";
+import { readJson, verify } from "./checks.mjs";
 
 const args = process.argv.slice(2);
 const flag = (name) => { const i = args.indexOf(name); return i < 0 ? null : args.splice(i, 2)[1]; };
@@ -11,15 +11,17 @@ if (args.length !== 1) {
   console.error("usage: banco-verify-bundle FILE [--key BASE64|FILE] [--json]");
   process.exit(2);
 }
+// An error's message on one line (V8's JSON errors quote the text around the fault, newlines and all).
+const said = (e) => e.message.replace(/\s+/g, " ");
 const refuse = (why) => { console.error(`--key: ${why}`); process.exit(2); };
 let key = null;
 if (keyText != null) {
   if (existsSync(keyText)) {
     const path = keyText;
-    try { keyText = readFileSync(path, "utf8").trim(); } catch (e) { refuse(`${path} cannot be read (${e.message})`); }
+    try { keyText = readFileSync(path, "utf8").trim(); } catch (e) { refuse(`${path} cannot be read (${said(e)})`); }
     if (keyText.startsWith("{")) {
       let published;
-      try { published = JSON.parse(keyText); } catch (e) { refuse(`${path} is not JSON (${e.message})`); }
+      try { published = readJson(keyText); } catch (e) { refuse(`${path} is not JSON (${said(e)})`); }
       if (published === null || typeof published !== "object" || typeof published.public_key !== "string") {
         refuse(`${path} has no "public_key" (as Banco's /.well-known/banco-house-key has)`);
       }
@@ -31,9 +33,9 @@ if (keyText != null) {
 }
 let bundle;
 try {
-  bundle = JSON.parse(readFileSync(args[0], "utf8"));
+  bundle = readJson(readFileSync(args[0], "utf8"));
 } catch (e) {
-  console.error(`${args[0]}: cannot be read as JSON (${e.message})`);
+  console.error(`${args[0]}: cannot be read as JSON (${said(e)})`);
   process.exit(2);
 }
 const { ok, outcomes } = verify(bundle, key);
