@@ -90,10 +90,20 @@ def _signature(bundle: dict[str, Any], key: bytes | None) -> str:
     return "signed"
 
 
-def _attestation(bundle: dict[str, Any], key: bytes | None) -> str:
+def _attestation(bundle: dict[str, Any], key: bytes | None, allow_unattested: bool) -> str:
     """The house's signature over the whole bundle (banco-evidence/2): the viewer, what withheld
-    events show, the summary fields and every event's time and place are its word."""
+    events show, the summary fields and every event's time and place are its word. A /1 bundle
+    (made before attestation) is checked only when `allow_unattested`; one carrying what only
+    /2 has (an attestation, an inclusion proof's version) is a /2 bundle relabelled."""
     if bundle["format"] != "banco-evidence/2":
+        proofs = bundle["inclusion"].values() if isinstance(bundle.get("inclusion"), dict) else []
+        if "attestation" in bundle or any(isinstance(p, dict) and "version" in p for p in proofs):
+            raise _Failed(f"a {bundle['format']} bundle with what only banco-evidence/2 has:"
+                          " an attested bundle relabelled")
+        if not allow_unattested:
+            raise _Failed(f"a {bundle['format']} bundle, not attested: its viewer, shown data and"
+                          " summary fields are the bundle's word alone (allow_unattested checks"
+                          " one made before attestation)")
         raise _Skipped(f"a {bundle['format']} bundle is not attested: its viewer, shown data and"
                        " summary fields are the bundle's word alone")
     attestation = bundle.get("attestation")
@@ -229,15 +239,18 @@ def _commitment(bundle: dict[str, Any]) -> Outcome:
     return _with_hand(bundle, lambda h: [commitment_check(h)])
 
 
-def check(bundle: dict[str, Any], key: bytes | None = None) -> dict[str, Outcome]:
-    """Each check of the standalone verifiers, by the same names, as Banco makes it."""
+def check(bundle: dict[str, Any], key: bytes | None = None, *,
+          allow_unattested: bool = False) -> dict[str, Outcome]:
+    """Each check of the standalone verifiers, by the same names, as Banco makes it (a
+    banco-evidence/1 bundle's missing attestation failed, or with `allow_unattested` skipped, as
+    their `--allow-unattested` does)."""
     out: dict[str, Outcome] = {}
     if _too_deep(bundle):
         return {"format": (False, f"nested deeper than {MAX_DEPTH} levels")}
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         return {"format": (False, "not a banco-evidence/1 or /2 bundle")}
     for name, run in (("signature", lambda: _signature(bundle, key)),
-                      ("attestation", lambda: _attestation(bundle, key)),
+                      ("attestation", lambda: _attestation(bundle, key, allow_unattested)),
                       ("inclusion", lambda: _inclusion(bundle)),
                       ("chain", lambda: _chain(bundle)), ("contents", lambda: _contents(bundle))):
         try:

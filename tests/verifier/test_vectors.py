@@ -26,18 +26,18 @@ KEY = VECTORS / "house-key.json"
 FILES = sorted(p for p in VECTORS.glob("*.json") if p.name != "house-key.json")
 
 
-def python_verifier(bundle: Path, key: Path | None = KEY) -> dict[str, Any]:
+def python_verifier(bundle: Path, key: Path | None = KEY, *options: str) -> dict[str, Any]:
     """The Python verifier's outcome, run from its own folder as a separate program."""
     env = {**os.environ, "PYTHONPATH": str(VERIFIER)}
-    args = [sys.executable, "-m", "banco_verifier.cli", "--json", str(bundle)]
+    args = [sys.executable, "-m", "banco_verifier.cli", "--json", *options, str(bundle)]
     out = subprocess.run(args + (["--key", str(key)] if key else []), capture_output=True, text=True,
                          env=env, cwd=VERIFIER, timeout=60)
     assert out.returncode in (0, 1), out.stderr
     return dict(json.loads(out.stdout))
 
 
-def node_verifier(bundle: Path, key: Path | None = KEY) -> dict[str, Any]:
-    args = ["node", str(VERIFIER / "js" / "verify.mjs"), "--json", str(bundle)]
+def node_verifier(bundle: Path, key: Path | None = KEY, *options: str) -> dict[str, Any]:
+    args = ["node", str(VERIFIER / "js" / "verify.mjs"), "--json", *options, str(bundle)]
     out = subprocess.run(args + (["--key", str(key)] if key else []), capture_output=True, text=True,
                          timeout=60)
     assert out.returncode in (0, 1), out.stderr
@@ -121,16 +121,20 @@ def test_a_full_bundle_is_checked_whole_and_a_players_as_far_as_he_may_see():
     assert "withheld" in secret["chain"]["detail"] and secret["deck"]["status"] == "passed"
 
 
-def outcomes(bundle: dict[str, Any], tmp_path: Path, key_file: Path = KEY) -> list[dict[str, Any]]:
+def outcomes(bundle: dict[str, Any], tmp_path: Path, key_file: Path = KEY, *,
+             allow_unattested: bool = False) -> list[dict[str, Any]]:
     """Each check's status and detail by the three readers: both verifiers and Banco's own,
-    the house key pinned (`key_file`: the vectors' unless told)."""
+    the house key pinned (`key_file`: the vectors' unless told), a bundle of the first format
+    checked when `allow_unattested`."""
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(bundle))
     key = base64.b64decode(json.loads(key_file.read_text())["public_key"])
     banco = {name: {"status": {True: "passed", False: "failed", None: "skipped"}[passed],
-                    "detail": detail} for name, (passed, detail) in check(bundle, key).items()}
-    return [python_verifier(edited, key_file)["checks"], node_verifier(edited, key_file)["checks"],
-            banco]
+                    "detail": detail}
+             for name, (passed, detail) in check(bundle, key, allow_unattested=allow_unattested).items()}
+    options = ["--allow-unattested"] if allow_unattested else []
+    return [python_verifier(edited, key_file, *options)["checks"],
+            node_verifier(edited, key_file, *options)["checks"], banco]
 
 
 def edited_version(good: dict[str, Any], bad: dict[str, Any]) -> int:
@@ -471,13 +475,23 @@ def test_every_field_of_a_bundle_is_attested_by_the_house(tmp_path):
 
 
 def test_a_bundle_of_the_first_format_is_not_attested_and_says_so(tmp_path):
-    """A banco-evidence/1 bundle still checks; its attestation is skipped, never passed."""
+    """A banco-evidence/1 bundle is not attested: its viewer, shown data and summary fields
+    are its own word, so it fails `attestation` unless asked (`--allow-unattested`, Banco's
+    `allow_unattested`) to check one made before attestation; then its attestation is skipped,
+    never passed, and the rest checked."""
     bundle = json.loads((VECTORS / "good-player.json").read_text())
     bundle["format"] = "banco-evidence/1"
     del bundle["attestation"]
     for proof in bundle["inclusion"].values():
         del proof["version"]
-    for checks in outcomes(bundle, tmp_path):
+    py, js, banco = outcomes(bundle, tmp_path)
+    for checks, allow in ((py, "--allow-unattested"), (js, "--allow-unattested"),
+                          (banco, "allow_unattested")):
+        assert checks["attestation"]["status"] == "failed", checks["attestation"]
+        detail = checks["attestation"]["detail"]
+        assert "banco-evidence/1" in detail and "not attested" in detail and allow in detail, detail
+        assert {k for k, c in checks.items() if c["status"] == "failed"} == {"attestation"}, checks
+    for checks in outcomes(bundle, tmp_path, allow_unattested=True):
         assert checks["attestation"]["status"] == "skipped", checks["attestation"]
         assert "not attested" in checks["attestation"]["detail"], checks["attestation"]
         assert not {k for k, c in checks.items() if c["status"] == "failed"}, checks
@@ -638,3 +652,34 @@ def test_nan_and_infinity_are_no_json_to_either_verifier(tmp_path):
         odd.write_text(text[:-1] + f', "x": {constant}' + "}")
         for verifier in ("python", "node"):
             assert one_line(run_cli(verifier, odd)).startswith(f"{odd}: cannot be read as JSON (")
+
+
+@pytest.mark.parametrize("allow_unattested", [False, True])
+def test_an_attested_bundle_relabelled_to_the_first_format_fails_its_attestation(allow_unattested,
+                                                                                tmp_path):
+    """A signed banco-evidence/2 bundle, its attestation deleted, relabelled /1 and its events'
+    times rewritten (which only the attestation covers), gave VERIFIED from both verifiers, its
+    attestation SKIPPED. Its inclusion proofs still name a version, as only /2 ones do: what a
+    /1 bundle cannot carry fails `attestation`, whether /1 bundles are allowed or not."""
+    good = json.loads((VECTORS / "good-auditor.json").read_text())
+    relabelled = json.loads(json.dumps(good))
+    del relabelled["attestation"]
+    relabelled["format"], relabelled["viewer"] = "banco-evidence/1", {"kind": "auditor"}
+    for e in relabelled["events"]:
+        e["recorded_at"] = "2001-01-01T00:00:00+00:00"
+    kept = json.loads(json.dumps(good))  # relabelled, its attestation left in
+    kept["format"] = "banco-evidence/1"
+    for bundle in (relabelled, kept):
+        for checks in outcomes(bundle, tmp_path, allow_unattested=allow_unattested):
+            assert checks["attestation"]["status"] == "failed", checks["attestation"]
+            assert "relabelled" in checks["attestation"]["detail"], checks["attestation"]
+
+
+def test_both_verifiers_help_names_every_option():
+    for verifier in ("python", "node"):
+        out = run_cli(verifier, "--help")
+        assert out.returncode == 0, out.stderr
+        said = " ".join(out.stdout.split())
+        for words in ("--key", "--json", "--allow-unattested", "check a banco-evidence/1 bundle",
+                      "2 when the file or the key cannot be read"):
+            assert words in said, (verifier, words, out.stdout)

@@ -181,10 +181,30 @@ def attestation_text(bundle: dict) -> bytes:
     return canonical_json({**bundle, "attestation": attestation}).encode("utf-8")
 
 
-def check_attestation(bundle: dict, key: bytes | None) -> str:
+def _attested_only(bundle: dict) -> list[str]:
+    """What the bundle carries that only a banco-evidence/2 bundle has: its `attestation`, the
+    `version` an inclusion proof names."""
+    found = ["an attestation"] if "attestation" in bundle else []
+    inclusion = bundle.get("inclusion")
+    if isinstance(inclusion, dict) and any(isinstance(p, dict) and "version" in p
+                                           for p in inclusion.values()):
+        found.append("inclusion proofs naming a version")
+    return found
+
+
+def check_attestation(bundle: dict, key: bytes | None, allow_unattested: bool = False) -> str:
     """The house signed the whole bundle: the viewer, what withheld events show, the summary
-    fields, each event's time and place, none of which a chain link covers."""
+    fields, each event's time and place, none of which a chain link covers. A bundle of the
+    former format (made before attestation) is checked only when `allow_unattested`."""
     if bundle["format"] != ATTESTED:
+        carried = _attested_only(bundle)
+        if carried:
+            raise Failed(f"a {bundle['format']} bundle with {' and '.join(carried)}, which only"
+                         f" {ATTESTED} has: an attested bundle relabelled")
+        if not allow_unattested:
+            raise Failed(f"a {bundle['format']} bundle, not attested: its viewer, shown data and"
+                         " summary fields are the bundle's word alone (--allow-unattested checks"
+                         " one made before attestation)")
         raise Skipped(f"a {bundle['format']} bundle is not attested: its viewer, shown data and"
                       " summary fields are the bundle's word alone")
     attestation = bundle.get("attestation")
@@ -421,8 +441,10 @@ def check_replay(bundle: dict) -> str:
     return "totals, outcomes and payouts as the rules give them"
 
 
-def verify(bundle: dict, key: bytes | None = None) -> Result:
-    """Run every check; `key` is the house's public key (32 bytes) when pinned."""
+def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = False) -> Result:
+    """Run every check; `key` is the house's public key (32 bytes) when pinned. A bundle of the
+    former format banco-evidence/1, which has no attestation, fails it unless `allow_unattested`
+    (then its attestation is skipped, the rest checked)."""
     result = Result()
     if too_deep(bundle):
         result.outcomes["format"] = ("failed", f"nested deeper than {MAX_DEPTH} levels")
@@ -431,7 +453,7 @@ def verify(bundle: dict, key: bytes | None = None) -> Result:
         result.outcomes["format"] = ("failed", f"not a {' or '.join(FORMATS)} bundle")
         return result
     runs = {"signature": lambda: check_signature(bundle, key),
-            "attestation": lambda: check_attestation(bundle, key),
+            "attestation": lambda: check_attestation(bundle, key, allow_unattested),
             "inclusion": lambda: check_inclusion(bundle),
             "chain": lambda: check_chain(bundle), "contents": lambda: check_contents(bundle),
             "commitment": lambda: check_commitment(bundle), "deck": lambda: check_deck(bundle),

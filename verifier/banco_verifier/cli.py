@@ -1,4 +1,4 @@
-"""`banco-verify-bundle FILE [--key KEY]`: exit 0 when no check failed, 1 when one did."""
+"""`banco-verify-bundle FILE [--key KEY] [--json] [--allow-unattested]`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 from banco_verifier.checks import read_json, verify
+
+DESCRIPTION = ("Checks a Banco evidence bundle offline. Exit status 0 when no check failed, 1 when"
+               " one did, 2 when the file or the key cannot be read.")
 
 
 class KeyRefused(ValueError):
@@ -45,10 +48,14 @@ def _key(text: str | None) -> bytes | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="banco-verify-bundle", description=__doc__)
+    parser = argparse.ArgumentParser(prog="banco-verify-bundle", description=DESCRIPTION)
     parser.add_argument("bundle", type=Path, help="the evidence bundle (JSON)")
     parser.add_argument("--key", help="the house's public key (base64, or a file with it)")
     parser.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    parser.add_argument("--allow-unattested", action="store_true",
+                        help="check a banco-evidence/1 bundle, made before bundles were attested:"
+                             " its attestation is skipped, not failed (its viewer, shown data and"
+                             " summary fields are then its word alone)")
     args = parser.parse_args(argv)
     try:
         bundle = read_json(args.bundle.read_bytes())
@@ -60,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyRefused as e:
         print(e, file=sys.stderr)
         return 2
-    result = verify(bundle, key)
+    result = verify(bundle, key, allow_unattested=args.allow_unattested)
     if args.json:
         print(json.dumps({"ok": result.ok, "checks": {k: {"status": s, "detail": d}
                                                        for k, (s, d) in result.outcomes.items()}}))

@@ -277,10 +277,29 @@ export function attestationText(bundle) {
   return utf8(canonicalJson({ ...bundle, attestation }));
 }
 
+// What the bundle carries that only a banco-evidence/2 bundle has: its attestation, the version
+// an inclusion proof names.
+function attestedOnly(bundle) {
+  const found = Object.hasOwn(bundle, "attestation") ? ["an attestation"] : [];
+  const inclusion = bundle.inclusion, isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (isObject(inclusion) && Object.values(inclusion).some((p) => isObject(p) && Object.hasOwn(p, "version"))) {
+    found.push("inclusion proofs naming a version");
+  }
+  return found;
+}
+
 // The house signed the whole bundle: the viewer, what withheld events show, the summary fields,
-// each event's time and place, none of which a chain link covers.
-function checkAttestation(bundle, key) {
+// each event's time and place, none of which a chain link covers. A bundle of the former format
+// (made before attestation) is checked only when allowUnattested.
+function checkAttestation(bundle, key, allowUnattested = false) {
   if (bundle.format !== ATTESTED) {
+    const carried = attestedOnly(bundle);
+    if (carried.length) {
+      throw new Failed(`a ${bundle.format} bundle with ${carried.join(" and ")}, which only ${ATTESTED} has: an attested bundle relabelled`);
+    }
+    if (!allowUnattested) {
+      throw new Failed(`a ${bundle.format} bundle, not attested: its viewer, shown data and summary fields are the bundle's word alone (--allow-unattested checks one made before attestation)`);
+    }
     throw new Skipped(`a ${bundle.format} bundle is not attested: its viewer, shown data and summary fields are the bundle's word alone`);
   }
   const attestation = bundle.attestation;
@@ -478,13 +497,16 @@ function checkReplay(bundle) {
   return "totals, outcomes and payouts as the rules give them";
 }
 
-export function verify(bundle, key = null) {
+// Every check; `key` the house's public key (32 bytes) when pinned. A bundle of the former format
+// banco-evidence/1, which has no attestation, fails it unless `allowUnattested` (then its
+// attestation is skipped, the rest checked).
+export function verify(bundle, key = null, { allowUnattested = false } = {}) {
   const outcomes = {};
   if (tooDeep(bundle)) return { ok: false, outcomes: { format: ["failed", `nested deeper than ${MAX_DEPTH} levels`] } };
   if (bundle === null || typeof bundle !== "object" || !FORMATS.includes(bundle.format)) {
     return { ok: false, outcomes: { format: ["failed", `not a ${FORMATS.join(" or ")} bundle`] } };
   }
-  const runs = { signature: () => checkSignature(bundle, key), attestation: () => checkAttestation(bundle, key),
+  const runs = { signature: () => checkSignature(bundle, key), attestation: () => checkAttestation(bundle, key, allowUnattested),
     inclusion: () => checkInclusion(bundle),
     chain: () => checkChain(bundle), contents: () => checkContents(bundle), commitment: () => checkCommitment(bundle),
     deck: () => checkDeck(bundle), replay: () => checkReplay(bundle) };

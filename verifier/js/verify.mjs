@@ -1,14 +1,35 @@
 #!/usr/bin/env node
-// banco-verify-bundle FILE [--key KEY] [--json]: exit 0 when no check failed, 1 when one did.
+// banco-verify-bundle FILE [--key KEY] [--json] [--allow-unattested]: checks a Banco evidence
+// bundle offline. Exit status 0 when no check failed, 1 when one did, 2 when the file or the key
+// cannot be read.
 import { existsSync, readFileSync } from "node:fs";
 import { readJson, verify } from "./checks.mjs";
 
+const USAGE = "usage: banco-verify-bundle FILE [--key BASE64|FILE] [--json] [--allow-unattested]";
+const HELP = `${USAGE}
+
+Checks a Banco evidence bundle offline. Exit status 0 when no check failed, 1 when one did,
+2 when the file or the key cannot be read.
+
+  FILE                the evidence bundle (JSON)
+  --key KEY           the house's public key (base64, or a file with it)
+  --json              print the outcomes as JSON
+  --allow-unattested  check a banco-evidence/1 bundle, made before bundles were attested: its
+                      attestation is skipped, not failed (its viewer, shown data and summary
+                      fields are then its word alone)
+  -h, --help          show this help`;
+
 const args = process.argv.slice(2);
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(HELP);
+  process.exit(0);
+}
 const flag = (name) => { const i = args.indexOf(name); return i < 0 ? null : args.splice(i, 2)[1]; };
-const asJson = args.includes("--json") && args.splice(args.indexOf("--json"), 1);
+const switched = (name) => args.includes(name) && args.splice(args.indexOf(name), 1).length > 0;
+const asJson = switched("--json"), allowUnattested = switched("--allow-unattested");
 let keyText = flag("--key");
 if (args.length !== 1) {
-  console.error("usage: banco-verify-bundle FILE [--key BASE64|FILE] [--json]");
+  console.error(USAGE);
   process.exit(2);
 }
 // An error's message on one line (V8's JSON errors quote the text around the fault, newlines and all).
@@ -38,7 +59,7 @@ try {
   console.error(`${args[0]}: cannot be read as JSON (${said(e)})`);
   process.exit(2);
 }
-const { ok, outcomes } = verify(bundle, key);
+const { ok, outcomes } = verify(bundle, key, { allowUnattested });
 if (asJson) {
   console.log(JSON.stringify({ ok, checks: Object.fromEntries(Object.entries(outcomes).map(([k, [status, detail]]) => [k, { status, detail }])) }));
 } else {
