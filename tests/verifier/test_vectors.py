@@ -683,3 +683,25 @@ def test_both_verifiers_help_names_every_option():
         for words in ("--key", "--json", "--allow-unattested", "check a banco-evidence/1 bundle",
                       "2 when the file or the key cannot be read"):
             assert words in said, (verifier, words, out.stdout)
+
+
+def test_a_byte_order_mark_is_taken_and_a_file_not_utf8_refused_alike_by_both_verifiers(tmp_path):
+    """A bundle saved with a UTF-8 byte order mark was VERIFIED by Python and "cannot be read"
+    (exit 2) by Node; a key file with one the other way round. Both read UTF-8 alike: one
+    leading mark dropped, bytes that are not UTF-8 (or UTF-16) refused."""
+    marked, key = tmp_path / "marked.json", tmp_path / "house-key.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + (VECTORS / "good-auditor.json").read_bytes())
+    key.write_bytes(b"\xef\xbb\xbf" + KEY.read_bytes())
+    said = set()
+    for verifier in ("python", "node"):
+        out = run_cli(verifier, marked, "--key", key)
+        assert out.returncode == 0 and out.stdout.splitlines()[-1] == "VERIFIED", out.stdout + out.stderr
+        said.add(out.stdout)
+    assert len(said) == 1, said
+    text = (VECTORS / "good-auditor.json").read_text()
+    for name, raw in (("latin-1", text.replace('"auditor"', '"audit\u00f6r"').encode("latin-1")),
+                      ("utf-16", text.encode("utf-16"))):
+        odd = tmp_path / f"{name}.json"
+        odd.write_bytes(raw)
+        for verifier in ("python", "node"):
+            assert one_line(run_cli(verifier, odd)).startswith(f"{odd}: cannot be read as JSON (")

@@ -14,6 +14,11 @@ DESCRIPTION = ("Checks a Banco evidence bundle offline. Exit status 0 when no ch
                " one did, 2 when the file or the key cannot be read.")
 
 
+def _text(path: Path) -> str:
+    """A file's text as both verifiers read it: UTF-8, a leading byte order mark dropped."""
+    return path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+
+
 class KeyRefused(ValueError):
     """--key names no house key: said in one line, exit status 2, as an unreadable bundle is."""
 
@@ -26,7 +31,7 @@ def _key(text: str | None) -> bytes | None:
     path = Path(text)
     if path.exists():
         try:
-            text = path.read_text().strip()
+            text = _text(path).strip()
         except (OSError, UnicodeDecodeError) as e:
             raise KeyRefused(f"--key: {path} cannot be read ({e})") from None
         if text.startswith("{"):
@@ -58,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
                              " summary fields are then its word alone)")
     args = parser.parse_args(argv)
     try:
-        bundle = read_json(args.bundle.read_bytes())
+        bundle = read_json(_text(args.bundle))
     except (OSError, ValueError) as e:
         print(f"{args.bundle}: cannot be read as JSON ({e})", file=sys.stderr)
         return 2

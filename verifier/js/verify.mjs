@@ -33,13 +33,16 @@ if (args.length !== 1) {
   process.exit(2);
 }
 // An error's message on one line (V8's JSON errors quote the text around the fault, newlines and all).
+// A file's text as both verifiers read it: UTF-8 (invalid bytes refused, not replaced), a leading
+// byte order mark dropped.
+const text = (path) => new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(readFileSync(path)).replace(/^\uFEFF/, "");
 const said = (e) => e.message.replace(/\s+/g, " ");
 const refuse = (why) => { console.error(`--key: ${why}`); process.exit(2); };
 let key = null;
 if (keyText != null) {
   if (existsSync(keyText)) {
     const path = keyText;
-    try { keyText = readFileSync(path, "utf8").trim(); } catch (e) { refuse(`${path} cannot be read (${said(e)})`); }
+    try { keyText = text(path).trim(); } catch (e) { refuse(`${path} cannot be read (${said(e)})`); }
     if (keyText.startsWith("{")) {
       let published;
       try { published = readJson(keyText); } catch (e) { refuse(`${path} is not JSON (${said(e)})`); }
@@ -54,7 +57,7 @@ if (keyText != null) {
 }
 let bundle;
 try {
-  bundle = readJson(readFileSync(args[0], "utf8"));
+  bundle = readJson(text(args[0]));
 } catch (e) {
   console.error(`${args[0]}: cannot be read as JSON (${said(e)})`);
   process.exit(2);
