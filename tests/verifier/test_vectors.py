@@ -44,11 +44,14 @@ def node_verifier(bundle: Path, key: Path | None = KEY, *options: str) -> dict[s
     return dict(json.loads(out.stdout))
 
 
-NOT_KEYS = {
+NOT_KEYS: dict[str, tuple[str | None, str]] = {
     "JSON without public_key": ('{"key": "abc"}', 'has no "public_key"'),
     "JSON that is cut short": ('{"public_key": "ab', "is not JSON"),
     "a JSON list": ('{"public_key": ["abc"]}', 'has no "public_key"'),
     "a short key": ("YWJj", "an Ed25519 public key is 32 bytes"),
+    # A misspelled name (`house-kee.json`) was read as base64: "a key is 32 bytes".
+    "a file that is not there": (None, "house-key.json cannot be read (no such file)"),
+    "a folder": ("", "house-key.json cannot be read ("),
 }
 
 
@@ -59,7 +62,10 @@ def test_a_key_file_that_holds_no_key_is_one_line_in_both_verifiers(case, verifi
     it lacks, exit status 2 as for a bundle that cannot be read."""
     text, why = NOT_KEYS[case]
     key = tmp_path / "house-key.json"
-    key.write_text(text)
+    if text == "":
+        key.mkdir()
+    elif text is not None:
+        key.write_text(text)
     bundle = FILES[0]
     if verifier == "python":
         args = [sys.executable, "-m", "banco_verifier.cli", str(bundle), "--key", str(key)]
@@ -70,6 +76,16 @@ def test_a_key_file_that_holds_no_key_is_one_line_in_both_verifiers(case, verifi
     assert out.returncode == 2 and out.stdout == "", out.stdout + out.stderr
     [line] = out.stderr.splitlines()
     assert line.startswith("--key: ") and why in line, line
+
+
+@pytest.mark.parametrize("verifier", ["python", "node"])
+def test_a_key_given_as_base64_is_taken_and_a_short_one_refused(verifier):
+    """`--key` takes the key itself, in base64, when no file has that name."""
+    public = json.loads(KEY.read_text())["public_key"]
+    out = run_cli(verifier, FILES[0], "--key", public)
+    assert out.returncode in (0, 1) and "not pinned" not in out.stdout, out.stdout + out.stderr
+    assert one_line(run_cli(verifier, FILES[0], "--key", "YWJj")) == \
+        "--key: YWJj is no file, and as base64 not an Ed25519 public key (32 bytes)"
 
 
 def expected_failure(path: Path) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -19,6 +20,11 @@ def _text(path: Path) -> str:
     return path.read_bytes().decode("utf-8").removeprefix("\ufeff")
 
 
+# A key given on the command line itself: padded base64 (a house key's is 44 characters).
+# Anything else, or a name a file has, is a file to read the key from.
+BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+
+
 class KeyRefused(ValueError):
     """--key names no house key: said in one line, exit status 2, as an unreadable bundle is."""
 
@@ -29,20 +35,30 @@ def _key(text: str | None) -> bytes | None:
     if text is None:
         return None
     path = Path(text)
-    if path.exists():
+    if not path.exists() and len(text) % 4 == 0 and BASE64.fullmatch(text):
+        raw = base64.b64decode(text)
+        if len(raw) != 32:
+            raise KeyRefused(f"--key: {text} is no file, and as base64 not an Ed25519 public key"
+                             " (32 bytes)")
+        return raw
+    name = text
+    try:
+        text = _text(path).strip()
+    except FileNotFoundError:
+        raise KeyRefused(f"--key: {name} cannot be read (no such file)") from None
+    except OSError as e:
+        raise KeyRefused(f"--key: {name} cannot be read ({e.strerror or e})") from None
+    except UnicodeDecodeError as e:
+        raise KeyRefused(f"--key: {name} cannot be read ({e})") from None
+    if text.startswith("{"):
         try:
-            text = _text(path).strip()
-        except (OSError, UnicodeDecodeError) as e:
-            raise KeyRefused(f"--key: {path} cannot be read ({e})") from None
-        if text.startswith("{"):
-            try:
-                published = read_json(text)
-            except ValueError as e:
-                raise KeyRefused(f"--key: {path} is not JSON ({e})") from None
-            if not isinstance(published, dict) or not isinstance(published.get("public_key"), str):
-                raise KeyRefused(f'--key: {path} has no "public_key" (as Banco\'s'
-                                 " /.well-known/banco-house-key has)") from None
-            text = published["public_key"]
+            published = read_json(text)
+        except ValueError as e:
+            raise KeyRefused(f"--key: {name} is not JSON ({e})") from None
+        if not isinstance(published, dict) or not isinstance(published.get("public_key"), str):
+            raise KeyRefused(f'--key: {name} has no "public_key" (as Banco\'s'
+                             " /.well-known/banco-house-key has)") from None
+        text = published["public_key"]
     try:
         raw = base64.b64decode(text)
     except ValueError:  # binascii.Error

@@ -38,19 +38,23 @@ if (args.length !== 1) {
 const text = (path) => new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(readFileSync(path)).replace(/^\uFEFF/, "");
 const said = (e) => e.message.replace(/\s+/g, " ");
 const refuse = (why) => { console.error(`--key: ${why}`); process.exit(2); };
+// A key given on the command line itself: padded base64 (a house key's is 44 characters).
+// Anything else, or a name a file has, is a file to read the key from.
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 let key = null;
-if (keyText != null) {
-  if (existsSync(keyText)) {
-    const path = keyText;
-    try { keyText = text(path).trim(); } catch (e) { refuse(`${path} cannot be read (${said(e)})`); }
-    if (keyText.startsWith("{")) {
-      let published;
-      try { published = readJson(keyText); } catch (e) { refuse(`${path} is not JSON (${said(e)})`); }
-      if (published === null || typeof published !== "object" || typeof published.public_key !== "string") {
-        refuse(`${path} has no "public_key" (as Banco's /.well-known/banco-house-key has)`);
-      }
-      keyText = published.public_key;
+if (keyText != null && !existsSync(keyText) && keyText.length % 4 === 0 && BASE64.test(keyText)) {
+  key = Buffer.from(keyText, "base64");
+  if (key.length !== 32) refuse(`${keyText} is no file, and as base64 not an Ed25519 public key (32 bytes)`);
+} else if (keyText != null) {
+  const path = keyText;
+  try { keyText = text(path).trim(); } catch (e) { refuse(`${path} cannot be read (${e.code === "ENOENT" ? "no such file" : said(e)})`); }
+  if (keyText.startsWith("{")) {
+    let published;
+    try { published = readJson(keyText); } catch (e) { refuse(`${path} is not JSON (${said(e)})`); }
+    if (published === null || typeof published !== "object" || typeof published.public_key !== "string") {
+      refuse(`${path} has no "public_key" (as Banco's /.well-known/banco-house-key has)`);
     }
+    keyText = published.public_key;
   }
   key = Buffer.from(keyText, "base64");
   if (key.length !== 32) refuse("an Ed25519 public key is 32 bytes");
