@@ -660,10 +660,11 @@ def test_a_stored_text_nested_too_deep_fails_alike_in_every_reader(depth, tmp_pa
 
 
 def test_nan_and_infinity_are_no_json_to_either_verifier(tmp_path):
-    """Python's reader took NaN and Infinity, which JSON has not and Node refuses: the two
-    gave different verdicts. Both refuse the file."""
+    """Python's reader took NaN and Infinity, which JSON has not and Node refuses, and Node
+    read a number past a double's range as Infinity where Python refused an integer of 5,000
+    digits: the two gave different verdicts. Both refuse the file."""
     text = (VECTORS / "good-auditor.json").read_text().rstrip()
-    for constant in ("NaN", "Infinity", "-Infinity"):
+    for constant in ("NaN", "Infinity", "-Infinity", "1e400", "-2e308", "9" * 320, "1" + "0" * 5000):
         odd = tmp_path / "odd.json"
         odd.write_text(text[:-1] + f', "x": {constant}' + "}")
         for verifier in ("python", "node"):

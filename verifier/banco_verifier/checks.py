@@ -72,11 +72,34 @@ def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
 
 
-def read_json(text: str | bytes) -> Any:
-    """JSON as both verifiers read it: without NaN or Infinity (JSON has neither), nested at
-    most MAX_DEPTH levels; ValueError otherwise."""
+TOO_LARGE = "a number beyond what a double holds"
+
+
+def _int(text: str) -> int:
+    """A JSON integer, refused when no double holds it (JavaScript would read Infinity)."""
+    if len(text) > 400:  # far past the largest double's 309 digits: not even converted
+        raise ValueError(TOO_LARGE)
+    value = int(text)
     try:
-        value = json.loads(text, parse_constant=_not_json)
+        float(value)
+    except OverflowError:
+        raise ValueError(TOO_LARGE) from None
+    return value
+
+
+def _float(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused when it is past a double's range."""
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(TOO_LARGE)
+    return value
+
+
+def read_json(text: str | bytes) -> Any:
+    """JSON as both verifiers read it: without NaN or Infinity (JSON has neither) or a number
+    past a double's range, nested at most MAX_DEPTH levels; ValueError otherwise."""
+    try:
+        value = json.loads(text, parse_constant=_not_json, parse_int=_int, parse_float=_float)
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
     if too_deep(value):

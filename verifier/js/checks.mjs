@@ -41,11 +41,23 @@ export function tooDeep(value) {
   return false;
 }
 
-// JSON as both verifiers read it: nested at most MAX_DEPTH levels (JSON.parse knows no NaN or
-// Infinity); a SyntaxError otherwise.
+// Whether `value` holds a number JSON.parse read as Infinity: one past a double's range.
+function tooLarge(value) {
+  const stack = [value];
+  while (stack.length) {
+    const item = stack.pop();
+    if (typeof item === "number" && !Number.isFinite(item)) return true;
+    if (item !== null && typeof item === "object") for (const v of Object.values(item)) stack.push(v);
+  }
+  return false;
+}
+
+// JSON as both verifiers read it: without a number past a double's range (JSON.parse knows no
+// NaN or Infinity), nested at most MAX_DEPTH levels; a SyntaxError otherwise.
 export function readJson(text) {
   const value = JSON.parse(text);
   if (tooDeep(value)) throw new SyntaxError(`nested deeper than ${MAX_DEPTH} levels`);
+  if (tooLarge(value)) throw new SyntaxError("a number beyond what a double holds");
   return value;
 }
 
