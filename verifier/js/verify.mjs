@@ -32,10 +32,10 @@ if (args.length !== 1) {
   console.error(USAGE);
   process.exit(2);
 }
-// An error's message on one line (V8's JSON errors quote the text around the fault, newlines and all).
 // A file's text as both verifiers read it: UTF-8 (invalid bytes refused, not replaced), a leading
 // byte order mark dropped.
 const text = (path) => new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(readFileSync(path)).replace(/^\uFEFF/, "");
+// An error's message on one line (V8's JSON errors quote the text around the fault, newlines and all).
 const said = (e) => e.message.replace(/\s+/g, " ");
 const refuse = (why) => { console.error(`--key: ${why}`); process.exit(2); };
 // A key given on the command line itself: padded base64 (a house key's is 44 characters).
