@@ -29,7 +29,10 @@ SEVEN_HALF = ("sette-e-mezzo", "siete-y-media")
 FORMATS = ("banco-evidence/1", "banco-evidence/2")
 Outcome = tuple[bool | None, str]  # passed (None: not checkable by this viewer) and why
 # What reading a bundle that is not as Banco writes it raises: a failed check, not an error.
-_UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+_UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)
+# How deep a bundle, or an event's stored text, may nest (Banco's go 8 levels deep), as the
+# standalone verifiers read them: deeper is no bundle.
+MAX_DEPTH = 64
 
 
 class _Failed(Exception):
@@ -40,10 +43,31 @@ class _Skipped(Exception):
     """A check this viewer's bundle cannot make."""
 
 
+def _too_deep(value: Any) -> bool:
+    """Whether `value` nests more than MAX_DEPTH levels of arrays and objects (walked without
+    recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth == MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def _loads(text: str) -> Any:
+    """A stored text of the bundle (an event's, the checkpoint's statement) parsed."""
+    value = orjson.loads(text)
+    if _too_deep(value):
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
 def _event(entry: dict[str, Any]) -> StoredEvent:
     """A bundle's event as Banco stores it; its stored text must be exactly Banco's canonical
     form of what it says."""
-    body = orjson.loads(entry["canonical"])
+    body = _loads(entry["canonical"])
     event = StoredEvent(entry["position"], body["stream_id"], entry["version"], body["type"],
                         body["schema_version"], body["data"], body["metadata"],
                         datetime.fromisoformat(entry["recorded_at"]), bytes.fromhex(entry["hash"]))
@@ -66,10 +90,20 @@ def _signature(bundle: dict[str, Any], key: bytes | None) -> str:
     return "signed"
 
 
-def _attestation(bundle: dict[str, Any], key: bytes | None) -> str:
+def _attestation(bundle: dict[str, Any], key: bytes | None, allow_unattested: bool) -> str:
     """The house's signature over the whole bundle (banco-evidence/2): the viewer, what withheld
-    events show, the summary fields and every event's time and place are its word."""
+    events show, the summary fields and every event's time and place are its word. A /1 bundle
+    (made before attestation) is checked only when `allow_unattested`; one carrying what only
+    /2 has (an attestation, an inclusion proof's version) is a /2 bundle relabelled."""
     if bundle["format"] != "banco-evidence/2":
+        proofs = bundle["inclusion"].values() if isinstance(bundle.get("inclusion"), dict) else []
+        if "attestation" in bundle or any(isinstance(p, dict) and "version" in p for p in proofs):
+            raise _Failed(f"a {bundle['format']} bundle with what only banco-evidence/2 has:"
+                          " an attested bundle relabelled")
+        if not allow_unattested:
+            raise _Failed(f"a {bundle['format']} bundle, not attested: its viewer, shown data and"
+                          " summary fields are the bundle's word alone (allow_unattested checks"
+                          " one made before attestation)")
         raise _Skipped(f"a {bundle['format']} bundle is not attested: its viewer, shown data and"
                        " summary fields are the bundle's word alone")
     attestation = bundle.get("attestation")
@@ -101,7 +135,7 @@ def _proven(bundle: dict[str, Any]) -> dict[str, Any]:
 
 
 def _inclusion(bundle: dict[str, Any]) -> str:
-    statement = orjson.loads(bundle["checkpoint"]["statement"])
+    statement = _loads(bundle["checkpoint"]["statement"])
     for name, entry in (("last_event", _proven(bundle)), ("table_created", bundle["table_created"])):
         if entry["canonical"] is None:
             raise _Failed(f"{name}: its stored text is withheld, nothing to prove")
@@ -205,13 +239,18 @@ def _commitment(bundle: dict[str, Any]) -> Outcome:
     return _with_hand(bundle, lambda h: [commitment_check(h)])
 
 
-def check(bundle: dict[str, Any], key: bytes | None = None) -> dict[str, Outcome]:
-    """Each check of the standalone verifiers, by the same names, as Banco makes it."""
+def check(bundle: dict[str, Any], key: bytes | None = None, *,
+          allow_unattested: bool = False) -> dict[str, Outcome]:
+    """Each check of the standalone verifiers, by the same names, as Banco makes it (a
+    banco-evidence/1 bundle's missing attestation failed, or with `allow_unattested` skipped, as
+    their `--allow-unattested` does)."""
     out: dict[str, Outcome] = {}
+    if _too_deep(bundle):
+        return {"format": (False, f"nested deeper than {MAX_DEPTH} levels")}
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         return {"format": (False, "not a banco-evidence/1 or /2 bundle")}
     for name, run in (("signature", lambda: _signature(bundle, key)),
-                      ("attestation", lambda: _attestation(bundle, key)),
+                      ("attestation", lambda: _attestation(bundle, key, allow_unattested)),
                       ("inclusion", lambda: _inclusion(bundle)),
                       ("chain", lambda: _chain(bundle)), ("contents", lambda: _contents(bundle))):
         try:
@@ -230,6 +269,8 @@ def check(bundle: dict[str, Any], key: bytes | None = None) -> dict[str, Outcome
                         else _with_hand(bundle, _replayed))):
         try:
             out[name] = run2()
+        except _Failed as e:  # an event whose text is not the stored canonical form
+            out[name] = (False, str(e))
         except IllegalMove as e:
             # The game's engine refuses the bundle's options (a key it does not know, a value
             # of the wrong kind): no deal or move can be judged under them.

@@ -26,29 +26,32 @@ KEY = VECTORS / "house-key.json"
 FILES = sorted(p for p in VECTORS.glob("*.json") if p.name != "house-key.json")
 
 
-def python_verifier(bundle: Path, key: Path | None = KEY) -> dict[str, Any]:
+def python_verifier(bundle: Path, key: Path | None = KEY, *options: str) -> dict[str, Any]:
     """The Python verifier's outcome, run from its own folder as a separate program."""
     env = {**os.environ, "PYTHONPATH": str(VERIFIER)}
-    args = [sys.executable, "-m", "banco_verifier.cli", "--json", str(bundle)]
+    args = [sys.executable, "-m", "banco_verifier.cli", "--json", *options, str(bundle)]
     out = subprocess.run(args + (["--key", str(key)] if key else []), capture_output=True, text=True,
                          env=env, cwd=VERIFIER, timeout=60)
     assert out.returncode in (0, 1), out.stderr
     return dict(json.loads(out.stdout))
 
 
-def node_verifier(bundle: Path, key: Path | None = KEY) -> dict[str, Any]:
-    args = ["node", str(VERIFIER / "js" / "verify.mjs"), "--json", str(bundle)]
+def node_verifier(bundle: Path, key: Path | None = KEY, *options: str) -> dict[str, Any]:
+    args = ["node", str(VERIFIER / "js" / "verify.mjs"), "--json", *options, str(bundle)]
     out = subprocess.run(args + (["--key", str(key)] if key else []), capture_output=True, text=True,
                          timeout=60)
     assert out.returncode in (0, 1), out.stderr
     return dict(json.loads(out.stdout))
 
 
-NOT_KEYS = {
+NOT_KEYS: dict[str, tuple[str | None, str]] = {
     "JSON without public_key": ('{"key": "abc"}', 'has no "public_key"'),
     "JSON that is cut short": ('{"public_key": "ab', "is not JSON"),
     "a JSON list": ('{"public_key": ["abc"]}', 'has no "public_key"'),
     "a short key": ("YWJj", "an Ed25519 public key is 32 bytes"),
+    # A misspelled name (`house-kee.json`) was read as base64: "a key is 32 bytes".
+    "a file that is not there": (None, "house-key.json cannot be read (no such file)"),
+    "a folder": ("", "house-key.json cannot be read ("),
 }
 
 
@@ -59,7 +62,10 @@ def test_a_key_file_that_holds_no_key_is_one_line_in_both_verifiers(case, verifi
     it lacks, exit status 2 as for a bundle that cannot be read."""
     text, why = NOT_KEYS[case]
     key = tmp_path / "house-key.json"
-    key.write_text(text)
+    if text == "":
+        key.mkdir()
+    elif text is not None:
+        key.write_text(text)
     bundle = FILES[0]
     if verifier == "python":
         args = [sys.executable, "-m", "banco_verifier.cli", str(bundle), "--key", str(key)]
@@ -70,6 +76,16 @@ def test_a_key_file_that_holds_no_key_is_one_line_in_both_verifiers(case, verifi
     assert out.returncode == 2 and out.stdout == "", out.stdout + out.stderr
     [line] = out.stderr.splitlines()
     assert line.startswith("--key: ") and why in line, line
+
+
+@pytest.mark.parametrize("verifier", ["python", "node"])
+def test_a_key_given_as_base64_is_taken_and_a_short_one_refused(verifier):
+    """`--key` takes the key itself, in base64, when no file has that name."""
+    public = json.loads(KEY.read_text())["public_key"]
+    out = run_cli(verifier, FILES[0], "--key", public)
+    assert out.returncode in (0, 1) and "not pinned" not in out.stdout, out.stdout + out.stderr
+    assert one_line(run_cli(verifier, FILES[0], "--key", "YWJj")) == \
+        "--key: YWJj is no file, and as base64 not an Ed25519 public key (32 bytes)"
 
 
 def expected_failure(path: Path) -> str | None:
@@ -121,16 +137,20 @@ def test_a_full_bundle_is_checked_whole_and_a_players_as_far_as_he_may_see():
     assert "withheld" in secret["chain"]["detail"] and secret["deck"]["status"] == "passed"
 
 
-def outcomes(bundle: dict[str, Any], tmp_path: Path, key_file: Path = KEY) -> list[dict[str, Any]]:
+def outcomes(bundle: dict[str, Any], tmp_path: Path, key_file: Path = KEY, *,
+             allow_unattested: bool = False) -> list[dict[str, Any]]:
     """Each check's status and detail by the three readers: both verifiers and Banco's own,
-    the house key pinned (`key_file`: the vectors' unless told)."""
+    the house key pinned (`key_file`: the vectors' unless told), a bundle of the first format
+    checked when `allow_unattested`."""
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(bundle))
     key = base64.b64decode(json.loads(key_file.read_text())["public_key"])
     banco = {name: {"status": {True: "passed", False: "failed", None: "skipped"}[passed],
-                    "detail": detail} for name, (passed, detail) in check(bundle, key).items()}
-    return [python_verifier(edited, key_file)["checks"], node_verifier(edited, key_file)["checks"],
-            banco]
+                    "detail": detail}
+             for name, (passed, detail) in check(bundle, key, allow_unattested=allow_unattested).items()}
+    options = ["--allow-unattested"] if allow_unattested else []
+    return [python_verifier(edited, key_file, *options)["checks"],
+            node_verifier(edited, key_file, *options)["checks"], banco]
 
 
 def edited_version(good: dict[str, Any], bad: dict[str, Any]) -> int:
@@ -471,13 +491,23 @@ def test_every_field_of_a_bundle_is_attested_by_the_house(tmp_path):
 
 
 def test_a_bundle_of_the_first_format_is_not_attested_and_says_so(tmp_path):
-    """A banco-evidence/1 bundle still checks; its attestation is skipped, never passed."""
+    """A banco-evidence/1 bundle is not attested: its viewer, shown data and summary fields
+    are its own word, so it fails `attestation` unless asked (`--allow-unattested`, Banco's
+    `allow_unattested`) to check one made before attestation; then its attestation is skipped,
+    never passed, and the rest checked."""
     bundle = json.loads((VECTORS / "good-player.json").read_text())
     bundle["format"] = "banco-evidence/1"
     del bundle["attestation"]
     for proof in bundle["inclusion"].values():
         del proof["version"]
-    for checks in outcomes(bundle, tmp_path):
+    py, js, banco = outcomes(bundle, tmp_path)
+    for checks, allow in ((py, "--allow-unattested"), (js, "--allow-unattested"),
+                          (banco, "allow_unattested")):
+        assert checks["attestation"]["status"] == "failed", checks["attestation"]
+        detail = checks["attestation"]["detail"]
+        assert "banco-evidence/1" in detail and "not attested" in detail and allow in detail, detail
+        assert {k for k, c in checks.items() if c["status"] == "failed"} == {"attestation"}, checks
+    for checks in outcomes(bundle, tmp_path, allow_unattested=True):
         assert checks["attestation"]["status"] == "skipped", checks["attestation"]
         assert "not attested" in checks["attestation"]["detail"], checks["attestation"]
         assert not {k for k, c in checks.items() if c["status"] == "failed"}, checks
@@ -497,3 +527,198 @@ def test_options_the_game_does_not_take_fail_in_every_reader_and_raise_in_none(g
         for checks in outcomes(edited, tmp_path):
             assert checks["contents"]["status"] == "failed", (edit, checks["contents"])
             assert checks["attestation"]["status"] == "failed", (edit, checks["attestation"])
+
+
+def _opening_edited(bundle: dict[str, Any], edit: Any, canonical: bool = True) -> None:
+    """`edit(data)` on the data of the bundle's opening engine event, its stored text written
+    again (in Banco's canonical form, or loosely as an editor would)."""
+    opening = next(e for e in bundle["events"] if e["type"].startswith("game."))
+    body = json.loads(opening["canonical"])
+    edit(body["data"]["data"])
+    opening["canonical"] = (json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                            if canonical else json.dumps(body))
+
+
+@pytest.mark.parametrize(("gems", "shown", "canonical"), [(1_000_000_000, "1000000000", True),
+                                                          (1e300, "1e+300", False)])
+def test_a_deck_count_out_of_the_games_range_fails_in_every_reader_and_builds_nothing(
+        gems, shown, canonical, tmp_path):
+    """Casino pirate's deck is built from its options: gems 1,000,000,000 in the summary and the
+    opening event ran the Node verifier out of memory (exit 134) and the Python one for minutes,
+    1e300 threw RangeError, though the signatures failed. Each count is held to the game's
+    range (1-8 gems) before anything is built; Banco's reader fails it too, never raises."""
+    bundle = json.loads((VECTORS / "good-casino-pirate-no-bet-auditor.json").read_text())
+    bundle["options"]["gems"] = gems
+    _opening_edited(bundle, lambda data: data["options"].update(gems=gems), canonical)
+    said = f"options.gems {shown} is outside the game's range 1-8"
+    *verifiers, banco = outcomes(bundle, tmp_path)
+    for checks in verifiers:
+        assert checks["deck"] == {"status": "failed", "detail": said}, checks["deck"]
+    assert banco["deck"]["status"] == "failed", banco["deck"]
+    assert "gems" in banco["deck"]["detail"] or not canonical, banco["deck"]
+    # The opening event withheld (from a spectator), the summary's options size the deck.
+    spectator = json.loads((VECTORS / "good-casino-pirate-no-bet-auditor.json").read_text())
+    spectator["viewer"], spectator["options"]["gems"] = {"kind": "operator"}, gems
+    next(e for e in spectator["events"] if e["type"].startswith("game."))["canonical"] = None
+    for checks in outcomes(spectator, tmp_path)[:2]:  # Banco's own reading needs every event
+        assert checks["deck"] == {"status": "failed", "detail": said}, checks["deck"]
+
+
+def test_the_seats_and_proofs_a_bundle_gives_are_held_to_their_limits_in_every_reader(tmp_path):
+    """Other counts a bundle gives drive the readers' loops: the seats a hand deals to (each
+    shuffle hashes every seat's seed), and an inclusion proof's size and path. Each is held to
+    what the game seats and what a proof in a tree of its size holds."""
+    good = json.loads((VECTORS / "good-auditor.json").read_text())
+    crowded = json.loads(json.dumps(good))
+    _opening_edited(crowded, lambda data: data["seats"].extend([data["seats"][0]] * 98))
+    for checks in outcomes(crowded, tmp_path)[:2]:
+        assert checks["deck"] == {"status": "failed", "detail": "the opening event seats 101 players,"
+                                  " the game seats 2-12"}, checks["deck"]
+    long_path = json.loads(json.dumps(good))
+    long_path["inclusion"]["last_event"]["path"] += ["00" * 32] * 60
+    for checks in outcomes(long_path, tmp_path):
+        assert checks["inclusion"]["status"] == "failed", checks["inclusion"]
+    for checks in outcomes(long_path, tmp_path)[:2]:
+        assert checks["inclusion"]["detail"] == ("last_event: its path is not a list of at most 6"
+                                                 " hashes, as a proof in a tree of 58 events is")
+    huge = json.loads(json.dumps(good))
+    statement = json.loads(huge["checkpoint"]["statement"])
+    statement["events"] = huge["inclusion"]["last_event"]["tree_size"] = 2**53
+    huge["checkpoint"]["statement"] = json.dumps(statement)
+    for checks in outcomes(huge, tmp_path)[:2]:
+        assert checks["inclusion"]["detail"] == \
+            f"last_event: tree_size {2**53} is not a count of events", checks["inclusion"]
+
+
+def test_the_cards_a_hand_names_are_no_more_than_its_deck_in_both_verifiers(py_verifier):
+    """A hand's events name the cards the readers walk one by one: more of them than the deck
+    holds (a Pirate pairs hand's discards, a 7½ hand's cards dealt) fail there, both alike."""
+    _, shuffle = py_verifier
+    seed, seeds = "00" * 31 + "07", ["seed-0", "seed-1"]
+    deck = shuffle.shuffle(shuffle.composition("pirate-pairs", {}), seed, seeds)
+    events = [{"type": t, "data": d, "version": 10 + i} for i, (t, d) in enumerate([
+        ("HandOpened", {"pile": deck, "seats": [{"seat": 0}, {"seat": 1}]}),
+        ("CardsDealt", {"seat": 0, "cards": [deck[0], deck[2], deck[4]]}),
+        ("CardsDealt", {"seat": 1, "cards": [deck[1], deck[3], deck[5]]}),
+        ("PlayerEliminated", {"seat": 0, "reason": "paired_on_challenge", "cards": deck * 2})])]
+    assert walked_alike("pirate-pairs", events, [0, 1], seed, seeds) == \
+        "version 13 (PlayerEliminated) makes 110 discards, more than the deck's 55 cards"
+    many = hand("sette-e-mezzo", ["Js"] * 41, ["5d"], 10, [row(41, "bust", -10)],
+                [["escrow", "seat:0", 10, "lost"]])
+    assert replayed(py_verifier, "sette-e-mezzo", many) == ["42 cards dealt, the deck holds 40"]
+
+
+def run_cli(verifier: str, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    """The command line of the Python verifier (from its own folder) or of Node's."""
+    command = ([sys.executable, "-m", "banco_verifier.cli"] if verifier == "python"
+               else ["node", str(VERIFIER / "js" / "verify.mjs")])
+    return subprocess.run([*command, *map(str, args)], capture_output=True, text=True, cwd=VERIFIER,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(VERIFIER)})
+
+
+def one_line(out: subprocess.CompletedProcess[str]) -> str:
+    """The one line a verifier says, exit status 2, of a file it cannot read."""
+    assert out.returncode == 2 and out.stdout == "", out.stdout + out.stderr
+    [line] = out.stderr.splitlines()
+    return line
+
+
+@pytest.mark.parametrize("depth", [950, 3000, 100_000])
+def test_a_bundle_nested_too_deep_is_one_line_in_both_verifiers_and_raises_in_no_reader(depth,
+                                                                                        tmp_path):
+    """A good bundle with a member nested 950 levels deep gave a RecursionError traceback from
+    the Python verifier (its canonical JSON), 3,000 or 100,000 one from its JSON reading, where
+    Node said FAILED. Both refuse a bundle nested deeper than 64 levels as one they cannot read
+    (Banco's go 8 deep), and Banco's reader fails its format."""
+    text = (VECTORS / "good-auditor.json").read_text().rstrip()
+    deep = tmp_path / "deep.json"
+    deep.write_text(text[:-1] + ', "x": ' + "[" * depth + "]" * depth + "}")
+    for verifier in ("python", "node"):
+        line = one_line(run_cli(verifier, deep, "--key", KEY))
+        assert line == f"{deep}: cannot be read as JSON (nested deeper than 64 levels)", line
+    bundle, nested = json.loads(text), []
+    for _ in range(depth):
+        nested = [nested]
+    bundle["x"] = nested
+    key = base64.b64decode(json.loads(KEY.read_text())["public_key"])
+    assert check(bundle, key) == {"format": (False, "nested deeper than 64 levels")}
+
+
+@pytest.mark.parametrize("depth", [950, 3000, 100_000])
+def test_a_stored_text_nested_too_deep_fails_alike_in_every_reader(depth, tmp_path):
+    """An event's stored text is JSON read again: nested too deep, the checks that read it fail
+    (the same ones in both verifiers), and no reader raises."""
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    event = bundle["events"][1]
+    event["canonical"] = event["canonical"][:-1] + ',"x":' + "[" * depth + "]" * depth + "}"
+    py, js, banco = outcomes(bundle, tmp_path)
+    assert {k: c["status"] for k, c in py.items()} == {k: c["status"] for k, c in js.items()}
+    for checks in (py, js, banco):
+        assert checks["chain"]["status"] == "failed", checks["chain"]
+    assert "nested deeper than 64 levels" in py["chain"]["detail"], py["chain"]
+    assert "nested deeper than 64 levels" in js["chain"]["detail"], js["chain"]
+
+
+def test_nan_and_infinity_are_no_json_to_either_verifier(tmp_path):
+    """Python's reader took NaN and Infinity, which JSON has not and Node refuses, and Node
+    read a number past a double's range as Infinity where Python refused an integer of 5,000
+    digits: the two gave different verdicts. Both refuse the file."""
+    text = (VECTORS / "good-auditor.json").read_text().rstrip()
+    for constant in ("NaN", "Infinity", "-Infinity", "1e400", "-2e308", "9" * 320, "1" + "0" * 5000):
+        odd = tmp_path / "odd.json"
+        odd.write_text(text[:-1] + f', "x": {constant}' + "}")
+        for verifier in ("python", "node"):
+            assert one_line(run_cli(verifier, odd)).startswith(f"{odd}: cannot be read as JSON (")
+
+
+@pytest.mark.parametrize("allow_unattested", [False, True])
+def test_an_attested_bundle_relabelled_to_the_first_format_fails_its_attestation(allow_unattested,
+                                                                                tmp_path):
+    """A signed banco-evidence/2 bundle, its attestation deleted, relabelled /1 and its events'
+    times rewritten (which only the attestation covers), gave VERIFIED from both verifiers, its
+    attestation SKIPPED. Its inclusion proofs still name a version, as only /2 ones do: what a
+    /1 bundle cannot carry fails `attestation`, whether /1 bundles are allowed or not."""
+    good = json.loads((VECTORS / "good-auditor.json").read_text())
+    relabelled = json.loads(json.dumps(good))
+    del relabelled["attestation"]
+    relabelled["format"], relabelled["viewer"] = "banco-evidence/1", {"kind": "auditor"}
+    for e in relabelled["events"]:
+        e["recorded_at"] = "2001-01-01T00:00:00+00:00"
+    kept = json.loads(json.dumps(good))  # relabelled, its attestation left in
+    kept["format"] = "banco-evidence/1"
+    for bundle in (relabelled, kept):
+        for checks in outcomes(bundle, tmp_path, allow_unattested=allow_unattested):
+            assert checks["attestation"]["status"] == "failed", checks["attestation"]
+            assert "relabelled" in checks["attestation"]["detail"], checks["attestation"]
+
+
+def test_both_verifiers_help_names_every_option():
+    for verifier in ("python", "node"):
+        out = run_cli(verifier, "--help")
+        assert out.returncode == 0, out.stderr
+        said = " ".join(out.stdout.split())
+        for words in ("--key", "--json", "--allow-unattested", "check a banco-evidence/1 bundle",
+                      "2 when the file or the key cannot be read"):
+            assert words in said, (verifier, words, out.stdout)
+
+
+def test_a_byte_order_mark_is_taken_and_a_file_not_utf8_refused_alike_by_both_verifiers(tmp_path):
+    """A bundle saved with a UTF-8 byte order mark was VERIFIED by Python and "cannot be read"
+    (exit 2) by Node; a key file with one the other way round. Both read UTF-8 alike: one
+    leading mark dropped, bytes that are not UTF-8 (or UTF-16) refused."""
+    marked, key = tmp_path / "marked.json", tmp_path / "house-key.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + (VECTORS / "good-auditor.json").read_bytes())
+    key.write_bytes(b"\xef\xbb\xbf" + KEY.read_bytes())
+    said = set()
+    for verifier in ("python", "node"):
+        out = run_cli(verifier, marked, "--key", key)
+        assert out.returncode == 0 and out.stdout.splitlines()[-1] == "VERIFIED", out.stdout + out.stderr
+        said.add(out.stdout)
+    assert len(said) == 1, said
+    text = (VECTORS / "good-auditor.json").read_text()
+    for name, raw in (("latin-1", text.replace('"auditor"', '"audit\u00f6r"').encode("latin-1")),
+                      ("utf-16", text.encode("utf-16"))):
+        odd = tmp_path / f"{name}.json"
+        odd.write_bytes(raw)
+        for verifier in ("python", "node"):
+            assert one_line(run_cli(verifier, odd)).startswith(f"{odd}: cannot be read as JSON (")

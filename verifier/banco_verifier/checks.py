@@ -19,6 +19,18 @@ ATTESTED = "banco-evidence/2"
 STATEMENT = "banco-checkpoint/1"
 CHECKS = ("signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay")
 SEVEN_HALF_GAMES = ("sette-e-mezzo", "siete-y-media")
+# What each game's rules allow a table (RULES.md, and Banco's games/*/options.py): the players a
+# hand seats and, for Casino pirate, the deck's counts (each a table option: default, lowest,
+# highest). No number read from a bundle sizes what is built or walked until checked against them.
+PLAYERS = {"sette-e-mezzo": (2, 12), "siete-y-media": (2, 8), "casino-pirate": (2, 8),
+           "pirate-pairs": (2, 8), "cassino": (2, 4)}
+DECK_OPTIONS = {"casino-pirate": {"gems": (4, 1, 8), "gold_coins": (8, 0, 16), "pebbles": (4, 0, 16),
+                                  "skeletons": (2, 0, 8)}}
+# How deep a bundle, or a stored text in it, may nest: Banco's go 8 levels deep. Deeper is no
+# bundle, refused alike by both verifiers (and read by no recursion that could overflow).
+MAX_DEPTH = 64
+# The most events a log holds here: a count both languages read exactly (2**53 - 1).
+MAX_EVENTS = 2**53 - 1
 
 
 class Failed(Exception):
@@ -43,9 +55,71 @@ class Result:
         return [name for name, (status, _) in self.outcomes.items() if status == "failed"]
 
 
+def too_deep(value: Any) -> bool:
+    """Whether `value` nests more than MAX_DEPTH levels of arrays and objects (walked without
+    recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth == MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
+TOO_LARGE = "a number beyond what a double holds"
+
+
+def _int(text: str) -> int:
+    """A JSON integer, refused when no double holds it (JavaScript would read Infinity)."""
+    if len(text) > 400:  # far past the largest double's 309 digits: not even converted
+        raise ValueError(TOO_LARGE)
+    value = int(text)
+    try:
+        float(value)
+    except OverflowError:
+        raise ValueError(TOO_LARGE) from None
+    return value
+
+
+def _float(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused when it is past a double's range."""
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(TOO_LARGE)
+    return value
+
+
+def read_json(text: str | bytes) -> Any:
+    """JSON as both verifiers read it: without NaN or Infinity (JSON has neither) or a number
+    past a double's range, nested at most MAX_DEPTH levels; ValueError otherwise."""
+    try:
+        value = json.loads(text, parse_constant=_not_json, parse_int=_int, parse_float=_float)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+    if too_deep(value):
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def _whole(value: Any) -> int | None:
+    """A whole number as JSON gives it (5 and 5.0 alike, as JavaScript reads them); None for
+    anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    return int(value) if isinstance(value, float) and value.is_integer() else None
+
+
 def _parsed(event: dict) -> Any:
     """The stored text parsed; None when withheld."""
-    return None if event.get("canonical") is None else json.loads(event["canonical"])
+    return None if event.get("canonical") is None else read_json(event["canonical"])
 
 
 def _game_events(bundle: dict) -> list[dict]:
@@ -78,7 +152,7 @@ def check_signature(bundle: dict, key: bytes | None) -> str:
             base64.b64decode(signed["signature"]), signed["statement"].encode("utf-8"))
     except (InvalidSignature, ValueError) as e:
         raise Failed("the checkpoint's signature does not verify") from e
-    statement = json.loads(signed["statement"])
+    statement = read_json(signed["statement"])
     if statement.get("format") != STATEMENT:
         raise Failed(f"the signed text is not a {STATEMENT} statement")
     pinned = "" if key else " (key not pinned: compare it with the house's published key)"
@@ -130,10 +204,30 @@ def attestation_text(bundle: dict) -> bytes:
     return canonical_json({**bundle, "attestation": attestation}).encode("utf-8")
 
 
-def check_attestation(bundle: dict, key: bytes | None) -> str:
+def _attested_only(bundle: dict) -> list[str]:
+    """What the bundle carries that only a banco-evidence/2 bundle has: its `attestation`, the
+    `version` an inclusion proof names."""
+    found = ["an attestation"] if "attestation" in bundle else []
+    inclusion = bundle.get("inclusion")
+    if isinstance(inclusion, dict) and any(isinstance(p, dict) and "version" in p
+                                           for p in inclusion.values()):
+        found.append("inclusion proofs naming a version")
+    return found
+
+
+def check_attestation(bundle: dict, key: bytes | None, allow_unattested: bool = False) -> str:
     """The house signed the whole bundle: the viewer, what withheld events show, the summary
-    fields, each event's time and place, none of which a chain link covers."""
+    fields, each event's time and place, none of which a chain link covers. A bundle of the
+    former format (made before attestation) is checked only when `allow_unattested`."""
     if bundle["format"] != ATTESTED:
+        carried = _attested_only(bundle)
+        if carried:
+            raise Failed(f"a {bundle['format']} bundle with {' and '.join(carried)}, which only"
+                         f" {ATTESTED} has: an attested bundle relabelled")
+        if not allow_unattested:
+            raise Failed(f"a {bundle['format']} bundle, not attested: its viewer, shown data and"
+                         " summary fields are the bundle's word alone (--allow-unattested checks"
+                         " one made before attestation)")
         raise Skipped(f"a {bundle['format']} bundle is not attested: its viewer, shown data and"
                       " summary fields are the bundle's word alone")
     attestation = bundle.get("attestation")
@@ -170,7 +264,7 @@ def _proven(bundle: dict) -> dict:
 
 
 def check_inclusion(bundle: dict) -> str:
-    statement = json.loads(bundle["checkpoint"]["statement"])
+    statement = read_json(bundle["checkpoint"]["statement"])
     root = bytes.fromhex(statement["root"])
     for name, event in (("last_event", _proven(bundle)), ("table_created", bundle["table_created"])):
         proof = bundle["inclusion"][name]
@@ -179,8 +273,19 @@ def check_inclusion(bundle: dict) -> str:
         if proof["tree_size"] != statement["events"]:
             raise Failed(f"{name}: proved to a tree of {proof['tree_size']}, the checkpoint has"
                          f" {statement['events']}")
+        size, index = _whole(proof["tree_size"]), _whole(proof["leaf_index"])
+        if size is None or not 1 <= size <= MAX_EVENTS:
+            raise Failed(f"{name}: tree_size {canonical_json(proof['tree_size'])} is not a count of events")
+        if index is None or not 0 <= index < size:
+            raise Failed(f"{name}: leaf_index {canonical_json(proof['leaf_index'])} is not a place in a"
+                         f" tree of {size} events")
+        # RFC 9162 §2.1.3: a leaf's audit path has a hash a level, at most ceil(log2(size)).
+        levels = (size - 1).bit_length()
+        if not isinstance(proof["path"], list) or len(proof["path"]) > levels:
+            raise Failed(f"{name}: its path is not a list of at most {levels} hashes, as a proof in a"
+                         f" tree of {size} events is")
         path = [bytes.fromhex(p) for p in proof["path"]]
-        if not merkle.included(merkle.leaf_hash(event), proof["leaf_index"], proof["tree_size"], path, root):
+        if not merkle.included(merkle.leaf_hash(event), index, size, path, root):
             raise Failed(f"{name}: the inclusion proof does not lead to the signed root")
     proved = _proven(bundle)["version"]
     last = bundle["events"][-1]["version"]
@@ -277,6 +382,32 @@ def check_commitment(bundle: dict) -> str:
     return f"SHA-256(seed) = {computed[:16]}..."
 
 
+def _deck_options(game: str, options: Any) -> dict[str, int]:
+    """The options that size the deck of `game`, each a whole number in the range its rules
+    allow (the game's default when absent): a count from the bundle builds nothing unchecked."""
+    counts = DECK_OPTIONS.get(game, {})
+    if counts and not isinstance(options, dict):
+        raise Failed("options: not an object")
+    out = {}
+    for name, (default, low, high) in counts.items():
+        value = options.get(name, default)
+        whole = _whole(value)
+        if whole is None or not low <= whole <= high:
+            raise Failed(f"options.{name} {canonical_json(value)} is outside the game's range {low}-{high}")
+        out[name] = whole
+    return out
+
+
+def _seated(game: str, where: str, seats: Any) -> None:
+    """`seats` (HandBegan's, or the opening event's when shown) as many as the game seats."""
+    if seats is None and where != "HandBegan":
+        return
+    low, high = PLAYERS[game]
+    if not isinstance(seats, list) or not low <= len(seats) <= high:
+        count = len(seats) if isinstance(seats, list) else canonical_json(seats)
+        raise Failed(f"{where} seats {count} players, the game seats {low}-{high}")
+
+
 def check_deck(bundle: dict) -> str:
     seed = _server_seed(bundle)
     games = _game_events(bundle)
@@ -287,9 +418,13 @@ def check_deck(bundle: dict) -> str:
         raise Failed("the bundle holds no HandBegan")
     opening = next(iter(games), None)
     options = ((opening or {}).get("data") or {}).get("options") or bundle["options"]
-    unshuffled = shuffle.composition(bundle["game"], options)
+    unshuffled = shuffle.composition(bundle["game"], _deck_options(bundle["game"], options))
     if unshuffled is None:
         raise Skipped(f"no deck of {bundle['game']} is known here")
+    # The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
+    shown_seats = ((opening or {}).get("data") or {}).get("seats")
+    for where, listed in (("HandBegan", began["seats"]), ("the opening event", shown_seats)):
+        _seated(bundle["game"], where, listed)
     seeds_of_players = [s.get("seed") or "" for s in began["seats"]]
     deck = shuffle.shuffle(unshuffled, seed, seeds_of_players)
     said = []
@@ -298,8 +433,7 @@ def check_deck(bundle: dict) -> str:
         if recorded != deck:
             raise Failed("the recorded deck order is not the one the seeds give")
         said.append(f"{len(deck)} cards in the order the seeds give")
-    # The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
-    seats = [s["seat"] for s in ((opening or {}).get("data") or {}).get("seats") or began["seats"]]
+    seats = [s["seat"] for s in shown_seats or began["seats"]]
     try:
         walked = dealt.walk(bundle["game"], games, unshuffled, seats,
                             lambda cards, label: shuffle.shuffle(cards, seed, seeds_of_players, label))
@@ -330,14 +464,19 @@ def check_replay(bundle: dict) -> str:
     return "totals, outcomes and payouts as the rules give them"
 
 
-def verify(bundle: dict, key: bytes | None = None) -> Result:
-    """Run every check; `key` is the house's public key (32 bytes) when pinned."""
+def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = False) -> Result:
+    """Run every check; `key` is the house's public key (32 bytes) when pinned. A bundle of the
+    former format banco-evidence/1, which has no attestation, fails it unless `allow_unattested`
+    (then its attestation is skipped, the rest checked)."""
     result = Result()
+    if too_deep(bundle):
+        result.outcomes["format"] = ("failed", f"nested deeper than {MAX_DEPTH} levels")
+        return result
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         result.outcomes["format"] = ("failed", f"not a {' or '.join(FORMATS)} bundle")
         return result
     runs = {"signature": lambda: check_signature(bundle, key),
-            "attestation": lambda: check_attestation(bundle, key),
+            "attestation": lambda: check_attestation(bundle, key, allow_unattested),
             "inclusion": lambda: check_inclusion(bundle),
             "chain": lambda: check_chain(bundle), "contents": lambda: check_contents(bundle),
             "commitment": lambda: check_commitment(bundle), "deck": lambda: check_deck(bundle),
@@ -349,6 +488,6 @@ def verify(bundle: dict, key: bytes | None = None) -> Result:
             result.outcomes[name] = ("skipped", str(e))
         except Failed as e:
             result.outcomes[name] = ("failed", str(e))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
             result.outcomes[name] = ("failed", f"the bundle cannot be read ({type(e).__name__}: {e})")
     return result

@@ -1,14 +1,28 @@
-"""`banco-verify-bundle FILE [--key KEY]`: exit 0 when no check failed, 1 when one did."""
+"""`banco-verify-bundle FILE [--key KEY] [--json] [--allow-unattested]`."""
 
 from __future__ import annotations
 
 import argparse
 import base64
 import json
+import re
 import sys
 from pathlib import Path
 
-from banco_verifier.checks import verify
+from banco_verifier.checks import read_json, verify
+
+DESCRIPTION = ("Checks a Banco evidence bundle offline. Exit status 0 when no check failed, 1 when"
+               " one did, 2 when the file or the key cannot be read.")
+
+
+def _text(path: Path) -> str:
+    """A file's text as both verifiers read it: UTF-8, a leading byte order mark dropped."""
+    return path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+
+
+# A key given on the command line itself: padded base64 (a house key's is 44 characters).
+# Anything else, or a name a file has, is a file to read the key from.
+BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
 class KeyRefused(ValueError):
@@ -21,20 +35,30 @@ def _key(text: str | None) -> bytes | None:
     if text is None:
         return None
     path = Path(text)
-    if path.exists():
+    if not path.exists() and len(text) % 4 == 0 and BASE64.fullmatch(text):
+        raw = base64.b64decode(text)
+        if len(raw) != 32:
+            raise KeyRefused(f"--key: {text} is no file, and as base64 not an Ed25519 public key"
+                             " (32 bytes)")
+        return raw
+    name = text
+    try:
+        text = _text(path).strip()
+    except FileNotFoundError:
+        raise KeyRefused(f"--key: {name} cannot be read (no such file)") from None
+    except OSError as e:
+        raise KeyRefused(f"--key: {name} cannot be read ({e.strerror or e})") from None
+    except UnicodeDecodeError as e:
+        raise KeyRefused(f"--key: {name} cannot be read ({e})") from None
+    if text.startswith("{"):
         try:
-            text = path.read_text().strip()
-        except (OSError, UnicodeDecodeError) as e:
-            raise KeyRefused(f"--key: {path} cannot be read ({e})") from None
-        if text.startswith("{"):
-            try:
-                published = json.loads(text)
-            except ValueError as e:
-                raise KeyRefused(f"--key: {path} is not JSON ({e})") from None
-            if not isinstance(published, dict) or not isinstance(published.get("public_key"), str):
-                raise KeyRefused(f'--key: {path} has no "public_key" (as Banco\'s'
-                                 " /.well-known/banco-house-key has)") from None
-            text = published["public_key"]
+            published = read_json(text)
+        except ValueError as e:
+            raise KeyRefused(f"--key: {name} is not JSON ({e})") from None
+        if not isinstance(published, dict) or not isinstance(published.get("public_key"), str):
+            raise KeyRefused(f'--key: {name} has no "public_key" (as Banco\'s'
+                             " /.well-known/banco-house-key has)") from None
+        text = published["public_key"]
     try:
         raw = base64.b64decode(text)
     except ValueError:  # binascii.Error
@@ -45,13 +69,17 @@ def _key(text: str | None) -> bytes | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="banco-verify-bundle", description=__doc__)
+    parser = argparse.ArgumentParser(prog="banco-verify-bundle", description=DESCRIPTION)
     parser.add_argument("bundle", type=Path, help="the evidence bundle (JSON)")
     parser.add_argument("--key", help="the house's public key (base64, or a file with it)")
     parser.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    parser.add_argument("--allow-unattested", action="store_true",
+                        help="check a banco-evidence/1 bundle, made before bundles were attested:"
+                             " its attestation is skipped, not failed (its viewer, shown data and"
+                             " summary fields are then its word alone)")
     args = parser.parse_args(argv)
     try:
-        bundle = json.loads(args.bundle.read_bytes())
+        bundle = read_json(_text(args.bundle))
     except (OSError, ValueError) as e:
         print(f"{args.bundle}: cannot be read as JSON ({e})", file=sys.stderr)
         return 2
@@ -60,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyRefused as e:
         print(e, file=sys.stderr)
         return 2
-    result = verify(bundle, key)
+    result = verify(bundle, key, allow_unattested=args.allow_unattested)
     if args.json:
         print(json.dumps({"ok": result.ok, "checks": {k: {"status": s, "detail": d}
                                                        for k, (s, d) in result.outcomes.items()}}))

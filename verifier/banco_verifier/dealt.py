@@ -117,6 +117,9 @@ def _pirate_pairs(events: list[dict], deck: list[str], seats: list[int], shuffle
                 walk.lost_at = e["version"]  # its cards went to the discards unseen
                 return
             pile.discards += d["cards"]
+            if len(pile.discards) > len(deck):  # what is reshuffled and drawn is the deck's
+                raise Mismatch(f"version {e['version']} ({kind}) makes {len(pile.discards)} discards,"
+                               f" more than the deck's {len(deck)} cards")
         else:  # the discards became a new pile, by a shuffle labelled with its number
             number = pile.reshuffles + 1 if d is None else d["reshuffle"]
             expected = shuffle(pile.discards, f"reshuffle-{number}")

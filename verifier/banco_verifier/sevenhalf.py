@@ -13,6 +13,7 @@ from __future__ import annotations
 
 SEVEN_HALF = 15
 BANK = -1
+DECK_SIZE = 40  # both games' deck: four suits of ten
 
 
 def value(game: str, card: str) -> int:
@@ -25,6 +26,9 @@ def value(game: str, card: str) -> int:
 def replay(game: str, events: list[dict]) -> list[str]:
     """What differs between the recorded `HandEnded` and the rules re-played from the hand's
     engine events (`{"type", "data"}`, in order); empty when nothing does."""
+    dealt = sum(1 for e in events if e["type"] == "CardDealt")
+    if dealt > DECK_SIZE:  # the hands are walked card by card: no more than the deck holds
+        return [f"{dealt} cards dealt, the deck holds {DECK_SIZE}"]
     cards: dict[int, list[str]] = {}
     stakes: dict[int, int] = {}
     owner: dict[int, int] = {}

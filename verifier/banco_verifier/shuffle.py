@@ -10,7 +10,8 @@ SUITS_ES = ["o", "c", "e", "b"]
 
 
 def composition(game: str, options: dict) -> list[str] | None:
-    """The unshuffled deck of `game` (its options for Casino pirate); None for a game unknown here."""
+    """The unshuffled deck of `game` (its options for Casino pirate, each count checked in the
+    range the rules allow: `checks.DECK_OPTIONS`); None for a game unknown here."""
     if game == "sette-e-mezzo":
         return [r + s for s in SUITS_FR for r in ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]]
     if game == "siete-y-media":

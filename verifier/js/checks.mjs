@@ -7,6 +7,16 @@ export const CHECKS = ["signature", "attestation", "inclusion", "chain", "conten
 const FORMATS = ["banco-evidence/1", "banco-evidence/2"];
 const ATTESTED = "banco-evidence/2";
 const SEVEN_HALF_GAMES = ["sette-e-mezzo", "siete-y-media"];
+// What each game's rules allow a table (RULES.md, and Banco's games/*/options.py): the players a
+// hand seats and, for Casino pirate, the deck's counts (each a table option: default, lowest,
+// highest). No number read from a bundle sizes what is built or walked until checked against them.
+const PLAYERS = { "sette-e-mezzo": [2, 12], "siete-y-media": [2, 8], "casino-pirate": [2, 8], "pirate-pairs": [2, 8], cassino: [2, 4] };
+const DECK_OPTIONS = { "casino-pirate": { gems: [4, 1, 8], gold_coins: [8, 0, 16], pebbles: [4, 0, 16], skeletons: [2, 0, 8] } };
+// How deep a bundle, or a stored text in it, may nest: Banco's go 8 levels deep. Deeper is no
+// bundle, refused alike by both verifiers (and read by no recursion that could overflow).
+export const MAX_DEPTH = 64;
+// The most events a log holds here: a count both languages read exactly (2 ** 53 - 1).
+const MAX_EVENTS = Number.MAX_SAFE_INTEGER;
 
 class Failed extends Error {}
 class Skipped extends Error {}
@@ -18,7 +28,42 @@ const sha256 = (...parts) => {
 };
 const utf8 = (s) => Buffer.from(s, "utf8");
 const hex = (s) => Buffer.from(s, "hex");
-const parsed = (e) => (e.canonical == null ? null : JSON.parse(e.canonical));
+// Whether `value` nests more than MAX_DEPTH levels of arrays and objects (walked without recursion).
+export function tooDeep(value) {
+  const stack = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop();
+    if (item !== null && typeof item === "object") {
+      if (depth === MAX_DEPTH) return true;
+      for (const v of Object.values(item)) stack.push([v, depth + 1]);
+    }
+  }
+  return false;
+}
+
+// Whether `value` holds a number JSON.parse read as Infinity: one past a double's range.
+function tooLarge(value) {
+  const stack = [value];
+  while (stack.length) {
+    const item = stack.pop();
+    if (typeof item === "number" && !Number.isFinite(item)) return true;
+    if (item !== null && typeof item === "object") for (const v of Object.values(item)) stack.push(v);
+  }
+  return false;
+}
+
+// JSON as both verifiers read it: without a number past a double's range (JSON.parse knows no
+// NaN or Infinity), nested at most MAX_DEPTH levels; a SyntaxError otherwise.
+export function readJson(text) {
+  const value = JSON.parse(text);
+  if (tooDeep(value)) throw new SyntaxError(`nested deeper than ${MAX_DEPTH} levels`);
+  if (tooLarge(value)) throw new SyntaxError("a number beyond what a double holds");
+  return value;
+}
+
+// A whole number as JSON gives it; null for anything else.
+const whole = (v) => (typeof v === "number" && Number.isInteger(v) ? v : null);
+const parsed = (e) => (e.canonical == null ? null : readJson(e.canonical));
 // JSON values compared by content, object keys in any order (Python's == on dicts).
 const same = (a, b) => {
   if (a === b) return true;
@@ -66,6 +111,8 @@ export function included(leaf, index, size, path, root) {
 
 // --- decks from seeds (docs/fair-decks.md) -----------------------------------------------------
 const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+// The unshuffled deck of `game` (its options for Casino pirate, each count checked in the range
+// the rules allow: DECK_OPTIONS); null for a game unknown here.
 export function composition(game, options) {
   const fr = ["s", "h", "d", "c"], es = ["o", "c", "e", "b"];
   const deck = (ranks, suits) => suits.flatMap((s) => ranks.map((r) => r + s));
@@ -112,7 +159,7 @@ export function shuffle(cards, serverSeed, playerSeeds, label = "deck") {
 }
 
 // --- the 7½ family (see banco_verifier/sevenhalf.py for the rules as read) ---------------------
-const BANK = -1, SEVEN_HALF = 15;
+const BANK = -1, SEVEN_HALF = 15, DECK_SIZE = 40; // both games' deck: four suits of ten
 function value(game, card) {
   const rank = card.slice(0, -1);
   if (game === "sette-e-mezzo") return ["J", "Q", "K"].includes(rank) ? 1 : rank === "A" ? 2 : 2 * Number(rank);
@@ -120,6 +167,9 @@ function value(game, card) {
 }
 
 export function replaySevenHalf(game, events) {
+  const dealt = events.filter((e) => e.type === "CardDealt").length;
+  // The hands are walked card by card: no more than the deck holds.
+  if (dealt > DECK_SIZE) return [`${dealt} cards dealt, the deck holds ${DECK_SIZE}`];
   const cards = new Map(), stakes = new Map(), owner = new Map(), balances = new Map(), turned = new Set();
   let options = {}, banker = null, ended = null;
   for (const { type, data: d } of events) {
@@ -209,7 +259,7 @@ function checkSignature(bundle, key) {
   let ok = false;
   try { ok = edVerify(null, utf8(signed.statement), publicKey, Buffer.from(signed.signature, "base64")); } catch { ok = false; }
   if (!ok) throw new Failed("the checkpoint's signature does not verify");
-  const statement = JSON.parse(signed.statement);
+  const statement = readJson(signed.statement);
   if (statement.format !== "banco-checkpoint/1") throw new Failed("the signed text is not a banco-checkpoint/1 statement");
   const pinned = key ? "" : " (key not pinned: compare it with the house's published key)";
   return `checkpoint ${statement.id} signed by ${sha256(embedded).toString("hex").slice(0, 16)}${pinned}`;
@@ -239,10 +289,29 @@ export function attestationText(bundle) {
   return utf8(canonicalJson({ ...bundle, attestation }));
 }
 
+// What the bundle carries that only a banco-evidence/2 bundle has: its attestation, the version
+// an inclusion proof names.
+function attestedOnly(bundle) {
+  const found = Object.hasOwn(bundle, "attestation") ? ["an attestation"] : [];
+  const inclusion = bundle.inclusion, isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (isObject(inclusion) && Object.values(inclusion).some((p) => isObject(p) && Object.hasOwn(p, "version"))) {
+    found.push("inclusion proofs naming a version");
+  }
+  return found;
+}
+
 // The house signed the whole bundle: the viewer, what withheld events show, the summary fields,
-// each event's time and place, none of which a chain link covers.
-function checkAttestation(bundle, key) {
+// each event's time and place, none of which a chain link covers. A bundle of the former format
+// (made before attestation) is checked only when allowUnattested.
+function checkAttestation(bundle, key, allowUnattested = false) {
   if (bundle.format !== ATTESTED) {
+    const carried = attestedOnly(bundle);
+    if (carried.length) {
+      throw new Failed(`a ${bundle.format} bundle with ${carried.join(" and ")}, which only ${ATTESTED} has: an attested bundle relabelled`);
+    }
+    if (!allowUnattested) {
+      throw new Failed(`a ${bundle.format} bundle, not attested: its viewer, shown data and summary fields are the bundle's word alone (--allow-unattested checks one made before attestation)`);
+    }
     throw new Skipped(`a ${bundle.format} bundle is not attested: its viewer, shown data and summary fields are the bundle's word alone`);
   }
   const attestation = bundle.attestation;
@@ -273,12 +342,22 @@ function proven(bundle) {
 }
 
 function checkInclusion(bundle) {
-  const statement = JSON.parse(bundle.checkpoint.statement), root = hex(statement.root);
+  const statement = readJson(bundle.checkpoint.statement), root = hex(statement.root);
   for (const [name, event] of [["last_event", proven(bundle)], ["table_created", bundle.table_created]]) {
     const proof = bundle.inclusion[name];
     if (event.canonical == null) throw new Failed(`${name}: its stored text is withheld, nothing to prove`);
     if (proof.tree_size !== statement.events) throw new Failed(`${name}: proved to a tree of ${proof.tree_size}, the checkpoint has ${statement.events}`);
-    if (!included(leafHash(event), proof.leaf_index, proof.tree_size, proof.path.map(hex), root)) {
+    const size = whole(proof.tree_size), index = whole(proof.leaf_index);
+    if (size === null || !(size >= 1 && size <= MAX_EVENTS)) throw new Failed(`${name}: tree_size ${canonicalJson(proof.tree_size)} is not a count of events`);
+    if (index === null || !(index >= 0 && index < size)) {
+      throw new Failed(`${name}: leaf_index ${canonicalJson(proof.leaf_index)} is not a place in a tree of ${size} events`);
+    }
+    // RFC 9162 §2.1.3: a leaf's audit path has a hash a level, at most ceil(log2(size)).
+    const levels = size === 1 ? 0 : (size - 1).toString(2).length;
+    if (!Array.isArray(proof.path) || proof.path.length > levels) {
+      throw new Failed(`${name}: its path is not a list of at most ${levels} hashes, as a proof in a tree of ${size} events is`);
+    }
+    if (!included(leafHash(event), index, size, proof.path.map(hex), root)) {
       throw new Failed(`${name}: the inclusion proof does not lead to the signed root`);
     }
   }
@@ -357,13 +436,42 @@ function checkCommitment(bundle) {
   return `SHA-256(seed) = ${computed.slice(0, 16)}...`;
 }
 
+// The options that size the deck of `game`, each a whole number in the range its rules allow
+// (the game's default when absent): a count from the bundle builds nothing unchecked.
+function deckOptions(game, options) {
+  const counts = DECK_OPTIONS[game] ?? {};
+  if (Object.keys(counts).length && (options === null || typeof options !== "object" || Array.isArray(options))) {
+    throw new Failed("options: not an object");
+  }
+  const out = {};
+  for (const [name, [byDefault, low, high]] of Object.entries(counts)) {
+    const value = Object.hasOwn(options, name) ? options[name] : byDefault, n = whole(value);
+    if (n === null || !(n >= low && n <= high)) throw new Failed(`options.${name} ${canonicalJson(value)} is outside the game's range ${low}-${high}`);
+    out[name] = n;
+  }
+  return out;
+}
+
+// `seats` (HandBegan's, or the opening event's when shown) as many as the game seats.
+function seated(game, where, seats) {
+  if (seats == null && where !== "HandBegan") return;
+  const [low, high] = PLAYERS[game];
+  if (!Array.isArray(seats) || !(seats.length >= low && seats.length <= high)) {
+    const count = Array.isArray(seats) ? seats.length : canonicalJson(seats ?? null);
+    throw new Failed(`${where} seats ${count} players, the game seats ${low}-${high}`);
+  }
+}
+
 function checkDeck(bundle) {
   const seed = serverSeed(bundle);
   if (seed == null) throw unrevealed(bundle);
   const games = gameEvents(bundle), began = stored(bundle, "HandBegan"), opening = games[0];
   const options = opening?.data?.options ?? bundle.options;
-  const unshuffled = composition(bundle.game, options);
+  const unshuffled = composition(bundle.game, deckOptions(bundle.game, options));
   if (unshuffled == null) throw new Skipped(`no deck of ${bundle.game} is known here`);
+  // The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
+  const shownSeats = opening?.data?.seats;
+  for (const [where, listed] of [["HandBegan", began.seats], ["the opening event", shownSeats]]) seated(bundle.game, where, listed);
   const playerSeeds = began.seats.map((s) => s.seed || "");
   const deck = shuffle(unshuffled, seed, playerSeeds);
   const said = [];
@@ -372,8 +480,7 @@ function checkDeck(bundle) {
     if (!same(recorded, deck)) throw new Failed("the recorded deck order is not the one the seeds give");
     said.push(`${deck.length} cards in the order the seeds give`);
   }
-  // The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
-  const seats = (opening?.data?.seats ?? began.seats).map((s) => s.seat);
+  const seats = (shownSeats || began.seats).map((s) => s.seat);
   let walked;
   try {
     walked = walk(bundle.game, games, unshuffled, seats, (cards, label) => shuffle(cards, seed, playerSeeds, label));
@@ -402,12 +509,16 @@ function checkReplay(bundle) {
   return "totals, outcomes and payouts as the rules give them";
 }
 
-export function verify(bundle, key = null) {
+// Every check; `key` the house's public key (32 bytes) when pinned. A bundle of the former format
+// banco-evidence/1, which has no attestation, fails it unless `allowUnattested` (then its
+// attestation is skipped, the rest checked).
+export function verify(bundle, key = null, { allowUnattested = false } = {}) {
   const outcomes = {};
+  if (tooDeep(bundle)) return { ok: false, outcomes: { format: ["failed", `nested deeper than ${MAX_DEPTH} levels`] } };
   if (bundle === null || typeof bundle !== "object" || !FORMATS.includes(bundle.format)) {
     return { ok: false, outcomes: { format: ["failed", `not a ${FORMATS.join(" or ")} bundle`] } };
   }
-  const runs = { signature: () => checkSignature(bundle, key), attestation: () => checkAttestation(bundle, key),
+  const runs = { signature: () => checkSignature(bundle, key), attestation: () => checkAttestation(bundle, key, allowUnattested),
     inclusion: () => checkInclusion(bundle),
     chain: () => checkChain(bundle), contents: () => checkContents(bundle), commitment: () => checkCommitment(bundle),
     deck: () => checkDeck(bundle), replay: () => checkReplay(bundle) };

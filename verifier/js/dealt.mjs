@@ -82,6 +82,10 @@ function piratePairs(events, deck, seats, shuffle, walk) {
     } else if (kind === "PlayerEliminated") {
       if (d == null) { walk.lost_at = e.version; return; } // its cards went to the discards unseen
       pile.discards.push(...d.cards);
+      // What is reshuffled and drawn is the deck's.
+      if (pile.discards.length > deck.length) {
+        throw new Mismatch(`version ${e.version} (${kind}) makes ${pile.discards.length} discards, more than the deck's ${deck.length} cards`);
+      }
     } else { // the discards became a new pile, by a shuffle labelled with its number
       const number = d == null ? pile.reshuffles + 1 : d.reshuffle;
       const expected = shuffle(pile.discards, `reshuffle-${number}`);

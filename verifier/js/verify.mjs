@@ -1,42 +1,72 @@
 #!/usr/bin/env node
-// banco-verify-bundle FILE [--key KEY] [--json]: exit 0 when no check failed, 1 when one did.
+// banco-verify-bundle FILE [--key KEY] [--json] [--allow-unattested]: checks a Banco evidence
+// bundle offline. Exit status 0 when no check failed, 1 when one did, 2 when the file or the key
+// cannot be read.
 import { existsSync, readFileSync } from "node:fs";
-import { verify } from "./checks.mjs";
+import { readJson, verify } from "./checks.mjs";
+
+const USAGE = "usage: banco-verify-bundle FILE [--key BASE64|FILE] [--json] [--allow-unattested]";
+const HELP = `${USAGE}
+
+Checks a Banco evidence bundle offline. Exit status 0 when no check failed, 1 when one did,
+2 when the file or the key cannot be read.
+
+  FILE                the evidence bundle (JSON)
+  --key KEY           the house's public key (base64, or a file with it)
+  --json              print the outcomes as JSON
+  --allow-unattested  check a banco-evidence/1 bundle, made before bundles were attested: its
+                      attestation is skipped, not failed (its viewer, shown data and summary
+                      fields are then its word alone)
+  -h, --help          show this help`;
 
 const args = process.argv.slice(2);
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(HELP);
+  process.exit(0);
+}
 const flag = (name) => { const i = args.indexOf(name); return i < 0 ? null : args.splice(i, 2)[1]; };
-const asJson = args.includes("--json") && args.splice(args.indexOf("--json"), 1);
+const switched = (name) => args.includes(name) && args.splice(args.indexOf(name), 1).length > 0;
+const asJson = switched("--json"), allowUnattested = switched("--allow-unattested");
 let keyText = flag("--key");
 if (args.length !== 1) {
-  console.error("usage: banco-verify-bundle FILE [--key BASE64|FILE] [--json]");
+  console.error(USAGE);
   process.exit(2);
 }
+// A file's text as both verifiers read it: UTF-8 (invalid bytes refused, not replaced), a leading
+// byte order mark dropped.
+const text = (path) => new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(readFileSync(path)).replace(/^\uFEFF/, "");
+// An error's message on one line (V8's JSON errors quote the text around the fault, newlines and all).
+const said = (e) => e.message.replace(/\s+/g, " ");
 const refuse = (why) => { console.error(`--key: ${why}`); process.exit(2); };
+// A key given on the command line itself: padded base64 (a house key's is 44 characters).
+// Anything else, or a name a file has, is a file to read the key from.
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 let key = null;
-if (keyText != null) {
-  if (existsSync(keyText)) {
-    const path = keyText;
-    try { keyText = readFileSync(path, "utf8").trim(); } catch (e) { refuse(`${path} cannot be read (${e.message})`); }
-    if (keyText.startsWith("{")) {
-      let published;
-      try { published = JSON.parse(keyText); } catch (e) { refuse(`${path} is not JSON (${e.message})`); }
-      if (published === null || typeof published !== "object" || typeof published.public_key !== "string") {
-        refuse(`${path} has no "public_key" (as Banco's /.well-known/banco-house-key has)`);
-      }
-      keyText = published.public_key;
+if (keyText != null && !existsSync(keyText) && keyText.length % 4 === 0 && BASE64.test(keyText)) {
+  key = Buffer.from(keyText, "base64");
+  if (key.length !== 32) refuse(`${keyText} is no file, and as base64 not an Ed25519 public key (32 bytes)`);
+} else if (keyText != null) {
+  const path = keyText;
+  try { keyText = text(path).trim(); } catch (e) { refuse(`${path} cannot be read (${e.code === "ENOENT" ? "no such file" : said(e)})`); }
+  if (keyText.startsWith("{")) {
+    let published;
+    try { published = readJson(keyText); } catch (e) { refuse(`${path} is not JSON (${said(e)})`); }
+    if (published === null || typeof published !== "object" || typeof published.public_key !== "string") {
+      refuse(`${path} has no "public_key" (as Banco's /.well-known/banco-house-key has)`);
     }
+    keyText = published.public_key;
   }
   key = Buffer.from(keyText, "base64");
   if (key.length !== 32) refuse("an Ed25519 public key is 32 bytes");
 }
 let bundle;
 try {
-  bundle = JSON.parse(readFileSync(args[0], "utf8"));
+  bundle = readJson(text(args[0]));
 } catch (e) {
-  console.error(`${args[0]}: cannot be read as JSON (${e.message})`);
+  console.error(`${args[0]}: cannot be read as JSON (${said(e)})`);
   process.exit(2);
 }
-const { ok, outcomes } = verify(bundle, key);
+const { ok, outcomes } = verify(bundle, key, { allowUnattested });
 if (asJson) {
   console.log(JSON.stringify({ ok, checks: Object.fromEntries(Object.entries(outcomes).map(([k, [status, detail]]) => [k, { status, detail }])) }));
 } else {
