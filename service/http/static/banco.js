@@ -363,10 +363,24 @@ export function saveBlob(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+// Text a person gave (a player's, an auditor's or a key's name, a dispute's reason) as the pages
+// write it amid their own words: a name that holds right-to-left letters or bidi controls
+// ("Mallory\u202e", an unclosed RIGHT-TO-LEFT OVERRIDE) is set between FIRST STRONG ISOLATE and
+// POP DIRECTIONAL ISOLATE, so that it is drawn on its own and cannot reorder the words around
+// it ("Seat 1 · Mallory · meneur" stays so; the isolate's end closes any override left open
+// inside). A name of left-to-right letters, digits and punctuation alone cannot move its
+// neighbours, and stays as typed. Used for every such text shown, in text and in labels alike.
+const BIDI = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]|[\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+export function isolate(text) {
+  if (text === null || text === undefined) return text;
+  const s = String(text);
+  return BIDI.test(s) ? `\u2068${s}\u2069` : s;
+}
+
 // A player's name as the pages write it: an erased player's name is gone for good (the API gives
 // null), so he is named as such, never "null".
 export function playerName(player) {
-  return player.erased || player.name === null || player.name === undefined ? "an erased player" : player.name;
+  return player.erased || player.name === null || player.name === undefined ? "an erased player" : isolate(player.name);
 }
 
 // An amount of treasure (an integer), with thousands grouped: 12,345.
@@ -399,7 +413,7 @@ export async function header() {
     link.hidden = !(who && link.dataset.role.split(" ").includes(who.role));
   }
   if (who) {
-    name.textContent = `Signed in as ${who.name ? who.name + " " : ""}(${who.role}${who.role === "operator" ? "" : " " + who.id})`;
+    name.textContent = `Signed in as ${who.name ? isolate(who.name) + " " : ""}(${who.role}${who.role === "operator" ? "" : " " + who.id})`;
   } else {
     name.textContent = "Not signed in";
   }

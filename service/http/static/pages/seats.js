@@ -2,7 +2,7 @@
 // its player sits; the seat number is the hand's order, which the API's turn and actions name),
 // and for a signed-in player the free seats to take with a buy-in, or his own to leave between
 // hands.
-import { api, el, money, showProblem } from "../banco.js";
+import { api, el, isolate, money, showProblem } from "../banco.js";
 
 // The number a person reads for `seat` (the API's place in the hand's order, from 0): the chair
 // its player sits in, counted from 1 as the seats table counts them; where the page knows no
@@ -16,7 +16,7 @@ export function seatNumber(table, seat) {
 function occupant(table, seat) {
   const s = (table.seats || []).find((x) => x.seat === seat);
   if (!s || !("name" in s)) return null;
-  return s.name === null || s.name === undefined ? "erased" : s.name;
+  return s.name === null || s.name === undefined ? "erased" : isolate(s.name);
 }
 
 // A seat for a heading or a label: "Seat 2 · Ada (you)" ("Seat 2" where the player is unknown).
@@ -35,15 +35,15 @@ export function seatRef(table, seat) {
 export function seatName(table, seat) {
   const s = table.seats.find((x) => x.seat === seat);
   if (!s) return `seat ${seatNumber(table, seat)}`;
-  return s.name === null || s.name === undefined ? "an erased player" : s.name;
+  return s.name === null || s.name === undefined ? "an erased player" : isolate(s.name);
 }
 
 // A seat's player cell: his name (or "erased"), his id on hover, and whether he is you.
 export function playerCell(table, s, who) {
-  const name = s.name === null || s.name === undefined ? "erased" : s.name;
+  const name = s.name === null || s.name === undefined ? "erased" : isolate(s.name);
   return [el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, title: s.player_id,
     class: s.name === null ? "muted" : null }, name),
-  s.seat === table.you ? ` (you${who && who.name && who.name !== s.name ? `, ${who.name}` : ""})` : ""];
+  s.seat === table.you ? ` (you${who && who.name && who.name !== s.name ? `, ${isolate(who.name)}` : ""})` : ""];
 }
 
 const games = {}; // GET /v1/games/{name}, once per page

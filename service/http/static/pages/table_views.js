@@ -2,7 +2,7 @@
 // the totals in display form and the results. Only what GET /v1/tables/{id} showed the
 // signed-in token; a card it hid (null) is drawn face down.
 // Seats are named as the seats table numbers them (seats.js): the API's 0-based seats never show.
-import { card, describeCard, el, money } from "../banco.js";
+import { card, describeCard, el, isolate, money } from "../banco.js";
 import { seatNumber, seatRef, seatTitle } from "./seats.js";
 
 const DECKS = { "sette-e-mezzo": "french", "siete-y-media": "spanish", cassino: "french" };
@@ -230,7 +230,7 @@ export function accountName(table, account, players = []) {
     const s = table.seats.find((x) => x.player_id === who);
     if (s) return seatRef(table, s.seat);
     const was = players.find((x) => x.player_id === who);
-    if (was) return `the seat of ${was.name === null || was.name === undefined ? "an erased player" : was.name}`;
+    if (was) return `the seat of ${was.name === null || was.name === undefined ? "an erased player" : isolate(was.name)}`;
     return `the seat of ${who}`;
   }
   if (kind === "escrow") return "escrow";
