@@ -100,16 +100,31 @@ export function seatOffer(table, who, changed) {
       const amount = el("input", { id: "buy-in", name: "buy_in", type: "number", inputmode: "numeric", step: 1,
         min: fixed ?? 1, max: fixed ?? wallet.balance, required: true, readonly: fixed !== null,
         value: fixed ?? Math.min(50, wallet.balance) });
+      // Age and seed are the API's optional join fields, sent only when filled: the age settles
+      // who is oldest (Casino pirate's first meneur, Pirate pairs' ties), the seed is mixed
+      // into every shuffle of the table (RULES.md, "Fair decks").
+      const age = el("input", { id: "seat-age", name: "age", type: "number", inputmode: "numeric", step: 1,
+        min: 0, max: 150, "aria-describedby": "seat-age-help" });
+      const seed = el("input", { id: "seat-seed", name: "seed", type: "text", maxlength: 200, autocomplete: "off",
+        spellcheck: "false", "aria-describedby": "seat-seed-help" });
       const go = el("button", { type: "submit" }, "Sit down");
       const form = el("form", { class: "filters", "aria-label": "Take a seat" },
-        el("div", { class: "field" }, el("label", { for: "buy-in" }, fixed !== null ? "Buy-in (fixed by the table)" : "Buy-in"), amount), go);
+        el("div", { class: "field" }, el("label", { for: "buy-in" }, fixed !== null ? "Buy-in (fixed by the table)" : "Buy-in"), amount),
+        el("div", { class: "field" }, el("label", { for: "seat-age" }, "Age (0–150, optional)"), age,
+          el("span", { class: "help", id: "seat-age-help" }, "The oldest player is Casino pirate's first meneur and wins Pirate pairs' ties.")),
+        el("div", { class: "field" }, el("label", { for: "seat-seed" }, "Seed (up to 200 characters, optional)"), seed,
+          el("span", { class: "help", id: "seat-seed-help" }, "Your own text, mixed into every shuffle; shown to the table once a hand settles: put nothing personal in it.")),
+        go);
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
         if (!form.reportValidity()) return;
         go.disabled = true;
         showProblem(problem, null);
+        const body = fixed !== null ? {} : { buy_in: Number(amount.value) };
+        if (age.value !== "") body.age = Number(age.value);
+        if (seed.value !== "") body.seed = seed.value;
         try {
-          await api(base, { method: "POST", json: fixed !== null ? {} : { buy_in: Number(amount.value) } });
+          await api(base, { method: "POST", json: body });
           await changed();
         } catch (err) {
           go.disabled = false;
