@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.pages.conftest import Api, Player, Served, signed_in
+from tests.pages.conftest import Api, Player, Served, signed_in, until
 
 # Set to a folder to keep screenshots of the pages the tests go through, to look at them.
 SHOTS = os.environ.get("BANCO_PAGE_SHOTS")
@@ -539,3 +539,95 @@ def test_a_finished_games_winner_is_named_by_seat_and_name(api, page):
     page.keyboard.press("End")
     expect(felt).to_contain_text(f"Winner: seat {winner + 1} ({seat['name']})")
     expect(felt).not_to_contain_text("you")
+
+
+def short_streams(pg: Any) -> None:
+    """The page's stream ended by the server after a second (the page then resumes it): what the
+    server says of the token reaches the page at once, not at a stream's usual end."""
+    pg.route("**/stream?*", lambda route: route.continue_(url=route.request.url + "&timeout=1"))
+
+
+def test_a_revoked_token_signs_the_table_page_out_and_offers_to_sign_in_again(api, page):
+    """Eve's token revoked while her table was open: her page said "Live updates interrupted
+    (unknown or revoked token); reconnecting…" and never did, the header still had her signed in
+    and her moves stayed live until a click gave "401 unauthorized". A 401 is a sign-out now."""
+    eve, bob = api.new_player("Eve", deposit=100), api.new_player("Bob", deposit=100)
+    table, _ = seated(api, "pirate-pairs", [eve, bob])
+    api.post(f"/v1/tables/{table}/hands")
+    signed_in(page, eve.token)
+    short_streams(page)
+    page.goto(f"/tables/{table}")
+    expect(page.locator("#live")).to_contain_text("Live")
+    expect(moves(page).first).to_be_enabled()
+    api.call("DELETE", f"/v1/players/{eve.id}/token")
+    expect(page.locator("#signed-out")).to_contain_text("Your token no longer works")
+    expect(page.locator("#who-name")).to_have_text("Signed out: your token no longer works")
+    expect(page.get_by_role("button", name="Sign out")).to_be_hidden()
+    expect(moves(page)).to_have_count(0)
+    expect(page.get_by_role("button", name="Deal the next hand")).to_have_count(0)
+    expect(page.locator("main")).not_to_contain_text("reconnecting")
+    assert page.evaluate("() => sessionStorage.getItem('banco.token')") is None
+    # A new token, signed in with on the same page: the table and her moves are back, live.
+    fresh = api.post(f"/v1/players/{eve.id}/token")["token"]
+    page.get_by_label("Token").fill(fresh)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator("#who-name")).to_contain_text("Signed in as Eve")
+    expect(page.locator("#live")).to_contain_text("Live")
+    expect(moves(page).first).to_be_enabled()
+    moves(page).first.click()
+    expect(page.locator("#table-version")).to_have_text(
+        str(api.get(f"/v1/tables/{table}", token=fresh)["version"]))
+
+
+def test_a_lost_connection_is_no_longer_said_once_banco_answers_again(api, page):
+    """A move tried offline showed "unreachable: Banco cannot be reached" under the turn, and it
+    stayed there after the connection came back, the stream live again, until the table next
+    changed. It goes as soon as Banco answers: here the table does not change at all."""
+    table, (ada, _) = seated(api, "pirate-pairs")
+    api.post(f"/v1/tables/{table}/hands")
+    signed_in(page, ada.token)
+    page.goto(f"/tables/{table}")
+    expect(page.locator("#live")).to_contain_text("Live")
+    before = api.get(f"/v1/tables/{table}", token=ada.token)["version"]
+    shows_version(page, before)
+    # Offline; and the move surely never reaches Banco (an emulated cut may let a request out).
+    lost = f"**/v1/tables/{table}/actions"
+    page.route(lost, lambda route: route.abort("internetdisconnected"))
+    page.context.set_offline(True)
+    moves(page).first.click()
+    problem = page.get_by_role("alert")
+    expect(problem).to_contain_text("unreachable")
+    page.unroute(lost)
+    page.context.set_offline(False)
+    expect(problem).to_have_count(0, timeout=15000)
+    expect(page.locator("#live")).to_contain_text("Live: this page follows")
+    assert api.get(f"/v1/tables/{table}", token=ada.token)["version"] == before
+    shows_version(page, before)
+    expect(moves(page).first).to_be_enabled()
+
+
+def test_a_move_in_flight_is_said_and_busy_until_its_answer(api, page):
+    """On a slow network a move only turned its controls grey for seconds. While it is out the
+    panel is aria-busy and the page says "Sending your move…"; both go with the answer."""
+    table, (ada, _) = seated(api, "pirate-pairs")
+    api.post(f"/v1/tables/{table}/hands")
+    signed_in(page, ada.token)
+    page.goto(f"/tables/{table}")
+    expect(page.locator("#live")).to_contain_text("Live")
+    before = api.get(f"/v1/tables/{table}", token=ada.token)["version"]
+    held: list[Any] = []
+    page.route(f"**/v1/tables/{table}/actions", lambda route: held.append(route))  # held: let go below
+    panel = page.locator("section.actions-panel")
+    status = page.get_by_role("status").filter(has_text="Sending")
+    expect(panel).not_to_have_attribute("aria-busy", "true")
+    moves(page).first.click()
+    expect(status).to_have_text("Sending your move…")
+    expect(panel).to_have_attribute("aria-busy", "true")
+    expect(moves(page).first).to_be_disabled()
+    until(page, "() => true")  # the route handler runs while this thread waits in Playwright
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#table-version")).not_to_have_text(str(before))
+    expect(page.locator("#sending")).to_be_hidden()
+    expect(page.locator("#sending")).to_have_text("")
+    expect(panel).not_to_have_attribute("aria-busy", "true")
