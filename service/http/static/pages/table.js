@@ -288,6 +288,12 @@ function actionsPanel(table) {
     el("ul", { class: "action-list", "aria-labelledby": "your-move" }, items)];
 }
 
+// Whether the hand's page shows its replay to this token: auditors at once, its players and the
+// operator once it is settled (before, the page would only say it is not yet).
+function replayable(hand) {
+  return hand.status === "settled" || !!(who && who.role === "auditor");
+}
+
 function render(table) {
   // A slower read must not take the place of a newer table.
   if (shown && table.version < shown.version) return;
@@ -306,8 +312,8 @@ function render(table) {
   fill(parts.facts,
     el("span", { class: ["badge", table.status] }, table.status),
     table.variant ? el("span", { title: `variant ${table.variant}` }, `Variant: ${variantText(table.variant)}`) : null,
-    hand ? el("span", {}, "Hand ", el("a", { href: `/hands/${encodeURIComponent(hand.id)}` }, `#${hand.number}`),
-      ` (${hand.status})`) : el("span", {}, "No hand yet"),
+    hand ? el("span", {}, "Hand ", replayable(hand) ? el("a", { href: `/hands/${encodeURIComponent(hand.id)}` }, `#${hand.number}`)
+      : `#${hand.number}`, ` (${hand.status})`) : el("span", {}, "No hand yet"),
     el("span", {}, "Version ", el("span", { id: "table-version", class: "mono" }, String(table.version))),
     table.you !== null ? el("span", {}, `You sit in seat ${seatNumber(table, table.you)}`) : null);
   parts.turnText.textContent = turnText(table);
