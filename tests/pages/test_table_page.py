@@ -5,6 +5,7 @@ player may not see."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.games.test_sevenhalf_properties import concrete
 from tests.pages.conftest import Api, Player, Served, signed_in, until
 
 # Set to a folder to keep screenshots of the pages the tests go through, to look at them.
@@ -531,6 +533,12 @@ def test_a_finished_games_winner_is_named_by_seat_and_name(api, page):
     paid = page.locator("dd[data-money='settlement']")
     expect(paid).to_contain_text(f"the pot → the seat of {seat['name']}")
     expect(paid).not_to_contain_text(winner_player.id)
+    # And it says how the game ended: the winner, and what each seat took home.
+    ended = page.get_by_role("region", name="How the game ended")
+    expect(ended.locator("#table-end-winner")).to_have_text(
+        f"Winner: seat {winner + 1} ({seat['name']}, you), the last pirate in, who took the pot of"
+        f" {last['pot']}.")
+    cash_outs_shown(page, api, hand["table_id"], {s["player_id"]: s["name"] for s in hand["seats"]})
 
     page.get_by_role("button", name="Sign out").click()
     signed_in(page, other.token)
@@ -631,3 +639,79 @@ def test_a_move_in_flight_is_said_and_busy_until_its_answer(api, page):
     expect(page.locator("#sending")).to_be_hidden()
     expect(page.locator("#sending")).to_have_text("")
     expect(panel).not_to_have_attribute("aria-busy", "true")
+
+
+def cash_outs_shown(pg: Any, api: Api, table: str, names: dict[str, str]) -> list[dict[str, Any]]:
+    """The over table's page lists each seat's cash-out (its PlayerLeft at the table's end) by
+    its player's name, and its seats table says the seats were cashed out; the cash-outs."""
+    events = api.get(f"/v1/tables/{table}/events?after=0&limit=1000")["items"]
+    end = next(i for i, e in enumerate(events) if e["type"] == "TableEnded")
+    left = [e["data"] for e in events[:end] if e["type"] == "PlayerLeft"][-len(names):]
+    rows = pg.get_by_role("table", name="What each seat took home").locator("tbody tr")
+    expect(rows).to_have_count(len(left))
+    for n, gone in enumerate(left):
+        expect(rows.nth(n).locator("td").first).to_contain_text(names[gone["player_id"]])
+        expect(rows.nth(n).locator("td.cash-out")).to_have_text(f"{gone['cash_out']:,}")
+    expect(pg.locator("table.seats tbody")).to_have_text("The seats were cashed out when the table ended.")
+    expect(pg.locator("table.seats")).not_to_contain_text("Nobody is seated yet")
+    return left
+
+
+def play_the_game(api: Api, table: str, players: list[Player], rng: random.Random) -> dict[str, Any]:
+    """Deal and play hands (random legal moves over the API) until the table is over."""
+    for _ in range(300):
+        t = settled(api, table)
+        if t["status"] == "over":
+            return t
+        api.post(f"/v1/tables/{table}/hands")
+        for _ in range(3000):
+            views = [(p, api.get(f"/v1/tables/{table}", token=p.token)) for p in players]
+            if views[0][1]["status"] != "playing":
+                break
+            mine = [(p, v) for p, v in views if v["legal_actions"]]
+            if mine:
+                p, v = rng.choice(mine)
+                api.call("POST", f"/v1/tables/{table}/actions", token=p.token,
+                         json=concrete(rng.choice(v["legal_actions"]), rng),
+                         headers={"If-Match": f'"{v["version"]}"'})
+    raise AssertionError("the game never ended")
+
+
+@pytest.mark.parametrize("game", ["cassino", "sette-e-mezzo"])
+def test_an_over_tables_page_says_who_won_and_what_each_seat_took_home(api, page, game):
+    """Once a game ended, every player's page said only "The table is over.", its felt that the
+    cards had left, and its seats table "Nobody is seated yet." It now says how the game ended:
+    Cassino's winning side and final score, and for every game each seat's cash-out."""
+    ada, bob = api.new_player("Ada", deposit=100), api.new_player("Bob", deposit=100)
+    options = {"stake": 10} if game == "cassino" else {"max_bet": 3}
+    table, _ = seated(api, game, [ada, bob], buy_in=50 if game == "cassino" else 3, **options)
+    over = play_the_game(api, table, [ada, bob], random.Random(7))
+    assert over["status"] == "over" and over["seats"] == []
+    names = {ada.id: "Ada", bob.id: "Bob"}
+    signed_in(page, bob.token)
+    page.goto(f"/tables/{table}")
+    expect(page.locator("#turn-text")).to_have_text("The table is over.")
+    ended = page.get_by_role("region", name="How the game ended")
+    expect(ended.locator("#table-end-why")).to_have_text("The game is over: it was played to its end.")
+    left = cash_outs_shown(page, api, table, names)
+    assert sum(gone["cash_out"] for gone in left) == (100 if game == "cassino" else 6)
+    expect(ended.locator("tr.yours")).to_contain_text("Bob (you)")
+    hand = api.get(f"/v1/hands/{over['hand']['id']}", token=bob.token)
+    seat_of = {s["player_id"]: s["seat"] for s in hand["seats"]}
+
+    def ref(player_id: str) -> str:
+        return f"seat {seat_of[player_id] + 1} ({names[player_id]}{', you' if player_id == bob.id else ''})"
+
+    by_seat = {s["seat"]: s["player_id"] for s in hand["seats"]}
+    if game == "cassino":
+        events = api.get(f"/v1/tables/{table}/events?after=0&limit=1000", token=bob.token)["items"]
+        scored = [e["data"] for e in events if e["type"] == "RoundScored"][-1]
+        won = scored["winner"]
+        expect(ended.locator("#table-end-winner")).to_have_text(
+            f"Winner: {ref(by_seat[won])}, with {scored['totals'][won]} points"
+            f" after {scored['round']} rounds.")
+        expect(ended.locator("#table-end-score")).to_have_text("Final score: " + " · ".join(
+            f"{ref(by_seat[side])} {total}" for side, total in enumerate(scored["totals"])) + ".")
+    else:
+        expect(ended).to_contain_text("Fewer than two seats still held treasure")
+        expect(ended.locator("#table-end-winner")).to_have_count(0)

@@ -8,6 +8,7 @@ import { SIGNED_OUT, api, el, fill, follow, gameTitle, gameTitles, header, page,
 import { cardName, cassinoItem, drawCard, handView, moneyView, seatsView, variantText }
   from "./table_views.js";
 import { playerCell, seatName, seatNumber, seatOffer } from "./seats.js";
+import { endingView } from "./table_end.js";
 
 const tableId = pathId();
 let who = null;
@@ -317,6 +318,12 @@ function render(table) {
     el("span", {}, "Version ", el("span", { id: "table-version", class: "mono" }, String(table.version))),
     table.you !== null ? el("span", {}, `You sit in seat ${seatNumber(table, table.you)}`) : null);
   parts.turnText.textContent = turnText(table);
+  // An over table says how it ended (read once: nothing changes an over table's ending).
+  parts.ending.hidden = table.status !== "over";
+  if (table.status === "over" && parts.endingOf !== table.id) {
+    parts.endingOf = table.id;
+    fill(parts.ending, endingView(table, who));
+  }
   parts.turn.classList.toggle("yours", !!(table.turn && table.turn.seat === table.you));
   countdown();
   fill(parts.actions, actionsPanel(table));
@@ -355,13 +362,15 @@ async function start() {
   parts.turn = el("section", { class: "panel turn", "aria-live": "polite", "aria-label": "Whose turn" },
     parts.turnText, parts.clock);
   parts.problem = el("div", { class: "problem-box", hidden: true });
+  parts.ending = el("div", { id: "table-end-slot", hidden: true });
+  parts.endingOf = null;
   parts.sending = el("p", { class: "help sending", id: "sending", role: "status", hidden: true });
   parts.actions = el("section", { class: "panel actions-panel", "aria-labelledby": "your-move" });
   parts.felt = el("section", { class: "felt", "aria-labelledby": "hand-heading" });
   parts.seats = el("section", { "aria-labelledby": "seats-heading" });
   parts.money = el("section", { class: "panel money-panel", id: "money", "aria-labelledby": "money-heading" });
   parts.offer = el("div", { id: "seat-offer-slot" });
-  main.append(parts.facts, parts.stream, parts.turn, parts.problem, parts.sending, parts.actions, parts.offer, parts.felt, parts.money, parts.seats);
+  main.append(parts.facts, parts.stream, parts.turn, parts.ending, parts.problem, parts.sending, parts.actions, parts.offer, parts.felt, parts.money, parts.seats);
   parts.actions.tabIndex = -1;
   setInterval(countdown, 1000);
 

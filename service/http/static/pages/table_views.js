@@ -198,7 +198,8 @@ const VIEWS = { "sette-e-mezzo": sevenHalf, "siete-y-media": sevenHalf, "casino-
 // The hand in play (or the last one), as the table's view shows it.
 export function handView(table) {
   if (!table.view && table.hand) {
-    return [el("p", {}, "Its cards have left the table: ",
+    return [el("p", {}, table.status === "over" ? "The table is over and its cards have left it. Its last hand: "
+      : "Its cards have left the table: ",
       el("a", { href: `/hands/${encodeURIComponent(table.hand.id)}`}, `see hand #${table.hand.number}`), ".")];
   }
   if (!table.view) return [el("p", { class: "muted" }, "No hand has been dealt at this table yet.")];
@@ -322,5 +323,6 @@ export function seatsView(table, { moved = null, player = null } = {}) {
         moved ? el("td", { class: ["num", net < 0 && "neg", net > 0 && "pos"], "data-label": "This hand" },
           net > 0 ? `+${money(net)}` : money(net)) : null);
     })
-      : el("tr", {}, el("td", { colspan: heads.length, class: "muted" }, "Nobody is seated yet.")))));
+      : el("tr", {}, el("td", { colspan: heads.length, class: "muted" }, table.status === "over"
+        ? "The seats were cashed out when the table ended." : "Nobody is seated yet.")))));
 }
