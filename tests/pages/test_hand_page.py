@@ -439,3 +439,51 @@ def test_the_replay_names_its_players_and_an_erased_one_reads_erased(page, serve
     expect(seats.get_by_role("link", name="erased", exact=True)).to_have_attribute("title", bob.id)
     expect(seats.get_by_role("link", name="P0", exact=True)).to_be_visible()
     assert api.get(f"/v1/hands/{played.hand}", token=ada.token)["seats"][1]["name"] is None
+
+
+def test_a_hand_in_play_is_linked_for_players_once_settled_and_its_page_says_why(page, api):
+    """The table page linked "Hand #1" during play to a page that said only "403
+    hand_not_settled: only auditors see a hand before it is settled". A player's table page
+    links the hand once it is settled (an auditor's at once), and the hand's page, opened
+    early, says in words when its replay opens, with the way back to the table."""
+    ada, bob = (api.new_player(n, deposit=100) for n in ("Ada", "Bob"))
+    table = api.post("/v1/tables", {"game": "sette-e-mezzo", "options": {}})["id"]
+    for p in (ada, bob):
+        api.post(f"/v1/tables/{table}/seats", {"buy_in": 20}, token=p.token)
+    hand = api.post(f"/v1/tables/{table}/hands")["hand"]["id"]
+    signed_in(page, ada.token)
+    page.goto(f"/tables/{table}")
+    facts = page.locator(".table-facts")
+    expect(facts).to_contain_text("Hand #1 (playing)")
+    expect(facts.get_by_role("link", name="#1", exact=True)).to_have_count(0)
+
+    page.goto(f"/hands/{hand}")
+    note = page.locator("#not-settled")
+    expect(note.get_by_role("heading")).to_have_text("Hand 1 is still in play")
+    expect(note).to_contain_text("open here once the hand is settled")
+    expect(page.locator("main")).not_to_contain_text("403")
+    page.get_by_role("link", name="Back to its table").click()
+    expect(page).to_have_url(re.compile(f"/tables/{table}$"))
+
+    # An auditor sees the hand in play: his table page links it.
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, api.new_auditor().token)
+    page.goto(f"/tables/{table}")
+    expect(facts.get_by_role("link", name="#1", exact=True)).to_be_visible()
+
+    # Once it is settled, Ada's table page links it too.
+    rng = random.Random(3)
+    for _ in range(100):
+        views = [(p, api.get(f"/v1/tables/{table}", token=p.token)) for p in (ada, bob)]
+        if views[0][1]["status"] != "playing":
+            break
+        p, view = next(((p, v) for p, v in views if v["legal_actions"]), views[0])
+        if view["legal_actions"]:
+            api.call("POST", f"/v1/tables/{table}/actions", json=concrete(view["legal_actions"][0], rng),
+                     token=p.token, headers={"If-Match": f'"{view["version"]}"'})
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, ada.token)
+    page.goto(f"/tables/{table}")
+    expect(facts).to_contain_text("Hand #1 (settled)", timeout=30000)
+    facts.get_by_role("link", name="#1", exact=True).click()
+    expect(page.locator("#step-position")).to_contain_text("Step 1 of")

@@ -128,3 +128,33 @@ def test_a_cassino_game_between_rounds_offers_no_leave(page, api):
     expect(page.locator("#seat-offer")).to_contain_text("played to its end")
     expect(page.get_by_text("Between rounds: a seated player deals the next")).to_be_visible()
     expect(page.get_by_role("button", name="Leave the table")).to_have_count(0)
+
+
+def test_a_seat_taken_on_the_page_records_the_age_and_seed_given(page, api):
+    """The seat form sent only the buy-in: a player could not say his age (who is oldest picks
+    Casino pirate's meneur and breaks Pirate pairs' ties) nor mix his own seed into the shuffle.
+    Both are fields of the form now, sent when filled, with the API's limits."""
+    ada, bob = api.new_player("Ada", deposit=100), api.new_player("Bob", deposit=100)
+    table = api.post("/v1/tables", {"game": "pirate-pairs", "options": {}})["id"]
+    signed_in(page, ada.token)
+    page.goto(f"/tables/{table}")
+    age = page.get_by_label("Age (0\N{EN DASH}150, optional)")
+    expect(age).to_have_attribute("max", "150")
+    age.fill("151")  # past the API's limit: the form says so, and sends nothing
+    page.get_by_role("button", name="Sit down").click()
+    assert not age.evaluate("(e) => e.validity.valid")
+    assert api.get(f"/v1/tables/{table}")["seats"] == []
+    age.fill("67")
+    page.get_by_label("Seed (up to 200 characters, optional)").fill("Ada's luck 🎲")
+    page.get_by_role("button", name="Sit down").click()
+    expect(page.get_by_role("button", name="Leave the table")).to_be_visible()
+    # Bob leaves both empty: none is sent, as before.
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, bob.token)
+    page.goto(f"/tables/{table}")
+    page.get_by_role("button", name="Sit down").click()
+    expect(page.get_by_role("button", name="Leave the table")).to_be_visible()
+    seated = [e["data"] for e in api.get(f"/v1/tables/{table}/events")["items"]
+              if e["type"] == "PlayerSeated"]
+    assert [(s["player_id"], s.get("age"), s.get("seed")) for s in seated] == [
+        (ada.id, 67, "Ada's luck 🎲"), (bob.id, None, None)]

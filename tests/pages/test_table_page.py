@@ -5,6 +5,7 @@ player may not see."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -15,7 +16,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.pages.conftest import Api, Player, Served, signed_in
+from tests.games.test_sevenhalf_properties import concrete
+from tests.pages.conftest import Api, Player, Served, signed_in, until
 
 # Set to a folder to keep screenshots of the pages the tests go through, to look at them.
 SHOTS = os.environ.get("BANCO_PAGE_SHOTS")
@@ -531,6 +533,12 @@ def test_a_finished_games_winner_is_named_by_seat_and_name(api, page):
     paid = page.locator("dd[data-money='settlement']")
     expect(paid).to_contain_text(f"the pot → the seat of {seat['name']}")
     expect(paid).not_to_contain_text(winner_player.id)
+    # And it says how the game ended: the winner, and what each seat took home.
+    ended = page.get_by_role("region", name="How the game ended")
+    expect(ended.locator("#table-end-winner")).to_have_text(
+        f"Winner: seat {winner + 1} ({seat['name']}, you), the last pirate in, who took the pot of"
+        f" {last['pot']}.")
+    cash_outs_shown(page, api, hand["table_id"], {s["player_id"]: s["name"] for s in hand["seats"]})
 
     page.get_by_role("button", name="Sign out").click()
     signed_in(page, other.token)
@@ -539,3 +547,171 @@ def test_a_finished_games_winner_is_named_by_seat_and_name(api, page):
     page.keyboard.press("End")
     expect(felt).to_contain_text(f"Winner: seat {winner + 1} ({seat['name']})")
     expect(felt).not_to_contain_text("you")
+
+
+def short_streams(pg: Any) -> None:
+    """The page's stream ended by the server after a second (the page then resumes it): what the
+    server says of the token reaches the page at once, not at a stream's usual end."""
+    pg.route("**/stream?*", lambda route: route.continue_(url=route.request.url + "&timeout=1"))
+
+
+def test_a_revoked_token_signs_the_table_page_out_and_offers_to_sign_in_again(api, page):
+    """Eve's token revoked while her table was open: her page said "Live updates interrupted
+    (unknown or revoked token); reconnecting…" and never did, the header still had her signed in
+    and her moves stayed live until a click gave "401 unauthorized". A 401 is a sign-out now."""
+    eve, bob = api.new_player("Eve", deposit=100), api.new_player("Bob", deposit=100)
+    table, _ = seated(api, "pirate-pairs", [eve, bob])
+    api.post(f"/v1/tables/{table}/hands")
+    signed_in(page, eve.token)
+    short_streams(page)
+    page.goto(f"/tables/{table}")
+    expect(page.locator("#live")).to_contain_text("Live")
+    expect(moves(page).first).to_be_enabled()
+    api.call("DELETE", f"/v1/players/{eve.id}/token")
+    expect(page.locator("#signed-out")).to_contain_text("Your token no longer works")
+    expect(page.locator("#who-name")).to_have_text("Signed out: your token no longer works")
+    expect(page.get_by_role("button", name="Sign out")).to_be_hidden()
+    expect(moves(page)).to_have_count(0)
+    expect(page.get_by_role("button", name="Deal the next hand")).to_have_count(0)
+    expect(page.locator("main")).not_to_contain_text("reconnecting")
+    assert page.evaluate("() => sessionStorage.getItem('banco.token')") is None
+    # A new token, signed in with on the same page: the table and her moves are back, live.
+    fresh = api.post(f"/v1/players/{eve.id}/token")["token"]
+    page.get_by_label("Token").fill(fresh)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator("#who-name")).to_contain_text("Signed in as Eve")
+    expect(page.locator("#live")).to_contain_text("Live")
+    expect(moves(page).first).to_be_enabled()
+    moves(page).first.click()
+    expect(page.locator("#table-version")).to_have_text(
+        str(api.get(f"/v1/tables/{table}", token=fresh)["version"]))
+
+
+def test_a_lost_connection_is_no_longer_said_once_banco_answers_again(api, page):
+    """A move tried offline showed "unreachable: Banco cannot be reached" under the turn, and it
+    stayed there after the connection came back, the stream live again, until the table next
+    changed. It goes as soon as Banco answers: here the table does not change at all."""
+    table, (ada, _) = seated(api, "pirate-pairs")
+    api.post(f"/v1/tables/{table}/hands")
+    signed_in(page, ada.token)
+    page.goto(f"/tables/{table}")
+    expect(page.locator("#live")).to_contain_text("Live")
+    before = api.get(f"/v1/tables/{table}", token=ada.token)["version"]
+    shows_version(page, before)
+    # Offline; and the move surely never reaches Banco (an emulated cut may let a request out).
+    lost = f"**/v1/tables/{table}/actions"
+    page.route(lost, lambda route: route.abort("internetdisconnected"))
+    page.context.set_offline(True)
+    moves(page).first.click()
+    problem = page.get_by_role("alert")
+    expect(problem).to_contain_text("unreachable")
+    page.unroute(lost)
+    page.context.set_offline(False)
+    expect(problem).to_have_count(0, timeout=15000)
+    expect(page.locator("#live")).to_contain_text("Live: this page follows")
+    assert api.get(f"/v1/tables/{table}", token=ada.token)["version"] == before
+    shows_version(page, before)
+    expect(moves(page).first).to_be_enabled()
+
+
+def test_a_move_in_flight_is_said_and_busy_until_its_answer(api, page):
+    """On a slow network a move only turned its controls grey for seconds. While it is out the
+    panel is aria-busy and the page says "Sending your move…"; both go with the answer."""
+    table, (ada, _) = seated(api, "pirate-pairs")
+    api.post(f"/v1/tables/{table}/hands")
+    signed_in(page, ada.token)
+    page.goto(f"/tables/{table}")
+    expect(page.locator("#live")).to_contain_text("Live")
+    before = api.get(f"/v1/tables/{table}", token=ada.token)["version"]
+    held: list[Any] = []
+    page.route(f"**/v1/tables/{table}/actions", lambda route: held.append(route))  # held: let go below
+    panel = page.locator("section.actions-panel")
+    status = page.get_by_role("status").filter(has_text="Sending")
+    expect(panel).not_to_have_attribute("aria-busy", "true")
+    moves(page).first.click()
+    expect(status).to_have_text("Sending your move…")
+    expect(panel).to_have_attribute("aria-busy", "true")
+    expect(moves(page).first).to_be_disabled()
+    until(page, "() => true")  # the route handler runs while this thread waits in Playwright
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#table-version")).not_to_have_text(str(before))
+    expect(page.locator("#sending")).to_be_hidden()
+    expect(page.locator("#sending")).to_have_text("")
+    expect(panel).not_to_have_attribute("aria-busy", "true")
+
+
+def cash_outs_shown(pg: Any, api: Api, table: str, names: dict[str, str]) -> list[dict[str, Any]]:
+    """The over table's page lists each seat's cash-out (its PlayerLeft at the table's end) by
+    its player's name, and its seats table says the seats were cashed out; the cash-outs."""
+    events = api.get(f"/v1/tables/{table}/events?after=0&limit=1000")["items"]
+    end = next(i for i, e in enumerate(events) if e["type"] == "TableEnded")
+    left = [e["data"] for e in events[:end] if e["type"] == "PlayerLeft"][-len(names):]
+    rows = pg.get_by_role("table", name="What each seat took home").locator("tbody tr")
+    expect(rows).to_have_count(len(left))
+    for n, gone in enumerate(left):
+        expect(rows.nth(n).locator("td").first).to_contain_text(names[gone["player_id"]])
+        expect(rows.nth(n).locator("td.cash-out")).to_have_text(f"{gone['cash_out']:,}")
+    expect(pg.locator("table.seats tbody")).to_have_text("The seats were cashed out when the table ended.")
+    expect(pg.locator("table.seats")).not_to_contain_text("Nobody is seated yet")
+    return left
+
+
+def play_the_game(api: Api, table: str, players: list[Player], rng: random.Random) -> dict[str, Any]:
+    """Deal and play hands (random legal moves over the API) until the table is over."""
+    for _ in range(300):
+        t = settled(api, table)
+        if t["status"] == "over":
+            return t
+        api.post(f"/v1/tables/{table}/hands")
+        for _ in range(3000):
+            views = [(p, api.get(f"/v1/tables/{table}", token=p.token)) for p in players]
+            if views[0][1]["status"] != "playing":
+                break
+            mine = [(p, v) for p, v in views if v["legal_actions"]]
+            if mine:
+                p, v = rng.choice(mine)
+                api.call("POST", f"/v1/tables/{table}/actions", token=p.token,
+                         json=concrete(rng.choice(v["legal_actions"]), rng),
+                         headers={"If-Match": f'"{v["version"]}"'})
+    raise AssertionError("the game never ended")
+
+
+@pytest.mark.parametrize("game", ["cassino", "sette-e-mezzo"])
+def test_an_over_tables_page_says_who_won_and_what_each_seat_took_home(api, page, game):
+    """Once a game ended, every player's page said only "The table is over.", its felt that the
+    cards had left, and its seats table "Nobody is seated yet." It now says how the game ended:
+    Cassino's winning side and final score, and for every game each seat's cash-out."""
+    ada, bob = api.new_player("Ada", deposit=100), api.new_player("Bob", deposit=100)
+    options = {"stake": 10} if game == "cassino" else {"max_bet": 3}
+    table, _ = seated(api, game, [ada, bob], buy_in=50 if game == "cassino" else 3, **options)
+    over = play_the_game(api, table, [ada, bob], random.Random(7))
+    assert over["status"] == "over" and over["seats"] == []
+    names = {ada.id: "Ada", bob.id: "Bob"}
+    signed_in(page, bob.token)
+    page.goto(f"/tables/{table}")
+    expect(page.locator("#turn-text")).to_have_text("The table is over.")
+    ended = page.get_by_role("region", name="How the game ended")
+    expect(ended.locator("#table-end-why")).to_have_text("The game is over: it was played to its end.")
+    left = cash_outs_shown(page, api, table, names)
+    assert sum(gone["cash_out"] for gone in left) == (100 if game == "cassino" else 6)
+    expect(ended.locator("tr.yours")).to_contain_text("Bob (you)")
+    hand = api.get(f"/v1/hands/{over['hand']['id']}", token=bob.token)
+    seat_of = {s["player_id"]: s["seat"] for s in hand["seats"]}
+
+    def ref(player_id: str) -> str:
+        return f"seat {seat_of[player_id] + 1} ({names[player_id]}{', you' if player_id == bob.id else ''})"
+
+    by_seat = {s["seat"]: s["player_id"] for s in hand["seats"]}
+    if game == "cassino":
+        events = api.get(f"/v1/tables/{table}/events?after=0&limit=1000", token=bob.token)["items"]
+        scored = [e["data"] for e in events if e["type"] == "RoundScored"][-1]
+        won = scored["winner"]
+        expect(ended.locator("#table-end-winner")).to_have_text(
+            f"Winner: {ref(by_seat[won])}, with {scored['totals'][won]} points"
+            f" after {scored['round']} rounds.")
+        expect(ended.locator("#table-end-score")).to_have_text("Final score: " + " · ".join(
+            f"{ref(by_seat[side])} {total}" for side, total in enumerate(scored["totals"])) + ".")
+    else:
+        expect(ended).to_contain_text("Fewer than two seats still held treasure")
+        expect(ended.locator("#table-end-winner")).to_have_count(0)

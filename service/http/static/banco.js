@@ -11,6 +11,7 @@ export function token() {
 }
 
 let me = null; // whoami()'s answer for the current token, once asked
+let trying = null; // the token signIn() is trying: its 401 is a wrong token typed, not a sign-out
 
 export async function signIn(value) {
   const t = (value || "").trim();
@@ -18,6 +19,7 @@ export async function signIn(value) {
   const previous = token();
   sessionStorage.setItem(KEY, t);
   me = null;
+  trying = t;
   try {
     return await whoami();
   } catch (e) {
@@ -25,8 +27,14 @@ export async function signIn(value) {
     else sessionStorage.removeItem(KEY);
     me = null;
     throw e;
+  } finally {
+    trying = null;
   }
 }
+
+// The event a page hears when the API refuses the token it is signed in with (401: revoked, or
+// its player erased): the tab is signed out by then. `detail` is the ApiProblem.
+export const SIGNED_OUT = "banco:signed-out";
 
 export function signOut() {
   sessionStorage.removeItem(KEY);
@@ -80,6 +88,12 @@ export async function request(path, { method = "GET", json, headers = {}, accept
     const error = new ApiProblem(response.status, problem.code || "http_" + response.status,
       problem.detail || response.statusText, problem);
     error.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    // The token this tab is signed in with no longer works: signed out, and every part of the
+    // page that acted with it is told, once.
+    if (response.status === 401 && t && t !== trying && token() === t) {
+      signOut();
+      dispatchEvent(new CustomEvent(SIGNED_OUT, { detail: error }));
+    }
     throw error;
   }
   return response;
@@ -146,14 +160,30 @@ function append(node, children) {
   }
 }
 
+// A request of a form (or panel) `box` in flight: `box` is aria-busy and `status` (a role=status
+// element kept in the page) says what is being sent; `on` false clears both once the answer came.
+export function sending(box, status, on, text = "Sending…") {
+  if (on) box.setAttribute("aria-busy", "true");
+  else box.removeAttribute("aria-busy");
+  status.textContent = on ? text : "";
+  status.hidden = !on;
+}
+
+// Whether `problem` is a failure to reach Banco at all (no answer), which a later answer mends.
+export function unreachable(problem) {
+  return !!problem && problem.status === 0 && problem.code === "unreachable";
+}
+
 // Show `problem` (an ApiProblem or any error) in `where`, replacing what it showed; null clears.
 export function showProblem(where, problem) {
   where.replaceChildren();
   if (!problem) {
     where.hidden = true;
+    delete where.dataset.code;
     return;
   }
   where.hidden = false;
+  where.dataset.code = problem.code || "";
   where.setAttribute("role", "alert");
   const status = problem.status ? `${problem.status} ` : "";
   const code = problem.code ? el("code", {}, problem.code) : null;
@@ -363,10 +393,24 @@ export function saveBlob(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+// Text a person gave (a player's, an auditor's or a key's name, a dispute's reason) as the pages
+// write it amid their own words: a name that holds right-to-left letters or bidi controls
+// ("Mallory\u202e", an unclosed RIGHT-TO-LEFT OVERRIDE) is set between FIRST STRONG ISOLATE and
+// POP DIRECTIONAL ISOLATE, so that it is drawn on its own and cannot reorder the words around
+// it ("Seat 1 · Mallory · meneur" stays so; the isolate's end closes any override left open
+// inside). A name of left-to-right letters, digits and punctuation alone cannot move its
+// neighbours, and stays as typed. Used for every such text shown, in text and in labels alike.
+const BIDI = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]|[\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+export function isolate(text) {
+  if (text === null || text === undefined) return text;
+  const s = String(text);
+  return BIDI.test(s) ? `\u2068${s}\u2069` : s;
+}
+
 // A player's name as the pages write it: an erased player's name is gone for good (the API gives
 // null), so he is named as such, never "null".
 export function playerName(player) {
-  return player.erased || player.name === null || player.name === undefined ? "an erased player" : player.name;
+  return player.erased || player.name === null || player.name === undefined ? "an erased player" : isolate(player.name);
 }
 
 // An amount of treasure (an integer), with thousands grouped: 12,345.
@@ -382,6 +426,7 @@ export function when(iso) {
 }
 
 // The header's sign-in state and the links for the role; each page module calls it first.
+let headerHears = false;
 export async function header() {
   const name = document.getElementById("who-name");
   const out = document.getElementById("sign-out");
@@ -389,6 +434,14 @@ export async function header() {
     signOut();
     location.assign("/");
   };
+  if (!headerHears) {
+    headerHears = true;
+    addEventListener(SIGNED_OUT, () => {
+      for (const link of document.querySelectorAll("[data-role]")) link.hidden = true;
+      name.textContent = "Signed out: your token no longer works";
+      out.hidden = true;
+    });
+  }
   let who = null;
   try {
     who = await whoami();
@@ -399,7 +452,7 @@ export async function header() {
     link.hidden = !(who && link.dataset.role.split(" ").includes(who.role));
   }
   if (who) {
-    name.textContent = `Signed in as ${who.name ? who.name + " " : ""}(${who.role}${who.role === "operator" ? "" : " " + who.id})`;
+    name.textContent = `Signed in as ${who.name ? isolate(who.name) + " " : ""}(${who.role}${who.role === "operator" ? "" : " " + who.id})`;
   } else {
     name.textContent = "Not signed in";
   }

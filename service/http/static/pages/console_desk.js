@@ -1,7 +1,7 @@
 // The operator's desk on /console: registering players and auditors (their token shown once),
 // deposits and withdrawals, tokens issued and revoked, erasure, and tables created from the
 // games' own option schemas. Every change is a /v1 API call made with the operator's token.
-import { api, el, fill, money, playerName, showProblem } from "../banco.js";
+import { api, el, fill, isolate, money, playerName, showProblem } from "../banco.js";
 import { busy, field, tell } from "./console_forms.js";
 import { variantText } from "./table_views.js";
 
@@ -23,7 +23,7 @@ export function registerPlayer(onDone) {
     busy(go, { problem, note }, async () => {
       const made = await api("/v1/players", { method: "POST", json: { name: name.value.trim() },
         headers: { "Idempotency-Key": idempotencyKey() } });
-      tell(note, `Registered ${made.player.name} (${made.player.id}). Their token:`, made.token);
+      tell(note, `Registered ${isolate(made.player.name)} (${made.player.id}). Their token:`, made.token);
       name.value = "";
       onDone(made.player);
     });
@@ -124,7 +124,7 @@ export function auditorsDesk() {
     busy(go, { problem, note }, async () => {
       const made = await api("/v1/auditors", { method: "POST", json: { name: name.value.trim() },
         headers: { "Idempotency-Key": idempotencyKey() } });
-      tell(note, `Registered auditor ${made.name} (${made.id}). Their token:`, made.token);
+      tell(note, `Registered auditor ${isolate(made.name)} (${made.id}). Their token:`, made.token);
       auditorId.value = made.id;
       name.value = "";
     });

@@ -1,7 +1,7 @@
 // The disputes on /console, newest first, filtered by status, each linked to its hand's page
 // (where it is read whole, given evidence and re-adjudicated). Resolving one, which pays
 // corrective postings, is the operator's: POST /v1/disputes/{id}/resolution or `banco dispute`.
-import { api, el, showProblem, when } from "../banco.js";
+import { api, el, isolate, showProblem, when } from "../banco.js";
 import { field } from "./console_forms.js";
 
 const badge = { open: "playing", resolved: "ok", rejected: "over" };
@@ -31,7 +31,7 @@ export function disputesSection() {
         el("td", { class: "mono" }, d.id),
         el("td", {}, el("a", { href: `/hands/${encodeURIComponent(d.hand_id)}#disputes`, class: "mono" }, d.hand_id)),
         el("td", {}, el("span", { class: ["badge", badge[d.status]] }, d.status)),
-        el("td", {}, d.opened_by), el("td", {}, d.reason), el("td", {}, when(d.opened_at)),
+        el("td", {}, d.opened_by), el("td", {}, isolate(d.reason)), el("td", {}, when(d.opened_at)),
         el("td", { class: "num" }, d.corrections.reduce((n, c) => n + c.amount, 0) || "—"))));
       if (!got.items.length) body.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, "No dispute.")));
     } catch (e) {

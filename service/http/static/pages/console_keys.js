@@ -1,7 +1,7 @@
 // The operator's keys on /console: make one with a name, scopes and an optional expiry (its
 // secret shown once), list them, rotate one (a new secret, shown once) and revoke one. Shown to
 // a key that holds `keys:admin`; it may grant only the scopes it holds, as the API enforces.
-import { api, el, showProblem, when } from "../banco.js";
+import { api, el, isolate, showProblem, when } from "../banco.js";
 import { busy, field, tell } from "./console_forms.js";
 
 // A key's secret, shown once.
@@ -33,16 +33,16 @@ export function keysSection(who) {
     rotate.addEventListener("click", () => busy(rotate, { problem, note }, async () => {
       const got = await api(`/v1/keys/${encodeURIComponent(k.id)}/rotation`, { method: "POST",
         headers: { "Idempotency-Key": crypto.randomUUID() } });
-      tell(note, `Key ${got.key.id} (${got.key.name}) has a new secret; the old one no longer works:`, got.secret, KEPT);
+      tell(note, `Key ${got.key.id} (${isolate(got.key.name)}) has a new secret; the old one no longer works:`, got.secret, KEPT);
       await show();
     }));
     revoke.addEventListener("click", () => busy(revoke, { problem, note }, async () => {
       await api(`/v1/keys/${encodeURIComponent(k.id)}`, { method: "DELETE" });
-      tell(note, `Key ${k.id} (${k.name}) is revoked: it no longer works.`);
+      tell(note, `Key ${k.id} (${isolate(k.name)}) is revoked: it no longer works.`);
       await show();
     }));
     return el("tr", {},
-      el("td", { class: "mono" }, k.id), el("td", {}, k.name), el("td", { class: "mono" }, k.scopes.join(" ")),
+      el("td", { class: "mono" }, k.id), el("td", {}, isolate(k.name)), el("td", { class: "mono" }, k.scopes.join(" ")),
       el("td", {}, el("span", { class: ["badge", k.status] }, k.status)),
       el("td", {}, k.expires_at ? when(k.expires_at) : "never"),
       el("td", {}, live ? el("div", { class: "actions" }, rotate, revoke) : ""));
@@ -79,7 +79,7 @@ export function keysSection(who) {
       if (expires.value) json.expires_at = new Date(expires.value).toISOString();
       const made = await api("/v1/keys", { method: "POST", json,
         headers: { "Idempotency-Key": crypto.randomUUID() } });
-      tell(note, `Created key ${made.key.id} (${made.key.name}) with ${made.key.scopes.join(", ")}. Its secret:`, made.secret, KEPT);
+      tell(note, `Created key ${made.key.id} (${isolate(made.key.name)}) with ${made.key.scopes.join(", ")}. Its secret:`, made.secret, KEPT);
       name.value = "";
       expires.value = "";
       scopes.querySelectorAll("input:checked").forEach((i) => { i.checked = false; });

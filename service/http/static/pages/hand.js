@@ -321,6 +321,27 @@ function verificationSection(verification, local, jump, evidence) {
       el("span", { class: "help" }, "The replay, the seeds, the commitment and both sets of results, to keep or check elsewhere.")));
 }
 
+// A hand still in play: its players (and the operator) see its replay once it is settled, so
+// the page says that in words, with the way back to its table, rather than the API's refusal.
+async function notYet(main, problem, refusal) {
+  let hand = null;
+  try {
+    hand = await api(`/v1/hands/${encodeURIComponent(id)}`);
+  } catch {
+    /* the refusal alone, below */
+  }
+  if (!hand) {
+    showProblem(problem, refusal);
+    return;
+  }
+  main.append(el("section", { class: "panel", "aria-labelledby": "not-yet", id: "not-settled" },
+    el("h2", { id: "not-yet" }, `Hand ${hand.number} is still in play`),
+    el("p", {}, "Its replay, its deck check and its disputes open here once the hand is settled: until then only",
+      " auditors may see it, so that nobody reads the cards of a hand being played."),
+    el("p", {}, el("a", { href: `/tables/${encodeURIComponent(hand.table_id)}` }, "Back to its table"),
+      ", where the hand is played and followed live.")));
+}
+
 async function render(who) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const main = page(`Hand ${id}`, problem);
@@ -335,6 +356,10 @@ async function render(who) {
     [hand, replay, verification] = await Promise.all([api(`/v1/hands/${encodeURIComponent(id)}`),
       api(`/v1/hands/${encodeURIComponent(id)}/replay`), api(`/v1/hands/${encodeURIComponent(id)}/verification`)]);
   } catch (e) {
+    if (e.code === "hand_not_settled") {
+      await notYet(main, problem, e);
+      return;
+    }
     showProblem(problem, e);
     return;
   }

@@ -2,7 +2,7 @@
 // evidence, re-adjudications and resolution, and the corrective postings it paid. The hand's
 // players, auditors and the operator open one, attach evidence and re-adjudicate the hand under
 // its rules version or a newer one; the differences are shown as the API redacts them for you.
-import { api, el, showProblem, when } from "../banco.js";
+import { api, el, isolate, showProblem, when } from "../banco.js";
 
 const badge = { open: "playing", resolved: "ok", rejected: "over" };
 
@@ -87,13 +87,13 @@ export function disputesSection(who, hand, mayAct) {
   function article(d) {
     return el("article", { class: "panel dispute", id: d.id, "aria-labelledby": `h-${d.id}` },
       el("h3", { id: `h-${d.id}` }, `Dispute ${d.id} `, el("span", { class: ["badge", badge[d.status]] }, d.status)),
-      el("p", {}, d.reason),
+      el("p", {}, isolate(d.reason)),
       el("p", { class: "muted" }, `opened by the ${d.opened_by}, ${when(d.opened_at)}`),
       d.evidence.length ? el("ul", { "aria-label": `Evidence of ${d.id}` }, d.evidence.map((e) =>
-        el("li", {}, `${e.note} (${e.attached_by}, ${when(e.attached_at)})`))) : null,
+        el("li", {}, `${isolate(e.note)} (${e.attached_by}, ${when(e.attached_at)})`))) : null,
       d.readjudications.length ? el("ul", { "aria-label": `Re-adjudications of ${d.id}` }, d.readjudications.map((r) =>
         el("li", {}, outcome(r)))) : null,
-      d.resolution ? el("p", {}, el("strong", {}, `${d.status}: `), d.resolution.note) : null,
+      d.resolution ? el("p", {}, el("strong", {}, `${d.status}: `), isolate(d.resolution.note)) : null,
       correctionsTable(d),
       d.status === "open" && mayAct ? actions(d) : null);
   }

@@ -1,5 +1,5 @@
 // `/`: what Banco is, where its API is described, signing in with a token, and then the tables.
-import { api, el, gameTitle, gameTitles, header, page, showProblem, signInForm } from "../banco.js";
+import { api, el, gameTitle, gameTitles, header, isolate, page, showProblem, signInForm } from "../banco.js";
 
 async function tables(section) {
   const problem = el("div", { class: "problem-box", hidden: true });
@@ -53,7 +53,7 @@ function render(who) {
   }
   main.append(el("section", { class: "panel", "aria-labelledby": "you" },
     el("h2", { id: "you" }, "Signed in"),
-    el("p", {}, `As ${who.role}${who.name ? " " + who.name : ""}`, who.role === "operator" ? "" : el("span", { class: "mono" }, ` (${who.id})`), "."),
+    el("p", {}, `As ${who.role}${who.name ? " " + isolate(who.name) : ""}`, who.role === "operator" ? "" : el("span", { class: "mono" }, ` (${who.id})`), "."),
     links));
   const section = el("section", { "aria-labelledby": "tables" });
   main.append(section);

@@ -2,7 +2,7 @@
 // its player sits; the seat number is the hand's order, which the API's turn and actions name),
 // and for a signed-in player the free seats to take with a buy-in, or his own to leave between
 // hands.
-import { api, el, money, showProblem } from "../banco.js";
+import { api, el, isolate, money, showProblem } from "../banco.js";
 
 // The number a person reads for `seat` (the API's place in the hand's order, from 0): the chair
 // its player sits in, counted from 1 as the seats table counts them; where the page knows no
@@ -16,7 +16,7 @@ export function seatNumber(table, seat) {
 function occupant(table, seat) {
   const s = (table.seats || []).find((x) => x.seat === seat);
   if (!s || !("name" in s)) return null;
-  return s.name === null || s.name === undefined ? "erased" : s.name;
+  return s.name === null || s.name === undefined ? "erased" : isolate(s.name);
 }
 
 // A seat for a heading or a label: "Seat 2 · Ada (you)" ("Seat 2" where the player is unknown).
@@ -35,15 +35,15 @@ export function seatRef(table, seat) {
 export function seatName(table, seat) {
   const s = table.seats.find((x) => x.seat === seat);
   if (!s) return `seat ${seatNumber(table, seat)}`;
-  return s.name === null || s.name === undefined ? "an erased player" : s.name;
+  return s.name === null || s.name === undefined ? "an erased player" : isolate(s.name);
 }
 
 // A seat's player cell: his name (or "erased"), his id on hover, and whether he is you.
 export function playerCell(table, s, who) {
-  const name = s.name === null || s.name === undefined ? "erased" : s.name;
+  const name = s.name === null || s.name === undefined ? "erased" : isolate(s.name);
   return [el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, title: s.player_id,
     class: s.name === null ? "muted" : null }, name),
-  s.seat === table.you ? ` (you${who && who.name && who.name !== s.name ? `, ${who.name}` : ""})` : ""];
+  s.seat === table.you ? ` (you${who && who.name && who.name !== s.name ? `, ${isolate(who.name)}` : ""})` : ""];
 }
 
 const games = {}; // GET /v1/games/{name}, once per page
@@ -100,16 +100,31 @@ export function seatOffer(table, who, changed) {
       const amount = el("input", { id: "buy-in", name: "buy_in", type: "number", inputmode: "numeric", step: 1,
         min: fixed ?? 1, max: fixed ?? wallet.balance, required: true, readonly: fixed !== null,
         value: fixed ?? Math.min(50, wallet.balance) });
+      // Age and seed are the API's optional join fields, sent only when filled: the age settles
+      // who is oldest (Casino pirate's first meneur, Pirate pairs' ties), the seed is mixed
+      // into every shuffle of the table (RULES.md, "Fair decks").
+      const age = el("input", { id: "seat-age", name: "age", type: "number", inputmode: "numeric", step: 1,
+        min: 0, max: 150, "aria-describedby": "seat-age-help" });
+      const seed = el("input", { id: "seat-seed", name: "seed", type: "text", maxlength: 200, autocomplete: "off",
+        spellcheck: "false", "aria-describedby": "seat-seed-help" });
       const go = el("button", { type: "submit" }, "Sit down");
       const form = el("form", { class: "filters", "aria-label": "Take a seat" },
-        el("div", { class: "field" }, el("label", { for: "buy-in" }, fixed !== null ? "Buy-in (fixed by the table)" : "Buy-in"), amount), go);
+        el("div", { class: "field" }, el("label", { for: "buy-in" }, fixed !== null ? "Buy-in (fixed by the table)" : "Buy-in"), amount),
+        el("div", { class: "field" }, el("label", { for: "seat-age" }, "Age (0–150, optional)"), age,
+          el("span", { class: "help", id: "seat-age-help" }, "The oldest player is Casino pirate's first meneur and wins Pirate pairs' ties.")),
+        el("div", { class: "field" }, el("label", { for: "seat-seed" }, "Seed (up to 200 characters, optional)"), seed,
+          el("span", { class: "help", id: "seat-seed-help" }, "Your own text, mixed into every shuffle; shown to the table once a hand settles: put nothing personal in it.")),
+        go);
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
         if (!form.reportValidity()) return;
         go.disabled = true;
         showProblem(problem, null);
+        const body = fixed !== null ? {} : { buy_in: Number(amount.value) };
+        if (age.value !== "") body.age = Number(age.value);
+        if (seed.value !== "") body.seed = seed.value;
         try {
-          await api(base, { method: "POST", json: fixed !== null ? {} : { buy_in: Number(amount.value) } });
+          await api(base, { method: "POST", json: body });
           await changed();
         } catch (err) {
           go.disabled = false;

@@ -3,11 +3,12 @@
 // down, and for a seated player his `legal_actions` as controls, sent with the table's version
 // as If-Match. Everything shown comes from the /v1 API called with the token, so from its
 // redaction.
-import { api, el, fill, follow, gameTitle, gameTitles, header, page, pathId, showProblem, signInForm }
-  from "../banco.js";
+import { SIGNED_OUT, api, el, fill, follow, gameTitle, gameTitles, header, page, pathId, sending, showProblem,
+  signInForm, unreachable } from "../banco.js";
 import { cardName, cassinoItem, drawCard, handView, moneyView, seatsView, variantText }
   from "./table_views.js";
 import { playerCell, seatName, seatNumber, seatOffer } from "./seats.js";
+import { endingView } from "./table_end.js";
 
 const tableId = pathId();
 let who = null;
@@ -107,23 +108,27 @@ const RACE = "The table moved on before your move reached it (another player act
 
 let focusWas = null; // the control a keyboard user was on when his request left (disabled since)
 
-async function send(path, options) {
+async function send(path, options, what = "Sending your move…") {
   if (parts.actions.contains(document.activeElement)) focusWas = document.activeElement.dataset.key || "";
   busy = true;
   setDisabled(true);
+  sending(parts.actions, parts.sending, true, what);
   showProblem(parts.problem, null);
   try {
     const table = await api(path, options);
+    reached();
     render(table);
   } catch (e) {
+    if (e.status === 401) return; // signed out: the page says so (SIGNED_OUT)
     if (e.status === 409 || e.status === 412) {
       await refresh();
       showRace(e);
     } else {
-      showProblem(parts.problem, e);
+      showConnection(e);
     }
   } finally {
     busy = false;
+    sending(parts.actions, parts.sending, false);
     setDisabled(false);
     if (focusWas !== null) restoreFocus(focusWas);
     focusWas = null;
@@ -138,8 +143,34 @@ function act(action) {
 }
 
 function deal() {
-  return send(`/v1/tables/${encodeURIComponent(tableId)}/hands`, { method: "POST" });
+  return send(`/v1/tables/${encodeURIComponent(tableId)}/hands`, { method: "POST" }, "Dealing…");
 }
+
+// A problem shown under the turn. One of reaching Banco at all ("unreachable": offline, or a
+// restart) is mended by the next answer, of the stream or of a read: until then the table is read
+// again every few seconds (and at once when the browser is back online), so the message goes
+// once Banco answers, not at the table's next change.
+let recheck = null;
+
+function showConnection(problem) {
+  showProblem(parts.problem, problem);
+  if (unreachable(problem) && !recheck) {
+    recheck = setTimeout(async () => {
+      recheck = null;
+      await refresh();
+    }, 3000);
+  }
+}
+
+function reached() {
+  if (parts.problem.dataset.code === "unreachable") showProblem(parts.problem, null);
+  clearTimeout(recheck);
+  recheck = null;
+}
+
+addEventListener("online", () => {
+  if (parts.problem && parts.problem.dataset.code === "unreachable") refresh();
+});
 
 function showRace(e) {
   parts.problem.hidden = false;
@@ -154,11 +185,14 @@ function setDisabled(on) {
 
 // Whether the table could be read.
 async function refresh() {
+  if (!live) return false; // signed out
   try {
-    render(await api(`/v1/tables/${encodeURIComponent(tableId)}`));
+    const table = await api(`/v1/tables/${encodeURIComponent(tableId)}`);
+    reached();
+    render(table);
     return true;
   } catch (e) {
-    showProblem(parts.problem, e);
+    if (e.status !== 401) showConnection(e);
     return false;
   }
 }
@@ -255,6 +289,12 @@ function actionsPanel(table) {
     el("ul", { class: "action-list", "aria-labelledby": "your-move" }, items)];
 }
 
+// Whether the hand's page shows its replay to this token: auditors at once, its players and the
+// operator once it is settled (before, the page would only say it is not yet).
+function replayable(hand) {
+  return hand.status === "settled" || !!(who && who.role === "auditor");
+}
+
 function render(table) {
   // A slower read must not take the place of a newer table.
   if (shown && table.version < shown.version) return;
@@ -273,11 +313,17 @@ function render(table) {
   fill(parts.facts,
     el("span", { class: ["badge", table.status] }, table.status),
     table.variant ? el("span", { title: `variant ${table.variant}` }, `Variant: ${variantText(table.variant)}`) : null,
-    hand ? el("span", {}, "Hand ", el("a", { href: `/hands/${encodeURIComponent(hand.id)}` }, `#${hand.number}`),
-      ` (${hand.status})`) : el("span", {}, "No hand yet"),
+    hand ? el("span", {}, "Hand ", replayable(hand) ? el("a", { href: `/hands/${encodeURIComponent(hand.id)}` }, `#${hand.number}`)
+      : `#${hand.number}`, ` (${hand.status})`) : el("span", {}, "No hand yet"),
     el("span", {}, "Version ", el("span", { id: "table-version", class: "mono" }, String(table.version))),
     table.you !== null ? el("span", {}, `You sit in seat ${seatNumber(table, table.you)}`) : null);
   parts.turnText.textContent = turnText(table);
+  // An over table says how it ended (read once: nothing changes an over table's ending).
+  parts.ending.hidden = table.status !== "over";
+  if (table.status === "over" && parts.endingOf !== table.id) {
+    parts.endingOf = table.id;
+    fill(parts.ending, endingView(table, who));
+  }
   parts.turn.classList.toggle("yours", !!(table.turn && table.turn.seat === table.you));
   countdown();
   fill(parts.actions, actionsPanel(table));
@@ -316,31 +362,64 @@ async function start() {
   parts.turn = el("section", { class: "panel turn", "aria-live": "polite", "aria-label": "Whose turn" },
     parts.turnText, parts.clock);
   parts.problem = el("div", { class: "problem-box", hidden: true });
+  parts.ending = el("div", { id: "table-end-slot", hidden: true });
+  parts.endingOf = null;
+  parts.sending = el("p", { class: "help sending", id: "sending", role: "status", hidden: true });
   parts.actions = el("section", { class: "panel actions-panel", "aria-labelledby": "your-move" });
   parts.felt = el("section", { class: "felt", "aria-labelledby": "hand-heading" });
   parts.seats = el("section", { "aria-labelledby": "seats-heading" });
   parts.money = el("section", { class: "panel money-panel", id: "money", "aria-labelledby": "money-heading" });
   parts.offer = el("div", { id: "seat-offer-slot" });
-  main.append(parts.facts, parts.stream, parts.turn, parts.problem, parts.actions, parts.offer, parts.felt, parts.money, parts.seats);
+  main.append(parts.facts, parts.stream, parts.turn, parts.ending, parts.problem, parts.sending, parts.actions, parts.offer, parts.felt, parts.money, parts.seats);
   parts.actions.tabIndex = -1;
   setInterval(countdown, 1000);
 
   live = follow(tableId, (t) => {
     parts.stream.textContent = "Live: this page follows the table as it changes.";
+    reached();
     render(t);
   }, changed, {
     onProblem(problem) {
       if (problem === null) {
         parts.stream.textContent = "Live: this page follows the table as it changes.";
+        reached();
+      } else if (problem.status === 401) {
+        // Signed out (SIGNED_OUT): the page says so.
       } else if (!shown) {
         showProblem(parts.problem, problem);
         parts.stream.textContent = "";
+      } else if (problem.status >= 400 && problem.status < 500 && problem.status !== 429) {
+        parts.stream.textContent = `Live updates stopped (${problem.detail || problem.message}): reload the page to try again.`;
       } else {
         parts.stream.textContent = `Live updates interrupted (${problem.detail || problem.message}); reconnecting…`;
       }
     },
   });
 }
+
+// The token stopped working while the page was open (revoked, or its player erased): a 401 means
+// signed out. The stream stops, the controls that would act with the dead token go, and the page
+// offers to sign in again.
+addEventListener(SIGNED_OUT, () => {
+  if (!live) return;
+  live.stop();
+  live = null;
+  who = null;
+  clearTimeout(refreshTimer);
+  clearTimeout(recheck);
+  refreshTimer = recheck = null;
+  const main = page("Table");
+  main.append(el("p", { role: "alert", class: "problem", id: "signed-out" },
+    "Your token no longer works (it was revoked, or its player erased): you are signed out of this table. ",
+    "Sign in again with a token that works to see it."),
+  el("section", { class: "panel", "aria-labelledby": "signin" }, el("h2", { id: "signin" }, "Sign in"),
+    signInForm((w) => {
+      who = w;
+      shown = null;
+      parts.offerKey = null;
+      start();
+    })));
+});
 
 addEventListener("pagehide", () => live && live.stop());
 

@@ -2,7 +2,7 @@
 // the totals in display form and the results. Only what GET /v1/tables/{id} showed the
 // signed-in token; a card it hid (null) is drawn face down.
 // Seats are named as the seats table numbers them (seats.js): the API's 0-based seats never show.
-import { card, describeCard, el, money } from "../banco.js";
+import { card, describeCard, el, isolate, money } from "../banco.js";
 import { seatNumber, seatRef, seatTitle } from "./seats.js";
 
 const DECKS = { "sette-e-mezzo": "french", "siete-y-media": "spanish", cassino: "french" };
@@ -198,7 +198,8 @@ const VIEWS = { "sette-e-mezzo": sevenHalf, "siete-y-media": sevenHalf, "casino-
 // The hand in play (or the last one), as the table's view shows it.
 export function handView(table) {
   if (!table.view && table.hand) {
-    return [el("p", {}, "Its cards have left the table: ",
+    return [el("p", {}, table.status === "over" ? "The table is over and its cards have left it. Its last hand: "
+      : "Its cards have left the table: ",
       el("a", { href: `/hands/${encodeURIComponent(table.hand.id)}`}, `see hand #${table.hand.number}`), ".")];
   }
   if (!table.view) return [el("p", { class: "muted" }, "No hand has been dealt at this table yet.")];
@@ -230,7 +231,7 @@ export function accountName(table, account, players = []) {
     const s = table.seats.find((x) => x.player_id === who);
     if (s) return seatRef(table, s.seat);
     const was = players.find((x) => x.player_id === who);
-    if (was) return `the seat of ${was.name === null || was.name === undefined ? "an erased player" : was.name}`;
+    if (was) return `the seat of ${was.name === null || was.name === undefined ? "an erased player" : isolate(was.name)}`;
     return `the seat of ${who}`;
   }
   if (kind === "escrow") return "escrow";
@@ -322,5 +323,6 @@ export function seatsView(table, { moved = null, player = null } = {}) {
         moved ? el("td", { class: ["num", net < 0 && "neg", net > 0 && "pos"], "data-label": "This hand" },
           net > 0 ? `+${money(net)}` : money(net)) : null);
     })
-      : el("tr", {}, el("td", { colspan: heads.length, class: "muted" }, "Nobody is seated yet.")))));
+      : el("tr", {}, el("td", { colspan: heads.length, class: "muted" }, table.status === "over"
+        ? "The seats were cashed out when the table ended." : "Nobody is seated yet.")))));
 }
