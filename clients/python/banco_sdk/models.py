@@ -5388,7 +5388,8 @@ class Hand(BaseModel):
     outcome: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
         Field(
-            description='The final state of the hand as you may see it, once settled.'
+            description='The final state of the hand as you may see it, once settled.',
+            discriminator='game',
         ),
     ]
     postings: Annotated[
@@ -5449,7 +5450,10 @@ class ReplayStepAuditorRegistered(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5468,7 +5472,10 @@ class ReplayStepDeadlineSet(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5487,7 +5494,10 @@ class ReplayStepDisputeEvidenceAttached(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5508,7 +5518,10 @@ class ReplayStepDisputeOpened(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5527,7 +5540,10 @@ class ReplayStepDisputeReadjudicated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5548,7 +5564,10 @@ class ReplayStepDisputeRejected(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5567,7 +5586,10 @@ class ReplayStepDisputeResolved(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5586,7 +5608,10 @@ class ReplayStepGameBetPlaced(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5605,7 +5630,10 @@ class ReplayStepGameBuildExtended(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5624,7 +5652,10 @@ class ReplayStepGameBuildMade(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5643,7 +5674,10 @@ class ReplayStepGameBuildReserved(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5662,7 +5696,10 @@ class ReplayStepGameCallDecided(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5681,7 +5718,10 @@ class ReplayStepGameCardDealt(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5700,7 +5740,10 @@ class ReplayStepGameCardDrawn(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5719,7 +5762,10 @@ class ReplayStepGameCardTrailed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5738,7 +5784,10 @@ class ReplayStepGameCardTurnedUp(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5757,7 +5806,10 @@ class ReplayStepGameCardsCaptured(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5776,7 +5828,10 @@ class ReplayStepGameCardsDealt(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5795,7 +5850,10 @@ class ReplayStepGameCardsShown(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5814,7 +5872,10 @@ class ReplayStepGameDealerCardsDrawn(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5833,7 +5894,10 @@ class ReplayStepGameDealerChosen(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5852,7 +5916,10 @@ class ReplayStepGameDiscardsReshuffled(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5873,7 +5940,10 @@ class ReplayStepGameGameWon(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5892,7 +5962,10 @@ class ReplayStepGameHandEnded(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5911,7 +5984,10 @@ class ReplayStepGameHandOpened(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5930,7 +6006,10 @@ class ReplayStepGameHandSplit(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5949,7 +6028,10 @@ class ReplayStepGameHandStarted(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5968,7 +6050,10 @@ class ReplayStepGameLeftoversTaken(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5987,7 +6072,10 @@ class ReplayStepGameOpeningCardChosen(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6006,7 +6094,10 @@ class ReplayStepGameOpeningCardsRevealed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6027,7 +6118,10 @@ class ReplayStepGamePlayerAccused(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6046,7 +6140,10 @@ class ReplayStepGamePlayerAttacked(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6065,7 +6162,10 @@ class ReplayStepGamePlayerCalled(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6084,7 +6184,10 @@ class ReplayStepGamePlayerChallenged(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6103,7 +6206,10 @@ class ReplayStepGamePlayerEliminated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6122,7 +6228,10 @@ class ReplayStepGameRoundScored(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6141,7 +6250,10 @@ class ReplayStepGameRoundStarted(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6160,7 +6272,10 @@ class ReplayStepGameSatOut(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6179,7 +6294,10 @@ class ReplayStepGameShortfallRecorded(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6198,7 +6316,10 @@ class ReplayStepGameSkeletonDeclared(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6217,7 +6338,10 @@ class ReplayStepGameStakeAnnounced(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6236,7 +6360,10 @@ class ReplayStepGameStakeLost(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6255,7 +6382,10 @@ class ReplayStepGameStakesPaid(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6274,7 +6404,10 @@ class ReplayStepGameStood(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6293,7 +6426,10 @@ class ReplayStepGameTableDealt(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6312,7 +6448,10 @@ class ReplayStepGameTurnPassed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6331,7 +6470,10 @@ class ReplayStepGameVolunteered(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6350,7 +6492,10 @@ class ReplayStepHandBegan(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6369,7 +6514,10 @@ class ReplayStepHandSettled(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6388,7 +6536,10 @@ class ReplayStepOperatorKeyChanged(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6410,7 +6561,10 @@ class ReplayStepOperatorKeyCreated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6431,7 +6585,10 @@ class ReplayStepPlayerErased(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6450,7 +6607,10 @@ class ReplayStepPlayerLeft(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6469,7 +6629,10 @@ class ReplayStepPlayerRegistered(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6488,7 +6651,10 @@ class ReplayStepPlayerSeated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6507,7 +6673,10 @@ class ReplayStepSeedRevealed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6526,7 +6695,10 @@ class ReplayStepSettlementClaimed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6545,7 +6717,10 @@ class ReplayStepTableCreated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6564,7 +6739,10 @@ class ReplayStepTableEnded(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6583,7 +6761,10 @@ class ReplayStepTokenChanged(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6604,7 +6785,10 @@ class ReplayStepTreasurePosted(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6732,7 +6916,7 @@ class TableStreamMessage(
     root: Annotated[
         SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventDisputeOpened | TableEventDisputeEvidenceAttached | TableEventDisputeReadjudicated | TableEventDisputeResolved | TableEventDisputeRejected | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
         Field(
-            description="The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you; with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it."
+            description="The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you (a `Table`); with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it (a `TableEvent`)."
         ),
     ]
 

@@ -1597,7 +1597,7 @@ export interface components {
              * @enum {string}
              */
             game: "casino-pirate";
-            hand: components["schemas"]["HandRef"] | (never | null);
+            hand: components["schemas"]["HandRef"] | null;
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -1615,7 +1615,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["CasinoPirateTurn"] | (never | null);
+            turn: components["schemas"]["CasinoPirateTurn"] | null;
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -1624,7 +1624,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["CasinoPirateView"] | (never | null);
+            view: components["schemas"]["CasinoPirateView"] | null;
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -1666,7 +1666,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | (never | null);
+            turn: components["schemas"]["SevenHalfTurn"] | null;
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -1731,7 +1731,7 @@ export interface components {
              * @enum {string}
              */
             game: "cassino";
-            hand: components["schemas"]["HandRef"] | (never | null);
+            hand: components["schemas"]["HandRef"] | null;
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -1749,7 +1749,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["CassinoTurn"] | (never | null);
+            turn: components["schemas"]["CassinoTurn"] | null;
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -1758,7 +1758,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["CassinoView"] | (never | null);
+            view: components["schemas"]["CassinoView"] | null;
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -1956,7 +1956,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["CommitmentEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1973,7 +1973,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["DealtEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1990,7 +1990,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["OrderEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2047,7 +2047,7 @@ export interface components {
             readjudications: components["schemas"]["ReadjudicationListed"][];
             reason: string;
             /** @description The decision that closed it (resolved or rejected), null while open. */
-            resolution: components["schemas"]["ResolutionShown"] | (never | null);
+            resolution: components["schemas"]["ResolutionShown"] | null;
             /** @enum {string} */
             status: "open" | "resolved" | "rejected";
             table_id: string;
@@ -2155,8 +2155,8 @@ export interface components {
         EventDifference: {
             /** @description The event's place among the hand's engine events, in order. */
             index: number;
-            recorded: components["schemas"]["ShownEvent"] | (never | null);
-            replayed: components["schemas"]["ShownEvent"] | (never | null);
+            recorded: components["schemas"]["ShownEvent"] | null;
+            replayed: components["schemas"]["ShownEvent"] | null;
         };
         EventPage: {
             items: components["schemas"]["TableEvent"][];
@@ -3300,7 +3300,7 @@ export interface components {
             /** Format: date-time */
             opened_at: string;
             /** @description The final state of the hand as you may see it, once settled. */
-            outcome: components["schemas"]["View"] | (never | null);
+            outcome: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             /** @description The treasure the settlement moved, once settled. */
             postings: components["schemas"]["HandPosting"][] | null;
             /**
@@ -3508,7 +3508,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["ChainEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3602,7 +3602,7 @@ export interface components {
             /** @example b7f1c0de-0000-4000-8000-000000000000 */
             id: string;
             /** @description Null until the check has finished. */
-            result?: components["schemas"]["LedgerCheckResult"] | (never | null);
+            result?: components["schemas"]["LedgerCheckResult"] | null;
             /** @example finished */
             status: string;
         };
@@ -3661,7 +3661,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["DoubleEntryEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3678,7 +3678,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["NoNegativeEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3695,7 +3695,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["SettlementEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3823,7 +3823,7 @@ export interface components {
              * @enum {string}
              */
             game: "pirate-pairs";
-            hand: components["schemas"]["HandRef"] | (never | null);
+            hand: components["schemas"]["HandRef"] | null;
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -3841,7 +3841,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["PiratePairsTurn"] | (never | null);
+            turn: components["schemas"]["PiratePairsTurn"] | null;
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -3850,7 +3850,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["PiratePairsView"] | (never | null);
+            view: components["schemas"]["PiratePairsView"] | null;
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -4019,8 +4019,8 @@ export interface components {
         PostingDifference: {
             /** @description The posting's place among the hand's postings, in order. */
             index: number;
-            recorded: components["schemas"]["DisputePosting"] | (never | null);
-            replayed: components["schemas"]["DisputePosting"] | (never | null);
+            recorded: components["schemas"]["DisputePosting"] | null;
+            replayed: components["schemas"]["DisputePosting"] | null;
         };
         Problem: {
             /** @description 406: what the endpoint answers in */
@@ -4098,7 +4098,7 @@ export interface components {
              * @example bet_out_of_range
              */
             refused: string | null;
-            refused_command: components["schemas"]["RefusedCommand"] | (never | null);
+            refused_command: components["schemas"]["RefusedCommand"] | null;
             rules_version: number;
         };
         ReadjudicationListed: {
@@ -4156,7 +4156,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4179,7 +4179,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4202,7 +4202,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4225,7 +4225,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4248,7 +4248,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4271,7 +4271,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4294,7 +4294,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4317,7 +4317,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4340,7 +4340,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4363,7 +4363,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4386,7 +4386,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4409,7 +4409,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4432,7 +4432,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4455,7 +4455,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4478,7 +4478,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4501,7 +4501,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4524,7 +4524,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4547,7 +4547,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4570,7 +4570,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4593,7 +4593,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4616,7 +4616,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4639,7 +4639,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4662,7 +4662,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4685,7 +4685,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4708,7 +4708,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4731,7 +4731,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4754,7 +4754,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4777,7 +4777,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4800,7 +4800,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4823,7 +4823,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4846,7 +4846,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4869,7 +4869,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4892,7 +4892,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4915,7 +4915,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4938,7 +4938,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4961,7 +4961,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4984,7 +4984,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5007,7 +5007,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5030,7 +5030,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5053,7 +5053,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5076,7 +5076,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5099,7 +5099,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5122,7 +5122,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5145,7 +5145,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5168,7 +5168,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5191,7 +5191,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5214,7 +5214,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5237,7 +5237,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5260,7 +5260,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5283,7 +5283,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5306,7 +5306,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5329,7 +5329,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5352,7 +5352,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5375,7 +5375,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5398,7 +5398,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5421,7 +5421,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5444,7 +5444,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5467,7 +5467,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5490,7 +5490,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5513,7 +5513,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5536,7 +5536,7 @@ export interface components {
             kind: "ledger";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5632,7 +5632,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["RulesEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -5694,7 +5694,7 @@ export interface components {
              * @enum {string}
              */
             game: "sette-e-mezzo";
-            hand: components["schemas"]["HandRef"] | (never | null);
+            hand: components["schemas"]["HandRef"] | null;
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -5712,7 +5712,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["SetteEMezzoTurn"] | (never | null);
+            turn: components["schemas"]["SetteEMezzoTurn"] | null;
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -5721,7 +5721,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["SetteEMezzoView"] | (never | null);
+            view: components["schemas"]["SetteEMezzoView"] | null;
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -5763,7 +5763,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | (never | null);
+            turn: components["schemas"]["SevenHalfTurn"] | null;
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -5920,7 +5920,7 @@ export interface components {
              * @enum {string}
              */
             game: "siete-y-media";
-            hand: components["schemas"]["HandRef"] | (never | null);
+            hand: components["schemas"]["HandRef"] | null;
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -5938,7 +5938,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["SieteYMediaTurn"] | (never | null);
+            turn: components["schemas"]["SieteYMediaTurn"] | null;
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -5947,7 +5947,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["SieteYMediaView"] | (never | null);
+            view: components["schemas"]["SieteYMediaView"] | null;
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -5989,7 +5989,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | (never | null);
+            turn: components["schemas"]["SevenHalfTurn"] | null;
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -7192,8 +7192,8 @@ export interface components {
             items: components["schemas"]["TableSummary"][];
             next_cursor: string | null;
         };
-        /** @description The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you; with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it. */
-        TableStreamMessage: components["schemas"]["Table"] | components["schemas"]["TableEvent"];
+        /** @description The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you (a `Table`); with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it (a `TableEvent`). */
+        TableStreamMessage: components["schemas"]["SetteEMezzoTable"] | components["schemas"]["SieteYMediaTable"] | components["schemas"]["CasinoPirateTable"] | components["schemas"]["PiratePairsTable"] | components["schemas"]["CassinoTable"] | components["schemas"]["TableEventTreasurePosted"] | components["schemas"]["TableEventPlayerRegistered"] | components["schemas"]["TableEventPlayerErased"] | components["schemas"]["TableEventAuditorRegistered"] | components["schemas"]["TableEventTokenChanged"] | components["schemas"]["TableEventOperatorKeyCreated"] | components["schemas"]["TableEventOperatorKeyChanged"] | components["schemas"]["TableEventDisputeOpened"] | components["schemas"]["TableEventDisputeEvidenceAttached"] | components["schemas"]["TableEventDisputeReadjudicated"] | components["schemas"]["TableEventDisputeResolved"] | components["schemas"]["TableEventDisputeRejected"] | components["schemas"]["TableEventTableCreated"] | components["schemas"]["TableEventPlayerSeated"] | components["schemas"]["TableEventPlayerLeft"] | components["schemas"]["TableEventHandBegan"] | components["schemas"]["TableEventHandSettled"] | components["schemas"]["TableEventSeedRevealed"] | components["schemas"]["TableEventTableEnded"] | components["schemas"]["TableEventDeadlineSet"] | components["schemas"]["TableEventSettlementClaimed"] | components["schemas"]["TableEventGameHandStarted"] | components["schemas"]["TableEventGameTurnPassed"] | components["schemas"]["TableEventGameStakeAnnounced"] | components["schemas"]["TableEventGameBetPlaced"] | components["schemas"]["TableEventGameSatOut"] | components["schemas"]["TableEventGameCardDealt"] | components["schemas"]["TableEventGameCardTurnedUp"] | components["schemas"]["TableEventGameCardsShown"] | components["schemas"]["TableEventGameStakeLost"] | components["schemas"]["TableEventGameStood"] | components["schemas"]["TableEventGameHandSplit"] | components["schemas"]["TableEventGamePlayerCalled"] | components["schemas"]["TableEventGameCallDecided"] | components["schemas"]["TableEventGameSkeletonDeclared"] | components["schemas"]["TableEventGameVolunteered"] | components["schemas"]["TableEventGameShortfallRecorded"] | components["schemas"]["TableEventGameHandEnded"] | components["schemas"]["TableEventGameHandOpened"] | components["schemas"]["TableEventGameCardsDealt"] | components["schemas"]["TableEventGameOpeningCardChosen"] | components["schemas"]["TableEventGameOpeningCardsRevealed"] | components["schemas"]["TableEventGamePlayerAttacked"] | components["schemas"]["TableEventGamePlayerChallenged"] | components["schemas"]["TableEventGamePlayerAccused"] | components["schemas"]["TableEventGameCardDrawn"] | components["schemas"]["TableEventGameDiscardsReshuffled"] | components["schemas"]["TableEventGamePlayerEliminated"] | components["schemas"]["TableEventGameGameWon"] | components["schemas"]["TableEventGameRoundStarted"] | components["schemas"]["TableEventGameStakesPaid"] | components["schemas"]["TableEventGameDealerCardsDrawn"] | components["schemas"]["TableEventGameDealerChosen"] | components["schemas"]["TableEventGameTableDealt"] | components["schemas"]["TableEventGameCardsCaptured"] | components["schemas"]["TableEventGameBuildMade"] | components["schemas"]["TableEventGameBuildReserved"] | components["schemas"]["TableEventGameBuildExtended"] | components["schemas"]["TableEventGameCardTrailed"] | components["schemas"]["TableEventGameLeftoversTaken"] | components["schemas"]["TableEventGameRoundScored"];
         TableSummary: {
             /** @enum {string} */
             game: "sette-e-mezzo" | "siete-y-media" | "casino-pirate" | "pirate-pairs" | "cassino";
@@ -7281,8 +7281,6 @@ export interface components {
             /** @example tb_5c1e0a9b3d2f4e61 */
             table_id: string;
         };
-        /** @description The hand in play (or the last one) as you may see it: its game's view. */
-        View: components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"];
         Viewer: {
             /** @enum {string} */
             kind: "seat" | "spectator" | "auditor";
