@@ -227,3 +227,22 @@ def test_the_commands_listing_runs_beside_banco_run(banco, clone: Path, tmp_path
     assert re.fullmatch(r"rebuilt projections from \d+ events", rest[-1])
     ready = wait_ready(f"{url}/readyz", time.monotonic() + 10)
     assert ready["status"] == "ready", ready
+
+
+# What the documentation's listings may run: a fresh machine of the project's kind has these
+# (Debian's coreutils, curl, jq, openssl; Python, which Banco needs; Node.js for the TypeScript
+# SDK), or the README installs them (`banco` in .venv, npm's packages, pgBackRest).
+FRESH_MACHINE = {"banco", "base64", "cat", "cd", "curl", "date", "echo", "grep", "head", "jq", "mkdir",
+                 "node", "npm", "openssl", "pgbackrest", "pip", "printf", "python", "python3",
+                 "sleep", "whoami", ".venv/bin/banco", ".venv/bin/python", "./quickstart"}
+
+
+def test_the_docs_command_substitutions_need_no_tool_a_fresh_machine_lacks():
+    """Each `$(command ...)` of the shell listings of the README and docs/ runs a tool a fresh
+    machine has (`uuidgen`, in no Debian image by default, was one)."""
+    pages = [README, *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "docs").rglob("*.sh")),
+             *sorted((ROOT / "clients").glob("*/README.md"))]
+    used = {(m.group(1), page.name) for page in pages
+            for m in re.finditer(r"\$\(\s*([\w./-]+)", page.read_text())}
+    assert used, "no command substitution found: the check reads nothing"
+    assert {(tool, page) for tool, page in used if tool not in FRESH_MACHINE} == set()

@@ -40,7 +40,7 @@ def _check_token(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 @click.command("bot")
 @click.option("--url", envvar="BANCO_URL", default="http://127.0.0.1:8000", show_envvar=True,
-              show_default=True, help="Banco's API")
+              show_default=True, help="Banco's address, without /v1")
 @click.option("--token", envvar="BANCO_TOKEN", required=True, show_envvar=True,
               callback=_check_token, help="the player's bearer token")
 @click.option("--game", required=True, callback=_check_name,

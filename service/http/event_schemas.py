@@ -18,7 +18,7 @@ import msgspec
 
 from events.catalog import GAME_EVENT_PREFIX, PAYLOADS
 from games.registry import event_data
-from service.http.unions import null
+from service.http.unions import or_null
 
 REF = "#/components/schemas/{name}Data"
 # A registration is shown by the player's id alone (`Redactor.logged`); the name is read from
@@ -111,7 +111,7 @@ def add_event_schemas(schemas: dict[str, Any]) -> None:
     state = schemas["ReplayStep"]["properties"]["state"]
     schemas["ReplayStep"]["properties"]["state"] = {
         "description": state["description"],
-        "oneOf": [{"$ref": "#/components/schemas/View"}, null()]}
+        **or_null("#/components/schemas/View", schemas["View"])}
     for family, tells_kind in (("FeedEvent", False), ("TableEvent", True), ("ReplayStep", True)):
         base = schemas[family]
         refs: list[str] = []
@@ -142,13 +142,18 @@ def add_event_schemas(schemas: dict[str, Any]) -> None:
 
 
 # The `data:` of each message of a stream, by the stream's path: a component each, named in the
-# operation's `text/event-stream` content as `x-sse-data` (OpenAPI 3.0 has no word for it).
+# operation's `text/event-stream` content as `x-sse-data` (OpenAPI 3.0 has no word for it). A
+# union of unions is written as the one union of their members (`_flat`): openapi-generator
+# reads a member that is itself a `oneOf` as a model it never writes (`instanceOfTable`).
 STREAM_MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
+    # A table (told apart by `game`) or one of its events (by `type`): no one property tells
+    # them all apart, so no discriminator; each member refuses the others' (their tags are
+    # required, and neither kind has the other's).
     "/v1/tables/{table_id}/stream": ("TableStreamMessage", {
         "description": "The `data:` of a message of a table's stream: with `event: table`, the"
-                       " table as GET /v1/tables/{table_id} shows it to you; with `event:"
-                       " <type>`, the table's event of that type, as GET"
-                       " /v1/tables/{table_id}/events shows it.",
+                       " table as GET /v1/tables/{table_id} shows it to you (a `Table`); with"
+                       " `event: <type>`, the table's event of that type, as GET"
+                       " /v1/tables/{table_id}/events shows it (a `TableEvent`).",
         "oneOf": [{"$ref": "#/components/schemas/Table"},
                   {"$ref": "#/components/schemas/TableEvent"}]}),
     # The `data:` of a message of the log's stream (`event: <type>`, `id:` its position): the
@@ -164,7 +169,7 @@ def add_stream_schemas(spec: dict[str, Any]) -> None:
     `x-sse-data`, and in the schema of one Server-Sent Event, its fields as members (what
     OpenAPI 3.2 calls the `itemSchema` of `text/event-stream`)."""
     for path, (name, schema) in STREAM_MESSAGES.items():
-        spec["components"]["schemas"][name] = schema
+        spec["components"]["schemas"][name] = _flat(schema, spec["components"]["schemas"])
         content = spec["paths"][path]["get"]["responses"]["200"]["content"]["text/event-stream"]
         ref = {"$ref": f"#/components/schemas/{name}"}
         content["x-sse-data"] = ref
@@ -173,6 +178,18 @@ def add_stream_schemas(spec: dict[str, Any]) -> None:
                                                     " `Last-Event-ID` to go on after it."},
             "event": {"type": "string", "description": "What `data` holds: its type."},
             "data": {"allOf": [ref], "description": "The message, as JSON."}}}
+
+
+def _flat(schema: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with each member of its `oneOf` that is itself a `oneOf` replaced by that one's
+    members, in order and each once."""
+    if "oneOf" not in schema:
+        return schema
+    members: dict[str, None] = {}
+    for ref in schema["oneOf"]:
+        inner = schemas[ref["$ref"].rsplit("/", 1)[1]]
+        members.update(dict.fromkeys(r["$ref"] for r in inner.get("oneOf", [ref])))
+    return {**schema, "oneOf": [{"$ref": ref} for ref in members]}
 
 
 # What a subscription's URL receives: one event of the log per POST, as Standard Webhooks

@@ -15,10 +15,22 @@ from marshmallow import Schema, fields, validate
 Alternatives = Mapping[str, type[Schema]]
 
 
-def null() -> dict[str, Any]:
-    """The null branch of a nullable reference in OpenAPI 3.0.3: null, and nothing else (a new
-    dict each time: a shared one would be written to YAML as an alias)."""
-    return {"type": "object", "nullable": True, "enum": [None]}
+def or_null(ref: str, union: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The object `ref` names, or null, as OpenAPI 3.0 generators read it: `allOf` the
+    reference with `nullable: true` beside `type: object` (a new dict each time: a shared one
+    would be written to YAML as an alias).
+
+    `oneOf` the reference and a null branch (`{type: object, nullable: true, enum: [null]}`) says
+    the same to a strict reader of OpenAPI 3.0.3, but orval writes that branch as no type at all
+    (`HandRef |  | null`, which TypeScript refuses). A discriminated union (`union`, the
+    component `ref` names) is written out in place, its members and discriminator beside
+    `nullable`: generators take `allOf` one as a subtype of it, without its tag
+    (openapi-typescript: `Omit<View, "game">`)."""
+    if union is not None and "discriminator" in union:
+        return {"type": "object", "nullable": True, "oneOf": [dict(r) for r in union["oneOf"]],
+                "discriminator": {"propertyName": union["discriminator"]["propertyName"],
+                                  "mapping": dict(union["discriminator"]["mapping"])}}
+    return {"type": "object", "nullable": True, "allOf": [{"$ref": ref}]}
 
 
 def tag(value: str, *values: str) -> fields.String:
@@ -81,17 +93,17 @@ class UnionConverter(OpenAPIConverter):
 
 
     def field2nullable(self, field: fields.Field, ret: dict[str, Any]) -> dict[str, Any]:
-        # OpenAPI 3.0.3 lets `nullable` add null only to a `type` beside it: apispec's
-        # `anyOf: [{type: object, nullable: true}, $ref]` takes any object at all (a wrong view
-        # would pass), and `nullable` beside a lone `oneOf` adds nothing (null is refused). The
-        # reference or null, each branch exact, is `oneOf` the two.
-        # (A reference beside a description is `allOf: [$ref]`, as a `$ref`'s siblings are
-        # ignored.)
+        # apispec's `anyOf: [{type: object, nullable: true}, $ref]` takes any object at all (a
+        # wrong view would pass): a nested schema or null is `or_null` it. (A reference beside a
+        # description comes as `allOf: [$ref]`, as a `$ref`'s siblings are ignored.)
         if field.allow_none and self.openapi_version.major == 3 and self.openapi_version.minor == 0:
-            if "$ref" in ret:
-                return {"oneOf": [{"$ref": ret.pop("$ref")}, null()]}
-            if "allOf" in ret:
-                return {"oneOf": [*ret.pop("allOf"), null()]}
+            refs = [{"$ref": ret.pop("$ref")}] if "$ref" in ret else ret.pop("allOf", None)
+            if refs is not None:
+                assert len(refs) == 1 and isinstance(field, fields.Nested), field
+                nested = resolve_schema_instance(field.nested)  # type: ignore[arg-type]
+                union = (self.schema2jsonschema(nested)
+                         if isinstance(nested, Union) and not isinstance(nested, AnyOf) else None)
+                return or_null(refs[0]["$ref"], union)
         return dict(super().field2nullable(field, ret))
 
     def field2default(self, field: fields.Field, **kwargs: Any) -> dict[str, Any]:

@@ -740,12 +740,16 @@ def test_a_deal_refused_for_want_of_players_waits_for_the_table_to_change(banco,
 
 
 def test_a_malformed_url_is_said_in_one_line(banco, operator):
-    """A URL httpx cannot read (a bracket left open, two ports) ends `python -m banco_sdk.bot` with
-    one line saying what is wrong with it (exit 2), as `banco bot` says; `Banco` and
-    `AsyncBanco` refuse it with a ValueError saying the same, not httpx's InvalidURL."""
+    """A URL httpx cannot read (a bracket left open, two ports), or one ending in the /v1 the
+    client adds itself (Flask's bare "not_found" else), ends `python -m banco_sdk.bot` with one
+    line saying what is wrong with it (exit 2), as `banco bot` says; `Banco` and `AsyncBanco`
+    refuse it with a ValueError saying the same, not httpx's InvalidURL."""
     said = {"http://[::1": "'http://[::1' is not a URL: Invalid IPv6 URL",
             "http://127.0.0.1:8391:80": "'http://127.0.0.1:8391:80' has a port that is not a port",
-            "banco.example": "'banco.example' is not an http:// or https:// URL with a host"}
+            "banco.example": "'banco.example' is not an http:// or https:// URL with a host",
+            "http://127.0.0.1:8471/v1/": "'http://127.0.0.1:8471/v1/' ends in /v1: give Banco's"
+                                         " address without it ('http://127.0.0.1:8471'); the"
+                                         " client adds /v1 to each call"}
     for url, words in said.items():
         run = subprocess.run([sys.executable, "-m", "banco_sdk.bot", "--url", url, "--token", "X",
                               "--game", "sette-e-mezzo", "--table", "tb_x"],

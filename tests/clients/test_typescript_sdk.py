@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import http.server
+import json
 import os
 import re
 import shutil
@@ -45,10 +46,8 @@ def npm() -> str:
 
 
 @pytest.fixture(scope="module")
-def building() -> Iterator[subprocess.Popen[str]]:
-    """The SDK with its pinned dependencies (installed by ./quickstart, else here), being built
-    by `npm run build` (tsc strict; the library compiled without Node's types) while
-    Banco starts."""
+def installed() -> str:
+    """npm, with the SDK's pinned dependencies installed (by ./quickstart, else here)."""
     tool = npm()
     lock = SDK / "package-lock.json"
     mark = SDK / "node_modules" / ".installed"
@@ -57,6 +56,14 @@ def building() -> Iterator[subprocess.Popen[str]]:
         subprocess.run([tool, "ci", "--no-audit", "--no-fund", "--silent"], cwd=SDK, check=True,
                        timeout=300)
         mark.write_text(f"{want}  {lock.relative_to(ROOT)}\n")
+    return tool
+
+
+@pytest.fixture(scope="module")
+def building(installed: str) -> Iterator[subprocess.Popen[str]]:
+    """The SDK being built by `npm run build` (tsc strict; the library compiled without Node's
+    types) while Banco starts."""
+    tool = installed
     proc = subprocess.Popen([tool, "run", "build"], cwd=SDK, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     try:
@@ -133,6 +140,22 @@ def banco(servers: embedded.EmbeddedServers, redis_url: str, origin: str,
           banco_running(tmp_path_factory.mktemp("banco") / "data", database_url, redis_url,
                         BANCO_RATE_LIMIT="100000/minute", BANCO_CORS_ORIGINS=origin) as running):
         yield running
+
+
+def test_the_package_packed_from_a_fresh_clone_holds_what_it_names(installed: str, tmp_path: Path):
+    """`npm pack` in a clone never built (no dist/) builds first (`prepack`): the tarball holds
+    every file its `exports`, `types` and `bin` name, not only package.json and the README."""
+    clone = tmp_path / "typescript"
+    shutil.copytree(SDK, clone, ignore=shutil.ignore_patterns("dist", "node_modules"))
+    (clone / "node_modules").symlink_to(SDK / "node_modules")
+    packed = subprocess.run([installed, "pack", "--json", "--pack-destination", str(tmp_path)], cwd=clone,
+                            capture_output=True, text=True, timeout=240)
+    assert packed.returncode == 0, packed.stdout[-2000:] + packed.stderr[-2000:]
+    files = {f["path"] for f in json.loads(packed.stdout[packed.stdout.index("["):])[0]["files"]}
+    package = json.loads((SDK / "package.json").read_text())
+    named = {package["types"], *package["bin"].values(),
+             *(path for entry in package["exports"].values() for path in entry.values())}
+    assert {path.removeprefix("./") for path in named} <= files, sorted(files)
 
 
 def test_every_test_file_of_the_sdk_is_run_here():

@@ -29,7 +29,28 @@ JSON_TYPES = ("application/json", "application/problem+json")
 
 @cache
 def spec() -> dict[str, Any]:
-    return yaml.load(SPEC_PATH.read_text(), Loader=yaml.CSafeLoader)
+    return nullable_widened(yaml.load(SPEC_PATH.read_text(), Loader=yaml.CSafeLoader))
+
+
+def nullable_widened(node: Any) -> Any:
+    """`node` with each schema that is `nullable` beside `allOf` or `oneOf` written as that
+    schema or null (`anyOf` it, without `nullable`, and `{nullable: true, enum: [null]}`).
+
+    openapi.yaml writes a nullable reference `allOf: [$ref]` with `nullable: true`, and a
+    nullable union its members with `nullable: true` (service/http/unions.py `or_null`), as
+    every generator reads null into them (and schemathesis: `anyOf: [schema, {type: null}]`);
+    the validator reads OpenAPI 3.0.3's letter, where `nullable` adds null to `type` alone and
+    the reference beside it still refuses it. The rest is checked as written: the reference,
+    or the union by its discriminator, where the value is not null."""
+    if isinstance(node, list):
+        return [nullable_widened(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: nullable_widened(v) for k, v in node.items()}
+    if out.get("nullable") is True and ("allOf" in out or "oneOf" in out):
+        schema = {k: v for k, v in out.items() if k != "nullable"}
+        out = {"anyOf": [schema, {"type": "object", "nullable": True, "enum": [None]}]}
+    return out
 
 
 def _resolved(item: dict[str, Any]) -> dict[str, Any]:

@@ -95,8 +95,10 @@ FEED_EVENT: TypeAdapter[FeedEvent] = TypeAdapter(Annotated[FeedEvent, Field(disc
 
 def base_url(url: str) -> str:
     """`url` as the clients' base (no trailing slash), or a ValueError saying in words what is
-    wrong with it: not an http:// or https:// URL with a host, a malformed IPv6 address, or a
-    port that is not one (httpx would say `InvalidURL` with a traceback, or fail later)."""
+    wrong with it: not an http:// or https:// URL with a host, a malformed IPv6 address, a
+    port that is not one (httpx would say `InvalidURL` with a traceback, or fail later), or an
+    address that ends in /v1, which the clients add to every call themselves (Banco would
+    answer each `/v1/v1/...` with a bare 404)."""
     try:
         parts = urlsplit(url)
     except ValueError as e:  # "Invalid IPv6 URL"
@@ -111,7 +113,11 @@ def base_url(url: str) -> str:
         httpx.URL(url)
     except httpx.InvalidURL as e:  # what urlsplit lets pass and httpx does not
         raise ValueError(f"{url!r} is not a URL: {e}") from None
-    return url.rstrip("/")
+    base = url.rstrip("/")
+    if urlsplit(base).path.endswith("/v1"):
+        raise ValueError(f"{url!r} ends in /v1: give Banco's address without it ({base[:-3]!r});"
+                         " the client adds /v1 to each call")
+    return base
 
 
 class Versioned(Protocol):

@@ -5399,7 +5399,8 @@ class Hand(BaseModel):
     outcome: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
         Field(
-            description='The final state of the hand as you may see it, once settled.'
+            description='The final state of the hand as you may see it, once settled.',
+            discriminator='game',
         ),
     ]
     postings: Annotated[
@@ -5460,7 +5461,10 @@ class ReplayStepAuditorRegistered(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5479,7 +5483,10 @@ class ReplayStepDeadlineSet(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5498,7 +5505,10 @@ class ReplayStepDisputeEvidenceAttached(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5519,7 +5529,10 @@ class ReplayStepDisputeOpened(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5538,7 +5551,10 @@ class ReplayStepDisputeReadjudicated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5559,7 +5575,10 @@ class ReplayStepDisputeRejected(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5578,7 +5597,10 @@ class ReplayStepDisputeResolved(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5597,7 +5619,10 @@ class ReplayStepGameBetPlaced(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5616,7 +5641,10 @@ class ReplayStepGameBuildExtended(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5635,7 +5663,10 @@ class ReplayStepGameBuildMade(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5654,7 +5685,10 @@ class ReplayStepGameBuildReserved(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5673,7 +5707,10 @@ class ReplayStepGameCallDecided(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5692,7 +5729,10 @@ class ReplayStepGameCardDealt(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5711,7 +5751,10 @@ class ReplayStepGameCardDrawn(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5730,7 +5773,10 @@ class ReplayStepGameCardTrailed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5749,7 +5795,10 @@ class ReplayStepGameCardTurnedUp(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5768,7 +5817,10 @@ class ReplayStepGameCardsCaptured(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5787,7 +5839,10 @@ class ReplayStepGameCardsDealt(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5806,7 +5861,10 @@ class ReplayStepGameCardsShown(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5825,7 +5883,10 @@ class ReplayStepGameDealerCardsDrawn(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5844,7 +5905,10 @@ class ReplayStepGameDealerChosen(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5863,7 +5927,10 @@ class ReplayStepGameDiscardsReshuffled(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5884,7 +5951,10 @@ class ReplayStepGameGameWon(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5903,7 +5973,10 @@ class ReplayStepGameHandEnded(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5922,7 +5995,10 @@ class ReplayStepGameHandOpened(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5941,7 +6017,10 @@ class ReplayStepGameHandSplit(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5960,7 +6039,10 @@ class ReplayStepGameHandStarted(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5979,7 +6061,10 @@ class ReplayStepGameLeftoversTaken(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5998,7 +6083,10 @@ class ReplayStepGameOpeningCardChosen(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6017,7 +6105,10 @@ class ReplayStepGameOpeningCardsRevealed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6038,7 +6129,10 @@ class ReplayStepGamePlayerAccused(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6057,7 +6151,10 @@ class ReplayStepGamePlayerAttacked(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6076,7 +6173,10 @@ class ReplayStepGamePlayerCalled(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6095,7 +6195,10 @@ class ReplayStepGamePlayerChallenged(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6114,7 +6217,10 @@ class ReplayStepGamePlayerEliminated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6133,7 +6239,10 @@ class ReplayStepGameRoundScored(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6152,7 +6261,10 @@ class ReplayStepGameRoundStarted(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6171,7 +6283,10 @@ class ReplayStepGameSatOut(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6190,7 +6305,10 @@ class ReplayStepGameShortfallRecorded(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6209,7 +6327,10 @@ class ReplayStepGameSkeletonDeclared(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6228,7 +6349,10 @@ class ReplayStepGameStakeAnnounced(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6247,7 +6371,10 @@ class ReplayStepGameStakeLost(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6266,7 +6393,10 @@ class ReplayStepGameStakesPaid(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6285,7 +6415,10 @@ class ReplayStepGameStood(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6304,7 +6437,10 @@ class ReplayStepGameTableDealt(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6323,7 +6459,10 @@ class ReplayStepGameTurnPassed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6342,7 +6481,10 @@ class ReplayStepGameVolunteered(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6361,7 +6503,10 @@ class ReplayStepHandBegan(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6380,7 +6525,10 @@ class ReplayStepHandSettled(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6399,7 +6547,10 @@ class ReplayStepOperatorKeyChanged(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6421,7 +6572,10 @@ class ReplayStepOperatorKeyCreated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6442,7 +6596,10 @@ class ReplayStepPlayerErased(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6461,7 +6618,10 @@ class ReplayStepPlayerLeft(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6480,7 +6640,10 @@ class ReplayStepPlayerRegistered(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6499,7 +6662,10 @@ class ReplayStepPlayerSeated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6518,7 +6684,10 @@ class ReplayStepSeedRevealed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6537,7 +6706,10 @@ class ReplayStepSettlementClaimed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6556,7 +6728,10 @@ class ReplayStepTableCreated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6575,7 +6750,10 @@ class ReplayStepTableEnded(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6594,7 +6772,10 @@ class ReplayStepTokenChanged(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6615,7 +6796,10 @@ class ReplayStepTreasurePosted(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(description='The hand after this event, as you may see it.'),
+        Field(
+            description='The hand after this event, as you may see it.',
+            discriminator='game',
+        ),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6743,7 +6927,7 @@ class TableStreamMessage(
     root: Annotated[
         SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventDisputeOpened | TableEventDisputeEvidenceAttached | TableEventDisputeReadjudicated | TableEventDisputeResolved | TableEventDisputeRejected | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
         Field(
-            description="The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you; with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it."
+            description="The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you (a `Table`); with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it (a `TableEvent`)."
         ),
     ]
 

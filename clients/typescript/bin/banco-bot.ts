@@ -63,7 +63,13 @@ async function main(): Promise<number> {
     console.error(`banco-bot: --url, --token and --game are required; --hands and --buy-in are whole numbers\n${USAGE}`);
     return 2;
   }
-  const banco = new Banco({ url, token });
+  let banco: Banco;
+  try {
+    banco = new Banco({ url, token });
+  } catch (error) {  // a URL that is none, or Banco's with /v1: one line, not a stack trace
+    console.error(`banco-bot: --url: ${(error as Error).message}`);
+    return 2;
+  }
   let table = values.table === undefined ? await banco.createTable({ game }) : await banco.table(values.table);
   if (values.table === undefined) console.log(JSON.stringify({ table: table.id, game }));
   if (table.game !== game) {

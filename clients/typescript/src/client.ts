@@ -10,7 +10,7 @@ import type {
 } from "./types.js";
 
 export interface BancoOptions {
-  /** Banco's address, such as `http://127.0.0.1:8000`. */
+  /** Banco's address, such as `http://127.0.0.1:8000`: without the `/v1` each call adds. */
   url: string;
   /** A bearer token: the operator key, an auditor's or a player's. */
   token: string;
@@ -70,6 +70,29 @@ function isTable(value: unknown): value is Table {
 }
 
 /**
+ * `url` as the client's base (no trailing slash), or a TypeError saying in one line what is wrong
+ * with it: not an http:// or https:// URL with a host, or an address ending in the /v1 the client
+ * adds to each call itself (Banco would answer each `/v1/v1/...` with a bare 404).
+ */
+export function baseUrl(url: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || !["http:", "https:"].includes(parsed.protocol) || parsed.hostname === "") {
+    throw new TypeError(`'${url}' is not an http:// or https:// URL with a host`);
+  }
+  const base = url.replace(/\/+$/, "");
+  if (new URL(base).pathname.endsWith("/v1")) {
+    throw new TypeError(`'${url}' ends in /v1: give Banco's address without it ('${base.slice(0, -3)}');`
+      + " the client adds /v1 to each call");
+  }
+  return base;
+}
+
+/**
  * Banco's API for one token. Every write carries an `Idempotency-Key` (the same one on each of
  * its retries), 429 and 503 are retried after their `Retry-After`, and any other failure is
  * thrown as a `BancoError`. `api` is the whole API, typed from `openapi.yaml` (openapi-fetch),
@@ -80,9 +103,10 @@ export class Banco {
   readonly url: string;
   private readonly options: BancoOptions;
 
+  /** Throws a TypeError saying what is wrong with `options.url` (see `baseUrl`). */
   constructor(options: BancoOptions) {
     this.options = options;
-    this.url = options.url.replace(/\/+$/, "");
+    this.url = baseUrl(options.url);
     const policy = { ...DEFAULT_RETRY, ...options.retry };
     const base = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.api = createClient<paths>({

@@ -1598,7 +1598,7 @@ export interface components {
              * @enum {string}
              */
             game: "casino-pirate";
-            hand: components["schemas"]["HandRef"] | (never | null);
+            hand: components["schemas"]["HandRef"] | null;
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -1616,7 +1616,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["CasinoPirateTurn"] | (never | null);
+            turn: components["schemas"]["CasinoPirateTurn"] | null;
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -1625,7 +1625,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["CasinoPirateView"] | (never | null);
+            view: components["schemas"]["CasinoPirateView"] | null;
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -1667,7 +1667,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | (never | null);
+            turn: components["schemas"]["SevenHalfTurn"] | null;
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -1732,7 +1732,7 @@ export interface components {
              * @enum {string}
              */
             game: "cassino";
-            hand: components["schemas"]["HandRef"] | (never | null);
+            hand: components["schemas"]["HandRef"] | null;
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -1750,7 +1750,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["CassinoTurn"] | (never | null);
+            turn: components["schemas"]["CassinoTurn"] | null;
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -1759,7 +1759,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["CassinoView"] | (never | null);
+            view: components["schemas"]["CassinoView"] | null;
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -1957,7 +1957,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["CommitmentEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1974,7 +1974,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["DealtEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1991,7 +1991,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["OrderEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2048,7 +2048,7 @@ export interface components {
             readjudications: components["schemas"]["ReadjudicationListed"][];
             reason: string;
             /** @description The decision that closed it (resolved or rejected), null while open. */
-            resolution: components["schemas"]["ResolutionShown"] | (never | null);
+            resolution: components["schemas"]["ResolutionShown"] | null;
             /** @enum {string} */
             status: "open" | "resolved" | "rejected";
             table_id: string;
@@ -2156,8 +2156,8 @@ export interface components {
         EventDifference: {
             /** @description The event's place among the hand's engine events, in order. */
             index: number;
-            recorded: components["schemas"]["ShownEvent"] | (never | null);
-            replayed: components["schemas"]["ShownEvent"] | (never | null);
+            recorded: components["schemas"]["ShownEvent"] | null;
+            replayed: components["schemas"]["ShownEvent"] | null;
         };
         EventPage: {
             items: components["schemas"]["TableEvent"][];
@@ -3301,7 +3301,7 @@ export interface components {
             /** Format: date-time */
             opened_at: string;
             /** @description The final state of the hand as you may see it, once settled. */
-            outcome: components["schemas"]["View"] | (never | null);
+            outcome: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             /** @description The treasure the settlement moved, once settled. */
             postings: components["schemas"]["HandPosting"][] | null;
             /**
@@ -3510,7 +3510,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["ChainEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3604,7 +3604,7 @@ export interface components {
             /** @example b7f1c0de-0000-4000-8000-000000000000 */
             id: string;
             /** @description Null until the check has finished. */
-            result?: components["schemas"]["LedgerCheckResult"] | (never | null);
+            result?: components["schemas"]["LedgerCheckResult"] | null;
             /** @example finished */
             status: string;
         };
@@ -3663,7 +3663,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["DoubleEntryEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3680,7 +3680,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["NoNegativeEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3697,7 +3697,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["SettlementEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3825,7 +3825,7 @@ export interface components {
              * @enum {string}
              */
             game: "pirate-pairs";
-            hand: components["schemas"]["HandRef"] | (never | null);
+            hand: components["schemas"]["HandRef"] | null;
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -3843,7 +3843,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["PiratePairsTurn"] | (never | null);
+            turn: components["schemas"]["PiratePairsTurn"] | null;
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -3852,7 +3852,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["PiratePairsView"] | (never | null);
+            view: components["schemas"]["PiratePairsView"] | null;
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -4023,8 +4023,8 @@ export interface components {
         PostingDifference: {
             /** @description The posting's place among the hand's postings, in order. */
             index: number;
-            recorded: components["schemas"]["DisputePosting"] | (never | null);
-            replayed: components["schemas"]["DisputePosting"] | (never | null);
+            recorded: components["schemas"]["DisputePosting"] | null;
+            replayed: components["schemas"]["DisputePosting"] | null;
         };
         Problem: {
             /** @description 406: what the endpoint answers in */
@@ -4102,7 +4102,7 @@ export interface components {
              * @example bet_out_of_range
              */
             refused: string | null;
-            refused_command: components["schemas"]["RefusedCommand"] | (never | null);
+            refused_command: components["schemas"]["RefusedCommand"] | null;
             rules_version: number;
         };
         ReadjudicationListed: {
@@ -4160,7 +4160,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4183,7 +4183,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4206,7 +4206,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4229,7 +4229,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4252,7 +4252,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4275,7 +4275,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4298,7 +4298,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4321,7 +4321,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4344,7 +4344,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4367,7 +4367,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4390,7 +4390,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4413,7 +4413,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4436,7 +4436,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4459,7 +4459,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4482,7 +4482,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4505,7 +4505,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4528,7 +4528,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4551,7 +4551,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4574,7 +4574,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4597,7 +4597,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4620,7 +4620,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4643,7 +4643,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4666,7 +4666,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4689,7 +4689,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4712,7 +4712,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4735,7 +4735,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4758,7 +4758,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4781,7 +4781,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4804,7 +4804,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4827,7 +4827,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4850,7 +4850,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4873,7 +4873,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4896,7 +4896,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4919,7 +4919,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4942,7 +4942,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4965,7 +4965,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4988,7 +4988,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5011,7 +5011,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5034,7 +5034,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5057,7 +5057,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5080,7 +5080,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5103,7 +5103,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5126,7 +5126,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5149,7 +5149,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5172,7 +5172,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5195,7 +5195,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5218,7 +5218,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5241,7 +5241,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5264,7 +5264,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5287,7 +5287,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5310,7 +5310,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5333,7 +5333,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5356,7 +5356,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5379,7 +5379,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5402,7 +5402,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5425,7 +5425,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5448,7 +5448,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5471,7 +5471,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5494,7 +5494,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5517,7 +5517,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5540,7 +5540,7 @@ export interface components {
             kind: "ledger";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: components["schemas"]["View"] | (never | null);
+            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5636,7 +5636,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | (never | null);
+            event: components["schemas"]["EventRef"] | null;
             evidence: components["schemas"]["RulesEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -5698,7 +5698,7 @@ export interface components {
              * @enum {string}
              */
             game: "sette-e-mezzo";
-            hand: components["schemas"]["HandRef"] | (never | null);
+            hand: components["schemas"]["HandRef"] | null;
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -5716,7 +5716,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["SetteEMezzoTurn"] | (never | null);
+            turn: components["schemas"]["SetteEMezzoTurn"] | null;
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -5725,7 +5725,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["SetteEMezzoView"] | (never | null);
+            view: components["schemas"]["SetteEMezzoView"] | null;
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -5767,7 +5767,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | (never | null);
+            turn: components["schemas"]["SevenHalfTurn"] | null;
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -5924,7 +5924,7 @@ export interface components {
              * @enum {string}
              */
             game: "siete-y-media";
-            hand: components["schemas"]["HandRef"] | (never | null);
+            hand: components["schemas"]["HandRef"] | null;
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -5942,7 +5942,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["SieteYMediaTurn"] | (never | null);
+            turn: components["schemas"]["SieteYMediaTurn"] | null;
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -5951,7 +5951,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["SieteYMediaView"] | (never | null);
+            view: components["schemas"]["SieteYMediaView"] | null;
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -5993,7 +5993,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | (never | null);
+            turn: components["schemas"]["SevenHalfTurn"] | null;
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -7196,8 +7196,8 @@ export interface components {
             items: components["schemas"]["TableSummary"][];
             next_cursor: string | null;
         };
-        /** @description The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you; with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it. */
-        TableStreamMessage: components["schemas"]["Table"] | components["schemas"]["TableEvent"];
+        /** @description The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you (a `Table`); with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it (a `TableEvent`). */
+        TableStreamMessage: components["schemas"]["SetteEMezzoTable"] | components["schemas"]["SieteYMediaTable"] | components["schemas"]["CasinoPirateTable"] | components["schemas"]["PiratePairsTable"] | components["schemas"]["CassinoTable"] | components["schemas"]["TableEventTreasurePosted"] | components["schemas"]["TableEventPlayerRegistered"] | components["schemas"]["TableEventPlayerErased"] | components["schemas"]["TableEventAuditorRegistered"] | components["schemas"]["TableEventTokenChanged"] | components["schemas"]["TableEventOperatorKeyCreated"] | components["schemas"]["TableEventOperatorKeyChanged"] | components["schemas"]["TableEventDisputeOpened"] | components["schemas"]["TableEventDisputeEvidenceAttached"] | components["schemas"]["TableEventDisputeReadjudicated"] | components["schemas"]["TableEventDisputeResolved"] | components["schemas"]["TableEventDisputeRejected"] | components["schemas"]["TableEventTableCreated"] | components["schemas"]["TableEventPlayerSeated"] | components["schemas"]["TableEventPlayerLeft"] | components["schemas"]["TableEventHandBegan"] | components["schemas"]["TableEventHandSettled"] | components["schemas"]["TableEventSeedRevealed"] | components["schemas"]["TableEventTableEnded"] | components["schemas"]["TableEventDeadlineSet"] | components["schemas"]["TableEventSettlementClaimed"] | components["schemas"]["TableEventGameHandStarted"] | components["schemas"]["TableEventGameTurnPassed"] | components["schemas"]["TableEventGameStakeAnnounced"] | components["schemas"]["TableEventGameBetPlaced"] | components["schemas"]["TableEventGameSatOut"] | components["schemas"]["TableEventGameCardDealt"] | components["schemas"]["TableEventGameCardTurnedUp"] | components["schemas"]["TableEventGameCardsShown"] | components["schemas"]["TableEventGameStakeLost"] | components["schemas"]["TableEventGameStood"] | components["schemas"]["TableEventGameHandSplit"] | components["schemas"]["TableEventGamePlayerCalled"] | components["schemas"]["TableEventGameCallDecided"] | components["schemas"]["TableEventGameSkeletonDeclared"] | components["schemas"]["TableEventGameVolunteered"] | components["schemas"]["TableEventGameShortfallRecorded"] | components["schemas"]["TableEventGameHandEnded"] | components["schemas"]["TableEventGameHandOpened"] | components["schemas"]["TableEventGameCardsDealt"] | components["schemas"]["TableEventGameOpeningCardChosen"] | components["schemas"]["TableEventGameOpeningCardsRevealed"] | components["schemas"]["TableEventGamePlayerAttacked"] | components["schemas"]["TableEventGamePlayerChallenged"] | components["schemas"]["TableEventGamePlayerAccused"] | components["schemas"]["TableEventGameCardDrawn"] | components["schemas"]["TableEventGameDiscardsReshuffled"] | components["schemas"]["TableEventGamePlayerEliminated"] | components["schemas"]["TableEventGameGameWon"] | components["schemas"]["TableEventGameRoundStarted"] | components["schemas"]["TableEventGameStakesPaid"] | components["schemas"]["TableEventGameDealerCardsDrawn"] | components["schemas"]["TableEventGameDealerChosen"] | components["schemas"]["TableEventGameTableDealt"] | components["schemas"]["TableEventGameCardsCaptured"] | components["schemas"]["TableEventGameBuildMade"] | components["schemas"]["TableEventGameBuildReserved"] | components["schemas"]["TableEventGameBuildExtended"] | components["schemas"]["TableEventGameCardTrailed"] | components["schemas"]["TableEventGameLeftoversTaken"] | components["schemas"]["TableEventGameRoundScored"];
         TableSummary: {
             /** @enum {string} */
             game: "sette-e-mezzo" | "siete-y-media" | "casino-pirate" | "pirate-pairs" | "cassino";
@@ -7285,8 +7285,6 @@ export interface components {
             /** @example tb_5c1e0a9b3d2f4e61 */
             table_id: string;
         };
-        /** @description The hand in play (or the last one) as you may see it: its game's view. */
-        View: components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"];
         Viewer: {
             /** @enum {string} */
             kind: "seat" | "spectator" | "auditor";

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
+import { Banco } from "../src/index.js";
 import { newPlayer, operator, server } from "./live.js";
 
 const CLI = fileURLToPath(new URL("../bin/banco-bot.js", import.meta.url));
@@ -65,6 +66,21 @@ test("a mistake on the command line is a message and an exit status, not a stack
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /^banco-bot: 404/);
   assert.doesNotMatch(unknown.stderr, /at .*\.js:\d+/);
+});
+
+test("a URL that is none, or Banco's with /v1, is said in one line when the client is made", async () => {
+  const said: Record<string, string> = {
+    nope: "'nope' is not an http:// or https:// URL with a host",
+    "ftp://127.0.0.1": "'ftp://127.0.0.1' is not an http:// or https:// URL with a host",
+    "http://127.0.0.1:8471/v1/": "'http://127.0.0.1:8471/v1/' ends in /v1: give Banco's address without"
+      + " it ('http://127.0.0.1:8471'); the client adds /v1 to each call",
+  };
+  for (const [url, words] of Object.entries(said)) {
+    const r = await bot("--url", url, "--token", "X", "--game", "cassino", "--table", "tb_x");
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `banco-bot: --url: ${words}\n`);
+    assert.throws(() => new Banco({ url, token: "X" }), { name: "TypeError", message: words });
+  }
 });
 
 test("a token that begins with a dash is a token, and one may come from BANCO_TOKEN", async () => {
