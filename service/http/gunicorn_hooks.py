@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import faulthandler
-import os
 from typing import Any
 
 # Imported as the master starts, not when its first worker ends: that is most often at a stop,
 # which would wait the import out.
 from prometheus_client import multiprocess
 
-from service.runtime.config import METRICS_DIR
+from service.runtime.config import metrics_folder
 
 
 def child_exit(server: Any, worker: Any) -> None:
@@ -19,7 +18,7 @@ def child_exit(server: Any, worker: Any) -> None:
     Without a metrics folder (gunicorn run without `banco serve`'s settings) there is nothing to
     mark, and the hook must not fail: an exception here ends gunicorn's master, and with it every
     worker and every connection they hold."""
-    if os.environ.get(METRICS_DIR):
+    if metrics_folder() is not None:
         multiprocess.mark_process_dead(worker.pid)
 
 

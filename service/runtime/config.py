@@ -131,6 +131,12 @@ def tsa_url(env: Mapping[str, str] | None = None) -> str | None:
     return url
 
 
+def metrics_folder(env: Mapping[str, str] | None = None) -> Path | None:
+    """`PROMETHEUS_MULTIPROC_DIR` (of this process's environment unless `env`): where the
+    processes of a node write their metrics, if they do."""
+    return _path(os.environ if env is None else env, METRICS_DIR)
+
+
 def idempotency_retention_s(env: Mapping[str, str]) -> int:
     """How long an Idempotency-Key's record holds: read by the API and by the workers' purge."""
     return _int(env, "BANCO_IDEMPOTENCY_RETENTION_S", 24 * 3600, 60, 366 * 24 * 3600)
