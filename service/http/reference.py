@@ -12,6 +12,7 @@ one's data.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -61,9 +62,19 @@ def is_docs() -> bool:
 
 def contract_json() -> Response:
     """The contract as JSON (what flask-smorest's `/openapi.json` serves here)."""
-    return Response(orjson.dumps(_contract()), mimetype="application/json")
+    return Response(_rendered("json", orjson.dumps), mimetype="application/json")
 
 
 @blp.get("/openapi.yaml")
 def contract_yaml() -> Response:
-    return Response(to_yaml(_contract()), mimetype="application/yaml")
+    return Response(_rendered("yaml", to_yaml), mimetype="application/yaml")
+
+
+def _rendered(form: str, render: Callable[[dict[str, Any]], str | bytes]) -> str | bytes:
+    # Rendered once per app too: the YAML alone takes a second or more a request, and the
+    # reference is public, unlimited (service/http/limits.py) and read by every /docs page.
+    key = f"banco.contract.{form}"
+    cached = current_app.extensions.get(key)
+    if cached is None:
+        cached = current_app.extensions[key] = render(_contract())
+    return cached

@@ -42,6 +42,30 @@ def test_the_contract_served_is_the_committed_one(client):
     assert client.get("/openapi.json", headers=OPERATOR).data == as_json.data
 
 
+def test_the_contract_is_rendered_once_not_for_every_request(client, monkeypatch):
+    """Rendering the YAML took a second or more for every request of the public, unlimited
+    /openapi.yaml; the app renders each form once and serves the same text after."""
+    from service.http import reference
+
+    rendered: list[str] = []
+
+    def counted(form: str) -> object:
+        original = getattr(reference, form)
+
+        def render(document: dict[str, object]) -> object:
+            rendered.append(form)
+            return original(document)
+        return render
+
+    monkeypatch.setattr(reference, "to_yaml", counted("to_yaml"))
+    for key in ("banco.contract.yaml", "banco.contract.json"):
+        client.application.extensions.pop(key, None)
+    bodies = [client.get("/openapi.yaml").data for _ in range(3)]
+    assert rendered == ["to_yaml"]
+    assert bodies[0] == bodies[1] == bodies[2] == COMMITTED.read_bytes()
+    assert client.get("/openapi.json").data == client.get("/openapi.json").data
+
+
 def test_the_docs_page_loads_only_assets_banco_serves(client):
     page = client.get("/docs")
     assert page.status_code == 200
