@@ -20,8 +20,6 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
-
 from events.model import NewEvent
 from service.application.credentials import Holder
 from service.application.errors import Conflict
@@ -66,13 +64,6 @@ def token_hash(token: str) -> bytes:
 
 def stream(role: Holder, subject: str) -> str:
     return f"{role}-{subject}"
-
-
-def issued_ids(conn: psycopg.Connection, role: Holder, subject: str) -> list[str]:
-    """The id of every token ever issued to `subject`, live or not, from his stream."""
-    rows = conn.execute("SELECT data->>'token_id' FROM events WHERE stream_id = %s"
-                        " AND type = 'TokenIssued'", (stream(role, subject),)).fetchall()
-    return [token_id for (token_id,) in rows]
 
 
 def event(kind: str, role: str, subject: str, token_id: str,

@@ -65,14 +65,12 @@ def reapply_cmd(journal: Path | None, data_dir: Path) -> None:
     after a restore, before the service is let back in. Running it again changes nothing."""
     from events.catalog import default_types
     from events.postgres import PostgresEventStore, make_pool
-    from service.application import tokens
     from service.application.bus import handle
     from service.application.erasure_journal import reapply
     from service.application.file_erasure_journal import FileJournal, JournalError
     from service.application.postgres_unit_of_work import PostgresUnitOfWork, transaction
     from service.application.unit_of_work import UnitOfWork
-    from service.http.idempotency import rewrite_kept
-    from service.http.players import erased_answer
+    from service.http.idempotency import forget_name
 
     path, exists = _journal(journal, data_dir)
     if not exists:
@@ -87,11 +85,10 @@ def reapply_cmd(journal: Path | None, data_dir: Path) -> None:
         raise click.ClickException(str(e)) from e
 
     def answers_rewritten(uow: UnitOfWork, player_id: str) -> None:
-        # The answers kept for a retry of his registration held his name, as the API's erasure
-        # rewrites them (service/http/players.py).
+        # The answers kept for a retry that show his name, as the API's erasure blanks them
+        # (service/http/players.py).
         assert isinstance(uow, PostgresUnitOfWork)
-        conn = uow.connection
-        rewrite_kept(tokens.issued_ids(conn, "player", player_id), erased_answer, conn)
+        forget_name(player_id, uow.connection)
 
     with database_url(data_dir) as url:
         pool = make_pool(reachable(url), min_size=1, max_size=1)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -108,7 +107,7 @@ def _lock_token_holder(who: str, key: str) -> None:
     that token still works: before the record, for one lock order.
 
     An erasure locks the player's row, then the kept answers that hold his name
-    (`rewrite_kept`); a replay reissuing a token locks its subject's row too (`tokens.reissue`).
+    (`forget_name`); a replay reissuing a token locks its subject's row too (`tokens.reissue`).
     Were the replay to lock the record first and his row second, the two would deadlock, and
     one would be a 503. Both take his row first. Read in one statement, the record and its token
     agree: a reissue changes both in one transaction, and a record whose token is gone keeps it
@@ -130,6 +129,9 @@ def _replay(row: tuple[Any, ...], digest: bytes, who: str, key: str) -> Response
     if token_id is not None:
         issued = handle(tokens.ReissueToken(token_id))
         if issued is None:
+            if orjson.loads(body).get("player", {}).get("erased"):
+                raise Problem(409, "player_erased", "the player this request registered was erased:"
+                              " no token is issued to him")
             raise Problem(409, "token_revoked",
                           "the token this request issued was revoked or replaced since; have a new"
                           " one issued with POST /v1/players/{id}/token or /v1/auditors/{id}/token")
@@ -157,17 +159,40 @@ def _with_secret(body: bytes) -> bytes:
     return orjson.dumps({**doc, "secret": secret})
 
 
-def rewrite_kept(token_ids: list[str], rewrite: Callable[[dict[str, Any]], dict[str, Any]],
-                 c: psycopg.Connection | None = None) -> None:
-    """Rewrite the kept answers that issued one of `token_ids` (a registration's, a rotation's),
-    in the request's transaction (or `c`'s): for what they hold that must not outlive its
-    subject's erasure."""
+def forget_name(player_id: str, c: psycopg.Connection | None = None) -> None:
+    """Blank an erased player's name in every kept answer that shows it, whoever is to replay it:
+    a join's, a deal's, a move's or a leave's table holds every seated player's name, and any
+    of them may be replayed for a day. Run in the erasure's transaction, after his row is
+    locked (a replay that reissues his token takes the same order). Only answers naming his id
+    are read back: an erasure is rare, a scan of a day's answers is its cost."""
     c = db.conn() if c is None else c
-    rows = c.execute("SELECT principal, key, body FROM idempotency_keys WHERE token_id = ANY(%s)"
-                     " AND body IS NOT NULL FOR UPDATE", (token_ids,)).fetchall()
+    rows = c.execute("SELECT principal, key, body FROM idempotency_keys WHERE body IS NOT NULL"
+                     " AND position(%s::bytea IN body) > 0 FOR UPDATE",
+                     (player_id.encode(),)).fetchall()
     for who, key, body in rows:
-        c.execute("UPDATE idempotency_keys SET body = %s WHERE principal = %s AND key = %s",
-                  (orjson.dumps(rewrite(orjson.loads(body))), who, key))
+        kept = orjson.loads(body)
+        if _forgotten(kept, player_id):
+            c.execute("UPDATE idempotency_keys SET body = %s WHERE principal = %s AND key = %s",
+                      (orjson.dumps(kept), who, key))
+
+
+def _forgotten(doc: Any, player_id: str) -> bool:
+    """Blank, in place, the name of every object of `doc` that is the player's (a seat's
+    `player_id`, a player's `id`), marking it erased where the object says whether he is.
+    Whether anything changed."""
+    changed = False
+    if isinstance(doc, dict):
+        if player_id in (doc.get("player_id"), doc.get("id")) and doc.get("name") is not None:
+            doc["name"] = None
+            changed = True
+        if player_id == doc.get("id") and doc.get("erased") is False:
+            doc["erased"] = changed = True
+        for value in doc.values():
+            changed = _forgotten(value, player_id) or changed
+    elif isinstance(doc, list):
+        for value in doc:
+            changed = _forgotten(value, player_id) or changed
+    return changed
 
 
 def _keep(response: Response, who: str, key: str) -> None:

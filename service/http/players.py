@@ -100,19 +100,10 @@ class Erasure(MethodView):
         """
         if not handle(ErasePlayer(player_id)):
             return load_player(player_id)
-        player = load_player(player_id)
-        # The answers kept for a retry of his registration (or a rotation) held his name. Locked
-        # after his row, as a replay of one locks them (idempotency._lock_token_holder): in the
-        # other order an erasure and a replay would deadlock.
-        idempotency.rewrite_kept(tokens.issued_ids("player", player_id), erased_answer)
-        return player
-
-
-def erased_answer(answer: dict[str, Any]) -> dict[str, Any]:
-    """A kept answer as it reads once its player is erased (`banco erasures reapply` too)."""
-    if "player" not in answer:
-        return answer  # a rotation's: his token's id, no name
-    return {**answer, "player": {**answer["player"], "name": None, "erased": True}}
+        # The answers kept for a retry that show his name, his registration's and every table
+        # he sat at, whoever is to replay them.
+        idempotency.forget_name(player_id)
+        return load_player(player_id)
 
 
 def _transferred(event: StoredEvent, player_id: str) -> dict[str, Any]:

@@ -11,9 +11,7 @@ from typing import Any
 from flask import g
 from flask.views import MethodView
 
-from service.application import tokens as commands
 from service.application.tokens import Holder, RevokeTokens, RotateTokens
-from service.http import db
 from service.http.auth import require
 from service.http.blueprint import Blueprint
 from service.http.context import handle
@@ -21,10 +19,6 @@ from service.http.schemas import TokenSchema
 
 blp = Blueprint("tokens", __name__, url_prefix="/v1",
                 description="Bearer tokens of players and auditors: rotate and revoke.")
-
-
-def issued_ids(role: Holder, subject: str) -> list[str]:
-    return commands.issued_ids(db.conn(), role, subject)
 
 
 def kept(issued: dict[str, Any]) -> dict[str, Any]:

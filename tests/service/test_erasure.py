@@ -4,12 +4,13 @@ destroyed, while his balances, hands, the hash chain, checkpoints and verificati
 from __future__ import annotations
 
 import dataclasses
+import random
 import threading
 import uuid
 from typing import Any
 
 from tests.service.conftest import OPERATOR, Player, app_on, bearer
-from tests.service.play import Session
+from tests.service.play import Session, concrete
 from tests.service.test_audit_cli import banco
 from tests.service.test_tokens import all_text, works
 
@@ -75,7 +76,8 @@ def test_an_erased_player_who_played_a_hand_is_unreadable_everywhere_and_every_c
     assert client.post(f"/v1/players/{ada.id}/token", headers=OPERATOR).json["code"] == "player_erased"
     again = client.post("/v1/players", json={"name": name},
                         headers={**OPERATOR, "Idempotency-Key": key})
-    assert again.json["code"] == "token_revoked"
+    # ... and says why: he was erased (a new token would be refused as `player_erased` too).
+    assert (again.status_code, again.json["code"]) == (409, "player_erased")
     # A second erasure changes nothing.
     events = stream_length(app, ada.id)
     assert client.post(f"/v1/players/{ada.id}/erasure", headers=OPERATOR).json["erased"]
@@ -97,6 +99,46 @@ def test_an_erased_player_who_played_a_hand_is_unreadable_everywhere_and_every_c
     assert (shown["name"], shown["erased"]) == (None, True)
     assert client.get(f"/v1/players/{bob.id}", headers=OPERATOR).json["name"].startswith("Bob ")
     assert not text_holds(app, name)
+
+
+def test_an_erasure_blanks_his_name_in_the_answers_kept_for_others_retries(app, client):
+    """A join's, a deal's and a move's answers show the table with every seated player's name,
+    and each was kept for a day for its caller to replay: an erasure left Ada's name in Bob's and
+    the operator's, and their replays handed it out."""
+    name = f"Ada Private {uuid.uuid4().hex}"
+    ada, bob = register(client, name, f"ada-{uuid.uuid4().hex}"), register(client, "Bob", "b")
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}},
+                        headers=OPERATOR).json["id"]
+    assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": 50},
+                       headers=bearer(ada.token)).status_code == 201
+    kept: list[tuple[str, dict[str, str]]] = []
+
+    def sent(path: str, headers: dict[str, str], **kwargs: Any) -> Any:
+        headers = {**headers, "Idempotency-Key": uuid.uuid4().hex}
+        r = client.post(path, headers=headers, **kwargs)
+        assert r.status_code in (200, 201), r.json
+        kept.append((path, headers, kwargs))
+        return r.json
+
+    sent(f"/v1/tables/{table}/seats", bearer(bob.token), json={"buy_in": 50})
+    sent(f"/v1/tables/{table}/hands", OPERATOR)
+    shown = client.get(f"/v1/tables/{table}", headers=bearer(bob.token)).json
+    assert shown["legal_actions"], "Bob, not the banker, bets first"
+    sent(f"/v1/tables/{table}/actions", {**bearer(bob.token), "If-Match": f'"{shown["version"]}"'},
+         json=concrete(shown["legal_actions"][0], random.Random(0)))
+    assert all(name in str(client.post(path, headers=headers, **kwargs).json)
+               for path, headers, kwargs in kept)
+
+    assert client.post(f"/v1/players/{ada.id}/erasure", headers=OPERATOR).status_code == 200
+
+    assert not text_holds(app, name)
+    for path, headers, kwargs in kept:
+        again = client.post(path, headers=headers, **kwargs)
+        assert again.headers["Idempotent-Replayed"] == "true"
+        seats = again.json["seats"] if "seats" in again.json else again.json["table"]["seats"]
+        assert {s["player_id"]: s["name"] for s in seats} == {ada.id: None, bob.id: "Bob"}
+    # What is not his stays as it was: Bob's name, the tables' ids.
+    assert client.get(f"/v1/players/{bob.id}", headers=OPERATOR).json["name"] == "Bob"
 
 
 def test_erasing_an_unknown_player_is_a_404(client):
@@ -164,7 +206,7 @@ def test_an_erasure_racing_replays_of_the_registration_never_deadlocks(app, clie
                 assert r.json["player"]["id"] == player_id
                 assert works(client, r.json["token"]) == 401  # revoked by the erasure
             elif kind == "replay":
-                assert r.json["code"] == "token_revoked", r.json
+                assert r.json["code"] == "player_erased", r.json
         shown = client.get(f"/v1/players/{player_id}", headers=OPERATOR).json
         assert (shown["name"], shown["erased"]) == (None, True)
         with app.extensions["banco.pool"].connection() as c:
@@ -174,6 +216,7 @@ def test_an_erasure_racing_replays_of_the_registration_never_deadlocks(app, clie
         assert name not in body and name.encode().hex() not in body
         again = client.post("/v1/players", json={"name": name},
                             headers={**OPERATOR, "Idempotency-Key": key})
-        assert again.json["code"] == "token_revoked"
+        # ... and says why: he was erased (a new token would be refused as `player_erased` too).
+    assert (again.status_code, again.json["code"]) == (409, "player_erased")
     # Both orders were run: some replays came before an erasure, some after.
     assert seen == {("erasure", 200), ("replay", 201), ("replay", 409)}
