@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from redis import Redis
 from redis.client import Pipeline
@@ -36,6 +36,11 @@ def schedule(connection: Redis, queue_name: str, table_id: str, version: int, at
              pipeline: Pipeline | None = None, trace: dict[str, str] | None = None) -> None:
     """Schedule the timeout of the turn that began at `version` (carrying `trace`, as
     `enqueue_settlement`)."""
+    # RQ files a job under its time in whole seconds, the fraction dropped: a deadline at 10.7 s
+    # would be due at 10 s, when the engine refuses a timeout still 0.7 s early, and the turn
+    # would wait for the sweeper. The next whole second is never early.
+    if at.microsecond:
+        at = at.replace(microsecond=0) + timedelta(seconds=1)
     queue(connection, queue_name).enqueue_at(
         at, fire_timeout, table_id, version, job_id=job_id(table_id, version),
         retry=Retry(max=3, interval=[1, 5, 15]), result_ttl=600, pipeline=pipeline,

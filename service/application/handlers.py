@@ -338,6 +338,11 @@ def act(uow: UnitOfWork, table: TableRow, seat: int, payload: dict[str, Any],
             and payload["type"] not in {a["type"] for a in offered}):
         raise Conflict("no_hand_in_play", f"the table is {table.status}")
     now = time.time()
+    if table.status == "playing" and table.deadline is not None and now >= table.deadline.timestamp():
+        # The turn's time is up: its timeout ends it, whenever the job or the sweeper gets to it,
+        # not a move the log would show after the deadline it records.
+        raise Conflict("turn_timed_out", f"the turn's time ran out at {table.deadline.isoformat()};"
+                       " its timeout applies")
     read = _Reads(payload)
     try:
         command = engine.parse_action(seat, read, now)

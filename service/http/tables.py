@@ -194,6 +194,8 @@ class Actions(MethodView):
         the last hand still allows (Casino pirate's `volunteer` for meneur); anything else is a
         409 `no_hand_in_play`, a volunteer once another seat took the post a 409
         `volunteer_taken`, and the meneur's own (or one after a 7½) a 409 `cannot_volunteer`.
+        A move at or after the turn's `deadline` is a 409 `turn_timed_out`: the turn's timeout
+        ends it (see the README's "How time works at a table").
         """
         payload = {k: v for k, v in body.items() if k != "seat"}
         return respond(handle(Act(table_id, principal().subject, payload, body.get("seat"),

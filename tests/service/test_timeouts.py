@@ -411,3 +411,50 @@ def test_a_table_whose_row_cannot_be_read_holds_up_no_other_deadline(own, new_pl
             with app.extensions["banco.pool"].connection() as c:
                 c.execute("UPDATE tables SET state = %s WHERE table_id = %s",
                           (state, bad.table_id))
+
+
+def test_a_turns_job_is_never_due_before_its_deadline(own):
+    """RQ files a job under whole seconds: a deadline at .7 s was due 0.7 s early, the engine
+    refused the timeout as `too_early`, and the turn waited for the sweeper."""
+    from datetime import UTC, datetime, timedelta
+
+    from rq.registry import ScheduledJobRegistry
+
+    from workers.queues import connect, queue
+
+    redis = connect(own.redis_url)
+    q = queue(redis, own.queue_name)
+    registry = ScheduledJobRegistry(queue=q)
+    whole = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=60)
+    for version, at in enumerate((whole + timedelta(microseconds=700_000), whole)):
+        timeouts.schedule(redis, own.queue_name, "tb_early", version, at)
+        due = registry.get_scheduled_time(timeouts.job_id("tb_early", version))
+        assert at <= due < at + timedelta(seconds=1), (at, due)
+    q.delete(delete_jobs=True)
+    registry.remove(timeouts.job_id("tb_early", 0))
+    registry.remove(timeouts.job_id("tb_early", 1))
+
+
+def test_a_move_at_or_after_its_turns_deadline_is_refused_and_changes_nothing(own, new_player):
+    """The deadline was enforced only when the timeout fired: a bet 0.3 s after it was taken,
+    recorded after the deadline the log gives its turn. No worker runs here, so nothing fires."""
+    with app_on(own) as app:
+        client = app.test_client()
+        session = Session(client, "sette-e-mezzo", [new_player(f"L{i}", deposit=50) for i in range(2)])
+        session.open(FAST, 20)
+        session.deal()
+        view = next(v for v in (client.get(f"/v1/tables/{session.table_id}", headers=p.auth).json
+                                for p in session.players) if v["legal_actions"])
+        player = session.players[view["you"]]
+        [deadline] = [e.data["deadline"] for e in events_of(app, session.table_id)
+                      if e.type == "DeadlineSet"]
+        time.sleep(max(0.0, deadline - time.time()) + 0.05)
+        events = len(events_of(app, session.table_id))
+        r = client.post(f"/v1/tables/{session.table_id}/actions",
+                        json=session.payload(view["legal_actions"][0]),
+                        headers={**player.auth, "If-Match": f'"{view["version"]}"'})
+        assert (r.status_code, r.json["code"]) == (409, "turn_timed_out"), r.json
+        assert r.headers["Content-Type"] == "application/problem+json"
+        assert len(events_of(app, session.table_id)) == events
+        after = client.get(f"/v1/tables/{session.table_id}", headers=player.auth).json
+        assert after["version"] == view["version"] and after["legal_actions"]
