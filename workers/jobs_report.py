@@ -52,7 +52,9 @@ def report(connection: Redis, queue_name: str, limit: int = 20) -> dict[str, Any
     failures: list[dict[str, Any]] = []
     for name in served(queue_name):
         q = queue(connection, name)
-        queues.append({"name": name, **counts(q), "workers": Worker.count(queue=q)})
+        # The workers whose key is alive: RQ's set of a queue's workers keeps one killed
+        # mid-job after its key expired, and `Worker.count` counts the set.
+        queues.append({"name": name, **counts(q), "workers": len(Worker.all(queue=q))})
         if len(failures) < limit:
             failures += _failures(connection, q, limit - len(failures))
     own = {k: v for k, v in queues[0].items() if k not in ("name", "workers")}

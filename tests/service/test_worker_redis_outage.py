@@ -213,6 +213,10 @@ def test_a_killed_worker_is_soon_no_longer_listed(own):
         worker.wait(timeout=30)
         wait_for(lambda: jobs_report.report(connection, own.queue_name)["workers"] == []
                  and ready_workers(client) == "none", timeout=30)
+        # Each queue's count agrees: a killed worker stays in RQ's set of the queue's workers
+        # after its key expired, and counting the set still showed it (GET /v1/jobs).
+        assert [q["workers"] for q in jobs_report.report(connection, own.queue_name)["queues"]] \
+            == [0, 0]
 
 
 def test_a_worker_is_born_with_its_short_ttl_in_one_transaction(own):
