@@ -340,6 +340,9 @@ def resolve(uow: UnitOfWork, command: ResolveDispute, metadata: dict[str, Any]
             _account(c.source, dispute["players"]), _account(c.target, dispute["players"]),
             c.amount, reason_of(command.dispute_id), table=dispute["table_id"],
             hand=dispute["hand_id"]))
+    # What each paying wallet holds before the corrections: the refusal names that, not what
+    # it would hold part-way through them (the database's check goes correction by correction).
+    held = {t.from_account: uow.balance(t.from_account) for t in transfers}
     postings = [{"from": t.from_account, "to": t.to_account, "amount": t.amount,
                  "reason": t.reason} for t in transfers]
     resolved = NewEvent("DisputeResolved", {
@@ -351,9 +354,11 @@ def resolve(uow: UnitOfWork, command: ResolveDispute, metadata: dict[str, Any]
     try:
         uow.flush()
     except ledger.InsufficientTreasure as e:
-        raise Invalid("correction_overdraws", f"{e}: a correction never overdraws a wallet;"
+        paid = sum(t.amount for t in transfers if t.from_account == e.account)
+        raise Invalid("correction_overdraws", f"{e.account} holds {held[e.account]}, and the"
+                      f" corrections take {paid} from it: a correction never overdraws a wallet;"
                       " resolve for what it holds, or pay from the house", account=e.account,
-                      balance=e.balance, amount=e.amount) from e
+                      balance=held[e.account], amount=paid) from e
     return read(uow, command.dispute_id)
 
 

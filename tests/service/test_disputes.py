@@ -128,6 +128,16 @@ def test_a_dispute_on_a_real_hand_is_readjudicated_under_two_versions_and_resolv
         {"from": banker.id, "to": bettor.id, "amount": wallet + 1}]}, headers=OPERATOR),
         422, "correction_overdraws")
     assert own.get(path, headers=OPERATOR).json["status"] == "open"
+    # Two that overdraw together: the refusal named what the wallet would hold between them
+    # ("holds 1, cannot pay 2"), not what it holds and what they take from it in all.
+    split = own.post(f"{path}/resolution", json={"note": "too much", "corrections": [
+        {"from": banker.id, "to": bettor.id, "amount": wallet - 1},
+        {"from": banker.id, "to": bettor.id, "amount": 2}]}, headers=OPERATOR)
+    problem(split, 422, "correction_overdraws")
+    assert (split.json["balance"], split.json["amount"]) == (wallet, wallet + 1)
+    assert split.json["detail"].startswith(
+        f"wallet:{banker.id} holds {wallet}, and the corrections take {wallet + 1} from it")
+    assert ledger_state(own_app) == before
 
     resolved = own.post(f"{path}/resolution", json={
         "note": "the stake over the banker's 20 is returned", "corrections": [
