@@ -203,7 +203,7 @@ def flush(uow: UnitOfWork) -> list[StoredEvent]:
     try:
         return uow.flush()
     except ledger.InsufficientTreasure as e:
-        raise Invalid("insufficient_treasure", str(e)) from e
+        raise Invalid("insufficient_treasure", str(e), balance=e.balance) from e
 
 
 def create_table(uow: UnitOfWork, game: str, options: dict[str, Any], created_by: str,

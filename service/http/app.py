@@ -181,7 +181,7 @@ def _domain_errors(app: Flask) -> None:
 
     @app.errorhandler(InsufficientTreasure)
     def insufficient(e: InsufficientTreasure) -> Any:
-        return render(Problem(422, "insufficient_treasure", str(e)))
+        return render(Problem(422, "insufficient_treasure", str(e), balance=e.balance))
 
     @app.errorhandler(psycopg.OperationalError)
     @app.errorhandler(PoolTimeout)

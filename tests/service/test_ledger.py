@@ -153,6 +153,7 @@ def test_a_buy_in_beyond_the_wallet_is_refused_and_changes_nothing(client, pool,
                     headers={"Authorization": f"Bearer {p.token}"})
     assert r.status_code == 422 and r.json["code"] == "insufficient_treasure", r.json
     assert r.json["detail"] == f"account wallet:{p.id} holds 10, cannot pay 30"
+    assert r.json["balance"] == 10  # as a withdrawal's refusal gives it, and the SDKs read it
     after = client.get(f"/v1/tables/{table['id']}", headers=OPERATOR).json
     assert after["version"] == table["version"] and after["seats"] == []
     assert client.get(f"/v1/players/{p.id}/balance", headers=OPERATOR).json["balance"] == 10
