@@ -376,6 +376,18 @@ def test_run_on_a_port_in_use_says_so_and_starts_nothing(tmp_path):
     assert not data.exists()
 
 
+def test_run_with_a_house_key_file_that_is_not_there_says_so_and_makes_none(tmp_path):
+    """A mistyped BANCO_HOUSE_KEY_FILE made a new key there (and its folders), which then signed
+    the house's checkpoints in place of its key; only the data folder's own is generated."""
+    data, named = tmp_path / "data", tmp_path / "typo" / "house_key.pem"
+    result = banco("run", "--port", str(free_port()),
+                   env={**no_server_env(), "BANCO_DATA_DIR": str(data),
+                        "BANCO_HOUSE_KEY_FILE": str(named)})
+    message = one_line_error(result)
+    assert f"BANCO_HOUSE_KEY_FILE names {named}, which does not exist" in message, message
+    assert result.stdout == "" and not named.parent.exists() and not data.exists()
+
+
 def test_serve_on_an_address_in_use_says_so(env):
     with port_taken() as port:
         result = banco("serve", "--bind", f"127.0.0.1:{port}",

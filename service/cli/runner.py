@@ -100,6 +100,12 @@ def run(data_dir: Path, host: str, port: int, workers: int) -> None:
     refuse_taken(host, port, f"choose another port with --port or BANCO_PORT"
                  f" (`./quickstart run --port {other}`)")
     local = Local.from_env()
+    if local.house_key_file is not None and not local.house_key_file.exists():
+        # Only the data folder's own key is generated: a file named and missing is a typo or an
+        # unmounted volume, and a new key would sign this house's checkpoints from now on.
+        raise click.UsageError(f"BANCO_HOUSE_KEY_FILE names {local.house_key_file}, which does"
+                               " not exist: name the house's key, or unset it to use (or make on"
+                               f" the first start) {data_dir / 'house_key.pem'}")
     servers = embedded.start(data_dir, named=local)
     children: list[subprocess.Popen[bytes]] = []
 
