@@ -122,8 +122,8 @@ def check_version(table: TableRow, if_match: IfMatch, required: bool) -> None:
         version = if_match.only()
         if version is None:
             raise PreconditionRequired("if_match_required",
-                                       "send If-Match with exactly one version of the table,"
-                                       " its ETag (not *, not a list)")
+                                       "send If-Match with exactly one version of the table, its"
+                                       ' ETag as given ("7": quoted, not weak, not *, not a list)')
         # Compared as text, leading zeros aside: `int()` refuses more than 4,300 digits, and a
         # version that long is simply not the table's.
         if version.lstrip("0") != str(table.version).lstrip("0"):

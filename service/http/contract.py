@@ -74,12 +74,13 @@ IDEMPOTENCY_KEY = _header(
     " `idempotency_key_reused`.",
     minLength=1, maxLength=200, pattern=IDEMPOTENCY_KEY_PATTERN)
 IF_MATCH_REQUIRED = _header(
-    "If-Match", "The table's version as its ETag (`\"12\"`, or weak `W/\"12\"`): exactly one, not"
-    " `*`. 412 when the table is at another version, 428 when missing.", required=True)
+    "If-Match", "The table's version as its ETag, quoted (`\"12\"`): exactly one, not `*`. 412"
+    " when the table is at another version, 428 when missing or not one strong ETag (compared"
+    " strongly, as RFC 9110 says: a weak `W/\"12\"` matches no version).", required=True)
 IF_MATCH = _header(
     "If-Match", "Optional: the table's ETag as last seen (or `*`); 412 when the table is at"
     " another version. A list of ETags is met when any of them is the table's (RFC 9110): only"
-    " a move needs exactly one.")
+    " a move needs exactly one. Compared strongly: a weak ETag matches no version.")
 IF_NONE_MATCH = _header(
     "If-None-Match", "The table's ETag as last seen: 304, with no body, while it is still at it.")
 LAST_EVENT_ID = _header(

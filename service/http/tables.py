@@ -64,22 +64,26 @@ def respond(table: TableRow, status: int = 200, body: dict[str, Any] | None = No
     return response
 
 
-# An entity-tag of a list, as werkzeug's `parse_etags` reads one (quoted, maybe weak, or a bare
-# word), each followed by a comma or the end.
-_ENTITY_TAG = re.compile(r'[ \t]*(?:[Ww]/)?(?:"[^"]*"|[^" \t,]+)[ \t]*(?:,|\Z)')
+# An entity-tag of a list (quoted, maybe weak, or a bare word werkzeug would take for one), each
+# followed by a comma or the end.
+_ENTITY_TAG = re.compile(r'[ \t]*(?P<weak>[Ww]/)?(?:"(?P<quoted>[^"]*)"|[^" \t,]+)[ \t]*(?:,|\Z)')
 
 
 def if_match() -> IfMatch:
-    """The versions the request's If-Match names. Weak tags count as their version: a proxy may
-    weaken the ETag it passes on, and a table's version has one body."""
+    """The versions the request's If-Match names: its strong, quoted entity-tags. If-Match is
+    compared strongly (RFC 9110, 13.1.1): a weak tag, or a bare word that is no entity-tag,
+    matches no version, and is counted as a tag all the same (a list is still a list)."""
     if "If-Match" not in request.headers:
         return NOT_SENT
-    tags = request.if_match
-    # An empty tag (`""`, `W/""`) comes out of werkzeug as None: it names no version. Werkzeug
-    # keeps each tag once, so the list's length is counted from the header itself: `"9", "9"`
-    # is a list, not the one version a move needs.
-    return IfMatch(True, tags.star_tag, frozenset(t for t in tags.as_set(include_weak=True) if t),
-                   tags=len(_ENTITY_TAG.findall(request.headers["If-Match"])))
+    header = request.headers["If-Match"]
+    if header.strip() == "*":
+        return IfMatch(True, True, frozenset(), tags=1)
+    tags = list(_ENTITY_TAG.finditer(header))
+    # An empty tag (`""`) names no version. Each tag is counted, the same one twice too: `"9",
+    # "9"` is a list, not the one version a move needs.
+    strong = frozenset(t["quoted"] for t in tags if t["quoted"] and not t["weak"])
+    star = any(t.group(0).strip(" \t,") == "*" for t in tags)
+    return IfMatch(True, star, strong, tags=len(tags))
 
 
 @blp.route("")

@@ -9264,7 +9264,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The table's version as its ETag (`"12"`, or weak `W/"12"`): exactly one, not `*`. 412 when the table is at another version, 428 when missing. */
+                /** @description The table's version as its ETag, quoted (`"12"`): exactly one, not `*`. 412 when the table is at another version, 428 when missing or not one strong ETag (compared strongly, as RFC 9110 says: a weak `W/"12"` matches no version). */
                 "If-Match": string;
                 /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
@@ -9419,7 +9419,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional: the table's ETag as last seen (or `*`); 412 when the table is at another version. A list of ETags is met when any of them is the table's (RFC 9110): only a move needs exactly one. */
+                /** @description Optional: the table's ETag as last seen (or `*`); 412 when the table is at another version. A list of ETags is met when any of them is the table's (RFC 9110): only a move needs exactly one. Compared strongly: a weak ETag matches no version. */
                 "If-Match"?: string;
                 /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
@@ -9460,7 +9460,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional: the table's ETag as last seen (or `*`); 412 when the table is at another version. A list of ETags is met when any of them is the table's (RFC 9110): only a move needs exactly one. */
+                /** @description Optional: the table's ETag as last seen (or `*`); 412 when the table is at another version. A list of ETags is met when any of them is the table's (RFC 9110): only a move needs exactly one. Compared strongly: a weak ETag matches no version. */
                 "If-Match"?: string;
                 /** @description Any 1 to 200 printable ASCII characters (a UUID, say), new for each request: a retry with the same key and the same request gets the first answer back (`Idempotent-Replayed: true`) and changes nothing; with another request, 422 `idempotency_key_reused`. */
                 "Idempotency-Key"?: string;
