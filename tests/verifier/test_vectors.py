@@ -795,6 +795,45 @@ def test_an_escrow_paying_what_it_never_held_or_keeping_some_fails_in_every_read
     assert said in py["settlement"]["detail"], py["settlement"]
 
 
+# --- what a bundle is evidence of --------------------------------------------------------------
+@pytest.mark.parametrize("vector", ["good-pirate-pairs-player", "good-auditor"])
+def test_both_verifiers_say_which_hand_table_game_and_viewer_they_verified(vector):
+    """A genuine bundle of another hand printed VERIFIED with nothing to compare against the
+    disputed hand: both verifiers name the hand, table, game and viewer, in their text and in
+    --json by the same field names."""
+    bundle = json.loads((VECTORS / f"{vector}.json").read_text())
+    want = {"hand_id": bundle["hand_id"], "table_id": bundle["table_id"], "game": bundle["game"],
+            "viewer": {"kind": bundle["viewer"]["kind"], "seat": bundle["viewer"]["seat"]}}
+    py, js = python_verifier(VECTORS / f"{vector}.json"), node_verifier(VECTORS / f"{vector}.json")
+    for out in (py, js):
+        assert {k: out.get(k) for k in want} == want, out
+    texts = [run_cli(v, VECTORS / f"{vector}.json", "--key", KEY).stdout for v in ("python", "node")]
+    assert texts[0] == texts[1], texts
+    first = texts[0].splitlines()[0]
+    seat = bundle["viewer"]["seat"]
+    viewer = bundle["viewer"]["kind"] + ("" if seat is None else f" {seat}")
+    assert first.split(None, 2)[2] == (f"hand {bundle['hand_id']}, table {bundle['table_id']}, game"
+                                       f" {bundle['game']}, viewer {viewer}"), first
+
+
+@pytest.mark.parametrize("verifier", ["python", "node"])
+@pytest.mark.parametrize("as_json", [True, False])
+def test_a_reader_that_goes_away_ends_the_verifier_quietly(verifier, as_json):
+    """`banco-verify-bundle --json hand.json | head -c 10` ended the Python verifier with a
+    BrokenPipeError traceback: a closed output ends it quietly, as Unix tools end."""
+    command = ([sys.executable, "-m", "banco_verifier.cli"] if verifier == "python"
+               else ["node", str(VERIFIER / "js" / "verify.mjs")])
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before a byte is written
+    try:
+        out = subprocess.run([*command, *(["--json"] if as_json else []), str(VECTORS / "good-auditor.json")],
+                             stdout=write, stderr=subprocess.PIPE, text=True, cwd=VERIFIER, timeout=60,
+                             env={**os.environ, "PYTHONPATH": str(VERIFIER)})
+    finally:
+        os.close(write)
+    assert out.stderr == "" and out.returncode in (0, 1), (out.returncode, out.stderr)
+
+
 # --- events that are no hand's log -------------------------------------------------------------
 @pytest.mark.parametrize("events", [{}, [], [1, 2], "events", None],
                          ids=["object", "empty", "numbers", "text", "null"])

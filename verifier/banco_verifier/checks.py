@@ -580,6 +580,31 @@ def check_settlement(bundle: dict) -> str:
             " deal, none paying more than it held or keeping what it had to pay out")
 
 
+def named(bundle: Any) -> dict[str, Any]:
+    """What the bundle says it is evidence of: its hand, table, game and viewer (each None when
+    the bundle names none), so that an auditor can see it is the disputed hand's. The bundle's
+    word, which its attestation covers."""
+    get = bundle.get if isinstance(bundle, dict) else (lambda _: None)
+    text = {k: v if isinstance(v, str) else None for k in ("hand_id", "table_id", "game")
+            for v in [get(k)]}
+    viewer = get("viewer")
+    if isinstance(viewer, dict):
+        kind = viewer.get("kind")
+        viewer = {"kind": kind if isinstance(kind, str) else None, "seat": _whole(viewer.get("seat"))}
+    else:
+        viewer = None
+    return {**text, "viewer": viewer}
+
+
+def named_line(names: dict[str, Any]) -> str:
+    """`named` in one line: `hand H, table T, game G, viewer auditor` (`?` for what is not named)."""
+    viewer = names["viewer"]
+    who = "?" if viewer is None else (viewer["kind"] or "?") + (
+        "" if viewer["seat"] is None else f" {viewer['seat']}")
+    return (f"hand {names['hand_id'] or '?'}, table {names['table_id'] or '?'}, game"
+            f" {names['game'] or '?'}, viewer {who}")
+
+
 def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = False) -> Result:
     """Run every check; `key` is the house's public key (32 bytes) when pinned. A bundle of the
     former format banco-evidence/1, which has no attestation, fails it unless `allow_unattested`

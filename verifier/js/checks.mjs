@@ -617,6 +617,27 @@ function checkSettlement(bundle) {
   return `${want.length} settlement postings as ${by} decided; ${held.size} accounts walked from the deal, none paying more than it held or keeping what it had to pay out`;
 }
 
+// What the bundle says it is evidence of: its hand, table, game and viewer (each null when the
+// bundle names none), so that an auditor can see it is the disputed hand's. The bundle's word,
+// which its attestation covers.
+export function named(bundle) {
+  const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  const get = (k) => (isObject(bundle) && Object.hasOwn(bundle, k) ? bundle[k] : null);
+  const text = (k) => (typeof get(k) === "string" ? get(k) : null);
+  const v = get("viewer");
+  const viewer = isObject(v)
+    ? { kind: typeof v.kind === "string" ? v.kind : null, seat: whole(v.seat ?? null) }
+    : null;
+  return { hand_id: text("hand_id"), table_id: text("table_id"), game: text("game"), viewer };
+}
+
+// `named` in one line: `hand H, table T, game G, viewer auditor` (`?` for what is not named).
+export function namedLine(names) {
+  const v = names.viewer;
+  const who = v === null ? "?" : (v.kind || "?") + (v.seat === null ? "" : ` ${v.seat}`);
+  return `hand ${names.hand_id || "?"}, table ${names.table_id || "?"}, game ${names.game || "?"}, viewer ${who}`;
+}
+
 // Every check; `key` the house's public key (32 bytes) when pinned. A bundle of the former format
 // banco-evidence/1, which has no attestation, fails it unless `allowUnattested` (then its
 // attestation is skipped, the rest checked).
