@@ -14,12 +14,14 @@ import orjson
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from events import ledger
 from events.model import StoredEvent
 from games.contract import IllegalMove
 from service.verification import inclusion
 from service.verification.attestation import attestation_text
 from service.verification.chain_check import link
 from service.verification.deck_check import commitment_check, dealt_check, order_check
+from service.verification.findings import Check, failed, passed
 from service.verification.hand_log import HandLog, is_game
 from service.verification.merkle import leaf
 from service.verification.money_check import settlement_check
@@ -62,6 +64,16 @@ def _loads(text: str) -> Any:
     if _too_deep(value):
         raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
     return value
+
+
+def _events(bundle: dict[str, Any]) -> list[dict[str, Any]]:
+    """The bundle's events: a list of at least one, each an object (no hand's log else)."""
+    events = bundle["events"]
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise _Failed("the bundle's events are not a list of events")
+    if not events:
+        raise _Failed("the bundle holds no events")
+    return events
 
 
 def _event(entry: dict[str, Any]) -> StoredEvent:
@@ -125,7 +137,7 @@ def _proven(bundle: dict[str, Any]) -> dict[str, Any]:
     the last event when it names none (banco-evidence/1)."""
     proof = bundle["inclusion"]["last_event"]
     if "version" not in proof:
-        return dict(bundle["events"][-1])
+        return dict(_events(bundle)[-1])
     found = [n for n, e in enumerate(bundle["events"]) if e["version"] == proof["version"]]
     if len(found) != 1:
         raise _Failed(f"no one event of version {proof['version']} to prove")
@@ -152,7 +164,7 @@ def _chain(bundle: dict[str, Any]) -> str:
     if created.version != 1 or created.type != "TableCreated" or link(b"", created) != created.hash:
         raise _Failed("TableCreated is not the stream's first link")
     head = bytes.fromhex(bundle["chain"]["previous_hash"])
-    for n, entry in enumerate(bundle["events"]):
+    for n, entry in enumerate(_events(bundle)):
         if entry["version"] != bundle["chain"]["first_version"] + n \
                 or entry["stream_id"] != bundle["chain"]["stream_id"]:
             raise _Failed(f"event {n} is out of place")
@@ -182,7 +194,7 @@ def _hand(bundle: dict[str, Any]) -> HandLog | None:
 
 def _contents(bundle: dict[str, Any]) -> str:
     created = _event(bundle["table_created"]).data
-    began = _event(bundle["events"][0])
+    began = _event(_events(bundle)[0])
     if began.type != "HandBegan" or began.data["hand_id"] != bundle["hand_id"]:
         raise _Failed("the first event is not the hand's HandBegan")
     if any(created.get(k, 1 if k == "rules_version" else None) != bundle[k]
@@ -222,6 +234,51 @@ def _replayed(hand: HandLog) -> list[Any]:
     before, which a bundle does not hold), every command decided again."""
     first = hand.began.data.get("number") == 1
     return [settlement_check(hand), *([rules_check(hand)] if first else [])]
+
+
+def _conserved(hand: HandLog) -> Check:
+    """The hand's money walked in log order from what each account held at the deal, where the
+    log says so (the hand's escrow nothing, Pirate pairs' pot nothing, Cassino's what its round
+    opened with, each seat what the opening event gave it): no account pays more than it holds,
+    and the escrow, and a pot the settlement paid out, end empty."""
+    escrow = f"escrow:{hand.table_id}:{hand.hand_id}"
+    pot = f"pot:{hand.table_id}:pot"
+    held = {escrow: 0}
+    games = hand.game_events()
+    opening = games[0].data["data"] if games else {}
+    if hand.game == "pirate-pairs":
+        held[pot] = 0
+    elif hand.game == "cassino" and games and games[0].type == "game.RoundStarted":
+        held[pot] = int(opening["pot"])
+    elif hand.game in (*SEVEN_HALF, "casino-pirate") and games and games[0].type == "game.HandStarted":
+        players = {s["seat"]: s["player_id"] for s in hand.seats}
+        held.update({ledger.seat(hand.table_id, players[s["seat"]]): int(s["balance"])
+                     for s in opening["seats"]})
+    settled = hand.find("HandSettled")
+    paid_from = {p["from"] for p in (settled.data.get("postings") or [])} if settled else set()
+    for e in hand.events:
+        if e.type != "TreasurePosted":
+            continue
+        source, target, amount = e.data["from"], e.data["to"], e.data["amount"]
+        if source in held:
+            if amount > held[source]:
+                return failed("money.conserved", e, f"{source} pays {amount}, holding {held[source]}")
+            held[source] -= amount
+        if target in held:
+            held[target] += amount
+    for account in (escrow, *sorted(a for a in paid_from if a == pot)):
+        if held.get(account, 0) != 0:
+            return failed("money.conserved", settled,
+                          f"{account} keeps {held[account]} once the hand is settled")
+    return passed("money.conserved")
+
+
+def _settlement(bundle: dict[str, Any]) -> Outcome:
+    """The settlement is what the engine settles the hand's events with (every game), and the
+    hand's money adds up."""
+    if not any(e["type"] == "HandSettled" for e in bundle["events"]):
+        return None, "the hand is not settled yet"
+    return _with_hand(bundle, lambda h: [settlement_check(h), _conserved(h)])
 
 
 def _ended(bundle: dict[str, Any]) -> bool:
@@ -266,7 +323,8 @@ def check(bundle: dict[str, Any], key: bytes | None = None, *,
                        ("replay", lambda: (None, "not re-played here")
                         if bundle.get("game") not in SEVEN_HALF
                         else (None, "the hand is still in play") if not _ended(bundle)
-                        else _with_hand(bundle, _replayed))):
+                        else _with_hand(bundle, _replayed)),
+                       ("settlement", lambda: _settlement(bundle))):
         try:
             out[name] = run2()
         except _Failed as e:  # an event whose text is not the stored canonical form

@@ -99,7 +99,8 @@ def test_the_vectors_cover_every_check():
         "good-pirate-pairs-auditor", "good-pirate-pairs-player", "good-casino-pirate-no-bet-auditor",
         "good-casino-pirate-no-bet-player", "good-casino-pirate-no-bet-operator"}
     assert {expected_failure(p) for p in FILES} - {None} == {
-        "signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay"}
+        "signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay",
+        "settlement"}
 
 
 @pytest.mark.parametrize("vector", FILES, ids=[p.stem for p in FILES])
@@ -578,9 +579,11 @@ def test_the_seats_and_proofs_a_bundle_gives_are_held_to_their_limits_in_every_r
     long_path["inclusion"]["last_event"]["path"] += ["00" * 32] * 60
     for checks in outcomes(long_path, tmp_path):
         assert checks["inclusion"]["status"] == "failed", checks["inclusion"]
+    size = good["inclusion"]["last_event"]["tree_size"]  # the published hand's checkpoint
     for checks in outcomes(long_path, tmp_path)[:2]:
-        assert checks["inclusion"]["detail"] == ("last_event: its path is not a list of at most 6"
-                                                 " hashes, as a proof in a tree of 58 events is")
+        assert checks["inclusion"]["detail"] == (f"last_event: its path is not a list of at most"
+                                                 f" {(size - 1).bit_length()} hashes, as a proof in"
+                                                 f" a tree of {size} events is")
     huge = json.loads(json.dumps(good))
     statement = json.loads(huge["checkpoint"]["statement"])
     statement["events"] = huge["inclusion"]["last_event"]["tree_size"] = 2**53
@@ -722,3 +725,129 @@ def test_a_byte_order_mark_is_taken_and_a_file_not_utf8_refused_alike_by_both_ve
         odd.write_bytes(raw)
         for verifier in ("python", "node"):
             assert one_line(run_cli(verifier, odd)).startswith(f"{odd}: cannot be read as JSON (")
+
+
+# --- the settlement: what was paid is what the engine decided, and the money adds up -------------
+SETTLEMENTS = {"fail-settlement-redirected": ("good-auditor", "HandEnded", "to wallet:pl_thief"),
+               "fail-settlement-overpaid": ("good-auditor", "HandEnded", "HandSettled pays"),
+               "fail-settlement-pirate-pairs-redirected": ("good-pirate-pairs-auditor", "GameWon",
+                                                           "to wallet:pl_thief"),
+               "fail-settlement-cassino-unwon-pot": ("good-cassino-auditor", "RoundScored",
+                                                     "which RoundScored did not decide")}
+
+
+@pytest.mark.parametrize("forged", SETTLEMENTS)
+def test_a_settlement_paid_otherwise_than_the_engine_decided_fails_in_every_reader(forged, tmp_path):
+    """A bundle forged with the house key whose settlement (HandSettled, its TreasurePosted
+    events, the summary's postings) pays otherwise than the engine's events decided (a stake
+    redirected to a wallet, an escrow paying 7 more than it holds, a Cassino pot paid out that
+    no side won), the engine's own events left as recorded, was VERIFIED by both verifiers:
+    they compared HandEnded with the rules and the summary with TreasurePosted, never the
+    settlement with what the hand's end decided. Both fail it, in `settlement` alone, in the
+    same words; Banco's own reading fails it too."""
+    good_name, by, said = SETTLEMENTS[forged]
+    for checks in outcomes(json.loads((VECTORS / f"{good_name}.json").read_text()), tmp_path)[:2]:
+        assert checks["settlement"]["status"] == "passed", checks["settlement"]
+        assert f"as {by} decided" in checks["settlement"]["detail"], checks["settlement"]
+    py, js, banco = outcomes(json.loads((VECTORS / f"{forged}.json").read_text()), tmp_path)
+    assert py == js, (py, js)
+    assert {k for k, c in py.items() if c["status"] == "failed"} == {"settlement"}, py
+    detail = py["settlement"]["detail"]
+    assert said in detail and (f"{by} decided" in detail or f"{by} did not decide" in detail), detail
+    assert "\n" not in detail
+    assert banco["settlement"]["status"] == "failed", banco["settlement"]
+
+
+def _settled_otherwise(bundle: dict[str, Any], more: int) -> None:
+    """The engine's plan (HandEnded), HandSettled, its TreasurePosted event and the summary all
+    paying `more` on the first posting out of the escrow: the settlement is what the hand's end
+    decided, but the escrow pays what it never took in (more > 0) or keeps some (more < 0)."""
+    def edit(entry: dict[str, Any], change: Any) -> None:
+        body = json.loads(entry["canonical"])
+        change(body["data"])
+        entry["canonical"] = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    at = next(i for i, e in enumerate(bundle["events"]) if e["type"] == "HandSettled")
+    n = next(i for i, p in enumerate(json.loads(bundle["events"][at]["canonical"])["data"]["postings"])
+             if p["from"].startswith("escrow:"))
+    ended = next(e for e in bundle["events"] if e["type"] == "game.HandEnded")
+    edit(ended, lambda d: d["data"]["postings"][n].__setitem__(2, d["data"]["postings"][n][2] + more))
+    edit(bundle["events"][at], lambda d: d["postings"][n].update(amount=d["postings"][n]["amount"] + more))
+    paid = [e for e in bundle["events"][at + 1:] if e["type"] == "TreasurePosted"][n]
+    edit(paid, lambda d: d.update(amount=d["amount"] + more))
+    bundle["postings"] = [json.loads(e["canonical"])["data"] for e in bundle["events"]
+                          if e["type"] == "TreasurePosted"]
+
+
+@pytest.mark.parametrize(("more", "said"), [(7, "more than it holds"),
+                                            (-3, "keeps 3 once the hand is settled")])
+def test_an_escrow_paying_what_it_never_held_or_keeping_some_fails_in_every_reader(more, said, tmp_path):
+    """The settlement as the engine's HandEnded decided, but HandEnded itself paying out of the
+    escrow 7 more than the bets put in (or 3 less, left in it): the money walked from the deal,
+    every reader fails the settlement, whatever the rules' re-play says (Casino pirate's are not
+    re-played by the verifiers)."""
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    _settled_otherwise(bundle, more)
+    for checks in outcomes(bundle, tmp_path):
+        assert checks["settlement"]["status"] == "failed", checks["settlement"]
+    py, js, _ = outcomes(bundle, tmp_path)
+    assert py["settlement"] == js["settlement"], (py["settlement"], js["settlement"])
+    assert said in py["settlement"]["detail"], py["settlement"]
+
+
+# --- what a bundle is evidence of --------------------------------------------------------------
+@pytest.mark.parametrize("vector", ["good-pirate-pairs-player", "good-auditor"])
+def test_both_verifiers_say_which_hand_table_game_and_viewer_they_verified(vector):
+    """A genuine bundle of another hand printed VERIFIED with nothing to compare against the
+    disputed hand: both verifiers name the hand, table, game and viewer, in their text and in
+    --json by the same field names."""
+    bundle = json.loads((VECTORS / f"{vector}.json").read_text())
+    want = {"hand_id": bundle["hand_id"], "table_id": bundle["table_id"], "game": bundle["game"],
+            "viewer": {"kind": bundle["viewer"]["kind"], "seat": bundle["viewer"]["seat"]}}
+    py, js = python_verifier(VECTORS / f"{vector}.json"), node_verifier(VECTORS / f"{vector}.json")
+    for out in (py, js):
+        assert {k: out.get(k) for k in want} == want, out
+    texts = [run_cli(v, VECTORS / f"{vector}.json", "--key", KEY).stdout for v in ("python", "node")]
+    assert texts[0] == texts[1], texts
+    first = texts[0].splitlines()[0]
+    seat = bundle["viewer"]["seat"]
+    viewer = bundle["viewer"]["kind"] + ("" if seat is None else f" {seat}")
+    assert first.split(None, 2)[2] == (f"hand {bundle['hand_id']}, table {bundle['table_id']}, game"
+                                       f" {bundle['game']}, viewer {viewer}"), first
+
+
+@pytest.mark.parametrize("verifier", ["python", "node"])
+@pytest.mark.parametrize("as_json", [True, False])
+def test_a_reader_that_goes_away_ends_the_verifier_quietly(verifier, as_json):
+    """`banco-verify-bundle --json hand.json | head -c 10` ended the Python verifier with a
+    BrokenPipeError traceback: a closed output ends it quietly, as Unix tools end."""
+    command = ([sys.executable, "-m", "banco_verifier.cli"] if verifier == "python"
+               else ["node", str(VERIFIER / "js" / "verify.mjs")])
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before a byte is written
+    try:
+        out = subprocess.run([*command, *(["--json"] if as_json else []), str(VECTORS / "good-auditor.json")],
+                             stdout=write, stderr=subprocess.PIPE, text=True, cwd=VERIFIER, timeout=60,
+                             env={**os.environ, "PYTHONPATH": str(VERIFIER)})
+    finally:
+        os.close(write)
+    assert out.stderr == "" and out.returncode in (0, 1), (out.returncode, out.stderr)
+
+
+# --- events that are no hand's log -------------------------------------------------------------
+@pytest.mark.parametrize("events", [{}, [], [1, 2], "events", None],
+                         ids=["object", "empty", "numbers", "text", "null"])
+def test_events_that_are_no_list_of_events_fail_the_same_checks_in_the_same_words(events, tmp_path):
+    """`"events": {}` passed the Python verifier's chain ("0 links recomputed") and skipped its
+    commitment, deck and replay, where Node failed them with `bundle.events.forEach is not a
+    function`; an empty list passed the chain. Every check that reads the events fails alike in
+    both, in words of the bundle's, and an empty list fails the chain in every reader."""
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    bundle["events"] = events
+    py, js, banco = outcomes(bundle, tmp_path)
+    assert py == js, (py, js)
+    for name in ("inclusion", "chain", "contents", "commitment", "deck", "replay", "settlement"):
+        assert py[name]["status"] == "failed", (name, py[name])
+        assert py[name]["detail"] in ("the bundle's events are not a list of events",
+                                      "the bundle holds no events"), (name, py[name])
+    assert banco["chain"]["status"] == "failed", banco["chain"]

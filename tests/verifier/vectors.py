@@ -230,12 +230,92 @@ def _another_card(order_key: str, field: str, bundle: Bundle) -> Callable[[dict[
 
 def tampered_deals(cassino: Bundle, pirate_pairs: Bundle, house: Ed25519PrivateKey) -> dict[str, Bundle]:
     """A card dealt in Cassino's second packet, and Pirate pairs' first card drawn, replaced by
-    another: the chain recomputed and signed again, the deck's order the seeds'."""
+    another: the chain recomputed and signed again, the deck's order the seeds'. And each
+    game's settlement paid otherwise than its engine decided (`tampered_settlements`)."""
     c, p = copy.deepcopy(cassino), copy.deepcopy(pirate_pairs)
     return {"fail-deck-cassino-dealt-card": forged(
                 _edit(c, "game.CardsDealt", _another_card("deck", "cards", c), nth=1), house),
             "fail-deck-pirate-pairs-drawn-card": forged(
-                _edit(p, "game.CardDrawn", _another_card("pile", "card", p)), house)}
+                _edit(p, "game.CardDrawn", _another_card("pile", "card", p)), house),
+            **tampered_settlements(cassino, pirate_pairs, house)}
+
+
+THIEF = "wallet:pl_thief00000000000"
+
+
+def _settlement(bundle: Bundle) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The bundle's HandSettled event and the TreasurePosted events after it (what settlement
+    paid), each entry as the bundle holds it."""
+    at = next(i for i, e in enumerate(bundle["events"]) if e["type"] == "HandSettled")
+    return bundle["events"][at], [e for e in bundle["events"][at + 1:] if e["type"] == "TreasurePosted"]
+
+
+def _paid_otherwise(bundle: Bundle, pick: Callable[[list[dict[str, Any]]], int],
+                    change: Callable[[dict[str, Any]], None]) -> Bundle:
+    """One settlement posting changed as the house could: `change` on the `pick`-th one, in
+    HandSettled's postings and in its TreasurePosted event alike, and the summary's postings
+    written from the events again; the engine's events (what it decided) left as recorded."""
+    settled, paid = _settlement(bundle)
+    bodies = [orjson.loads(e["canonical"]) for e in paid]
+    n = pick([b["data"] for b in bodies])
+    change(bodies[n]["data"])
+    paid[n]["canonical"] = _canonical(bodies[n])
+    settled_body = orjson.loads(settled["canonical"])
+    settled_body["data"]["postings"][n] = {k: bodies[n]["data"][k]
+                                           for k in ("from", "to", "amount", "reason")}
+    settled["canonical"] = _canonical(settled_body)
+    bundle["postings"] = [orjson.loads(e["canonical"])["data"] for e in bundle["events"]
+                          if e["type"] == "TreasurePosted"]
+    return bundle
+
+
+def _paid_unwon(bundle: Bundle) -> Bundle:
+    """A settlement posting the engine never decided, added: the pot paid to the first seat's
+    player (a Cassino round no side won settles nothing), in HandSettled and as a TreasurePosted
+    event at the end of the hand, the summary's postings written from the events again."""
+    settled, _ = _settlement(bundle)
+    stake = next(e for e in bundle["events"] if e["type"] == "TreasurePosted")
+    body = orjson.loads(stake["canonical"])
+    pot = sum(orjson.loads(e["canonical"])["data"]["amount"] for e in bundle["events"]
+              if e["type"] == "TreasurePosted")
+    body["data"].update({"from": body["data"]["to"], "to": body["data"]["from"], "amount": pot,
+                         "reason": "pot_won"})
+    settled_body = orjson.loads(settled["canonical"])
+    assert settled_body["data"]["postings"] == [], settled_body
+    settled_body["data"]["postings"] = [{k: body["data"][k] for k in ("from", "to", "amount", "reason")}]
+    settled["canonical"] = _canonical(settled_body)
+    last = bundle["events"][-1]
+    bundle["events"].append({**last, "position": last["position"] + 1, "version": last["version"] + 1,
+                             "type": "TreasurePosted", "canonical": _canonical(body)})
+    bundle["postings"] = [orjson.loads(e["canonical"])["data"] for e in bundle["events"]
+                          if e["type"] == "TreasurePosted"]
+    return bundle
+
+
+def _to_thief(data: dict[str, Any]) -> None:
+    data["to"] = THIEF
+
+
+def _last(postings: list[dict[str, Any]]) -> int:
+    return len(postings) - 1
+
+
+def _first_from_escrow(postings: list[dict[str, Any]]) -> int:
+    return next(i for i, p in enumerate(postings) if p["from"].startswith("escrow:"))
+
+
+def _seven_more(data: dict[str, Any]) -> None:
+    data["amount"] += 7
+
+
+def tampered_settlements(cassino: Bundle, pirate_pairs: Bundle,
+                         house: Ed25519PrivateKey) -> dict[str, Bundle]:
+    """Settlements paid otherwise than the engine decided, forged as the house could (the
+    engine's events left as recorded): Pirate pairs' pot paid to a wallet of nobody's at the
+    table, and a Cassino round no side won paying its pot out."""
+    return {"fail-settlement-pirate-pairs-redirected": forged(
+                _paid_otherwise(copy.deepcopy(pirate_pairs), _last, _to_thief), house),
+            "fail-settlement-cassino-unwon-pot": forged(_paid_unwon(copy.deepcopy(cassino)), house)}
 
 
 def tampered(good: Bundle, house: Ed25519PrivateKey) -> dict[str, Bundle]:
@@ -278,6 +358,10 @@ def tampered(good: Bundle, house: Ed25519PrivateKey) -> dict[str, Bundle]:
         body["data"]["data"]["results"][0]["total"] += 1
 
     out["fail-replay-total"] = forged(_edit(b(), "game.HandEnded", better_total), house)
+    # The settlement paid otherwise than HandEnded decided, HandEnded left as it was: a stake
+    # redirected to a wallet of nobody's at the table; an escrow paying 7 more than it holds.
+    out["fail-settlement-redirected"] = forged(_paid_otherwise(b(), _last, _to_thief), house)
+    out["fail-settlement-overpaid"] = forged(_paid_otherwise(b(), _first_from_escrow, _seven_more), house)
     return out
 
 

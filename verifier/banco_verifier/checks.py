@@ -12,12 +12,13 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from banco_verifier import dealt, merkle, sevenhalf, shuffle
+from banco_verifier import dealt, merkle, settlement, sevenhalf, shuffle
 
 FORMATS = ("banco-evidence/1", "banco-evidence/2")
 ATTESTED = "banco-evidence/2"
 STATEMENT = "banco-checkpoint/1"
-CHECKS = ("signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay")
+CHECKS = ("signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay",
+          "settlement")
 SEVEN_HALF_GAMES = ("sette-e-mezzo", "siete-y-media")
 # What each game's rules allow a table (RULES.md, and Banco's games/*/options.py): the players a
 # hand seats and, for Casino pirate, the deck's counts (each a table option: default, lowest,
@@ -117,6 +118,17 @@ def _whole(value: Any) -> int | None:
     return int(value) if isinstance(value, float) and value.is_integer() else None
 
 
+def _events(bundle: dict) -> list[dict]:
+    """The bundle's events: a list of at least one, each an object. Any other is no hand's log,
+    failed alike by every check that reads it (and by both verifiers in the same words)."""
+    events = bundle["events"]
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise Failed("the bundle's events are not a list of events")
+    if not events:
+        raise Failed("the bundle holds no events")
+    return events
+
+
 def _parsed(event: dict) -> Any:
     """The stored text parsed; None when withheld."""
     return None if event.get("canonical") is None else read_json(event["canonical"])
@@ -126,7 +138,7 @@ def _game_events(bundle: dict) -> list[dict]:
     """The hand's engine events (`{"type", "data", "version"}`) as stored; a withheld one's
     data None."""
     out = []
-    for e in bundle["events"]:
+    for e in _events(bundle):
         if e["type"].startswith("game."):
             body = _parsed(e)
             out.append({"type": e["type"][5:], "data": None if body is None else body["data"]["data"],
@@ -136,7 +148,7 @@ def _game_events(bundle: dict) -> list[dict]:
 
 def _stored(bundle: dict, type_: str) -> dict | None:
     """The data of the hand's first event of `type_`, when its stored text is in the bundle."""
-    for e in bundle["events"]:
+    for e in _events(bundle):
         if e["type"] == type_ and e.get("canonical") is not None:
             return _parsed(e)["data"]
     return None
@@ -250,17 +262,18 @@ def check_attestation(bundle: dict, key: bytes | None, allow_unattested: bool = 
 def _proven(bundle: dict) -> dict:
     """The event `inclusion.last_event` proves: the one of its `version`, which every event
     after must follow withheld; without a version (banco-evidence/1), the last event."""
+    events = _events(bundle)
     proof = bundle["inclusion"]["last_event"]
     if "version" not in proof:
-        return bundle["events"][-1]
-    found = [n for n, e in enumerate(bundle["events"]) if e["version"] == proof["version"]]
+        return events[-1]
+    found = [n for n, e in enumerate(events) if e["version"] == proof["version"]]
     if len(found) != 1:
         raise Failed(f"last_event: the bundle holds no one event of version {proof['version']}")
-    after = [e["version"] for e in bundle["events"][found[0] + 1:] if e.get("canonical") is not None]
+    after = [e["version"] for e in events[found[0] + 1:] if e.get("canonical") is not None]
     if after:
         raise Failed(f"last_event: version {after[0]} is given whole after the proved version"
                      f" {proof['version']}: the last event given whole is the one to prove")
-    return bundle["events"][found[0]]
+    return events[found[0]]
 
 
 def check_inclusion(bundle: dict) -> str:
@@ -288,7 +301,7 @@ def check_inclusion(bundle: dict) -> str:
         if not merkle.included(merkle.leaf_hash(event), index, size, path, root):
             raise Failed(f"{name}: the inclusion proof does not lead to the signed root")
     proved = _proven(bundle)["version"]
-    last = bundle["events"][-1]["version"]
+    last = _events(bundle)[-1]["version"]
     tail = "" if proved == last else f" (versions after {proved} withheld, held by their hashes)"
     return (f"both proofs (version {proved} and TableCreated) lead to root"
             f" {statement['root'][:16]}... of {statement['events']} events{tail}")
@@ -296,6 +309,7 @@ def check_inclusion(bundle: dict) -> str:
 
 def check_chain(bundle: dict) -> str:
     chain = bundle["chain"]
+    events = _events(bundle)
     created = bundle["table_created"]
     body = _parsed(created)
     if (body is None or created["version"] != 1 or body["type"] != "TableCreated"
@@ -304,7 +318,7 @@ def check_chain(bundle: dict) -> str:
         raise Failed("TableCreated is not the first link of the stream")
     head = bytes.fromhex(chain["previous_hash"])
     withheld = 0
-    for n, e in enumerate(bundle["events"]):
+    for n, e in enumerate(events):
         if e["version"] != chain["first_version"] + n or e["stream_id"] != chain["stream_id"]:
             raise Failed(f"event {n} is not version {chain['first_version'] + n} of the stream")
         if e.get("canonical") is None:
@@ -319,7 +333,7 @@ def check_chain(bundle: dict) -> str:
         head = hashlib.sha256(head + e["canonical"].encode("utf-8")).digest()
         if head.hex() != e["hash"]:
             raise Failed(f"version {e['version']}: the hash does not follow from the link before")
-    shown = len(bundle["events"]) - withheld
+    shown = len(events) - withheld
     return f"{shown} links recomputed" + (f", {withheld} withheld from this viewer" if withheld else "")
 
 
@@ -332,11 +346,11 @@ def check_contents(bundle: dict) -> str:
     for key in ("game", "rules_version", "options", "table_id"):
         if created.get(key, 1 if key == "rules_version" else None) != bundle[key]:
             raise Failed(f"{key} differs from TableCreated")
-    for e in bundle["events"]:
+    for e in _events(bundle):
         body = _parsed(e)
         if body is not None and e["type"].startswith("game.") and body["data"]["hand"] != bundle["hand_id"]:
             raise Failed(f"version {e['version']} belongs to another hand")
-    posted = [e for e in bundle["events"] if e["type"] == "TreasurePosted"]
+    posted = [e for e in _events(bundle) if e["type"] == "TreasurePosted"]
     if len(posted) != len(bundle["postings"]) or any(
             e.get("canonical") is not None and _parsed(e)["data"] != p
             for e, p in zip(posted, bundle["postings"], strict=True)):
@@ -361,7 +375,7 @@ def _server_seed(bundle: dict) -> str | None:
 def _unrevealed(bundle: dict) -> Skipped:
     """Why no server seed is read: the hand is not settled yet, or its seed is kept from this
     viewer (a conceded Casino pirate hand's is an auditor's alone)."""
-    if not any(e["type"] == "SeedRevealed" for e in bundle["events"]):
+    if not any(e["type"] == "SeedRevealed" for e in _events(bundle)):
         return Skipped("the server seed is not revealed yet: the hand is not settled")
     return Skipped("the server seed is not revealed to this viewer")
 
@@ -464,6 +478,133 @@ def check_replay(bundle: dict) -> str:
     return "totals, outcomes and payouts as the rules give them"
 
 
+def _posting(event: dict) -> dict:
+    """A TreasurePosted event's posting: one whole positive amount from one account to another."""
+    if event.get("canonical") is None:
+        raise Failed(f"version {event['version']}: a posting is withheld, which Banco never does")
+    data = _parsed(event)["data"]
+    amount = _whole(data.get("amount"))
+    if amount is None or amount <= 0 or not isinstance(data.get("from"), str) \
+            or not isinstance(data.get("to"), str) or data["from"] == data["to"]:
+        raise Failed(f"version {event['version']}: the posting {settlement.describe(data)} is not one"
+                     " whole positive amount from one account to another")
+    return dict(data)
+
+
+def check_settlement(bundle: dict) -> str:
+    """The settlement paid what the engine decided, and the hand's money adds up: HandSettled's
+    postings and the TreasurePosted events after it are the engine's settlement (its HandEnded,
+    GameWon, RoundScored) in the ledger's accounts; walked in order from what each held at the
+    deal, no account pays more than it holds, and the hand's escrow (and a pot the settlement
+    paid out) is left empty: what it took in, it paid out."""
+    events = _events(bundle)
+    settled_at = next((n for n, e in enumerate(events) if e["type"] == "HandSettled"), None)
+    if settled_at is None:
+        raise Skipped("the hand is not settled yet")
+    games = _game_events(bundle)
+    game, table, hand = bundle["game"], bundle["table_id"], bundle["hand_id"]
+    try:
+        plan = settlement.decided(game, games)
+    except settlement.Withheld as withheld:
+        raise Skipped(f"{withheld} is withheld from this viewer: what the engine decided cannot be"
+                      " read") from withheld
+    except settlement.Wrong as wrong:
+        raise Failed(str(wrong)) from wrong
+    if plan is None:
+        raise Skipped(f"no settlement of {game} is known here")
+    by = settlement.DECIDED_BY[game]
+    began = _stored(bundle, "HandBegan")
+    if began is None:
+        raise Failed("the bundle holds no HandBegan")
+    players = {seat: s["player_id"] for s in began["seats"] if (seat := _whole(s["seat"])) is not None}
+    want = []
+    try:
+        for source, target, amount, reason in plan:
+            n = _whole(amount)
+            if n is None or n <= 0:
+                raise Failed(f"{by} decides a posting of {settlement.describe(amount)}, not a whole"
+                             " positive amount")
+            want.append({"from": settlement.ledger_account(source, table, hand, players),
+                         "to": settlement.ledger_account(target, table, hand, players),
+                         "amount": n, "reason": reason})
+        held = settlement.opening(game, games, table, hand, players)
+    except settlement.Wrong as wrong:
+        raise Failed(str(wrong)) from wrong
+    settled = events[settled_at]
+    if settled.get("canonical") is None:
+        raise Failed(f"version {settled['version']}: HandSettled is withheld, which Banco never does")
+    recorded = _parsed(settled)["data"]["postings"]
+    if not isinstance(recorded, list):
+        raise Failed("HandSettled's postings are not a list")
+    for have, w in zip(recorded, want, strict=False):
+        if have != w:
+            raise Failed(f"HandSettled pays {settlement.describe(have)} where {by} decided"
+                         f" {settlement.describe(w)}")
+    if len(recorded) > len(want):
+        raise Failed(f"HandSettled pays {settlement.describe(recorded[len(want)])}, which {by} did"
+                     " not decide")
+    if len(recorded) < len(want):
+        raise Failed(f"HandSettled does not pay {settlement.describe(want[len(recorded)])}, which {by}"
+                     " decided")
+    paid = [(e, _posting(e)) for e in events[settled_at + 1:] if e["type"] == "TreasurePosted"]
+    for (e, have), w in zip(paid, want, strict=False):
+        if have != {**w, "table": table, "hand": hand}:
+            raise Failed(f"version {e['version']}: TreasurePosted pays {settlement.describe(have)}"
+                         f" where {by} decided {settlement.describe(w)}")
+    if len(paid) > len(want):
+        e, have = paid[len(want)]
+        raise Failed(f"version {e['version']}: TreasurePosted pays {settlement.describe(have)}, which"
+                     f" {by} did not decide")
+    if len(paid) < len(want):
+        raise Failed(f"no TreasurePosted pays {settlement.describe(want[len(paid)])}, which {by}"
+                     " decided")
+    # The money walked: every posting of the hand, from what each account held at the deal.
+    for e in events:
+        if e["type"] != "TreasurePosted":
+            continue
+        p = _posting(e)
+        if p["from"] in held:
+            if p["amount"] > held[p["from"]]:
+                raise Failed(f"version {e['version']}: {p['from']} pays {p['amount']}, holding"
+                             f" {held[p['from']]}: more than it holds")
+            held[p["from"]] -= p["amount"]
+        if p["to"] in held:
+            held[p["to"]] += p["amount"]
+    emptied = [f"escrow:{table}:{hand}",
+               *sorted({w["from"] for w in want if w["from"].startswith("pot:")})]
+    for account in emptied:
+        if held.get(account, 0) != 0:
+            raise Failed(f"{account} keeps {held[account]} once the hand is settled: what it"
+                         " took in, it did not pay out")
+    return (f"{len(want)} settlement postings as {by} decided; {len(held)} accounts walked from the"
+            " deal, none paying more than it held or keeping what it had to pay out")
+
+
+def named(bundle: Any) -> dict[str, Any]:
+    """What the bundle says it is evidence of: its hand, table, game and viewer (each None when
+    the bundle names none), so that an auditor can see it is the disputed hand's. The bundle's
+    word, which its attestation covers."""
+    get = bundle.get if isinstance(bundle, dict) else (lambda _: None)
+    text = {k: v if isinstance(v, str) else None for k in ("hand_id", "table_id", "game")
+            for v in [get(k)]}
+    viewer = get("viewer")
+    if isinstance(viewer, dict):
+        kind = viewer.get("kind")
+        viewer = {"kind": kind if isinstance(kind, str) else None, "seat": _whole(viewer.get("seat"))}
+    else:
+        viewer = None
+    return {**text, "viewer": viewer}
+
+
+def named_line(names: dict[str, Any]) -> str:
+    """`named` in one line: `hand H, table T, game G, viewer auditor` (`?` for what is not named)."""
+    viewer = names["viewer"]
+    who = "?" if viewer is None else (viewer["kind"] or "?") + (
+        "" if viewer["seat"] is None else f" {viewer['seat']}")
+    return (f"hand {names['hand_id'] or '?'}, table {names['table_id'] or '?'}, game"
+            f" {names['game'] or '?'}, viewer {who}")
+
+
 def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = False) -> Result:
     """Run every check; `key` is the house's public key (32 bytes) when pinned. A bundle of the
     former format banco-evidence/1, which has no attestation, fails it unless `allow_unattested`
@@ -480,7 +621,7 @@ def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = F
             "inclusion": lambda: check_inclusion(bundle),
             "chain": lambda: check_chain(bundle), "contents": lambda: check_contents(bundle),
             "commitment": lambda: check_commitment(bundle), "deck": lambda: check_deck(bundle),
-            "replay": lambda: check_replay(bundle)}
+            "replay": lambda: check_replay(bundle), "settlement": lambda: check_settlement(bundle)}
     for name in CHECKS:
         try:
             result.outcomes[name] = ("passed", runs[name]())

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import os
 import re
 import sys
 from pathlib import Path
 
-from banco_verifier.checks import read_json, verify
+from banco_verifier.checks import named, named_line, read_json, verify
 
 DESCRIPTION = ("Checks a Banco evidence bundle offline. Exit status 0 when no check failed, 1 when"
                " one did, 2 when the file or the key cannot be read.")
@@ -89,13 +90,22 @@ def main(argv: list[str] | None = None) -> int:
         print(e, file=sys.stderr)
         return 2
     result = verify(bundle, key, allow_unattested=args.allow_unattested)
-    if args.json:
-        print(json.dumps({"ok": result.ok, "checks": {k: {"status": s, "detail": d}
-                                                       for k, (s, d) in result.outcomes.items()}}))
-    else:
-        for name, (status, detail) in result.outcomes.items():
-            print(f"{status.upper():8} {name:11} {detail}")
-        print("VERIFIED" if result.ok else f"FAILED: {', '.join(result.failed())}")
+    names = named(bundle)
+    try:
+        if args.json:
+            print(json.dumps({"ok": result.ok, **names,
+                              "checks": {k: {"status": s, "detail": d}
+                                         for k, (s, d) in result.outcomes.items()}}))
+        else:
+            print(f"{'BUNDLE':8} {'of':11} {named_line(names)}")
+            for name, (status, detail) in result.outcomes.items():
+                print(f"{status.upper():8} {name:11} {detail}")
+            print("VERIFIED" if result.ok else f"FAILED: {', '.join(result.failed())}")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as Unix tools do, and keep Python from
+        # complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0 if result.ok else 1
 
 

@@ -2,8 +2,9 @@
 // only: an independent reading of the format, sharing no code with Banco or its Python verifier.
 import { createHash, createHmac, createPublicKey, verify as edVerify } from "node:crypto";
 import { Mismatch, walk } from "./dealt.mjs";
+import * as settlement from "./settlement.mjs";
 
-export const CHECKS = ["signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay"];
+export const CHECKS = ["signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay", "settlement"];
 const FORMATS = ["banco-evidence/1", "banco-evidence/2"];
 const ATTESTED = "banco-evidence/2";
 const SEVEN_HALF_GAMES = ["sette-e-mezzo", "siete-y-media"];
@@ -73,15 +74,26 @@ const same = (a, b) => {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
 };
 
+// The bundle's events: a list of at least one, each an object. Any other is no hand's log, failed
+// alike by every check that reads it (and by both verifiers in the same words).
+function events(bundle) {
+  const evs = bundle.events;
+  if (!Array.isArray(evs) || !evs.every((e) => e !== null && typeof e === "object" && !Array.isArray(e))) {
+    throw new Failed("the bundle's events are not a list of events");
+  }
+  if (!evs.length) throw new Failed("the bundle holds no events");
+  return evs;
+}
+
 function gameEvents(bundle) {
-  return bundle.events.filter((e) => e.type.startsWith("game.")).map((e) => {
+  return events(bundle).filter((e) => e.type.startsWith("game.")).map((e) => {
     const body = parsed(e);
     return { type: e.type.slice(5), data: body == null ? null : body.data.data, version: e.version };
   });
 }
 
 function stored(bundle, type) {
-  const e = bundle.events.find((x) => x.type === type && x.canonical != null);
+  const e = events(bundle).find((x) => x.type === type && x.canonical != null);
   return e ? parsed(e).data : null;
 }
 
@@ -330,15 +342,15 @@ function checkAttestation(bundle, key, allowUnattested = false) {
 // The event inclusion.last_event proves: the one of its version, which every event after must
 // follow withheld; without a version (banco-evidence/1), the last event.
 function proven(bundle) {
-  const proof = bundle.inclusion.last_event;
-  if (!Object.hasOwn(proof, "version")) return bundle.events.at(-1);
-  const found = bundle.events.flatMap((e, n) => (e.version === proof.version ? [n] : []));
+  const evs = events(bundle), proof = bundle.inclusion.last_event;
+  if (!Object.hasOwn(proof, "version")) return evs.at(-1);
+  const found = evs.flatMap((e, n) => (e.version === proof.version ? [n] : []));
   if (found.length !== 1) throw new Failed(`last_event: the bundle holds no one event of version ${proof.version}`);
-  const after = bundle.events.slice(found[0] + 1).filter((e) => e.canonical != null).map((e) => e.version);
+  const after = evs.slice(found[0] + 1).filter((e) => e.canonical != null).map((e) => e.version);
   if (after.length) {
     throw new Failed(`last_event: version ${after[0]} is given whole after the proved version ${proof.version}: the last event given whole is the one to prove`);
   }
-  return bundle.events[found[0]];
+  return evs[found[0]];
 }
 
 function checkInclusion(bundle) {
@@ -361,19 +373,19 @@ function checkInclusion(bundle) {
       throw new Failed(`${name}: the inclusion proof does not lead to the signed root`);
     }
   }
-  const proved = proven(bundle).version, last = bundle.events.at(-1).version;
+  const proved = proven(bundle).version, last = events(bundle).at(-1).version;
   const tail = proved === last ? "" : ` (versions after ${proved} withheld, held by their hashes)`;
   return `both proofs (version ${proved} and TableCreated) lead to root ${statement.root.slice(0, 16)}... of ${statement.events} events${tail}`;
 }
 
 function checkChain(bundle) {
-  const chain = bundle.chain, created = bundle.table_created, body = parsed(created);
+  const chain = bundle.chain, evs = events(bundle), created = bundle.table_created, body = parsed(created);
   if (body == null || created.version !== 1 || body.type !== "TableCreated" || created.stream_id !== chain.stream_id
       || sha256(utf8(created.canonical)).toString("hex") !== created.hash) {
     throw new Failed("TableCreated is not the first link of the stream");
   }
   let head = hex(chain.previous_hash), withheld = 0;
-  bundle.events.forEach((e, n) => {
+  evs.forEach((e, n) => {
     if (e.version !== chain.first_version + n || e.stream_id !== chain.stream_id) {
       throw new Failed(`event ${n} is not version ${chain.first_version + n} of the stream`);
     }
@@ -386,7 +398,7 @@ function checkChain(bundle) {
     head = sha256(head, utf8(e.canonical));
     if (head.toString("hex") !== e.hash) throw new Failed(`version ${e.version}: the hash does not follow from the link before`);
   });
-  const shown = bundle.events.length - withheld;
+  const shown = evs.length - withheld;
   return `${shown} links recomputed` + (withheld ? `, ${withheld} withheld from this viewer` : "");
 }
 
@@ -397,11 +409,11 @@ function checkContents(bundle) {
     const recorded = created[key] ?? (key === "rules_version" ? 1 : null);
     if (!same(recorded, bundle[key])) throw new Failed(`${key} differs from TableCreated`);
   }
-  for (const e of bundle.events) {
+  for (const e of events(bundle)) {
     const b = parsed(e);
     if (b != null && e.type.startsWith("game.") && b.data.hand !== bundle.hand_id) throw new Failed(`version ${e.version} belongs to another hand`);
   }
-  const posted = bundle.events.filter((e) => e.type === "TreasurePosted");
+  const posted = events(bundle).filter((e) => e.type === "TreasurePosted");
   if (posted.length !== bundle.postings.length
       || posted.some((e, i) => e.canonical != null && !same(parsed(e).data, bundle.postings[i]))) {
     throw new Failed("the postings differ from the TreasurePosted events");
@@ -422,7 +434,7 @@ const serverSeed = (bundle) => stored(bundle, "SeedRevealed")?.server_seed ?? nu
 
 // Why no server seed is read: the hand is not settled yet, or its seed is kept from this viewer
 // (a conceded Casino pirate hand's is an auditor's alone).
-const unrevealed = (bundle) => new Skipped(bundle.events.some((e) => e.type === "SeedRevealed")
+const unrevealed = (bundle) => new Skipped(events(bundle).some((e) => e.type === "SeedRevealed")
   ? "the server seed is not revealed to this viewer"
   : "the server seed is not revealed yet: the hand is not settled");
 
@@ -509,6 +521,123 @@ function checkReplay(bundle) {
   return "totals, outcomes and payouts as the rules give them";
 }
 
+// A posting (or a part of one) in words: `35 from A to B (reason)`.
+export function describe(v) {
+  if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+    return `${describe(v.amount ?? null)} from ${describe(v.from ?? null)} to ${describe(v.to ?? null)} (${describe(v.reason ?? null)})`;
+  }
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return `[${v.map(describe).join(", ")}]`;
+  return canonicalJson(v ?? null);
+}
+
+// A TreasurePosted event's posting: one whole positive amount from one account to another.
+function posting(event) {
+  if (event.canonical == null) throw new Failed(`version ${event.version}: a posting is withheld, which Banco never does`);
+  const data = parsed(event).data, amount = whole(data.amount);
+  if (amount === null || amount <= 0 || typeof data.from !== "string" || typeof data.to !== "string" || data.from === data.to) {
+    throw new Failed(`version ${event.version}: the posting ${describe(data)} is not one whole positive amount from one account to another`);
+  }
+  return data;
+}
+
+// The settlement paid what the engine decided, and the hand's money adds up: HandSettled's postings
+// and the TreasurePosted events after it are the engine's settlement (its HandEnded, GameWon,
+// RoundScored) in the ledger's accounts; walked in order from what each held at the deal, no
+// account pays more than it holds, and the hand's escrow (and a pot the settlement paid out) is
+// left empty: what it took in, it paid out.
+function checkSettlement(bundle) {
+  const evs = events(bundle);
+  const settledAt = evs.findIndex((e) => e.type === "HandSettled");
+  if (settledAt < 0) throw new Skipped("the hand is not settled yet");
+  const games = gameEvents(bundle), game = bundle.game, table = bundle.table_id, hand = bundle.hand_id;
+  let plan;
+  try {
+    plan = settlement.decided(game, games, describe);
+  } catch (e) {
+    if (e instanceof settlement.Withheld) throw new Skipped(`${e.message} is withheld from this viewer: what the engine decided cannot be read`);
+    if (e instanceof settlement.Wrong) throw new Failed(e.message);
+    throw e;
+  }
+  if (plan === null) throw new Skipped(`no settlement of ${game} is known here`);
+  const by = settlement.DECIDED_BY[game], began = stored(bundle, "HandBegan");
+  if (began == null) throw new Failed("the bundle holds no HandBegan");
+  const players = new Map(began.seats.map((s) => [whole(s.seat), s.player_id]));
+  const want = [];
+  let held;
+  try {
+    for (const [source, target, amount, reason] of plan) {
+      const n = whole(amount);
+      if (n === null || n <= 0) throw new Failed(`${by} decides a posting of ${describe(amount ?? null)}, not a whole positive amount`);
+      want.push({ from: settlement.ledgerAccount(source, table, hand, players, describe),
+        to: settlement.ledgerAccount(target, table, hand, players, describe), amount: n, reason });
+    }
+    held = settlement.opening(game, games, table, hand, players, describe);
+  } catch (e) {
+    if (e instanceof settlement.Wrong) throw new Failed(e.message);
+    throw e;
+  }
+  const settled = evs[settledAt];
+  if (settled.canonical == null) throw new Failed(`version ${settled.version}: HandSettled is withheld, which Banco never does`);
+  const recorded = parsed(settled).data.postings;
+  if (!Array.isArray(recorded)) throw new Failed("HandSettled's postings are not a list");
+  for (let i = 0; i < Math.min(recorded.length, want.length); i++) {
+    if (!same(recorded[i], want[i])) throw new Failed(`HandSettled pays ${describe(recorded[i])} where ${by} decided ${describe(want[i])}`);
+  }
+  if (recorded.length > want.length) throw new Failed(`HandSettled pays ${describe(recorded[want.length])}, which ${by} did not decide`);
+  if (recorded.length < want.length) throw new Failed(`HandSettled does not pay ${describe(want[recorded.length])}, which ${by} decided`);
+  const paid = evs.slice(settledAt + 1).filter((e) => e.type === "TreasurePosted").map((e) => [e, posting(e)]);
+  for (let i = 0; i < Math.min(paid.length, want.length); i++) {
+    const [e, have] = paid[i];
+    if (!same(have, { ...want[i], table, hand })) {
+      throw new Failed(`version ${e.version}: TreasurePosted pays ${describe(have)} where ${by} decided ${describe(want[i])}`);
+    }
+  }
+  if (paid.length > want.length) {
+    const [e, have] = paid[want.length];
+    throw new Failed(`version ${e.version}: TreasurePosted pays ${describe(have)}, which ${by} did not decide`);
+  }
+  if (paid.length < want.length) throw new Failed(`no TreasurePosted pays ${describe(want[paid.length])}, which ${by} decided`);
+  // The money walked: every posting of the hand, from what each account held at the deal.
+  for (const e of evs) {
+    if (e.type !== "TreasurePosted") continue;
+    const p = posting(e);
+    if (held.has(p.from)) {
+      if (p.amount > held.get(p.from)) throw new Failed(`version ${e.version}: ${p.from} pays ${p.amount}, holding ${held.get(p.from)}: more than it holds`);
+      held.set(p.from, held.get(p.from) - p.amount);
+    }
+    if (held.has(p.to)) held.set(p.to, held.get(p.to) + p.amount);
+  }
+  const emptied = [`escrow:${table}:${hand}`, ...[...new Set(want.map((w) => w.from).filter((a) => a.startsWith("pot:")))].sort()];
+  for (const account of emptied) {
+    if ((held.get(account) ?? 0) !== 0) {
+      throw new Failed(`${account} keeps ${held.get(account)} once the hand is settled: what it took in, it did not pay out`);
+    }
+  }
+  return `${want.length} settlement postings as ${by} decided; ${held.size} accounts walked from the deal, none paying more than it held or keeping what it had to pay out`;
+}
+
+// What the bundle says it is evidence of: its hand, table, game and viewer (each null when the
+// bundle names none), so that an auditor can see it is the disputed hand's. The bundle's word,
+// which its attestation covers.
+export function named(bundle) {
+  const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  const get = (k) => (isObject(bundle) && Object.hasOwn(bundle, k) ? bundle[k] : null);
+  const text = (k) => (typeof get(k) === "string" ? get(k) : null);
+  const v = get("viewer");
+  const viewer = isObject(v)
+    ? { kind: typeof v.kind === "string" ? v.kind : null, seat: whole(v.seat ?? null) }
+    : null;
+  return { hand_id: text("hand_id"), table_id: text("table_id"), game: text("game"), viewer };
+}
+
+// `named` in one line: `hand H, table T, game G, viewer auditor` (`?` for what is not named).
+export function namedLine(names) {
+  const v = names.viewer;
+  const who = v === null ? "?" : (v.kind || "?") + (v.seat === null ? "" : ` ${v.seat}`);
+  return `hand ${names.hand_id || "?"}, table ${names.table_id || "?"}, game ${names.game || "?"}, viewer ${who}`;
+}
+
 // Every check; `key` the house's public key (32 bytes) when pinned. A bundle of the former format
 // banco-evidence/1, which has no attestation, fails it unless `allowUnattested` (then its
 // attestation is skipped, the rest checked).
@@ -521,7 +650,7 @@ export function verify(bundle, key = null, { allowUnattested = false } = {}) {
   const runs = { signature: () => checkSignature(bundle, key), attestation: () => checkAttestation(bundle, key, allowUnattested),
     inclusion: () => checkInclusion(bundle),
     chain: () => checkChain(bundle), contents: () => checkContents(bundle), commitment: () => checkCommitment(bundle),
-    deck: () => checkDeck(bundle), replay: () => checkReplay(bundle) };
+    deck: () => checkDeck(bundle), replay: () => checkReplay(bundle), settlement: () => checkSettlement(bundle) };
   for (const name of CHECKS) {
     try {
       outcomes[name] = ["passed", runs[name]()];

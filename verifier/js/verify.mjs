@@ -3,7 +3,7 @@
 // bundle offline. Exit status 0 when no check failed, 1 when one did, 2 when the file or the key
 // cannot be read.
 import { existsSync, readFileSync } from "node:fs";
-import { readJson, verify } from "./checks.mjs";
+import { named, namedLine, readJson, verify } from "./checks.mjs";
 
 const USAGE = "usage: banco-verify-bundle FILE [--key BASE64|FILE] [--json] [--allow-unattested]";
 const HELP = `${USAGE}
@@ -67,9 +67,13 @@ try {
   process.exit(2);
 }
 const { ok, outcomes } = verify(bundle, key, { allowUnattested });
+const names = named(bundle);
+// The reader went away (`| head`): stop quietly, as Unix tools do.
+process.stdout.on("error", (e) => { if (e.code === "EPIPE") process.exit(ok ? 0 : 1); throw e; });
 if (asJson) {
-  console.log(JSON.stringify({ ok, checks: Object.fromEntries(Object.entries(outcomes).map(([k, [status, detail]]) => [k, { status, detail }])) }));
+  console.log(JSON.stringify({ ok, ...names, checks: Object.fromEntries(Object.entries(outcomes).map(([k, [status, detail]]) => [k, { status, detail }])) }));
 } else {
+  console.log(`${"BUNDLE".padEnd(8)} ${"of".padEnd(11)} ${namedLine(names)}`);
   for (const [name, [status, detail]] of Object.entries(outcomes)) console.log(`${status.toUpperCase().padEnd(8)} ${name.padEnd(11)} ${detail}`);
   const failed = Object.entries(outcomes).filter(([, [s]]) => s === "failed").map(([n]) => n);
   console.log(ok ? "VERIFIED" : `FAILED: ${failed.join(", ")}`);
