@@ -4,6 +4,7 @@ import {
   api, el, header, money, page, playerName, saveBlob, showProblem, signInForm, when,
 } from "../banco.js";
 import { auditorsDesk, closeTable, createTable, playerDesk, registerPlayer } from "./console_desk.js";
+import { writer } from "./console_forms.js";
 import { keysSection } from "./console_keys.js";
 import { disputesSection } from "./console_disputes.js";
 
@@ -134,11 +135,12 @@ function jobsSection(operator) {
       showProblem(problem, e);
     }
   }
+  const write = writer();
   async function requeue(id, button) {
     button.disabled = true;
     showProblem(problem, null);
     try {
-      const done = await api(`/v1/jobs/${encodeURIComponent(id)}/requeue`, { method: "POST" });
+      const done = await write(`/v1/jobs/${encodeURIComponent(id)}/requeue`);
       note.hidden = false;
       note.textContent = `Job ${done.id} is back on the queue (${done.status}).`;
       await show();
@@ -173,12 +175,13 @@ function checkpointsSection(operator) {
       showProblem(problem, e);
     }
   }
+  const write = writer();
   const record = operator ? el("button", { type: "button", onclick: async (e) => {
     const button = e.currentTarget;
     button.disabled = true;
     showProblem(problem, null);
     try {
-      await api("/v1/audit/checkpoints", { method: "POST" });
+      await write("/v1/audit/checkpoints");
       await show();
     } catch (err) {
       showProblem(problem, err);
@@ -213,11 +216,12 @@ function ledgerSection() {
         r ? badge(r.ok ? "ok" : "bad") : "", r ? (r.ok ? " the ledger balances" : " the ledger does not balance") : ""),
       r ? el("dl", { class: "counts" }, rows.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v))))) : "");
   }
+  const write = writer();
   const start = el("button", { type: "button", onclick: async () => {
     start.disabled = true;
     showProblem(problem, null);
     try {
-      const check = await api("/v1/audit/ledger-checks", { method: "POST" });
+      const check = await write("/v1/audit/ledger-checks");
       render(check);
       await poll(check.id);
     } catch (e) {
