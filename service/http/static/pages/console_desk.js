@@ -30,8 +30,9 @@ export function registerPlayer(onDone) {
     el("h2", { id: "h-register" }, "Register a player"), form, problem, note);
 }
 
-// The desk for one player: deposit, withdraw, tokens, erasure.
-export function playerDesk(onChange) {
+// The desk for one player: deposit and withdraw (with `treasure`), tokens and erasure (with
+// `players`, the key's players:write).
+export function playerDesk(onChange, { treasure = true, players = true } = {}) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const note = el("div", { class: "notice", hidden: true, "aria-live": "polite", id: "desk-note" });
   const body = el("div", {}, el("p", { class: "muted" }, "Choose a player in the list (Manage) to deposit, withdraw, issue or revoke a token, or erase him."));
@@ -104,8 +105,8 @@ export function playerDesk(onChange) {
         el("span", { class: "mono muted" }, p.id), " · ",
         el("a", { href: `/players/${encodeURIComponent(p.id)}` }, "wallet")),
       p.erased ? el("p", { class: "muted" }, "Erased: no token can be issued to him.") : [
-        moneyForm(p, "deposits"), moneyForm(p, "withdrawals"),
-        el("div", { class: "actions" }, issue, revoke, erase), confirmBox]);
+        treasure ? [moneyForm(p, "deposits"), moneyForm(p, "withdrawals")] : null,
+        players ? [el("div", { class: "actions" }, issue, revoke, erase), confirmBox] : null]);
     section.scrollIntoView({ block: "nearest" });
   }
   return { section, show };

@@ -55,9 +55,12 @@ function render(who) {
     el("h2", { id: "you" }, "Signed in"),
     el("p", {}, `As ${who.role}${who.name ? " " + isolate(who.name) : ""}`, who.role === "operator" ? "" : el("span", { class: "mono" }, ` (${who.id})`), "."),
     links));
-  const section = el("section", { "aria-labelledby": "tables" });
-  main.append(section);
-  tables(section);
+  // Every player and auditor reads the tables; an operator's key, with tables:read.
+  if (who.role !== "operator" || who.scopes.includes("tables:read")) {
+    const section = el("section", { "aria-labelledby": "tables" });
+    main.append(section);
+    tables(section);
+  }
 }
 
 render(await header());
