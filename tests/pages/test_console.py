@@ -177,9 +177,9 @@ def test_a_scoped_key_sees_the_sections_its_scopes_open_and_no_refusal(page, api
     page.on("response", lambda r: refused.append(r.url) if r.status == 403 else None)
     signed_in(page, made["secret"])
     page.goto("/console")
-    expect(page.get_by_text(f"This key holds {', '.join(scopes)}")).to_be_visible()
     headings = page.locator("#main h2")
     expect(headings).to_have_text([s for s in SECTIONS if s in shown])
+    expect(page.get_by_text(f"This key holds {', '.join(scopes)}")).to_be_visible()
     if "Players" in shown:  # the cashier: deposits and withdrawals, no token nor erasure
         page.get_by_role("button", name=re.compile("^Manage Scoped Ada ")).click()
         desk = page.locator("#desk")
