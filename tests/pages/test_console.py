@@ -9,6 +9,7 @@ import re
 import time
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 from rq.job import Job
 
@@ -155,3 +156,46 @@ def test_a_new_submission_on_the_desk_clears_the_outcome_before_it(page, api, se
     expect(note).to_contain_text("Deposited 2 to Desk Ada: balance now 17")
     expect(problem).to_have_count(0)
     assert api.get(f"/v1/players/{ada.id}/balance")["balance"] == 17
+
+
+SECTIONS = ["Register a player", "Create a table", "Tables", "Players", "Player desk", "Auditors",
+            "Jobs", "Ledger check", "Checkpoints", "Disputes", "Operator keys"]
+
+
+@pytest.mark.parametrize(("scopes", "shown"), [
+    (["players:read", "treasure:write"], ["Players", "Player desk"]),
+    (["tables:read", "audit:read"], ["Tables", "Ledger check", "Checkpoints"]),
+    (["audit:write"], ["Checkpoints"]),
+], ids=["cashier", "table-auditing", "checkpoints-only"])
+def test_a_scoped_key_sees_the_sections_its_scopes_open_and_no_refusal(page, api, scopes, shown):
+    """A cashier's key (players:read, treasure:write) was shown Register a player, Create a
+    table, Auditors, Jobs, Ledger check and Checkpoints, and three 403 missing_scope on load:
+    the console went by the role alone."""
+    ada = api.new_player("Scoped Ada", deposit=10)
+    made = api.post("/v1/keys", {"name": "Scoped desk", "scopes": scopes})
+    refused: list[str] = []
+    page.on("response", lambda r: refused.append(r.url) if r.status == 403 else None)
+    signed_in(page, made["secret"])
+    page.goto("/console")
+    headings = page.locator("#main h2")
+    expect(headings).to_have_text([s for s in SECTIONS if s in shown])
+    expect(page.get_by_text(f"This key holds {', '.join(scopes)}")).to_be_visible()
+    if "Players" in shown:  # the cashier: deposits and withdrawals, no token nor erasure
+        page.get_by_role("button", name=re.compile("^Manage Scoped Ada ")).click()
+        desk = page.locator("#desk")
+        expect(desk.get_by_role("button")).to_have_text(["Deposit", "Withdraw"])
+        desk.get_by_label("Deposit amount").fill("5")
+        desk.get_by_role("button", name="Deposit", exact=True).click()
+        expect(desk.locator("#desk-note")).to_contain_text("balance now 15")
+        assert api.get(f"/v1/players/{ada.id}/balance")["balance"] == 15
+    if "Tables" in shown:  # read, not closed
+        expect(page.locator("#tables tbody tr").first).to_be_visible()
+        expect(page.get_by_role("button", name=re.compile("^Close table"))).to_have_count(0)
+        expect(page.get_by_role("button", name="Record a checkpoint")).to_have_count(0)
+        expect(page.locator("#checkpoints tbody tr").first).to_be_visible()
+    if scopes == ["audit:write"]:  # recorded, not listed: the one recorded is shown
+        page.get_by_role("button", name="Record a checkpoint").click()
+        expect(page.locator("#checkpoints tbody tr")).to_have_count(1)
+        expect(page.get_by_role("button", name=re.compile("^Download checkpoint "))).to_be_visible()
+    expect(page.get_by_role("alert")).to_have_count(0)
+    assert not refused, refused

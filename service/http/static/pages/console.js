@@ -1,9 +1,11 @@
 // `/console`: the operator's desk (auditors see it read-only): tables, players, the worker's
-// jobs, checkpoints of the event log and ledger checks, all through the /v1 API.
+// jobs, checkpoints of the event log and ledger checks, all through the /v1 API. An operator's
+// key sees the sections, and the buttons, its scopes open (service/application/scopes.py).
 import {
   api, el, header, money, page, playerName, saveBlob, showProblem, signInForm, when,
 } from "../banco.js";
 import { auditorsDesk, closeTable, createTable, playerDesk, registerPlayer } from "./console_desk.js";
+import { writer } from "./console_forms.js";
 import { keysSection } from "./console_keys.js";
 import { disputesSection } from "./console_disputes.js";
 
@@ -49,7 +51,7 @@ function paged(body, cols, emptyText, load, row, problem) {
   return { pager: el("div", { class: "pager" }, prev, next, status), reload: () => { cursors = [null]; return show(); } };
 }
 
-async function tablesSection(games, operator) {
+async function tablesSection(games, closing) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const game = el("select", { id: "t-game", name: "game" }, el("option", { value: "" }, "Any game"),
     games.map((g) => el("option", { value: g.name }, g.title || g.name)));
@@ -60,8 +62,8 @@ async function tablesSection(games, operator) {
     el("div", { class: "field" }, el("label", { for: "t-status" }, "Status"), status),
     el("button", { type: "submit" }, "Show"));
   const { wrap, body } = dataTable("tables", "Tables, newest first",
-    [["Table"], ["Game"], ["Status"], ["Players", true], ["Hands", true], ...(operator ? [["Close"]] : [])]);
-  const list = paged(body, operator ? 6 : 5, "No table matches.", (cursor) => {
+    [["Table"], ["Game"], ["Status"], ["Players", true], ["Hands", true], ...(closing ? [["Close"]] : [])]);
+  const list = paged(body, closing ? 6 : 5, "No table matches.", (cursor) => {
     const q = new URLSearchParams({ limit: "10" });
     if (game.value) q.set("game", game.value);
     if (status.value) q.set("status", status.value);
@@ -71,7 +73,7 @@ async function tablesSection(games, operator) {
     el("td", {}, el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id)),
     el("td", {}, (games.find((g) => g.name === t.game) || {}).title || t.game), el("td", {}, badge(t.status)),
     el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands),
-    operator ? el("td", {}, t.status === "open" ? el("button", { type: "button", class: "secondary",
+    closing ? el("td", {}, t.status === "open" ? el("button", { type: "button", class: "secondary",
       "aria-label": `Close table ${t.id}`, title: "Cash out every seat and end the table",
       onclick: () => closeTable(t, problem, () => list.reload()) }, "Close") : "") : null), problem);
   form.addEventListener("submit", (e) => { e.preventDefault(); list.reload(); });
@@ -100,7 +102,7 @@ function playersSection(manage) {
   return section;
 }
 
-function jobsSection(operator) {
+function jobsSection(requeuing) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const note = el("p", { class: "notice", hidden: true, "aria-live": "polite" });
   const counts = el("dl", { class: "counts", id: "job-counts" });
@@ -124,7 +126,7 @@ function jobsSection(operator) {
       body.replaceChildren(...jobs.failed_jobs.map((j) => el("tr", {},
         el("td", { class: "mono" }, j.id), el("td", { class: "mono" }, j.queue),
         el("td", { class: "mono" }, j.call), el("td", {}, j.error),
-        el("td", {}, operator ? el("button", { type: "button", "aria-label": `Requeue job ${j.id}`,
+        el("td", {}, requeuing ? el("button", { type: "button", "aria-label": `Requeue job ${j.id}`,
           onclick: (e) => requeue(j.id, e.currentTarget) }, "Requeue") : ""))));
       empty(body, 5, "No failed job.");
       workers.textContent = jobs.workers.length
@@ -134,11 +136,12 @@ function jobsSection(operator) {
       showProblem(problem, e);
     }
   }
+  const write = writer();
   async function requeue(id, button) {
     button.disabled = true;
     showProblem(problem, null);
     try {
-      const done = await api(`/v1/jobs/${encodeURIComponent(id)}/requeue`, { method: "POST" });
+      const done = await write(`/v1/jobs/${encodeURIComponent(id)}/requeue`);
       note.hidden = false;
       note.textContent = `Job ${done.id} is back on the queue (${done.status}).`;
       await show();
@@ -154,39 +157,44 @@ function jobsSection(operator) {
     problem, note, counts, queues.wrap, workers, wrap);
 }
 
-function checkpointsSection(operator) {
+// The checkpoints listed (`reading`: audit:read) and a button to record one (`recording`:
+// audit:write); a key that may record but not read sees those it records.
+function checkpointsSection(reading, recording) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const { wrap, body } = dataTable("checkpoints", "Digests of the event log, newest first",
     [["#", true], ["Recorded"], ["Events", true], ["Position", true], ["Merkle root"], ["File"]]);
+  const row = (c) => el("tr", {},
+    el("td", { class: "num" }, c.id), el("td", {}, when(c.recorded_at)),
+    el("td", { class: "num" }, money(c.events)), el("td", { class: "num" }, c.position),
+    el("td", { class: "mono" }, c.root.slice(0, 16) + "…"),
+    el("td", {}, el("button", { type: "button", class: "secondary", "aria-label": `Download checkpoint ${c.id}`,
+      onclick: () => saveBlob(new Blob([JSON.stringify(c, null, 2) + "\n"], { type: "application/json" }),
+        `checkpoint-${c.id}.json`) }, "Download")));
   async function show() {
     try {
       const got = await api("/v1/audit/checkpoints");
-      body.replaceChildren(...got.items.map((c) => el("tr", {},
-        el("td", { class: "num" }, c.id), el("td", {}, when(c.recorded_at)),
-        el("td", { class: "num" }, money(c.events)), el("td", { class: "num" }, c.position),
-        el("td", { class: "mono" }, c.root.slice(0, 16) + "…"),
-        el("td", {}, el("button", { type: "button", class: "secondary", "aria-label": `Download checkpoint ${c.id}`,
-          onclick: () => saveBlob(new Blob([JSON.stringify(c, null, 2) + "\n"], { type: "application/json" }),
-            `checkpoint-${c.id}.json`) }, "Download")))));
+      body.replaceChildren(...got.items.map(row));
       empty(body, 6, "No checkpoint recorded yet.");
     } catch (e) {
       showProblem(problem, e);
     }
   }
-  const record = operator ? el("button", { type: "button", onclick: async (e) => {
+  const write = writer();
+  const record = recording ? el("button", { type: "button", onclick: async (e) => {
     const button = e.currentTarget;
     button.disabled = true;
     showProblem(problem, null);
     try {
-      await api("/v1/audit/checkpoints", { method: "POST" });
-      await show();
+      const made = await write("/v1/audit/checkpoints");
+      if (reading) await show();
+      else body.prepend(row(made));
     } catch (err) {
       showProblem(problem, err);
     } finally {
       button.disabled = false;
     }
   } }, "Record a checkpoint") : null;
-  show();
+  if (reading) show();
   return el("section", { class: "panel", "aria-labelledby": "h-checkpoints" },
     el("h2", { id: "h-checkpoints" }, "Checkpoints"),
     el("p", { class: "help" }, "Keep a downloaded copy outside the database: a later log that does not reach the same root was changed."),
@@ -213,11 +221,12 @@ function ledgerSection() {
         r ? badge(r.ok ? "ok" : "bad") : "", r ? (r.ok ? " the ledger balances" : " the ledger does not balance") : ""),
       r ? el("dl", { class: "counts" }, rows.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v))))) : "");
   }
+  const write = writer();
   const start = el("button", { type: "button", onclick: async () => {
     start.disabled = true;
     showProblem(problem, null);
     try {
-      const check = await api("/v1/audit/ledger-checks", { method: "POST" });
+      const check = await write("/v1/audit/ledger-checks");
       render(check);
       await poll(check.id);
     } catch (e) {
@@ -232,6 +241,13 @@ function ledgerSection() {
     el("div", { class: "actions" }, start), problem, result);
 }
 
+// Whether `who` may do what needs `scope` (service/application/scopes.py): an operator's key
+// what its scopes open; an auditor, whose role decides, reads what the operator reads and
+// changes nothing.
+function permits(who) {
+  return (scope) => (who.role === "operator" ? who.scopes.includes(scope) : scope.endsWith(":read"));
+}
+
 async function start(who) {
   if (!who) {
     page("Console", el("p", {}, "The console is the operator's, and auditors' to read. Sign in."), signInForm(start));
@@ -244,31 +260,42 @@ async function start(who) {
     return;
   }
   const operator = who.role === "operator";
-  const main = page("Console", el("p", { class: "muted" }, operator
-    ? "Everything the operator reads and runs, through the same API."
-    : "Read-only: auditors see what the operator sees and change nothing."));
+  const may = permits(who);
+  const main = page("Console", el("p", { class: "muted" }, !operator
+    ? "Read-only: auditors see what the operator sees and change nothing."
+    : who.key_id === "bootstrap" ? "Everything the operator reads and runs, through the same API."
+      : `This key holds ${who.scopes.join(", ") || "no scope"}: the console shows what those open, through the same API.`));
   let games = [];
-  try {
-    games = await api("/v1/games");
-  } catch {
-    /* the filter still works without the list */
+  if (may("tables:read") || may("tables:write")) {
+    try {
+      games = await api("/v1/games");
+    } catch {
+      /* the filter still works without the list */
+    }
   }
-  const tables = await tablesSection(games, operator);
-  if (!operator) {
-    main.append(el("div", { class: "grid" }, tables, playersSection(null)),
-      jobsSection(operator), ledgerSection(), checkpointsSection(operator), disputesSection());
-    return;
-  }
+  const tables = may("tables:read") ? await tablesSection(games, may("tables:write")) : null;
   let players = null;
-  const desk = playerDesk(() => players.reload());
-  players = playersSection((p) => desk.show(p));
-  main.append(
-    el("div", { class: "grid" }, registerPlayer(() => players.reload()),
-      createTable(games, () => tables.reload())),
-    el("div", { class: "grid" }, tables, players), desk.section, auditorsDesk(),
-    jobsSection(operator), ledgerSection(), checkpointsSection(operator));
-  if (who.scopes.includes("disputes:read")) main.append(disputesSection());
-  if (who.scopes.includes("keys:admin")) main.append(keysSection(who));
+  let desk = null;
+  if (may("players:read")) {
+    const treasure = may("treasure:write");
+    const managing = may("players:write");
+    if (treasure || managing) desk = playerDesk(() => players.reload(), { treasure, players: managing });
+    players = playersSection(desk && ((p) => desk.show(p)));
+  }
+  const grid = (...sections) => (sections.some(Boolean) ? el("div", { class: "grid" }, sections) : null);
+  const sections = [
+    grid(may("players:write") ? registerPlayer(() => players?.reload()) : null,
+      may("tables:write") ? createTable(games, () => tables?.reload()) : null),
+    grid(tables, players), desk?.section,
+    may("auditors:admin") ? auditorsDesk() : null,
+    may("jobs:read") ? jobsSection(may("jobs:admin")) : null,
+    may("audit:read") ? ledgerSection() : null,
+    may("audit:read") || may("audit:write") ? checkpointsSection(may("audit:read"), may("audit:write")) : null,
+    may("disputes:read") ? disputesSection() : null,
+    may("keys:admin") ? keysSection(who) : null,
+  ].filter(Boolean);
+  main.append(...sections);
+  if (!sections.length) main.append(el("p", {}, "None of this key's scopes opens a part of the console."));
 }
 
 start(await header());

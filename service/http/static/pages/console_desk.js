@@ -1,13 +1,11 @@
 // The operator's desk on /console: registering players and auditors (their token shown once),
 // deposits and withdrawals, tokens issued and revoked, erasure, and tables created from the
-// games' own option schemas. Every change is a /v1 API call made with the operator's token.
-import { api, el, fill, isolate, money, playerName, showProblem } from "../banco.js";
-import { busy, field, tell } from "./console_forms.js";
+// games' own option schemas. Every change is a /v1 API call made with the operator's token,
+// each form's through its own writer(), so that one sent again after its answer was lost is
+// done once.
+import { el, fill, isolate, money, playerName, showProblem } from "../banco.js";
+import { busy, field, tell, writer } from "./console_forms.js";
 import { variantText } from "./table_views.js";
-
-function idempotencyKey() {
-  return crypto.randomUUID();
-}
 
 // --- players ----------------------------------------------------------------------------------
 
@@ -18,11 +16,11 @@ export function registerPlayer(onDone) {
   const go = el("button", { type: "submit" }, "Register the player");
   const form = el("form", { class: "filters", "aria-label": "Register a player" },
     field("new-player-name", "Name", name), go);
+  const write = writer();
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     busy(go, { problem, note }, async () => {
-      const made = await api("/v1/players", { method: "POST", json: { name: name.value.trim() },
-        headers: { "Idempotency-Key": idempotencyKey() } });
+      const made = await write("/v1/players", { json: { name: name.value.trim() } });
       tell(note, `Registered ${isolate(made.player.name)} (${made.player.id}). Their token:`, made.token);
       name.value = "";
       onDone(made.player);
@@ -32,13 +30,18 @@ export function registerPlayer(onDone) {
     el("h2", { id: "h-register" }, "Register a player"), form, problem, note);
 }
 
-// The desk for one player: deposit, withdraw, tokens, erasure.
-export function playerDesk(onChange) {
+// The desk for one player: deposit and withdraw (with `treasure`), tokens and erasure (with
+// `players`, the key's players:write).
+export function playerDesk(onChange, { treasure = true, players = true } = {}) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const note = el("div", { class: "notice", hidden: true, "aria-live": "polite", id: "desk-note" });
   const body = el("div", {}, el("p", { class: "muted" }, "Choose a player in the list (Manage) to deposit, withdraw, issue or revoke a token, or erase him."));
   const section = el("section", { class: "panel", "aria-labelledby": "h-desk", id: "desk" },
     el("h2", { id: "h-desk" }, "Player desk"), problem, note, body);
+  // One writer a form, kept from one player to the next: a retry for the same player, after
+  // another was shown between, is still the same request.
+  const writes = { deposits: writer(), withdrawals: writer(), token: writer(), revoke: writer(),
+    erasure: writer() };
 
   function moneyForm(p, kind) {
     const word = kind === "deposits" ? "Deposit" : "Withdraw";
@@ -52,9 +55,8 @@ export function playerDesk(onChange) {
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       busy(go, { problem, note }, async () => {
-        const done = await api(`/v1/players/${encodeURIComponent(p.id)}/${kind}`, { method: "POST",
-          json: { amount: Number(amount.value), reason: reason.value.trim() },
-          headers: { "Idempotency-Key": idempotencyKey() } });
+        const done = await writes[kind](`/v1/players/${encodeURIComponent(p.id)}/${kind}`, {
+          json: { amount: Number(amount.value), reason: reason.value.trim() } });
         tell(note, `${word === "Deposit" ? "Deposited" : "Withdrew"} ${money(Number(amount.value))} ` +
           `${word === "Deposit" ? "to" : "from"} ${playerName(p)}: balance now ${money(done.balance.balance)}.`);
         amount.value = "";
@@ -70,12 +72,12 @@ export function playerDesk(onChange) {
     const path = `/v1/players/${encodeURIComponent(p.id)}`;
     const issue = el("button", { type: "button", class: "secondary" }, "Issue a new token");
     issue.addEventListener("click", () => busy(issue, { problem, note }, async () => {
-      const got = await api(`${path}/token`, { method: "POST", headers: { "Idempotency-Key": idempotencyKey() } });
+      const got = await writes.token(`${path}/token`);
       tell(note, `A new token for ${playerName(p)} (the ones before stop working):`, got.token);
     }));
     const revoke = el("button", { type: "button", class: "secondary" }, "Revoke tokens");
     revoke.addEventListener("click", () => busy(revoke, { problem, note }, async () => {
-      await api(`${path}/token`, { method: "DELETE" });
+      await writes.revoke(`${path}/token`, { method: "DELETE" });
       tell(note, `${playerName(p)}'s tokens are revoked: he is signed out until a new token is issued.`);
     }));
     const confirmBox = el("div", { class: "notice", hidden: true, id: "erase-confirm" });
@@ -85,7 +87,7 @@ export function playerDesk(onChange) {
       const no = el("button", { type: "button", class: "secondary" }, "Cancel");
       no.addEventListener("click", () => { confirmBox.hidden = true; erase.focus(); });
       yes.addEventListener("click", () => busy(yes, { problem, note }, async () => {
-        const erased = await api(`${path}/erasure`, { method: "POST" });
+        const erased = await writes.erasure(`${path}/erasure`);
         confirmBox.hidden = true;
         show(erased);
         tell(note, `Player ${erased.id} is erased: his name reads as erased everywhere.`);
@@ -103,8 +105,8 @@ export function playerDesk(onChange) {
         el("span", { class: "mono muted" }, p.id), " · ",
         el("a", { href: `/players/${encodeURIComponent(p.id)}` }, "wallet")),
       p.erased ? el("p", { class: "muted" }, "Erased: no token can be issued to him.") : [
-        moneyForm(p, "deposits"), moneyForm(p, "withdrawals"),
-        el("div", { class: "actions" }, issue, revoke, erase), confirmBox]);
+        treasure ? [moneyForm(p, "deposits"), moneyForm(p, "withdrawals")] : null,
+        players ? [el("div", { class: "actions" }, issue, revoke, erase), confirmBox] : null]);
     section.scrollIntoView({ block: "nearest" });
   }
   return { section, show };
@@ -119,11 +121,11 @@ export function auditorsDesk() {
   const go = el("button", { type: "submit" }, "Register the auditor");
   const form = el("form", { class: "filters", "aria-label": "Register an auditor" },
     field("new-auditor-name", "Auditor's name", name), go);
+  const writes = { register: writer(), issue: writer(), revoke: writer() };
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     busy(go, { problem, note }, async () => {
-      const made = await api("/v1/auditors", { method: "POST", json: { name: name.value.trim() },
-        headers: { "Idempotency-Key": idempotencyKey() } });
+      const made = await writes.register("/v1/auditors", { json: { name: name.value.trim() } });
       tell(note, `Registered auditor ${isolate(made.name)} (${made.id}). Their token:`, made.token);
       auditorId.value = made.id;
       name.value = "";
@@ -134,11 +136,11 @@ export function auditorsDesk() {
   const revoke = el("button", { type: "button", class: "secondary" }, "Revoke the auditor's tokens");
   const path = () => `/v1/auditors/${encodeURIComponent(auditorId.value.trim())}/token`;
   issue.addEventListener("click", () => busy(issue, { problem, note }, async () => {
-    const got = await api(path(), { method: "POST", headers: { "Idempotency-Key": idempotencyKey() } });
+    const got = await writes.issue(path());
     tell(note, `A new token for auditor ${got.subject}:`, got.token);
   }));
   revoke.addEventListener("click", () => busy(revoke, { problem, note }, async () => {
-    await api(path(), { method: "DELETE" });
+    await writes.revoke(path(), { method: "DELETE" });
     tell(note, `Auditor ${auditorId.value.trim()}'s tokens are revoked.`);
   }));
   return el("section", { class: "panel", "aria-labelledby": "h-auditors" },
@@ -220,6 +222,7 @@ export function createTable(games, onDone) {
   });
   game.addEventListener("change", showGame);
   showGame();
+  const write = writer();
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     if (!form.reportValidity()) return;
@@ -230,7 +233,7 @@ export function createTable(games, onDone) {
         const g = games.find((x) => x.name === game.value);
         for (const k of Object.keys(g.variant_options[variant.value] || {})) delete body.options[k];
       }
-      const t = await api("/v1/tables", { method: "POST", json: body });
+      const t = await write("/v1/tables", { json: body });
       fill(note, el("p", {}, "Created table ",
         el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id),
         ` (${(games.find((x) => x.name === t.game) || {}).title || t.game}).`));
@@ -243,10 +246,11 @@ export function createTable(games, onDone) {
 }
 
 // Close an open table: its seats cashed out, the table over.
+const closes = writer();
 export async function closeTable(t, problem, onDone) {
   showProblem(problem, null);
   try {
-    await api(`/v1/tables/${encodeURIComponent(t.id)}/close`, { method: "POST" });
+    await closes(`/v1/tables/${encodeURIComponent(t.id)}/close`);
     onDone();
   } catch (e) {
     showProblem(problem, e);

@@ -2,7 +2,7 @@
 // secret shown once), list them, rotate one (a new secret, shown once) and revoke one. Shown to
 // a key that holds `keys:admin`; it may grant only the scopes it holds, as the API enforces.
 import { api, el, isolate, showProblem, when } from "../banco.js";
-import { busy, field, tell } from "./console_forms.js";
+import { busy, field, tell, writer } from "./console_forms.js";
 
 // A key's secret, shown once.
 const KEPT = { id: "key-secret", advice: "Store it where the key's holder reads it." };
@@ -25,19 +25,20 @@ export function keysSection(who) {
       el("th", { scope: "col" }, h)))),
     body);
   let shownScopes = false;
+  // Kept across the list's redraws: a rotation sent again after its answer was lost is the same.
+  const writes = { create: writer(), rotate: writer(), revoke: writer() };
 
   function row(k) {
     const live = k.status === "active";
     const rotate = el("button", { type: "button", class: "secondary", "aria-label": `Rotate key ${k.id}` }, "Rotate");
     const revoke = el("button", { type: "button", class: "danger", "aria-label": `Revoke key ${k.id}` }, "Revoke");
     rotate.addEventListener("click", () => busy(rotate, { problem, note }, async () => {
-      const got = await api(`/v1/keys/${encodeURIComponent(k.id)}/rotation`, { method: "POST",
-        headers: { "Idempotency-Key": crypto.randomUUID() } });
+      const got = await writes.rotate(`/v1/keys/${encodeURIComponent(k.id)}/rotation`);
       tell(note, `Key ${got.key.id} (${isolate(got.key.name)}) has a new secret; the old one no longer works:`, got.secret, KEPT);
       await show();
     }));
     revoke.addEventListener("click", () => busy(revoke, { problem, note }, async () => {
-      await api(`/v1/keys/${encodeURIComponent(k.id)}`, { method: "DELETE" });
+      await writes.revoke(`/v1/keys/${encodeURIComponent(k.id)}`, { method: "DELETE" });
       tell(note, `Key ${k.id} (${isolate(k.name)}) is revoked: it no longer works.`);
       await show();
     }));
@@ -77,8 +78,7 @@ export function keysSection(who) {
       const chosen = [...scopes.querySelectorAll("input:checked")].map((i) => i.value);
       const json = { name: name.value.trim(), scopes: chosen };
       if (expires.value) json.expires_at = new Date(expires.value).toISOString();
-      const made = await api("/v1/keys", { method: "POST", json,
-        headers: { "Idempotency-Key": crypto.randomUUID() } });
+      const made = await writes.create("/v1/keys", { json });
       tell(note, `Created key ${made.key.id} (${isolate(made.key.name)}) with ${made.key.scopes.join(", ")}. Its secret:`, made.secret, KEPT);
       name.value = "";
       expires.value = "";
