@@ -331,11 +331,15 @@ function render(table) {
     hand ? `Hand #${hand.number}` : "The hand"), handView(table));
   parts.seats.replaceChildren(el("h2", { id: "seats-heading" }, "Seats"), seatsTable(table));
   drawMoney(table);
-  // The join / leave panel, rebuilt only when what it offers changes (a typed buy-in stays).
-  const offerKey = `${table.status} ${table.you} ${table.seats.length}`;
+  // The join / leave panel, rebuilt only when what it offers changes; another player sitting
+  // down or leaving only updates it (what this player typed in it, and his focus, stay).
+  const offerKey = `${table.status} ${table.you} ${table.game === "cassino" && !!table.hand}`;
   if (parts.offerKey !== offerKey) {
     parts.offerKey = offerKey;
-    fill(parts.offer, seatOffer(table, who, refresh));
+    parts.offerPanel = seatOffer(table, who, seated);
+    fill(parts.offer, parts.offerPanel && parts.offerPanel.node);
+  } else if (parts.offerPanel) {
+    parts.offerPanel.update(table);
   }
 
   for (const input of parts.actions.querySelectorAll("input[data-key]")) {
@@ -343,6 +347,17 @@ function render(table) {
   }
   if (busy) setDisabled(true);
   if (focused !== null && !busy) restoreFocus(focused);
+}
+
+// This player sat down or left (seats.js): what became of his treasure is said, and stays said
+// (in a live region, so a screen reader reads it too) until he next sits down or leaves; the table
+// is read again, and focus goes where he goes on: after sitting down, to his first move (dealing
+// the first hand, say); after leaving, to the panel that offers a seat again.
+async function seated(news, sat) {
+  fill(parts.seatNews, el("p", { class: "notice" }, news));
+  await refresh();
+  if (sat) restoreFocus("");
+  else parts.offer.querySelector("#seat-offer")?.focus();
 }
 
 // Keyboard users keep their place: the same control, else the first of the new ones.
@@ -370,7 +385,9 @@ async function start() {
   parts.seats = el("section", { "aria-labelledby": "seats-heading" });
   parts.money = el("section", { class: "panel money-panel", id: "money", "aria-labelledby": "money-heading" });
   parts.offer = el("div", { id: "seat-offer-slot" });
-  main.append(parts.facts, parts.stream, parts.turn, parts.ending, parts.problem, parts.sending, parts.actions, parts.offer, parts.felt, parts.money, parts.seats);
+  parts.seatNews = el("div", { id: "seat-news", role: "status" });
+  main.append(parts.facts, parts.stream, parts.turn, parts.ending, parts.problem, parts.sending, parts.actions, parts.seatNews, parts.offer,
+    parts.felt, parts.money, parts.seats);
   parts.actions.tabIndex = -1;
   setInterval(countdown, 1000);
 

@@ -1,0 +1,68 @@
+"""`/tables/{id}` as a black-box tester in Chromium found it wanting: the seat form reset by
+another player sitting down, every refusal called a race (and never unsaid), a 429 on /v1/me
+taken for a sign-out, focus and the leave's confirmation lost, other players' wallets linked
+for a player who may not open them, player ids for names at a table closed before its first
+hand, a seat too poor to be dealt in left unexplained, a finished hand's bank still "in play"."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.pages.test_table_page import at_table, seated
+
+
+def test_what_a_player_typed_in_the_seat_form_stays_when_another_sits_down(api, open_page):
+    """Bob typed a buy-in of 12, an age and a seed; Ada sat down meanwhile: his form was built
+    again with a buy-in of 50, age and seed empty, focus on <body>, and "Sit down" took 50."""
+    ada, bob = api.new_player("Ada", deposit=100), api.new_player("Bob", deposit=100)
+    table = api.post("/v1/tables", {"game": "sette-e-mezzo", "options": {}})["id"]
+    pg = at_table(open_page, bob, table)
+    offer = pg.get_by_role("form", name="Take a seat")
+    offer.get_by_label("Buy-in").fill("12")
+    offer.get_by_label("Age (0\N{EN DASH}150, optional)").fill("77")
+    seed = offer.get_by_label("Seed (up to 200 characters, optional)")
+    seed.fill("my lucky seed")
+    seed.focus()
+    api.post(f"/v1/tables/{table}/seats", {"buy_in": 20}, token=ada.token)
+    expect(pg.locator("table.seats tbody tr")).to_have_count(1)
+    expect(pg.locator("#seat-offer")).to_contain_text("11 of 12 seats free")
+    expect(offer.get_by_label("Buy-in")).to_have_value("12")
+    expect(offer.get_by_label("Age (0\N{EN DASH}150, optional)")).to_have_value("77")
+    expect(seed).to_have_value("my lucky seed")
+    expect(seed).to_be_focused()
+    # And Ada leaving changes nothing he typed either; "Sit down" takes what he typed.
+    api.call("DELETE", f"/v1/tables/{table}/seats/{ada.id}", token=ada.token)
+    expect(pg.locator("#seat-offer")).to_contain_text("12 of 12 seats free")
+    expect(offer.get_by_label("Buy-in")).to_have_value("12")
+    offer.get_by_role("button", name="Sit down").click()
+    expect(pg.locator(".table-facts")).to_contain_text("You sit in seat")
+    seats = api.get(f"/v1/tables/{table}", token=bob.token)["seats"]
+    assert [(s["player_id"], s["balance"]) for s in seats] == [(bob.id, 12)]
+    assert api.get(f"/v1/players/{bob.id}/balance", token=bob.token)["balance"] == 88
+
+
+def test_sitting_down_and_leaving_are_said_and_move_the_keyboard_focus_on(api, open_page):
+    """From the keyboard, sitting down or leaving dropped focus to <body>, and the leave's
+    "You left the table: 30 went back to your wallet." was replaced within milliseconds by the
+    "Take a seat" form. Both are said in a live region and stay; focus goes to what comes next."""
+    ada, bob = api.new_player("Ada", deposit=100), api.new_player("Bob", deposit=100)
+    table, _ = seated(api, "sette-e-mezzo", [ada])
+    pg = at_table(open_page, bob, table)
+    buy_in = pg.get_by_label("Buy-in")
+    buy_in.fill("30")
+    buy_in.press("Enter")
+    news = pg.get_by_role("status").filter(has_text="You sat down")
+    expect(news).to_have_text("You sat down in seat 2: 30 went from your wallet to your seat.")
+    # Focus is on his first move: to deal the first hand.
+    expect(pg.get_by_role("button", name="Deal the first hand")).to_be_focused()
+
+    leave = pg.get_by_role("button", name="Leave the table")
+    leave.focus()
+    leave.press("Enter")
+    left = pg.get_by_role("status").filter(has_text="You left the table")
+    expect(left).to_have_text("You left the table: 30 went back to your wallet.")
+    expect(pg.get_by_role("region", name="Take a seat")).to_be_focused()
+    # The form that offers a seat again is drawn, and the confirmation is still there beside it.
+    expect(pg.get_by_role("form", name="Take a seat")).to_be_visible()
+    expect(left).to_be_visible()
+    assert api.get(f"/v1/players/{bob.id}/balance", token=bob.token)["balance"] == 100
