@@ -6,9 +6,13 @@ hand, a seat too poor to be dealt in left unexplained, a finished hand's bank st
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from playwright.sync_api import expect
 
-from tests.pages.test_table_page import at_table, seated
+from tests.pages.conftest import ApiError
+from tests.pages.test_table_page import at_table, moves, seated, shows_version
 
 
 def test_what_a_player_typed_in_the_seat_form_stays_when_another_sits_down(api, open_page):
@@ -66,3 +70,66 @@ def test_sitting_down_and_leaving_are_said_and_move_the_keyboard_focus_on(api, o
     expect(pg.get_by_role("form", name="Take a seat")).to_be_visible()
     expect(left).to_be_visible()
     assert api.get(f"/v1/players/{bob.id}/balance", token=bob.token)["balance"] == 100
+
+
+def problem_under_the_turn(pg: Any) -> Any:
+    return pg.locator("main > .problem-box")
+
+
+def test_a_refusal_is_said_in_the_apis_words_and_unsaid_once_the_table_moves_on(api, open_page):
+    """Alone at a Cassino table, "Deal the first hand" got 409 not_enough_players, and the page
+    said "Too late: the table moved on…", the API's reason dropped, and kept saying it."""
+    ada, bob = api.new_player("Ada", deposit=100), api.new_player("Bob", deposit=100)
+    table, _ = seated(api, "cassino", [ada])
+    pg = at_table(open_page, ada, table)
+    pg.get_by_role("button", name="Deal the first hand").click()
+    problem = problem_under_the_turn(pg)
+    expect(problem).to_be_visible()
+    expect(problem).to_have_attribute("role", "alert")
+    refused = api.get(f"/v1/tables/{table}", token=ada.token)  # nothing changed
+    with pytest.raises(ApiError) as said:  # the API's own words for the same refusal
+        api.post(f"/v1/tables/{table}/hands", token=ada.token)
+    assert said.value.status == 409 and said.value.problem["code"] == "not_enough_players"
+    detail = said.value.problem["detail"]
+    expect(problem).to_contain_text("409")
+    expect(problem).to_contain_text("not_enough_players")
+    expect(problem).to_contain_text(detail)
+    expect(problem).not_to_contain_text("Too late")
+    shows_version(pg, refused["version"])
+    # Bob sits down: the table moved on, and what was said of the table before goes.
+    api.post(f"/v1/tables/{table}/seats", {"buy_in": 20}, token=bob.token)
+    shows_version(pg, api.get(f"/v1/tables/{table}", token=ada.token)["version"])
+    expect(problem).to_be_hidden()
+
+
+def test_a_lost_race_is_said_until_the_table_moves_on_again(api, open_page):
+    """The race's message stayed 16 versions after it was said. It goes at the table's next
+    change after the one that beat the move."""
+    players = [api.new_player(name, deposit=100) for name in ("Ada", "Bob", "Cid")]
+    table, (ada, bob, cid) = seated(api, "pirate-pairs", players)
+    api.post(f"/v1/tables/{table}/hands", token=ada.token)
+    pg = at_table(open_page, ada, table)
+    before = api.get(f"/v1/tables/{table}", token=ada.token)["version"]
+    shows_version(pg, before)
+
+    def choose(p: Any) -> None:
+        offer = api.get(f"/v1/tables/{table}", token=p.token)
+        api.post(f"/v1/tables/{table}/actions", offer["legal_actions"][0], token=p.token,
+                 headers={"If-Match": f'"{offer["version"]}"'})
+
+    def bob_first(route: Any) -> None:
+        choose(bob)  # Bob's choice lands before Ada's, which was decided on the older version
+        route.continue_()
+
+    pg.route(f"**/v1/tables/{table}/actions", bob_first)
+    moves(pg).first.click()
+    problem = problem_under_the_turn(pg)
+    expect(problem).to_contain_text("Too late: The table moved on before your move")
+    expect(problem).to_contain_text("412 stale_version")
+    pg.unroute(f"**/v1/tables/{table}/actions")
+    after_race = api.get(f"/v1/tables/{table}", token=ada.token)["version"]
+    shows_version(pg, after_race)
+    expect(problem).to_be_visible()
+    choose(cid)  # the table moves on without Ada
+    shows_version(pg, api.get(f"/v1/tables/{table}", token=ada.token)["version"])
+    expect(problem).to_be_hidden()

@@ -18,6 +18,7 @@ let newest = 0; // the newest version the stream told of
 let refreshTimer = null;
 let live = null;
 let titles = {}; // the games' display names (GET /v1/games)
+const seen = new Map(); // the players this page saw seated, by id: their names (null: erased)
 
 const parts = {};
 
@@ -114,6 +115,7 @@ async function send(path, options, what = "Sending your move…") {
   setDisabled(true);
   sending(parts.actions, parts.sending, true, what);
   showProblem(parts.problem, null);
+  problemAt = null;
   try {
     const table = await api(path, options);
     reached();
@@ -121,8 +123,12 @@ async function send(path, options, what = "Sending your move…") {
   } catch (e) {
     if (e.status === 401) return; // signed out: the page says so (SIGNED_OUT)
     if (e.status === 409 || e.status === 412) {
+      // Refused for the table's state: the page shows the table as it is now, then why. Only a
+      // stale version is a race lost; any other refusal (alone at the table, a full table…) is
+      // said in the API's own words.
       await refresh();
-      showRace(e);
+      if (isRace(e)) showRace(e);
+      else showProblemNow(e);
     } else {
       showConnection(e);
     }
@@ -146,6 +152,21 @@ function deal() {
   return send(`/v1/tables/${encodeURIComponent(tableId)}/hands`, { method: "POST" }, "Dealing…");
 }
 
+// A move decided on a version of the table that is no longer its latest: 412 (`stale_version`,
+// `precondition_failed`), or 409 `version_conflict` (another write won the same version).
+function isRace(e) {
+  return e.status === 412 || e.code === "version_conflict";
+}
+
+// A problem is said until the table moves on from the version it was said at (`problemAt`): the
+// table a refusal or a race was about is then gone, and so is what was said of it.
+let problemAt = null;
+
+function showProblemNow(problem) {
+  showProblem(parts.problem, problem);
+  problemAt = shown ? shown.version : 0;
+}
+
 // A problem shown under the turn. One of reaching Banco at all ("unreachable": offline, or a
 // restart) is mended by the next answer, of the stream or of a read: until then the table is read
 // again every few seconds (and at once when the browser is back online), so the message goes
@@ -153,7 +174,7 @@ function deal() {
 let recheck = null;
 
 function showConnection(problem) {
-  showProblem(parts.problem, problem);
+  showProblemNow(problem);
   if (unreachable(problem) && !recheck) {
     recheck = setTimeout(async () => {
       recheck = null;
@@ -175,8 +196,12 @@ addEventListener("online", () => {
 function showRace(e) {
   parts.problem.hidden = false;
   parts.problem.setAttribute("role", "alert");
+  parts.problem.dataset.code = e.code || "";
   parts.problem.replaceChildren(el("p", { class: "problem race" }, el("strong", {}, "Too late: "), RACE,
     " ", el("span", { class: "muted" }, `(${e.status} `, el("code", {}, e.code), ")")));
+  // Said of the table the refresh showed, or of the version the API named, whichever is newer
+  // (a replica read may lag the API's answer).
+  problemAt = Math.max(shown ? shown.version : 0, Number.isInteger(e.body?.version) ? e.body.version : 0);
 }
 
 function setDisabled(on) {
@@ -301,10 +326,13 @@ function render(table) {
   const focused = parts.actions.contains(document.activeElement) ? document.activeElement.dataset.key || "" : null;
   const values = {};
   for (const input of parts.actions.querySelectorAll("input[data-key]")) values[input.dataset.key] = input.value;
-  const sameVersion = shown && shown.version === table.version;
   shown = table;
   newest = Math.max(newest, table.version);
-  if (!sameVersion && parts.problem.querySelector(".race") === null) showProblem(parts.problem, null);
+  for (const s of table.seats) if ("name" in s) seen.set(s.player_id, s.name ?? null);
+  if (problemAt !== null && table.version > problemAt) {
+    showProblem(parts.problem, null);
+    problemAt = null;
+  }
 
   document.title = `${gameTitle(titles, table.game)} ${table.id} · Banco`;
   parts.title.textContent = `${gameTitle(titles, table.game)} · table `;
@@ -403,7 +431,7 @@ async function start() {
       } else if (problem.status === 401) {
         // Signed out (SIGNED_OUT): the page says so.
       } else if (!shown) {
-        showProblem(parts.problem, problem);
+        showProblemNow(problem);
         parts.stream.textContent = "";
       } else if (problem.status >= 400 && problem.status < 500 && problem.status !== 429) {
         parts.stream.textContent = `Live updates stopped (${problem.detail || problem.message}): reload the page to try again.`;
