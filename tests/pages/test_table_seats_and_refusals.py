@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.pages.conftest import ApiError
+from tests.pages.conftest import ApiError, signed_in
 from tests.pages.test_table_page import at_table, moves, seated, shows_version
 
 
@@ -133,3 +133,36 @@ def test_a_lost_race_is_said_until_the_table_moves_on_again(api, open_page):
     choose(cid)  # the table moves on without Ada
     shows_version(pg, api.get(f"/v1/tables/{table}", token=ada.token)["version"])
     expect(problem).to_be_hidden()
+
+
+def test_a_refused_whoami_keeps_the_session_and_is_asked_again(api, page):
+    """A table page loaded while GET /v1/me answered 429 said "Not signed in" and offered the
+    sign-in form, though the token was good. Only a 401 signs out: no answer at all, or a 429,
+    says Banco refuses or cannot be reached, keeps the session and asks again."""
+    table, (ada, _) = seated(api, "pirate-pairs")
+    signed_in(page, ada.token)
+    answers = ["offline", "429"]
+
+    def me(route: Any) -> None:
+        if not answers:
+            route.continue_()
+        elif answers.pop(0) == "offline":
+            route.abort("internetdisconnected")
+        else:
+            route.fulfill(status=429, headers={"Retry-After": "1"}, content_type="application/problem+json",
+                          body='{"status": 429, "code": "too_many_requests", "detail": "slow down"}')
+
+    page.route("**/v1/me", me)
+    page.goto(f"/tables/{table}")
+    wait = page.locator("#service-wait")
+    expect(wait).to_contain_text("Banco cannot be reached")
+    expect(wait).to_contain_text("You are still signed in")
+    expect(page.locator("#who-name")).not_to_have_text("Not signed in")
+    expect(page.locator("form.sign-in")).to_have_count(0)
+    expect(wait).to_contain_text("429 too_many_requests: slow down")
+    assert page.evaluate("() => sessionStorage.getItem('banco.token')") == ada.token
+    # Banco answers again: the page is the table's, signed in, with no word of the wait left.
+    expect(page.locator("#who-name")).to_contain_text("Signed in as Ada")
+    expect(page.locator("#live")).to_contain_text("Live")
+    expect(wait).to_have_count(0)
+    expect(page.locator("form.sign-in")).to_have_count(0)

@@ -425,6 +425,47 @@ export function when(iso) {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
 }
 
+// whoami(), asked until Banco answers: only a 401 says the token no longer works (null, signed
+// out). A refusal for now (429, a 5xx) or no answer at all keeps the session: the header and the
+// page say why nothing shows yet, and it is asked again (after the Retry-After Banco gave, else
+// after a pause that grows to 30 s, or at once when the browser is back online).
+async function whoamiAgain(name) {
+  let wait = 2;
+  for (;;) {
+    try {
+      const who = await whoami();
+      document.getElementById("service-wait")?.remove();
+      return who;
+    } catch (e) {
+      if (e.status === 401) {
+        signOut();
+        return null;
+      }
+      const pause = e.retryAfter || wait;
+      wait = Math.min(wait * 2, 30);
+      const why = unreachable(e) ? "Banco cannot be reached (check the connection)"
+        : `Banco is refusing requests for now (${e.status} ${e.code}${e.detail ? `: ${e.detail}` : ""})`;
+      name.textContent = "Signed in; waiting for Banco";
+      document.getElementById("sign-out").hidden = false;
+      let note = document.getElementById("service-wait");
+      if (!note) {
+        note = el("p", { id: "service-wait", class: "problem", role: "status" });
+        document.getElementById("main").append(note);
+      }
+      note.textContent = `${why}. You are still signed in: this page asks again in ${pause} s.`;
+      await new Promise((resolve) => {
+        const again = () => {
+          clearTimeout(timer);
+          removeEventListener("online", again);
+          resolve();
+        };
+        const timer = setTimeout(again, pause * 1000);
+        addEventListener("online", again);
+      });
+    }
+  }
+}
+
 // The header's sign-in state and the links for the role; each page module calls it first.
 let headerHears = false;
 export async function header() {
@@ -442,12 +483,7 @@ export async function header() {
       out.hidden = true;
     });
   }
-  let who = null;
-  try {
-    who = await whoami();
-  } catch (e) {
-    if (e.status === 401) signOut();
-  }
+  const who = await whoamiAgain(name);
   for (const link of document.querySelectorAll("[data-role]")) {
     link.hidden = !(who && link.dataset.role.split(" ").includes(who.role));
   }
