@@ -166,3 +166,19 @@ def test_a_refused_whoami_keeps_the_session_and_is_asked_again(api, page):
     expect(page.locator("#live")).to_contain_text("Live")
     expect(wait).to_have_count(0)
     expect(page.locator("form.sign-in")).to_have_count(0)
+
+
+def test_a_player_is_linked_to_no_wallet_but_his_own(api, open_page, served):
+    """Ada's table page linked Bob's name to /players/<Bob>, which answers her 403."""
+    table, (ada, bob) = seated(api, "pirate-pairs")
+    pg = at_table(open_page, ada, table)
+    seats = pg.get_by_role("table", name="Seats and the treasure on each")
+    expect(seats.get_by_role("link", name="Ada")).to_have_attribute("href", f"/players/{ada.id}")
+    expect(seats.locator("tbody tr").nth(1)).to_contain_text("Bob")
+    expect(seats.get_by_role("link", name="Bob")).to_have_count(0)
+    # The operator may open every wallet: both are linked for him.
+    operator = signed_in(open_page(), served.operator_key)
+    operator.goto(f"/tables/{table}")
+    op_seats = operator.get_by_role("table", name="Seats and the treasure on each")
+    expect(op_seats.get_by_role("link", name="Bob")).to_have_attribute("href", f"/players/{bob.id}")
+    expect(op_seats.get_by_role("link", name="Ada")).to_have_attribute("href", f"/players/{ada.id}")

@@ -413,6 +413,16 @@ export function playerName(player) {
   return player.erased || player.name === null || player.name === undefined ? "an erased player" : isolate(player.name);
 }
 
+// Whether the token `who` ({role, id, scopes}) may read the wallet of player `playerId` (GET
+// /v1/players/{id}): a player his own only, an auditor every one, the operator with a key that
+// holds `players:read`. A page links a player's wallet only for those who may open it.
+export function mayReadWallet(who, playerId) {
+  if (!who) return false;
+  if (who.role === "player") return who.id === playerId;
+  if (who.role === "operator") return (who.scopes || []).includes("players:read");
+  return who.role === "auditor";
+}
+
 // An amount of treasure (an integer), with thousands grouped: 12,345.
 export function money(n) {
   return Number(n).toLocaleString("en-US", { maximumFractionDigits: 0 });

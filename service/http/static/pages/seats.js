@@ -2,7 +2,7 @@
 // its player sits; the seat number is the hand's order, which the API's turn and actions name),
 // and for a signed-in player the free seats to take with a buy-in, or his own to leave between
 // hands.
-import { api, el, isolate, money, showProblem } from "../banco.js";
+import { api, el, isolate, mayReadWallet, money, showProblem } from "../banco.js";
 
 // The number a person reads for `seat` (the API's place in the hand's order, from 0): the chair
 // its player sits in, counted from 1 as the seats table counts them; where the page knows no
@@ -38,11 +38,13 @@ export function seatName(table, seat) {
   return s.name === null || s.name === undefined ? "an erased player" : isolate(s.name);
 }
 
-// A seat's player cell: his name (or "erased"), his id on hover, and whether he is you.
+// A seat's player cell: his name (or "erased"), his id on hover, and whether he is you; a link
+// to his wallet where the viewer may open it (his own, for a player).
 export function playerCell(table, s, who) {
   const name = s.name === null || s.name === undefined ? "erased" : isolate(s.name);
-  return [el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, title: s.player_id,
-    class: s.name === null ? "muted" : null }, name),
+  const attrs = { title: s.player_id, class: s.name === null ? "muted" : null };
+  return [mayReadWallet(who, s.player_id)
+    ? el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, ...attrs }, name) : el("span", attrs, name),
   s.seat === table.you ? ` (you${who && who.name && who.name !== s.name ? `, ${isolate(who.name)}` : ""})` : ""];
 }
 
