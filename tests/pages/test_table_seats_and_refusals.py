@@ -6,6 +6,7 @@ hand, a seat too poor to be dealt in left unexplained, a finished hand's bank st
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -182,3 +183,33 @@ def test_a_player_is_linked_to_no_wallet_but_his_own(api, open_page, served):
     op_seats = operator.get_by_role("table", name="Seats and the treasure on each")
     expect(op_seats.get_by_role("link", name="Bob")).to_have_attribute("href", f"/players/{bob.id}")
     expect(op_seats.get_by_role("link", name="Ada")).to_have_attribute("href", f"/players/{ada.id}")
+
+
+def test_a_table_closed_before_its_first_hand_names_who_took_what_home(api, open_page, served):
+    """With no hand dealt there is no hand's line-up to name the players: "What each seat took
+    home" listed player ids. They are named as the page saw them seated, the viewer as himself,
+    and for the operator as the API names them; a wallet is linked only for who may open it."""
+    table, (ada, bob) = seated(api, "sette-e-mezzo")
+    ada_pg = at_table(open_page, ada, table)
+    expect(ada_pg.locator("table.seats tbody tr")).to_have_count(2)
+    api.post(f"/v1/tables/{table}/close")
+    took = ada_pg.get_by_role("table", name="What each seat took home")
+    expect(took.locator("tbody tr")).to_have_count(2)
+    expect(took.locator(f"tr[data-player='{ada.id}'] td").first).to_have_text("Ada (you)")
+    expect(took.locator(f"tr[data-player='{bob.id}'] td").first).to_have_text("Bob")
+    expect(took.get_by_role("link")).to_have_count(1)
+    expect(took).not_to_contain_text(re.compile(r"pl_[0-9a-f]"))
+    # Bob, opening the over table afresh: himself by name; Ada he never saw seated.
+    bob_pg = signed_in(open_page(), bob.token)
+    bob_pg.goto(f"/tables/{table}")
+    took = bob_pg.get_by_role("table", name="What each seat took home")
+    expect(took.locator(f"tr[data-player='{bob.id}'] td").first).to_have_text("Bob (you)")
+    expect(took.locator(f"tr[data-player='{ada.id}'] td").first).to_have_text("a player who sat here")
+    expect(took).not_to_contain_text(re.compile(r"pl_[0-9a-f]"))
+    # The operator may read every player: both by name, both linked.
+    operator = signed_in(open_page(), served.operator_key)
+    operator.goto(f"/tables/{table}")
+    took = operator.get_by_role("table", name="What each seat took home")
+    expect(took.locator(f"tr[data-player='{ada.id}'] td").first).to_have_text("Ada")
+    expect(took.locator(f"tr[data-player='{bob.id}'] td").first).to_have_text("Bob")
+    expect(took.get_by_role("link")).to_have_count(2)

@@ -356,7 +356,7 @@ function render(table) {
   parts.ending.hidden = table.status !== "over";
   if (table.status === "over" && parts.endingOf !== table.id) {
     parts.endingOf = table.id;
-    fill(parts.ending, endingView(table, who));
+    fill(parts.ending, endingView(table, who, seen));
   }
   parts.turn.classList.toggle("yours", !!(table.turn && table.turn.seat === table.you));
   countdown();
