@@ -213,3 +213,28 @@ def test_a_table_closed_before_its_first_hand_names_who_took_what_home(api, open
     expect(took.locator(f"tr[data-player='{ada.id}'] td").first).to_have_text("Ada")
     expect(took.locator(f"tr[data-player='{bob.id}'] td").first).to_have_text("Bob")
     expect(took.get_by_role("link")).to_have_count(2)
+
+
+def test_a_seat_too_poor_to_be_dealt_in_is_told_why_and_what_to_do(api, open_page):
+    """Cid's seat held less than the least bet: the hands were dealt without him and his page
+    said only "Nothing for you to do now"."""
+    players = [api.new_player(name, deposit=100) for name in ("Ada", "Bob", "Cid")]
+    table = api.post("/v1/tables", {"game": "sette-e-mezzo",
+                                    "options": {"min_bet": 2, "max_bet": 5, "turn_timeout_s": 600}})["id"]
+    for p, buy_in in zip(players, (20, 20, 1), strict=True):
+        api.post(f"/v1/tables/{table}/seats", {"buy_in": buy_in}, token=p.token)
+    cid = players[2]
+    pg = at_table(open_page, cid, table)
+    told = pg.locator("#not-dealt-in")
+    expect(told).to_contain_text(
+        "Your seat holds 1, less than the least bet (2): the next hand will not deal you in.")
+    expect(told).to_contain_text("A seat cannot be topped up: between hands, leave the table")
+    api.post(f"/v1/tables/{table}/hands")
+    view = api.get(f"/v1/tables/{table}", token=cid.token)
+    assert view["status"] == "playing" and not view["legal_actions"]
+    cid_seat = next(s["seat"] for s in view["seats"] if s["player_id"] == cid.id)
+    assert cid_seat not in [h["seat"] for h in view["view"]["hands"]] + [view["view"]["bank"]["seat"]]
+    shows_version(pg, view["version"])
+    expect(told).to_contain_text(
+        "Your seat holds 1, less than the least bet (2): you are not dealt in this hand.")
+    expect(pg.get_by_role("region", name="Your move")).not_to_contain_text("Nothing for you to do now")

@@ -3,8 +3,8 @@
 // down, and for a seated player his `legal_actions` as controls, sent with the table's version
 // as If-Match. Everything shown comes from the /v1 API called with the token, so from its
 // redaction.
-import { SIGNED_OUT, api, el, fill, follow, gameTitle, gameTitles, header, page, pathId, sending, showProblem,
-  signInForm, unreachable } from "../banco.js";
+import { SIGNED_OUT, api, el, fill, follow, gameTitle, gameTitles, header, money, page, pathId, sending,
+  showProblem, signInForm, unreachable } from "../banco.js";
 import { cardName, cassinoItem, drawCard, handView, moneyView, seatsView, variantText }
   from "./table_views.js";
 import { playerCell, seatName, seatNumber, seatOffer } from "./seats.js";
@@ -304,7 +304,29 @@ function drawMoney(table) {
   fill(parts.money, el("h2", { id: "money-heading" }, "Money"), view);
 }
 
+// Why this seated player is not dealt in, when his seat cannot pay the least a hand of the 7½
+// family asks (a seat not dealt in is left out of the hand's order: `min_bet`, or in Siete y
+// media the stake the banker announced), and what he can do: the API tops no seat up, so he
+// leaves between hands (the seat's treasure goes back to his wallet) and sits down again.
+const SEVENHALF = new Set(["sette-e-mezzo", "siete-y-media", "casino-pirate"]);
+
+function shortOfTreasure(table) {
+  if (table.you === null || !SEVENHALF.has(table.game) || !["open", "playing"].includes(table.status)) return null;
+  const mine = table.seats.find((s) => s.seat === table.you);
+  const v = table.status === "playing" ? table.view : null; // the hand in play, if any
+  const announced = v && table.game === "siete-y-media" && v.stake ? v.stake : null;
+  const least = announced ?? table.options.min_bet;
+  if (!mine || typeof mine.balance !== "number" || typeof least !== "number" || mine.balance >= least) return null;
+  if (v && (v.bank.seat === table.you || v.hands.some((h) => h.seat === table.you && h.status !== "out"))) return null;
+  return el("p", { class: "notice", id: "not-dealt-in" },
+    `Your seat holds ${money(mine.balance)}, less than the ${announced ? "stake announced" : "least bet"}`
+    + ` (${money(least)}): ${v ? "you are not dealt in this hand" : "the next hand will not deal you in"}. `
+    + "A seat cannot be topped up: between hands, leave the table (what your seat holds goes back to your wallet)"
+    + " and sit down again with a new buy-in.");
+}
+
 function actionsPanel(table) {
+  const short = shortOfTreasure(table);
   const items = table.legal_actions.map((a, n) => control(a, n));
   const canDeal = table.status === "open" && (table.you !== null || (who && who.role === "operator"));
   if (canDeal) {
@@ -314,9 +336,9 @@ function actionsPanel(table) {
   if (!items.length) {
     const why = table.status === "over" ? "The table is over: nothing more to play." : table.you === null ? (who && who.role !== "player" ? "You watch this table; only its players act."
       : "You have no seat at this table.") : "Nothing for you to do now.";
-    return [el("h2", { id: "your-move" }, "Your move"), el("p", { class: "muted" }, why)];
+    return [el("h2", { id: "your-move" }, "Your move"), short || el("p", { class: "muted" }, why)];
   }
-  return [el("h2", { id: "your-move" }, "Your move"),
+  return [el("h2", { id: "your-move" }, "Your move"), short,
     el("ul", { class: "action-list", "aria-labelledby": "your-move" }, items)];
 }
 
