@@ -238,3 +238,24 @@ def test_a_seat_too_poor_to_be_dealt_in_is_told_why_and_what_to_do(api, open_pag
     expect(told).to_contain_text(
         "Your seat holds 1, less than the least bet (2): you are not dealt in this hand.")
     expect(pg.get_by_role("region", name="Your move")).not_to_contain_text("Nothing for you to do now")
+
+
+def test_a_finished_hands_open_bank_is_no_longer_said_to_be_in_play(page):
+    """Casino pirate's meneur calls his players and never stands: his hand's status stays
+    `open`, and the page said "in play" once the hand was over (on the replay's last step too)."""
+    page.goto("/")
+    badges = page.evaluate("""async () => {
+        const {handView} = await import('/static/pages/table_views.js');
+        const table = (phase) => ({game: 'casino-pirate', you: null, turn: null, options: {},
+            seats: [{seat: 0, player_id: 'pl_a', name: 'Ann'}, {seat: 1, player_id: 'pl_b', name: 'Bob'}],
+            view: {phase: {name: phase}, cards_left: 30, stake: 0, next_banker: null, results: [],
+                   bank: {seat: 0, index: -1, stake: 0, status: 'open', cards: ['gem5.1'], face_up: [true]},
+                   hands: [{seat: 1, index: 0, stake: 1, status: 'won', cards: [null], face_up: [false]}]}});
+        const badges = (t) => {
+            const box = document.createElement('div');
+            box.append(...handView(t).filter(Boolean));
+            return [...box.querySelectorAll('section.hand-box .hand-facts .badge')].map((b) => b.textContent);
+        };
+        return {playing: badges(table('banking')), ended: badges(table('ended'))};
+    }""")
+    assert badges == {"playing": ["in play", "won"], "ended": ["stayed in", "won"]}
