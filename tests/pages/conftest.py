@@ -14,6 +14,8 @@ How a page test is written:
   as a person does; then `page.goto("/players/...")` (relative to Banco) and assert with Playwright's
   `expect` (`get_by_role`, `get_by_label`: the pages' controls are labelled, so tests find them
   as a screen reader would).
+- `open_page()` (the fixture of that name) gives more such pages, each in a context of its own:
+  another player's browser, signed out until `signed_in`.
 - After each test the `page` fixture fails it if the page threw an uncaught error, if the browser
   reported a Content-Security-Policy violation, or if any request left Banco: every page must
   work with nothing but Banco's own files, under its CSP.
@@ -34,7 +36,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -211,6 +213,34 @@ def page(browser: Any, served: Served) -> Iterator[Any]:
     banco = urlsplit(served.url).netloc
     away = [u for u in requested if urlsplit(u).scheme in ("http", "https") and urlsplit(u).netloc != banco]
     assert not errors, errors
+    assert not away, away
+
+
+@pytest.fixture
+def open_page(browser: Any, served: Served) -> Iterator[Callable[[], Any]]:
+    """More pages like `page`, each in a context of its own (another player's browser), failed
+    on the same grounds: an uncaught error, a CSP violation or a request leaving Banco."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+    requested: list[str] = []
+
+    def make() -> Any:
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=served.url)
+        contexts.append(context)
+        pg = context.new_page()
+        pg.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
+        pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+        pg.on("request", lambda r: requested.append(r.url))
+        return pg
+
+    try:
+        yield make
+    finally:
+        for context in contexts:
+            context.close()
+    banco = urlsplit(served.url).netloc
+    assert not errors, errors
+    away = [u for u in requested if urlsplit(u).scheme in ("http", "https") and urlsplit(u).netloc != banco]
     assert not away, away
 
 

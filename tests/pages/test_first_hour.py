@@ -165,7 +165,10 @@ def test_a_hand_of_each_game_from_an_empty_banco_through_the_pages_alone(room, g
     expect(position).to_have_text(f"Step {n} of {n}")
     expect(bob.get_by_role("heading", name="Postings")).to_be_visible()
     seats = bob.locator("#step-detail").get_by_role("table", name="Seats and the treasure on each")
-    expect(seats.get_by_role("link", name="Ada", exact=True)).to_be_visible()
+    # Each by name; only his own wallet linked: Ada's would answer Bob 403.
+    expect(seats.get_by_text("Ada", exact=True)).to_be_visible()
+    expect(seats.get_by_role("link", name="Ada", exact=True)).to_have_count(0)
+    expect(seats.get_by_role("link", name="Bob", exact=True)).to_be_visible()
     checks = bob.locator("tr[data-check] td.server")
     expect(checks.first).to_be_visible()
     for check in checks.all():

@@ -8,16 +8,15 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.games.test_sevenhalf_properties import concrete
-from tests.pages.conftest import Api, Player, Served, signed_in, until
+from tests.pages.conftest import Api, Player, signed_in, until
 
 # Set to a folder to keep screenshots of the pages the tests go through, to look at them.
 SHOTS = os.environ.get("BANCO_PAGE_SHOTS")
@@ -26,34 +25,6 @@ SHOTS = os.environ.get("BANCO_PAGE_SHOTS")
 def shot(pg: Any, name: str) -> None:
     if SHOTS:
         pg.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
-
-
-@pytest.fixture
-def open_page(browser: Any, served: Served) -> Iterator[Callable[[], Any]]:
-    """More pages like `page`, each in a context of its own (another player's browser), failed
-    on the same grounds: an uncaught error, a CSP violation or a request leaving Banco."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-    requested: list[str] = []
-
-    def make() -> Any:
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=served.url)
-        contexts.append(context)
-        pg = context.new_page()
-        pg.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
-        pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-        pg.on("request", lambda r: requested.append(r.url))
-        return pg
-
-    try:
-        yield make
-    finally:
-        for context in contexts:
-            context.close()
-    banco = urlsplit(served.url).netloc
-    assert not errors, errors
-    away = [u for u in requested if urlsplit(u).scheme in ("http", "https") and urlsplit(u).netloc != banco]
-    assert not away, away
 
 
 def seated(api: Api, game: str, who: list[Player] | None = None, buy_in: int = 20,

@@ -413,6 +413,16 @@ export function playerName(player) {
   return player.erased || player.name === null || player.name === undefined ? "an erased player" : isolate(player.name);
 }
 
+// Whether the token `who` ({role, id, scopes}) may read the wallet of player `playerId` (GET
+// /v1/players/{id}): a player his own only, an auditor every one, the operator with a key that
+// holds `players:read`. A page links a player's wallet only for those who may open it.
+export function mayReadWallet(who, playerId) {
+  if (!who) return false;
+  if (who.role === "player") return who.id === playerId;
+  if (who.role === "operator") return (who.scopes || []).includes("players:read");
+  return who.role === "auditor";
+}
+
 // An amount of treasure (an integer), with thousands grouped: 12,345.
 export function money(n) {
   return Number(n).toLocaleString("en-US", { maximumFractionDigits: 0 });
@@ -423,6 +433,47 @@ export function when(iso) {
   if (!iso) return "";
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+// whoami(), asked until Banco answers: only a 401 says the token no longer works (null, signed
+// out). A refusal for now (429, a 5xx) or no answer at all keeps the session: the header and the
+// page say why nothing shows yet, and it is asked again (after the Retry-After Banco gave, else
+// after a pause that grows to 30 s, or at once when the browser is back online).
+async function whoamiAgain(name) {
+  let wait = 2;
+  for (;;) {
+    try {
+      const who = await whoami();
+      document.getElementById("service-wait")?.remove();
+      return who;
+    } catch (e) {
+      if (e.status === 401) {
+        signOut();
+        return null;
+      }
+      const pause = e.retryAfter || wait;
+      wait = Math.min(wait * 2, 30);
+      const why = unreachable(e) ? "Banco cannot be reached (check the connection)"
+        : `Banco is refusing requests for now (${e.status} ${e.code}${e.detail ? `: ${e.detail}` : ""})`;
+      name.textContent = "Signed in; waiting for Banco";
+      document.getElementById("sign-out").hidden = false;
+      let note = document.getElementById("service-wait");
+      if (!note) {
+        note = el("p", { id: "service-wait", class: "problem", role: "status" });
+        document.getElementById("main").append(note);
+      }
+      note.textContent = `${why}. You are still signed in: this page asks again in ${pause} s.`;
+      await new Promise((resolve) => {
+        const again = () => {
+          clearTimeout(timer);
+          removeEventListener("online", again);
+          resolve();
+        };
+        const timer = setTimeout(again, pause * 1000);
+        addEventListener("online", again);
+      });
+    }
+  }
 }
 
 // The header's sign-in state and the links for the role; each page module calls it first.
@@ -442,12 +493,7 @@ export async function header() {
       out.hidden = true;
     });
   }
-  let who = null;
-  try {
-    who = await whoami();
-  } catch (e) {
-    if (e.status === 401) signOut();
-  }
+  const who = await whoamiAgain(name);
   for (const link of document.querySelectorAll("[data-role]")) {
     link.hidden = !(who && link.dataset.role.split(" ").includes(who.role));
   }

@@ -2,8 +2,8 @@
 // the state after it as this token may see it; its postings; the server's verification beside
 // the deck checks made again in this browser from the seeds and the events alone; and all of it
 // as a JSON file of evidence.
-import { api, card, describeCard, el, gameTitle, gameTitles, header, page, pathId, saveBlob, showProblem,
-  signInForm, when } from "../banco.js";
+import { api, card, describeCard, el, gameTitle, gameTitles, header, mayReadWallet, page, pathId, saveBlob,
+  showProblem, signInForm, when } from "../banco.js";
 import { checkHand } from "../deck_check.js";
 import { handView, moneyView, seatsView, turnOf } from "./table_views.js";
 import { playerCell, seatName, seatNumber } from "./seats.js";
@@ -72,6 +72,7 @@ function kv(object, game) {
 // The seats of the hand as the pages number them (seats.js: from 1, in the hand's order, its
 // line-up recording no chairs).
 let lineup = { seats: [] };
+let viewer = null; // the signed-in token's {role, id, scopes}: whose wallets the page may link
 
 // What a step did, in a few words.
 function summary(step) {
@@ -92,8 +93,11 @@ function actorLink(actor, seats) {
   if (!actor) return el("span", { class: "muted" }, "—");
   const [role, who] = actor.split(":");
   const seat = role === "player" ? seats.find((s) => s.player_id === who) : null;
-  if (seat) return el("span", {}, "player ", playerCell({ you: null }, seat, null));
-  if (role === "player") return el("span", {}, "player ", el("a", { href: `/players/${encodeURIComponent(who)}`, class: "mono" }, who));
+  if (seat) return el("span", {}, "player ", playerCell({ you: null }, seat, viewer));
+  if (role === "player") {
+    return el("span", {}, "player ", mayReadWallet(viewer, who)
+      ? el("a", { href: `/players/${encodeURIComponent(who)}`, class: "mono" }, who) : el("span", { class: "mono" }, who));
+  }
   return el("span", {}, role, who && who !== role ? el("span", { class: "mono" }, ` ${who}`) : "");
 }
 
@@ -218,7 +222,7 @@ function replaySection(replay, game, hand) {
             moneyView(at.table, { escrow: at.escrow, settlement: at.settlement, settled: at.settled })
               || el("p", { class: "muted" }, "Nothing staked yet.")))),
       el("section", { "aria-labelledby": "step-seats" }, el("h4", { id: "step-seats" }, "Seats"),
-        seatsView(at.table, { moved: at.moved, player: (p) => playerCell(at.table, p, null) })),
+        seatsView(at.table, { moved: at.moved, player: (p) => playerCell(at.table, p, viewer) })),
       el("details", { class: "state-data" }, el("summary", {}, "State after this step, as data"),
         s.state ? kv(s.state, game) : el("p", { class: "muted" }, "No game state yet.")));
     history.replaceState(null, "", `#step-${s.step}`);
@@ -343,6 +347,7 @@ async function notYet(main, problem, refusal) {
 }
 
 async function render(who) {
+  viewer = who;
   const problem = el("div", { class: "problem-box", hidden: true });
   const main = page(`Hand ${id}`, problem);
   if (!who) {
@@ -368,7 +373,7 @@ async function render(who) {
   const you = replay.viewer.kind === "seat" ? replay.viewer.seat : null;
   lineup = { seats: hand.seats };
   const seats = el("ul", { class: "seats" }, hand.seats.map((s) => el("li", {}, `seat ${seatNumber(lineup, s.seat)} `,
-    playerCell({ you }, s, null),
+    playerCell({ you }, s, viewer),
     s.seed ? el("span", { class: "muted" }, ` · seed “${s.seed}”`) : "")));
   main.append(el("section", { class: "panel hand-summary", "aria-label": "Hand" },
     el("p", { class: "lead" }, el("strong", {}, gameTitle(titles, game)), ` · hand ${hand.number} at table `,

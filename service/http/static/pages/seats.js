@@ -2,7 +2,7 @@
 // its player sits; the seat number is the hand's order, which the API's turn and actions name),
 // and for a signed-in player the free seats to take with a buy-in, or his own to leave between
 // hands.
-import { api, el, isolate, money, showProblem } from "../banco.js";
+import { api, el, isolate, mayReadWallet, money, showProblem } from "../banco.js";
 
 // The number a person reads for `seat` (the API's place in the hand's order, from 0): the chair
 // its player sits in, counted from 1 as the seats table counts them; where the page knows no
@@ -38,11 +38,13 @@ export function seatName(table, seat) {
   return s.name === null || s.name === undefined ? "an erased player" : isolate(s.name);
 }
 
-// A seat's player cell: his name (or "erased"), his id on hover, and whether he is you.
+// A seat's player cell: his name (or "erased"), his id on hover, and whether he is you; a link
+// to his wallet where the viewer may open it (his own, for a player).
 export function playerCell(table, s, who) {
   const name = s.name === null || s.name === undefined ? "erased" : isolate(s.name);
-  return [el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, title: s.player_id,
-    class: s.name === null ? "muted" : null }, name),
+  const attrs = { title: s.player_id, class: s.name === null ? "muted" : null };
+  return [mayReadWallet(who, s.player_id)
+    ? el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, ...attrs }, name) : el("span", attrs, name),
   s.seat === table.you ? ` (you${who && who.name && who.name !== s.name ? `, ${isolate(who.name)}` : ""})` : ""];
 }
 
@@ -53,10 +55,16 @@ async function gameOf(name) {
   return games[name];
 }
 
-// Join or leave: a panel for a signed-in player, between hands of an open table.
-export function seatOffer(table, who, changed) {
-  const box = el("section", { class: "panel seat-offer", "aria-labelledby": "seat-offer-h", id: "seat-offer" });
+// Join or leave: a panel for a signed-in player, between hands of an open table, as
+// {node, update(table)}, or null. The table page builds it anew only when what it offers changes
+// (a seat taken or left by this player, the table's status) and hands it every other table to
+// `update`: another player sitting down or leaving changes only how many seats are free, and
+// what this player typed and where his focus was stay. `seated(news, sat)` hears of his own
+// sitting down (`sat` true) or leaving, with a sentence saying what happened to his treasure.
+export function seatOffer(table, who, seated) {
   if (!who || who.role !== "player" || table.status !== "open") return null;
+  const box = el("section", { class: "panel seat-offer", "aria-labelledby": "seat-offer-h", id: "seat-offer",
+    tabindex: "-1" });
   const problem = el("div", { class: "problem-box", hidden: true });
   const base = `/v1/tables/${encodeURIComponent(table.id)}/seats`;
   if (table.you !== null && table.game === "cassino" && table.hand) {
@@ -64,7 +72,7 @@ export function seatOffer(table, who, changed) {
     box.append(el("h2", { id: "seat-offer-h" }, "Your seat"),
       el("p", {}, "A game of Cassino is played to its end: your seat's treasure goes back to your"
         + " wallet when a side wins it, or when the table is closed."));
-    return box;
+    return { node: box, update() {} };
   }
   if (table.you !== null) {
     const leave = el("button", { type: "button", class: "secondary" }, "Leave the table");
@@ -73,9 +81,7 @@ export function seatOffer(table, who, changed) {
       showProblem(problem, null);
       try {
         const left = await api(`${base}/${encodeURIComponent(who.id)}`, { method: "DELETE" });
-        box.replaceChildren(el("h2", { id: "seat-offer-h" }, "Your seat"),
-          el("p", { role: "status" }, `You left the table: ${money(left.cash_out)} went back to your wallet.`));
-        await changed();
+        await seated(`You left the table: ${money(left.cash_out)} went back to your wallet.`, false);
       } catch (e) {
         leave.disabled = false;
         showProblem(problem, e);
@@ -84,19 +90,16 @@ export function seatOffer(table, who, changed) {
     box.append(el("h2", { id: "seat-offer-h" }, "Your seat"),
       el("p", {}, "Between hands you may leave: your seat's treasure goes back to your wallet."),
       el("div", { class: "actions" }, leave), problem);
-    return box;
+    return { node: box, update() {} };
   }
+  let current = table; // the newest table seen, which says how many seats are free
+  let drawn = null; // once the game and the wallet are read: (table) => void, to say the free seats
   box.append(el("h2", { id: "seat-offer-h" }, "Take a seat"), el("p", { class: "muted" }, "Reading the seats…"), problem);
   (async () => {
     try {
       const [game, wallet] = await Promise.all([gameOf(table.game), api(`/v1/players/${encodeURIComponent(who.id)}/balance`)]);
-      const free = game.max_players - table.seats.length;
       const fixed = typeof table.options.buy_in === "number" ? table.options.buy_in : null;
-      const note = el("p", {}, `${free} of ${game.max_players} seats free; your wallet holds ${money(wallet.balance)}.`);
-      if (free <= 0) {
-        box.replaceChildren(el("h2", { id: "seat-offer-h" }, "Take a seat"), note);
-        return;
-      }
+      const note = el("p", { id: "seats-free" });
       const amount = el("input", { id: "buy-in", name: "buy_in", type: "number", inputmode: "numeric", step: 1,
         min: fixed ?? 1, max: fixed ?? wallet.balance, required: true, readonly: fixed !== null,
         value: fixed ?? Math.min(50, wallet.balance) });
@@ -115,6 +118,7 @@ export function seatOffer(table, who, changed) {
         el("div", { class: "field" }, el("label", { for: "seat-seed" }, "Seed (up to 200 characters, optional)"), seed,
           el("span", { class: "help", id: "seat-seed-help" }, "Your own text, mixed into every shuffle; shown to the table once a hand settles: put nothing personal in it.")),
         go);
+      const help = el("p", { class: "help" }, "The buy-in moves from your wallet to the seat; it comes back when you leave.");
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
         if (!form.reportValidity()) return;
@@ -124,18 +128,33 @@ export function seatOffer(table, who, changed) {
         if (age.value !== "") body.age = Number(age.value);
         if (seed.value !== "") body.seed = seed.value;
         try {
-          await api(base, { method: "POST", json: body });
-          await changed();
+          const joined = await api(base, { method: "POST", json: body });
+          const mine = joined.table.seats.find((x) => x.seat === joined.seat);
+          const paid = mine && typeof mine.balance === "number" ? mine.balance : fixed ?? Number(amount.value);
+          await seated(`You sat down in seat ${seatNumber(joined.table, joined.seat)}: ${money(paid)} went`
+            + " from your wallet to your seat.", true);
         } catch (err) {
           go.disabled = false;
           showProblem(problem, err);
         }
       });
-      box.replaceChildren(el("h2", { id: "seat-offer-h" }, "Take a seat"), note,
-        el("p", { class: "help" }, "The buy-in moves from your wallet to the seat; it comes back when you leave."), form, problem);
+      drawn = (t) => {
+        const free = game.max_players - t.seats.length;
+        note.textContent = `${Math.max(0, free)} of ${game.max_players} seats free; your wallet holds ${money(wallet.balance)}.`;
+        // A full table offers no seat: the form waits, what was typed in it kept, for one to free.
+        form.hidden = help.hidden = free <= 0;
+      };
+      drawn(current);
+      box.replaceChildren(el("h2", { id: "seat-offer-h" }, "Take a seat"), note, help, form, problem);
     } catch (e) {
       showProblem(problem, e);
     }
   })();
-  return box;
+  return {
+    node: box,
+    update(t) {
+      current = t;
+      if (drawn) drawn(t);
+    },
+  };
 }

@@ -3,8 +3,8 @@
 // down, and for a seated player his `legal_actions` as controls, sent with the table's version
 // as If-Match. Everything shown comes from the /v1 API called with the token, so from its
 // redaction.
-import { SIGNED_OUT, api, el, fill, follow, gameTitle, gameTitles, header, page, pathId, sending, showProblem,
-  signInForm, unreachable } from "../banco.js";
+import { SIGNED_OUT, api, el, fill, follow, gameTitle, gameTitles, header, money, page, pathId, sending,
+  showProblem, signInForm, unreachable } from "../banco.js";
 import { cardName, cassinoItem, drawCard, handView, moneyView, seatsView, variantText }
   from "./table_views.js";
 import { playerCell, seatName, seatNumber, seatOffer } from "./seats.js";
@@ -18,6 +18,7 @@ let newest = 0; // the newest version the stream told of
 let refreshTimer = null;
 let live = null;
 let titles = {}; // the games' display names (GET /v1/games)
+const seen = new Map(); // the players this page saw seated, by id: their names (null: erased)
 
 const parts = {};
 
@@ -74,8 +75,14 @@ function control(action, n) {
   const key = `${n}-${JSON.stringify(action)}`;
   const ranges = Object.entries(action).filter(([, v]) => isRange(v));
   const declares = isRange(action.declare) ? [] : Object.entries(action.declare || {});
-  const button = (text, attrs = {}) => el("button", { type: attrs.type || "button", "aria-label": text,
-    dataset: { key: `${key}-go` }, ...attrs }, text, shownCards.map((c) => drawCard(shown.game, c)));
+  // The button's name is its own words ("Trail 5 of clubs"), which name its card: the card drawn
+  // beside them only shows it, hidden from assistive technology (WCAG 2.5.3, label in name).
+  const button = (text, attrs = {}) => el("button", { type: attrs.type || "button",
+    dataset: { key: `${key}-go` }, ...attrs }, text, shownCards.map((c) => {
+    const drawn = drawCard(shown.game, c);
+    drawn.setAttribute("aria-hidden", "true");
+    return drawn;
+  }));
   if (!ranges.length && !declares.length) {
     return el("li", {}, button(label, { onclick: () => act(action) }));
   }
@@ -114,6 +121,7 @@ async function send(path, options, what = "Sending your move…") {
   setDisabled(true);
   sending(parts.actions, parts.sending, true, what);
   showProblem(parts.problem, null);
+  problemAt = null;
   try {
     const table = await api(path, options);
     reached();
@@ -121,8 +129,12 @@ async function send(path, options, what = "Sending your move…") {
   } catch (e) {
     if (e.status === 401) return; // signed out: the page says so (SIGNED_OUT)
     if (e.status === 409 || e.status === 412) {
+      // Refused for the table's state: the page shows the table as it is now, then why. Only a
+      // stale version is a race lost; any other refusal (alone at the table, a full table…) is
+      // said in the API's own words.
       await refresh();
-      showRace(e);
+      if (isRace(e)) showRace(e);
+      else showProblemNow(e);
     } else {
       showConnection(e);
     }
@@ -146,6 +158,21 @@ function deal() {
   return send(`/v1/tables/${encodeURIComponent(tableId)}/hands`, { method: "POST" }, "Dealing…");
 }
 
+// A move decided on a version of the table that is no longer its latest: 412 (`stale_version`,
+// `precondition_failed`), or 409 `version_conflict` (another write won the same version).
+function isRace(e) {
+  return e.status === 412 || e.code === "version_conflict";
+}
+
+// A problem is said until the table moves on from the version it was said at (`problemAt`): the
+// table a refusal or a race was about is then gone, and so is what was said of it.
+let problemAt = null;
+
+function showProblemNow(problem) {
+  showProblem(parts.problem, problem);
+  problemAt = shown ? shown.version : 0;
+}
+
 // A problem shown under the turn. One of reaching Banco at all ("unreachable": offline, or a
 // restart) is mended by the next answer, of the stream or of a read: until then the table is read
 // again every few seconds (and at once when the browser is back online), so the message goes
@@ -153,7 +180,7 @@ function deal() {
 let recheck = null;
 
 function showConnection(problem) {
-  showProblem(parts.problem, problem);
+  showProblemNow(problem);
   if (unreachable(problem) && !recheck) {
     recheck = setTimeout(async () => {
       recheck = null;
@@ -175,8 +202,12 @@ addEventListener("online", () => {
 function showRace(e) {
   parts.problem.hidden = false;
   parts.problem.setAttribute("role", "alert");
+  parts.problem.dataset.code = e.code || "";
   parts.problem.replaceChildren(el("p", { class: "problem race" }, el("strong", {}, "Too late: "), RACE,
     " ", el("span", { class: "muted" }, `(${e.status} `, el("code", {}, e.code), ")")));
+  // Said of the table the refresh showed, or of the version the API named, whichever is newer
+  // (a replica read may lag the API's answer).
+  problemAt = Math.max(shown ? shown.version : 0, Number.isInteger(e.body?.version) ? e.body.version : 0);
 }
 
 function setDisabled(on) {
@@ -273,7 +304,29 @@ function drawMoney(table) {
   fill(parts.money, el("h2", { id: "money-heading" }, "Money"), view);
 }
 
+// Why this seated player is not dealt in, when his seat cannot pay the least a hand of the 7½
+// family asks (a seat not dealt in is left out of the hand's order: `min_bet`, or in Siete y
+// media the stake the banker announced), and what he can do: the API tops no seat up, so he
+// leaves between hands (the seat's treasure goes back to his wallet) and sits down again.
+const SEVENHALF = new Set(["sette-e-mezzo", "siete-y-media", "casino-pirate"]);
+
+function shortOfTreasure(table) {
+  if (table.you === null || !SEVENHALF.has(table.game) || !["open", "playing"].includes(table.status)) return null;
+  const mine = table.seats.find((s) => s.seat === table.you);
+  const v = table.status === "playing" ? table.view : null; // the hand in play, if any
+  const announced = v && table.game === "siete-y-media" && v.stake ? v.stake : null;
+  const least = announced ?? table.options.min_bet;
+  if (!mine || typeof mine.balance !== "number" || typeof least !== "number" || mine.balance >= least) return null;
+  if (v && (v.bank.seat === table.you || v.hands.some((h) => h.seat === table.you && h.status !== "out"))) return null;
+  return el("p", { class: "notice", id: "not-dealt-in" },
+    `Your seat holds ${money(mine.balance)}, less than the ${announced ? "stake announced" : "least bet"}`
+    + ` (${money(least)}): ${v ? "you are not dealt in this hand" : "the next hand will not deal you in"}. `
+    + "A seat cannot be topped up: between hands, leave the table (what your seat holds goes back to your wallet)"
+    + " and sit down again with a new buy-in.");
+}
+
 function actionsPanel(table) {
+  const short = shortOfTreasure(table);
   const items = table.legal_actions.map((a, n) => control(a, n));
   const canDeal = table.status === "open" && (table.you !== null || (who && who.role === "operator"));
   if (canDeal) {
@@ -283,9 +336,9 @@ function actionsPanel(table) {
   if (!items.length) {
     const why = table.status === "over" ? "The table is over: nothing more to play." : table.you === null ? (who && who.role !== "player" ? "You watch this table; only its players act."
       : "You have no seat at this table.") : "Nothing for you to do now.";
-    return [el("h2", { id: "your-move" }, "Your move"), el("p", { class: "muted" }, why)];
+    return [el("h2", { id: "your-move" }, "Your move"), short || el("p", { class: "muted" }, why)];
   }
-  return [el("h2", { id: "your-move" }, "Your move"),
+  return [el("h2", { id: "your-move" }, "Your move"), short,
     el("ul", { class: "action-list", "aria-labelledby": "your-move" }, items)];
 }
 
@@ -301,10 +354,13 @@ function render(table) {
   const focused = parts.actions.contains(document.activeElement) ? document.activeElement.dataset.key || "" : null;
   const values = {};
   for (const input of parts.actions.querySelectorAll("input[data-key]")) values[input.dataset.key] = input.value;
-  const sameVersion = shown && shown.version === table.version;
   shown = table;
   newest = Math.max(newest, table.version);
-  if (!sameVersion && parts.problem.querySelector(".race") === null) showProblem(parts.problem, null);
+  for (const s of table.seats) if ("name" in s) seen.set(s.player_id, s.name ?? null);
+  if (problemAt !== null && table.version > problemAt) {
+    showProblem(parts.problem, null);
+    problemAt = null;
+  }
 
   document.title = `${gameTitle(titles, table.game)} ${table.id} · Banco`;
   parts.title.textContent = `${gameTitle(titles, table.game)} · table `;
@@ -322,7 +378,7 @@ function render(table) {
   parts.ending.hidden = table.status !== "over";
   if (table.status === "over" && parts.endingOf !== table.id) {
     parts.endingOf = table.id;
-    fill(parts.ending, endingView(table, who));
+    fill(parts.ending, endingView(table, who, seen));
   }
   parts.turn.classList.toggle("yours", !!(table.turn && table.turn.seat === table.you));
   countdown();
@@ -331,11 +387,15 @@ function render(table) {
     hand ? `Hand #${hand.number}` : "The hand"), handView(table));
   parts.seats.replaceChildren(el("h2", { id: "seats-heading" }, "Seats"), seatsTable(table));
   drawMoney(table);
-  // The join / leave panel, rebuilt only when what it offers changes (a typed buy-in stays).
-  const offerKey = `${table.status} ${table.you} ${table.seats.length}`;
+  // The join / leave panel, rebuilt only when what it offers changes; another player sitting
+  // down or leaving only updates it (what this player typed in it, and his focus, stay).
+  const offerKey = `${table.status} ${table.you} ${table.game === "cassino" && !!table.hand}`;
   if (parts.offerKey !== offerKey) {
     parts.offerKey = offerKey;
-    fill(parts.offer, seatOffer(table, who, refresh));
+    parts.offerPanel = seatOffer(table, who, seated);
+    fill(parts.offer, parts.offerPanel && parts.offerPanel.node);
+  } else if (parts.offerPanel) {
+    parts.offerPanel.update(table);
   }
 
   for (const input of parts.actions.querySelectorAll("input[data-key]")) {
@@ -343,6 +403,17 @@ function render(table) {
   }
   if (busy) setDisabled(true);
   if (focused !== null && !busy) restoreFocus(focused);
+}
+
+// This player sat down or left (seats.js): what became of his treasure is said, and stays said
+// (in a live region, so a screen reader reads it too) until he next sits down or leaves; the table
+// is read again, and focus goes where he goes on: after sitting down, to his first move (dealing
+// the first hand, say); after leaving, to the panel that offers a seat again.
+async function seated(news, sat) {
+  fill(parts.seatNews, el("p", { class: "notice" }, news));
+  await refresh();
+  if (sat) restoreFocus("");
+  else parts.offer.querySelector("#seat-offer")?.focus();
 }
 
 // Keyboard users keep their place: the same control, else the first of the new ones.
@@ -370,7 +441,9 @@ async function start() {
   parts.seats = el("section", { "aria-labelledby": "seats-heading" });
   parts.money = el("section", { class: "panel money-panel", id: "money", "aria-labelledby": "money-heading" });
   parts.offer = el("div", { id: "seat-offer-slot" });
-  main.append(parts.facts, parts.stream, parts.turn, parts.ending, parts.problem, parts.sending, parts.actions, parts.offer, parts.felt, parts.money, parts.seats);
+  parts.seatNews = el("div", { id: "seat-news", role: "status" });
+  main.append(parts.facts, parts.stream, parts.turn, parts.ending, parts.problem, parts.sending, parts.actions, parts.seatNews, parts.offer,
+    parts.felt, parts.money, parts.seats);
   parts.actions.tabIndex = -1;
   setInterval(countdown, 1000);
 
@@ -386,7 +459,7 @@ async function start() {
       } else if (problem.status === 401) {
         // Signed out (SIGNED_OUT): the page says so.
       } else if (!shown) {
-        showProblem(parts.problem, problem);
+        showProblemNow(problem);
         parts.stream.textContent = "";
       } else if (problem.status >= 400 && problem.status < 500 && problem.status !== 429) {
         parts.stream.textContent = `Live updates stopped (${problem.detail || problem.message}): reload the page to try again.`;

@@ -2,8 +2,11 @@
 // (Cassino's final score and winning side, Pirate pairs' last pirate in) and what each seat took
 // home. All from what any reader of the table gets: its last events (GET /v1/tables/{id}/events,
 // as the token may see them: a winner, a score and cash-outs hide nothing) and its last hand's
-// seats (GET /v1/hands/{id}), which name the players, whose seats are gone by then.
-import { api, el, isolate, money, showProblem } from "../banco.js";
+// seats (GET /v1/hands/{id}), which name the players, whose seats are gone by then. A table
+// closed before any hand has no such line-up: its players are named as the page saw them seated
+// (`known`), the viewer as himself, and for an operator or auditor as GET /v1/players/{id} names
+// them; a player the viewer cannot know the name of is "a player who sat here".
+import { api, el, isolate, mayReadWallet, money, showProblem } from "../banco.js";
 import { seatRef } from "./seats.js";
 
 // The events a table's ending leaves are its last few dozen: the final hand's last moves, its
@@ -29,19 +32,31 @@ export async function tableEnding(table) {
 
 const SEVENHALF = new Set(["sette-e-mezzo", "siete-y-media", "casino-pirate"]);
 
-// The section: `who` is the signed-in token's {role, id}, for "(you)".
-export function endingView(table, who) {
+// Each cashed-out player's name, by id (null: erased; absent: unknown to this viewer).
+async function namesOf(end, who, known) {
+  const names = new Map(known);
+  for (const s of end.seats) names.set(s.player_id, s.name ?? null);
+  if (who && who.role === "player" && who.name !== undefined) names.set(who.id, who.name);
+  const unknown = end.left.map((l) => l.player_id).filter((id) => !names.has(id) && mayReadWallet(who, id));
+  await Promise.all(unknown.map((id) => api(`/v1/players/${encodeURIComponent(id)}`)
+    .then((p) => names.set(id, p.erased ? null : p.name), () => {})));
+  return names;
+}
+
+// The section: `who` is the signed-in token's {role, id, name}, for "(you)"; `known` the names
+// (by player id) the page saw on the table's seats.
+export function endingView(table, who, known = new Map()) {
   const box = el("section", { class: "panel table-end", id: "table-end", "aria-labelledby": "table-end-h" },
     el("h2", { id: "table-end-h" }, "How the game ended"), el("p", { class: "muted" }, "Reading how the table ended…"));
   const problem = el("div", { class: "problem-box", hidden: true });
-  tableEnding(table).then((end) => fill(box, table, who, end, problem)).catch((e) => {
+  tableEnding(table).then(async (end) => fill(box, table, who, end, await namesOf(end, who, known), problem)).catch((e) => {
     box.replaceChildren(box.firstChild, problem);
     showProblem(problem, e);
   });
   return box;
 }
 
-function fill(box, table, who, end, problem) {
+function fill(box, table, who, end, names, problem) {
   // The last hand's line-up names the seats (in its order, counted from 1: the chairs are gone).
   const you = who && who.role === "player" ? end.seats.find((s) => s.player_id === who.id) : null;
   const lineup = { seats: end.seats.map((s) => ({ seat: s.seat, player_id: s.player_id, name: s.name })),
@@ -73,12 +88,13 @@ function fill(box, table, who, end, problem) {
     el("caption", {}, "What each seat took home"),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col", class: "num" }, "Cash-out"))),
     el("tbody", {}, end.left.map((l) => {
-      const s = end.seats.find((x) => x.player_id === l.player_id);
-      const name = s ? (s.name === null || s.name === undefined ? "an erased player" : isolate(s.name)) : l.player_id;
+      const name = !names.has(l.player_id) ? "a player who sat here"
+        : names.get(l.player_id) === null ? "an erased player" : isolate(names.get(l.player_id));
       const mine = who && who.role === "player" && who.id === l.player_id;
       return el("tr", { class: mine ? "yours" : null, dataset: { player: l.player_id } },
-        el("td", { "data-label": "Player" }, el("a", { href: `/players/${encodeURIComponent(l.player_id)}`, title: l.player_id },
-          name), mine ? " (you)" : ""),
+        el("td", { "data-label": "Player" }, mayReadWallet(who, l.player_id)
+          ? el("a", { href: `/players/${encodeURIComponent(l.player_id)}`, title: l.player_id }, name)
+          : el("span", { title: l.player_id }, name), mine ? " (you)" : ""),
         el("td", { class: "num cash-out", "data-label": "Cash-out" }, money(l.cash_out)));
     })))) : el("p", { class: "muted" }, "No seat was left to cash out.");
   box.replaceChildren(box.firstChild, ...lines,

@@ -52,6 +52,14 @@ export function variantText(variant) {
 const STATUS_WORDS = { open: "in play", stood: "stood", bust: "bust", seven_half: "7½", out: "sat out",
   won: "won", lost: "lost", conceded: "conceded" };
 
+// A hand's status in words. `open` is a hand that neither stood, bust nor was called: in play
+// while the hand is, and once it is over (a meneur who called every player, a bank left with
+// nothing to play against) a hand that stayed in to the end, whose outcome the results say.
+function statusWords(view, hand) {
+  if (hand.status === "open" && view.phase.name === "ended") return "stayed in";
+  return STATUS_WORDS[hand.status] || hand.status;
+}
+
 // Which bet of its seat a hand is ("bet 2" after a split), when its seat holds more than one: a
 // hand's `index` counts the hands of the whole table in Casino pirate, of the seat in Siete y media.
 function betNumbers(hands) {
@@ -81,7 +89,8 @@ function sevenHalfHand(table, hand, { banker = false, bet = null } = {}) {
       ? el("span", { class: "total" }, "Total ", el("strong", {}, hand.total_display))
       : el("span", { class: "total muted" }, "Total hidden"),
     banker ? null : el("span", {}, `Stake ${hand.stake}`),
-    el("span", { class: ["badge", hand.status] }, STATUS_WORDS[hand.status] || hand.status)),
+    el("span", { class: ["badge", hand.status === "open" && v.phase.name === "ended" ? "over" : hand.status] },
+      statusWords(v, hand))),
   declared.length ? el("p", { class: "help" }, "Declared: ", declared.join(", ")) : null);
 }
 
