@@ -4,7 +4,9 @@ the token, the game, the table) is said in one line, not a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -76,37 +78,53 @@ def bot(url: str, token: str, game: str, table_id: str, hands: int, buy_in: int 
                                    " pip install ./clients/python") from e
     url = _check_url(url)
     with Banco(url, token) as client:
-        try:
-            played = _play(client, errors, Bot, url, game, table_id, hands=hands, buy_in=buy_in,
-                           players=players, deal=not no_deal)
-        except errors.ConnectionFailed as e:
-            raise click.ClickException(f"cannot reach Banco at {url}: {e.detail}") from e
-        except errors.BancoError as e:
-            if e.code is None:  # no problem document: some other server's page
-                raise click.ClickException(f"{url} does not answer as Banco does"
-                                           f" (HTTP {e.status})") from e
-            from service.cli.text import shown
-
-            raise click.ClickException(f"{e.code}: {shown(e.detail)}") from e
-        except pydantic.ValidationError as e:  # a 200 that is not the API's answer
-            raise click.ClickException(f"{url} does not answer as Banco does (its answer does not"
-                                       " fit the API)") from e
-    click.echo(played)
+        # What the bot is told to do is checked before it sits: a mistake there is the user's,
+        # a usage error (exit 2) as the options' own are; one met while it plays is not (exit 1).
+        with _said(errors, pydantic, url, Mistake):
+            player = _seated(client, errors, Bot, url, game, table_id, hands=hands,
+                             buy_in=buy_in, players=players, deal=not no_deal)
+        with _said(errors, pydantic, url, click.ClickException):
+            table = player.run()
+    click.echo(f"done: {len(player.finished)} hand(s), {player.moves} move(s), table {table.status}")
 
 
-def _play(client: Any, errors: Any, bot_class: Any, url: str, game: str, table_id: str,
-          **options: Any) -> str:
+class Mistake(click.ClickException):
+    """A user's mistake in what the bot is told (a URL, a token, a game, a table): exit 2."""
+
+    exit_code = 2
+
+
+@contextlib.contextmanager
+def _said(errors: Any, pydantic: Any, url: str, as_: type[click.ClickException]) -> Iterator[None]:
+    """The SDK's errors said in one line, raised `as_` (the exit code tells which phase)."""
+    try:
+        yield
+    except errors.ConnectionFailed as e:
+        raise as_(f"cannot reach Banco at {url}: {e.detail}") from e
+    except errors.BancoError as e:
+        if e.code is None:  # no problem document: some other server's page
+            raise as_(f"{url} does not answer as Banco does (HTTP {e.status})") from e
+        from service.cli.text import shown
+
+        raise as_(f"{e.code}: {shown(e.detail)}") from e
+    except pydantic.ValidationError as e:  # a 200 that is not the API's answer
+        raise as_(f"{url} does not answer as Banco does (its answer does not fit the API)") from e
+
+
+def _seated(client: Any, errors: Any, bot_class: Any, url: str, game: str, table_id: str,
+            **options: Any) -> Any:
+    """The bot, once the token, the game, the table and the count of players are checked."""
     try:
         me = client.me()
     except errors.Unauthorized as e:
-        raise click.ClickException(f"{url} refused the token: {e.detail}") from e
+        raise Mistake(f"{url} refused the token: {e.detail}") from e
     if me.role != "player":
-        raise click.ClickException(f"the token is the {me.role}'s: a bot plays with a player's")
+        raise Mistake(f"the token is the {me.role}'s: a bot plays with a player's")
     try:
         found = client.game(game)
     except errors.NotFound as e:
         names = ", ".join(g.name for g in client.games())
-        raise click.ClickException(f"no game {game!r} at {url}; its games: {names}") from e
+        raise Mistake(f"no game {game!r} at {url}; its games: {names}") from e
     from banco_sdk.bot import players_for
 
     try:  # a count the game cannot be played by would deal in vain, or never
@@ -116,11 +134,9 @@ def _play(client: Any, errors: Any, bot_class: Any, url: str, game: str, table_i
     try:
         table = client.table(table_id)
     except errors.NotFound as e:
-        raise click.ClickException(f"no table {table_id} at {url}") from e
+        raise Mistake(f"no table {table_id} at {url}") from e
     if table.game != game:
-        raise click.ClickException(f"table {table_id} plays {table.game}, not {game}")
+        raise Mistake(f"table {table_id} plays {table.game}, not {game}")
     from service.cli.text import shown
 
-    player = bot_class(client, table_id, **options, log=lambda line: click.echo(shown(line)))
-    table = player.run()
-    return f"done: {len(player.finished)} hand(s), {player.moves} move(s), table {table.status}"
+    return bot_class(client, table_id, **options, log=lambda line: click.echo(shown(line)))

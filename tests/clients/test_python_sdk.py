@@ -640,7 +640,8 @@ def _not_banco() -> str:
 
 def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
     """A user's mistakes end `banco bot` with one line saying which, never a traceback, and
-    without a seat taken."""
+    without a seat taken: exit 2, as a mistaken option's (a refused token, an unknown game or
+    table exited 1)."""
     url, key = banco
     (player_id, token), = players(operator, 1)
     table = operator.create_table("cassino").id
@@ -667,7 +668,7 @@ def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
     with ThreadPoolExecutor(len(mistakes)) as pool:
         runs = list(pool.map(lambda mistake: banco_bot(*mistake[0]), mistakes))
     for (_, said), run in zip(mistakes, runs, strict=True):
-        assert run.returncode != 0, (said, run.stdout)
+        assert run.returncode == 2, (said, run.returncode, run.stdout)  # a usage error, as README says
         assert "Traceback" not in run.stderr and said in run.stderr, (said, run.stderr)
         assert [line for line in run.stderr.splitlines() if line.startswith("Error:")], run.stderr
     assert [s.player_id for s in operator.table(table).seats] == [], player_id
