@@ -1598,7 +1598,7 @@ export interface components {
              * @enum {string}
              */
             game: "casino-pirate";
-            hand: components["schemas"]["HandRef"] | null;
+            hand: components["schemas"]["HandRef"] | components["schemas"]["Null"];
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -1616,7 +1616,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["CasinoPirateTurn"] | null;
+            turn: components["schemas"]["CasinoPirateTurn"] | components["schemas"]["Null"];
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -1625,7 +1625,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["CasinoPirateView"] | null;
+            view: components["schemas"]["CasinoPirateView"] | components["schemas"]["Null"];
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -1667,7 +1667,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | null;
+            turn: components["schemas"]["SevenHalfTurn"] | components["schemas"]["Null"];
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -1732,7 +1732,7 @@ export interface components {
              * @enum {string}
              */
             game: "cassino";
-            hand: components["schemas"]["HandRef"] | null;
+            hand: components["schemas"]["HandRef"] | components["schemas"]["Null"];
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -1750,7 +1750,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["CassinoTurn"] | null;
+            turn: components["schemas"]["CassinoTurn"] | components["schemas"]["Null"];
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -1759,7 +1759,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["CassinoView"] | null;
+            view: components["schemas"]["CassinoView"] | components["schemas"]["Null"];
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -1957,7 +1957,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["CommitmentEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1974,7 +1974,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["DealtEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1991,7 +1991,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["OrderEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2048,7 +2048,7 @@ export interface components {
             readjudications: components["schemas"]["ReadjudicationListed"][];
             reason: string;
             /** @description The decision that closed it (resolved or rejected), null while open. */
-            resolution: components["schemas"]["ResolutionShown"] | null;
+            resolution: components["schemas"]["ResolutionShown"] | components["schemas"]["Null"];
             /** @enum {string} */
             status: "open" | "resolved" | "rejected";
             table_id: string;
@@ -2156,8 +2156,8 @@ export interface components {
         EventDifference: {
             /** @description The event's place among the hand's engine events, in order. */
             index: number;
-            recorded: components["schemas"]["ShownEvent"] | null;
-            replayed: components["schemas"]["ShownEvent"] | null;
+            recorded: components["schemas"]["ShownEvent"] | components["schemas"]["Null"];
+            replayed: components["schemas"]["ShownEvent"] | components["schemas"]["Null"];
         };
         EventPage: {
             items: components["schemas"]["TableEvent"][];
@@ -3301,7 +3301,7 @@ export interface components {
             /** Format: date-time */
             opened_at: string;
             /** @description The final state of the hand as you may see it, once settled. */
-            outcome: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            outcome: components["schemas"]["View"] | components["schemas"]["Null"];
             /** @description The treasure the settlement moved, once settled. */
             postings: components["schemas"]["HandPosting"][] | null;
             /**
@@ -3510,7 +3510,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["ChainEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3604,7 +3604,7 @@ export interface components {
             /** @example b7f1c0de-0000-4000-8000-000000000000 */
             id: string;
             /** @description Null until the check has finished. */
-            result?: components["schemas"]["LedgerCheckResult"] | null;
+            result?: components["schemas"]["LedgerCheckResult"] | components["schemas"]["Null"];
             /** @example finished */
             status: string;
         };
@@ -3663,7 +3663,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["DoubleEntryEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3680,7 +3680,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["NoNegativeEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3697,7 +3697,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["SettlementEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3722,6 +3722,11 @@ export interface components {
             reason?: string;
             summary?: string;
         };
+        /**
+         * @description Null, and nothing else: the other branch of a nullable reference.
+         * @enum {string|null}
+         */
+        Null: null;
         OpeningCardChosenData: {
             card?: string;
             seat: number;
@@ -3825,7 +3830,7 @@ export interface components {
              * @enum {string}
              */
             game: "pirate-pairs";
-            hand: components["schemas"]["HandRef"] | null;
+            hand: components["schemas"]["HandRef"] | components["schemas"]["Null"];
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -3843,7 +3848,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["PiratePairsTurn"] | null;
+            turn: components["schemas"]["PiratePairsTurn"] | components["schemas"]["Null"];
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -3852,7 +3857,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["PiratePairsView"] | null;
+            view: components["schemas"]["PiratePairsView"] | components["schemas"]["Null"];
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -4023,8 +4028,8 @@ export interface components {
         PostingDifference: {
             /** @description The posting's place among the hand's postings, in order. */
             index: number;
-            recorded: components["schemas"]["DisputePosting"] | null;
-            replayed: components["schemas"]["DisputePosting"] | null;
+            recorded: components["schemas"]["DisputePosting"] | components["schemas"]["Null"];
+            replayed: components["schemas"]["DisputePosting"] | components["schemas"]["Null"];
         };
         Problem: {
             /** @description 406: what the endpoint answers in */
@@ -4102,7 +4107,7 @@ export interface components {
              * @example bet_out_of_range
              */
             refused: string | null;
-            refused_command: components["schemas"]["RefusedCommand"] | null;
+            refused_command: components["schemas"]["RefusedCommand"] | components["schemas"]["Null"];
             rules_version: number;
         };
         ReadjudicationListed: {
@@ -4160,7 +4165,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4183,7 +4188,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4206,7 +4211,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4229,7 +4234,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4252,7 +4257,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4275,7 +4280,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4298,7 +4303,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4321,7 +4326,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4344,7 +4349,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4367,7 +4372,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4390,7 +4395,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4413,7 +4418,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4436,7 +4441,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4459,7 +4464,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4482,7 +4487,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4505,7 +4510,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4528,7 +4533,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4551,7 +4556,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4574,7 +4579,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4597,7 +4602,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4620,7 +4625,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4643,7 +4648,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4666,7 +4671,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4689,7 +4694,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4712,7 +4717,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4735,7 +4740,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4758,7 +4763,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4781,7 +4786,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4804,7 +4809,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4827,7 +4832,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4850,7 +4855,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4873,7 +4878,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4896,7 +4901,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4919,7 +4924,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4942,7 +4947,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4965,7 +4970,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4988,7 +4993,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5011,7 +5016,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5034,7 +5039,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5057,7 +5062,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5080,7 +5085,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5103,7 +5108,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5126,7 +5131,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5149,7 +5154,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5172,7 +5177,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5195,7 +5200,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5218,7 +5223,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5241,7 +5246,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5264,7 +5269,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5287,7 +5292,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5310,7 +5315,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5333,7 +5338,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5356,7 +5361,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5379,7 +5384,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5402,7 +5407,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5425,7 +5430,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5448,7 +5453,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5471,7 +5476,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5494,7 +5499,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5517,7 +5522,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5540,7 +5545,7 @@ export interface components {
             kind: "ledger";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5636,7 +5641,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["RulesEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -5698,7 +5703,7 @@ export interface components {
              * @enum {string}
              */
             game: "sette-e-mezzo";
-            hand: components["schemas"]["HandRef"] | null;
+            hand: components["schemas"]["HandRef"] | components["schemas"]["Null"];
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -5716,7 +5721,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["SetteEMezzoTurn"] | null;
+            turn: components["schemas"]["SetteEMezzoTurn"] | components["schemas"]["Null"];
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -5725,7 +5730,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["SetteEMezzoView"] | null;
+            view: components["schemas"]["SetteEMezzoView"] | components["schemas"]["Null"];
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -5767,7 +5772,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | null;
+            turn: components["schemas"]["SevenHalfTurn"] | components["schemas"]["Null"];
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -5924,7 +5929,7 @@ export interface components {
              * @enum {string}
              */
             game: "siete-y-media";
-            hand: components["schemas"]["HandRef"] | null;
+            hand: components["schemas"]["HandRef"] | components["schemas"]["Null"];
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -5942,7 +5947,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["SieteYMediaTurn"] | null;
+            turn: components["schemas"]["SieteYMediaTurn"] | components["schemas"]["Null"];
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -5951,7 +5956,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["SieteYMediaView"] | null;
+            view: components["schemas"]["SieteYMediaView"] | components["schemas"]["Null"];
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -5993,7 +5998,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | null;
+            turn: components["schemas"]["SevenHalfTurn"] | components["schemas"]["Null"];
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -7285,6 +7290,8 @@ export interface components {
             /** @example tb_5c1e0a9b3d2f4e61 */
             table_id: string;
         };
+        /** @description The hand in play (or the last one) as you may see it: its game's view. */
+        View: components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"];
         Viewer: {
             /** @enum {string} */
             kind: "seat" | "spectator" | "auditor";
