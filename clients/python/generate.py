@@ -2,8 +2,8 @@
 
     python clients/python/generate.py            # from the repository's openapi.yaml
 
-A nullable reference in the spec (`allOf: [X]` beside `nullable: true`, or a union's members beside
-it) is read as `X | None`. tests/clients/test_python_sdk.py generates again and compares with the
+A nullable reference in the spec (`oneOf` it and the `Null` component, null and nothing else) is
+read as `X | None`. tests/clients/test_python_sdk.py generates again and compares with the
 committed file: a change to the spec that changes the models fails it until they are generated again
 (and the SDK's code fits them).
 """

@@ -6,7 +6,8 @@ hidden from him (a face-down card, the seeds) left out.
 
 The payloads' schemas are made from msgspec Structs: the catalog's, the same types that check
 what is stored, and the games' (games/event_data.py), that the games' tests check every event the
-engines make against; written the way OpenAPI 3.0.3 says them (`nullable`, no JSON Schema `null`).
+engines make against; written the way OpenAPI 3.0.3 says them (`nullable`, no JSON Schema `null`;
+a nullable reference `oneOf` it and the `Null` component, `service.http.unions.or_null`).
 """
 
 from __future__ import annotations
@@ -48,11 +49,14 @@ def _oas30(node: Any) -> Any:
     if branches and {"type": "null"} in branches:
         rest = [b for b in branches if b != {"type": "null"}]
         del out["anyOf"]
-        if len(rest) == 1:
+        if len(rest) == 1 and "$ref" in rest[0]:
+            out.update(or_null(rest[0]["$ref"]))  # `nullable` beside a `$ref` is ignored
+        elif len(rest) == 1:
             out.update(rest[0])
+            out["nullable"] = True
         else:
             out["anyOf"] = rest
-        out["nullable"] = True
+            out["nullable"] = True
     return out
 
 
@@ -110,8 +114,7 @@ def add_event_schemas(schemas: dict[str, Any]) -> None:
     # event).
     state = schemas["ReplayStep"]["properties"]["state"]
     schemas["ReplayStep"]["properties"]["state"] = {
-        "description": state["description"],
-        **or_null("#/components/schemas/View", schemas["View"])}
+        "description": state["description"], **or_null("#/components/schemas/View")}
     for family, tells_kind in (("FeedEvent", False), ("TableEvent", True), ("ReplayStep", True)):
         base = schemas[family]
         refs: list[str] = []

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from typing import Any
 
 import yaml
 from flask_smorest import Api
 
 from service.http.event_schemas import add_event_schemas, add_stream_schemas, add_webhook_schemas
+from service.http.unions import null_schema
 from service.runtime.config import Config
 
 
@@ -37,36 +37,13 @@ def document(api: Api) -> dict[str, Any]:
         if "application/json" in content:
             content["application/problem+json"] = content.pop("application/json")
     add_links(spec["paths"])
+    # The null branch of each nullable reference (`service.http.unions.or_null`).
+    assert "Null" not in spec["components"]["schemas"], "a schema is named Null"
+    spec["components"]["schemas"]["Null"] = null_schema()
     add_event_schemas(spec["components"]["schemas"])
     add_stream_schemas(spec)
     add_webhook_schemas(spec)
-    _drop_unused_unions(spec)
     return _open_objects(spec)
-
-
-def _drop_unused_unions(spec: dict[str, Any]) -> None:
-    """Removes the components of discriminated unions that nothing names: a union only ever
-    nullable (`View`) is written out at each of its uses (`service.http.unions.or_null`), and an
-    unused component is a lint warning and a type no one needs in each generated client."""
-    schemas = spec["components"]["schemas"]
-    named = set(_refs(spec))
-    for name in [n for n, s in schemas.items() if "discriminator" in s]:
-        if f"#/components/schemas/{name}" not in named:
-            del schemas[name]
-
-
-def _refs(node: Any) -> Iterator[str]:
-    """Every reference in `node`: its `$ref`s and its discriminators' mappings."""
-    if isinstance(node, list):
-        for n in node:
-            yield from _refs(n)
-    elif isinstance(node, dict):
-        if isinstance(node.get("$ref"), str):
-            yield node["$ref"]
-        if isinstance(node.get("discriminator"), dict):
-            yield from node["discriminator"].get("mapping", {}).values()
-        for n in node.values():
-            yield from _refs(n)
 
 
 def _open_objects(node: Any) -> Any:

@@ -15,22 +15,29 @@ from marshmallow import Schema, fields, validate
 Alternatives = Mapping[str, type[Schema]]
 
 
-def or_null(ref: str, union: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The object `ref` names, or null, as OpenAPI 3.0 generators read it: `allOf` the
-    reference with `nullable: true` beside `type: object` (a new dict each time: a shared one
-    would be written to YAML as an alias).
+NULL = "#/components/schemas/Null"
 
-    `oneOf` the reference and a null branch (`{type: object, nullable: true, enum: [null]}`) says
-    the same to a strict reader of OpenAPI 3.0.3, but orval writes that branch as no type at all
-    (`HandRef |  | null`, which TypeScript refuses). A discriminated union (`union`, the
-    component `ref` names) is written out in place, its members and discriminator beside
-    `nullable`: generators take `allOf` one as a subtype of it, without its tag
-    (openapi-typescript: `Omit<View, "game">`)."""
-    if union is not None and "discriminator" in union:
-        return {"type": "object", "nullable": True, "oneOf": [dict(r) for r in union["oneOf"]],
-                "discriminator": {"propertyName": union["discriminator"]["propertyName"],
-                                  "mapping": dict(union["discriminator"]["mapping"])}}
-    return {"type": "object", "nullable": True, "allOf": [{"$ref": ref}]}
+
+def null_schema() -> dict[str, Any]:
+    """The `Null` component: null, and nothing else, in OpenAPI 3.0.3's words (`nullable` adds
+    null to the `type` beside it, and the `enum` holds null alone: no string is taken)."""
+    return {"type": "string", "nullable": True, "enum": [None],
+            "description": "Null, and nothing else: the other branch of a nullable reference."}
+
+
+def or_null(ref: str) -> dict[str, Any]:
+    """The object `ref` names, or null: `oneOf` the reference and the `Null` component (a new
+    dict each time: a shared one would be written to YAML as an alias).
+
+    By the letter of OpenAPI 3.0.3, `nullable` reaches no further than the `type` beside it: a
+    reference (or `allOf`, `oneOf` one) with `nullable: true` beside it still refuses null, and a
+    strict validator (openapi-schema-validator) or a generator that reads the letter
+    (openapi-python-client) refuses the nulls the API sends. The null branch is a component, not
+    written in place: orval writes an inline `enum: [null]` branch as no type at all
+    (`HandRef |  | null`), and a component `Null` as `null`. It is `type: string`, not
+    `object`: openapi-generator's typescript-fetch writes a `Null` model of `type: object` that
+    imports a `NULL_SCHEMA_ERR` it never writes."""
+    return {"oneOf": [{"$ref": ref}, {"$ref": NULL}]}
 
 
 def tag(value: str, *values: str) -> fields.String:
@@ -100,10 +107,7 @@ class UnionConverter(OpenAPIConverter):
             refs = [{"$ref": ret.pop("$ref")}] if "$ref" in ret else ret.pop("allOf", None)
             if refs is not None:
                 assert len(refs) == 1 and isinstance(field, fields.Nested), field
-                nested = resolve_schema_instance(field.nested)  # type: ignore[arg-type]
-                union = (self.schema2jsonschema(nested)
-                         if isinstance(nested, Union) and not isinstance(nested, AnyOf) else None)
-                return or_null(refs[0]["$ref"], union)
+                return or_null(refs[0]["$ref"])
         return dict(super().field2nullable(field, ret))
 
     def field2default(self, field: fields.Field, **kwargs: Any) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
+from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 
 from events.catalog import PAYLOADS
@@ -72,25 +73,28 @@ def _schemas_in(node: Any) -> Any:
             yield from _schemas_in(value)
 
 
-def test_a_nullable_reference_is_written_as_generators_read_it():
-    """A nullable reference is `allOf` it beside `type: object` and `nullable: true`, and a
-    nullable union its members and discriminator beside them: no `enum: [null]` branch (orval
-    wrote it as no type: `HandRef |  | null`), and no `allOf` a discriminated union (read as a
-    subtype without its tag: openapi-typescript's `Omit<View, "game">`).
+def test_a_nullable_reference_is_oneOf_it_and_null():
+    """A nullable reference is `oneOf` the reference and `Null`, a component that is null and
+    nothing else by OpenAPI 3.0.3's letter: `nullable` adds null only to the `type` beside it, so
+    it is never beside an `allOf`, `oneOf`, `anyOf` or `$ref` (where a strict validator and
+    openapi-python-client refused the null), and the null branch is no `enum: [null]` written in
+    place (orval wrote that as no type: `HandRef |  | null`).
     tests/clients/test_generated_typescript.py compiles what the generators make of it."""
     spec = yaml.load(COMMITTED.read_text(), Loader=yaml.CSafeLoader)
-    schemas = spec["components"]["schemas"]
-    unions = {f"#/components/schemas/{n}" for n, s in schemas.items() if "discriminator" in s}
-    nullable = [s for s in _schemas_in(spec) if s.get("nullable") is True]
-    assert not [s for s in _schemas_in(spec) if s.get("enum") == [None]]
-    assert all("type" in s for s in nullable)
-    refs = [s for s in nullable if "allOf" in s]
-    written_out = [s for s in nullable if "oneOf" in s]
-    assert len(refs) > 30 and len(written_out) > 60
-    assert all(s["type"] == "object" and len(s["allOf"]) == 1 and s["allOf"][0]["$ref"] not in unions
-               for s in refs)
-    assert all(s["type"] == "object" and "discriminator" in s for s in written_out)
-    assert not [s for s in _schemas_in(spec) if any(r.get("$ref") in unions for r in s.get("allOf", []))]
+    null = spec["components"]["schemas"]["Null"]
+    check = OAS30Validator(null)
+    assert check.is_valid(None)
+    assert not [v for v in ("", "null", {}, [], 0, False) if check.is_valid(v)]
+    schemas = list(_schemas_in(spec))
+    nullable = [s for s in schemas if s.get("nullable") is True]
+    assert all("type" in s and not {"allOf", "oneOf", "anyOf", "$ref"} & set(s) for s in nullable)
+    assert [s for s in schemas if s.get("enum") == [None]] == [null]
+    null_ref = {"$ref": "#/components/schemas/Null"}
+    or_null = [s for s in schemas if null_ref in s.get("oneOf", [])]
+    assert len(or_null) > 90
+    assert all(len(s["oneOf"]) == 2 and "$ref" in s["oneOf"][0] and "discriminator" not in s
+               for s in or_null)
+    assert not [s for s in schemas if null_ref in s.get("anyOf", []) + s.get("allOf", [])]
 
 
 def test_a_table_streams_message_is_one_union_of_tables_and_their_events():

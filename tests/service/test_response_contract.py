@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.service.conftest import OPERATOR
+from tests.service.conftest import OPERATOR, bearer
 from tests.service.play import Session
 from tests.service.responses import CheckedClient, message_problems, problems
+from tests.service.test_authorization import settled_hand
 
 PLAYED = [("sette-e-mezzo", {}, 50, 3), ("siete-y-media", {}, 50, 3), ("casino-pirate", {}, None, 3),
           ("pirate-pairs", {}, 40, 3), ("cassino", {"variant": "draw"}, 30, 2)]
@@ -130,11 +131,46 @@ def test_a_table_is_checked_as_its_games(shown):
 
 def test_a_table_between_hands_has_null_where_the_spec_says_nullable(shown):
     """`hand`, `turn` and `view` are null on a table never dealt: OpenAPI 3.0.3 lets `nullable`
-    beside no `type` add nothing, so the spec had a strict validator refuse these nulls."""
+    add null to the `type` beside it alone (not to an `allOf` or `oneOf` beside it), so each is
+    `oneOf` its reference and `Null`."""
     table = {**shown["cassino"], "hand": None, "turn": None, "view": None, "you": None,
              "legal_actions": [], "status": "open"}
     assert _check(table) == []
     assert _check({**table, "view": {}}), "an empty object is not a null view"
+
+
+def test_the_nulls_the_api_sends_pass_the_strict_validator(client, new_player):
+    """The nulls in place of an object the API sends, each in a real response held to the
+    document as written (tests/service/responses.py, no reading of `nullable` wider than
+    OpenAPI 3.0.3's): an open table's `turn`, `hand` and `view`, a replay's state before the
+    engine's first event, a verification's check that names no event, a ledger check not yet run,
+    an open dispute's resolution. openapi-schema-validator's OAS30Validator refused each of them
+    when the spec wrote a nullable reference `allOf` it beside `nullable: true`."""
+    assert isinstance(client, CheckedClient)
+    before = CheckedClient.checked
+
+    def ok(r: Any, status: int = 200) -> Any:  # the checked client has held the body already
+        assert r.status_code == status, r.json
+        return r.json
+
+    table = ok(client.post("/v1/tables", json={"game": "cassino"}, headers=OPERATOR), 201)["id"]
+    shown = ok(client.get(f"/v1/tables/{table}", headers=OPERATOR))
+    assert (shown["turn"], shown["hand"], shown["view"]) == (None, None, None)
+
+    me, partner = new_player("A", deposit=100), new_player("B", deposit=100)
+    hand = settled_hand(client, me, partner)
+    auditor = bearer(ok(client.post("/v1/auditors", json={"name": "Eve"}, headers=OPERATOR),
+                        201)["token"])
+    steps = ok(client.get(f"/v1/hands/{hand}/replay", headers=auditor))["steps"]
+    assert steps[0]["type"] == "HandBegan" and steps[0]["state"] is None
+    checks = ok(client.get(f"/v1/hands/{hand}/verification", headers=auditor))["checks"]
+    assert [c for c in checks if c["event"] is None]
+    check = ok(client.post("/v1/audit/ledger-checks", headers=OPERATOR), 202)
+    assert check["result"] is None
+    ok(client.post("/v1/disputes", json={"hand_id": hand, "reason": "r"}, headers=me.auth), 201)
+    disputes = ok(client.get("/v1/disputes", headers=OPERATOR))["items"]
+    assert [d for d in disputes if d["resolution"] is None]
+    assert CheckedClient.checked - before >= 8
 
 
 def test_a_checked_client_fails_the_test_that_receives_a_drifting_body():

@@ -1528,22 +1528,6 @@ class InclusionProof(BaseModel):
     ] = None
 
 
-class IntegrityChainCheck(BaseModel):
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-    event: Annotated[
-        EventRef | None,
-        Field(
-            description='The event a failed check points at: its stream and version.',
-            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
-        ),
-    ]
-    evidence: ChainEvidence
-    name: Literal['integrity.chain']
-    passed: bool
-
-
 class Join(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -1679,22 +1663,6 @@ class Me(BaseModel):
             examples=[[]],
         ),
     ]
-
-
-class MoneyDoubleEntryCheck(BaseModel):
-    model_config = ConfigDict(
-        extra='ignore',
-    )
-    event: Annotated[
-        EventRef | None,
-        Field(
-            description='The event a failed check points at: its stream and version.',
-            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
-        ),
-    ]
-    evidence: DoubleEntryEvidence
-    name: Literal['money.double_entry']
-    passed: bool
 
 
 class NetDifference(BaseModel):
@@ -2090,8 +2058,8 @@ class PostingDifference(BaseModel):
         int,
         Field(description="The posting's place among the hand's postings, in order."),
     ]
-    recorded: Annotated[DisputePosting | None, Field(...)]
-    replayed: Annotated[DisputePosting | None, Field(...)]
+    recorded: DisputePosting | None
+    replayed: DisputePosting | None
 
 
 class Problem(BaseModel):
@@ -2636,7 +2604,7 @@ class SieteYMediaView(BaseModel):
         list[SevenHalfResult] | None, Field(description='Once the hand has ended.')
     ] = None
     stake: int
-    turn: Annotated[SevenHalfTurn | None, Field(...)]
+    turn: SevenHalfTurn | None
     volunteers: Annotated[
         list[int],
         Field(
@@ -3804,7 +3772,7 @@ class CasinoPirateView(BaseModel):
         list[SevenHalfResult] | None, Field(description='Once the hand has ended.')
     ] = None
     stake: int
-    turn: Annotated[SevenHalfTurn | None, Field(...)]
+    turn: SevenHalfTurn | None
     volunteers: Annotated[
         list[int],
         Field(
@@ -3818,7 +3786,7 @@ class CassinoTable(BaseModel):
         extra='ignore',
     )
     game: Literal['cassino']
-    hand: Annotated[HandRef | None, Field(...)]
+    hand: HandRef | None
     id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
     legal_actions: Annotated[
         list[Annotated[CaptureAction | BuildAction | ReserveAction | ExtendAction | TrailAction, Field(discriminator='type')]],
@@ -3989,8 +3957,8 @@ class EventDifference(BaseModel):
             description="The event's place among the hand's engine events, in order."
         ),
     ]
-    recorded: Annotated[ShownEvent | None, Field(...)]
-    replayed: Annotated[ShownEvent | None, Field(...)]
+    recorded: ShownEvent | None
+    replayed: ShownEvent | None
 
 
 class Evidence(BaseModel):
@@ -4759,6 +4727,22 @@ class HistoryPage(BaseModel):
     ]
 
 
+class IntegrityChainCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event: Annotated[
+        EventRef | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: ChainEvidence
+    name: Literal['integrity.chain']
+    passed: bool
+
+
 class Jobs(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -4828,6 +4812,22 @@ class LedgerCheckResult(BaseModel):
     total: Annotated[int, Field(description='The sum of every balance: 0.')]
 
 
+class MoneyDoubleEntryCheck(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    event: Annotated[
+        EventRef | None,
+        Field(
+            description='The event a failed check points at: its stream and version.',
+            examples=[{'stream': 'table-tb_0123456789abcdef', 'version': 12}],
+        ),
+    ]
+    evidence: DoubleEntryEvidence
+    name: Literal['money.double_entry']
+    passed: bool
+
+
 class MoneyNoNegativeCheck(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -4874,7 +4874,7 @@ class PiratePairsTable(BaseModel):
         extra='ignore',
     )
     game: Literal['pirate-pairs']
-    hand: Annotated[HandRef | None, Field(...)]
+    hand: HandRef | None
     id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
     legal_actions: Annotated[
         list[Annotated[ChooseAction | AttackAction | ChallengeAction | AccuseAction | DrawAction, Field(discriminator='type')]],
@@ -4951,7 +4951,7 @@ class Readjudication(BaseModel):
             examples=['bet_out_of_range'],
         ),
     ]
-    refused_command: Annotated[RefusedCommand | None, Field(...)]
+    refused_command: RefusedCommand | None
     rules_version: int
 
 
@@ -5014,7 +5014,7 @@ class SetteEMezzoView(BaseModel):
         list[SevenHalfResult] | None, Field(description='Once the hand has ended.')
     ] = None
     stake: int
-    turn: Annotated[SevenHalfTurn | None, Field(...)]
+    turn: SevenHalfTurn | None
     volunteers: Annotated[
         list[int],
         Field(
@@ -5028,7 +5028,7 @@ class SieteYMediaTable(BaseModel):
         extra='ignore',
     )
     game: Literal['siete-y-media']
-    hand: Annotated[HandRef | None, Field(...)]
+    hand: HandRef | None
     id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
     legal_actions: Annotated[
         list[Annotated[BetOffer | HitAction | StandOffer | AnnounceOffer | SitOutAction | SplitAction, Field(discriminator='type')]],
@@ -5265,7 +5265,7 @@ class CasinoPirateTable(BaseModel):
         extra='ignore',
     )
     game: Literal['casino-pirate']
-    hand: Annotated[HandRef | None, Field(...)]
+    hand: HandRef | None
     id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
     legal_actions: Annotated[
         list[Annotated[BetOffer | HitAction | StandOffer | HideAction | DeclareOffer | CallAction | RevealOffer | ConcedeAction | VolunteerAction, Field(discriminator='type')]],
@@ -5399,8 +5399,7 @@ class Hand(BaseModel):
     outcome: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
         Field(
-            description='The final state of the hand as you may see it, once settled.',
-            discriminator='game',
+            description='The final state of the hand as you may see it, once settled.'
         ),
     ]
     postings: Annotated[
@@ -5461,10 +5460,7 @@ class ReplayStepAuditorRegistered(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5483,10 +5479,7 @@ class ReplayStepDeadlineSet(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5505,10 +5498,7 @@ class ReplayStepDisputeEvidenceAttached(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5529,10 +5519,7 @@ class ReplayStepDisputeOpened(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5551,10 +5538,7 @@ class ReplayStepDisputeReadjudicated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5575,10 +5559,7 @@ class ReplayStepDisputeRejected(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5597,10 +5578,7 @@ class ReplayStepDisputeResolved(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5619,10 +5597,7 @@ class ReplayStepGameBetPlaced(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5641,10 +5616,7 @@ class ReplayStepGameBuildExtended(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5663,10 +5635,7 @@ class ReplayStepGameBuildMade(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5685,10 +5654,7 @@ class ReplayStepGameBuildReserved(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5707,10 +5673,7 @@ class ReplayStepGameCallDecided(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5729,10 +5692,7 @@ class ReplayStepGameCardDealt(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5751,10 +5711,7 @@ class ReplayStepGameCardDrawn(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5773,10 +5730,7 @@ class ReplayStepGameCardTrailed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5795,10 +5749,7 @@ class ReplayStepGameCardTurnedUp(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5817,10 +5768,7 @@ class ReplayStepGameCardsCaptured(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5839,10 +5787,7 @@ class ReplayStepGameCardsDealt(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5861,10 +5806,7 @@ class ReplayStepGameCardsShown(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5883,10 +5825,7 @@ class ReplayStepGameDealerCardsDrawn(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5905,10 +5844,7 @@ class ReplayStepGameDealerChosen(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5927,10 +5863,7 @@ class ReplayStepGameDiscardsReshuffled(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5951,10 +5884,7 @@ class ReplayStepGameGameWon(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5973,10 +5903,7 @@ class ReplayStepGameHandEnded(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -5995,10 +5922,7 @@ class ReplayStepGameHandOpened(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6017,10 +5941,7 @@ class ReplayStepGameHandSplit(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6039,10 +5960,7 @@ class ReplayStepGameHandStarted(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6061,10 +5979,7 @@ class ReplayStepGameLeftoversTaken(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6083,10 +5998,7 @@ class ReplayStepGameOpeningCardChosen(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6105,10 +6017,7 @@ class ReplayStepGameOpeningCardsRevealed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6129,10 +6038,7 @@ class ReplayStepGamePlayerAccused(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6151,10 +6057,7 @@ class ReplayStepGamePlayerAttacked(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6173,10 +6076,7 @@ class ReplayStepGamePlayerCalled(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6195,10 +6095,7 @@ class ReplayStepGamePlayerChallenged(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6217,10 +6114,7 @@ class ReplayStepGamePlayerEliminated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6239,10 +6133,7 @@ class ReplayStepGameRoundScored(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6261,10 +6152,7 @@ class ReplayStepGameRoundStarted(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6283,10 +6171,7 @@ class ReplayStepGameSatOut(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6305,10 +6190,7 @@ class ReplayStepGameShortfallRecorded(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6327,10 +6209,7 @@ class ReplayStepGameSkeletonDeclared(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6349,10 +6228,7 @@ class ReplayStepGameStakeAnnounced(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6371,10 +6247,7 @@ class ReplayStepGameStakeLost(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6393,10 +6266,7 @@ class ReplayStepGameStakesPaid(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6415,10 +6285,7 @@ class ReplayStepGameStood(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6437,10 +6304,7 @@ class ReplayStepGameTableDealt(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6459,10 +6323,7 @@ class ReplayStepGameTurnPassed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6481,10 +6342,7 @@ class ReplayStepGameVolunteered(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6503,10 +6361,7 @@ class ReplayStepHandBegan(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6525,10 +6380,7 @@ class ReplayStepHandSettled(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6547,10 +6399,7 @@ class ReplayStepOperatorKeyChanged(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6572,10 +6421,7 @@ class ReplayStepOperatorKeyCreated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6596,10 +6442,7 @@ class ReplayStepPlayerErased(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6618,10 +6461,7 @@ class ReplayStepPlayerLeft(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6640,10 +6480,7 @@ class ReplayStepPlayerRegistered(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6662,10 +6499,7 @@ class ReplayStepPlayerSeated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6684,10 +6518,7 @@ class ReplayStepSeedRevealed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6706,10 +6537,7 @@ class ReplayStepSettlementClaimed(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6728,10 +6556,7 @@ class ReplayStepTableCreated(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6750,10 +6575,7 @@ class ReplayStepTableEnded(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6772,10 +6594,7 @@ class ReplayStepTokenChanged(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6796,10 +6615,7 @@ class ReplayStepTreasurePosted(BaseModel):
     recorded_at: str
     state: Annotated[
         SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
-        Field(
-            description='The hand after this event, as you may see it.',
-            discriminator='game',
-        ),
+        Field(description='The hand after this event, as you may see it.'),
     ]
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
@@ -6812,7 +6628,7 @@ class SetteEMezzoTable(BaseModel):
         extra='ignore',
     )
     game: Literal['sette-e-mezzo']
-    hand: Annotated[HandRef | None, Field(...)]
+    hand: HandRef | None
     id: Annotated[str, Field(examples=['tb_5c1e0a9b3d2f4e61'])]
     legal_actions: Annotated[
         list[Annotated[BetOffer | HitAction | StandOffer, Field(discriminator='type')]],

@@ -1600,7 +1600,7 @@ export interface components {
              * @enum {string}
              */
             game: "casino-pirate";
-            hand: components["schemas"]["HandRef"] | null;
+            hand: components["schemas"]["HandRef"] | components["schemas"]["Null"];
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -1618,7 +1618,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["CasinoPirateTurn"] | null;
+            turn: components["schemas"]["CasinoPirateTurn"] | components["schemas"]["Null"];
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -1627,7 +1627,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["CasinoPirateView"] | null;
+            view: components["schemas"]["CasinoPirateView"] | components["schemas"]["Null"];
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -1669,7 +1669,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | null;
+            turn: components["schemas"]["SevenHalfTurn"] | components["schemas"]["Null"];
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -1734,7 +1734,7 @@ export interface components {
              * @enum {string}
              */
             game: "cassino";
-            hand: components["schemas"]["HandRef"] | null;
+            hand: components["schemas"]["HandRef"] | components["schemas"]["Null"];
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -1752,7 +1752,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["CassinoTurn"] | null;
+            turn: components["schemas"]["CassinoTurn"] | components["schemas"]["Null"];
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -1761,7 +1761,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["CassinoView"] | null;
+            view: components["schemas"]["CassinoView"] | components["schemas"]["Null"];
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -1959,7 +1959,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["CommitmentEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1976,7 +1976,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["DealtEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1993,7 +1993,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["OrderEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2050,7 +2050,7 @@ export interface components {
             readjudications: components["schemas"]["ReadjudicationListed"][];
             reason: string;
             /** @description The decision that closed it (resolved or rejected), null while open. */
-            resolution: components["schemas"]["ResolutionShown"] | null;
+            resolution: components["schemas"]["ResolutionShown"] | components["schemas"]["Null"];
             /** @enum {string} */
             status: "open" | "resolved" | "rejected";
             table_id: string;
@@ -2158,8 +2158,8 @@ export interface components {
         EventDifference: {
             /** @description The event's place among the hand's engine events, in order. */
             index: number;
-            recorded: components["schemas"]["ShownEvent"] | null;
-            replayed: components["schemas"]["ShownEvent"] | null;
+            recorded: components["schemas"]["ShownEvent"] | components["schemas"]["Null"];
+            replayed: components["schemas"]["ShownEvent"] | components["schemas"]["Null"];
         };
         EventPage: {
             items: components["schemas"]["TableEvent"][];
@@ -3303,7 +3303,7 @@ export interface components {
             /** Format: date-time */
             opened_at: string;
             /** @description The final state of the hand as you may see it, once settled. */
-            outcome: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            outcome: components["schemas"]["View"] | components["schemas"]["Null"];
             /** @description The treasure the settlement moved, once settled. */
             postings: components["schemas"]["HandPosting"][] | null;
             /**
@@ -3512,7 +3512,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["ChainEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3606,7 +3606,7 @@ export interface components {
             /** @example b7f1c0de-0000-4000-8000-000000000000 */
             id: string;
             /** @description Null until the check has finished. */
-            result?: components["schemas"]["LedgerCheckResult"] | null;
+            result?: components["schemas"]["LedgerCheckResult"] | components["schemas"]["Null"];
             /** @example finished */
             status: string;
         };
@@ -3665,7 +3665,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["DoubleEntryEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3682,7 +3682,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["NoNegativeEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3699,7 +3699,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["SettlementEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3724,6 +3724,11 @@ export interface components {
             reason?: string;
             summary?: string;
         };
+        /**
+         * @description Null, and nothing else: the other branch of a nullable reference.
+         * @enum {string|null}
+         */
+        Null: null;
         OpeningCardChosenData: {
             card?: string;
             seat: number;
@@ -3827,7 +3832,7 @@ export interface components {
              * @enum {string}
              */
             game: "pirate-pairs";
-            hand: components["schemas"]["HandRef"] | null;
+            hand: components["schemas"]["HandRef"] | components["schemas"]["Null"];
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -3845,7 +3850,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["PiratePairsTurn"] | null;
+            turn: components["schemas"]["PiratePairsTurn"] | components["schemas"]["Null"];
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -3854,7 +3859,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["PiratePairsView"] | null;
+            view: components["schemas"]["PiratePairsView"] | components["schemas"]["Null"];
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -4025,8 +4030,8 @@ export interface components {
         PostingDifference: {
             /** @description The posting's place among the hand's postings, in order. */
             index: number;
-            recorded: components["schemas"]["DisputePosting"] | null;
-            replayed: components["schemas"]["DisputePosting"] | null;
+            recorded: components["schemas"]["DisputePosting"] | components["schemas"]["Null"];
+            replayed: components["schemas"]["DisputePosting"] | components["schemas"]["Null"];
         };
         Problem: {
             /** @description 406: what the endpoint answers in */
@@ -4104,7 +4109,7 @@ export interface components {
              * @example bet_out_of_range
              */
             refused: string | null;
-            refused_command: components["schemas"]["RefusedCommand"] | null;
+            refused_command: components["schemas"]["RefusedCommand"] | components["schemas"]["Null"];
             rules_version: number;
         };
         ReadjudicationListed: {
@@ -4162,7 +4167,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4185,7 +4190,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4208,7 +4213,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4231,7 +4236,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4254,7 +4259,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4277,7 +4282,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4300,7 +4305,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4323,7 +4328,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4346,7 +4351,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4369,7 +4374,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4392,7 +4397,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4415,7 +4420,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4438,7 +4443,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4461,7 +4466,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4484,7 +4489,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4507,7 +4512,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4530,7 +4535,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4553,7 +4558,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4576,7 +4581,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4599,7 +4604,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4622,7 +4627,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4645,7 +4650,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4668,7 +4673,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4691,7 +4696,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4714,7 +4719,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4737,7 +4742,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4760,7 +4765,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4783,7 +4788,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4806,7 +4811,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4829,7 +4834,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4852,7 +4857,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4875,7 +4880,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4898,7 +4903,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4921,7 +4926,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4944,7 +4949,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4967,7 +4972,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -4990,7 +4995,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5013,7 +5018,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5036,7 +5041,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5059,7 +5064,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5082,7 +5087,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5105,7 +5110,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5128,7 +5133,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5151,7 +5156,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5174,7 +5179,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5197,7 +5202,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5220,7 +5225,7 @@ export interface components {
             kind: "game";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5243,7 +5248,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5266,7 +5271,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5289,7 +5294,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5312,7 +5317,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5335,7 +5340,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5358,7 +5363,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5381,7 +5386,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5404,7 +5409,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5427,7 +5432,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5450,7 +5455,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5473,7 +5478,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5496,7 +5501,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5519,7 +5524,7 @@ export interface components {
             kind: "table";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5542,7 +5547,7 @@ export interface components {
             kind: "ledger";
             recorded_at: string;
             /** @description The hand after this event, as you may see it. */
-            state: (components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"]) | null;
+            state: components["schemas"]["View"] | components["schemas"]["Null"];
             step: number;
             /** @description Caused by a timeout. */
             timeout: boolean;
@@ -5638,7 +5643,7 @@ export interface components {
              *       "version": 12
              *     }
              */
-            event: components["schemas"]["EventRef"] | null;
+            event: components["schemas"]["EventRef"] | components["schemas"]["Null"];
             evidence: components["schemas"]["RulesEvidence"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -5700,7 +5705,7 @@ export interface components {
              * @enum {string}
              */
             game: "sette-e-mezzo";
-            hand: components["schemas"]["HandRef"] | null;
+            hand: components["schemas"]["HandRef"] | components["schemas"]["Null"];
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -5718,7 +5723,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["SetteEMezzoTurn"] | null;
+            turn: components["schemas"]["SetteEMezzoTurn"] | components["schemas"]["Null"];
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -5727,7 +5732,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["SetteEMezzoView"] | null;
+            view: components["schemas"]["SetteEMezzoView"] | components["schemas"]["Null"];
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -5769,7 +5774,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | null;
+            turn: components["schemas"]["SevenHalfTurn"] | components["schemas"]["Null"];
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -5926,7 +5931,7 @@ export interface components {
              * @enum {string}
              */
             game: "siete-y-media";
-            hand: components["schemas"]["HandRef"] | null;
+            hand: components["schemas"]["HandRef"] | components["schemas"]["Null"];
             /** @example tb_5c1e0a9b3d2f4e61 */
             id: string;
             /** @description The actions open to you now: send one back (its ranges chosen). */
@@ -5944,7 +5949,7 @@ export interface components {
              */
             status: "open" | "playing" | "settling" | "over";
             /** @description Whose move it is while a hand is in play; else null. */
-            turn: components["schemas"]["SieteYMediaTurn"] | null;
+            turn: components["schemas"]["SieteYMediaTurn"] | components["schemas"]["Null"];
             /**
              * @description The listed variant (GET /v1/games) the table's options make it, or null when they make none (the game has no variants, or a Siete y media table without the 7½-takes-the-bank rule).
              * @example banker:lot
@@ -5953,7 +5958,7 @@ export interface components {
             /** @description Also the ETag; send it as If-Match. */
             version: number;
             /** @description The hand in play (or the last one) as you may see it. */
-            view: components["schemas"]["SieteYMediaView"] | null;
+            view: components["schemas"]["SieteYMediaView"] | components["schemas"]["Null"];
             /** @description Your seat, if any. */
             you: number | null;
         };
@@ -5995,7 +6000,7 @@ export interface components {
             /** @description Once the hand has ended. */
             results?: components["schemas"]["SevenHalfResult"][];
             stake: number;
-            turn: components["schemas"]["SevenHalfTurn"] | null;
+            turn: components["schemas"]["SevenHalfTurn"] | components["schemas"]["Null"];
             /** @description Casino pirate: the seat that volunteered to be the next meneur (one at most). */
             volunteers: number[];
         };
@@ -7287,6 +7292,8 @@ export interface components {
             /** @example tb_5c1e0a9b3d2f4e61 */
             table_id: string;
         };
+        /** @description The hand in play (or the last one) as you may see it: its game's view. */
+        View: components["schemas"]["SetteEMezzoView"] | components["schemas"]["SieteYMediaView"] | components["schemas"]["CasinoPirateView"] | components["schemas"]["PiratePairsView"] | components["schemas"]["CassinoView"];
         Viewer: {
             /** @enum {string} */
             kind: "seat" | "spectator" | "auditor";
