@@ -832,3 +832,61 @@ def test_operator_keys_are_made_listed_rotated_and_revoked(banco, operator):
     operator.revoke_key(issued.key.id)  # revoked already: nothing changes
     with Banco(url, rotated.secret) as new, pytest.raises(errors.Unauthorized):
         new.player(someone)
+
+
+def test_an_id_is_sent_as_one_segment_of_the_path_and_reaches_no_other_endpoint(banco, operator):
+    """An id from a caller's input goes into the path percent-encoded, as one segment (`/`, `?`,
+    `#`, `%` and a segment of dots included): `leave(table, "../../../players/<id>/token")` was
+    DELETE /v1/players/<id>/token with the operator's key, which revoked that player's token,
+    and `table("../../v1/me")` read /v1/me. Now each is a 404 from the endpoint named, for the
+    sync and the async client; an empty id, which would name another endpoint, is a ValueError."""
+    url, key = banco
+    (victim, token), = players(operator, 1)
+    table = operator.create_table("cassino")
+    evil = f"../../../players/{victim}/token"
+    with pytest.raises(errors.NotFound):
+        operator.leave(table, evil)
+    for bad in ("../../v1/me", "..", ".", "tb_x?limit=1", "tb_x#y", "%2E%2E", "tb x"):
+        with pytest.raises(errors.NotFound):
+            operator.table(bad)
+        with pytest.raises(errors.NotFound):
+            operator.player(bad)
+    with pytest.raises(ValueError, match="never empty"):
+        operator.table("")
+
+    async def leave() -> None:
+        async with AsyncBanco(url, key) as client:
+            with pytest.raises(errors.NotFound):
+                await client.leave(table, evil)
+            with pytest.raises(errors.NotFound):
+                await client.table("../../v1/me")
+
+    asyncio.run(leave())
+    with Banco(url, token) as client:
+        assert client.me().id == victim  # its token still works
+
+
+def test_the_sdks_bot_refuses_a_malformed_id_or_hands_below_one(banco, operator):
+    """`python -m banco_sdk.bot --table ../../v1/me` printed a traceback (it read /v1/me as a
+    table), and `--hands -1` took a seat, brought its buy-in and stopped at once ("done: 0
+    hand(s)"). Both are refused before anything is asked of Banco, exit 2: the id in one line,
+    as `banco bot` says it; `--hands` below 1 as a usage error, as `banco-bot` does."""
+    url, _ = banco
+    (pid, token), = players(operator, 1)
+    table = operator.create_table("cassino").id
+    sdk = [sys.executable, "-m", "banco_sdk.bot", "--url", url, "--token", token]
+    runs = [([*sdk, "--game", "cassino", "--table", "../../v1/me"], "--table: '../../v1/me' is not an id"),
+            ([*sdk, "--game", "../games", "--table", table], "--game: '../games' is not an id"),
+            *[([*sdk, "--game", "cassino", "--table", table, "--hands", n], "argument --hands")
+              for n in ("-1", "0")]]
+    with ThreadPoolExecutor(len(runs)) as pool:
+        done = list(pool.map(lambda r: subprocess.run(r[0], capture_output=True, text=True,
+                                                      timeout=60, cwd=ROOT), runs))
+    for (_, said), ran in zip(runs, done, strict=True):
+        assert ran.returncode == 2, (said, ran.stdout, ran.stderr)
+        assert said in ran.stderr and "Traceback" not in ran.stderr and ran.stdout == "", ran.stderr
+    for ran in done[:2]:
+        assert len(ran.stderr.splitlines()) == 1, ran.stderr
+    assert operator.table(table).seats == []
+    assert operator.balance(pid).balance == DEPOSIT
+
