@@ -890,3 +890,94 @@ def test_the_sdks_bot_refuses_a_malformed_id_or_hands_below_one(banco, operator)
     assert operator.table(table).seats == []
     assert operator.balance(pid).balance == DEPOSIT
 
+
+class _Unavailable(http.server.BaseHTTPRequestHandler):
+    """A server whose first answer is a 503 (`Retry-After: 0`) and every next a 404: it keeps
+    each request's method, path and Idempotency-Key in the class's `seen`."""
+
+    seen: list[tuple[str, str, str | None]]
+
+    def answer(self) -> None:
+        self.seen.append((self.command, self.path, self.headers.get("Idempotency-Key")))
+        status = 503 if len(self.seen) == 1 else 404
+        body = b'{"status": %d, "code": "x", "detail": "y"}' % status
+        self.send_response(status)
+        self.send_header("Content-Type", "application/problem+json")
+        self.send_header("Content-Length", str(len(body)))
+        if status == 503:
+            self.send_header("Retry-After", "0")
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_DELETE = do_POST = do_GET = answer
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def test_a_delete_carries_an_idempotency_key_the_same_on_its_retry():
+    """Every POST and DELETE accepts an Idempotency-Key (README): `leave` and `revoke_key` sent
+    none, yet were retried after a 503, so a leave that had committed came back 404 `not_seated`.
+    Now each try of a DELETE carries one key, drawn or given (`idempotency_key=`), in the sync
+    and the async client; a GET carries none."""
+    _Unavailable.seen = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Unavailable)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        calls: list[Any] = [lambda c: c.leave("tb_1", "pl_1"),
+                            lambda c: c.leave("tb_1", "pl_1", idempotency_key="mine-1"),
+                            lambda c: c.revoke_key("key_1"), lambda c: c.table("tb_1")]
+        keys: list[list[str | None]] = []
+        for call in calls:
+            _Unavailable.seen = []
+            with Banco(url, "k") as client, pytest.raises(errors.NotFound):
+                call(client)
+            keys.append([k for _, _, k in _Unavailable.seen])
+
+        async def leave() -> None:
+            async with AsyncBanco(url, "k") as client:
+                with pytest.raises(errors.NotFound):
+                    await client.leave("tb_1", "pl_1")
+
+        _Unavailable.seen = []
+        asyncio.run(leave())
+        keys.append([k for _, _, k in _Unavailable.seen])
+    finally:
+        server.shutdown()
+        server.server_close()
+    drawn, given, revoked, read, in_async = keys
+    for tries in (drawn, revoked, in_async):
+        assert len(tries) == 2 and tries[0] and tries[0] == tries[1], keys
+    assert given == ["mine-1", "mine-1"] and read == [None, None], keys
+    assert len({drawn[0], revoked[0], in_async[0]}) == 3, keys
+
+
+def test_a_leave_whose_answer_was_lost_is_retried_with_its_key_and_answered_as_before(
+        banco, operator, proxy):
+    """The proxy lets a player's leave through and drops its answer: the SDK sends it again with
+    the same Idempotency-Key and gets the first answer back (200, the seat cashed out), where a
+    retry without one is 404 `not_seated`; the async client alike."""
+    (pid, token), = players(operator, 1)
+    for leaving in ("sync", "async"):
+        table = operator.create_table("cassino")
+        with Banco(banco[0], token) as client:
+            client.join(table, buy_in=20)
+
+        if leaving == "sync":
+            with Banco(proxy.url, token, retries=Retries(backoff=0.05)) as client:
+                proxy.drop_next_answer = True
+                left = client.leave(table, pid)
+        else:
+            async def leave(table_id: str) -> models.Left:
+                async with AsyncBanco(proxy.url, token, retries=Retries(backoff=0.05)) as client:
+                    proxy.drop_next_answer = True
+                    return await client.leave(table_id, pid)
+
+            left = asyncio.run(leave(table.id))
+        assert proxy.dropped == (1 if leaving == "sync" else 2)
+        assert (left.player_id, left.cash_out) == (pid, 20) and operator.table(table).seats == []
+    assert operator.balance(pid).balance == DEPOSIT
+    with Banco(banco[0], token) as client, pytest.raises(errors.NotFound) as refused:
+        client.leave(table, pid)  # no key: another request, and the seat is gone
+    assert refused.value.code == "not_seated"

@@ -156,8 +156,9 @@ def if_match(table: Versioned) -> str:
 
 @dataclass(frozen=True)
 class Call(Generic[T]):
-    """One request and how to read its answer. A POST is a write: it carries an
-    `Idempotency-Key`, the same on every retry of it."""
+    """One request and how to read its answer. A POST or a DELETE is a write: it carries an
+    `Idempotency-Key`, the same on every retry of it (a DELETE retried without one would be
+    answered as a second request: a seat left already is 404 `not_seated`)."""
 
     method: str
     path: str
@@ -169,7 +170,7 @@ class Call(Generic[T]):
 
     @property
     def write(self) -> bool:
-        return self.method == "POST"
+        return self.method in ("POST", "DELETE")
 
     def request_headers(self) -> dict[str, str]:
         """The headers of every try: a write's key is drawn once, here, when none was given."""
@@ -188,9 +189,9 @@ class Call(Generic[T]):
 
     def retry_on(self, error: httpx.TransportError) -> bool:
         """Whether a lost connection may be tried again: a read or a keyed write always (the key
-        makes a write that did commit answer as before and change nothing); a DELETE only when it
-        never reached the server."""
-        return self.method in ("GET", "POST") or isinstance(error, httpx.ConnectError)
+        makes a write that did commit answer as before and change nothing); any other request
+        only when it never reached the server."""
+        return self.method == "GET" or self.write or isinstance(error, httpx.ConnectError)
 
 
 def model(cls: type[BaseModel]) -> Callable[[httpx.Response], Any]:
@@ -350,9 +351,8 @@ def rotate_key(key_id: str, key: str | None) -> Call[models.KeyIssued]:
     return Call("POST", f"/v1/keys/{segment(key_id)}/rotation", model(models.KeyIssued), idempotency_key=key)
 
 
-def revoke_key(key_id: str) -> Call[None]:
-    # Revoking a key revoked already changes nothing: a DELETE tried again is harmless.
-    return Call("DELETE", f"/v1/keys/{segment(key_id)}", lambda response: None)
+def revoke_key(key_id: str, key: str | None) -> Call[None]:
+    return Call("DELETE", f"/v1/keys/{segment(key_id)}", lambda response: None, idempotency_key=key)
 
 
 def create_player(name: str, key: str | None) -> Call[models.PlayerCreated]:
@@ -416,8 +416,9 @@ def join(ref: TableRef, buy_in: int | None, age: int | None, seed: str | None,
                 idempotency_key=key)
 
 
-def leave(ref: TableRef, player_id: str) -> Call[models.Left]:
-    return Call("DELETE", f"/v1/tables/{table_id(ref)}/seats/{segment(player_id)}", model(models.Left))
+def leave(ref: TableRef, player_id: str, key: str | None) -> Call[models.Left]:
+    return Call("DELETE", f"/v1/tables/{table_id(ref)}/seats/{segment(player_id)}", model(models.Left),
+                idempotency_key=key)
 
 
 def deal(ref: TableRef, key: str | None) -> Call[GameTable]:
