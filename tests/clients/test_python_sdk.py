@@ -27,7 +27,7 @@ import banco_sdk
 import httpx
 import pytest
 import yaml
-from banco_sdk import AsyncBanco, Banco, Retries, errors, models
+from banco_sdk import AsyncBanco, Banco, Retries, as_action, errors, models
 from banco_sdk._core import retry_after
 from banco_sdk.bot import Bot, choose
 
@@ -232,6 +232,53 @@ def test_the_readmes_bot_joined_after_a_settled_hand_plays_the_next(banco, opera
     events = [e for e in operator.table_events(table) if e.hand == hand.id]
     assert 2 in [e.data.seat for e in events if isinstance(e, models.TableEventGameBetPlaced)], events
     assert not [e for e in events if e.kind == "game" and getattr(e.data, "timeout", None) is True]
+
+
+def hits(table: Any) -> dict[str, Any] | None:
+    """A strategy that draws whenever it may (in Sette e mezzo, until it busts or has 7½)."""
+    hit = [o for o in table.legal_actions or [] if o.type == "hit"] if table.status == "playing" else []
+    return as_action(hit[0]) if hit else choose(table)
+
+
+@pytest.mark.parametrize("banker", ["readme", "bot"])
+def test_a_banker_whose_players_all_bust_stops_once_the_hand_is_settled(banco, operator, proxy,
+                                                                        tmp_path, banker: str):
+    """The banker of Sette e mezzo never acts in a hand whose players all bust: its stream of
+    turns shows it the table open before the deal and again once the hand is settled, never in
+    play. The README's bot took only a hand it saw in play for its own, and waited on forever;
+    now it stops once the hand dealt after it came is settled, as the SDK's bot does. Hands
+    are played (the other seat drawing until it busts) until one where the banker had no turn."""
+    url = banco[0]
+    script = readmes_bot(tmp_path)
+    for _ in range(8):
+        (_, mine), (_, theirs) = players(operator, 2)
+        table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+        with Banco(url, mine) as client:
+            client.join(table, buy_in=20)  # seat 0, the banker
+        command = ([sys.executable, str(script), proxy.url, mine, table.id] if banker == "readme"
+                   else [sys.executable, "-m", "banco_sdk.bot", "--url", proxy.url, "--token", mine,
+                         "--game", "sette-e-mezzo", "--table", table.id, "--no-deal"])
+        proxy.answered = bytearray()
+        bot = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            # Its stream has shown it the table open, before the other seat deals.
+            until(lambda bot=bot: b"event: table" in (proxy.answered or b"") or bot.poll() is not None)
+            assert bot.poll() is None, bot.communicate()[0]
+            with Banco(url, theirs) as client:
+                Bot(client, table.id, buy_in=20, players=2, strategy=hits).run()
+            hand = operator.table(table).hand
+            assert hand is not None and operator.wait_settled(hand.id).number == 1
+            out, _ = bot.communicate(timeout=20)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+                bot.communicate()
+        assert bot.returncode == 0, out
+        turns = [e.data.seat for e in operator.table_events(table)
+                 if isinstance(e, models.TableEventDeadlineSet)]
+        if 0 not in turns:  # a hand the banker had no move in
+            return
+    pytest.fail("the banker had a turn in every hand")
 
 
 def test_the_async_client_plays_a_hand(banco, operator):
