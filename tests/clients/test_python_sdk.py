@@ -11,6 +11,8 @@ import http.server
 import importlib.util
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 import threading
@@ -1028,3 +1030,51 @@ def test_a_leave_whose_answer_was_lost_is_retried_with_its_key_and_answered_as_b
     with Banco(banco[0], token) as client, pytest.raises(errors.NotFound) as refused:
         client.leave(table, pid)  # no key: another request, and the seat is gone
     assert refused.value.code == "not_seated"
+
+
+APP = """from banco_sdk import AsyncBanco, Banco, errors
+
+
+def me(url: str, token: str) -> str:
+    with Banco(url, token) as banco:
+        try:
+            return banco.me().id
+        except errors.NotFound as e:
+            return e.detail or ""
+
+
+async def tables(url: str, token: str) -> list[str]:
+    async with AsyncBanco(url, token) as banco:
+        return [t.id async for t in banco.tables()]
+"""
+
+
+def test_the_sdk_installed_as_its_readme_says_is_found_by_mypy_strict(tmp_path):
+    """`pip install -e clients/python`, as the SDK's README said, installs setuptools' import hook,
+    which mypy does not follow: `mypy --strict` on code using the SDK said it could not find
+    `banco_sdk`. Each install command the README now shows (from Banco's clone) is run in one fresh
+    virtualenv, and mypy --strict then checks a program using the client; the top README shows
+    the same commands."""
+    text = (SDK / "README.md").read_text()
+    shown = [line.split("#", 1)[0].strip() for block in text.split("## A bot in", 1)[0].split("```sh\n")[1:]
+             for line in block.split("```", 1)[0].splitlines() if line.startswith("pip install")]
+    assert shown
+    clone = tmp_path / "clone"
+    shutil.copytree(SDK, clone / "clients" / "python",
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    (tmp_path / "app.py").write_text(APP)
+    for command in shown:
+        args = shlex.split(command)
+        installed = subprocess.run([str(venv / "bin" / "python"), "-m", *args, "--quiet"], cwd=clone,
+                                   capture_output=True, text=True, timeout=300)
+        assert installed.returncode == 0, installed.stdout + installed.stderr
+        checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                                  "--python-executable", str(venv / "bin" / "python"), "app.py"],
+                                 cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert checked.returncode == 0, (command, checked.stdout + checked.stderr)
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "uninstall", "--yes", "--quiet",
+                        "banco-client"], check=True, timeout=120)
+    top = " ".join((ROOT / "README.md").read_text().split("### Python\n", 1)[1].split("```", 1)[0].split())
+    assert all(f"`{command}`" in top for command in shown), (shown, top)
