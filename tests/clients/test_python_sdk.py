@@ -11,6 +11,8 @@ import http.server
 import importlib.util
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 import threading
@@ -27,7 +29,7 @@ import banco_sdk
 import httpx
 import pytest
 import yaml
-from banco_sdk import AsyncBanco, Banco, Retries, errors, models
+from banco_sdk import AsyncBanco, Banco, Retries, as_action, errors, models
 from banco_sdk._core import retry_after
 from banco_sdk.bot import Bot, choose
 
@@ -232,6 +234,53 @@ def test_the_readmes_bot_joined_after_a_settled_hand_plays_the_next(banco, opera
     events = [e for e in operator.table_events(table) if e.hand == hand.id]
     assert 2 in [e.data.seat for e in events if isinstance(e, models.TableEventGameBetPlaced)], events
     assert not [e for e in events if e.kind == "game" and getattr(e.data, "timeout", None) is True]
+
+
+def hits(table: Any) -> dict[str, Any] | None:
+    """A strategy that draws whenever it may (in Sette e mezzo, until it busts or has 7½)."""
+    hit = [o for o in table.legal_actions or [] if o.type == "hit"] if table.status == "playing" else []
+    return as_action(hit[0]) if hit else choose(table)
+
+
+@pytest.mark.parametrize("banker", ["readme", "bot"])
+def test_a_banker_whose_players_all_bust_stops_once_the_hand_is_settled(banco, operator, proxy,
+                                                                        tmp_path, banker: str):
+    """The banker of Sette e mezzo never acts in a hand whose players all bust: its stream of
+    turns shows it the table open before the deal and again once the hand is settled, never in
+    play. The README's bot took only a hand it saw in play for its own, and waited on forever;
+    now it stops once the hand dealt after it came is settled, as the SDK's bot does. Hands
+    are played (the other seat drawing until it busts) until one where the banker had no turn."""
+    url = banco[0]
+    script = readmes_bot(tmp_path)
+    for _ in range(8):
+        (_, mine), (_, theirs) = players(operator, 2)
+        table = operator.create_table("sette-e-mezzo", options={"max_bet": 5})
+        with Banco(url, mine) as client:
+            client.join(table, buy_in=20)  # seat 0, the banker
+        command = ([sys.executable, str(script), proxy.url, mine, table.id] if banker == "readme"
+                   else [sys.executable, "-m", "banco_sdk.bot", "--url", proxy.url, "--token", mine,
+                         "--game", "sette-e-mezzo", "--table", table.id, "--no-deal"])
+        proxy.answered = bytearray()
+        bot = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            # Its stream has shown it the table open, before the other seat deals.
+            until(lambda bot=bot: b"event: table" in (proxy.answered or b"") or bot.poll() is not None)
+            assert bot.poll() is None, bot.communicate()[0]
+            with Banco(url, theirs) as client:
+                Bot(client, table.id, buy_in=20, players=2, strategy=hits).run()
+            hand = operator.table(table).hand
+            assert hand is not None and operator.wait_settled(hand.id).number == 1
+            out, _ = bot.communicate(timeout=20)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+                bot.communicate()
+        assert bot.returncode == 0, out
+        turns = [e.data.seat for e in operator.table_events(table)
+                 if isinstance(e, models.TableEventDeadlineSet)]
+        if 0 not in turns:  # a hand the banker had no move in
+            return
+    pytest.fail("the banker had a turn in every hand")
 
 
 def test_the_async_client_plays_a_hand(banco, operator):
@@ -833,3 +882,200 @@ def test_operator_keys_are_made_listed_rotated_and_revoked(banco, operator):
     operator.revoke_key(issued.key.id)  # revoked already: nothing changes
     with Banco(url, rotated.secret) as new, pytest.raises(errors.Unauthorized):
         new.player(someone)
+
+
+def test_an_id_is_sent_as_one_segment_of_the_path_and_reaches_no_other_endpoint(banco, operator):
+    """An id from a caller's input goes into the path percent-encoded, as one segment (`/`, `?`,
+    `#`, `%` and a segment of dots included): `leave(table, "../../../players/<id>/token")` was
+    DELETE /v1/players/<id>/token with the operator's key, which revoked that player's token,
+    and `table("../../v1/me")` read /v1/me. Now each is a 404 from the endpoint named, for the
+    sync and the async client; an empty id, which would name another endpoint, is a ValueError."""
+    url, key = banco
+    (victim, token), = players(operator, 1)
+    table = operator.create_table("cassino")
+    evil = f"../../../players/{victim}/token"
+    with pytest.raises(errors.NotFound):
+        operator.leave(table, evil)
+    for bad in ("../../v1/me", "..", ".", "tb_x?limit=1", "tb_x#y", "%2E%2E", "tb x"):
+        with pytest.raises(errors.NotFound):
+            operator.table(bad)
+        with pytest.raises(errors.NotFound):
+            operator.player(bad)
+    with pytest.raises(ValueError, match="never empty"):
+        operator.table("")
+
+    async def leave() -> None:
+        async with AsyncBanco(url, key) as client:
+            with pytest.raises(errors.NotFound):
+                await client.leave(table, evil)
+            with pytest.raises(errors.NotFound):
+                await client.table("../../v1/me")
+
+    asyncio.run(leave())
+    with Banco(url, token) as client:
+        assert client.me().id == victim  # its token still works
+
+
+def test_the_sdks_bot_refuses_a_malformed_id_or_hands_below_one(banco, operator):
+    """`python -m banco_sdk.bot --table ../../v1/me` printed a traceback (it read /v1/me as a
+    table), and `--hands -1` took a seat, brought its buy-in and stopped at once ("done: 0
+    hand(s)"). Both are refused before anything is asked of Banco, exit 2: the id in one line,
+    as `banco bot` says it; `--hands` below 1 as a usage error, as `banco-bot` does."""
+    url, _ = banco
+    (pid, token), = players(operator, 1)
+    table = operator.create_table("cassino").id
+    sdk = [sys.executable, "-m", "banco_sdk.bot", "--url", url, "--token", token]
+    runs = [([*sdk, "--game", "cassino", "--table", "../../v1/me"], "--table: '../../v1/me' is not an id"),
+            ([*sdk, "--game", "../games", "--table", table], "--game: '../games' is not an id"),
+            *[([*sdk, "--game", "cassino", "--table", table, "--hands", n], "argument --hands")
+              for n in ("-1", "0")]]
+    with ThreadPoolExecutor(len(runs)) as pool:
+        done = list(pool.map(lambda r: subprocess.run(r[0], capture_output=True, text=True,
+                                                      timeout=60, cwd=ROOT), runs))
+    for (_, said), ran in zip(runs, done, strict=True):
+        assert ran.returncode == 2, (said, ran.stdout, ran.stderr)
+        assert said in ran.stderr and "Traceback" not in ran.stderr and ran.stdout == "", ran.stderr
+    for ran in done[:2]:
+        assert len(ran.stderr.splitlines()) == 1, ran.stderr
+    assert operator.table(table).seats == []
+    assert operator.balance(pid).balance == DEPOSIT
+
+
+class _Unavailable(http.server.BaseHTTPRequestHandler):
+    """A server whose first answer is a 503 (`Retry-After: 0`) and every next a 404: it keeps
+    each request's method, path and Idempotency-Key in the class's `seen`."""
+
+    seen: list[tuple[str, str, str | None]]
+
+    def answer(self) -> None:
+        self.seen.append((self.command, self.path, self.headers.get("Idempotency-Key")))
+        status = 503 if len(self.seen) == 1 else 404
+        body = b'{"status": %d, "code": "x", "detail": "y"}' % status
+        self.send_response(status)
+        self.send_header("Content-Type", "application/problem+json")
+        self.send_header("Content-Length", str(len(body)))
+        if status == 503:
+            self.send_header("Retry-After", "0")
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_DELETE = do_POST = do_GET = answer
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def test_a_delete_carries_an_idempotency_key_the_same_on_its_retry():
+    """Every POST and DELETE accepts an Idempotency-Key (README): `leave` and `revoke_key` sent
+    none, yet were retried after a 503, so a leave that had committed came back 404 `not_seated`.
+    Now each try of a DELETE carries one key, drawn or given (`idempotency_key=`), in the sync
+    and the async client; a GET carries none."""
+    _Unavailable.seen = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Unavailable)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        calls: list[Any] = [lambda c: c.leave("tb_1", "pl_1"),
+                            lambda c: c.leave("tb_1", "pl_1", idempotency_key="mine-1"),
+                            lambda c: c.revoke_key("key_1"), lambda c: c.table("tb_1")]
+        keys: list[list[str | None]] = []
+        for call in calls:
+            _Unavailable.seen = []
+            with Banco(url, "k") as client, pytest.raises(errors.NotFound):
+                call(client)
+            keys.append([k for _, _, k in _Unavailable.seen])
+
+        async def leave() -> None:
+            async with AsyncBanco(url, "k") as client:
+                with pytest.raises(errors.NotFound):
+                    await client.leave("tb_1", "pl_1")
+
+        _Unavailable.seen = []
+        asyncio.run(leave())
+        keys.append([k for _, _, k in _Unavailable.seen])
+    finally:
+        server.shutdown()
+        server.server_close()
+    drawn, given, revoked, read, in_async = keys
+    for tries in (drawn, revoked, in_async):
+        assert len(tries) == 2 and tries[0] and tries[0] == tries[1], keys
+    assert given == ["mine-1", "mine-1"] and read == [None, None], keys
+    assert len({drawn[0], revoked[0], in_async[0]}) == 3, keys
+
+
+def test_a_leave_whose_answer_was_lost_is_retried_with_its_key_and_answered_as_before(
+        banco, operator, proxy):
+    """The proxy lets a player's leave through and drops its answer: the SDK sends it again with
+    the same Idempotency-Key and gets the first answer back (200, the seat cashed out), where a
+    retry without one is 404 `not_seated`; the async client alike."""
+    (pid, token), = players(operator, 1)
+    for leaving in ("sync", "async"):
+        table = operator.create_table("cassino")
+        with Banco(banco[0], token) as client:
+            client.join(table, buy_in=20)
+
+        if leaving == "sync":
+            with Banco(proxy.url, token, retries=Retries(backoff=0.05)) as client:
+                proxy.drop_next_answer = True
+                left = client.leave(table, pid)
+        else:
+            async def leave(table_id: str) -> models.Left:
+                async with AsyncBanco(proxy.url, token, retries=Retries(backoff=0.05)) as client:
+                    proxy.drop_next_answer = True
+                    return await client.leave(table_id, pid)
+
+            left = asyncio.run(leave(table.id))
+        assert proxy.dropped == (1 if leaving == "sync" else 2)
+        assert (left.player_id, left.cash_out) == (pid, 20) and operator.table(table).seats == []
+    assert operator.balance(pid).balance == DEPOSIT
+    with Banco(banco[0], token) as client, pytest.raises(errors.NotFound) as refused:
+        client.leave(table, pid)  # no key: another request, and the seat is gone
+    assert refused.value.code == "not_seated"
+
+
+APP = """from banco_sdk import AsyncBanco, Banco, errors
+
+
+def me(url: str, token: str) -> str:
+    with Banco(url, token) as banco:
+        try:
+            return banco.me().id
+        except errors.NotFound as e:
+            return e.detail or ""
+
+
+async def tables(url: str, token: str) -> list[str]:
+    async with AsyncBanco(url, token) as banco:
+        return [t.id async for t in banco.tables()]
+"""
+
+
+def test_the_sdk_installed_as_its_readme_says_is_found_by_mypy_strict(tmp_path):
+    """`pip install -e clients/python`, as the SDK's README said, installs setuptools' import hook,
+    which mypy does not follow: `mypy --strict` on code using the SDK said it could not find
+    `banco_sdk`. Each install command the README now shows (from Banco's clone) is run in one fresh
+    virtualenv, and mypy --strict then checks a program using the client; the top README shows
+    the same commands."""
+    text = (SDK / "README.md").read_text()
+    shown = [line.split("#", 1)[0].strip() for block in text.split("## A bot in", 1)[0].split("```sh\n")[1:]
+             for line in block.split("```", 1)[0].splitlines() if line.startswith("pip install")]
+    assert shown
+    clone = tmp_path / "clone"
+    shutil.copytree(SDK, clone / "clients" / "python",
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    (tmp_path / "app.py").write_text(APP)
+    for command in shown:
+        args = shlex.split(command)
+        installed = subprocess.run([str(venv / "bin" / "python"), "-m", *args, "--quiet"], cwd=clone,
+                                   capture_output=True, text=True, timeout=300)
+        assert installed.returncode == 0, installed.stdout + installed.stderr
+        checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                                  "--python-executable", str(venv / "bin" / "python"), "app.py"],
+                                 cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert checked.returncode == 0, (command, checked.stdout + checked.stderr)
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "uninstall", "--yes", "--quiet",
+                        "banco-client"], check=True, timeout=120)
+    top = " ".join((ROOT / "README.md").read_text().split("### Python\n", 1)[1].split("```", 1)[0].split())
+    assert all(f"`{command}`" in top for command in shown), (shown, top)

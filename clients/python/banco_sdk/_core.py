@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import httpx
 from pydantic import BaseModel, Field, TypeAdapter
@@ -134,7 +134,20 @@ TableRef = str | Versioned  # a table's id, or the table read
 
 
 def table_id(table: TableRef) -> str:
-    return table if isinstance(table, str) else table.id
+    """The table's id, as a path segment (`segment`)."""
+    return segment(table if isinstance(table, str) else table.id)
+
+
+def segment(value: str) -> str:
+    """`value` (an id, a game's name) as one segment of a request's path: every character but
+    letters, digits and `-._~` percent-encoded, `/` included, and a segment of dots (`.`, `..`,
+    which a URL's path would resolve away) written `%2E`: an id that is not one reaches no other
+    endpoint (the server answers 404), as the TypeScript SDK's paths do. An empty one, which
+    would make the path another endpoint's, is a ValueError."""
+    if not value:
+        raise ValueError("an id is never empty")
+    quoted = quote(value, safe="")
+    return quoted.replace(".", "%2E") if quoted.strip(".") == "" else quoted
 
 
 def if_match(table: Versioned) -> str:
@@ -143,8 +156,9 @@ def if_match(table: Versioned) -> str:
 
 @dataclass(frozen=True)
 class Call(Generic[T]):
-    """One request and how to read its answer. A POST is a write: it carries an
-    `Idempotency-Key`, the same on every retry of it."""
+    """One request and how to read its answer. A POST or a DELETE is a write: it carries an
+    `Idempotency-Key`, the same on every retry of it (a DELETE retried without one would be
+    answered as a second request: a seat left already is 404 `not_seated`)."""
 
     method: str
     path: str
@@ -156,7 +170,7 @@ class Call(Generic[T]):
 
     @property
     def write(self) -> bool:
-        return self.method == "POST"
+        return self.method in ("POST", "DELETE")
 
     def request_headers(self) -> dict[str, str]:
         """The headers of every try: a write's key is drawn once, here, when none was given."""
@@ -175,9 +189,9 @@ class Call(Generic[T]):
 
     def retry_on(self, error: httpx.TransportError) -> bool:
         """Whether a lost connection may be tried again: a read or a keyed write always (the key
-        makes a write that did commit answer as before and change nothing); a DELETE only when it
-        never reached the server."""
-        return self.method in ("GET", "POST") or isinstance(error, httpx.ConnectError)
+        makes a write that did commit answer as before and change nothing); any other request
+        only when it never reached the server."""
+        return self.method == "GET" or self.write or isinstance(error, httpx.ConnectError)
 
 
 def model(cls: type[BaseModel]) -> Callable[[httpx.Response], Any]:
@@ -314,7 +328,7 @@ def games() -> Call[list[models.Game]]:
 
 
 def game(slug: str) -> Call[models.Game]:
-    return Call("GET", f"/v1/games/{slug}", model(models.Game))
+    return Call("GET", f"/v1/games/{segment(slug)}", model(models.Game))
 
 
 def create_key(name: str, scopes: list[str], expires_at: datetime | str | None,
@@ -330,16 +344,15 @@ def keys() -> Call[models.KeyList]:
 
 
 def key(key_id: str) -> Call[models.Key]:
-    return Call("GET", f"/v1/keys/{key_id}", model(models.Key))
+    return Call("GET", f"/v1/keys/{segment(key_id)}", model(models.Key))
 
 
 def rotate_key(key_id: str, key: str | None) -> Call[models.KeyIssued]:
-    return Call("POST", f"/v1/keys/{key_id}/rotation", model(models.KeyIssued), idempotency_key=key)
+    return Call("POST", f"/v1/keys/{segment(key_id)}/rotation", model(models.KeyIssued), idempotency_key=key)
 
 
-def revoke_key(key_id: str) -> Call[None]:
-    # Revoking a key revoked already changes nothing: a DELETE tried again is harmless.
-    return Call("DELETE", f"/v1/keys/{key_id}", lambda response: None)
+def revoke_key(key_id: str, key: str | None) -> Call[None]:
+    return Call("DELETE", f"/v1/keys/{segment(key_id)}", lambda response: None, idempotency_key=key)
 
 
 def create_player(name: str, key: str | None) -> Call[models.PlayerCreated]:
@@ -348,7 +361,7 @@ def create_player(name: str, key: str | None) -> Call[models.PlayerCreated]:
 
 
 def player(player_id: str) -> Call[models.Player]:
-    return Call("GET", f"/v1/players/{player_id}", model(models.Player))
+    return Call("GET", f"/v1/players/{segment(player_id)}", model(models.Player))
 
 
 def players_page(cursor: str | None, limit: int | None) -> Call[models.PlayerPage]:
@@ -357,17 +370,17 @@ def players_page(cursor: str | None, limit: int | None) -> Call[models.PlayerPag
 
 def transfer(kind: str, player_id: str, amount: int, reason: str,
              key: str | None) -> Call[models.TransferResult]:
-    return Call("POST", f"/v1/players/{player_id}/{kind}", model(models.TransferResult),
+    return Call("POST", f"/v1/players/{segment(player_id)}/{kind}", model(models.TransferResult),
                 body={"amount": amount, "reason": reason}, idempotency_key=key)
 
 
 def balance(player_id: str) -> Call[models.Balance]:
-    return Call("GET", f"/v1/players/{player_id}/balance", model(models.Balance))
+    return Call("GET", f"/v1/players/{segment(player_id)}/balance", model(models.Balance))
 
 
 def history_page(player_id: str, cursor: int | None, limit: int | None,
                  filters: Mapping[str, Any]) -> Call[models.HistoryPage]:
-    return Call("GET", f"/v1/players/{player_id}/balance-history", model(models.HistoryPage),
+    return Call("GET", f"/v1/players/{segment(player_id)}/balance-history", model(models.HistoryPage),
                 {**filters, "cursor": cursor, "limit": limit}, headers={"Accept": "application/json"})
 
 
@@ -403,8 +416,9 @@ def join(ref: TableRef, buy_in: int | None, age: int | None, seed: str | None,
                 idempotency_key=key)
 
 
-def leave(ref: TableRef, player_id: str) -> Call[models.Left]:
-    return Call("DELETE", f"/v1/tables/{table_id(ref)}/seats/{player_id}", model(models.Left))
+def leave(ref: TableRef, player_id: str, key: str | None) -> Call[models.Left]:
+    return Call("DELETE", f"/v1/tables/{table_id(ref)}/seats/{segment(player_id)}", model(models.Left),
+                idempotency_key=key)
 
 
 def deal(ref: TableRef, key: str | None) -> Call[GameTable]:
@@ -415,12 +429,12 @@ def deal(ref: TableRef, key: str | None) -> Call[GameTable]:
 
 
 def act(ref: Versioned, action: Any, key: str | None) -> Call[GameTable]:
-    return Call("POST", f"/v1/tables/{ref.id}/actions", table, body=action_body(action),
+    return Call("POST", f"/v1/tables/{table_id(ref)}/actions", table, body=action_body(action),
                 headers={"If-Match": if_match(ref)}, idempotency_key=key)
 
 
 def hand(hand_id: str) -> Call[models.Hand]:
-    return Call("GET", f"/v1/hands/{hand_id}", model(models.Hand))
+    return Call("GET", f"/v1/hands/{segment(hand_id)}", model(models.Hand))
 
 
 def events_page(ref: TableRef, after: int, limit: int | None) -> Call[models.EventPage]:

@@ -103,9 +103,9 @@ class Banco:
         """A new secret for the key (the old one stops working), shown in this answer only."""
         return self.call(core.rotate_key(key_id, idempotency_key))
 
-    def revoke_key(self, key_id: str) -> None:
+    def revoke_key(self, key_id: str, *, idempotency_key: str | None = None) -> None:
         """The key stops working, its open streams end."""
-        return self.call(core.revoke_key(key_id))
+        return self.call(core.revoke_key(key_id, idempotency_key))
 
     # Players, wallets, auditors.
 
@@ -175,8 +175,11 @@ class Banco:
              seed: str | None = None, idempotency_key: str | None = None) -> models.Joined:
         return self.call(core.join(table, buy_in, age, seed, idempotency_key))
 
-    def leave(self, table: TableRef, player_id: str) -> models.Left:
-        return self.call(core.leave(table, player_id))
+    def leave(self, table: TableRef, player_id: str, *,
+              idempotency_key: str | None = None) -> models.Left:
+        """The player leaves the table, cashed out; with an `Idempotency-Key`, the same on every
+        retry, so a leave that did commit is answered as before."""
+        return self.call(core.leave(table, player_id, idempotency_key))
 
     def deal(self, table: TableRef, *, idempotency_key: str | None = None) -> GameTable:
         """Deal the next hand. Given the table read (not its id), only while it is still at that

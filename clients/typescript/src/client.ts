@@ -336,7 +336,9 @@ export class Banco {
   }
 
   /** The tables this token is shown by a stream of its turns (`turns`, no events): each time
-   * it has something to do at the table, and when the table ends. */
+   * it has something to do at the table (legal actions in the hand in play, or a seat at the
+   * table open for its next hand: so once each hand is settled, even one it had no move in), and
+   * when the table ends. */
   async *turns(tableId: string, options: Omit<TableStreamOptions, "turns" | "events"> = {}
   ): AsyncGenerator<Table> {
     for await (const message of this.followTable(tableId, { ...options, turns: true, events: false })) {

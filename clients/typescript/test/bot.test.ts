@@ -3,11 +3,12 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
-import { Banco } from "../src/index.js";
+import { Banco, chooseAction, concrete, playTable, type Action, type Table } from "../src/index.js";
 import { newPlayer, operator, server } from "./live.js";
 
 const CLI = fileURLToPath(new URL("../bin/banco-bot.js", import.meta.url));
@@ -128,4 +129,82 @@ test("the READMEs show the example bot as it is, and it plays a hand", async () 
   const last = await op.table(table.id);
   assert.notEqual(last.status, "playing");
   assert.equal(last.seats.reduce((sum, s) => sum + s.balance, 0), 40);
+});
+
+/** Draws whenever it may: in Sette e mezzo, until it busts or has 7½. */
+function hits(table: Table): Action | null {
+  const hit = (table.legal_actions as { type: string }[]).findIndex((offer) => offer.type === "hit");
+  return hit < 0 ? chooseAction(table) : concrete(table.legal_actions[hit]!);
+}
+
+/** A TCP proxy to Banco at `url` that keeps all it answers: its URL, what it answered, and close. */
+async function listened(url: string): Promise<{ url: string; answered: () => string; close: () => void }> {
+  const upstream = new URL(url);
+  let answered = "";
+  const sockets = new Set<Socket>();
+  const proxy = createServer((client) => {
+    const server = connect(Number(upstream.port), upstream.hostname);
+    for (const socket of [client, server]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.on("close", () => sockets.delete(socket));
+    }
+    server.on("data", (data: Buffer) => { answered += data.toString(); });
+    client.pipe(server);
+    server.pipe(client);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const { port } = proxy.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`, answered: () => answered,
+    close: () => { proxy.close(); for (const socket of sockets) socket.destroy(); },
+  };
+}
+
+/**
+ * The banker of Sette e mezzo has no move in a hand whose players all bust: its stream shows it
+ * the table open before the deal, then only once that hand is settled. A bot that took only a
+ * hand it had played for its own waited on forever (the example bot did). `which` is run as the
+ * banker, its stream open before the other seat deals and draws until it busts, until a hand
+ * where the banker had no turn: it must have stopped, exit 0, once that hand was settled.
+ */
+async function bankerOfABustHand(which: "example" | "banco-bot"): Promise<void> {
+  const op = operator();
+  for (let tries = 0; tries < 6; tries++) {
+    const [banker, player] = [await newPlayer(50), await newPlayer(50)];
+    const table = await op.createTable({ game: "sette-e-mezzo", options: { max_bet: 5 } });
+    await banker.banco.join(table.id, { buy_in: 20 }); // seat 0, the banker
+    const proxy = await listened(server().url);
+    try {
+      const running = which === "example" ? node(EXAMPLE, proxy.url, banker.token, table.id)
+        : bot("--url", proxy.url, "--token", banker.token, "--game", "sette-e-mezzo", "--table", table.id);
+      // Its stream has shown it the table open for a hand, before the other seat deals.
+      for (let waited = 0; !proxy.answered().includes("event: table"); waited += 50) {
+        assert.ok(waited < 30_000, `${which} was never sent the table`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await player.banco.join(table.id, { buy_in: 20 });
+      await playTable(player.banco, table.id, { deal: true, strategy: hits });
+      const r = await running;
+      assert.equal(r.code, 0, `${which}: exit ${r.code}\n${r.stdout}\n${r.stderr}`);
+    } finally {
+      proxy.close();
+    }
+    const last = await op.table(table.id);
+    assert.ok(last.hand !== null && (await op.hand(last.hand.id)).status === "settled");
+    const turns: number[] = [];
+    for await (const event of op.tableEvents(table.id)) {
+      if (event.type === "DeadlineSet") turns.push((event.data as { seat: number }).seat);
+    }
+    if (!turns.includes(0)) return; // a hand the banker had no move in
+  }
+  assert.fail(`${which}: the banker had a turn in every hand`);
+}
+
+test("the example bot, banker of a hand it never acts in, stops once the hand is settled", async () => {
+  await bankerOfABustHand("example");
+});
+
+test("banco-bot, banker of a hand it never acts in, stops once the hand is settled", async () => {
+  await bankerOfABustHand("banco-bot");
 });

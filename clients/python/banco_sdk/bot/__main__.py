@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+from collections.abc import Callable
 
 from banco_sdk import errors
 from banco_sdk.bot import Bot, players_for
@@ -14,6 +16,24 @@ HANDS_HELP = ("hands to play, counted from when the bot comes (a hand already ov
               " count); then it stops, and keeps its seat")
 BUY_IN_HELP = ("treasure to sit with when the bot takes a seat; if omitted, the table's fixed buy-in"
                " (Casino pirate), else ten times its max_bet or stake, at most the wallet's balance")
+
+
+# What an id or a game's name is made of, as `banco bot` checks it: anything else is refused in
+# one line rather than sent (the client would percent-encode it, and Banco answer 404).
+NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def whole(at_least: int) -> Callable[[str], int]:
+    """An argparse `type`: a whole number no less than `at_least` (a usage error, exit 2, else)."""
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < at_least:
+            raise argparse.ArgumentTypeError(f"{value} is less than {at_least}")
+        return value
+    return read
 
 
 # The options that take a value, and every option: `dashes_kept` tells a value from an option.
@@ -44,12 +64,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="the player's bearer token (or BANCO_TOKEN)")
     parser.add_argument("--game", required=True, help="the table's game (GET /v1/games), checked")
     parser.add_argument("--table", required=True, help="the table's id")
-    parser.add_argument("--hands", type=int, default=1, help=HANDS_HELP + " (1)")
-    parser.add_argument("--buy-in", type=int, help=BUY_IN_HELP)
+    parser.add_argument("--hands", type=whole(1), default=1, help=HANDS_HELP + " (1)")
+    parser.add_argument("--buy-in", type=whole(1), help=BUY_IN_HELP)
     parser.add_argument("--players", type=int,
                         help="players seated before the bot deals, within the game's range (its minimum)")
     parser.add_argument("--no-deal", action="store_true", help="never deal; play the hands others deal")
     args = parser.parse_args(dashes_kept(sys.argv[1:] if argv is None else argv))
+    for option, value in (("--game", args.game), ("--table", args.table)):
+        if not NAME.fullmatch(value):
+            print(f"error: {option}: {value!r} is not an id: letters, digits, '-' and '_' only",
+                  file=sys.stderr)
+            return 2
     try:
         client = Banco(args.url, args.token)
     except ValueError as exc:  # a malformed URL, said in one line rather than httpx's traceback
