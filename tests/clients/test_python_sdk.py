@@ -928,7 +928,11 @@ def test_the_sdks_bot_refuses_a_malformed_id_or_hands_below_one(banco, operator)
     runs = [([*sdk, "--game", "cassino", "--table", "../../v1/me"], "--table: '../../v1/me' is not an id"),
             ([*sdk, "--game", "../games", "--table", table], "--game: '../games' is not an id"),
             *[([*sdk, "--game", "cassino", "--table", table, "--hands", n], "argument --hands")
-              for n in ("-1", "0")]]
+              for n in ("-1", "0")],
+            # Told of a table that is not there, or with a token refused: a usage error too, as
+            # the README says (each exited 1).
+            ([*sdk, "--game", "cassino", "--table", "tb_0000000000000000"], "table_not_found"),
+            ([*sdk[:-1], "bnc_refused", "--game", "cassino", "--table", table], "unauthorized")]
     with ThreadPoolExecutor(len(runs)) as pool:
         done = list(pool.map(lambda r: subprocess.run(r[0], capture_output=True, text=True,
                                                       timeout=60, cwd=ROOT), runs))

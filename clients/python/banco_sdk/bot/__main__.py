@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: --url: {exc}", file=sys.stderr)
         return 2
     with client:
+        # What the bot is told is checked before it sits: a refused token or an unknown table is
+        # the user's mistake, a usage error (exit 2); what goes wrong while it plays is exit 1.
         try:
             table = client.table(args.table)
             if table.game != args.game:
@@ -91,8 +93,12 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as exc:
                 print(f"error: --players: {exc}", file=sys.stderr)
                 return 2
-            bot = Bot(client, args.table, hands=args.hands, deal=not args.no_deal, players=args.players,
-                      buy_in=args.buy_in, log=lambda line: print(line, flush=True))
+        except errors.BancoError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        bot = Bot(client, args.table, hands=args.hands, deal=not args.no_deal, players=args.players,
+                  buy_in=args.buy_in, log=lambda line: print(line, flush=True))
+        try:
             table = bot.run()
         except errors.BancoError as exc:
             print(f"error: {exc}", file=sys.stderr)
