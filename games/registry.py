@@ -27,9 +27,10 @@ def _families() -> tuple[ModuleType, ...]:
 
 
 def served() -> list[Engine]:
-    """Every engine served: each family's games at rules version 1. A new rules version of a game
-    is appended here, after the versions it follows."""
-    return [engine for family in _families() for engine in family.ENGINES.values()]
+    """Every engine served: each family's older rules versions still served (its `SUPERSEDED`),
+    then its games at their current version (`ENGINES`)."""
+    return [engine for family in _families()
+            for engine in (*getattr(family, "SUPERSEDED", ()), *family.ENGINES.values())]
 
 
 class Registry:

@@ -68,3 +68,13 @@ class PirateOptions(CommonOptions):
     gold_coins = fields.Integer(load_default=8, strict=True, validate=validate.Range(min=0, max=16))
     pebbles = fields.Integer(load_default=4, strict=True, validate=validate.Range(min=0, max=16))
     skeletons = fields.Integer(load_default=2, strict=True, validate=validate.Range(min=0, max=8))
+
+
+class PirateOptionsV2(PirateOptions):
+    """Casino pirate from rules version 2: the buy-in covers the smallest bet, or no seat would
+    ever be dealt a card (a seat holding less than `min_bet` is dealt none)."""
+
+    @validates_schema
+    def _buy_in_covers_min_bet(self, data: dict[str, Any], **_: Any) -> None:
+        if data["buy_in"] < data["min_bet"]:
+            raise ValidationError("buy_in must be at least min_bet", "buy_in")

@@ -7,6 +7,7 @@ The calls themselves (reveal, concede, the meneur's draws and declarations) live
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, assert_never
 
 import marshmallow
@@ -16,7 +17,7 @@ from games.sevenhalf import banking, pirate_calls
 from games.sevenhalf import events as ev
 from games.sevenhalf.commands import Hide, Hit, PlaceBet, Stand, TimeOut, Volunteer
 from games.sevenhalf.engine import FamilyEngine
-from games.sevenhalf.options import PirateOptions
+from games.sevenhalf.options import PirateOptions, PirateOptionsV2
 from games.sevenhalf.sette import refuse_turn
 from games.sevenhalf.state import (
     Announcing,
@@ -226,3 +227,27 @@ class PirateEngine(FamilyEngine):
 
 
 ENGINE = PirateEngine()
+
+
+class PirateEngineV2(PirateEngine):
+    """Casino pirate, rules version 2: a player who lets the betting timer run bets the minimum
+    and stands. Version 1 sat him out, a free fold after seeing his card that no player may
+    choose (RULES.md §1c: each player bets 1 or 2 treasures; one who does not act stands). Its
+    options refuse a `buy_in` below `min_bet`, a table where no seat could ever be dealt in."""
+
+    info = replace(PirateEngine.info, version=2)
+    options_schema: type[marshmallow.Schema] = PirateOptionsV2
+
+    def betting(self, state: State, command: Any) -> list[Event]:
+        """A bet of `min_bet`..`max_bet` after seeing one's card; timeout bets `min_bet` and
+        stands (every seat dealt in holds `min_bet`: one holding less is not dealt a card)."""
+        match command:
+            case TimeOut(seat=seat):
+                index = state.hands_of(seat)[0][0]
+                return [ev.bet_placed(seat, index, int(state.options["min_bet"])),
+                        ev.stood(seat, index, timeout=True)]
+            case _:
+                return super().betting(state, command)
+
+
+ENGINE_V2 = PirateEngineV2()

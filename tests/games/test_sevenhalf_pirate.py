@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import registry
 from games.contract import AUDITOR, SPECTATOR, IllegalMove, Viewer, redact
 from games.sevenhalf import ENGINES, cards
 from games.sevenhalf.commands import (
@@ -405,10 +406,55 @@ def test_meneur_timeout_follows_the_banker_policy_then_calls_clockwise():
     assert only(events, "PlayerCalled") == [{"seat": 0, "target": 2, "timeout": True}]
 
 
-def test_bet_timeout_sits_out():
-    """Decision (seed 000_1414b0b0fea70c86.txt): a player who does not bet sits the hand out."""
-    t = open_table(E)
-    assert only(t.when(E.timeout(t.state, 100.0)), "SatOut") == [{"seat": 1, "timeout": True}]
+def test_a_player_who_lets_the_betting_timer_run_bets_the_minimum_and_stands():
+    """RULES.md §1c (seed 000_1414b0b0fea70c86.txt): every player who was dealt a card bets 1 or
+    2 treasures ("misent 1 ou 2 de leurs trésors"), and one who does not act stands: the timeout
+    is no fold after seeing one's card (rules version 2)."""
+    assert E.info.version == 2
+    t = open_table(E, (10, 10, 10), ["gem7.1", "gem1.1", "gem1.2"])
+    events = t.when(E.timeout(t.state, 100.0))
+    assert [(e.type, dict(e.data)) for e in events[:2]] == [
+        ("BetPlaced", {"seat": 1, "index": 0, "amount": 1}),
+        ("Stood", {"seat": 1, "index": 0, "timeout": True})]
+    assert "SatOut" not in types(events)
+    assert [p.amount for p in events[0].postings] == [1]
+    hand = t.state.hands_of(1)[0][1]
+    assert (hand.status, hand.stake) == ("stood", 1)
+    assert E.legal_actions(t.state, 2) == [{"type": "bet", "amount": {"min": 1, "max": 2}}]
+    t.when(PlaceBet(2, 101.0, 2))
+    assert E.turn(t.state).seat == 2  # seat 1 stood already: seat 2 plays, then the meneur
+    t.when(Stand(2, 102.0))
+    t.when(Hit(0, 103.0))
+    t.when(Call(0, 104.0, 1))
+    t.when(Reveal(1, 105.0))
+    assert nets(t)[1] == 1  # his gem 7 beats the meneur's gem 1: the minimum stake is in play
+
+
+def test_the_minimum_bet_on_timeout_is_the_tables_min_bet():
+    """Seed 000_1414b0b0fea70c86.txt: the timed-out bet is the smallest the table allows; a seat
+    holding less than `min_bet` is dealt no card, so every seat asked to bet can pay it."""
+    t = open_table(E, (10, 1, 10), options={"min_bet": 2, "max_bet": 2})
+    assert [h.seat for h in t.state.hands] == [2]
+    assert only(t.when(E.timeout(t.state, 100.0)), "BetPlaced") == [
+        {"seat": 2, "index": 0, "amount": 2}]
+
+
+def test_a_buy_in_below_the_minimum_bet_is_refused_with_the_tables_options():
+    """Seed 000_1414b0b0fea70c86.txt: every player bets at least 1 treasure of his buy-in; a
+    table whose `buy_in` is below `min_bet` would deal nobody a card (rules version 2)."""
+    with pytest.raises(IllegalMove) as e:
+        E.load_options({"buy_in": 1, "min_bet": 2, "max_bet": 2})
+    assert e.value.code == "bad_options" and "buy_in" in e.value.message
+    assert E.load_options({"buy_in": 2, "min_bet": 2, "max_bet": 2})["buy_in"] == 2
+
+
+def test_rules_version_1_sat_a_timed_out_bettor_out():
+    """Rules version 1, still served for the tables created with it (games/registry.py): a
+    player who did not bet sat the hand out. Hands played so keep verifying."""
+    v1 = registry.engine(G, 1)
+    assert v1.info.version == 1 and registry.current_version(G) == 2
+    t = open_table(v1)
+    assert only(t.when(v1.timeout(t.state, 100.0)), "SatOut") == [{"seat": 1, "timeout": True}]
 
 
 def test_a_short_meneur_pays_in_table_order():

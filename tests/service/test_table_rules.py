@@ -300,6 +300,35 @@ def play_without_seven_half(client, session):
         assert r.status_code == 200, r.json
 
 
+def test_a_casino_pirate_player_who_lets_the_betting_timer_run_bets_the_minimum(app, client,
+                                                                                 new_player, worker):
+    """RULES.md 1c (000_1414b0b0fea70c86.txt): each player dealt a card bets 1 or 2 treasures,
+    and one who does not act stands. A player who let the betting timer run after seeing his
+    card sat the hand out (`SatOut`), a free fold; from rules version 2 the worker's timeout bets
+    `min_bet` and stands. A hand played by timeouts alone settles and verifies."""
+    assert client.get("/v1/games/casino-pirate").json["rules_versions"] == [1, 2]
+    session = seated(client, new_player, game="casino-pirate", players=3, buy_in=None,
+                     options={"turn_timeout_s": 1, "banker_timeout_s": 1})
+    assert table_of(client, session).json["rules_version"] == 2
+    hand_id = session.deal()
+    meneur = table_of(client, session).json["view"]["banker"]
+    hand = session.wait_settled(hand_id)
+    assert hand["rules_version"] == 2
+    events = client.get(f"/v1/tables/{session.table_id}/events", query_string={"after": 0},
+                        headers=OPERATOR).json["items"]
+    assert not [e for e in events if e["type"] == "SatOut"]
+    players = sorted({0, 1, 2} - {meneur})
+    bets = {e["data"]["seat"]: e["data"]["amount"] for e in events if e["type"] == "BetPlaced"}
+    assert bets == {seat: 1 for seat in players}
+    stood = [e["data"] for e in events if e["type"] == "Stood" and e["data"]["index"] != -1]
+    assert sorted(d["seat"] for d in stood) == players and all(d["timeout"] for d in stood)
+    [ended] = [e["data"] for e in events if e["type"] == "HandEnded"]
+    assert {r["seat"]: r["stake"] for r in ended["results"] if r["seat"] != meneur} == {
+        seat: 1 for seat in players}
+    report = client.get(f"/v1/hands/{hand_id}/verification", headers=OPERATOR).json
+    assert report["passed"] and report["rules_version"] == 2, report
+
+
 def test_a_casino_pirate_player_volunteers_between_hands_to_be_the_next_meneur(app, client,
                                                                                 new_player, worker):
     """RULES.md 1c (000_1414b0b0fea70c86.txt): when no 7½ took the post, the meneur stays unless
