@@ -55,7 +55,7 @@ class CassinoEngine:
         deck = opening.shuffled_deck(seed_material)
         if previous is None:
             if any(s.balance < opts.stake for s in seats):
-                raise IllegalMove("balance_too_low", "every player must be able to pay the stake")
+                raise IllegalMove("insufficient_balance", "every player must be able to pay the stake")
             return opening.open_round(opts, n, seed_material, deck, now)
         if not isinstance(previous.phase, RoundOver) or previous.players != n:
             raise IllegalMove("wrong_phase", "the previous round is not over at this table")

@@ -57,5 +57,8 @@ INFO = GameInfo(
     max_players=MAX_PLAYERS,
     variants={v: {"variant": v} for v in VARIANTS},
     rules_source="003_37d90c873e067319.txt",
-    extra={"teams": "with 4 players seats 0+2 and 1+3 score together", "targets": TARGETS},
+    extra={"teams": "with 4 players seats 0+2 and 1+3 score together", "targets": TARGETS,
+           # Every player pays the stake into the pot when the game is dealt: the service
+           # seats nobody with less (422 buy_in_too_low).
+           "min_buy_in_option": "stake"},
 )

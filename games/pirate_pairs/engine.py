@@ -40,6 +40,9 @@ INFO = GameInfo(
     rules_source="002_ae078369b503c97e.txt",
     # The opening card is chosen in secret; it goes face up only once everyone has chosen.
     secret_parameters={"choose": ("card",)},
+    # Every player pays the stake into the pot when the hand is dealt: the service seats nobody
+    # with less (422 buy_in_too_low).
+    extra={"min_buy_in_option": "stake"},
 )
 
 

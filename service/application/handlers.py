@@ -225,8 +225,11 @@ def create_table(uow: UnitOfWork, game: str, options: dict[str, Any], created_by
 def buy_in_for(table: TableRow, asked: int | None) -> int:
     """What a new seat brings: the amount asked, or where the game fixes the buy-in (the table
     option its engine names as `buy_in_option`) exactly that option, which another amount is
-    refused for (422)."""
-    option = engine_of(table).info.extra.get("buy_in_option")
+    refused for (422). Where the game names a `min_buy_in_option` (a stake every player pays,
+    the smallest bet), less than that option is refused (422 `buy_in_too_low`): a seat that
+    cannot pay it would have every deal refused, or never be dealt in."""
+    extra = engine_of(table).info.extra
+    option = extra.get("buy_in_option")
     if option is not None:
         fixed = int(table.options[option])
         if asked is not None and asked != fixed:
@@ -236,6 +239,12 @@ def buy_in_for(table: TableRow, asked: int | None) -> int:
         return fixed
     if asked is None:
         raise Invalid("buy_in_required", "say how much treasure you bring to the seat")
+    least_option = extra.get("min_buy_in_option")
+    least = int(table.options.get(least_option, 0)) if least_option is not None else 0
+    if asked < least:
+        raise Invalid("buy_in_too_low",
+                      f"a seat at this {table.game} table buys in with at least {least}"
+                      f" (its {least_option} option), not {asked}", min_buy_in=least)
     return asked
 
 

@@ -162,7 +162,9 @@ class JoinSchema(Schema):
                             validate=validate.Range(min=1, max=10**9),
                             metadata={"description": "Treasure moved from your wallet to the seat "
                                       "(Casino pirate: exactly the table's buy_in, the default;"
-                                      " another amount is a 422 buy_in_fixed)."})
+                                      " another amount is a 422 buy_in_fixed). Pirate pairs"
+                                      " and Cassino: at least the table's stake, less is a 422"
+                                      " buy_in_too_low naming min_buy_in."})
     age = fields.Integer(load_default=None, allow_none=True, strict=True,
                          validate=validate.Range(min=0, max=150))
     seed = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200),

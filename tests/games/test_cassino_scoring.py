@@ -64,9 +64,14 @@ def test_every_player_stakes_into_the_pot_at_the_first_round():
     assert paid.postings == tuple(Posting(f"seat:{s}", "pot", 5, "stake") for s in range(3))
     state = replay(ENGINE, {"stake": 5}, events)
     assert ENGINE.view(state, SPECTATOR)["pot"] == 15
+
+
+def test_a_deal_a_seat_cannot_pay_the_stake_for_is_refused_as_in_pirate_pairs():
+    """003_37d90c873e067319.txt (RULES.md §3: "optional stake as in 2"): a seat that cannot pay
+    the stake is refused with Pirate pairs' code, one code for the one condition."""
     with pytest.raises(IllegalMove) as e:
         ENGINE.start({"stake": 5}, seats(3, balance=4), SeedMaterial("00" * 32))
-    assert e.value.code == "balance_too_low"
+    assert e.value.code == "insufficient_balance"
 
 
 def test_only_the_round_that_ends_the_game_settles_the_pot():

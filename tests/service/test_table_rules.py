@@ -584,6 +584,43 @@ def test_a_casino_pirate_seat_buys_in_at_exactly_the_tables_buy_in(client, new_p
     assert r.status_code == 422 and r.json["buy_in"] == 10
 
 
+@pytest.mark.parametrize("game", ["pirate-pairs", "cassino"])
+def test_a_seat_buys_in_with_at_least_the_stake_every_player_pays(client, new_player, game):
+    """RULES.md §2 and §3 (002_ae078369b503c97e.txt, 003_37d90c873e067319.txt): every player pays
+    the table's `stake` into the pot at the start. A seat bought in below it was accepted, and
+    every deal was then refused (Pirate pairs `insufficient_balance`, Cassino
+    `balance_too_low`), the table stuck until he left. The join is now a 422 naming the minimum,
+    which moves nothing; the deal's refusal is one code in both games."""
+    table = client.post("/v1/tables", json={"game": game, "options": {"stake": 5}},
+                        headers=OPERATOR).json
+    path = f"/v1/tables/{table['id']}/seats"
+    poor, rich = new_player("Poor", deposit=100), new_player("Rich", deposit=100)
+    r = client.post(path, json={"buy_in": 3}, headers=poor.auth)
+    assert (r.status_code, r.json["code"]) == (422, "buy_in_too_low"), r.json
+    assert r.json["min_buy_in"] == 5 and "at least 5" in r.json["detail"] and "stake" in r.json["detail"]
+    assert r.headers["Content-Type"] == "application/problem+json"
+    assert client.get(f"/v1/tables/{table['id']}", headers=OPERATOR).json["version"] == table["version"]
+    assert client.get(f"/v1/players/{poor.id}/balance", headers=poor.auth).json["balance"] == 100
+    for p in (poor, rich):
+        assert client.post(path, json={"buy_in": 5}, headers=p.auth).status_code == 201
+    assert client.post(f"/v1/tables/{table['id']}/hands", headers=OPERATOR).status_code == 201
+
+
+def test_a_sette_e_mezzo_seat_below_min_bet_is_seated_and_may_bank(client, new_player):
+    """RULES.md §1a (001_6b5bbd2473d5c47f.txt): the banker bets nothing, and a player below
+    `min_bet` sits the hand out, the table going on: a buy-in below `min_bet` sticks nothing, so
+    it is taken (unlike Pirate pairs' and Cassino's stake, which every player pays)."""
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {"min_bet": 5}},
+                        headers=OPERATOR).json["id"]
+    banker, bettor = new_player("Banker", deposit=100), new_player("Bettor", deposit=100)
+    for p, buy_in in ((banker, 3), (bettor, 50)):
+        assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": buy_in},
+                           headers=p.auth).status_code == 201
+    assert client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).status_code == 201
+    view = client.get(f"/v1/tables/{table}", headers=bettor.auth).json
+    assert view["view"]["banker"] == 0 and [a["type"] for a in view["legal_actions"]] == ["bet"]
+
+
 @pytest.mark.parametrize(("game", "buy_in"), [("sette-e-mezzo", 50), ("siete-y-media", 50),
                                               ("casino-pirate", None), ("pirate-pairs", 40),
                                               ("cassino", 30)])
