@@ -11,6 +11,7 @@ import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from games import registry
 from service.application.evidence import covering
 from service.verification import inclusion
 from tests.service.conftest import OPERATOR, bearer
@@ -225,14 +226,45 @@ def test_a_stranger_gets_no_bundle_and_a_missing_hand_is_a_404(client, played, n
 
 
 @pytest.fixture
-def no_bet(client, new_player, worker) -> tuple[Session, str]:
+def no_bet(client, new_player, worker, monkeypatch) -> tuple[Session, str]:
     """A settled hand of Casino pirate in which nobody bet: both seats sat out when their turns
-    timed out. Its last event is the seed's reveal, which is for auditors only."""
+    timed out. Its last event is the seed's reveal, which is for auditors only. Only rules
+    version 1 sits a timed-out bettor out (version 2 bets the minimum for him): the table is
+    created while version 1 is the current one, and plays it for its whole life, as a table
+    created before version 2 does; its hand verifies with it in Banco and both verifiers."""
+    monkeypatch.setattr(registry, "REGISTRY", registry.Registry(
+        [e for e in registry.served() if (e.info.name, e.info.version) != ("casino-pirate", 2)]))
     session = Session(client, "casino-pirate", [new_player(f"N{i}", deposit=40) for i in range(2)])
     session.open({"turn_timeout_s": 1}, 10)
+    monkeypatch.undo()
+    assert client.get(f"/v1/tables/{session.table_id}", headers=OPERATOR).json["rules_version"] == 1
     hand_id = session.deal()
     session.wait_settled(hand_id, timeout=120)
+    report = client.get(f"/v1/hands/{hand_id}/verification", headers=OPERATOR).json
+    assert report["passed"] and report["rules_version"] == 1, report
     return session, hand_id
+
+
+def test_a_casino_pirate_hand_of_rules_version_2_passes_every_reader(client, new_player, worker,
+                                                                     auditor, tmp_path):
+    """000_1414b0b0fea70c86.txt (RULES.md 1c): from rules version 2 a timed-out bettor bets the
+    minimum and stands. A hand played so by timeouts alone passes in Banco and both verifiers,
+    as a version 1 hand does (`no_bet`): none of the three re-plays Casino pirate's rules, and
+    each walks its deck the same whatever the version."""
+    session = Session(client, "casino-pirate", [new_player(f"W{i}", deposit=40) for i in range(2)])
+    session.open({"turn_timeout_s": 1, "banker_timeout_s": 1}, 10)
+    hand_id = session.deal()
+    session.wait_settled(hand_id, timeout=120)
+    key = tmp_path / "house-key.json"
+    key.write_text(json.dumps(client.get("/.well-known/banco-house-key").json))
+    from tests.verifier.test_vectors import outcomes
+
+    for who, deck in ((bearer(auditor), "passed"), (session.players[0].auth, "skipped")):
+        bundle = evidence(client, hand_id, who).json
+        assert bundle["rules_version"] == 2
+        for checks in outcomes(bundle, tmp_path, key):
+            assert {k for k, c in checks.items() if c["status"] == "failed"} == set(), checks
+            assert checks["deck"]["status"] == deck, checks  # a player's: the deck withheld
 
 
 def test_a_hand_nobody_bet_in_proves_the_last_event_its_viewer_is_given(client, no_bet, auditor,
