@@ -76,8 +76,11 @@ def _ledger_check(job_id: str) -> Job:
 
 def _describe(job: Job) -> dict[str, Any]:
     status = job.get_status()
+    # The result only with the status that has one: read after a `started`, it could be that of a
+    # check which finished in between, shown as still started.
+    finished = status is not None and status.value == "finished"
     return {"id": job.id, "status": str(status.value if status else "unknown"),
-            "result": job.return_value()}
+            "result": job.return_value() if finished else None}
 
 
 @blp.route("/ledger-checks")

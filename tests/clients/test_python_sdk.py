@@ -655,7 +655,7 @@ def test_the_bots_take_a_token_that_begins_with_a_dash_and_one_from_the_environm
                               cwd=ROOT)
                for command in (sdk, [sys.executable, "-m", "service.cli", "bot"])]
     for run in refused:
-        assert run.returncode == 1, run.stdout + run.stderr
+        assert run.returncode == 2, run.stdout + run.stderr  # a refused token: the user's mistake
         assert "401" in run.stderr or "token" in run.stderr.lower(), run.stderr
         assert "argument" not in run.stderr and "Traceback" not in run.stderr, run.stderr
     from_env = subprocess.run([*sdk, "--game", "pirate-pairs", "--table", table],

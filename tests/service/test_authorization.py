@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from events.model import ConcurrencyConflict
 from service.application import settling
 from service.application.postgres_unit_of_work import transaction
 from service.application.scopes import SCOPES
@@ -249,9 +250,12 @@ def settled_hand(client, me, partner) -> str:
                            headers=p.auth).status_code == 201
     hand = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).json["hand"]["id"]
     app = client.application
-    with transaction(app.extensions["banco.pool"], app.extensions["banco.store"]) as uow:
-        settling.settle(uow, table, hand, {"actor": "worker", "command": "SettleHand",
-                                           "hand": hand})
+    try:
+        with transaction(app.extensions["banco.pool"], app.extensions["banco.store"]) as uow:
+            settling.settle(uow, table, hand, {"actor": "worker", "command": "SettleHand",
+                                               "hand": hand})
+    except ConcurrencyConflict:
+        pass  # a worker settled it first: its settlement stream is taken, once
     wait_for(lambda: client.get(f"/v1/hands/{hand}", headers=OPERATOR).json["status"]
              == "settled", timeout=30)
     return str(hand)
