@@ -29,8 +29,16 @@ def chain_check(conn: psycopg.Connection, events: Sequence[StoredEvent]) -> Chec
     if not events:
         return passed("integrity.chain", events=0)
     stream = events[-1].stream_id
-    row = conn.execute("SELECT version, head FROM streams WHERE stream_id = %s", (stream,)).fetchone()
-    if row is None or row[0] != len(events) or bytes(row[1]) != head:
+    # In one statement, so one snapshot: the events were read before, and a stream written since
+    # (a table still in play) has a later head. Its head must be its last event's hash, no event
+    # may lie past it, and what was read must be its beginning, link for link.
+    row = conn.execute(
+        "SELECT s.version, s.head, (SELECT max(version) FROM events WHERE stream_id = s.stream_id),"
+        " (SELECT hash FROM events WHERE stream_id = s.stream_id AND version = s.version),"
+        " (SELECT hash FROM events WHERE stream_id = s.stream_id AND version = %s)"
+        " FROM streams s WHERE s.stream_id = %s", (len(events), stream)).fetchone()
+    if (row is None or row[2] != row[0] or row[3] is None or bytes(row[1]) != bytes(row[3])
+            or row[4] is None or bytes(row[4]) != head):
         return failed("integrity.chain", events[-1], "the stream's head is not the last link",
                       head=None if row is None else bytes(row[1]).hex(), recomputed=head.hex())
     return passed("integrity.chain", stream=stream, events=len(events), head=head.hex())

@@ -203,3 +203,34 @@ def test_a_hand_in_play_is_for_auditors_only(client, new_player, worker):
                                                 headers=auditor)).status_code == 200
     found = client.get(f"/v1/hands/{hand_id}/verification", headers=auditor).json
     assert found["passed"] and not found["settled"]
+
+
+def test_a_log_cut_short_fails_the_chain_at_its_last_event(copy, played):
+    """The stream says it holds one more event than the log gives: its head is no link of it."""
+    stream = played["stream"]
+    last = copy.execute("SELECT max(version) FROM events WHERE stream_id = %s", (stream,)).fetchone()[0]
+    copy.execute("DELETE FROM events WHERE stream_id = %s AND version = %s", (stream, last))
+    found = failures(copy, played["hand"])
+    assert found["integrity.chain"] == {"stream": stream, "version": last - 1}
+
+
+def test_a_table_written_while_it_is_verified_passes_on_what_was_read(copy, played):
+    """`banco verify --all` read a live table's events, then its stream's head in another
+    statement: a move in between failed the chain ("the stream's head is not the last link").
+    What was read is checked as the beginning of the stream; what came after, at the next read."""
+    stream = played["stream"]
+    table = load_table(copy, stream[len("table-"):])
+    assert table is not None
+    n = len(table.events)
+    later = bytes(32)  # written behind the verifier's back: no true link, read next time
+    copy.execute("INSERT INTO events (position, stream_id, version, type, data, metadata,"
+                 " recorded_at, hash) OVERRIDING SYSTEM VALUE SELECT (SELECT max(position) + 1"
+                 " FROM events), stream_id, %s, type, data, metadata, recorded_at, %s"
+                 " FROM events WHERE stream_id = %s AND type = 'DeadlineSet' LIMIT 1",
+                 (n + 1, later, stream))
+    copy.execute("UPDATE streams SET version = %s, head = %s WHERE stream_id = %s",
+                 (n + 1, later, stream))
+    reports = list(verify_table(copy, table))
+    assert reports and all(r["passed"] for r in reports), [
+        c for r in reports for c in r["checks"] if not c["passed"]]
+    assert failures(copy, played["hand"]) == {"integrity.chain": {"stream": stream, "version": n + 1}}
