@@ -227,7 +227,10 @@ def recording(pg: Any) -> list[bytes]:
             pass
 
     def other(response: Any) -> None:
-        if "/stream?" not in response.url:
+        # Not the scripts and styles, the same files for everyone, which hold no game's data
+        # and may hold a card's spelling (banco.js's `getContext("2d")` read as the 2 of
+        # diamonds).
+        if "/stream?" not in response.url and "/static/" not in response.url:
             got.append(response.body())
 
     pg.route("**/stream?*", stream)
