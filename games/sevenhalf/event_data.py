@@ -146,6 +146,10 @@ class SkeletonDeclared(EventData):
     index: int
     card: Card
     value: int
+    picked: Annotated[bool, Meta(description=(
+        "Casino pirate from rules version 3: the engine fixed the value, the one giving the"
+        " meneur's best total, as he drew or called without declaring the skeleton he had"
+        " turned up; absent when he declared it"))] | UnsetType = UNSET
 
 
 class Volunteered(EventData):

@@ -89,9 +89,13 @@ def call_decided(data: Json) -> Event:
     return Event("CallDecided", data)
 
 
-def skeleton_declared(seat: int, index: int, card: str, value: int) -> Event:
-    """The meneur fixed the value of a face-up skeleton."""
-    return Event("SkeletonDeclared", {"seat": seat, "index": index, "card": card, "value": value})
+def skeleton_declared(seat: int, index: int, card: str, value: int, picked: bool = False) -> Event:
+    """The meneur fixed the value of a face-up skeleton; `picked`: the engine fixed it at its
+    best, the meneur having acted on without declaring it (rules version 3 of Casino pirate)."""
+    data: Json = {"seat": seat, "index": index, "card": card, "value": value}
+    if picked:
+        data["picked"] = True
+    return Event("SkeletonDeclared", data)
 
 
 def volunteered(seat: int) -> Event:

@@ -120,7 +120,7 @@ class PirateEngine(FamilyEngine):
                 return self.playing(state, i, command)
             case Banking(seat=seat):
                 refuse_turn(state, command, seat)
-                return pirate_calls.meneur(state, command)
+                return self.meneur(state, command)
             case Answering(seat=seat):
                 refuse_turn(state, command, seat)
                 return pirate_calls.answer(state, command)
@@ -130,6 +130,10 @@ class PirateEngine(FamilyEngine):
                 raise IllegalMove("wrong_phase", "nobody is to act now")
             case _:
                 assert_never(phase)
+
+    def meneur(self, state: State, command: Any) -> list[Event]:
+        """The meneur's turn: draw, declare a skeleton, call; on timeout the banker policy."""
+        return pirate_calls.meneur(state, command)
 
     def betting(self, state: State, command: Any) -> list[Event]:
         """A bet of `min_bet`..`max_bet` (1 or 2) after seeing one's card; timeout sits out."""
@@ -251,3 +255,19 @@ class PirateEngineV2(PirateEngine):
 
 
 ENGINE_V2 = PirateEngineV2()
+
+
+class PirateEngineV3(PirateEngineV2):
+    """Casino pirate, rules version 3: the meneur's skeleton is worth one value for the whole
+    hand. He declares it when he turns it up; if he draws or calls without declaring it, it is
+    fixed then at the value giving his best total (`SkeletonDeclared` with `"picked": true`).
+    Versions 1 and 2 left it open and valued it at its best at every look: the same card could
+    count 7 to beat one player and 2 to draw again without busting."""
+
+    info = replace(PirateEngine.info, version=3)
+
+    def meneur(self, state: State, command: Any) -> list[Event]:
+        return pirate_calls.fixed_meneur(state, command)
+
+
+ENGINE_V3 = PirateEngineV3()

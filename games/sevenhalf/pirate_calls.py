@@ -107,6 +107,49 @@ def _policy(state: State) -> list[Event]:
     return [*out, ev.player_called(bank.seat, targets(state)[0], timeout=True)]
 
 
+def picked(state: State, bank: Hand) -> tuple[list[Event], Hand]:
+    """Rules version 3: the meneur's open skeletons fixed at the values giving his best total
+    now, as he acts on without declaring them (RULES.md §1c: he declares a skeleton when it is
+    turned up; undeclared, the engine picks its best value). A value fixed so holds for the rest
+    of the hand: one skeleton may not be worth 7 for one call and 2 for the next draw."""
+    values = cards.best_values(state.game, bank.cards, bank.declared)
+    events = [ev.skeleton_declared(bank.seat, BANK, card, value, picked=True)
+              for card, value in values.items()]
+    return events, replace(bank, declared={**bank.declared, **values})
+
+
+def fixed_meneur(state: State, command: Any) -> list[Event]:
+    """The meneur's turn under rules version 3: a skeleton he turned up may be declared until
+    his next draw or call; that draw or call (or his timeout) first fixes it at its best."""
+    match command:
+        case TimeOut():
+            return _fixed_policy(state)
+        case Hit() | Call():
+            fixed, bank = picked(state, state.bank)
+            if not fixed:
+                return meneur(state, command)
+            return [*fixed, *meneur(state.with_hand(BANK, bank), command)]
+        case _:
+            return meneur(state, command)
+
+
+def _fixed_policy(state: State) -> list[Event]:
+    """The banker policy of version 3: each skeleton fixed at its best as it is turned up."""
+    out, bank = picked(state, state.bank)
+    limit = 2 * int(state.options["banker_stand_at"])
+    drawn = 0
+    while bank_total(state, bank) < limit and state.drawn + drawn < len(state.deck):
+        card = banking.top_card(state, drawn)
+        drawn += 1
+        bank = bank.with_card(card, True)
+        out.append(ev.card_dealt(bank.seat, BANK, card, True, timeout=True))
+        fixed, bank = picked(state, bank)
+        out += fixed
+    if over := bust(state, bank):
+        return [*out, *over]
+    return [*out, ev.player_called(bank.seat, targets(state)[0], timeout=True)]
+
+
 def answer(state: State, command: Any) -> list[Event]:
     """A called player reveals (also on timeout) or concedes without showing."""
     index, hand = state.hands_of(command.seat)[0]

@@ -378,6 +378,77 @@ def test_the_meneur_declares_a_skeleton_he_turns_up():
     assert nets(t)[1] == 1  # 5 beats the meneur's declared 4
 
 
+def skeleton_first(engine=E):
+    """Meneur seat 0 (the oldest), seats 1 and 2 dealt gem 6s, betting 1 and standing; the
+    meneur turns up a skeleton, then a gem 5 lies on top of the deck."""
+    t = open_table(engine, (10, 10, 10), ["gem6.1", "gem6.2", "skeleton.1", "gem5.1", "gem3.1"],
+                   ages=(50, 20, 20))
+    for seat in (1, 2):
+        t.when(PlaceBet(seat, 1.0, 1))
+    for seat in (1, 2):
+        t.when(Stand(seat, 2.0))
+    t.when(Hit(0, 3.0))
+    return t
+
+
+def test_the_meneurs_skeleton_keeps_the_value_it_was_given_for_the_whole_hand():
+    """RULES.md §1c, "Skeleton value" (seed 000_1414b0b0fea70c86.txt: the skeleton's holder gives
+    it the value he wishes, 1 to 7): the meneur declares it when he turns it up; if he calls
+    without declaring it, it is fixed then at its best (7 here, beating a 6), and the gem 5 he
+    draws next takes him to 12: bust, he pays the uncalled seat 2 (rules version 3)."""
+    assert E.info.version == 3
+    t = skeleton_first()
+    events = t.when(Call(0, 4.0, 1))
+    assert [(e.type, dict(e.data)) for e in events[:1]] == [("SkeletonDeclared", {
+        "seat": 0, "index": -1, "card": "skeleton.1", "value": 7, "picked": True})]
+    assert only(t.when(Reveal(1, 5.0)), "CallDecided")[0]["meneur_total"] == 14
+    assert {"type": "declare", "card": "skeleton.1", "value": {"min": 1, "max": 7}} not in (
+        E.legal_actions(t.state, 0))
+    assert t.refused(Declare(0, 6.0, "skeleton.1", 1)) == "bad_declaration"
+    events = t.when(Hit(0, 6.0))
+    assert only(events, "CardsShown")[0]["reason"] == "bust"
+    assert nets(t) == {1: -1, 2: 1}
+
+
+def test_the_meneur_who_declares_his_skeleton_as_he_turns_it_up_keeps_that_value():
+    """Seed 000_1414b0b0fea70c86.txt: the value is the holder's to choose: declared 1, the
+    skeleton stays 1 when he draws the gem 5 (6 in all) and calls."""
+    t = skeleton_first()
+    t.when(Declare(0, 4.0, "skeleton.1", 1))
+    events = t.when(Hit(0, 5.0))
+    assert "SkeletonDeclared" not in types(events) and "CardsShown" not in types(events)
+    t.when(Call(0, 6.0, 1))
+    assert only(t.when(Reveal(1, 7.0)), "CallDecided")[0]["meneur_total"] == 12
+
+
+def test_the_meneurs_timeout_fixes_each_skeleton_as_it_is_turned_up():
+    """RULES.md §1c: the timed-out meneur follows the banker policy; a skeleton it turns up is
+    fixed at its best then (7, over `banker_stand_at` 5: he stops and calls seat 1)."""
+    t = open_table(E, (10, 10, 10), ["gem6.1", "gem6.2", "skeleton.1", "gem5.1"], ages=(50, 20, 20),
+                   options={"banker_stand_at": 5})
+    for seat in (1, 2):
+        t.when(PlaceBet(seat, 1.0, 1))
+    for seat in (1, 2):
+        t.when(Stand(seat, 2.0))
+    events = t.when(E.timeout(t.state, 1000.0))
+    assert types(events)[:3] == ["CardDealt", "SkeletonDeclared", "PlayerCalled"]
+    assert events[1].data["value"] == 7 and events[1].data["picked"] is True
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_rules_versions_1_and_2_valued_the_meneurs_open_skeleton_anew_at_every_look(version):
+    """Versions 1 and 2, still served for their tables: the same skeleton counted 7 against
+    seat 1, then 2 beside the gem 5 the meneur drew (no bust), and seat 2 lost to his 7."""
+    old = registry.engine(G, version)
+    t = skeleton_first(old)
+    assert "SkeletonDeclared" not in types(t.when(Call(0, 4.0, 1)))
+    assert only(t.when(Reveal(1, 5.0)), "CallDecided")[0]["meneur_total"] == 14
+    assert "CardsShown" not in types(t.when(Hit(0, 6.0)))
+    t.when(Call(0, 7.0, 2))
+    assert only(t.when(Reveal(2, 8.0)), "CallDecided")[0]["meneur_total"] == 14
+    assert nets(t) == {1: -1, 2: -1}
+
+
 def test_timeouts_stand_turn_up_the_new_card_and_reveal():
     """RULES.md §1c (seed 000_1414b0b0fea70c86.txt): a player who does not act stands."""
     t = betted(["gem2.1", "gem3.1", "gem4.1", "gem1.1", "gem1.2"])
@@ -409,8 +480,8 @@ def test_meneur_timeout_follows_the_banker_policy_then_calls_clockwise():
 def test_a_player_who_lets_the_betting_timer_run_bets_the_minimum_and_stands():
     """RULES.md §1c (seed 000_1414b0b0fea70c86.txt): every player who was dealt a card bets 1 or
     2 treasures ("misent 1 ou 2 de leurs trésors"), and one who does not act stands: the timeout
-    is no fold after seeing one's card (rules version 2)."""
-    assert E.info.version == 2
+    is no fold after seeing one's card (from rules version 2)."""
+    assert E.info.version >= 2
     t = open_table(E, (10, 10, 10), ["gem7.1", "gem1.1", "gem1.2"])
     events = t.when(E.timeout(t.state, 100.0))
     assert [(e.type, dict(e.data)) for e in events[:2]] == [
@@ -452,7 +523,7 @@ def test_rules_version_1_sat_a_timed_out_bettor_out():
     """Rules version 1, still served for the tables created with it (games/registry.py): a
     player who did not bet sat the hand out. Hands played so keep verifying."""
     v1 = registry.engine(G, 1)
-    assert v1.info.version == 1 and registry.current_version(G) == 2
+    assert v1.info.version == 1 and registry.current_version(G) == 3
     t = open_table(v1)
     assert only(t.when(v1.timeout(t.state, 100.0)), "SatOut") == [{"seat": 1, "timeout": True}]
 

@@ -2649,6 +2649,12 @@ class SkeletonDeclaredData(BaseModel):
     )
     card: str
     index: int
+    picked: Annotated[
+        bool | None,
+        Field(
+            description="Casino pirate from rules version 3: the engine fixed the value, the one giving the meneur's best total, as he drew or called without declaring the skeleton he had turned up; absent when he declared it"
+        ),
+    ] = None
     seat: int
     value: int
 

@@ -6031,6 +6031,8 @@ export interface components {
         SkeletonDeclaredData: {
             card: string;
             index: number;
+            /** @description Casino pirate from rules version 3: the engine fixed the value, the one giving the meneur's best total, as he drew or called without declaring the skeleton he had turned up; absent when he declared it */
+            picked?: boolean;
             seat: number;
             value: number;
         };
