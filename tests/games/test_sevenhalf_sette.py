@@ -135,6 +135,20 @@ def test_banker_bust_pays_every_player_still_in():
     assert net == {2: 10, 1: 5}
 
 
+def test_a_short_banker_pays_the_winners_in_the_order_of_play():
+    """Money in the 7½ family (seed 001_6b5bbd2473d5c47f.txt: play goes counter-clockwise from
+    the banker): a banker who cannot cover every winner pays them in the hand's order, seat 2
+    before seat 1, as far as his seat goes (Decision: "table order" is the order of play)."""
+    t = betted(["5s", "5h", "6s", "7s"], balances=(1, 10, 10), bets={2: 2, 1: 2})
+    assert t.state.order[:2] == (2, 1)
+    t.when(Stand(2, 2.0))
+    t.when(Stand(1, 2.0))
+    t.when(Hit(0, 3.0))  # 6 + 7 = 13: bust, owes 2 to each
+    short = [e.data for e in t.given if e.type == "ShortfallRecorded"]
+    assert [(s["payee"], s["owed"], s["paid"]) for s in short] == [(2, 2, 1), (1, 2, 0)]
+    assert all(b >= 0 for b in t.state.balances.values())
+
+
 def test_ties_go_to_the_banker_and_higher_totals_win_even_money():
     """001_6b5bbd2473d5c47f.txt: the banker wins totals equal to or below his, pays higher ones."""
     t = betted(["5s", "4s", "5h", "Ah"])
