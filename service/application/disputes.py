@@ -234,6 +234,7 @@ def _open(uow: UnitOfWork, dispute_id: str, who: Principal | None = None,
     """The dispute, open, for `who` if he may read it (None: the house, whose commands only the
     house may send): one who may not is refused (`refusal`) before he is told whether it is
     open, which is its outcome's to say."""
+    uow.queue_behind(stream(dispute_id))  # notes and decisions sent at once, one by one
     dispute = read(uow, dispute_id)
     if who is not None and not may_read(dispute, who):
         raise Forbidden("not_your_dispute", refusal)

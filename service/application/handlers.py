@@ -50,6 +50,7 @@ def create(uow: UnitOfWork, command: CreateTable, metadata: dict[str, Any]) -> T
 
 
 def join(uow: UnitOfWork, command: JoinTable, metadata: dict[str, Any]) -> Joined:
+    uow.queue_behind(stream(command.table_id))
     table = load(uow, command.table_id)
     check_version(table, command.if_match, required=False)
     buy_in = buy_in_for(table, command.buy_in)
@@ -60,10 +61,12 @@ def join(uow: UnitOfWork, command: JoinTable, metadata: dict[str, Any]) -> Joine
 
 def leave_table(uow: UnitOfWork, command: LeaveTable, metadata: dict[str, Any]) -> int:
     """The seat's treasure, gone back to the player's wallet."""
+    uow.queue_behind(stream(command.table_id))
     return leave(uow, load(uow, command.table_id), command.player_id, metadata)
 
 
 def deal(uow: UnitOfWork, command: OpenHand, metadata: dict[str, Any]) -> TableRow:
+    uow.queue_behind(stream(command.table_id))
     table = load(uow, command.table_id, balances=True)  # the deal needs them
     if command.player_id is not None and table.seat_of(command.player_id) is None:
         raise Forbidden("not_seated", "only a seated player (or the operator) deals")

@@ -119,6 +119,9 @@ class MemoryUnitOfWork:
         self.flush()
         return self.db.store.read_stream(stream_id, after, limit=limit)
 
+    def queue_behind(self, stream_id: str) -> None:
+        """Nothing to wait for: one unit of work at a time uses the memory store."""
+
     # Writes ----------------------------------------------------------------------------------
 
     def append(self, stream_id: str, events: Sequence[NewEvent],

@@ -183,6 +183,13 @@ class PostgresUnitOfWork:
         self.flush()
         return self.store.read_stream(stream_id, after, conn=self.connection, limit=limit)
 
+    def queue_behind(self, stream_id: str) -> None:
+        # The lock `banco_append` takes on the stream's row, taken first: every writer takes it
+        # before the table's row, so the lock order stays the one that cannot deadlock.
+        self.flush()
+        self.connection.execute("SELECT 1 FROM streams WHERE stream_id = %s FOR UPDATE",
+                                (stream_id,))
+
     # Writes -----------------------------------------------------------------------------------
 
     def append(self, stream_id: str, events: Sequence[NewEvent],

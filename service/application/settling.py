@@ -24,6 +24,7 @@ from service.application.handlers import (
     found,
     load,
     record,
+    stream,
     transfers,
 )
 from service.application.unit_of_work import UnitOfWork
@@ -36,7 +37,8 @@ def settle_hand(uow: UnitOfWork, command: SettleHand, metadata: dict[str, Any]) 
 def end_table(uow: UnitOfWork, command: EndTable, metadata: dict[str, Any]) -> bool:
     """End an open table (between hands); False, and nothing written, when it is not open (or,
     with `command.refuse`, the refusal saying why)."""
-    table = uow.table(command.table_id)  # the append's version check guards it
+    uow.queue_behind(stream(command.table_id))
+    table = uow.table(command.table_id)
     if command.refuse:
         table = found(table, command.table_id)
         if table.status == "over":

@@ -52,6 +52,13 @@ class UnitOfWork(Protocol):
     def read_stream(self, stream_id: str, after: int, limit: int) -> list[StoredEvent]:
         """Up to `limit` of the stream's events after version `after`."""
 
+    def queue_behind(self, stream_id: str) -> None:
+        """Wait for the stream's other writers, and hold them off until this work ends: what is
+        read after it is what the append will find. For a command that names no version (a
+        join, a leave, a deal, a close, a dispute's note): two sent at once are done one after
+        the other instead of the second failing on its append. Moves, which name the version
+        they were decided on, never wait here."""
+
     # Writes ----------------------------------------------------------------------------------
 
     def append(self, stream_id: str, events: Sequence[NewEvent],
