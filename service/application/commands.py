@@ -9,7 +9,6 @@ names the table and the caller by id and carries the version the caller decided 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -30,13 +29,13 @@ class IfMatch:
     tags: int | None = None
 
     def only(self) -> str | None:
-        """The one concrete version named, or None when it is not exactly one number: a list of
-        more than one tag is no one version, even when its tags are all the same."""
+        """The one entity-tag named, or None when it is not exactly one: a list of more than one
+        tag is no one version, even when its tags are all the same. A tag that is no version of
+        the table (`"9x"`, `"013"`) is one all the same, which matches no version."""
         listed = len(self.versions) if self.tags is None else self.tags
         if self.star or listed != 1 or len(self.versions) != 1:
             return None
-        version = next(iter(self.versions))
-        return version if re.fullmatch(r"[0-9]+", version) else None
+        return next(iter(self.versions)) or None  # an empty tag names nothing
 
     def admits(self, version: int) -> bool:
         return not self.sent or self.star or str(version) in self.versions

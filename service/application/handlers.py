@@ -127,9 +127,9 @@ def check_version(table: TableRow, if_match: IfMatch, required: bool) -> None:
             raise PreconditionRequired("if_match_required",
                                        "send If-Match with exactly one version of the table, its"
                                        ' ETag as given ("7": quoted, not weak, not *, not a list)')
-        # Compared as text, leading zeros aside: `int()` refuses more than 4,300 digits, and a
-        # version that long is simply not the table's.
-        if version.lstrip("0") != str(table.version).lstrip("0"):
+        # Compared strongly, as RFC 9110 compares If-Match: character for character, so `"013"`
+        # is not version 13 (and no `int()`, which refuses more than 4,300 digits).
+        if version != str(table.version):
             raise stale
     elif not if_match.admits(table.version):
         raise stale

@@ -146,6 +146,9 @@ def at_a_hit(client, session):
     ("{v}", 0, 428), ('W/"{v}"', 0, 428), ('w/"{v}"', 0, 428),
     ("*", 0, 428), ('"{v}", *', 0, 428), ('"{p}", "{v}"', 0, 428), ("", 0, 428),
     ("garbage", 0, 428), ('"{v}" junk', 0, 428), ('"{p}"', 0, 412),
+    # One strong tag that is not the version, character for character, matches none (a
+    # leading zero applied a copy; a tag that is no number was a 428).
+    ('"0{v}"', 0, 412), ('"{v}x"', 0, 412),
     ('""', 0, 428), ('W/""', 0, 428),  # an empty tag names no version (it was a 500)
     # A list is no one version even when its tags are the same (it applied a copy at each).
     ('"{v}", "{v}"', 0, 428), ('"{v}", W/"{v}"', 0, 428), ('"{v}", ""', 0, 428),
