@@ -59,6 +59,9 @@ class BetPlaced(EventData):
     seat: int
     index: int
     amount: int
+    timeout: Annotated[bool, Meta(description=(
+        "Placed by the betting timer: Casino pirate from rules version 3 bets `min_bet` for a"
+        " player who let it run (version 2 did too, unmarked)"))] | UnsetType = UNSET
 
 
 class SatOut(EventData):

@@ -26,10 +26,13 @@ def stake_announced(seat: int, amount: int, timeout: bool = False) -> Event:
     return Event("StakeAnnounced", {"seat": seat, "amount": amount, "timeout": timeout})
 
 
-def bet_placed(seat: int, index: int, amount: int) -> Event:
-    """A stake moved from the seat into escrow."""
-    return Event("BetPlaced", {"seat": seat, "index": index, "amount": amount},
-                 postings=(Posting(f"seat:{seat}", "escrow", amount, "bet"),))
+def bet_placed(seat: int, index: int, amount: int, timeout: bool = False) -> Event:
+    """A stake moved from the seat into escrow; `timeout`: placed by the betting timer (Casino
+    pirate from rules version 3; version 2 placed it unmarked)."""
+    data: Json = {"seat": seat, "index": index, "amount": amount}
+    if timeout:
+        data["timeout"] = True
+    return Event("BetPlaced", data, postings=(Posting(f"seat:{seat}", "escrow", amount, "bet"),))
 
 
 def sat_out(seat: int, timeout: bool = False) -> Event:

@@ -262,12 +262,23 @@ class PirateEngineV3(PirateEngineV2):
     hand. He declares it when he turns it up; if he draws or calls without declaring it, it is
     fixed then at the value giving his best total (`SkeletonDeclared` with `"picked": true`).
     Versions 1 and 2 left it open and valued it at its best at every look: the same card could
-    count 7 to beat one player and 2 to draw again without busting."""
+    count 7 to beat one player and 2 to draw again without busting. The bet the betting timer
+    places is marked as its other moves are (`BetPlaced` with `"timeout": true`)."""
 
     info = replace(PirateEngine.info, version=3)
 
     def meneur(self, state: State, command: Any) -> list[Event]:
         return pirate_calls.fixed_meneur(state, command)
+
+    def betting(self, state: State, command: Any) -> list[Event]:
+        """As version 2, the bet the timer places marked `"timeout": true` like its `Stood`."""
+        match command:
+            case TimeOut(seat=seat):
+                index = state.hands_of(seat)[0][0]
+                return [ev.bet_placed(seat, index, int(state.options["min_bet"]), timeout=True),
+                        ev.stood(seat, index, timeout=True)]
+            case _:
+                return super().betting(state, command)
 
 
 ENGINE_V3 = PirateEngineV3()

@@ -485,7 +485,7 @@ def test_a_player_who_lets_the_betting_timer_run_bets_the_minimum_and_stands():
     t = open_table(E, (10, 10, 10), ["gem7.1", "gem1.1", "gem1.2"])
     events = t.when(E.timeout(t.state, 100.0))
     assert [(e.type, dict(e.data)) for e in events[:2]] == [
-        ("BetPlaced", {"seat": 1, "index": 0, "amount": 1}),
+        ("BetPlaced", {"seat": 1, "index": 0, "amount": 1, "timeout": True}),
         ("Stood", {"seat": 1, "index": 0, "timeout": True})]
     assert "SatOut" not in types(events)
     assert [p.amount for p in events[0].postings] == [1]
@@ -507,6 +507,10 @@ def test_the_minimum_bet_on_timeout_is_the_tables_min_bet():
     t = open_table(E, (10, 1, 10), options={"min_bet": 2, "max_bet": 2})
     assert [h.seat for h in t.state.hands] == [2]
     assert only(t.when(E.timeout(t.state, 100.0)), "BetPlaced") == [
+        {"seat": 2, "index": 0, "amount": 2, "timeout": True}]
+    v2 = registry.engine(G, 2)  # placed the same bet unmarked
+    t = open_table(v2, (10, 1, 10), options={"min_bet": 2, "max_bet": 2})
+    assert only(t.when(v2.timeout(t.state, 100.0)), "BetPlaced") == [
         {"seat": 2, "index": 0, "amount": 2}]
 
 

@@ -323,6 +323,7 @@ def test_a_casino_pirate_player_who_lets_the_betting_timer_run_bets_the_minimum(
     players = sorted({0, 1, 2} - {meneur})
     bets = {e["data"]["seat"]: e["data"]["amount"] for e in events if e["type"] == "BetPlaced"}
     assert bets == {seat: 1 for seat in players}
+    assert all(e["data"]["timeout"] for e in events if e["type"] == "BetPlaced")
     stood = [e["data"] for e in events if e["type"] == "Stood" and e["data"]["index"] != -1]
     assert sorted(d["seat"] for d in stood) == players and all(d["timeout"] for d in stood)
     [ended] = [e["data"] for e in events if e["type"] == "HandEnded"]

@@ -154,6 +154,12 @@ class BetPlacedData(BaseModel):
     amount: int
     index: int
     seat: int
+    timeout: Annotated[
+        bool | None,
+        Field(
+            description='Placed by the betting timer: Casino pirate from rules version 3 bets `min_bet` for a player who let it run (version 2 did too, unmarked)'
+        ),
+    ] = None
 
 
 class BuildAction(BaseModel):

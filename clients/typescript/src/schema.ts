@@ -1452,6 +1452,8 @@ export interface components {
             amount: number;
             index: number;
             seat: number;
+            /** @description Placed by the betting timer: Casino pirate from rules version 3 bets `min_bet` for a player who let it run (version 2 did too, unmarked) */
+            timeout?: boolean;
         };
         BuildAction: {
             card: string;
