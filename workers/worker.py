@@ -47,6 +47,8 @@ MAX_WAIT_S = 4.0  # the longest pause between two tries to reach Redis again
 # How long a stopping worker waits for its scheduler process: RQ's join has no bound, and a
 # scheduler forked while another thread held a lock (a log write) may never get to stop.
 SCHEDULER_STOP_S = 5.0
+# How often a worker without a scheduler asks for the scheduler's lock (RQ's lasts 61 s).
+SCHEDULER_ASK_S = 15.0
 SWEEP_STOP_S = 5.0  # how long a stopping worker lets a sweep under way finish
 
 
@@ -61,6 +63,8 @@ class Worker(SimpleWorker):
         self._registered = False
         self._beaten = float("-inf")  # time.monotonic() of the last heartbeat sent
         self._waiting = False  # in RQ's wait for a job, none taken yet
+        self._schedules = False  # a long-running worker, which runs a scheduler when it may
+        self._scheduler_asked = float("-inf")  # time.monotonic() of the last try for its lock
 
     def bootstrap(self, *args: Any, **kwargs: Any) -> None:
         # RQ registers, subscribes and sets its state here, outside its loop's handling of
@@ -82,10 +86,11 @@ class Worker(SimpleWorker):
         with contextlib.suppress(*REDIS_AWAY):
             self.connection.delete(self.key)
 
-    def _start_scheduler(self, *args: Any, **kwargs: Any) -> None:
+    def _start_scheduler(self, burst: bool = False, *args: Any, **kwargs: Any) -> None:
+        self._schedules = not burst  # a burst worker moves the due jobs once, in-process
         while True:  # its locks are taken in Redis, also outside RQ's loop
             try:
-                super()._start_scheduler(*args, **kwargs)
+                super()._start_scheduler(burst, *args, **kwargs)
                 return
             except REDIS_AWAY as e:
                 if self._stop_requested:
@@ -194,14 +199,21 @@ class Worker(SimpleWorker):
                 self.wait_for_redis(e)
 
     def revive_scheduler(self) -> None:
-        """Start this worker's scheduler again if it died (of a Redis outage), as RQ's
-        maintenance does, but at once rather than at the next maintenance."""
-        process = self.scheduler._process if self.scheduler is not None else None
+        """Start this worker's scheduler if none runs here: again at once if it died (of a
+        Redis outage), and every `SCHEDULER_ASK_S` if another worker held the lock when this
+        one started. A worker killed outright keeps the lock for a minute after its death, so a
+        worker started in its place ran no scheduler until RQ's maintenance, ten minutes on."""
         # Not while stopping: the scheduler was stopped on purpose, and one started again then
         # outlived the worker's shutdown (a job ending after SIGTERM beats once more).
-        if process is not None and not process.is_alive() and not self._stop_requested:
-            assert self.scheduler is not None
-            self.scheduler.acquire_locks(auto_start=True)
+        if self.scheduler is None or not self._schedules or self._stop_requested:
+            return
+        process = self.scheduler._process
+        if process is not None and process.is_alive():
+            return
+        if process is None and time.monotonic() - self._scheduler_asked < SCHEDULER_ASK_S:
+            return
+        self._scheduler_asked = time.monotonic()
+        self.scheduler.acquire_locks(auto_start=True)
 
     def perform_job(self, job: Job, queue: Queue, execution: Execution) -> bool:
         # The run continues the trace of whatever queued the job (service/runtime/tracing.py).

@@ -275,6 +275,38 @@ def test_a_worker_whose_redis_goes_away_as_it_starts_waits_for_it(own, redis_ser
         worker.teardown()
 
 
+def test_a_worker_started_while_a_killed_one_still_holds_the_scheduler_lock_runs_the_scheduler_soon(
+        own, monkeypatch):
+    """A worker killed outright leaves RQ's scheduler lock for a minute. The worker started in
+    its place took no lock and, till RQ's maintenance ten minutes later, ran no scheduler: the
+    jobs of the turns' deadlines waited in Redis (the sweeper fired them, a second late). It now
+    asks for the lock again every `SCHEDULER_ASK_S` and starts the scheduler once it has it."""
+    from rq.scheduler import RQScheduler
+
+    monkeypatch.setattr(worker_module, "SCHEDULER_ASK_S", 0.2)
+    connection = connect(own.redis_url)
+    lock = RQScheduler.get_locking_key(own.queue_name)
+    connection.set(lock, "a-worker-killed-with-sigkill", px=1500)
+    worker = Worker([queue(connection, own.queue_name)], connection=connection)
+    try:
+        worker.bootstrap()
+        worker._start_scheduler()
+        assert worker.scheduler is not None and not worker.scheduler.acquired_locks
+        assert worker.scheduler._process is None
+
+        def scheduling() -> bool:
+            worker.heartbeat()
+            process = worker.scheduler._process
+            return process is not None and process.is_alive()
+
+        wait_for(scheduling, timeout=10)
+        assert connection.get(lock) == worker.scheduler.name.encode()
+    finally:
+        worker.stop_scheduler()
+        worker.teardown()
+        connection.delete(lock)
+
+
 def _deaf_to_sigterm(deaf: threading.Event) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     deaf.set()
