@@ -4,7 +4,9 @@ One budget per authenticated principal (`operator:operator`, each scoped operato
 `operator:ok_...`, `player:pl_...`), whatever the spelling of its `Authorization` header; a
 request without a valid token counts against its address, all such requests of one address in
 one budget, so guessed tokens are limited too. If Redis is unreachable the limit is skipped
-rather than the request refused: actions go on while Redis is away.
+rather than the request refused: actions go on while Redis is away. After a failure the limit
+is not counted for `PAUSE_S`: a Redis that hangs, taking connections and answering nothing, would
+otherwise hold every request for the read timeout, long enough to make a move miss its turn.
 
 A request costs one Redis round trip for its limit (the fixed window's increment): no
 X-RateLimit headers, which would cost two more, and a 429's Retry-After is the limit's whole
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from typing import Any
 
 from flask import Flask, Response, g, request
@@ -41,6 +44,7 @@ PROBES = ("/healthz", "/readyz")  # an orchestrator's probes are never limited
 # database or Redis, and one look at it is several requests that would spend the budget its
 # address has for requests without a valid token.
 REFERENCE = ("/openapi.json", "/openapi.yaml", "/docs")
+PAUSE_S = 5.0  # how long the limit goes uncounted after Redis failed to count it
 # Nor are the pages and their files (service/http/pages.py), static for the same reason: the API
 # calls a page makes are what its visitor's budget counts.
 
@@ -71,9 +75,10 @@ def storage_uri(redis_url: str) -> str:
 
 
 def storage_options(redis_url: str) -> dict[str, Any]:
-    """Short timeouts, as every Redis client of Banco's; through Sentinel, the database number
-    and the primary alone: a count read from a replica could lag the increments."""
-    options: dict[str, Any] = {"socket_connect_timeout": 1, "socket_timeout": 2}
+    """Short timeouts, shorter than other Redis clients' (a count is one small script, answered in
+    a millisecond, and every request waits for it); through Sentinel, the database number and the
+    primary alone: a count read from a replica could lag the increments."""
+    options: dict[str, Any] = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
     if is_sentinel(redis_url):
         options |= {"db": parse_sentinel(redis_url).db, "use_replicas": False,
                     "sentinel_kwargs": dict(options), "connection_class": SentinelConnection}
@@ -95,15 +100,19 @@ def init_app(app: Flask, redis_url: str, limit: str) -> FixedWindowRateLimiter:
     limiter = FixedWindowRateLimiter(storage_from_string(storage_uri(redis_url),
                                                          **storage_options(redis_url)))
     item = parse(limit)
+    paused_until = [float("-inf")]  # time.monotonic() until which Redis is not asked
 
     def _check() -> Response | None:
         if _unlimited():
             return None
         _identify()
+        if time.monotonic() < paused_until[0]:
+            return None
         try:
             allowed = limiter.hit(item, "banco", caller_key())
         except Exception as e:  # Redis away: the limit is skipped, the request goes on
-            log.warning("rate limit not counted: %s", e)
+            paused_until[0] = time.monotonic() + PAUSE_S
+            log.warning("rate limits not counted for %.0f s: %s", PAUSE_S, e)
             return None
         return None if allowed else too_many(item)
 

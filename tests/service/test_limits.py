@@ -3,7 +3,10 @@ with one round trip a request; 429 problem+json with Retry-After past it; probes
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+import socket
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
@@ -11,6 +14,7 @@ import pytest
 import redis
 from flask import Flask
 
+from service.http import limits
 from service.http.app import create_app
 from tests.service.conftest import OPERATOR, OPERATOR_KEY, bearer
 
@@ -117,6 +121,45 @@ def test_limits_step_aside_when_redis_is_down(config, new_player):
                 for _ in range(4)] == [200] * 4
     finally:
         app.extensions["banco.pool"].close()
+
+
+class Hanging:
+    """A Redis that hangs: it takes connections and never answers (as a frozen server, or one
+    behind a network that drops its replies, does). Counts the connections made to it."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"redis://127.0.0.1:{self.listener.getsockname()[1]}/0"
+        self.accepted: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                self.accepted.append(self.listener.accept()[0])
+
+    def close(self) -> None:
+        self.listener.close()
+        for s in self.accepted:
+            s.close()
+
+
+def test_a_redis_that_hangs_holds_one_request_not_every_one(config, new_player, monkeypatch):
+    """A fault probe froze Redis: every request waited out the limit's read timeout, and a move
+    sent in the last seconds of its turn came back `turn_timed_out`. After one failure the limit
+    is not counted for `PAUSE_S`: the requests after it do not ask Redis at all."""
+    monkeypatch.setattr(limits, "PAUSE_S", 60.0)
+    hanging = Hanging()
+    app = create_app(replace(config, redis_url=hanging.url, rate_limit="2/minute"))
+    try:
+        client = app.test_client()
+        p = new_player()
+        assert [client.get(f"/v1/players/{p.id}", headers=p.auth).status_code
+                for _ in range(6)] == [200] * 6
+        assert len(hanging.accepted) == 1
+    finally:
+        app.extensions["banco.pool"].close()
+        hanging.close()
 
 
 def test_the_api_reference_and_the_pages_are_not_limited(limited):
