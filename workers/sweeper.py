@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import psycopg
 from redis import Redis, RedisError
@@ -23,6 +24,11 @@ from workers import context, timeouts, webhooks
 from workers.settlement import settle_hand
 
 log = logging.getLogger("banco.sweeper")
+
+# How long the sweeps go without Redis after it failed them. A Redis that hangs answers nothing
+# until each call's timeout: asked at every pass, it stretched the one-second sweep to eleven,
+# and the deadlines, which need only PostgreSQL, fired up to ten seconds late.
+REDIS_PAUSE_S = 10.0
 
 def settle_grace_s() -> float:
     """How long a hand may wait for its settlement job before the sweeper settles it itself."""
@@ -37,6 +43,8 @@ class Swept:
     settled: int = 0
     ended: int = 0
     webhooks: int = 0  # delivery jobs queued (not logged: a busy subscription has one a second)
+    # Redis failed the pass: the next ones go without it a while (not logged with the counts).
+    redis_failed: bool = field(default=False, repr=False)
 
 
 def sweep(connection: Redis | None, queue_name: str) -> Swept:
@@ -63,7 +71,8 @@ def sweep(connection: Redis | None, queue_name: str) -> Swept:
             table = timeouts.fire(table_id, version)
             if table is not None:
                 done.deadlines += 1
-                connection = follow_up(connection, queue_name, table)
+                asked, connection = connection, follow_up(connection, queue_name, table)
+                done.redis_failed |= asked is not None and connection is None
     for table_id, hand_id in stuck:
         with _each(table_id):
             done.settled += settle_hand(table_id, hand_id)
@@ -75,6 +84,7 @@ def sweep(connection: Redis | None, queue_name: str) -> Swept:
             done.webhooks = webhooks.enqueue_due(connection, queue_name)
         except RedisError as e:  # they stay due in PostgreSQL, for the sweeps after Redis is back
             log.debug("Redis unreachable (%s): webhook deliveries wait for it", e)
+            done.redis_failed = True
     return done
 
 
@@ -117,37 +127,49 @@ def end_expired(table_id: str) -> bool:
         return False
 
 
-def sweep_logged(connection: Redis, queue_name: str) -> None:
-    """One sweep whose failure is logged, not raised: the next pass retries."""
+def sweep_logged(connection: Redis | None, queue_name: str) -> Swept | None:
+    """One sweep whose failure is logged, not raised: the next pass retries. What it did (None
+    when it failed)."""
     try:
         swept = sweep(connection, queue_name)
         if swept.deadlines or swept.settled or swept.ended:
             log.info("swept: %s", swept)
+        return swept
     except Exception:  # a worker must not die of one bad sweep (PostgreSQL restarting, say)
         log.exception("sweep failed")
+        return None
 
 
 def checkpoint_due(connection: Redis, queue_name: str) -> bool:
-    """True for one worker per `BANCO_CHECKPOINT_EVERY_S` (default an hour): it records a digest."""
+    """True for one worker per `BANCO_CHECKPOINT_EVERY_S` (default an hour): it records a digest.
+    Raises RedisError when Redis cannot tell."""
     every = context.config().checkpoint_every_s
-    try:
-        return bool(connection.set(f"banco:{queue_name}:checkpoint-due", "1", nx=True, ex=every))
-    except RedisError:  # Redis away: asked again at the next pass, without a traceback a second
-        return False
+    return bool(connection.set(f"banco:{queue_name}:checkpoint-due", "1", nx=True, ex=every))
 
 
 def loop(connection: Redis, queue_name: str, every_s: float, stop: threading.Event) -> None:
-    """Sweep every `every_s` seconds until `stop` is set, and record the periodic checkpoints."""
+    """Sweep every `every_s` seconds until `stop` is set, and record the periodic checkpoints;
+    for `REDIS_PAUSE_S` after Redis failed a pass, without Redis (what it would have been sent
+    is in PostgreSQL, where the sweeps after the pause find it)."""
     from workers.checkpoints import record_checkpoint
     from workers.partition_upkeep import upkeep_logged
     from workers.purges import purge_logged
 
+    redis_back = float("-inf")  # time.monotonic() from which Redis is asked again
     while not stop.wait(every_s):
-        sweep_logged(connection, queue_name)
+        redis = connection if time.monotonic() >= redis_back else None
+        swept = sweep_logged(redis, queue_name)
+        if swept is not None and swept.redis_failed:
+            redis, redis_back = None, time.monotonic() + REDIS_PAUSE_S
         purge_logged()
         upkeep_logged()
+        if redis is None:
+            continue
         try:
-            if checkpoint_due(connection, queue_name):
+            if checkpoint_due(redis, queue_name):
                 log.info("checkpoint recorded: %s", record_checkpoint()["root"])
+        except RedisError as e:  # asked again after the pause, without a traceback a second
+            log.debug("Redis unreachable (%s): the sweeps go without it a while", e)
+            redis_back = time.monotonic() + REDIS_PAUSE_S
         except Exception:  # retried at the next due time; a worker must not die of it
             log.exception("checkpoint failed")

@@ -25,6 +25,7 @@ from rq.exceptions import StopRequested
 from service.runtime.config import Config
 from tests.service.conftest import jobs_on
 from tests.service.play import Session
+from tests.service.test_limits import Hanging
 from tests.service.test_timeouts import app_on, events_of, hand_status, timed_out, wait_for, worker_process
 from workers import jobs_report, sweeper
 from workers import worker as worker_module
@@ -172,6 +173,30 @@ def test_a_sweep_goes_on_from_postgresql_when_redis_fails_it(own, new_player, mo
         assert hand_status(client, hand_id) == "settled"
         for table in late:
             assert timed_out(app, table)
+
+
+def test_the_sweeps_go_without_a_redis_that_hangs_after_it_failed_one(own, monkeypatch):
+    """A fault probe froze Redis: every sweep waited out its calls' timeouts, a pass took eleven
+    seconds instead of one, and deadlines fired up to ten seconds late. After Redis failed a
+    pass, the passes of the next `REDIS_PAUSE_S` go on from PostgreSQL alone."""
+    hanging = Hanging()
+    connection = redis.Redis.from_url(hanging.url, socket_timeout=0.3, socket_connect_timeout=0.3)
+    asked: list[Any] = []
+    sweep = sweeper.sweep
+    monkeypatch.setattr(sweeper, "sweep", lambda redis, name: (asked.append(redis), sweep(redis, name))[1])
+    stop = threading.Event()
+    try:
+        with jobs_on(own):
+            sweeping = threading.Thread(target=sweeper.loop,
+                                        args=(connection, own.queue_name, 0.02, stop))
+            sweeping.start()
+            wait_for(lambda: len(asked) >= 8, timeout=30)
+            stop.set()
+            sweeping.join()
+    finally:
+        hanging.close()
+    assert asked[0] is connection and hanging.accepted  # the first pass asked, and waited
+    assert asked[1:8] == [None] * 7
 
 
 def test_a_worker_started_while_redis_is_away_sweeps_then_works(own, new_player, redis_server):
