@@ -9,8 +9,9 @@ is not counted for `PAUSE_S`: a Redis that hangs, taking connections and answeri
 otherwise hold every request for the read timeout, long enough to make a move miss its turn.
 
 A request costs one Redis round trip for its limit (the fixed window's increment): no
-X-RateLimit headers, which would cost two more, and a 429's Retry-After is the limit's whole
-window, a bound that needs no second trip to read the window's remaining time.
+X-RateLimit headers, which would cost two more. A 429's Retry-After is the time left in the
+window, read in a second round trip paid by refused requests alone: the whole window (a minute
+by default) was longer than clients wait on their own, so none retried.
 
 The counting is the `limits` library's (its Redis storage and fixed-window strategy, as
 flask-limiter, its Flask extension, would use them); the request's check is one call of it
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import time
 from typing import Any
 
@@ -85,11 +87,14 @@ def storage_options(redis_url: str) -> dict[str, Any]:
     return options
 
 
-def too_many(limit: RateLimitItem) -> Response:
+def too_many(limit: RateLimitItem, reset_at: float | None = None) -> Response:
+    """The 429: Retry-After the seconds until the window ends at `reset_at` (epoch seconds), or
+    the whole window when that is not known."""
     window = limit.get_expiry()
+    wait = window if reset_at is None else min(window, max(1, math.ceil(reset_at - time.time())))
     response = render(Problem(429, "too_many_requests",
-                              f"more than {limit} for this caller; retry within {window}s"))
-    response.headers["Retry-After"] = str(window)
+                              f"more than {limit} for this caller; retry in {wait}s"))
+    response.headers["Retry-After"] = str(wait)
     return response
 
 
@@ -114,7 +119,14 @@ def init_app(app: Flask, redis_url: str, limit: str) -> FixedWindowRateLimiter:
             paused_until[0] = time.monotonic() + PAUSE_S
             log.warning("rate limits not counted for %.0f s: %s", PAUSE_S, e)
             return None
-        return None if allowed else too_many(item)
+        if allowed:
+            return None
+        try:
+            # The window's expiry alone (one TTL), not `get_window_stats`, which reads its count too.
+            reset_at: float | None = limiter.storage.get_expiry(item.key_for("banco", caller_key()))
+        except Exception:  # Redis gone since the count: the whole window is a bound all the same
+            reset_at = None
+        return too_many(item, reset_at)
 
     app.before_request(_check)
     return limiter

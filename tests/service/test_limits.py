@@ -48,6 +48,20 @@ def test_a_token_past_its_limit_gets_429_with_retry_after(limited, new_player):
     assert all(client.get("/healthz").status_code == 200 for _ in range(10))
 
 
+def test_a_429_says_how_long_is_left_of_the_window(limited, lone_redis, new_player):
+    """Retry-After is the time left in the caller's window, not the whole window: a minute was
+    longer than either SDK waits on its own, so a client never retried a 429."""
+    client = limited("2/minute").test_client()
+    p = new_player()
+    assert [client.get("/v1/me", headers=p.auth).status_code for _ in range(3)] == [200, 200, 429]
+    server = redis.Redis.from_url(lone_redis)
+    [window] = [k for k in server.scan_iter("*LIMITER*") if p.id.encode() in k]
+    server.expire(window, 7)  # seven seconds left of it
+    refused = client.get("/v1/me", headers=p.auth)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "7", refused.headers
+    assert "retry in 7s" in refused.json["detail"]
+
+
 def test_one_budget_covers_all_of_a_callers_endpoints(limited, new_player):
     client = limited("4/minute").test_client()
     p = new_player()
@@ -87,8 +101,8 @@ def test_players_and_the_address_have_budgets_of_their_own(limited, new_player):
 
 def test_a_request_costs_one_redis_round_trip_for_its_limit(limited, lone_redis, new_player,
                                                              monkeypatch):
-    """The limit's whole cost in Redis is one command a request, 429s included: no
-    X-RateLimit headers or Retry-After read back from the window."""
+    """The limit's whole cost in Redis is one command a request let in: no X-RateLimit headers.
+    A 429 costs a second, the window's expiry, read back for its Retry-After."""
     app = limited("3/minute")
     client = app.test_client()
     p = new_player()
@@ -107,9 +121,12 @@ def test_a_request_costs_one_redis_round_trip_for_its_limit(limited, lone_redis,
     requests = [(f"/v1/players/{p.id}", p.auth)] * 4 + [("/v1/players/pl_x", bearer("bad"))] * 3
     statuses = [client.get(url, headers=headers).status_code for url, headers in requests]
     assert statuses == [200, 200, 200, 429, 401, 401, 429]
-    assert len(sends) == len(requests), sends
-    # What reached the server: one script call each (the commands it ran inside are counted too).
-    assert server.info("commandstats")["cmdstat_evalsha"]["calls"] == len(requests)
+    assert len(sends) == len(requests) + statuses.count(429), sends
+    # What reached the server: one script call each (the commands it ran inside are counted too),
+    # and one TTL for each 429.
+    stats = server.info("commandstats")
+    assert stats["cmdstat_evalsha"]["calls"] == len(requests)
+    assert stats["cmdstat_ttl"]["calls"] == statuses.count(429)
 
 
 def test_limits_step_aside_when_redis_is_down(config, new_player):
