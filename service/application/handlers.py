@@ -328,12 +328,27 @@ def open_hand(uow: UnitOfWork, table: TableRow, metadata: dict[str, Any]) -> Tab
         events = engine.start(table.options, seats, material, previous=table.state, now=now)
     except IllegalMove as e:
         raise Invalid(e.code, e.message) from e
+    if _played_by_nobody(engine, table.options, events):
+        # A 7½ hand where no seat but the banker's holds the minimum bet opens and ends at once,
+        # every time it is dealt: the deal is refused instead, as a lone player's is.
+        raise Conflict("not_enough_players", "nobody could play this hand: a seat takes part"
+                       f" only when it holds the table's min_bet ({table.options.get('min_bet')})"
+                       " and the hand needs one besides the banker's; a player tops up by leaving"
+                       " and sitting down again with more")
     opened = replace(table)
     table_fold.begin_hand(opened, engine, "hd_" + secrets.token_hex(8), table.hand_number + 1)
     began = NewEvent("HandBegan", {"hand_id": opened.hand_id, "number": opened.hand_number,
                                    "seats": [tables.seat_record(s) for s in table.seats],
                                    "commitment": deck.commitment(server_seed)}, metadata)
     return _play(uow, opened, events, metadata, now, prefix=[began])
+
+
+def _played_by_nobody(engine: Engine, options: Mapping[str, Any], events: Sequence[Event]) -> bool:
+    """Whether the hand these opening events start is over before anyone had a turn."""
+    state = engine.initial_state(options)
+    for event in events:
+        state = engine.evolve(state, event)
+    return engine.is_terminal(state)
 
 
 def act(uow: UnitOfWork, table: TableRow, seat: int, payload: dict[str, Any],

@@ -625,6 +625,27 @@ def test_a_sette_e_mezzo_seat_below_min_bet_is_seated_and_may_bank(client, new_p
     assert view["view"]["banker"] == 0 and [a["type"] for a in view["legal_actions"]] == ["bet"]
 
 
+def test_a_deal_nobody_could_play_is_refused_and_changes_nothing(client, new_player):
+    """RULES.md "Money in the 7½ family" (001_6b5bbd2473d5c47f.txt): a player below `min_bet`
+    sits the hand out. With every seat below it, each deal opened a hand and ended it at once,
+    for ever, committing a deck and revealing a seed for nothing, and a client dealing "when
+    enough players sit" never stopped. It is a 409 `not_enough_players`, as a lone player's."""
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo",
+                                            "options": {"min_bet": 5, "max_bet": 5}},
+                        headers=OPERATOR).json["id"]
+    for i in range(2):
+        p = new_player(f"Short{i}", deposit=100)
+        assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": 3},
+                           headers=p.auth).status_code == 201
+    before = client.get(f"/v1/tables/{table}", headers=OPERATOR).json
+    refused = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR)
+    assert (refused.status_code, refused.json["code"]) == (409, "not_enough_players"), refused.json
+    assert "min_bet (5)" in refused.json["detail"]
+    after = client.get(f"/v1/tables/{table}", headers=OPERATOR).json
+    assert (after["version"], after["status"], after.get("hand")) == (
+        before["version"], "open", before.get("hand"))
+
+
 @pytest.mark.parametrize(("game", "buy_in"), [("sette-e-mezzo", 50), ("siete-y-media", 50),
                                               ("casino-pirate", None), ("pirate-pairs", 40),
                                               ("cassino", 30)])
