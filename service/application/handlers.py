@@ -255,7 +255,11 @@ def seat_player(uow: UnitOfWork, table: TableRow, player_id: str, buy_in: int,
                 age: int | None, seed: str | None, metadata: dict[str, Any]) -> dict[str, Any]:
     """Seat a player with `buy_in` moved from his wallet to the seat."""
     engine = engine_of(table)
-    if table.status != "open" or (table.game == "cassino" and table.hand_number > 0):
+    if table.game == "cassino" and table.hand_number > 0 and table.status != "over":
+        # Open between rounds, but a Cassino game keeps its players (and its pot) to its end.
+        raise Conflict("table_not_open", "players join a Cassino table before its first round:"
+                       f" this game is under way (round {table.hand_number}); start another table")
+    if table.status != "open":
         raise Conflict("table_not_open", "players join between hands of an open table")
     if table.seat_of(player_id) is not None:
         raise Conflict("already_seated", "this player already has a seat here")

@@ -625,6 +625,18 @@ def test_a_sette_e_mezzo_seat_below_min_bet_is_seated_and_may_bank(client, new_p
     assert view["view"]["banker"] == 0 and [a["type"] for a in view["legal_actions"]] == ["bet"]
 
 
+def test_a_cassino_game_under_way_says_so_to_a_player_who_would_join(client, new_player, worker):
+    """Between two rounds a Cassino table reads `open`, yet keeps its players to the game's end:
+    the refusal said "players join between hands of an open table", which it was."""
+    game = seated(client, new_player, game="cassino", players=2, buy_in=20)
+    game.wait_settled((game.deal(), game.play_hand())[0])
+    assert table_of(client, game).json["status"] == "open"
+    late = new_player("Late", deposit=50)
+    r = client.post(f"/v1/tables/{game.table_id}/seats", json={"buy_in": 20}, headers=late.auth)
+    assert (r.status_code, r.json["code"]) == (409, "table_not_open"), r.json
+    assert "under way (round 1)" in r.json["detail"] and "between hands" not in r.json["detail"]
+
+
 def test_a_deal_nobody_could_play_is_refused_and_changes_nothing(client, new_player):
     """RULES.md "Money in the 7½ family" (001_6b5bbd2473d5c47f.txt): a player below `min_bet`
     sits the hand out. With every seat below it, each deal opened a hand and ended it at once,
