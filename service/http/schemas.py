@@ -95,8 +95,11 @@ class HistoryQuerySchema(Schema):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
     cursor = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
                             metadata={"description": "`next_cursor` of the previous page."})
-    since = fields.AwareDateTime(load_default=None, allow_none=True, data_key="from")
-    until = fields.AwareDateTime(load_default=None, allow_none=True, data_key="to")
+    since = fields.AwareDateTime(load_default=None, allow_none=True, data_key="from", metadata={
+        "description": "Postings recorded at or after this time (the bound is included)."})
+    until = fields.AwareDateTime(load_default=None, allow_none=True, data_key="to", metadata={
+        "description": "Postings recorded before this time (the bound is excluded), so that"
+                       " one period's `to` is the next one's `from`."})
     reason = fields.String(load_default=None, allow_none=True)
     table = fields.String(load_default=None, allow_none=True)
     hand = fields.String(load_default=None, allow_none=True)

@@ -143,6 +143,18 @@ def test_a_period_that_ends_before_it_begins_is_refused(client, new_player):
     assert [row["amount"] for row in r.json["items"]] == [5]
 
 
+def test_from_includes_its_bound_and_to_excludes_it(client, new_player):
+    """As openapi.yaml says: a posting recorded at `from` is in the period, one at `to` is not,
+    so one period's `to` is the next one's `from` and no posting is in both."""
+    ann = new_player("Ann", deposit=5)
+    [row] = client.get(f"/v1/players/{ann.id}/balance-history", headers=ann.auth).json["items"]
+    at = row["recorded_at"]
+    path = f"/v1/players/{ann.id}/balance-history"
+    starting = client.get(path, query_string={"from": at}, headers=ann.auth).json["items"]
+    ending = client.get(path, query_string={"to": at}, headers=ann.auth).json["items"]
+    assert ([r["position"] for r in starting], ending) == ([row["position"]], [])
+
+
 def test_an_export_refuses_a_page_it_would_not_give_and_a_nul_before_it_starts(client, new_player):
     """`limit` and `cursor` page the JSON history; asked of a CSV or NDJSON export they were
     ignored and the whole history came back. A NUL in a filter failed the export's query after

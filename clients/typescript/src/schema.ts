@@ -8848,7 +8848,9 @@ export interface operations {
                 limit?: number;
                 /** @description `next_cursor` of the previous page. */
                 cursor?: number | null;
+                /** @description Postings recorded at or after this time (the bound is included). */
                 from?: string | null;
+                /** @description Postings recorded before this time (the bound is excluded), so that one period's `to` is the next one's `from`. */
                 to?: string | null;
                 reason?: string | null;
                 table?: string | null;
@@ -8886,7 +8888,9 @@ export interface operations {
     getBalanceChart: {
         parameters: {
             query?: {
+                /** @description Postings recorded at or after this time (the bound is included). */
                 from?: string | null;
+                /** @description Postings recorded before this time (the bound is excluded), so that one period's `to` is the next one's `from`. */
                 to?: string | null;
                 reason?: string | null;
                 table?: string | null;
