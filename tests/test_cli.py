@@ -406,7 +406,11 @@ def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
 
 
 MISTAKES = {
-    "checkpoint to a missing folder": (["checkpoint", "-o", "{tmp}/missing/digest.json"], "cannot write"),
+    "checkpoint to a missing folder": (["checkpoint", "-o", "{tmp}/missing/digest.json"],
+                                       "there is no folder {tmp}/missing"),
+    # /proc refuses a new file with ENOENT, which read "No such file or directory (/proc)".
+    "checkpoint where no file can be made": (["checkpoint", "-o", "/proc/digest.json"],
+                                             "no file can be created in /proc"),
     "checkpoint to a folder": (["checkpoint", "-o", "{tmp}"], "is a directory"),
     "export to a missing folder": (["export", "balance-history", "--player", "clitest", "-o",
                                     "{tmp}/missing/ann.csv"], "cannot write"),
@@ -419,6 +423,7 @@ MISTAKES = {
     "openapi to a missing folder": (["openapi", "write", "{tmp}/missing/openapi.yaml"], "cannot write"),
     "requeue of an unknown job": (["jobs", "requeue", "no-such-job"], "no failed job no-such-job"),
     "replay of an unknown hand": (["replay", "hd_nope"], "no hand hd_nope"),
+    "show of an unknown dispute": (["dispute", "show", "dp_nope"], "no dispute dp_nope"),
     "verify of an unknown hand": (["verify", "hd_nope"], "no hand hd_nope"),
     "verify of an unknown table": (["verify", "--table", "tb_nope"], "no table tb_nope"),
     "verify against a missing file": (["verify", "--against", "{tmp}/digest.json"], "does not exist"),
@@ -446,7 +451,10 @@ def test_a_mistake_is_one_line_and_changes_nothing(env, clitest, database_url, t
     before = state()
     result = banco(*(a.replace("{tmp}", str(tmp_path)) for a in args),
                    env={**env, "BANCO_QUEUE": queue})
-    assert message in one_line_error(result)
+    assert message.replace("{tmp}", str(tmp_path)) in one_line_error(result)
+    if message.startswith(("no hand", "no table", "no player", "no dispute", "no failed job")):
+        # What was named does not exist: a usage error's status, whichever command it was.
+        assert result.returncode == 2, (case, result.returncode)
     assert state() == before  # nothing recorded, no file written, not even in part
 
 

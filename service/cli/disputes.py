@@ -12,6 +12,7 @@ from typing import Any
 import click
 import orjson
 
+from service.cli.failures import Unknown
 from service.cli.servers import data_dir_option, database_url, reachable
 from service.cli.text import shown
 
@@ -175,7 +176,7 @@ def show_cmd(dispute_id: str, as_json: bool, data_dir: Path) -> None:
     with connect(data_dir) as conn:
         found = fold(read_stream(conn, stream(dispute_id)))
     if found is None:
-        raise click.ClickException(f"no dispute {dispute_id}")
+        raise Unknown(f"no dispute {dispute_id}")
     _echo(found, as_json, _dispute_text)
 
 

@@ -39,7 +39,11 @@ def written(path: Path) -> Iterator[BinaryIO]:
         # Not mkstemp, whose files are private: this one gets the permissions the umask gives.
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as e:
-        raise click.ClickException(f"cannot write {path}: {e.strerror} ({folder})") from e
+        if not folder.is_dir():
+            raise click.ClickException(f"cannot write {path}: there is no folder {folder}") from e
+        # The folder is there (`/proc`'s creation refusals read "No such file or directory").
+        raise click.ClickException(f"cannot write {path}: no file can be created in {folder}"
+                                   f" ({e.strerror})") from e
     try:
         with os.fdopen(fd, "wb") as f:
             yield f
