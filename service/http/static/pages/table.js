@@ -18,7 +18,6 @@ let newest = 0; // the newest version the stream told of
 let refreshTimer = null;
 let live = null;
 let titles = {}; // the games' display names (GET /v1/games)
-const seen = new Map(); // the players this page saw seated, by id: their names (null: erased)
 
 const parts = {};
 
@@ -362,7 +361,6 @@ function render(table) {
   for (const input of parts.actions.querySelectorAll("input[data-key]")) values[input.dataset.key] = input.value;
   shown = table;
   newest = Math.max(newest, table.version);
-  for (const s of table.seats) if ("name" in s) seen.set(s.player_id, s.name ?? null);
   if (problemAt !== null && table.version > problemAt) {
     showProblem(parts.problem, null);
     problemAt = null;
@@ -384,7 +382,7 @@ function render(table) {
   parts.ending.hidden = table.status !== "over";
   if (table.status === "over" && parts.endingOf !== table.id) {
     parts.endingOf = table.id;
-    fill(parts.ending, endingView(table, who, seen));
+    fill(parts.ending, endingView(table, who));
   }
   parts.turn.classList.toggle("yours", !!(table.turn && table.turn.seat === table.you));
   countdown();
