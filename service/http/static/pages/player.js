@@ -82,12 +82,15 @@ async function show(id) {
   const prev = el("button", { type: "button", class: "secondary" }, "Previous page");
   const next = el("button", { type: "button", class: "secondary" }, "Next page");
   const tablesBody = el("tbody");
+  const moreTables = el("button", { type: "button", class: "secondary", hidden: true }, "More tables");
+  const tablesCount = el("p", { class: "muted", id: "tables-count", "aria-live": "polite" });
   const tablesSection = el("section", { "aria-labelledby": "h-tables" }, el("h2", { id: "h-tables" }, "Tables"),
     el("div", { class: "table-wrap" }, el("table", { class: "data", id: "player-tables" },
       el("caption", {}, `The tables ${name} sits at, newest first`),
       el("thead", {}, el("tr", {}, ["Table", "Game", "Status", "Players", "Hands"].map((h, i) =>
         el("th", { scope: "col", class: i > 2 ? "num" : null }, h)))),
       tablesBody)),
+    el("div", { class: "actions" }, moreTables, tablesCount),
     player.id === (await whoami())?.id ? el("p", { class: "help" }, "Open a table from ",
       el("a", { href: "/#tables" }, "the list of tables"), " to take a seat.") : null);
   main.append(summary, tablesSection,
@@ -170,20 +173,35 @@ async function show(id) {
   downloads.querySelector("#csv").addEventListener("click", (e) => download("text/csv", "csv", e.currentTarget));
   downloads.querySelector("#ndjson").addEventListener("click",
     (e) => download("application/x-ndjson", "ndjson", e.currentTarget));
-  async function loadTables() {
+  // The tables a page at a time, as the home page lists them: "More tables" adds the next page
+  // (the list's cursor), so that a player of more than one page of tables reaches every one.
+  let tablesCursor = null;
+  async function loadTables(first) {
+    moreTables.disabled = true;
+    const q = new URLSearchParams({ player: player.id, limit: "50" });
+    if (!first) q.set("cursor", tablesCursor);
     try {
-      const [got, titles] = await Promise.all([api(`/v1/tables?player=${encodeURIComponent(player.id)}&limit=50`),
-        gameTitles()]);
-      tablesBody.replaceChildren(...got.items.map((t) => el("tr", {},
+      const [got, titles] = await Promise.all([api(`/v1/tables?${q}`), gameTitles()]);
+      const before = tablesBody.children.length;
+      tablesBody.append(...got.items.map((t) => el("tr", {},
         el("td", {}, el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id)),
         el("td", {}, gameTitle(titles, t.game)), el("td", {}, el("span", { class: ["badge", t.status] }, t.status)),
         el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands))));
-      if (!got.items.length) tablesBody.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No seat at any table.")));
+      const shown = tablesBody.children.length;
+      if (!shown) tablesBody.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No seat at any table.")));
+      tablesCursor = got.next_cursor;
+      moreTables.hidden = tablesCursor === null;
+      tablesCount.textContent = !shown ? "" : tablesCursor === null ? `All ${shown} shown.` : `${shown} shown, newest first.`;
+      // Asked for more: the keyboard goes on from the first table added (the button may be gone).
+      if (!first && got.items.length) tablesBody.children[before].querySelector("a").focus();
     } catch (e) {
       showProblem(problem, e);
+    } finally {
+      moreTables.disabled = false;
     }
   }
-  await Promise.all([loadPage(), loadChart(), loadTables()]);
+  moreTables.addEventListener("click", () => loadTables(false));
+  await Promise.all([loadPage(), loadChart(), loadTables(true)]);
 }
 
 async function start(who) {
