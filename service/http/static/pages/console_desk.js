@@ -55,10 +55,16 @@ export function playerDesk(onChange, { treasure = true, players = true } = {}) {
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       busy(go, { problem, note }, async () => {
-        const done = await writes[kind](`/v1/players/${encodeURIComponent(p.id)}/${kind}`, {
+        const write = writes[kind];
+        const done = await write(`/v1/players/${encodeURIComponent(p.id)}/${kind}`, {
           json: { amount: Number(amount.value), reason: reason.value.trim() } });
-        tell(note, `${word === "Deposit" ? "Deposited" : "Withdrew"} ${money(Number(amount.value))} ` +
-          `${word === "Deposit" ? "to" : "from"} ${playerName(p)}: balance now ${money(done.balance.balance)}.`);
+        const did = `${word === "Deposit" ? "Deposited" : "Withdrew"} ${money(Number(amount.value))} ` +
+          `${word === "Deposit" ? "to" : "from"} ${playerName(p)}`;
+        // A replayed answer is the first one's, balance and all: the wallet may have moved since.
+        tell(note, write.replayed
+          ? `${did} (done when first sent; Banco answered as it did then): balance ${money(done.balance.balance)}` +
+            " as of that write, which may have moved since."
+          : `${did}: balance now ${money(done.balance.balance)}.`);
         amount.value = "";
         onChange();
       });
