@@ -187,8 +187,23 @@ def table(page: Any, api: Any) -> tuple[str, Any, Callable[[], None]]:
     return "**/v1/tables", form.get_by_role("button", name="Create the table"), once
 
 
+def close(page: Any, api: Any) -> tuple[str, Any, Callable[[], None]]:
+    made = api.post("/v1/tables", {"game": "sette-e-mezzo", "options": {}})["id"]
+    page.reload()
+    filters = page.get_by_role("form", name="Table filters")
+    filters.get_by_label("Status").select_option("open")  # newest first: it is on the first page
+    filters.get_by_role("button", name="Show").click()
+    button = page.get_by_role("button", name=f"Close table {made}")
+
+    def once() -> None:
+        expect(page.get_by_role("button", name=f"Close table {made}")).to_have_count(0)
+        assert api.get(f"/v1/tables/{made}")["status"] == "over"
+
+    return "**/close", button, once
+
+
 FORMS: list[Form] = [deposit, withdrawal, registration, player_token, auditor, auditor_token,
-                     key, rotation, table]
+                     key, rotation, table, close]
 
 
 @pytest.mark.parametrize("form", FORMS, ids=[f.__name__ for f in FORMS])

@@ -75,7 +75,7 @@ async function tablesSection(games, closing) {
     el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands),
     closing ? el("td", {}, t.status === "open" ? el("button", { type: "button", class: "secondary",
       "aria-label": `Close table ${t.id}`, title: "Cash out every seat and end the table",
-      onclick: () => closeTable(t, problem, () => list.reload()) }, "Close") : "") : null), problem);
+      onclick: (e) => closeTable(t, e.currentTarget, problem, () => list.reload()) }, "Close") : "") : null), problem);
   form.addEventListener("submit", (e) => { e.preventDefault(); list.reload(); });
   list.reload();
   const section = el("section", { class: "panel", "aria-labelledby": "h-tables" },

@@ -251,14 +251,12 @@ export function createTable(games, onDone) {
     el("h2", { id: "h-new-table" }, "Create a table"), form, problem, note);
 }
 
-// Close an open table: its seats cashed out, the table over.
+// Close an open table: its seats cashed out, the table over. Run as the other forms are (busy()),
+// so that a close whose answer was lost says it may have been done and may be sent again.
 const closes = writer();
-export async function closeTable(t, problem, onDone) {
-  showProblem(problem, null);
-  try {
+export function closeTable(t, button, problem, onDone) {
+  return busy(button, problem, async () => {
     await closes(`/v1/tables/${encodeURIComponent(t.id)}/close`);
     onDone();
-  } catch (e) {
-    showProblem(problem, e);
-  }
+  });
 }
