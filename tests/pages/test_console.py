@@ -158,6 +158,37 @@ def test_a_new_submission_on_the_desk_clears_the_outcome_before_it(page, api, se
     assert api.get(f"/v1/players/{ada.id}/balance")["balance"] == 17
 
 
+def test_an_auditor_id_or_a_key_left_wrong_is_said_so_in_the_forms_words(page, api, served):
+    """An empty or mistyped auditor id went out as POST /v1/auditors//token and showed the web
+    server's 404 text; a key with no scope ticked was told "scopes: Length must be between 1
+    and 16." Both are said in the form's words, and nothing is sent."""
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method != "GET" else None)
+    auditors = page.locator("#h-auditors").locator("xpath=..")
+    issue = auditors.get_by_role("button", name="Issue an auditor token")
+    issue.click()
+    expect(auditors.get_by_role("alert")).to_contain_text("Type the auditor's id first")
+    expect(auditors.get_by_label("Auditor id")).to_be_focused()
+    auditors.get_by_label("Auditor id").fill("au_12/../x")
+    issue.click()
+    expect(auditors.get_by_role("alert")).to_contain_text('"au_12/../x" is not an auditor id')
+    expect(auditors.get_by_role("alert")).not_to_contain_text("404")
+    keys = page.locator("#keys")
+    keys.get_by_label("Key name").fill("No scope")
+    keys.get_by_role("button", name="Create the key").click()
+    expect(keys.get_by_role("alert")).to_contain_text("Tick at least one scope")
+    expect(keys.get_by_role("alert")).not_to_contain_text("Length must be")
+    assert sent == [], sent
+    assert "No scope" not in [k["name"] for k in api.get("/v1/keys")["items"]]
+    # A right id goes through.
+    ann = api.new_auditor("Form Ann")
+    auditors.get_by_label("Auditor id").fill(ann.id)
+    issue.click()
+    expect(page.locator("#auditor-note")).to_contain_text(f"A new token for auditor {ann.id}")
+
+
 SECTIONS = ["Register a player", "Create a table", "Tables", "Players", "Player desk", "Auditors",
             "Jobs", "Ledger check", "Checkpoints", "Disputes", "Operator keys"]
 

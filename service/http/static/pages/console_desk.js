@@ -120,6 +120,8 @@ export function playerDesk(onChange, { treasure = true, players = true } = {}) {
 
 // --- auditors ---------------------------------------------------------------------------------
 
+const AUDITOR_ID = /^au_[0-9a-f]{16}$/; // as Banco makes them (service/application/auditors.py)
+
 export function auditorsDesk() {
   const problem = el("div", { class: "problem-box", hidden: true });
   const note = el("div", { class: "notice", hidden: true, "aria-live": "polite", id: "auditor-note" });
@@ -140,7 +142,20 @@ export function auditorsDesk() {
   const auditorId = el("input", { id: "auditor-id", name: "auditor", autocomplete: "off", placeholder: "au_…" });
   const issue = el("button", { type: "button", class: "secondary" }, "Issue an auditor token");
   const revoke = el("button", { type: "button", class: "secondary" }, "Revoke the auditor's tokens");
-  const path = () => `/v1/auditors/${encodeURIComponent(auditorId.value.trim())}/token`;
+  // The id checked here: an empty or mistyped one went out as /v1/auditors//token and came back
+  // as the web server's bare 404 page.
+  const path = () => {
+    const id = auditorId.value.trim();
+    const ok = AUDITOR_ID.test(id);
+    if (ok) auditorId.removeAttribute("aria-invalid");
+    else auditorId.setAttribute("aria-invalid", "true");
+    if (!ok) {
+      auditorId.focus();
+      throw new Error(id ? `"${id}" is not an auditor id: one is au_ and 16 hex digits, as Register the auditor shows it.`
+        : "Type the auditor's id first (au_ and 16 hex digits, as Register the auditor shows it).");
+    }
+    return `/v1/auditors/${encodeURIComponent(id)}/token`;
+  };
   issue.addEventListener("click", () => busy(issue, { problem, note }, async () => {
     const got = await writes.issue(path());
     tell(note, `A new token for auditor ${got.subject}:`, got.token);
