@@ -10,14 +10,22 @@ const FILTERS = [
   ["reason", "Reason", "text"], ["table", "Table", "text"], ["hand", "Hand", "text"],
 ];
 
-// The filters as the API's query: the form's local times as UTC instants.
-function query(form, paged = {}) {
-  const q = new URLSearchParams();
+// The form's filters as the API takes them (its local times as UTC instants) and its rows a
+// page, taken when the form is applied: the pages, the chart and the downloads keep to them
+// until it is applied again, whatever is typed in it meanwhile (a cursor is only good for the
+// filters it was read with).
+function applied(form) {
+  const filters = {};
   for (const [name, , type] of FILTERS) {
     const value = form.elements[name].value.trim();
-    if (!value) continue;
-    q.set(name, type === "datetime-local" ? new Date(value).toISOString() : value);
+    if (value) filters[name] = type === "datetime-local" ? new Date(value).toISOString() : value;
   }
+  return { filters, limit: form.elements.limit.value };
+}
+
+// The applied filters as the API's query, with `paged` (limit, cursor, width) added.
+function query({ filters }, paged = {}) {
+  const q = new URLSearchParams(filters);
   for (const [k, v] of Object.entries(paged)) if (v !== null && v !== undefined) q.set(k, v);
   const s = q.toString();
   return s ? "?" + s : "";
@@ -105,13 +113,14 @@ async function show(id) {
     el("section", { "aria-labelledby": "h-chart" }, el("h2", { id: "h-chart" }, "Chart"), chartNote, chart));
 
   let cursors = [null]; // the cursor each page was read with; the last is the page shown
+  let inUse = applied(form); // the filters the pages are read with
   let nextCursor = null;
 
   async function loadPage() {
     showProblem(problem, null);
     const cursor = cursors[cursors.length - 1];
     try {
-      const got = await api(`${base}/balance-history${query(form, { limit: form.elements.limit.value, cursor })}`);
+      const got = await api(`${base}/balance-history${query(inUse, { limit: inUse.limit, cursor })}`);
       body.replaceChildren(...got.items.map(historyRow));
       if (!got.items.length) body.append(el("tr", {}, el("td", { colspan: 8, class: "muted" }, "No posting matches.")));
       nextCursor = got.next_cursor;
@@ -126,9 +135,9 @@ async function show(id) {
   let chartUrl = null;
   async function loadChart() {
     try {
-      // Drawn at the width it is shown at, so that its labels keep their size on a phone too.
+      // Drawn at the width it is inUse at, so that its labels keep their size on a phone too.
       const width = Math.max(320, Math.min(1600, Math.round(chart.parentElement.clientWidth) || 800));
-      const response = await request(`${base}/balance-history.svg${query(form, { width })}`, { accept: "image/svg+xml" });
+      const response = await request(`${base}/balance-history.svg${query(inUse, { width })}`, { accept: "image/svg+xml" });
       const blob = await response.blob();
       if (chartUrl) URL.revokeObjectURL(chartUrl);
       chartUrl = URL.createObjectURL(blob);
@@ -146,7 +155,7 @@ async function show(id) {
     button.disabled = true;
     showProblem(problem, null);
     try {
-      const response = await request(`${base}/balance-history${query(form)}`, { accept });
+      const response = await request(`${base}/balance-history${query(inUse)}`, { accept });
       saveBlob(await response.blob(), `${player.id}-history.${ext}`);
     } catch (e) {
       showProblem(problem, e);
@@ -158,6 +167,7 @@ async function show(id) {
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     cursors = [null];
+    inUse = applied(form);
     loadPage();
     loadChart();
   });
