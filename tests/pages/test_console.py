@@ -81,6 +81,29 @@ def test_the_console_lists_tables_by_game_and_status_and_players(page, api, serv
     expect(row).to_contain_text("321")
 
 
+def test_the_tables_pages_keep_to_the_filters_last_shown(page, api, served):
+    """A game picked but not shown went out with the next page's cursor: "Next page" of the
+    Cassino tables listed Pirate pairs tables."""
+    for _ in range(3):
+        api.post("/v1/tables", {"game": "pirate-pairs"})
+    for _ in range(11):
+        api.post("/v1/tables", {"game": "cassino"})
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    filters = page.get_by_role("form", name="Table filters")
+    filters.get_by_label("Game", exact=True).select_option("cassino")
+    filters.get_by_role("button", name="Show").click()
+    games = page.locator("#tables tbody tr td:nth-child(2)")
+    expect(games).to_have_count(10)
+    expect(games).to_have_text(["Cassino"] * 10)
+    filters.get_by_label("Game", exact=True).select_option("pirate-pairs")  # not shown
+    section = page.locator("#tables").locator("xpath=ancestor::section[1]")
+    section.get_by_role("button", name="Next page").click()
+    expect(section.get_by_text("Page 2")).to_be_visible()
+    expect(games.first).to_have_text("Cassino")
+    assert set(games.all_inner_texts()) == {"Cassino"}
+
+
 def test_checkpoints_and_ledger_checks_from_the_console(page, served, api, tmp_path: Path):
     signed_in(page, served.operator_key)
     page.goto("/console")

@@ -63,10 +63,13 @@ async function tablesSection(games, closing) {
     el("button", { type: "submit" }, "Show"));
   const { wrap, body } = dataTable("tables", "Tables, newest first",
     [["Table"], ["Game"], ["Status"], ["Players", true], ["Hands", true], ...(closing ? [["Close"]] : [])]);
+  // The filters as last shown: a page is read with those its cursor came from, not with what
+  // was picked since without Show.
+  let applied = { game: "", status: "" };
   const list = paged(body, closing ? 6 : 5, "No table matches.", (cursor) => {
     const q = new URLSearchParams({ limit: "10" });
-    if (game.value) q.set("game", game.value);
-    if (status.value) q.set("status", status.value);
+    if (applied.game) q.set("game", applied.game);
+    if (applied.status) q.set("status", applied.status);
     if (cursor) q.set("cursor", cursor);
     return api(`/v1/tables?${q}`);
   }, (t) => el("tr", {},
@@ -76,7 +79,11 @@ async function tablesSection(games, closing) {
     closing ? el("td", {}, t.status === "open" ? el("button", { type: "button", class: "secondary",
       "aria-label": `Close table ${t.id}`, title: "Cash out every seat and end the table",
       onclick: (e) => closeTable(t, e.currentTarget, problem, () => list.reload()) }, "Close") : "") : null), problem);
-  form.addEventListener("submit", (e) => { e.preventDefault(); list.reload(); });
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    applied = { game: game.value, status: status.value };
+    list.reload();
+  });
   list.reload();
   const section = el("section", { class: "panel", "aria-labelledby": "h-tables" },
     el("h2", { id: "h-tables" }, "Tables"), form, problem, wrap, list.pager);
