@@ -76,7 +76,10 @@ def deposit(page: Any, api: Any) -> tuple[str, Any, Callable[[], None]]:
     desk.get_by_label("Deposit amount").fill("25")
 
     def once() -> None:
-        expect(desk.locator("#desk-note")).to_contain_text("Deposited 25 to Retry Dora: balance now 25")
+        # Sent again, the answer is the first one's: its balance is said as of that write.
+        expect(desk.locator("#desk-note")).to_contain_text(
+            "Deposited 25 to Retry Dora (done when first sent; Banco answered as it did then):"
+            " balance 25 as of that write")
         assert api.get(f"/v1/players/{dora.id}/balance")["balance"] == 25
 
     return "**/deposits", desk.get_by_role("button", name="Deposit", exact=True), once
@@ -89,7 +92,9 @@ def withdrawal(page: Any, api: Any) -> tuple[str, Any, Callable[[], None]]:
     desk.get_by_label("Withdraw amount").fill("30")
 
     def once() -> None:
-        expect(desk.locator("#desk-note")).to_contain_text("Withdrew 30 from Retry Wes: balance now 70")
+        expect(desk.locator("#desk-note")).to_contain_text(
+            "Withdrew 30 from Retry Wes (done when first sent; Banco answered as it did then):"
+            " balance 70 as of that write")
         assert api.get(f"/v1/players/{wes.id}/balance")["balance"] == 70
 
     return "**/withdrawals", desk.get_by_role("button", name="Withdraw", exact=True), once
@@ -182,8 +187,23 @@ def table(page: Any, api: Any) -> tuple[str, Any, Callable[[], None]]:
     return "**/v1/tables", form.get_by_role("button", name="Create the table"), once
 
 
+def close(page: Any, api: Any) -> tuple[str, Any, Callable[[], None]]:
+    made = api.post("/v1/tables", {"game": "sette-e-mezzo", "options": {}})["id"]
+    page.reload()
+    filters = page.get_by_role("form", name="Table filters")
+    filters.get_by_label("Status").select_option("open")  # newest first: it is on the first page
+    filters.get_by_role("button", name="Show").click()
+    button = page.get_by_role("button", name=f"Close table {made}")
+
+    def once() -> None:
+        expect(page.get_by_role("button", name=f"Close table {made}")).to_have_count(0)
+        assert api.get(f"/v1/tables/{made}")["status"] == "over"
+
+    return "**/close", button, once
+
+
 FORMS: list[Form] = [deposit, withdrawal, registration, player_token, auditor, auditor_token,
-                     key, rotation, table]
+                     key, rotation, table, close]
 
 
 @pytest.mark.parametrize("form", FORMS, ids=[f.__name__ for f in FORMS])
@@ -241,3 +261,23 @@ def test_a_changed_form_or_one_answered_takes_a_new_key(page, api, served):
     withdraw.click()
     expect(note).to_contain_text("Withdrew 100 from Retry Eve: balance now 0")
     assert len(refused) == 2 and refused[0].key != refused[1].key and not refused[1].replayed, refused
+
+
+def test_a_replayed_deposit_does_not_call_its_balance_the_balance_now(page, api, served):
+    """Sent again after its answer was lost, a deposit is answered with the first answer, whose
+    balance is the one just after it: the note said "balance now 25" when the wallet held 65."""
+    ida = api.new_player("Retry Ida")
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    desk = manage(page, "Retry Ida")
+    sent = watch(page, "**/deposits")
+    desk.get_by_label("Deposit amount").fill("25")
+    deposit = desk.get_by_role("button", name="Deposit", exact=True)
+    deposit.click()
+    expect(desk.get_by_role("alert")).to_contain_text("unreachable")
+    api.post(f"/v1/players/{ida.id}/deposits", {"amount": 40, "reason": "desk"})  # elsewhere, meanwhile
+    deposit.click()
+    note = desk.locator("#desk-note")
+    expect(note).to_contain_text("balance 25 as of that write, which may have moved since")
+    expect(note).not_to_contain_text("balance now")
+    assert sent[1].replayed and api.get(f"/v1/players/{ida.id}/balance")["balance"] == 65

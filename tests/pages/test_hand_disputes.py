@@ -9,6 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.pages.conftest import Api, signed_in
+from tests.pages.test_console_retries import watch
 from tests.pages.test_hand_page import play
 from tests.pages.test_phone_and_axe import axe_source, serious, sideways
 
@@ -70,3 +71,37 @@ def test_a_player_disputes_his_hand_and_sees_its_correction(page, served):
     row.get_by_role("link", name=played.hand).click()
     expect(page).to_have_url(re.compile(re.escape(f"{served.url}/hands/{played.hand}#")))
     expect(page.locator(f"#{dispute_id}")).to_contain_text("resolved")
+
+
+def test_a_dispute_or_its_evidence_sent_again_after_the_answer_was_lost_is_recorded_once(page, served):
+    """Open a dispute and Attach evidence went without an Idempotency-Key: sent again after
+    "Banco cannot be reached" (the first had been done), they opened a second dispute and
+    attached the note twice."""
+    api = Api(served)
+    played = play(api, "sette-e-mezzo")
+    me = played.players[0]
+    signed_in(page, me.token)
+    page.goto(f"/hands/{played.hand}")
+    section = page.locator("#disputes")
+    expect(section.get_by_text("No dispute about this hand.")).to_be_visible()
+    sent = watch(page, "**/v1/disputes")
+    section.get_by_label("Reason").fill("the deck was dealt twice")
+    section.get_by_role("button", name="Open a dispute").click()
+    expect(section.get_by_role("alert")).to_contain_text("unreachable")
+    expect(section.get_by_role("alert")).to_contain_text("send it again as it is")
+    section.get_by_role("button", name="Open a dispute").click()
+    dispute = section.locator("article.dispute")
+    expect(dispute).to_contain_text("the deck was dealt twice")
+    disputes = api.get(f"/v1/disputes?hand_id={played.hand}")["items"]
+    assert len(disputes) == 1, disputes
+    assert len(sent) == 2 and sent[0].key and sent[1].key == sent[0].key and sent[1].replayed, sent
+
+    dispute_id = disputes[0]["id"]
+    noted = watch(page, f"**/v1/disputes/{dispute_id}/evidence")
+    dispute.get_by_label("Evidence", exact=True).fill("the log at 21:04")
+    dispute.get_by_role("button", name="Attach evidence").click()
+    expect(section.get_by_role("alert")).to_contain_text("unreachable")
+    dispute.get_by_role("button", name="Attach evidence").click()
+    expect(dispute.get_by_role("list", name=f"Evidence of {dispute_id}")).to_contain_text("the log at 21:04")
+    assert [e["note"] for e in api.get(f"/v1/disputes/{dispute_id}")["evidence"]] == ["the log at 21:04"]
+    assert len(noted) == 2 and noted[1].key == noted[0].key and noted[1].replayed, noted

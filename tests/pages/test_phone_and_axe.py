@@ -254,3 +254,47 @@ def test_a_long_name_fits_a_phone_and_moves_showing_cards_pass_axe_in_every_game
         context.close()
     assert not errors, errors
     assert not problems, "\n".join(problems)
+
+
+def test_an_eliminated_pirate_pairs_player_reads_at_full_contrast(page, served):
+    """A Pirate pairs player out while the game goes on had his box faded to 60 %: its text
+    fell to 3.7:1 on the felt (axe's color-contrast, serious), on the table page and on the
+    hand's replay. Three players, one accused out, the other two still playing."""
+    import random
+
+    api = Api(served)
+    source = axe_source()
+    rng = random.Random(5)
+    players = [api.new_player(f"Pair {n}", deposit=100) for n in range(3)]
+    table = api.post("/v1/tables", {"game": "pirate-pairs", "options": {"turn_timeout_s": 600}})["id"]
+    for age, p in zip((60, 40, 20), players, strict=True):
+        api.post(f"/v1/tables/{table}/seats", {"buy_in": 20, "age": age}, token=p.token)
+    hand = api.post(f"/v1/tables/{table}/hands")["hand"]["id"]
+    for _ in range(200):
+        views = [api.get(f"/v1/tables/{table}", token=p.token) for p in players]
+        assert views[0]["status"] == "playing", "the game ended before anyone was out"
+        if any(not q["in"] for q in views[0]["view"]["players"]):
+            break
+        mover, view = rng.choice([(p, v) for p, v in zip(players, views, strict=True) if v["legal_actions"]])
+        # An accusation puts someone out, the accuser or the accused.
+        actions = [a for a in view["legal_actions"] if a["type"] == "accuse"] or view["legal_actions"]
+        api.call("POST", f"/v1/tables/{table}/actions", json=rng.choice(actions), token=mover.token,
+                 headers={"If-Match": f'"{view["version"]}"'})
+    else:
+        raise AssertionError("nobody was put out")
+    out = next(q for q in views[0]["view"]["players"] if not q["in"])
+    watcher = next(p for n, p in enumerate(players) if n != out["seat"])
+    signed_in(page, watcher.token)
+    page.goto(f"/tables/{table}")
+    gone = page.locator("section.hand-box.gone")
+    expect(gone).to_have_count(1)
+    expect(gone).to_contain_text("out")
+    assert serious(page, source) == []
+
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, api.new_auditor().token)  # an auditor sees a hand's replay while it is played
+    page.goto(f"/hands/{hand}")
+    expect(page.locator("#step-position")).to_contain_text("Step 1 of")
+    page.keyboard.press("End")
+    expect(page.locator("section.hand-box.gone")).to_have_count(1)
+    assert serious(page, source) == []

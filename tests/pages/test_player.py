@@ -57,6 +57,55 @@ def test_the_history_pages_by_the_apis_cursor(page, api):
     expect(rows.first).to_contain_text("d0")
 
 
+def test_the_history_pages_with_the_filters_last_applied(page, api):
+    """A reason typed (or rows a page picked) but not applied went out with the next page's
+    cursor: "Next page" showed a page of another list than the one on screen."""
+    ada = api.new_player("Filter Pager")
+    for i in range(27):
+        api.post(f"/v1/players/{ada.id}/deposits", {"amount": i + 1, "reason": f"d{i}"})
+    signed_in(page, ada.token)
+    page.goto(f"/players/{ada.id}")
+    rows = page.locator("#history tbody tr")
+    expect(rows).to_have_count(25)
+    page.get_by_label("Reason").fill("d3")  # typed, not applied
+    page.get_by_label("Rows a page").select_option("100")
+    page.get_by_role("button", name="Next page").click()
+    expect(page.get_by_text("Page 2, 2 postings")).to_be_visible()
+    expect(rows).to_have_count(2)
+    expect(rows.last).to_contain_text("d26")
+    page.get_by_role("button", name="Previous page").click()
+    expect(page.get_by_text("Page 1, 25 postings")).to_be_visible()
+    # Applied, they hold from then on.
+    page.get_by_role("button", name="Apply").click()
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("d3")
+
+
+def test_a_player_of_more_than_a_page_of_tables_reaches_every_one(page, api):
+    """The wallet listed the first 50 tables a player sits at and dropped the list's cursor: a
+    player of 53 never saw his 3 oldest."""
+    tom = api.new_player("Many Tables", deposit=100)
+    made = []
+    for _ in range(53):
+        made.append(api.post("/v1/tables", {"game": "sette-e-mezzo", "options": {}})["id"])
+        api.post(f"/v1/tables/{made[-1]}/seats", {"buy_in": 1}, token=tom.token)
+    signed_in(page, tom.token)
+    page.goto("/players/me")
+    listed = page.locator("#player-tables")
+    rows = listed.locator("tbody tr")
+    expect(rows).to_have_count(50)
+    expect(listed.get_by_role("link", name=made[0])).to_have_count(0)
+    expect(page.locator("#tables-count")).to_have_text("50 shown, newest first.")
+    page.get_by_role("button", name="More tables").click()
+    expect(rows).to_have_count(53)
+    for table in made:
+        expect(listed.get_by_role("link", name=table)).to_have_count(1)
+    # The keyboard goes on from the first table added, and nothing more is offered.
+    expect(rows.nth(50).locator("a")).to_be_focused()
+    expect(page.get_by_role("button", name="More tables")).to_be_hidden()
+    expect(page.locator("#tables-count")).to_have_text("All 53 shown.")
+
+
 def test_downloading_the_csv_gives_the_apis_csv(page, api, tmp_path: Path):
     ada = _wallet(api)
     auditor = api.new_auditor()

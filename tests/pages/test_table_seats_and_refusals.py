@@ -187,8 +187,10 @@ def test_a_player_is_linked_to_no_wallet_but_his_own(api, open_page, served):
 
 def test_a_table_closed_before_its_first_hand_names_who_took_what_home(api, open_page, served):
     """With no hand dealt there is no hand's line-up to name the players: "What each seat took
-    home" listed player ids. They are named as the page saw them seated, the viewer as himself,
-    and for the operator as the API names them; a wallet is linked only for who may open it."""
+    home" listed player ids. The viewer is named as himself, and for the operator each as the
+    API names him; another player, whom a player may not read, is "a player who sat here" (as
+    the page saw him seated he may have been erased since); a wallet is linked only for who may
+    open it."""
     table, (ada, bob) = seated(api, "sette-e-mezzo")
     ada_pg = at_table(open_page, ada, table)
     expect(ada_pg.locator("table.seats tbody tr")).to_have_count(2)
@@ -196,7 +198,7 @@ def test_a_table_closed_before_its_first_hand_names_who_took_what_home(api, open
     took = ada_pg.get_by_role("table", name="What each seat took home")
     expect(took.locator("tbody tr")).to_have_count(2)
     expect(took.locator(f"tr[data-player='{ada.id}'] td").first).to_have_text("Ada (you)")
-    expect(took.locator(f"tr[data-player='{bob.id}'] td").first).to_have_text("Bob")
+    expect(took.locator(f"tr[data-player='{bob.id}'] td").first).to_have_text("a player who sat here")
     expect(took.get_by_role("link")).to_have_count(1)
     expect(took).not_to_contain_text(re.compile(r"pl_[0-9a-f]"))
     # Bob, opening the over table afresh: himself by name; Ada he never saw seated.
@@ -213,6 +215,26 @@ def test_a_table_closed_before_its_first_hand_names_who_took_what_home(api, open
     expect(took.locator(f"tr[data-player='{ada.id}'] td").first).to_have_text("Ada")
     expect(took.locator(f"tr[data-player='{bob.id}'] td").first).to_have_text("Bob")
     expect(took.get_by_role("link")).to_have_count(2)
+
+
+def test_a_player_erased_while_the_page_was_open_is_not_named_in_the_tables_ending(api, open_page, served):
+    """Erasing a player moves no table, so a page open on his table never read his name as
+    erased: when the table was closed, "What each seat took home" named him as the page had
+    seen him seated, to his table-mate and to the operator alike."""
+    ada = api.new_player("Ada", deposit=100)
+    zoe = api.new_player("Zoltana Erasable", deposit=100)
+    table, _ = seated(api, "sette-e-mezzo", [ada, zoe])
+    ada_pg = at_table(open_page, ada, table)
+    operator = signed_in(open_page(), served.operator_key)
+    operator.goto(f"/tables/{table}")
+    for pg in (ada_pg, operator):
+        expect(pg.locator("table.seats")).to_contain_text("Zoltana Erasable")
+    api.post(f"/v1/players/{zoe.id}/erasure")
+    api.post(f"/v1/tables/{table}/close")
+    for pg, said in ((ada_pg, "a player who sat here"), (operator, "an erased player")):
+        took = pg.get_by_role("table", name="What each seat took home")
+        expect(took.locator(f"tr[data-player='{zoe.id}'] td").first).to_have_text(said)
+        expect(pg.locator("body")).not_to_contain_text("Zoltana")
 
 
 def test_a_seat_too_poor_to_be_dealt_in_is_told_why_and_what_to_do(api, open_page):

@@ -101,10 +101,48 @@ export async function request(path, { method = "GET", json, headers = {}, accept
 
 // An API call: the parsed JSON (or the text, for another type; null for 204).
 export async function api(path, options = {}) {
-  const response = await request(path, options);
+  return parsed(await request(path, options));
+}
+
+function parsed(response) {
   if (response.status === 204) return null;
   const type = response.headers.get("Content-Type") || "";
   return type.includes("json") && !type.includes("ndjson") ? response.json() : response.text();
+}
+
+// The writes of one form (or button): `write(path, {method, json})` is api()'s call, sent with an
+// Idempotency-Key. A write that got no answer (Banco unreachable, the answer lost, or a 5xx)
+// may have been done: sent again as it was, it goes with the same key, so Banco does it at most
+// once and answers what it answered the first time (`Idempotent-Replayed: true`, which sets
+// `write.replayed`: its answer tells of the first time, not of now). Any other
+// write takes a new key: one that differs (its path or its body: Banco refuses a key reused for
+// another request, 422 idempotency_key_reused), or one sent after an answer, a success or a
+// refusal (a refusal changed nothing, and the same request sent again is another try).
+export function writer() {
+  let unanswered = null; // {said, key} of the last write, while it has had no answer
+  return async function write(path, { method = "POST", json, ...options } = {}) {
+    const said = JSON.stringify([method, path, json ?? null]);
+    if (unanswered?.said !== said) unanswered = { said, key: crypto.randomUUID() };
+    const sent = unanswered;
+    try {
+      const response = await request(path, { ...options, method, json,
+        headers: { ...options.headers, "Idempotency-Key": sent.key } });
+      if (unanswered === sent) unanswered = null;
+      write.replayed = response.headers.get("Idempotent-Replayed") === "true";
+      return parsed(response);
+    } catch (e) {
+      e.resendable = e.status === 0 || e.status >= 500;
+      if (!e.resendable && unanswered === sent) unanswered = null;
+      throw e;
+    }
+  };
+}
+
+// Said under the problem of a write that may have been done (`resendable`): sending it again is
+// safe.
+export function resendHint() {
+  return el("p", { class: "help" }, "It may have been done all the same: send it again " +
+    "as it is, and Banco does it only once.");
 }
 
 // The games' display names, name → title, as GET /v1/games (public) gives them: read once per

@@ -63,10 +63,13 @@ async function tablesSection(games, closing) {
     el("button", { type: "submit" }, "Show"));
   const { wrap, body } = dataTable("tables", "Tables, newest first",
     [["Table"], ["Game"], ["Status"], ["Players", true], ["Hands", true], ...(closing ? [["Close"]] : [])]);
+  // The filters as last shown: a page is read with those its cursor came from, not with what
+  // was picked since without Show.
+  let applied = { game: "", status: "" };
   const list = paged(body, closing ? 6 : 5, "No table matches.", (cursor) => {
     const q = new URLSearchParams({ limit: "10" });
-    if (game.value) q.set("game", game.value);
-    if (status.value) q.set("status", status.value);
+    if (applied.game) q.set("game", applied.game);
+    if (applied.status) q.set("status", applied.status);
     if (cursor) q.set("cursor", cursor);
     return api(`/v1/tables?${q}`);
   }, (t) => el("tr", {},
@@ -75,8 +78,12 @@ async function tablesSection(games, closing) {
     el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands),
     closing ? el("td", {}, t.status === "open" ? el("button", { type: "button", class: "secondary",
       "aria-label": `Close table ${t.id}`, title: "Cash out every seat and end the table",
-      onclick: () => closeTable(t, problem, () => list.reload()) }, "Close") : "") : null), problem);
-  form.addEventListener("submit", (e) => { e.preventDefault(); list.reload(); });
+      onclick: (e) => closeTable(t, e.currentTarget, problem, () => list.reload()) }, "Close") : "") : null), problem);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    applied = { game: game.value, status: status.value };
+    list.reload();
+  });
   list.reload();
   const section = el("section", { class: "panel", "aria-labelledby": "h-tables" },
     el("h2", { id: "h-tables" }, "Tables"), form, problem, wrap, list.pager);
@@ -212,14 +219,30 @@ function ledgerSection() {
       await new Promise((r) => setTimeout(r, 500));
     }
   }
+  // A failed check says which of its tests failed: treasure left in an ended table (a stranded
+  // account) fails it too, though every balance adds up, and must not read as an imbalance.
   function render(check) {
     const r = check.result;
+    const stranded = (r && r.stranded_accounts) || [];
+    const drifting = (r && r.drifting_accounts) || [];
     const rows = r ? [["Accounts", r.accounts], ["Total (always 0)", r.total],
-      ["Negative accounts", r.negative_accounts], ["Drifting accounts", (r.drifting_accounts || []).length]] : [];
+      ["Negative accounts", r.negative_accounts], ["Drifting accounts", drifting.length],
+      ["Stranded accounts", stranded.length]] : [];
+    const failed = r ? [r.total !== 0 ? `the total is ${r.total}, not 0` : null,
+      r.negative_accounts ? `accounts below 0: ${r.negative_accounts}` : null,
+      drifting.length ? `accounts drifting from their postings: ${drifting.length}` : null,
+      stranded.length ? `accounts of ended tables still holding treasure: ${stranded.length}` : null,
+    ].filter(Boolean) : [];
     result.replaceChildren(
       el("p", {}, "Check ", el("span", { class: "mono" }, check.id), " ", badge(check.status), " ",
-        r ? badge(r.ok ? "ok" : "bad") : "", r ? (r.ok ? " the ledger balances" : " the ledger does not balance") : ""),
-      r ? el("dl", { class: "counts" }, rows.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v))))) : "");
+        r ? badge(r.ok ? "ok" : "bad") : "", r ? (r.ok ? " the ledger balances"
+          : ` the check failed: ${failed.join("; ") || "see the counts below"}.`) : ""),
+      r ? el("dl", { class: "counts" }, rows.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v))))) : "",
+      stranded.length ? el("div", { class: "table-wrap" }, el("table", { class: "data", id: "stranded-accounts" },
+        el("caption", {}, "Treasure left in tables that are over (an ended table pays everything out)"),
+        el("thead", {}, el("tr", {}, th("Account"), th("Balance", true))),
+        el("tbody", {}, stranded.map((a) => el("tr", {}, el("td", { class: "mono" }, a.account),
+          el("td", { class: "num" }, money(a.balance))))))) : "");
   }
   const write = writer();
   const start = el("button", { type: "button", onclick: async () => {

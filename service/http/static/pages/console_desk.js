@@ -55,10 +55,16 @@ export function playerDesk(onChange, { treasure = true, players = true } = {}) {
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       busy(go, { problem, note }, async () => {
-        const done = await writes[kind](`/v1/players/${encodeURIComponent(p.id)}/${kind}`, {
+        const write = writes[kind];
+        const done = await write(`/v1/players/${encodeURIComponent(p.id)}/${kind}`, {
           json: { amount: Number(amount.value), reason: reason.value.trim() } });
-        tell(note, `${word === "Deposit" ? "Deposited" : "Withdrew"} ${money(Number(amount.value))} ` +
-          `${word === "Deposit" ? "to" : "from"} ${playerName(p)}: balance now ${money(done.balance.balance)}.`);
+        const did = `${word === "Deposit" ? "Deposited" : "Withdrew"} ${money(Number(amount.value))} ` +
+          `${word === "Deposit" ? "to" : "from"} ${playerName(p)}`;
+        // A replayed answer is the first one's, balance and all: the wallet may have moved since.
+        tell(note, write.replayed
+          ? `${did} (done when first sent; Banco answered as it did then): balance ${money(done.balance.balance)}` +
+            " as of that write, which may have moved since."
+          : `${did}: balance now ${money(done.balance.balance)}.`);
         amount.value = "";
         onChange();
       });
@@ -114,6 +120,8 @@ export function playerDesk(onChange, { treasure = true, players = true } = {}) {
 
 // --- auditors ---------------------------------------------------------------------------------
 
+const AUDITOR_ID = /^au_[0-9a-f]{16}$/; // as Banco makes them (service/application/auditors.py)
+
 export function auditorsDesk() {
   const problem = el("div", { class: "problem-box", hidden: true });
   const note = el("div", { class: "notice", hidden: true, "aria-live": "polite", id: "auditor-note" });
@@ -134,7 +142,20 @@ export function auditorsDesk() {
   const auditorId = el("input", { id: "auditor-id", name: "auditor", autocomplete: "off", placeholder: "au_…" });
   const issue = el("button", { type: "button", class: "secondary" }, "Issue an auditor token");
   const revoke = el("button", { type: "button", class: "secondary" }, "Revoke the auditor's tokens");
-  const path = () => `/v1/auditors/${encodeURIComponent(auditorId.value.trim())}/token`;
+  // The id checked here: an empty or mistyped one went out as /v1/auditors//token and came back
+  // as the web server's bare 404 page.
+  const path = () => {
+    const id = auditorId.value.trim();
+    const ok = AUDITOR_ID.test(id);
+    if (ok) auditorId.removeAttribute("aria-invalid");
+    else auditorId.setAttribute("aria-invalid", "true");
+    if (!ok) {
+      auditorId.focus();
+      throw new Error(id ? `"${id}" is not an auditor id: one is au_ and 16 hex digits, as Register the auditor shows it.`
+        : "Type the auditor's id first (au_ and 16 hex digits, as Register the auditor shows it).");
+    }
+    return `/v1/auditors/${encodeURIComponent(id)}/token`;
+  };
   issue.addEventListener("click", () => busy(issue, { problem, note }, async () => {
     const got = await writes.issue(path());
     tell(note, `A new token for auditor ${got.subject}:`, got.token);
@@ -245,14 +266,12 @@ export function createTable(games, onDone) {
     el("h2", { id: "h-new-table" }, "Create a table"), form, problem, note);
 }
 
-// Close an open table: its seats cashed out, the table over.
+// Close an open table: its seats cashed out, the table over. Run as the other forms are (busy()),
+// so that a close whose answer was lost says it may have been done and may be sent again.
 const closes = writer();
-export async function closeTable(t, problem, onDone) {
-  showProblem(problem, null);
-  try {
+export function closeTable(t, button, problem, onDone) {
+  return busy(button, problem, async () => {
     await closes(`/v1/tables/${encodeURIComponent(t.id)}/close`);
     onDone();
-  } catch (e) {
-    showProblem(problem, e);
-  }
+  });
 }

@@ -1,7 +1,9 @@
 // What the console's sections share: a labelled field, a notice of what was done (with a
 // secret shown once), a form's button run with its problem shown, and a form's writes sent so
-// that a retry does them once.
-import { api, el, fill, showProblem } from "../banco.js";
+// that a retry does them once (writer(), shared with the other pages in banco.js).
+import { el, fill, resendHint, showProblem, writer } from "../banco.js";
+
+export { writer };
 
 export const field = (id, label, input, help) => el("div", { class: "field" },
   el("label", { for: id }, label), input, help ? el("span", { class: "help" }, help) : null);
@@ -31,37 +33,8 @@ export async function busy(button, where, work) {
     await work();
   } catch (e) {
     showProblem(problem, e);
-    if (e.resendable) {
-      problem.append(el("p", { class: "help" }, "It may have been done all the same: send it again " +
-        "as it is, and Banco does it only once."));
-    }
+    if (e.resendable) problem.append(resendHint());
   } finally {
     button.disabled = false;
   }
-}
-
-// The writes of one form (or button): `write(path, {method, json})` is api()'s call, sent with an
-// Idempotency-Key. A write that got no answer (Banco unreachable, the answer lost, or a 5xx)
-// may have been done: sent again as it was, it goes with the same key, so Banco does it at most
-// once and answers what it answered the first time (`Idempotent-Replayed: true`). Any other
-// write takes a new key: one that differs (its path or its body: Banco refuses a key reused for
-// another request, 422 idempotency_key_reused), or one sent after an answer, a success or a
-// refusal (a refusal changed nothing, and the same request sent again is another try).
-export function writer() {
-  let unanswered = null; // {request, key} of the last write, while it has had no answer
-  return async function write(path, { method = "POST", json, ...options } = {}) {
-    const request = JSON.stringify([method, path, json ?? null]);
-    if (unanswered?.request !== request) unanswered = { request, key: crypto.randomUUID() };
-    const sent = unanswered;
-    try {
-      const answer = await api(path, { ...options, method, json,
-        headers: { ...options.headers, "Idempotency-Key": sent.key } });
-      if (unanswered === sent) unanswered = null;
-      return answer;
-    } catch (e) {
-      e.resendable = e.status === 0 || e.status >= 500;
-      if (!e.resendable && unanswered === sent) unanswered = null;
-      throw e;
-    }
-  };
 }

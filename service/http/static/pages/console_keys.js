@@ -76,6 +76,8 @@ export function keysSection(who) {
     e.preventDefault();
     busy(go, { problem, note }, async () => {
       const chosen = [...scopes.querySelectorAll("input:checked")].map((i) => i.value);
+      // Said in the form's words: the API's would be "scopes: Length must be between 1 and 16."
+      if (!chosen.length) throw new Error("Tick at least one scope: a key with none could do nothing.");
       const json = { name: name.value.trim(), scopes: chosen };
       if (expires.value) json.expires_at = new Date(expires.value).toISOString();
       const made = await writes.create("/v1/keys", { json });

@@ -2,7 +2,9 @@
 // evidence, re-adjudications and resolution, and the corrective postings it paid. The hand's
 // players, auditors and the operator open one, attach evidence and re-adjudicate the hand under
 // its rules version or a newer one; the differences are shown as the API redacts them for you.
-import { api, el, isolate, showProblem, when } from "../banco.js";
+// Opening a dispute and attaching evidence go through writer(): sent again after their answer
+// was lost, they are done once (a second dispute, or the same evidence twice, is not).
+import { api, el, isolate, resendHint, showProblem, when, writer } from "../banco.js";
 
 const badge = { open: "playing", resolved: "ok", rejected: "over" };
 
@@ -39,6 +41,8 @@ function correctionsTable(d) {
 export function disputesSection(who, hand, mayAct) {
   const problem = el("div", { class: "problem-box", hidden: true });
   const list = el("div", { id: "dispute-list" });
+  const opens = writer();
+  const attaches = new Map(); // dispute id → its evidence form's writer, kept as the list is redrawn
 
   // Run a form's request; its problem shown above the list, the list read again after it.
   async function run(button, work) {
@@ -48,6 +52,7 @@ export function disputesSection(who, hand, mayAct) {
       await work();
     } catch (e) {
       showProblem(problem, e);
+      if (e.resendable) problem.append(resendHint());
     } finally {
       button.disabled = false;
     }
@@ -58,10 +63,11 @@ export function disputesSection(who, hand, mayAct) {
     const attach = el("button", { type: "submit", class: "secondary" }, "Attach evidence");
     const evidence = el("form", { class: "filters", "aria-label": `Evidence for ${d.id}` },
       el("div", { class: "field" }, el("label", { for: `evidence-${d.id}` }, "Evidence"), note), attach);
+    if (!attaches.has(d.id)) attaches.set(d.id, writer());
     evidence.addEventListener("submit", (e) => {
       e.preventDefault();
       run(attach, async () => {
-        await api(`/v1/disputes/${encodeURIComponent(d.id)}/evidence`, { method: "POST", json: { note: note.value.trim() } });
+        await attaches.get(d.id)(`/v1/disputes/${encodeURIComponent(d.id)}/evidence`, { json: { note: note.value.trim() } });
         await show();
       });
     });
@@ -116,7 +122,7 @@ export function disputesSection(who, hand, mayAct) {
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     run(open, async () => {
-      await api("/v1/disputes", { method: "POST", json: { hand_id: hand.id, reason: reason.value.trim() } });
+      await opens("/v1/disputes", { json: { hand_id: hand.id, reason: reason.value.trim() } });
       reason.value = "";
       await show();
     });

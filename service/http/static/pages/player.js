@@ -10,14 +10,22 @@ const FILTERS = [
   ["reason", "Reason", "text"], ["table", "Table", "text"], ["hand", "Hand", "text"],
 ];
 
-// The filters as the API's query: the form's local times as UTC instants.
-function query(form, paged = {}) {
-  const q = new URLSearchParams();
+// The form's filters as the API takes them (its local times as UTC instants) and its rows a
+// page, taken when the form is applied: the pages, the chart and the downloads keep to them
+// until it is applied again, whatever is typed in it meanwhile (a cursor is only good for the
+// filters it was read with).
+function applied(form) {
+  const filters = {};
   for (const [name, , type] of FILTERS) {
     const value = form.elements[name].value.trim();
-    if (!value) continue;
-    q.set(name, type === "datetime-local" ? new Date(value).toISOString() : value);
+    if (value) filters[name] = type === "datetime-local" ? new Date(value).toISOString() : value;
   }
+  return { filters, limit: form.elements.limit.value };
+}
+
+// The applied filters as the API's query, with `paged` (limit, cursor, width) added.
+function query({ filters }, paged = {}) {
+  const q = new URLSearchParams(filters);
   for (const [k, v] of Object.entries(paged)) if (v !== null && v !== undefined) q.set(k, v);
   const s = q.toString();
   return s ? "?" + s : "";
@@ -82,12 +90,15 @@ async function show(id) {
   const prev = el("button", { type: "button", class: "secondary" }, "Previous page");
   const next = el("button", { type: "button", class: "secondary" }, "Next page");
   const tablesBody = el("tbody");
+  const moreTables = el("button", { type: "button", class: "secondary", hidden: true }, "More tables");
+  const tablesCount = el("p", { class: "muted", id: "tables-count", "aria-live": "polite" });
   const tablesSection = el("section", { "aria-labelledby": "h-tables" }, el("h2", { id: "h-tables" }, "Tables"),
     el("div", { class: "table-wrap" }, el("table", { class: "data", id: "player-tables" },
       el("caption", {}, `The tables ${name} sits at, newest first`),
       el("thead", {}, el("tr", {}, ["Table", "Game", "Status", "Players", "Hands"].map((h, i) =>
         el("th", { scope: "col", class: i > 2 ? "num" : null }, h)))),
       tablesBody)),
+    el("div", { class: "actions" }, moreTables, tablesCount),
     player.id === (await whoami())?.id ? el("p", { class: "help" }, "Open a table from ",
       el("a", { href: "/#tables" }, "the list of tables"), " to take a seat.") : null);
   main.append(summary, tablesSection,
@@ -102,13 +113,14 @@ async function show(id) {
     el("section", { "aria-labelledby": "h-chart" }, el("h2", { id: "h-chart" }, "Chart"), chartNote, chart));
 
   let cursors = [null]; // the cursor each page was read with; the last is the page shown
+  let inUse = applied(form); // the filters the pages are read with
   let nextCursor = null;
 
   async function loadPage() {
     showProblem(problem, null);
     const cursor = cursors[cursors.length - 1];
     try {
-      const got = await api(`${base}/balance-history${query(form, { limit: form.elements.limit.value, cursor })}`);
+      const got = await api(`${base}/balance-history${query(inUse, { limit: inUse.limit, cursor })}`);
       body.replaceChildren(...got.items.map(historyRow));
       if (!got.items.length) body.append(el("tr", {}, el("td", { colspan: 8, class: "muted" }, "No posting matches.")));
       nextCursor = got.next_cursor;
@@ -123,9 +135,9 @@ async function show(id) {
   let chartUrl = null;
   async function loadChart() {
     try {
-      // Drawn at the width it is shown at, so that its labels keep their size on a phone too.
+      // Drawn at the width it is inUse at, so that its labels keep their size on a phone too.
       const width = Math.max(320, Math.min(1600, Math.round(chart.parentElement.clientWidth) || 800));
-      const response = await request(`${base}/balance-history.svg${query(form, { width })}`, { accept: "image/svg+xml" });
+      const response = await request(`${base}/balance-history.svg${query(inUse, { width })}`, { accept: "image/svg+xml" });
       const blob = await response.blob();
       if (chartUrl) URL.revokeObjectURL(chartUrl);
       chartUrl = URL.createObjectURL(blob);
@@ -143,7 +155,7 @@ async function show(id) {
     button.disabled = true;
     showProblem(problem, null);
     try {
-      const response = await request(`${base}/balance-history${query(form)}`, { accept });
+      const response = await request(`${base}/balance-history${query(inUse)}`, { accept });
       saveBlob(await response.blob(), `${player.id}-history.${ext}`);
     } catch (e) {
       showProblem(problem, e);
@@ -155,6 +167,7 @@ async function show(id) {
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     cursors = [null];
+    inUse = applied(form);
     loadPage();
     loadChart();
   });
@@ -170,20 +183,35 @@ async function show(id) {
   downloads.querySelector("#csv").addEventListener("click", (e) => download("text/csv", "csv", e.currentTarget));
   downloads.querySelector("#ndjson").addEventListener("click",
     (e) => download("application/x-ndjson", "ndjson", e.currentTarget));
-  async function loadTables() {
+  // The tables a page at a time, as the home page lists them: "More tables" adds the next page
+  // (the list's cursor), so that a player of more than one page of tables reaches every one.
+  let tablesCursor = null;
+  async function loadTables(first) {
+    moreTables.disabled = true;
+    const q = new URLSearchParams({ player: player.id, limit: "50" });
+    if (!first) q.set("cursor", tablesCursor);
     try {
-      const [got, titles] = await Promise.all([api(`/v1/tables?player=${encodeURIComponent(player.id)}&limit=50`),
-        gameTitles()]);
-      tablesBody.replaceChildren(...got.items.map((t) => el("tr", {},
+      const [got, titles] = await Promise.all([api(`/v1/tables?${q}`), gameTitles()]);
+      const before = tablesBody.children.length;
+      tablesBody.append(...got.items.map((t) => el("tr", {},
         el("td", {}, el("a", { href: `/tables/${encodeURIComponent(t.id)}`, class: "mono" }, t.id)),
         el("td", {}, gameTitle(titles, t.game)), el("td", {}, el("span", { class: ["badge", t.status] }, t.status)),
         el("td", { class: "num" }, t.players), el("td", { class: "num" }, t.hands))));
-      if (!got.items.length) tablesBody.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No seat at any table.")));
+      const shown = tablesBody.children.length;
+      if (!shown) tablesBody.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No seat at any table.")));
+      tablesCursor = got.next_cursor;
+      moreTables.hidden = tablesCursor === null;
+      tablesCount.textContent = !shown ? "" : tablesCursor === null ? `All ${shown} shown.` : `${shown} shown, newest first.`;
+      // Asked for more: the keyboard goes on from the first table added (the button may be gone).
+      if (!first && got.items.length) tablesBody.children[before].querySelector("a").focus();
     } catch (e) {
       showProblem(problem, e);
+    } finally {
+      moreTables.disabled = false;
     }
   }
-  await Promise.all([loadPage(), loadChart(), loadTables()]);
+  moreTables.addEventListener("click", () => loadTables(false));
+  await Promise.all([loadPage(), loadChart(), loadTables(true)]);
 }
 
 async function start(who) {

@@ -2,7 +2,7 @@
 // its player sits; the seat number is the hand's order, which the API's turn and actions name),
 // and for a signed-in player the free seats to take with a buy-in, or his own to leave between
 // hands.
-import { api, el, isolate, mayReadWallet, money, showProblem } from "../banco.js";
+import { api, el, isolate, mayReadWallet, money, resendHint, showProblem, writer } from "../banco.js";
 
 // The number a person reads for `seat` (the API's place in the hand's order, from 0): the chair
 // its player sits in, counted from 1 as the seats table counts them; where the page knows no
@@ -75,16 +75,20 @@ export function seatOffer(table, who, seated) {
     return { node: box, update() {} };
   }
   if (table.you !== null) {
+    // Sent again after its answer was lost, the leave is done once, and its replayed answer says
+    // what the seat cashed out the first time.
+    const leaves = writer();
     const leave = el("button", { type: "button", class: "secondary" }, "Leave the table");
     leave.addEventListener("click", async () => {
       leave.disabled = true;
       showProblem(problem, null);
       try {
-        const left = await api(`${base}/${encodeURIComponent(who.id)}`, { method: "DELETE" });
+        const left = await leaves(`${base}/${encodeURIComponent(who.id)}`, { method: "DELETE" });
         await seated(`You left the table: ${money(left.cash_out)} went back to your wallet.`, false);
       } catch (e) {
         leave.disabled = false;
         showProblem(problem, e);
+        if (e.resendable) problem.append(resendHint());
       }
     });
     box.append(el("h2", { id: "seat-offer-h" }, "Your seat"),
@@ -119,6 +123,7 @@ export function seatOffer(table, who, seated) {
           el("span", { class: "help", id: "seat-seed-help" }, "Your own text, mixed into every shuffle; shown to the table once a hand settles: put nothing personal in it.")),
         go);
       const help = el("p", { class: "help" }, "The buy-in moves from your wallet to the seat; it comes back when you leave.");
+      const sits = writer(); // a sit-down sent again after its answer was lost takes one seat, once
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
         if (!form.reportValidity()) return;
@@ -128,7 +133,7 @@ export function seatOffer(table, who, seated) {
         if (age.value !== "") body.age = Number(age.value);
         if (seed.value !== "") body.seed = seed.value;
         try {
-          const joined = await api(base, { method: "POST", json: body });
+          const joined = await sits(base, { json: body });
           const mine = joined.table.seats.find((x) => x.seat === joined.seat);
           const paid = mine && typeof mine.balance === "number" ? mine.balance : fixed ?? Number(amount.value);
           await seated(`You sat down in seat ${seatNumber(joined.table, joined.seat)}: ${money(paid)} went`
@@ -136,6 +141,7 @@ export function seatOffer(table, who, seated) {
         } catch (err) {
           go.disabled = false;
           showProblem(problem, err);
+          if (err.resendable) problem.append(resendHint());
         }
       });
       drawn = (t) => {

@@ -3,8 +3,8 @@
 // down, and for a seated player his `legal_actions` as controls, sent with the table's version
 // as If-Match. Everything shown comes from the /v1 API called with the token, so from its
 // redaction.
-import { SIGNED_OUT, api, el, fill, follow, gameTitle, gameTitles, header, money, page, pathId, sending,
-  showProblem, signInForm, unreachable } from "../banco.js";
+import { SIGNED_OUT, api, el, fill, follow, gameTitle, gameTitles, header, money, page, pathId, resendHint,
+  sending, showProblem, signInForm, unreachable, writer } from "../banco.js";
 import { cardName, cassinoItem, drawCard, handView, moneyView, seatsView, variantText }
   from "./table_views.js";
 import { playerCell, seatName, seatNumber, seatOffer } from "./seats.js";
@@ -18,7 +18,6 @@ let newest = 0; // the newest version the stream told of
 let refreshTimer = null;
 let live = null;
 let titles = {}; // the games' display names (GET /v1/games)
-const seen = new Map(); // the players this page saw seated, by id: their names (null: erased)
 
 const parts = {};
 
@@ -115,7 +114,9 @@ const RACE = "The table moved on before your move reached it (another player act
 
 let focusWas = null; // the control a keyboard user was on when his request left (disabled since)
 
-async function send(path, options, what = "Sending your move…") {
+// `call` is api(), or a writer() for a write that is not bound to a version of the table (a
+// move goes with If-Match, which makes a second one refused; a deal does not).
+async function send(path, options, what = "Sending your move…", call = api) {
   if (parts.actions.contains(document.activeElement)) focusWas = document.activeElement.dataset.key || "";
   busy = true;
   setDisabled(true);
@@ -123,7 +124,7 @@ async function send(path, options, what = "Sending your move…") {
   showProblem(parts.problem, null);
   problemAt = null;
   try {
-    const table = await api(path, options);
+    const table = await call(path, options);
     reached();
     render(table);
   } catch (e) {
@@ -137,6 +138,7 @@ async function send(path, options, what = "Sending your move…") {
       else showProblemNow(e);
     } else {
       showConnection(e);
+      if (e.resendable) parts.problem.append(resendHint());
     }
   } finally {
     busy = false;
@@ -154,8 +156,11 @@ function act(action) {
     { method: "POST", json: action, headers: { "If-Match": `"${shown.version}"` } });
 }
 
+// A deal whose answer was lost, sent again, is the same deal: one hand, not two.
+const deals = writer();
+
 function deal() {
-  return send(`/v1/tables/${encodeURIComponent(tableId)}/hands`, { method: "POST" }, "Dealing…");
+  return send(`/v1/tables/${encodeURIComponent(tableId)}/hands`, { method: "POST" }, "Dealing…", deals);
 }
 
 // A move decided on a version of the table that is no longer its latest: 412 (`stale_version`,
@@ -356,7 +361,6 @@ function render(table) {
   for (const input of parts.actions.querySelectorAll("input[data-key]")) values[input.dataset.key] = input.value;
   shown = table;
   newest = Math.max(newest, table.version);
-  for (const s of table.seats) if ("name" in s) seen.set(s.player_id, s.name ?? null);
   if (problemAt !== null && table.version > problemAt) {
     showProblem(parts.problem, null);
     problemAt = null;
@@ -378,7 +382,7 @@ function render(table) {
   parts.ending.hidden = table.status !== "over";
   if (table.status === "over" && parts.endingOf !== table.id) {
     parts.endingOf = table.id;
-    fill(parts.ending, endingView(table, who, seen));
+    fill(parts.ending, endingView(table, who));
   }
   parts.turn.classList.toggle("yours", !!(table.turn && table.turn.seat === table.you));
   countdown();

@@ -3,9 +3,10 @@
 // home. All from what any reader of the table gets: its last events (GET /v1/tables/{id}/events,
 // as the token may see them: a winner, a score and cash-outs hide nothing) and its last hand's
 // seats (GET /v1/hands/{id}), which name the players, whose seats are gone by then. A table
-// closed before any hand has no such line-up: its players are named as the page saw them seated
-// (`known`), the viewer as himself, and for an operator or auditor as GET /v1/players/{id} names
-// them; a player the viewer cannot know the name of is "a player who sat here".
+// closed before any hand has no such line-up: its players are named the viewer as himself, and
+// for an operator or auditor as GET /v1/players/{id} names them now; a player the viewer cannot
+// read is "a player who sat here". Not as the page once saw them seated: a player erased since
+// (which moves no table, so no view told the page of it) would be named still.
 import { api, el, isolate, mayReadWallet, money, showProblem } from "../banco.js";
 import { seatRef } from "./seats.js";
 
@@ -32,9 +33,10 @@ export async function tableEnding(table) {
 
 const SEVENHALF = new Set(["sette-e-mezzo", "siete-y-media", "casino-pirate"]);
 
-// Each cashed-out player's name, by id (null: erased; absent: unknown to this viewer).
-async function namesOf(end, who, known) {
-  const names = new Map(known);
+// Each cashed-out player's name, by id (null: erased; absent: unknown to this viewer), each as
+// the API names him now.
+async function namesOf(end, who) {
+  const names = new Map();
   for (const s of end.seats) names.set(s.player_id, s.name ?? null);
   if (who && who.role === "player" && who.name !== undefined) names.set(who.id, who.name);
   const unknown = end.left.map((l) => l.player_id).filter((id) => !names.has(id) && mayReadWallet(who, id));
@@ -43,13 +45,12 @@ async function namesOf(end, who, known) {
   return names;
 }
 
-// The section: `who` is the signed-in token's {role, id, name}, for "(you)"; `known` the names
-// (by player id) the page saw on the table's seats.
-export function endingView(table, who, known = new Map()) {
+// The section: `who` is the signed-in token's {role, id, name}, for "(you)".
+export function endingView(table, who) {
   const box = el("section", { class: "panel table-end", id: "table-end", "aria-labelledby": "table-end-h" },
     el("h2", { id: "table-end-h" }, "How the game ended"), el("p", { class: "muted" }, "Reading how the table ended…"));
   const problem = el("div", { class: "problem-box", hidden: true });
-  tableEnding(table).then(async (end) => fill(box, table, who, end, await namesOf(end, who, known), problem)).catch((e) => {
+  tableEnding(table).then(async (end) => fill(box, table, who, end, await namesOf(end, who), problem)).catch((e) => {
     box.replaceChildren(box.firstChild, problem);
     showProblem(problem, e);
   });

@@ -1,0 +1,102 @@
+"""The table page's writes sent again after their answer was lost: Sit down, Leave the table and
+Deal went without an Idempotency-Key, so a second press after "Banco cannot be reached" was
+another request (a second deal, a sit-down refused for a seat already taken, a leave refused
+for a seat already left, its cash-out never said). Sent again as they were, they go with the
+key they went with, are done once, and the page says what the first one did."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.sync_api import expect
+
+from tests.pages.conftest import signed_in
+from tests.pages.test_console_retries import Sent
+from tests.pages.test_table_page import seated
+
+
+def lose_first(pg: Any, table: str, method: str, path: str) -> list[Sent]:
+    """Let every `method` to `path` reach Banco and lose the first one's answer; keep the page
+    from hearing of the table's change otherwise (its stream refused, its reads refused while
+    the write is unanswered), as when the connection is down: the page still offers the write.
+    The key each carried and whether its answer was a replay."""
+    sent: list[Sent] = []
+    base = f"/v1/tables/{table}"
+
+    def handle(route: Any) -> None:
+        request = route.request
+        at = urlsplit(request.url).path
+        if at == f"{base}/stream" or (at == base and request.method == "GET" and len(sent) == 1):
+            route.abort("connectionrefused")
+        elif at == path and request.method == method:
+            response = route.fetch()
+            sent.append(Sent(request.headers.get("idempotency-key"),
+                             response.headers.get("idempotent-replayed") == "true"))
+            if len(sent) == 1:
+                route.abort("connectionreset")
+            else:
+                route.fulfill(response=response)
+        else:
+            route.fallback()
+
+    pg.route(f"**{base}**", handle)
+    return sent
+
+
+def at(open_page: Any, player: Any, table: str) -> Any:
+    pg = signed_in(open_page(), player.token)
+    pg.goto(f"/tables/{table}")
+    expect(pg.locator("#table-version")).not_to_be_empty()
+    return pg
+
+
+def sent_again(pg: Any, button: Any, sent: list[Sent]) -> None:
+    button.click()
+    hint = pg.get_by_role("alert").filter(has_text="send it again as it is, and Banco does it only once")
+    expect(hint).to_contain_text("unreachable")
+    button.click()
+    expect(hint).to_have_count(0)
+
+
+def once(sent: list[Sent]) -> None:
+    assert len(sent) == 2, sent
+    assert sent[0].key and sent[1].key == sent[0].key and sent[1].replayed, sent
+
+
+def test_a_sit_down_sent_again_takes_one_seat(api, open_page):
+    ada, bob = api.new_player("Ada", deposit=100), api.new_player("Bob", deposit=100)
+    table, _ = seated(api, "sette-e-mezzo", [ada])
+    pg = at(open_page, bob, table)
+    sent = lose_first(pg, table, "POST", f"/v1/tables/{table}/seats")
+    pg.get_by_label("Buy-in").fill("30")
+    sent_again(pg, pg.get_by_role("button", name="Sit down"), sent)
+    expect(pg.get_by_role("status").filter(has_text="You sat down")).to_have_text(
+        "You sat down in seat 2: 30 went from your wallet to your seat.")
+    once(sent)
+    seats = api.get(f"/v1/tables/{table}")["seats"]
+    assert [s["player_id"] for s in seats] == [ada.id, bob.id]
+    assert api.get(f"/v1/players/{bob.id}/balance")["balance"] == 70
+
+
+def test_a_leave_sent_again_says_what_the_seat_cashed_out(api, open_page):
+    ada, bob = api.new_player("Ada", deposit=100), api.new_player("Bob", deposit=100)
+    table, _ = seated(api, "sette-e-mezzo", [ada, bob])
+    pg = at(open_page, bob, table)
+    sent = lose_first(pg, table, "DELETE", f"/v1/tables/{table}/seats/{bob.id}")
+    sent_again(pg, pg.get_by_role("button", name="Leave the table"), sent)
+    # The replayed answer tells of the cash-out the lost one made.
+    expect(pg.get_by_role("status").filter(has_text="You left the table")).to_have_text(
+        "You left the table: 20 went back to your wallet.")
+    once(sent)
+    assert api.get(f"/v1/players/{bob.id}/balance")["balance"] == 100
+
+
+def test_a_deal_sent_again_deals_one_hand(api, open_page):
+    table, (ada, _) = seated(api, "sette-e-mezzo")
+    pg = at(open_page, ada, table)
+    sent = lose_first(pg, table, "POST", f"/v1/tables/{table}/hands")
+    sent_again(pg, pg.get_by_role("button", name="Deal the first hand"), sent)
+    expect(pg.locator(".table-facts")).to_contain_text("Hand #1")
+    once(sent)
+    assert api.get(f"/v1/tables/{table}")["hand"]["number"] == 1
