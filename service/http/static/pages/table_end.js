@@ -3,9 +3,9 @@
 // home. All from what any reader of the table gets: its last events (GET /v1/tables/{id}/events,
 // as the token may see them: a winner, a score and cash-outs hide nothing) and its last hand's
 // seats (GET /v1/hands/{id}), which name the players, whose seats are gone by then. A table
-// closed before any hand has no such line-up: its players are named the viewer as himself, and
-// for an operator or auditor as GET /v1/players/{id} names them now; a player the viewer cannot
-// read is "a player who sat here". Not as the page once saw them seated: a player erased since
+// closed before any hand has no such line-up: the viewer is named as himself, and for an
+// operator or auditor each player as GET /v1/players/{id} names him now; a player the viewer
+// cannot read is "a player who sat here". Not as the page once saw them seated: a player erased since
 // (which moves no table, so no view told the page of it) would be named still.
 import { api, el, isolate, mayReadWallet, money, showProblem } from "../banco.js";
 import { seatRef } from "./seats.js";
