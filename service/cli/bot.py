@@ -118,6 +118,12 @@ def _seated(client: Any, errors: Any, bot_class: Any, url: str, game: str, table
         me = client.me()
     except errors.Unauthorized as e:
         raise Mistake(f"{url} refused the token: {e.detail}") from e
+    except errors.NotFound as e:
+        if e.code is None:  # no problem document: not Banco at all, said by `_said`
+            raise
+        # Banco's own 404, asked below its root (a page's URL, /docs).
+        raise Mistake(f"{url} has no {url.rstrip('/')}/v1/me: give Banco's own URL, as"
+                      " http://127.0.0.1:8000, not a page's") from e
     if me.role != "player":
         raise Mistake(f"the token is the {me.role}'s: a bot plays with a player's")
     try:

@@ -710,6 +710,7 @@ def test_banco_bot_says_what_is_wrong_in_one_line(banco, operator):
         ((url, "not-a-token", "cassino", table), "refused the token"),
         ((url, key, "cassino", table), "the token is the operator's"),
         ((url, token, "poker", table), "no game 'poker'"),
+        ((f"{url}/docs", token, "cassino", table), f"{url}/docs has no {url}/docs/v1/me"),
         ((url, token, "cassino", "tb_0000000000000000"), "no table tb_0000000000000000"),
         ((url, token, "sette-e-mezzo", table), f"table {table} plays cassino, not sette-e-mezzo"),
     ]
