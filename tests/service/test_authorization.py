@@ -241,14 +241,23 @@ def make_world(client, new_player, deal: bool) -> World:
 
 
 def settled_hand(client, me, partner) -> str:
-    """A settled hand of `me` and `partner`, at a table of its own: neither can bet its minimum,
-    so the deal ends the hand, and it is settled here (a worker may get there first)."""
-    table = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {
-        "min_bet": 5, "max_bet": 10}}, headers=OPERATOR).json["id"]
+    """A settled hand of `me` (the banker) and `partner`, at a table of its own: the partner
+    bets the minimum and both stand; it is settled here (a worker may get there first)."""
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo"}, headers=OPERATOR).json["id"]
     for p in (me, partner):
         assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": 3},
                            headers=p.auth).status_code == 201
     hand = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR).json["hand"]["id"]
+    while client.get(f"/v1/tables/{table}", headers=OPERATOR).json["status"] == "playing":
+        for p in (partner, me):
+            seen = client.get(f"/v1/tables/{table}", headers=p.auth).json
+            if seen["legal_actions"]:
+                kind = {a["type"] for a in seen["legal_actions"]}
+                action = {"type": "bet", "amount": 1} if "bet" in kind else {"type": "stand"}
+                moved = client.post(f"/v1/tables/{table}/actions", json=action,
+                                    headers={**p.auth, "If-Match": f'"{seen["version"]}"'})
+                assert moved.status_code == 200, moved.json
+                break
     app = client.application
     try:
         with transaction(app.extensions["banco.pool"], app.extensions["banco.store"]) as uow:
