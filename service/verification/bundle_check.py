@@ -24,7 +24,7 @@ from service.verification.deck_check import commitment_check, dealt_check, order
 from service.verification.findings import Check, failed, passed
 from service.verification.hand_log import HandLog, is_game
 from service.verification.merkle import leaf
-from service.verification.money_check import settlement_check
+from service.verification.money_check import in_hand_check, settlement_check
 from service.verification.rules_check import rules_check
 
 SEVEN_HALF = ("sette-e-mezzo", "siete-y-media")
@@ -278,7 +278,17 @@ def _settlement(bundle: dict[str, Any]) -> Outcome:
     hand's money adds up."""
     if not any(e["type"] == "HandSettled" for e in bundle["events"]):
         return None, "the hand is not settled yet"
-    return _with_hand(bundle, lambda h: [settlement_check(h), _conserved(h)])
+    return _with_hand(bundle, lambda h: _first_failed(h, (settlement_check, in_hand_check, _conserved)))
+
+
+def _first_failed(hand: HandLog, checks: tuple[Callable[[HandLog], Check], ...]) -> list[Check]:
+    """Each check in turn, up to the first that fails: the one fault the verifiers name too."""
+    out = []
+    for run in checks:
+        out.append(run(hand))
+        if not out[-1].passed:
+            break
+    return out
 
 
 def _ended(bundle: dict[str, Any]) -> bool:

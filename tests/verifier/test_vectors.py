@@ -851,3 +851,79 @@ def test_events_that_are_no_list_of_events_fail_the_same_checks_in_the_same_word
         assert py[name]["detail"] in ("the bundle's events are not a list of events",
                                       "the bundle holds no events"), (name, py[name])
     assert banco["chain"]["status"] == "failed", banco["chain"]
+
+
+# --- the postings made during the hand: each what its event posts -------------------------------
+@pytest.fixture
+def own_house(tmp_path) -> tuple[Any, Path]:
+    """A house key of the test's own, and its published JSON: the committed vectors' house key
+    is not at hand, so bundles forged here are signed, and checked, with this one."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from service.runtime import house_key
+
+    key = Ed25519PrivateKey.generate()
+    published = tmp_path / "own-house-key.json"
+    published.write_text(json.dumps({"public_key": house_key.public_b64(key)}))
+    return key, published
+
+
+def in_hand_said_alike(bundle: dict[str, Any], tmp_path: Path, key_file: Path, said: str) -> None:
+    """Every reader fails `settlement` (and no other check) in the same words, naming `said`."""
+    py, js, banco = outcomes(bundle, tmp_path, key_file)
+    assert py == js, (py, js)
+    assert {k for k, c in py.items() if c["status"] == "failed"} == {"settlement"}, py
+    assert said in py["settlement"]["detail"], py["settlement"]
+    assert banco["settlement"] == py["settlement"], (banco["settlement"], py["settlement"])
+
+
+def _to_house(data: dict[str, Any]) -> None:
+    data["to"] = "house:issued"
+
+
+def _from_house(data: dict[str, Any]) -> None:
+    data["from"] = "house:issued"
+
+
+def _one_more(data: dict[str, Any]) -> None:
+    data["amount"] += 1
+
+
+IN_HAND: dict[str, tuple[str, str, Any, str]] = {
+    "a bet paid by the house": ("good-auditor", "bet", _from_house, "where version 12 (BetPlaced) posts 26"),
+    "a bet raised": ("good-auditor", "bet", _one_more, "where version 12 (BetPlaced) posts 26"),
+    "a Cassino stake raised": ("good-cassino-auditor", "stake", _one_more,
+                               "where version 8 (StakesPaid) posts 2"),
+    "a Cassino stake sent to the house": ("good-cassino-auditor", "stake", _to_house,
+                                          "where version 8 (StakesPaid) posts 2"),
+}
+
+
+@pytest.mark.parametrize("case", IN_HAND)
+def test_a_posting_made_during_the_hand_is_held_to_the_event_that_made_it(case, own_house, tmp_path):
+    """The postings made during the hand were held only by the money's walk: a Cassino stake
+    sent to house:issued, or raised by 1, a 7½ bet paid by the house, forged with the house key,
+    gave VERIFIED. Each is what its event (BetPlaced, StakesPaid) posts, in every reader."""
+    from tests.verifier.vectors import forged, reposted
+
+    key, key_file = own_house
+    good_name, reason, change, said = IN_HAND[case]
+    good = json.loads((VECTORS / f"{good_name}.json").read_text())
+    for checks in outcomes(forged(json.loads(json.dumps(good)), key), tmp_path, key_file):
+        assert "failed" not in {c["status"] for c in checks.values()}, checks
+    in_hand_said_alike(forged(reposted(good, reason, change), key), tmp_path, key_file, said)
+
+
+def test_a_bets_posting_left_out_fails_in_every_reader(own_house, tmp_path):
+    """A bet's posting taken out of the hand, its BetPlaced kept: its money never reached the
+    escrow, though the hand paid from it. The next bet's posting is found where the first
+    one's was due."""
+    from tests.verifier.vectors import dropped, forged, posting_of
+
+    key, key_file = own_house
+    good = json.loads((VECTORS / "good-auditor.json").read_text())
+    bundle = forged(dropped(good, posting_of("bet")), key)
+    in_hand_said_alike(bundle, tmp_path, key_file,
+                       "version 21: TreasurePosted pays 35 from seat:tb_6d1f05b0edd6fc9f:pl_7a83f4741061f69c"
+                       " to escrow:tb_6d1f05b0edd6fc9f:hd_ba8051f19b4f7546 (bet) where version 12"
+                       " (BetPlaced) posts 26")

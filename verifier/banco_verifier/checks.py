@@ -491,6 +491,48 @@ def _posting(event: dict) -> dict:
     return dict(data)
 
 
+def _in_hand(events: list[dict], game: str, table: str, hand: str, players: dict[int, Any]) -> int:
+    """The postings made during the hand (before HandSettled) are, one for one and in order,
+    what the engine's events before them post (a 7½ bet or split: the seat to the escrow; a
+    bust: the escrow to the banker; Cassino's and Pirate pairs' stakes: each seat to the pot),
+    in the ledger's accounts: each event's postings follow it, as its command appends them after
+    its own events. A withheld event posts what it shows. The number of postings held so."""
+    pending: list[tuple[dict, dict]] = []  # (the event, a posting it made) not posted yet
+    count = 0
+    for e in events:
+        if e["type"].startswith("game."):
+            body = _parsed(e)
+            data = body["data"]["data"] if body is not None else (e.get("shown") or {}).get("data")
+            try:
+                plan = settlement.posts(game, e["type"][5:], data, sorted(players))
+                for source, target, amount, reason in plan or []:
+                    n = _whole(amount)
+                    if n is None or n <= 0:
+                        raise Failed(f"version {e['version']} ({e['type'][5:]}) posts"
+                                     f" {settlement.describe(amount)}, not a whole positive amount")
+                    pending.append((e, {"from": settlement.ledger_account(source, table, hand, players),
+                                        "to": settlement.ledger_account(target, table, hand, players),
+                                        "amount": n, "reason": reason}))
+            except settlement.Wrong as wrong:
+                raise Failed(f"version {e['version']} ({e['type'][5:]}): {wrong}") from wrong
+        elif e["type"] == "TreasurePosted":
+            have = _posting(e)
+            if not pending:
+                raise Failed(f"version {e['version']}: TreasurePosted pays {settlement.describe(have)},"
+                             " which no event of the hand posts")
+            by, want = pending.pop(0)
+            if have != {**want, "table": table, "hand": hand}:
+                raise Failed(f"version {e['version']}: TreasurePosted pays {settlement.describe(have)}"
+                             f" where version {by['version']} ({by['type'][5:]}) posts"
+                             f" {settlement.describe(want)}")
+            count += 1
+    if pending:
+        by, want = pending[0]
+        raise Failed(f"no TreasurePosted pays {settlement.describe(want)}, which version"
+                     f" {by['version']} ({by['type'][5:]}) posts")
+    return count
+
+
 def check_settlement(bundle: dict) -> str:
     """The settlement paid what the engine decided, and the hand's money adds up: HandSettled's
     postings and the TreasurePosted events after it are the engine's settlement (its HandEnded,
@@ -558,6 +600,7 @@ def check_settlement(bundle: dict) -> str:
     if len(paid) < len(want):
         raise Failed(f"no TreasurePosted pays {settlement.describe(want[len(paid)])}, which {by}"
                      " decided")
+    during = _in_hand(events[:settled_at], game, table, hand, players)
     # The money walked: every posting of the hand, from what each account held at the deal.
     for e in events:
         if e["type"] != "TreasurePosted":
@@ -576,8 +619,9 @@ def check_settlement(bundle: dict) -> str:
         if held.get(account, 0) != 0:
             raise Failed(f"{account} keeps {held[account]} once the hand is settled: what it"
                          " took in, it did not pay out")
-    return (f"{len(want)} settlement postings as {by} decided; {len(held)} accounts walked from the"
-            " deal, none paying more than it held or keeping what it had to pay out")
+    return (f"{len(want)} settlement postings as {by} decided, {during} during the hand as its events"
+            f" posted them; {len(held)} accounts walked from the deal, none paying more than it held"
+            " or keeping what it had to pay out")
 
 
 def named(bundle: Any) -> dict[str, Any]:

@@ -541,6 +541,47 @@ function posting(event) {
   return data;
 }
 
+// The postings made during the hand (before HandSettled) are, one for one and in order, what the
+// engine's events before them post (a 7½ bet or split: the seat to the escrow; a bust: the escrow
+// to the banker; Cassino's and Pirate pairs' stakes: each seat to the pot), in the ledger's
+// accounts: each event's postings follow it, as its command appends them after its own events. A
+// withheld event posts what it shows. The number of postings held so.
+function inHand(evs, game, table, hand, players) {
+  const pending = []; // [the event, a posting it made] not posted yet
+  let count = 0;
+  for (const e of evs) {
+    if (e.type.startsWith("game.")) {
+      const body = parsed(e), type = e.type.slice(5);
+      const data = body != null ? body.data.data : (e.shown ?? {}).data ?? null;
+      try {
+        const plan = settlement.posts(game, type, data, [...players.keys()].filter((k) => k !== null), describe) ?? [];
+        for (const [source, target, amount, reason] of plan) {
+          const n = whole(amount);
+          if (n === null || n <= 0) throw new Failed(`version ${e.version} (${type}) posts ${describe(amount ?? null)}, not a whole positive amount`);
+          pending.push([e, { from: settlement.ledgerAccount(source, table, hand, players, describe),
+            to: settlement.ledgerAccount(target, table, hand, players, describe), amount: n, reason }]);
+        }
+      } catch (err) {
+        if (err instanceof settlement.Wrong) throw new Failed(`version ${e.version} (${type}): ${err.message}`);
+        throw err;
+      }
+    } else if (e.type === "TreasurePosted") {
+      const have = posting(e);
+      if (!pending.length) throw new Failed(`version ${e.version}: TreasurePosted pays ${describe(have)}, which no event of the hand posts`);
+      const [by, want] = pending.shift();
+      if (!same(have, { ...want, table, hand })) {
+        throw new Failed(`version ${e.version}: TreasurePosted pays ${describe(have)} where version ${by.version} (${by.type.slice(5)}) posts ${describe(want)}`);
+      }
+      count++;
+    }
+  }
+  if (pending.length) {
+    const [by, want] = pending[0];
+    throw new Failed(`no TreasurePosted pays ${describe(want)}, which version ${by.version} (${by.type.slice(5)}) posts`);
+  }
+  return count;
+}
+
 // The settlement paid what the engine decided, and the hand's money adds up: HandSettled's postings
 // and the TreasurePosted events after it are the engine's settlement (its HandEnded, GameWon,
 // RoundScored) in the ledger's accounts; walked in order from what each held at the deal, no
@@ -598,6 +639,7 @@ function checkSettlement(bundle) {
     throw new Failed(`version ${e.version}: TreasurePosted pays ${describe(have)}, which ${by} did not decide`);
   }
   if (paid.length < want.length) throw new Failed(`no TreasurePosted pays ${describe(want[paid.length])}, which ${by} decided`);
+  const during = inHand(evs.slice(0, settledAt), game, table, hand, players);
   // The money walked: every posting of the hand, from what each account held at the deal.
   for (const e of evs) {
     if (e.type !== "TreasurePosted") continue;
@@ -614,7 +656,7 @@ function checkSettlement(bundle) {
       throw new Failed(`${account} keeps ${held.get(account)} once the hand is settled: what it took in, it did not pay out`);
     }
   }
-  return `${want.length} settlement postings as ${by} decided; ${held.size} accounts walked from the deal, none paying more than it held or keeping what it had to pay out`;
+  return `${want.length} settlement postings as ${by} decided, ${during} during the hand as its events posted them; ${held.size} accounts walked from the deal, none paying more than it held or keeping what it had to pay out`;
 }
 
 // What the bundle says it is evidence of: its hand, table, game and viewer (each null when the
