@@ -540,8 +540,9 @@ def _opening_edited(bundle: dict[str, Any], edit: Any, canonical: bool = True) -
                             if canonical else json.dumps(body))
 
 
+# A count past 2**53 - 1 (1e300 was one) is no bundle either reader reads at all.
 @pytest.mark.parametrize(("gems", "shown", "canonical"), [(1_000_000_000, "1000000000", True),
-                                                          (1e300, "1e+300", False)])
+                                                          (2**53 - 1, "9007199254740991", False)])
 def test_a_deck_count_out_of_the_games_range_fails_in_every_reader_and_builds_nothing(
         gems, shown, canonical, tmp_path):
     """Casino pirate's deck is built from its options: gems 1,000,000,000 in the summary and the
@@ -584,13 +585,14 @@ def test_the_seats_and_proofs_a_bundle_gives_are_held_to_their_limits_in_every_r
         assert checks["inclusion"]["detail"] == (f"last_event: its path is not a list of at most"
                                                  f" {(size - 1).bit_length()} hashes, as a proof in"
                                                  f" a tree of {size} events is")
-    huge = json.loads(json.dumps(good))
-    statement = json.loads(huge["checkpoint"]["statement"])
-    statement["events"] = huge["inclusion"]["last_event"]["tree_size"] = 2**53
-    huge["checkpoint"]["statement"] = json.dumps(statement)
-    for checks in outcomes(huge, tmp_path)[:2]:
+    # A tree_size of 2**53 or more is no bundle either reader reads at all; none of 0 events.
+    empty = json.loads(json.dumps(good))
+    statement = json.loads(empty["checkpoint"]["statement"])
+    statement["events"] = empty["inclusion"]["last_event"]["tree_size"] = 0
+    empty["checkpoint"]["statement"] = json.dumps(statement)
+    for checks in outcomes(empty, tmp_path)[:2]:
         assert checks["inclusion"]["detail"] == \
-            f"last_event: tree_size {2**53} is not a count of events", checks["inclusion"]
+            "last_event: tree_size 0 is not a count of events", checks["inclusion"]
 
 
 def test_the_cards_a_hand_names_are_no_more_than_its_deck_in_both_verifiers(py_verifier):
@@ -927,3 +929,39 @@ def test_a_bets_posting_left_out_fails_in_every_reader(own_house, tmp_path):
                        "version 21: TreasurePosted pays 35 from seat:tb_6d1f05b0edd6fc9f:pl_7a83f4741061f69c"
                        " to escrow:tb_6d1f05b0edd6fc9f:hd_ba8051f19b4f7546 (bet) where version 12"
                        " (BetPlaced) posts 26")
+
+
+# --- integers every reader reads alike ----------------------------------------------------------
+INEXACT = "an integer beyond +/-(2^53 - 1), which not every reader reads exactly"
+
+
+@pytest.mark.parametrize("number", ["9007199254740993", "-9007199254740993", "9007199254740992",
+                                    "1e20", "18446744073709551617"])
+def test_an_integer_past_two_to_the_53_is_refused_alike_by_every_reader(number, tmp_path):
+    """Python read 2**53 + 1 exactly and Node as 2**53, so a bundle could be VERIFIED by one
+    and FAILED by the other. A bundle holding an integer beyond +/-(2**53 - 1) cannot be read
+    by either verifier (one line, exit status 2), and fails Banco's `format`; in an event's
+    stored text, the checks that read it fail, in the same words in every reader."""
+    text = (VECTORS / "good-auditor.json").read_text().rstrip()
+    odd = tmp_path / "odd.json"
+    odd.write_text(text[:-1] + f', "x": {number}' + "}")
+    for verifier in ("python", "node"):
+        assert one_line(run_cli(verifier, odd)) == f"{odd}: cannot be read as JSON ({INEXACT})"
+    key = base64.b64decode(json.loads(KEY.read_text())["public_key"])
+    assert check({**json.loads(text), "x": json.loads(number)}, key) == {"format": (False, INEXACT)}
+    bundle = json.loads(text)
+    event = bundle["events"][1]
+    event["canonical"] = event["canonical"][:-1] + f',"x":{number}' + "}"
+    py, js, banco = outcomes(bundle, tmp_path)
+    assert py == js, (py, js)
+    for checks in (py, js, banco):
+        assert checks["chain"] == {"status": "failed",
+                                   "detail": f"a stored text cannot be read ({INEXACT})"}, checks["chain"]
+
+
+def test_the_largest_integer_both_read_exactly_is_taken(tmp_path):
+    """2**53 - 1 is read alike: the bundle is refused for what the edit breaks, not for it."""
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    bundle["x"] = 2**53 - 1
+    for checks in outcomes(bundle, tmp_path):
+        assert "format" not in checks and checks["attestation"]["status"] == "failed", checks

@@ -73,38 +73,67 @@ def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
 
 
+class NotJson(ValueError):
+    """JSON both verifiers refuse alike, said in the same words by both."""
+
+
 TOO_LARGE = "a number beyond what a double holds"
+# The largest integer every reader reads exactly: JavaScript reads numbers as doubles, so that
+# 2**53 + 1 reads as 2**53 there and exactly here, and a bundle could pass one and fail the other.
+MAX_SAFE = 2**53 - 1
+INEXACT = "an integer beyond +/-(2^53 - 1), which not every reader reads exactly"
 
 
 def _int(text: str) -> int:
-    """A JSON integer, refused when no double holds it (JavaScript would read Infinity)."""
+    """A JSON integer, refused beyond ±(2**53 - 1) (and past a double's range, as JavaScript
+    would read Infinity)."""
     if len(text) > 400:  # far past the largest double's 309 digits: not even converted
-        raise ValueError(TOO_LARGE)
+        raise NotJson(TOO_LARGE)
     value = int(text)
     try:
         float(value)
     except OverflowError:
-        raise ValueError(TOO_LARGE) from None
+        raise NotJson(TOO_LARGE) from None
+    if abs(value) > MAX_SAFE:
+        raise NotJson(INEXACT)
     return value
 
 
 def _float(text: str) -> float:
-    """A JSON number with a fraction or exponent, refused when it is past a double's range."""
+    """A JSON number with a fraction or exponent, refused when it is past a double's range, or
+    a whole number beyond ±(2**53 - 1) (1e20: JavaScript reads it as the integer it is)."""
     value = float(text)
     if value in (float("inf"), float("-inf")):
-        raise ValueError(TOO_LARGE)
+        raise NotJson(TOO_LARGE)
+    if value.is_integer() and abs(value) > MAX_SAFE:
+        raise NotJson(INEXACT)
     return value
 
 
+def inexact(value: Any) -> bool:
+    """Whether `value` (parsed JSON, not read by `read_json`) holds a whole number beyond
+    ±(2**53 - 1)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict | list):
+            stack.extend(item.values() if isinstance(item, dict) else item)
+        elif isinstance(item, int | float) and not isinstance(item, bool) and item == item \
+                and abs(item) > MAX_SAFE and float(item).is_integer():
+            return True
+    return False
+
+
 def read_json(text: str | bytes) -> Any:
-    """JSON as both verifiers read it: without NaN or Infinity (JSON has neither) or a number
-    past a double's range, nested at most MAX_DEPTH levels; ValueError otherwise."""
+    """JSON as both verifiers read it: without NaN or Infinity (JSON has neither), a number
+    past a double's range or an integer beyond ±(2**53 - 1), nested at most MAX_DEPTH levels;
+    ValueError otherwise (NotJson, in both verifiers' words, for what JSON itself allows)."""
     try:
         value = json.loads(text, parse_constant=_not_json, parse_int=_int, parse_float=_float)
     except RecursionError:
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+        raise NotJson(f"nested deeper than {MAX_DEPTH} levels") from None
     if too_deep(value):
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+        raise NotJson(f"nested deeper than {MAX_DEPTH} levels")
     return value
 
 
@@ -657,6 +686,9 @@ def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = F
     if too_deep(bundle):
         result.outcomes["format"] = ("failed", f"nested deeper than {MAX_DEPTH} levels")
         return result
+    if inexact(bundle):
+        result.outcomes["format"] = ("failed", INEXACT)
+        return result
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         result.outcomes["format"] = ("failed", f"not a {' or '.join(FORMATS)} bundle")
         return result
@@ -673,6 +705,8 @@ def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = F
             result.outcomes[name] = ("skipped", str(e))
         except Failed as e:
             result.outcomes[name] = ("failed", str(e))
+        except NotJson as e:  # a stored text (an event's, the statement) JSON itself allows
+            result.outcomes[name] = ("failed", f"a stored text cannot be read ({e})")
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
             result.outcomes[name] = ("failed", f"the bundle cannot be read ({type(e).__name__}: {e})")
     return result

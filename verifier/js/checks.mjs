@@ -42,23 +42,35 @@ export function tooDeep(value) {
   return false;
 }
 
-// Whether `value` holds a number JSON.parse read as Infinity: one past a double's range.
-function tooLarge(value) {
+// JSON both verifiers refuse alike, said in the same words by both.
+export class NotJson extends SyntaxError {}
+// An integer past 2 ** 53 - 1 is read here as the nearest double, and exactly by Python: a bundle
+// could pass one verifier and fail the other. Both refuse it.
+export const INEXACT = "an integer beyond +/-(2^53 - 1), which not every reader reads exactly";
+
+// Whether `value` holds a number `bad` finds.
+function holds(value, bad) {
   const stack = [value];
   while (stack.length) {
     const item = stack.pop();
-    if (typeof item === "number" && !Number.isFinite(item)) return true;
+    if (typeof item === "number" && bad(item)) return true;
     if (item !== null && typeof item === "object") for (const v of Object.values(item)) stack.push(v);
   }
   return false;
 }
+// A number JSON.parse read as Infinity (one past a double's range), or a whole one beyond
+// ±(2 ** 53 - 1).
+const tooLarge = (value) => holds(value, (n) => !Number.isFinite(n));
+export const inexact = (value) => holds(value, (n) => Number.isInteger(n) && !Number.isSafeInteger(n));
 
 // JSON as both verifiers read it: without a number past a double's range (JSON.parse knows no
-// NaN or Infinity), nested at most MAX_DEPTH levels; a SyntaxError otherwise.
+// NaN or Infinity) or an integer beyond ±(2 ** 53 - 1), nested at most MAX_DEPTH levels; a
+// SyntaxError otherwise (NotJson, in both verifiers' words, for what JSON itself allows).
 export function readJson(text) {
   const value = JSON.parse(text);
-  if (tooDeep(value)) throw new SyntaxError(`nested deeper than ${MAX_DEPTH} levels`);
-  if (tooLarge(value)) throw new SyntaxError("a number beyond what a double holds");
+  if (tooDeep(value)) throw new NotJson(`nested deeper than ${MAX_DEPTH} levels`);
+  if (tooLarge(value)) throw new NotJson("a number beyond what a double holds");
+  if (inexact(value)) throw new NotJson(INEXACT);
   return value;
 }
 
@@ -686,6 +698,7 @@ export function namedLine(names) {
 export function verify(bundle, key = null, { allowUnattested = false } = {}) {
   const outcomes = {};
   if (tooDeep(bundle)) return { ok: false, outcomes: { format: ["failed", `nested deeper than ${MAX_DEPTH} levels`] } };
+  if (inexact(bundle)) return { ok: false, outcomes: { format: ["failed", INEXACT] } };
   if (bundle === null || typeof bundle !== "object" || !FORMATS.includes(bundle.format)) {
     return { ok: false, outcomes: { format: ["failed", `not a ${FORMATS.join(" or ")} bundle`] } };
   }
@@ -699,6 +712,8 @@ export function verify(bundle, key = null, { allowUnattested = false } = {}) {
     } catch (e) {
       if (e instanceof Skipped) outcomes[name] = ["skipped", e.message];
       else if (e instanceof Failed) outcomes[name] = ["failed", e.message];
+      // A stored text (an event's, the statement) JSON itself allows.
+      else if (e instanceof NotJson) outcomes[name] = ["failed", `a stored text cannot be read (${e.message})`];
       else outcomes[name] = ["failed", `the bundle cannot be read (${e.name}: ${e.message})`];
     }
   }
