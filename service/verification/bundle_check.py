@@ -64,6 +64,14 @@ def _inexact(value: Any) -> bool:
     return False
 
 
+class _Members(dict[str, Any]):
+    """A bundle whose missing member fails the check that reads it, named as the standalone
+    verifiers name it."""
+
+    def __missing__(self, key: str) -> Any:
+        raise _Failed(f"the bundle has no {key}")
+
+
 class _Skipped(Exception):
     """A check this viewer's bundle cannot make."""
 
@@ -343,6 +351,7 @@ def check(bundle: dict[str, Any], key: bytes | None = None, *,
         return {"format": (False, INEXACT)}
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         return {"format": (False, "not a banco-evidence/1 or /2 bundle")}
+    bundle = _Members(bundle)
     for name, run in (("signature", lambda: _signature(bundle, key)),
                       ("attestation", lambda: _attestation(bundle, key, allow_unattested)),
                       ("inclusion", lambda: _inclusion(bundle)),

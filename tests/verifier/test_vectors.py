@@ -51,7 +51,8 @@ NOT_KEYS: dict[str, tuple[str | None, str]] = {
     "a short key": ("YWJj", "an Ed25519 public key is 32 bytes"),
     # A misspelled name (`house-kee.json`) was read as base64: "a key is 32 bytes".
     "a file that is not there": (None, "house-key.json cannot be read (no such file)"),
-    "a folder": ("", "house-key.json cannot be read ("),
+    # Python said "(Is a directory)", Node "(EISDIR: illegal operation on a directory, read)".
+    "a folder": ("", "house-key.json cannot be read (a folder, not a file)"),
 }
 
 
@@ -86,6 +87,14 @@ def test_a_key_given_as_base64_is_taken_and_a_short_one_refused(verifier):
     assert out.returncode in (0, 1) and "not pinned" not in out.stdout, out.stdout + out.stderr
     assert one_line(run_cli(verifier, FILES[0], "--key", "YWJj")) == \
         "--key: YWJj is no file, and as base64 not an Ed25519 public key (32 bytes)"
+
+
+@pytest.mark.parametrize("verifier", ["python", "node"])
+def test_an_empty_key_is_said_so_alike_by_both_verifiers(verifier):
+    """`--key ""` (a variable that was not set) was read by Python as the current folder
+    (`--key:  cannot be read (Is a directory)`) and by Node as base64 of no bytes."""
+    assert one_line(run_cli(verifier, FILES[0], "--key", "")) == \
+        "--key: empty: give the house's public key (base64) or a file that holds it"
 
 
 def expected_failure(path: Path) -> str | None:
@@ -965,3 +974,22 @@ def test_the_largest_integer_both_read_exactly_is_taken(tmp_path):
     bundle["x"] = 2**53 - 1
     for checks in outcomes(bundle, tmp_path):
         assert "format" not in checks and checks["attestation"]["status"] == "failed", checks
+
+
+# --- a bundle lacking a member ------------------------------------------------------------------
+@pytest.mark.parametrize("member", ["checkpoint", "events", "table_created", "chain", "seeds",
+                                    "inclusion", "game", "postings"])
+def test_a_bundle_lacking_a_member_fails_the_checks_that_read_it_naming_it(member, tmp_path):
+    """A bundle without `checkpoint` failed with `KeyError: 'checkpoint'` in Python and
+    `TypeError: Cannot read properties of undefined` in Node. Every reader fails the checks
+    that read the member, naming it, in the same words."""
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    del bundle[member]
+    py, js, banco = outcomes(bundle, tmp_path)
+    assert py == js, (py, js)
+    named = {k for k, c in py.items() if c["detail"] == f"the bundle has no {member}"}
+    assert named and all(c["status"] == "failed" for k, c in py.items() if k in named), py
+    for checks in (py, js, banco):
+        assert not [c for c in checks.values() if "cannot be read" in c["detail"]
+                    or "Error" in c["detail"] or "unreadable" in c["detail"]], checks
+    assert {k for k, (c) in banco.items() if c["detail"] == f"the bundle has no {member}"}, banco

@@ -42,6 +42,14 @@ class Skipped(Exception):
     pass
 
 
+class _Members(dict):
+    """A bundle whose missing member fails the check that reads it, named as the JavaScript
+    verifier names it (not `KeyError: 'checkpoint'`)."""
+
+    def __missing__(self, key: str) -> Any:
+        raise Failed(f"the bundle has no {key}")
+
+
 @dataclass
 class Result:
     """Each check's outcome: "passed", "failed" or "skipped", with what it found."""
@@ -692,6 +700,7 @@ def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = F
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         result.outcomes["format"] = ("failed", f"not a {' or '.join(FORMATS)} bundle")
         return result
+    bundle = _Members(bundle)
     runs = {"signature": lambda: check_signature(bundle, key),
             "attestation": lambda: check_attestation(bundle, key, allow_unattested),
             "inclusion": lambda: check_inclusion(bundle),

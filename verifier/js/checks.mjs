@@ -317,7 +317,7 @@ export function attestationText(bundle) {
 // an inclusion proof names.
 function attestedOnly(bundle) {
   const found = Object.hasOwn(bundle, "attestation") ? ["an attestation"] : [];
-  const inclusion = bundle.inclusion, isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  const inclusion = Object.hasOwn(bundle, "inclusion") ? bundle.inclusion : undefined, isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
   if (isObject(inclusion) && Object.values(inclusion).some((p) => isObject(p) && Object.hasOwn(p, "version"))) {
     found.push("inclusion proofs naming a version");
   }
@@ -338,7 +338,7 @@ function checkAttestation(bundle, key, allowUnattested = false) {
     }
     throw new Skipped(`a ${bundle.format} bundle is not attested: its viewer, shown data and summary fields are the bundle's word alone`);
   }
-  const attestation = bundle.attestation;
+  const attestation = Object.hasOwn(bundle, "attestation") ? bundle.attestation : undefined;
   if (attestation === null || typeof attestation !== "object" || Array.isArray(attestation)) throw new Failed("the bundle carries no attestation");
   if (attestation.algorithm !== "Ed25519") throw new Failed(`attested with ${JSON.stringify(attestation.algorithm)}, not Ed25519`);
   const raw = key || Buffer.from(bundle.checkpoint.public_key, "base64");
@@ -692,6 +692,17 @@ export function namedLine(names) {
   return `hand ${names.hand_id || "?"}, table ${names.table_id || "?"}, game ${names.game || "?"}, viewer ${who}`;
 }
 
+// A bundle's members: one it lacks fails the check that reads it, named as the Python verifier
+// names it (not `Cannot read properties of undefined`).
+const MEMBERS = new Set(["format", "hand_id", "table_id", "game", "viewer", "rules_version", "options", "redacted",
+  "events", "chain", "table_created", "seeds", "postings", "checkpoint", "inclusion", "attestation"]);
+const withMembers = (bundle) => new Proxy(bundle, {
+  get(target, name, receiver) {
+    if (typeof name === "string" && MEMBERS.has(name) && !Object.hasOwn(target, name)) throw new Failed(`the bundle has no ${name}`);
+    return Reflect.get(target, name, receiver);
+  },
+});
+
 // Every check; `key` the house's public key (32 bytes) when pinned. A bundle of the former format
 // banco-evidence/1, which has no attestation, fails it unless `allowUnattested` (then its
 // attestation is skipped, the rest checked).
@@ -702,6 +713,7 @@ export function verify(bundle, key = null, { allowUnattested = false } = {}) {
   if (bundle === null || typeof bundle !== "object" || !FORMATS.includes(bundle.format)) {
     return { ok: false, outcomes: { format: ["failed", `not a ${FORMATS.join(" or ")} bundle`] } };
   }
+  bundle = withMembers(bundle);
   const runs = { signature: () => checkSignature(bundle, key), attestation: () => checkAttestation(bundle, key, allowUnattested),
     inclusion: () => checkInclusion(bundle),
     chain: () => checkChain(bundle), contents: () => checkContents(bundle), commitment: () => checkCommitment(bundle),
