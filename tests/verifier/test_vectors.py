@@ -993,3 +993,30 @@ def test_a_bundle_lacking_a_member_fails_the_checks_that_read_it_naming_it(membe
         assert not [c for c in checks.values() if "cannot be read" in c["detail"]
                     or "Error" in c["detail"] or "unreadable" in c["detail"]], checks
     assert {k for k, (c) in banco.items() if c["detail"] == f"the bundle has no {member}"}, banco
+
+
+# --- the cards a 7½ hand shows ------------------------------------------------------------------
+def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_the_deck_in_every_reader(own_house,
+                                                                                    tmp_path):
+    """A Sette e mezzo CardsShown re-forged with its first card one never dealt to that hand
+    gave VERIFIED: the deck walk compared the cards dealt, not the cards shown. Each hand
+    shown is the cards dealt to it, in every reader, in the same words."""
+    from tests.verifier.vectors import _edit, forged
+
+    key, key_file = own_house
+    good = json.loads((VECTORS / "good-auditor.json").read_text())
+    shown = next(json.loads(e["canonical"])["data"]["data"] for e in good["events"]
+                 if e["type"] == "game.CardsShown")
+    assert shown["cards"][:3] == ["3c", "4s", "Qh"], shown  # hand 0: seat 2's, dealt at 17, 23, 25
+
+    def other_card(body: dict[str, Any]) -> None:
+        body["data"]["data"]["cards"][0] = "Kd"  # a card no hand of this one was dealt
+
+    bundle = forged(_edit(good, "game.CardsShown", other_card), key)
+    version = next(e["version"] for e in bundle["events"] if e["type"] == "game.CardsShown")
+    py, js, banco = outcomes(bundle, tmp_path, key_file)
+    assert py == js, (py, js)
+    said = f"version {version} (CardsShown) shows Kd 4s Qh, hand 0 was dealt 3c 4s Qh"
+    assert {k for k, c in py.items() if c["status"] == "failed"} == {"deck"}, py
+    assert py["deck"]["detail"] == said, py["deck"]
+    assert banco["deck"] == {"status": "failed", "detail": said}, banco["deck"]
