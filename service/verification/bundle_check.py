@@ -24,7 +24,7 @@ from service.verification.deck_check import commitment_check, dealt_check, order
 from service.verification.findings import Check, failed, passed
 from service.verification.hand_log import HandLog, is_game
 from service.verification.merkle import leaf
-from service.verification.money_check import settlement_check
+from service.verification.money_check import in_hand_check, settlement_check
 from service.verification.rules_check import rules_check
 
 SEVEN_HALF = ("sette-e-mezzo", "siete-y-media")
@@ -39,6 +39,37 @@ MAX_DEPTH = 64
 
 class _Failed(Exception):
     pass
+
+
+class _NotJson(ValueError):
+    """A text JSON allows that the standalone verifiers refuse, in their words."""
+
+
+# JavaScript reads numbers as doubles: an integer past 2**53 - 1 reads there as another, and
+# exactly in Python. The standalone verifiers refuse it, in these words, and so does Banco.
+MAX_SAFE = 2**53 - 1
+INEXACT = "an integer beyond +/-(2^53 - 1), which not every reader reads exactly"
+
+
+def _inexact(value: Any) -> bool:
+    """Whether `value` holds a whole number beyond ±(2**53 - 1) (walked without recursion)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict | list):
+            stack.extend(item.values() if isinstance(item, dict) else item)
+        elif isinstance(item, int | float) and not isinstance(item, bool) and item == item \
+                and abs(item) > MAX_SAFE and float(item).is_integer():
+            return True
+    return False
+
+
+class _Members(dict[str, Any]):
+    """A bundle whose missing member fails the check that reads it, named as the standalone
+    verifiers name it."""
+
+    def __missing__(self, key: str) -> Any:
+        raise _Failed(f"the bundle has no {key}")
 
 
 class _Skipped(Exception):
@@ -60,9 +91,11 @@ def _too_deep(value: Any) -> bool:
 
 def _loads(text: str) -> Any:
     """A stored text of the bundle (an event's, the checkpoint's statement) parsed."""
-    value = orjson.loads(text)
+    value = orjson.loads(text)  # an integer past 64 bits it reads as a double: refused below
     if _too_deep(value):
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+        raise _NotJson(f"nested deeper than {MAX_DEPTH} levels")
+    if _inexact(value):
+        raise _NotJson(INEXACT)
     return value
 
 
@@ -278,7 +311,17 @@ def _settlement(bundle: dict[str, Any]) -> Outcome:
     hand's money adds up."""
     if not any(e["type"] == "HandSettled" for e in bundle["events"]):
         return None, "the hand is not settled yet"
-    return _with_hand(bundle, lambda h: [settlement_check(h), _conserved(h)])
+    return _with_hand(bundle, lambda h: _first_failed(h, (settlement_check, in_hand_check, _conserved)))
+
+
+def _first_failed(hand: HandLog, checks: tuple[Callable[[HandLog], Check], ...]) -> list[Check]:
+    """Each check in turn, up to the first that fails: the one fault the verifiers name too."""
+    out = []
+    for run in checks:
+        out.append(run(hand))
+        if not out[-1].passed:
+            break
+    return out
 
 
 def _ended(bundle: dict[str, Any]) -> bool:
@@ -304,8 +347,11 @@ def check(bundle: dict[str, Any], key: bytes | None = None, *,
     out: dict[str, Outcome] = {}
     if _too_deep(bundle):
         return {"format": (False, f"nested deeper than {MAX_DEPTH} levels")}
+    if _inexact(bundle):
+        return {"format": (False, INEXACT)}
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         return {"format": (False, "not a banco-evidence/1 or /2 bundle")}
+    bundle = _Members(bundle)
     for name, run in (("signature", lambda: _signature(bundle, key)),
                       ("attestation", lambda: _attestation(bundle, key, allow_unattested)),
                       ("inclusion", lambda: _inclusion(bundle)),
@@ -316,6 +362,8 @@ def check(bundle: dict[str, Any], key: bytes | None = None, *,
             out[name] = (False, str(e))
         except _Skipped as e:
             out[name] = (None, str(e))
+        except _NotJson as e:
+            out[name] = (False, f"a stored text cannot be read ({e})")
         except _UNREADABLE as e:
             out[name] = (False, f"unreadable ({type(e).__name__})")
     for name, run2 in (("commitment", lambda: _commitment(bundle)),
@@ -333,6 +381,8 @@ def check(bundle: dict[str, Any], key: bytes | None = None, *,
             # The game's engine refuses the bundle's options (a key it does not know, a value
             # of the wrong kind): no deal or move can be judged under them.
             out[name] = (False, f"the game does not take these options: {e.message}")
+        except _NotJson as e:
+            out[name] = (False, f"a stored text cannot be read ({e})")
         except _UNREADABLE as e:
             out[name] = (False, f"unreadable ({type(e).__name__})")
     return out

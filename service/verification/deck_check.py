@@ -12,7 +12,7 @@ from games import deck
 from games.cassino.cards import DECK as CASSINO_DECK
 from games.contract import SeedMaterial
 from games.sevenhalf import cards as sevenhalf_cards
-from service.verification.findings import Check, failed, passed
+from service.verification.findings import Check, failed, passed, ref
 from service.verification.hand_log import HandLog
 
 SEVENHALF = {"sette-e-mezzo", "siete-y-media", "casino-pirate"}
@@ -95,6 +95,22 @@ def _expected(hand: HandLog, state: Any, event: StoredEvent) -> tuple[str, list[
     return None
 
 
+def _shown_otherwise(hand: HandLog, state: Any, event: StoredEvent) -> Check | None:
+    """A 7½ hand shown (CardsShown) with other cards than were dealt to it: failed, in the
+    standalone verifiers' words; None when it shows them, or the event shows no hand."""
+    if hand.game not in SEVENHALF or event.type.split(".", 1)[1] != "CardsShown":
+        return None
+    data = event.data["data"]
+    dealt = list(state.hand(int(data["index"])).cards)
+    if data["cards"] == dealt:
+        return None
+    said = " ".join(map(str, data["cards"])) if isinstance(data["cards"], list) else str(data["cards"])
+    return Check("deck.dealt", False, {
+        "reason": f"version {event.version} (CardsShown) shows {said or 'nothing'}, hand"
+                  f" {data['index']} was dealt {' '.join(dealt) or 'nothing'}",
+        "shown": data["cards"], "dealt": dealt}, ref(event))
+
+
 def _dealer_draw(hand: HandLog, event: StoredEvent) -> tuple[list[str], list[str]] | None:
     """Cassino's cut for the dealer: the cards shown, and the top of the shuffle labelled
     `dealer-draw-<attempt>` they must be (one a contender, in seat order)."""
@@ -137,14 +153,17 @@ def dealt_check(hand: HandLog) -> Check:
                     return failed("deck.dealt", event, "a card drawn for the dealer is not the"
                                   " shuffle's next card", dealt=cut[0], expected=cut[1])
                 counted["dealer_draw"] += len(cut[1])
+            shown = _shown_otherwise(hand, state, event)
+            if shown is not None:
+                return shown
             expected = None if event is opening else _expected(hand, state, event)
             if expected is not None:
                 key, cards = expected
                 got = event.data["data"].get(key)
-                shown: Sequence[str] = got if isinstance(got, list) else [got]
-                if list(shown) != cards:
+                given: Sequence[str] = got if isinstance(got, list) else [got]
+                if list(given) != cards:
                     return failed("deck.dealt", event, "a card dealt is not the deck's next card",
-                                  dealt=list(shown), expected=cards)
+                                  dealt=list(given), expected=cards)
                 counted["reshuffled" if key == "pile" else "deck"] += len(cards)
             state = engine.evolve(state, engine_event(event))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:

@@ -8,13 +8,16 @@ from typing import Any
 
 import psycopg
 
-from events.catalog import TYPES
+from events.catalog import GAME_EVENT_PREFIX, TYPES
 from events.game_records import engine_event
 from events.ledger import HOUSE
 from events.model import StoredEvent
 from events.postgres import COLUMNS, stored_event
 from events.types import EventTypes
-from service.verification.findings import Check, failed, passed
+from games.cassino.opening import stakes_paid
+from games.contract import Posting
+from games.sevenhalf import events as sevenhalf
+from service.verification.findings import Check, failed, passed, ref
 from service.verification.hand_log import HandLog
 from service.verification.rules_check import UNREADABLE, postings
 
@@ -52,6 +55,74 @@ def settlement_check(hand: HandLog) -> Check:
     if hand.ending is None:
         return passed("money.settlement", postings=announced)
     return _returned(hand, hand.ending, state, announced)
+
+
+SEVEN_HALF_FAMILY = ("sette-e-mezzo", "siete-y-media", "casino-pirate")
+
+
+def _posted_by(game: str, event: StoredEvent, seats: list[int]) -> list[Posting]:
+    """What an engine event of the hand posts, as the game's own events make it (a 7½ bet or
+    split: the seat to the escrow; a bust: the escrow to the banker; Cassino's and Pirate
+    pairs' stakes: each seat to the pot). ValueError for an amount no posting can have."""
+    d = event.data["data"]
+    kind = event.type.removeprefix(GAME_EVENT_PREFIX)
+    if game in SEVEN_HALF_FAMILY and kind == "BetPlaced":
+        return list(sevenhalf.bet_placed(d["seat"], d["index"], d["amount"]).postings)
+    if game in SEVEN_HALF_FAMILY and kind == "HandSplit":
+        return list(sevenhalf.hand_split(d["seat"], d["index"], d["new_index"], d["card"],
+                                         d["amount"]).postings)
+    if game in SEVEN_HALF_FAMILY and kind == "StakeLost":
+        return list(sevenhalf.stake_lost(d["seat"], d["index"], d["amount"], d["banker"]).postings)
+    if game == "cassino" and kind == "StakesPaid":
+        return list(stakes_paid(len(seats), d["stake"]).postings)
+    if game == "pirate-pairs" and kind == "HandOpened":
+        return [Posting(f"seat:{s}", "pot", d["stake"], "stake")
+                for s in sorted(r["seat"] for r in d["seats"]) if d["stake"] != 0]
+    return []
+
+
+def _said(p: dict[str, Any]) -> str:
+    """A posting in words, as the standalone verifiers say it."""
+    return f"{p['amount']} from {p['from']} to {p['to']} ({p['reason']})"
+
+
+def in_hand_check(hand: HandLog) -> Check:
+    """The postings made during the hand (before HandSettled) are, one for one and in order,
+    what the engine's events before them post, in the ledger's accounts: each event's postings
+    follow it, as its command appends them after its own events. Said in the standalone
+    verifiers' words."""
+    def wrong(at: StoredEvent | None, reason: str) -> Check:
+        return Check("money.in_hand", False, {"reason": reason}, ref(at))
+
+    settled = hand.find("HandSettled")
+    seats = sorted(int(s["seat"]) for s in hand.seats)
+    pending: list[tuple[StoredEvent, dict[str, Any]]] = []
+    count = 0
+    for e in hand.events[:hand.events.index(settled)] if settled else hand.events:
+        kind = e.type.removeprefix(GAME_EVENT_PREFIX)
+        if e.type.startswith(GAME_EVENT_PREFIX):
+            try:
+                moves = _posted_by(hand.game, e, seats)
+            except ValueError:
+                amount = e.data["data"].get("amount", e.data["data"].get("stake"))
+                return wrong(e, f"version {e.version} ({kind}) posts {amount}, not a whole"
+                                " positive amount")
+            pending += [(e, p) for p in postings(hand, moves)]
+        elif e.type == "TreasurePosted":
+            if not pending:
+                return wrong(e, f"version {e.version}: TreasurePosted pays {_said(e.data)}, which"
+                                " no event of the hand posts")
+            by, want = pending.pop(0)
+            if e.data != want:
+                return wrong(e, f"version {e.version}: TreasurePosted pays {_said(e.data)} where"
+                                f" version {by.version} ({by.type.removeprefix(GAME_EVENT_PREFIX)})"
+                                f" posts {_said(want)}")
+            count += 1
+    if pending:
+        by, want = pending[0]
+        return wrong(settled, f"no TreasurePosted pays {_said(want)}, which version {by.version}"
+                              f" ({by.type.removeprefix(GAME_EVENT_PREFIX)}) posts")
+    return passed("money.in_hand", postings=count)
 
 
 # What a table's end moves besides the game's own postings: seats paid in and cashed out.

@@ -319,3 +319,72 @@ def test_a_bundle_is_attested_whole_and_asked_again_is_the_same_file(client, no_
         assert bundle["attestation"]["key_id"] == key["key_id"]
         public.verify(base64.b64decode(bundle["attestation"]["signature"]), attestation_text(bundle))
         assert evidence(client, hand_id, who).data == first.data
+
+
+@pytest.fixture
+def busted(client, new_player, worker, auditor) -> dict:
+    """The auditor's bundle of a settled hand of Sette e mezzo in which a player busted: his
+    stake went to the banker during the hand (StakeLost, and its posting)."""
+    for attempt in range(20):
+        session = Session(client, "sette-e-mezzo",
+                          [new_player(f"B{attempt}-{i}", deposit=200) for i in range(3)])
+        session.open({}, 50)
+        hand_id = session.deal()
+        session.play_hand()
+        session.wait_settled(hand_id)
+        bundle = evidence(client, hand_id, bearer(auditor)).json
+        if any(e["type"] == "game.StakeLost" for e in bundle["events"]):
+            return dict(bundle)
+    raise AssertionError("no player busted")
+
+
+def _bust_to(account: str):
+    return lambda data: data.update(to=account)
+
+
+def _lost(bundle: dict) -> dict:
+    """The bust's StakeLost, as recorded."""
+    return next(json.loads(e["canonical"])["data"]["data"] for e in bundle["events"]
+                if e["type"] == "game.StakeLost")
+
+
+@pytest.mark.parametrize("forgery", ["to the house", "to a thief", "back to the loser", "raised",
+                                     "posting left out", "StakeLost left out"])
+def test_a_bust_paid_anywhere_but_to_the_banker_fails_every_reader(forgery, client, busted,
+                                                                  house_key_file, tmp_path):
+    """A 7½ bust's posting (StakeLost's, the escrow to the banker's seat) sent to house:issued,
+    to a wallet, back to the loser's seat, or raised, and the hand forged with the house key,
+    gave VERIFIED in every reader; so did a hand with the StakeLost left out. In-hand postings
+    were held only as "bets, stakes" by the money's walk. Each is held to its event now."""
+    from service.runtime import house_key
+    from tests.verifier.test_vectors import outcomes
+    from tests.verifier.vectors import THIEF, dropped, forged, posting_of, reposted
+
+    key = house_key.load(house_key_file)
+    key_file = tmp_path / "house-key.json"
+    key_file.write_text(json.dumps(client.get("/.well-known/banco-house-key").json))
+    lost = _lost(busted)
+    seats = {s["seat"]: s["player_id"] for e in busted["events"] if e["type"] == "HandBegan"
+             for s in json.loads(e["canonical"])["data"]["seats"]}
+    table, hand = busted["table_id"], busted["hand_id"]
+    loser = f"seat:{table}:{seats[lost['seat']]}"
+    for checks in outcomes(forged(json.loads(json.dumps(busted)), key), tmp_path, key_file):
+        assert "failed" not in {c["status"] for c in checks.values()}, checks
+    changes = {"to the house": _bust_to("house:issued"), "to a thief": _bust_to(THIEF),
+               "back to the loser": _bust_to(loser),
+               "raised": lambda d: d.update(amount=d["amount"] + 1)}
+    if forgery in changes:
+        bundle = reposted(busted, "bust", changes[forgery])
+        said = f"(StakeLost) posts {lost['amount']} from escrow:{table}:{hand} to seat:{table}:"
+    elif forgery == "posting left out":
+        bundle = dropped(busted, posting_of("bust"))
+        said = "(StakeLost) posts"
+    else:
+        bundle = dropped(busted, lambda e: e["type"] == "game.StakeLost")
+        said = "(bust), which no event of the hand posts"
+    py, js, banco = outcomes(forged(bundle, key), tmp_path, key_file)
+    assert py == js, (py, js)
+    for checks in (py, js, banco):
+        assert checks["settlement"]["status"] == "failed", checks["settlement"]
+        assert said in checks["settlement"]["detail"], checks["settlement"]
+    assert banco["settlement"]["detail"] == py["settlement"]["detail"], (banco, py)

@@ -51,7 +51,8 @@ NOT_KEYS: dict[str, tuple[str | None, str]] = {
     "a short key": ("YWJj", "an Ed25519 public key is 32 bytes"),
     # A misspelled name (`house-kee.json`) was read as base64: "a key is 32 bytes".
     "a file that is not there": (None, "house-key.json cannot be read (no such file)"),
-    "a folder": ("", "house-key.json cannot be read ("),
+    # Python said "(Is a directory)", Node "(EISDIR: illegal operation on a directory, read)".
+    "a folder": ("", "house-key.json cannot be read (a folder, not a file)"),
 }
 
 
@@ -86,6 +87,14 @@ def test_a_key_given_as_base64_is_taken_and_a_short_one_refused(verifier):
     assert out.returncode in (0, 1) and "not pinned" not in out.stdout, out.stdout + out.stderr
     assert one_line(run_cli(verifier, FILES[0], "--key", "YWJj")) == \
         "--key: YWJj is no file, and as base64 not an Ed25519 public key (32 bytes)"
+
+
+@pytest.mark.parametrize("verifier", ["python", "node"])
+def test_an_empty_key_is_said_so_alike_by_both_verifiers(verifier):
+    """`--key ""` (a variable that was not set) was read by Python as the current folder
+    (`--key:  cannot be read (Is a directory)`) and by Node as base64 of no bytes."""
+    assert one_line(run_cli(verifier, FILES[0], "--key", "")) == \
+        "--key: empty: give the house's public key (base64) or a file that holds it"
 
 
 def expected_failure(path: Path) -> str | None:
@@ -540,8 +549,9 @@ def _opening_edited(bundle: dict[str, Any], edit: Any, canonical: bool = True) -
                             if canonical else json.dumps(body))
 
 
+# A count past 2**53 - 1 (1e300 was one) is no bundle either reader reads at all.
 @pytest.mark.parametrize(("gems", "shown", "canonical"), [(1_000_000_000, "1000000000", True),
-                                                          (1e300, "1e+300", False)])
+                                                          (2**53 - 1, "9007199254740991", False)])
 def test_a_deck_count_out_of_the_games_range_fails_in_every_reader_and_builds_nothing(
         gems, shown, canonical, tmp_path):
     """Casino pirate's deck is built from its options: gems 1,000,000,000 in the summary and the
@@ -584,13 +594,14 @@ def test_the_seats_and_proofs_a_bundle_gives_are_held_to_their_limits_in_every_r
         assert checks["inclusion"]["detail"] == (f"last_event: its path is not a list of at most"
                                                  f" {(size - 1).bit_length()} hashes, as a proof in"
                                                  f" a tree of {size} events is")
-    huge = json.loads(json.dumps(good))
-    statement = json.loads(huge["checkpoint"]["statement"])
-    statement["events"] = huge["inclusion"]["last_event"]["tree_size"] = 2**53
-    huge["checkpoint"]["statement"] = json.dumps(statement)
-    for checks in outcomes(huge, tmp_path)[:2]:
+    # A tree_size of 2**53 or more is no bundle either reader reads at all; none of 0 events.
+    empty = json.loads(json.dumps(good))
+    statement = json.loads(empty["checkpoint"]["statement"])
+    statement["events"] = empty["inclusion"]["last_event"]["tree_size"] = 0
+    empty["checkpoint"]["statement"] = json.dumps(statement)
+    for checks in outcomes(empty, tmp_path)[:2]:
         assert checks["inclusion"]["detail"] == \
-            f"last_event: tree_size {2**53} is not a count of events", checks["inclusion"]
+            "last_event: tree_size 0 is not a count of events", checks["inclusion"]
 
 
 def test_the_cards_a_hand_names_are_no_more_than_its_deck_in_both_verifiers(py_verifier):
@@ -851,3 +862,161 @@ def test_events_that_are_no_list_of_events_fail_the_same_checks_in_the_same_word
         assert py[name]["detail"] in ("the bundle's events are not a list of events",
                                       "the bundle holds no events"), (name, py[name])
     assert banco["chain"]["status"] == "failed", banco["chain"]
+
+
+# --- the postings made during the hand: each what its event posts -------------------------------
+@pytest.fixture
+def own_house(tmp_path) -> tuple[Any, Path]:
+    """A house key of the test's own, and its published JSON: the committed vectors' house key
+    is not at hand, so bundles forged here are signed, and checked, with this one."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from service.runtime import house_key
+
+    key = Ed25519PrivateKey.generate()
+    published = tmp_path / "own-house-key.json"
+    published.write_text(json.dumps({"public_key": house_key.public_b64(key)}))
+    return key, published
+
+
+def in_hand_said_alike(bundle: dict[str, Any], tmp_path: Path, key_file: Path, said: str) -> None:
+    """Every reader fails `settlement` (and no other check) in the same words, naming `said`."""
+    py, js, banco = outcomes(bundle, tmp_path, key_file)
+    assert py == js, (py, js)
+    assert {k for k, c in py.items() if c["status"] == "failed"} == {"settlement"}, py
+    assert said in py["settlement"]["detail"], py["settlement"]
+    assert banco["settlement"] == py["settlement"], (banco["settlement"], py["settlement"])
+
+
+def _to_house(data: dict[str, Any]) -> None:
+    data["to"] = "house:issued"
+
+
+def _from_house(data: dict[str, Any]) -> None:
+    data["from"] = "house:issued"
+
+
+def _one_more(data: dict[str, Any]) -> None:
+    data["amount"] += 1
+
+
+IN_HAND: dict[str, tuple[str, str, Any, str]] = {
+    "a bet paid by the house": ("good-auditor", "bet", _from_house, "where version 12 (BetPlaced) posts 26"),
+    "a bet raised": ("good-auditor", "bet", _one_more, "where version 12 (BetPlaced) posts 26"),
+    "a Cassino stake raised": ("good-cassino-auditor", "stake", _one_more,
+                               "where version 8 (StakesPaid) posts 2"),
+    "a Cassino stake sent to the house": ("good-cassino-auditor", "stake", _to_house,
+                                          "where version 8 (StakesPaid) posts 2"),
+}
+
+
+@pytest.mark.parametrize("case", IN_HAND)
+def test_a_posting_made_during_the_hand_is_held_to_the_event_that_made_it(case, own_house, tmp_path):
+    """The postings made during the hand were held only by the money's walk: a Cassino stake
+    sent to house:issued, or raised by 1, a 7½ bet paid by the house, forged with the house key,
+    gave VERIFIED. Each is what its event (BetPlaced, StakesPaid) posts, in every reader."""
+    from tests.verifier.vectors import forged, reposted
+
+    key, key_file = own_house
+    good_name, reason, change, said = IN_HAND[case]
+    good = json.loads((VECTORS / f"{good_name}.json").read_text())
+    for checks in outcomes(forged(json.loads(json.dumps(good)), key), tmp_path, key_file):
+        assert "failed" not in {c["status"] for c in checks.values()}, checks
+    in_hand_said_alike(forged(reposted(good, reason, change), key), tmp_path, key_file, said)
+
+
+def test_a_bets_posting_left_out_fails_in_every_reader(own_house, tmp_path):
+    """A bet's posting taken out of the hand, its BetPlaced kept: its money never reached the
+    escrow, though the hand paid from it. The next bet's posting is found where the first
+    one's was due."""
+    from tests.verifier.vectors import dropped, forged, posting_of
+
+    key, key_file = own_house
+    good = json.loads((VECTORS / "good-auditor.json").read_text())
+    bundle = forged(dropped(good, posting_of("bet")), key)
+    in_hand_said_alike(bundle, tmp_path, key_file,
+                       "version 21: TreasurePosted pays 35 from seat:tb_6d1f05b0edd6fc9f:pl_7a83f4741061f69c"
+                       " to escrow:tb_6d1f05b0edd6fc9f:hd_ba8051f19b4f7546 (bet) where version 12"
+                       " (BetPlaced) posts 26")
+
+
+# --- integers every reader reads alike ----------------------------------------------------------
+INEXACT = "an integer beyond +/-(2^53 - 1), which not every reader reads exactly"
+
+
+@pytest.mark.parametrize("number", ["9007199254740993", "-9007199254740993", "9007199254740992",
+                                    "1e20", "18446744073709551617"])
+def test_an_integer_past_two_to_the_53_is_refused_alike_by_every_reader(number, tmp_path):
+    """Python read 2**53 + 1 exactly and Node as 2**53, so a bundle could be VERIFIED by one
+    and FAILED by the other. A bundle holding an integer beyond +/-(2**53 - 1) cannot be read
+    by either verifier (one line, exit status 2), and fails Banco's `format`; in an event's
+    stored text, the checks that read it fail, in the same words in every reader."""
+    text = (VECTORS / "good-auditor.json").read_text().rstrip()
+    odd = tmp_path / "odd.json"
+    odd.write_text(text[:-1] + f', "x": {number}' + "}")
+    for verifier in ("python", "node"):
+        assert one_line(run_cli(verifier, odd)) == f"{odd}: cannot be read as JSON ({INEXACT})"
+    key = base64.b64decode(json.loads(KEY.read_text())["public_key"])
+    assert check({**json.loads(text), "x": json.loads(number)}, key) == {"format": (False, INEXACT)}
+    bundle = json.loads(text)
+    event = bundle["events"][1]
+    event["canonical"] = event["canonical"][:-1] + f',"x":{number}' + "}"
+    py, js, banco = outcomes(bundle, tmp_path)
+    assert py == js, (py, js)
+    for checks in (py, js, banco):
+        assert checks["chain"] == {"status": "failed",
+                                   "detail": f"a stored text cannot be read ({INEXACT})"}, checks["chain"]
+
+
+def test_the_largest_integer_both_read_exactly_is_taken(tmp_path):
+    """2**53 - 1 is read alike: the bundle is refused for what the edit breaks, not for it."""
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    bundle["x"] = 2**53 - 1
+    for checks in outcomes(bundle, tmp_path):
+        assert "format" not in checks and checks["attestation"]["status"] == "failed", checks
+
+
+# --- a bundle lacking a member ------------------------------------------------------------------
+@pytest.mark.parametrize("member", ["checkpoint", "events", "table_created", "chain", "seeds",
+                                    "inclusion", "game", "postings"])
+def test_a_bundle_lacking_a_member_fails_the_checks_that_read_it_naming_it(member, tmp_path):
+    """A bundle without `checkpoint` failed with `KeyError: 'checkpoint'` in Python and
+    `TypeError: Cannot read properties of undefined` in Node. Every reader fails the checks
+    that read the member, naming it, in the same words."""
+    bundle = json.loads((VECTORS / "good-auditor.json").read_text())
+    del bundle[member]
+    py, js, banco = outcomes(bundle, tmp_path)
+    assert py == js, (py, js)
+    named = {k for k, c in py.items() if c["detail"] == f"the bundle has no {member}"}
+    assert named and all(c["status"] == "failed" for k, c in py.items() if k in named), py
+    for checks in (py, js, banco):
+        assert not [c for c in checks.values() if "cannot be read" in c["detail"]
+                    or "Error" in c["detail"] or "unreadable" in c["detail"]], checks
+    assert {k for k, (c) in banco.items() if c["detail"] == f"the bundle has no {member}"}, banco
+
+
+# --- the cards a 7½ hand shows ------------------------------------------------------------------
+def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_the_deck_in_every_reader(own_house,
+                                                                                    tmp_path):
+    """A Sette e mezzo CardsShown re-forged with its first card one never dealt to that hand
+    gave VERIFIED: the deck walk compared the cards dealt, not the cards shown. Each hand
+    shown is the cards dealt to it, in every reader, in the same words."""
+    from tests.verifier.vectors import _edit, forged
+
+    key, key_file = own_house
+    good = json.loads((VECTORS / "good-auditor.json").read_text())
+    shown = next(json.loads(e["canonical"])["data"]["data"] for e in good["events"]
+                 if e["type"] == "game.CardsShown")
+    assert shown["cards"][:3] == ["3c", "4s", "Qh"], shown  # hand 0: seat 2's, dealt at 17, 23, 25
+
+    def other_card(body: dict[str, Any]) -> None:
+        body["data"]["data"]["cards"][0] = "Kd"  # a card no hand of this one was dealt
+
+    bundle = forged(_edit(good, "game.CardsShown", other_card), key)
+    version = next(e["version"] for e in bundle["events"] if e["type"] == "game.CardsShown")
+    py, js, banco = outcomes(bundle, tmp_path, key_file)
+    assert py == js, (py, js)
+    said = f"version {version} (CardsShown) shows Kd 4s Qh, hand 0 was dealt 3c 4s Qh"
+    assert {k for k, c in py.items() if c["status"] == "failed"} == {"deck"}, py
+    assert py["deck"]["detail"] == said, py["deck"]
+    assert banco["deck"] == {"status": "failed", "detail": said}, banco["deck"]

@@ -159,6 +159,42 @@ def forged(bundle: Bundle, key: Ed25519PrivateKey) -> Bundle:
     return attest(bundle, key)
 
 
+def _summary(bundle: Bundle) -> Bundle:
+    """The summary's postings written from the TreasurePosted events again."""
+    bundle["postings"] = [orjson.loads(e["canonical"])["data"] for e in bundle["events"]
+                          if e["type"] == "TreasurePosted"]
+    return bundle
+
+
+def reposted(bundle: Bundle, reason: str, change: Callable[[dict[str, Any]], None]) -> Bundle:
+    """The first posting of `reason` made during the hand (a bet, a bust, a stake) changed by
+    `change`, its event left as recorded, the summary's postings written again: what only
+    the house could do, before `forged` makes the bundle whole again."""
+    found = next(e for e in bundle["events"] if e["type"] == "TreasurePosted"
+                 and orjson.loads(e["canonical"])["data"]["reason"] == reason)
+    body = orjson.loads(found["canonical"])
+    change(body["data"])
+    found["canonical"] = _canonical(body)
+    return _summary(bundle)
+
+
+def dropped(bundle: Bundle, pick: Callable[[dict[str, Any]], bool]) -> Bundle:
+    """The first event `pick` (given the entry and its parsed body) chooses taken out of the
+    hand, the events after it moved up a version and a position, the summary written again."""
+    at = next(i for i, e in enumerate(bundle["events"]) if pick(e))
+    for e in bundle["events"][at + 1:]:
+        e["version"] -= 1
+        e["position"] -= 1
+    del bundle["events"][at]
+    return _summary(bundle)
+
+
+def posting_of(reason: str) -> Callable[[dict[str, Any]], bool]:
+    """Picks the TreasurePosted event of `reason`."""
+    return lambda e: (e["type"] == "TreasurePosted"
+                      and orjson.loads(e["canonical"])["data"]["reason"] == reason)
+
+
 def tampered_views(full: Bundle, no_bet: tuple[Bundle, Bundle, Bundle]) -> dict[str, Bundle]:
     """The bundle fields no chain link covers, edited: an auditor's bundle passed off as a
     seat's, its outcome withheld and shown otherwise; an event's time; an event's place; a

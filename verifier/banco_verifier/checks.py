@@ -42,6 +42,14 @@ class Skipped(Exception):
     pass
 
 
+class _Members(dict):
+    """A bundle whose missing member fails the check that reads it, named as the JavaScript
+    verifier names it (not `KeyError: 'checkpoint'`)."""
+
+    def __missing__(self, key: str) -> Any:
+        raise Failed(f"the bundle has no {key}")
+
+
 @dataclass
 class Result:
     """Each check's outcome: "passed", "failed" or "skipped", with what it found."""
@@ -73,38 +81,67 @@ def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
 
 
+class NotJson(ValueError):
+    """JSON both verifiers refuse alike, said in the same words by both."""
+
+
 TOO_LARGE = "a number beyond what a double holds"
+# The largest integer every reader reads exactly: JavaScript reads numbers as doubles, so that
+# 2**53 + 1 reads as 2**53 there and exactly here, and a bundle could pass one and fail the other.
+MAX_SAFE = 2**53 - 1
+INEXACT = "an integer beyond +/-(2^53 - 1), which not every reader reads exactly"
 
 
 def _int(text: str) -> int:
-    """A JSON integer, refused when no double holds it (JavaScript would read Infinity)."""
+    """A JSON integer, refused beyond ±(2**53 - 1) (and past a double's range, as JavaScript
+    would read Infinity)."""
     if len(text) > 400:  # far past the largest double's 309 digits: not even converted
-        raise ValueError(TOO_LARGE)
+        raise NotJson(TOO_LARGE)
     value = int(text)
     try:
         float(value)
     except OverflowError:
-        raise ValueError(TOO_LARGE) from None
+        raise NotJson(TOO_LARGE) from None
+    if abs(value) > MAX_SAFE:
+        raise NotJson(INEXACT)
     return value
 
 
 def _float(text: str) -> float:
-    """A JSON number with a fraction or exponent, refused when it is past a double's range."""
+    """A JSON number with a fraction or exponent, refused when it is past a double's range, or
+    a whole number beyond ±(2**53 - 1) (1e20: JavaScript reads it as the integer it is)."""
     value = float(text)
     if value in (float("inf"), float("-inf")):
-        raise ValueError(TOO_LARGE)
+        raise NotJson(TOO_LARGE)
+    if value.is_integer() and abs(value) > MAX_SAFE:
+        raise NotJson(INEXACT)
     return value
 
 
+def inexact(value: Any) -> bool:
+    """Whether `value` (parsed JSON, not read by `read_json`) holds a whole number beyond
+    ±(2**53 - 1)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict | list):
+            stack.extend(item.values() if isinstance(item, dict) else item)
+        elif isinstance(item, int | float) and not isinstance(item, bool) and item == item \
+                and abs(item) > MAX_SAFE and float(item).is_integer():
+            return True
+    return False
+
+
 def read_json(text: str | bytes) -> Any:
-    """JSON as both verifiers read it: without NaN or Infinity (JSON has neither) or a number
-    past a double's range, nested at most MAX_DEPTH levels; ValueError otherwise."""
+    """JSON as both verifiers read it: without NaN or Infinity (JSON has neither), a number
+    past a double's range or an integer beyond ±(2**53 - 1), nested at most MAX_DEPTH levels;
+    ValueError otherwise (NotJson, in both verifiers' words, for what JSON itself allows)."""
     try:
         value = json.loads(text, parse_constant=_not_json, parse_int=_int, parse_float=_float)
     except RecursionError:
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+        raise NotJson(f"nested deeper than {MAX_DEPTH} levels") from None
     if too_deep(value):
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+        raise NotJson(f"nested deeper than {MAX_DEPTH} levels")
     return value
 
 
@@ -491,6 +528,48 @@ def _posting(event: dict) -> dict:
     return dict(data)
 
 
+def _in_hand(events: list[dict], game: str, table: str, hand: str, players: dict[int, Any]) -> int:
+    """The postings made during the hand (before HandSettled) are, one for one and in order,
+    what the engine's events before them post (a 7½ bet or split: the seat to the escrow; a
+    bust: the escrow to the banker; Cassino's and Pirate pairs' stakes: each seat to the pot),
+    in the ledger's accounts: each event's postings follow it, as its command appends them after
+    its own events. A withheld event posts what it shows. The number of postings held so."""
+    pending: list[tuple[dict, dict]] = []  # (the event, a posting it made) not posted yet
+    count = 0
+    for e in events:
+        if e["type"].startswith("game."):
+            body = _parsed(e)
+            data = body["data"]["data"] if body is not None else (e.get("shown") or {}).get("data")
+            try:
+                plan = settlement.posts(game, e["type"][5:], data, sorted(players))
+                for source, target, amount, reason in plan or []:
+                    n = _whole(amount)
+                    if n is None or n <= 0:
+                        raise Failed(f"version {e['version']} ({e['type'][5:]}) posts"
+                                     f" {settlement.describe(amount)}, not a whole positive amount")
+                    pending.append((e, {"from": settlement.ledger_account(source, table, hand, players),
+                                        "to": settlement.ledger_account(target, table, hand, players),
+                                        "amount": n, "reason": reason}))
+            except settlement.Wrong as wrong:
+                raise Failed(f"version {e['version']} ({e['type'][5:]}): {wrong}") from wrong
+        elif e["type"] == "TreasurePosted":
+            have = _posting(e)
+            if not pending:
+                raise Failed(f"version {e['version']}: TreasurePosted pays {settlement.describe(have)},"
+                             " which no event of the hand posts")
+            by, want = pending.pop(0)
+            if have != {**want, "table": table, "hand": hand}:
+                raise Failed(f"version {e['version']}: TreasurePosted pays {settlement.describe(have)}"
+                             f" where version {by['version']} ({by['type'][5:]}) posts"
+                             f" {settlement.describe(want)}")
+            count += 1
+    if pending:
+        by, want = pending[0]
+        raise Failed(f"no TreasurePosted pays {settlement.describe(want)}, which version"
+                     f" {by['version']} ({by['type'][5:]}) posts")
+    return count
+
+
 def check_settlement(bundle: dict) -> str:
     """The settlement paid what the engine decided, and the hand's money adds up: HandSettled's
     postings and the TreasurePosted events after it are the engine's settlement (its HandEnded,
@@ -558,6 +637,7 @@ def check_settlement(bundle: dict) -> str:
     if len(paid) < len(want):
         raise Failed(f"no TreasurePosted pays {settlement.describe(want[len(paid)])}, which {by}"
                      " decided")
+    during = _in_hand(events[:settled_at], game, table, hand, players)
     # The money walked: every posting of the hand, from what each account held at the deal.
     for e in events:
         if e["type"] != "TreasurePosted":
@@ -576,8 +656,9 @@ def check_settlement(bundle: dict) -> str:
         if held.get(account, 0) != 0:
             raise Failed(f"{account} keeps {held[account]} once the hand is settled: what it"
                          " took in, it did not pay out")
-    return (f"{len(want)} settlement postings as {by} decided; {len(held)} accounts walked from the"
-            " deal, none paying more than it held or keeping what it had to pay out")
+    return (f"{len(want)} settlement postings as {by} decided, {during} during the hand as its events"
+            f" posted them; {len(held)} accounts walked from the deal, none paying more than it held"
+            " or keeping what it had to pay out")
 
 
 def named(bundle: Any) -> dict[str, Any]:
@@ -613,9 +694,13 @@ def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = F
     if too_deep(bundle):
         result.outcomes["format"] = ("failed", f"nested deeper than {MAX_DEPTH} levels")
         return result
+    if inexact(bundle):
+        result.outcomes["format"] = ("failed", INEXACT)
+        return result
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         result.outcomes["format"] = ("failed", f"not a {' or '.join(FORMATS)} bundle")
         return result
+    bundle = _Members(bundle)
     runs = {"signature": lambda: check_signature(bundle, key),
             "attestation": lambda: check_attestation(bundle, key, allow_unattested),
             "inclusion": lambda: check_inclusion(bundle),
@@ -629,6 +714,8 @@ def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = F
             result.outcomes[name] = ("skipped", str(e))
         except Failed as e:
             result.outcomes[name] = ("failed", str(e))
+        except NotJson as e:  # a stored text (an event's, the statement) JSON itself allows
+            result.outcomes[name] = ("failed", f"a stored text cannot be read ({e})")
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
             result.outcomes[name] = ("failed", f"the bundle cannot be read ({type(e).__name__}: {e})")
     return result

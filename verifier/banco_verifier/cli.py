@@ -26,6 +26,10 @@ def _text(path: Path) -> str:
 BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
+# What an empty --key (`--key ""`, a variable that was not set) is told, by both verifiers.
+EMPTY = "empty: give the house's public key (base64) or a file that holds it"
+
+
 class KeyRefused(ValueError):
     """--key names no house key: said in one line, exit status 2, as an unreadable bundle is."""
 
@@ -35,6 +39,8 @@ def _key(text: str | None) -> bytes | None:
     of Banco's /.well-known/banco-house-key."""
     if text is None:
         return None
+    if text == "":  # Path("") is the current folder: it would be read as a key file
+        raise KeyRefused(f"--key: {EMPTY}")
     path = Path(text)
     if not path.exists() and len(text) % 4 == 0 and BASE64.fullmatch(text):
         raw = base64.b64decode(text)
@@ -47,6 +53,8 @@ def _key(text: str | None) -> bytes | None:
         text = _text(path).strip()
     except FileNotFoundError:
         raise KeyRefused(f"--key: {name} cannot be read (no such file)") from None
+    except IsADirectoryError:
+        raise KeyRefused(f"--key: {name} cannot be read (a folder, not a file)") from None
     except OSError as e:
         raise KeyRefused(f"--key: {name} cannot be read ({e.strerror or e})") from None
     except UnicodeDecodeError as e:

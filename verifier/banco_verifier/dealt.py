@@ -43,15 +43,32 @@ def _compare(event: dict, dealt: list[str], expected: list[str], walk: Walk) -> 
 
 
 def _seven_half(events: list[dict], deck: list[str], walk: Walk) -> None:
+    """Each card dealt the deck's next; and each hand shown (CardsShown) the cards dealt to it,
+    as far as the viewer was given them: a card dealt withheld from him went to a hand he
+    cannot tell, so no hand shown after it is compared."""
     top = 0
+    hands: dict[int, list[str]] = {}  # each hand's cards by its index (a split moves one)
+    known = True
     for e in events:
-        if e["type"] != "CardDealt":
-            continue
-        if e["data"] is None:
-            walk.withheld += 1
-        else:
-            _compare(e, [e["data"]["card"]], deck[top:top + 1], walk)
-        top += 1
+        kind, d = e["type"], e["data"]
+        if kind == "CardDealt":
+            if d is None:
+                walk.withheld += 1
+                known = False
+            else:
+                _compare(e, [d["card"]], deck[top:top + 1], walk)
+                hands.setdefault(d["index"], []).append(d["card"])
+            top += 1
+        elif kind == "HandSplit" and d is not None:
+            kept = hands.get(d["index"], [])
+            hands[d["index"]] = [c for c in kept if c != d["card"]]
+            hands[d["new_index"]] = [d["card"]]
+        elif kind == "CardsShown" and d is not None and known:
+            dealt, shown = hands.get(d["index"], []), d["cards"]
+            if not isinstance(shown, list) or shown != dealt:
+                said = " ".join(map(str, shown)) if isinstance(shown, list) else str(shown)
+                raise Mismatch(f"version {e['version']} (CardsShown) shows {said or 'nothing'},"
+                               f" hand {d['index']} was dealt {' '.join(dealt) or 'nothing'}")
 
 
 def _cassino(events: list[dict], deck: list[str], unshuffled: list[str], shuffle: Shuffle,

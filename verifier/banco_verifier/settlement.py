@@ -146,3 +146,37 @@ def opening(game: str, events: list[dict], table: str, hand: str,
                             f" {describe(s['balance'])}")
             held[f"seat:{table}:{players[seat]}"] = balance
     return held
+
+
+# The engine's events that move money during the hand, game by game: each one's postings become
+# the TreasurePosted events its command appends after its own events (js/settlement.mjs alike).
+POSTS = {**{g: ("BetPlaced", "HandSplit", "StakeLost") for g in SEVEN_HALF_FAMILY},
+         "cassino": ("StakesPaid",), "pirate-pairs": ("HandOpened",)}
+
+
+def _seat(value: Any) -> str:
+    n = whole(value)
+    return f"seat:{describe(value) if n is None else n}"
+
+
+def posts(game: str, type_: str, data: Any, seats: list[int]) -> list[list[Any]] | None:
+    """What an engine event of the hand posts, `[from, to, amount, reason]` in the engine's
+    accounts (as games/*/events.py give it); None for an event that posts nothing. `data` is
+    the event's, or what a withheld one shows; `seats` the seats HandBegan lists."""
+    if type_ not in POSTS.get(game, ()):
+        return None
+    if not isinstance(data, dict):
+        raise Wrong(f"{type_} shows nothing of what it posts")
+    if type_ in ("BetPlaced", "HandSplit"):
+        return [[_seat(data.get("seat")), "escrow", data.get("amount"),
+                 "bet" if type_ == "BetPlaced" else "split"]]
+    if type_ == "StakeLost":
+        return [["escrow", _seat(data.get("banker")), data.get("amount"), "bust"]]
+    stake = data.get("stake")
+    if type_ == "StakesPaid":  # every player pays the stake into the pot
+        return [[f"seat:{s}", "pot", stake, "stake"] for s in sorted(seats)]
+    listed = data.get("seats")  # HandOpened: every seat it lists pays the stake, if there is one
+    if not isinstance(listed, list) or not all(isinstance(s, dict) for s in listed):
+        raise Wrong("HandOpened lists no seats")
+    ordered = sorted(n for s in listed if (n := whole(s.get("seat"))) is not None)
+    return [] if stake == 0 else [[f"seat:{s}", "pot", stake, "stake"] for s in ordered]

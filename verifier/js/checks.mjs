@@ -42,23 +42,35 @@ export function tooDeep(value) {
   return false;
 }
 
-// Whether `value` holds a number JSON.parse read as Infinity: one past a double's range.
-function tooLarge(value) {
+// JSON both verifiers refuse alike, said in the same words by both.
+export class NotJson extends SyntaxError {}
+// An integer past 2 ** 53 - 1 is read here as the nearest double, and exactly by Python: a bundle
+// could pass one verifier and fail the other. Both refuse it.
+export const INEXACT = "an integer beyond +/-(2^53 - 1), which not every reader reads exactly";
+
+// Whether `value` holds a number `bad` finds.
+function holds(value, bad) {
   const stack = [value];
   while (stack.length) {
     const item = stack.pop();
-    if (typeof item === "number" && !Number.isFinite(item)) return true;
+    if (typeof item === "number" && bad(item)) return true;
     if (item !== null && typeof item === "object") for (const v of Object.values(item)) stack.push(v);
   }
   return false;
 }
+// A number JSON.parse read as Infinity (one past a double's range), or a whole one beyond
+// ±(2 ** 53 - 1).
+const tooLarge = (value) => holds(value, (n) => !Number.isFinite(n));
+export const inexact = (value) => holds(value, (n) => Number.isInteger(n) && !Number.isSafeInteger(n));
 
 // JSON as both verifiers read it: without a number past a double's range (JSON.parse knows no
-// NaN or Infinity), nested at most MAX_DEPTH levels; a SyntaxError otherwise.
+// NaN or Infinity) or an integer beyond ±(2 ** 53 - 1), nested at most MAX_DEPTH levels; a
+// SyntaxError otherwise (NotJson, in both verifiers' words, for what JSON itself allows).
 export function readJson(text) {
   const value = JSON.parse(text);
-  if (tooDeep(value)) throw new SyntaxError(`nested deeper than ${MAX_DEPTH} levels`);
-  if (tooLarge(value)) throw new SyntaxError("a number beyond what a double holds");
+  if (tooDeep(value)) throw new NotJson(`nested deeper than ${MAX_DEPTH} levels`);
+  if (tooLarge(value)) throw new NotJson("a number beyond what a double holds");
+  if (inexact(value)) throw new NotJson(INEXACT);
   return value;
 }
 
@@ -305,7 +317,7 @@ export function attestationText(bundle) {
 // an inclusion proof names.
 function attestedOnly(bundle) {
   const found = Object.hasOwn(bundle, "attestation") ? ["an attestation"] : [];
-  const inclusion = bundle.inclusion, isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  const inclusion = Object.hasOwn(bundle, "inclusion") ? bundle.inclusion : undefined, isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
   if (isObject(inclusion) && Object.values(inclusion).some((p) => isObject(p) && Object.hasOwn(p, "version"))) {
     found.push("inclusion proofs naming a version");
   }
@@ -326,7 +338,7 @@ function checkAttestation(bundle, key, allowUnattested = false) {
     }
     throw new Skipped(`a ${bundle.format} bundle is not attested: its viewer, shown data and summary fields are the bundle's word alone`);
   }
-  const attestation = bundle.attestation;
+  const attestation = Object.hasOwn(bundle, "attestation") ? bundle.attestation : undefined;
   if (attestation === null || typeof attestation !== "object" || Array.isArray(attestation)) throw new Failed("the bundle carries no attestation");
   if (attestation.algorithm !== "Ed25519") throw new Failed(`attested with ${JSON.stringify(attestation.algorithm)}, not Ed25519`);
   const raw = key || Buffer.from(bundle.checkpoint.public_key, "base64");
@@ -541,6 +553,47 @@ function posting(event) {
   return data;
 }
 
+// The postings made during the hand (before HandSettled) are, one for one and in order, what the
+// engine's events before them post (a 7½ bet or split: the seat to the escrow; a bust: the escrow
+// to the banker; Cassino's and Pirate pairs' stakes: each seat to the pot), in the ledger's
+// accounts: each event's postings follow it, as its command appends them after its own events. A
+// withheld event posts what it shows. The number of postings held so.
+function inHand(evs, game, table, hand, players) {
+  const pending = []; // [the event, a posting it made] not posted yet
+  let count = 0;
+  for (const e of evs) {
+    if (e.type.startsWith("game.")) {
+      const body = parsed(e), type = e.type.slice(5);
+      const data = body != null ? body.data.data : (e.shown ?? {}).data ?? null;
+      try {
+        const plan = settlement.posts(game, type, data, [...players.keys()].filter((k) => k !== null), describe) ?? [];
+        for (const [source, target, amount, reason] of plan) {
+          const n = whole(amount);
+          if (n === null || n <= 0) throw new Failed(`version ${e.version} (${type}) posts ${describe(amount ?? null)}, not a whole positive amount`);
+          pending.push([e, { from: settlement.ledgerAccount(source, table, hand, players, describe),
+            to: settlement.ledgerAccount(target, table, hand, players, describe), amount: n, reason }]);
+        }
+      } catch (err) {
+        if (err instanceof settlement.Wrong) throw new Failed(`version ${e.version} (${type}): ${err.message}`);
+        throw err;
+      }
+    } else if (e.type === "TreasurePosted") {
+      const have = posting(e);
+      if (!pending.length) throw new Failed(`version ${e.version}: TreasurePosted pays ${describe(have)}, which no event of the hand posts`);
+      const [by, want] = pending.shift();
+      if (!same(have, { ...want, table, hand })) {
+        throw new Failed(`version ${e.version}: TreasurePosted pays ${describe(have)} where version ${by.version} (${by.type.slice(5)}) posts ${describe(want)}`);
+      }
+      count++;
+    }
+  }
+  if (pending.length) {
+    const [by, want] = pending[0];
+    throw new Failed(`no TreasurePosted pays ${describe(want)}, which version ${by.version} (${by.type.slice(5)}) posts`);
+  }
+  return count;
+}
+
 // The settlement paid what the engine decided, and the hand's money adds up: HandSettled's postings
 // and the TreasurePosted events after it are the engine's settlement (its HandEnded, GameWon,
 // RoundScored) in the ledger's accounts; walked in order from what each held at the deal, no
@@ -598,6 +651,7 @@ function checkSettlement(bundle) {
     throw new Failed(`version ${e.version}: TreasurePosted pays ${describe(have)}, which ${by} did not decide`);
   }
   if (paid.length < want.length) throw new Failed(`no TreasurePosted pays ${describe(want[paid.length])}, which ${by} decided`);
+  const during = inHand(evs.slice(0, settledAt), game, table, hand, players);
   // The money walked: every posting of the hand, from what each account held at the deal.
   for (const e of evs) {
     if (e.type !== "TreasurePosted") continue;
@@ -614,7 +668,7 @@ function checkSettlement(bundle) {
       throw new Failed(`${account} keeps ${held.get(account)} once the hand is settled: what it took in, it did not pay out`);
     }
   }
-  return `${want.length} settlement postings as ${by} decided; ${held.size} accounts walked from the deal, none paying more than it held or keeping what it had to pay out`;
+  return `${want.length} settlement postings as ${by} decided, ${during} during the hand as its events posted them; ${held.size} accounts walked from the deal, none paying more than it held or keeping what it had to pay out`;
 }
 
 // What the bundle says it is evidence of: its hand, table, game and viewer (each null when the
@@ -638,15 +692,28 @@ export function namedLine(names) {
   return `hand ${names.hand_id || "?"}, table ${names.table_id || "?"}, game ${names.game || "?"}, viewer ${who}`;
 }
 
+// A bundle's members: one it lacks fails the check that reads it, named as the Python verifier
+// names it (not `Cannot read properties of undefined`).
+const MEMBERS = new Set(["format", "hand_id", "table_id", "game", "viewer", "rules_version", "options", "redacted",
+  "events", "chain", "table_created", "seeds", "postings", "checkpoint", "inclusion", "attestation"]);
+const withMembers = (bundle) => new Proxy(bundle, {
+  get(target, name, receiver) {
+    if (typeof name === "string" && MEMBERS.has(name) && !Object.hasOwn(target, name)) throw new Failed(`the bundle has no ${name}`);
+    return Reflect.get(target, name, receiver);
+  },
+});
+
 // Every check; `key` the house's public key (32 bytes) when pinned. A bundle of the former format
 // banco-evidence/1, which has no attestation, fails it unless `allowUnattested` (then its
 // attestation is skipped, the rest checked).
 export function verify(bundle, key = null, { allowUnattested = false } = {}) {
   const outcomes = {};
   if (tooDeep(bundle)) return { ok: false, outcomes: { format: ["failed", `nested deeper than ${MAX_DEPTH} levels`] } };
+  if (inexact(bundle)) return { ok: false, outcomes: { format: ["failed", INEXACT] } };
   if (bundle === null || typeof bundle !== "object" || !FORMATS.includes(bundle.format)) {
     return { ok: false, outcomes: { format: ["failed", `not a ${FORMATS.join(" or ")} bundle`] } };
   }
+  bundle = withMembers(bundle);
   const runs = { signature: () => checkSignature(bundle, key), attestation: () => checkAttestation(bundle, key, allowUnattested),
     inclusion: () => checkInclusion(bundle),
     chain: () => checkChain(bundle), contents: () => checkContents(bundle), commitment: () => checkCommitment(bundle),
@@ -657,6 +724,8 @@ export function verify(bundle, key = null, { allowUnattested = false } = {}) {
     } catch (e) {
       if (e instanceof Skipped) outcomes[name] = ["skipped", e.message];
       else if (e instanceof Failed) outcomes[name] = ["failed", e.message];
+      // A stored text (an event's, the statement) JSON itself allows.
+      else if (e instanceof NotJson) outcomes[name] = ["failed", `a stored text cannot be read (${e.message})`];
       else outcomes[name] = ["failed", `the bundle cannot be read (${e.name}: ${e.message})`];
     }
   }

@@ -20,13 +20,32 @@ function compare(event, dealt, expected, walk) {
   walk.checked += dealt.length;
 }
 
+// Each card dealt the deck's next; and each hand shown (CardsShown) the cards dealt to it, as far
+// as the viewer was given them: a card dealt withheld from him went to a hand he cannot tell, so
+// no hand shown after it is compared.
 function sevenHalf(events, deck, walk) {
-  let top = 0;
+  let top = 0, known = true;
+  const hands = new Map(); // each hand's cards by its index (a split moves one)
   for (const e of events) {
-    if (e.type !== "CardDealt") continue;
-    if (e.data == null) walk.withheld++;
-    else compare(e, [e.data.card], deck.slice(top, top + 1), walk);
-    top++;
+    const d = e.data;
+    if (e.type === "CardDealt") {
+      if (d == null) { walk.withheld++; known = false; }
+      else {
+        compare(e, [d.card], deck.slice(top, top + 1), walk);
+        if (!hands.has(d.index)) hands.set(d.index, []);
+        hands.get(d.index).push(d.card);
+      }
+      top++;
+    } else if (e.type === "HandSplit" && d != null) {
+      hands.set(d.index, (hands.get(d.index) ?? []).filter((c) => c !== d.card));
+      hands.set(d.new_index, [d.card]);
+    } else if (e.type === "CardsShown" && d != null && known) {
+      const dealt = hands.get(d.index) ?? [], shown = d.cards;
+      if (!Array.isArray(shown) || !sameCards(shown, dealt)) {
+        const said = Array.isArray(shown) ? shown.map(String).join(" ") : String(shown);
+        throw new Mismatch(`version ${e.version} (CardsShown) shows ${said || "nothing"}, hand ${d.index} was dealt ${dealt.join(" ") || "nothing"}`);
+      }
+    }
   }
 }
 

@@ -104,3 +104,31 @@ export function opening(game, events, table, hand, players, describe) {
   }
   return held;
 }
+
+// The engine's events that move money during the hand, game by game: each one's postings become
+// the TreasurePosted events its command appends after its own events (settlement.py alike).
+const POSTS = { ...Object.fromEntries(SEVEN_HALF_FAMILY.map((g) => [g, ["BetPlaced", "HandSplit", "StakeLost"]])),
+  cassino: ["StakesPaid"], "pirate-pairs": ["HandOpened"] };
+const seatOf = (v, describe) => `seat:${whole(v) === null ? describe(v ?? null) : whole(v)}`;
+
+// What an engine event of the hand posts, [from, to, amount, reason] in the engine's accounts (as
+// games/*/events.py give it); null for an event that posts nothing. `data` is the event's, or what
+// a withheld one shows; `seats` the seats HandBegan lists.
+export function posts(game, type, data, seats, describe) {
+  if (!(POSTS[game] ?? []).includes(type)) return null;
+  if (data === null || typeof data !== "object" || Array.isArray(data)) throw new Wrong(`${type} shows nothing of what it posts`);
+  if (type === "BetPlaced" || type === "HandSplit") {
+    return [[seatOf(data.seat, describe), "escrow", data.amount ?? null, type === "BetPlaced" ? "bet" : "split"]];
+  }
+  if (type === "StakeLost") return [["escrow", seatOf(data.banker, describe), data.amount ?? null, "bust"]];
+  const stake = data.stake ?? null;
+  // Every player pays the stake into the pot.
+  if (type === "StakesPaid") return [...seats].sort((a, b) => a - b).map((s) => [`seat:${s}`, "pot", stake, "stake"]);
+  // HandOpened: every seat it lists pays the stake, if there is one.
+  const listed = data.seats;
+  if (!Array.isArray(listed) || !listed.every((s) => s !== null && typeof s === "object" && !Array.isArray(s))) {
+    throw new Wrong("HandOpened lists no seats");
+  }
+  const ordered = listed.map((s) => whole(s.seat ?? null)).filter((n) => n !== null).sort((a, b) => a - b);
+  return stake === 0 ? [] : ordered.map((s) => [`seat:${s}`, "pot", stake, "stake"]);
+}

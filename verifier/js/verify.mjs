@@ -41,13 +41,17 @@ const refuse = (why) => { console.error(`--key: ${why}`); process.exit(2); };
 // A key given on the command line itself: padded base64 (a house key's is 44 characters).
 // Anything else, or a name a file has, is a file to read the key from.
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+// Why a key file cannot be read, in the Python verifier's words.
+const READ_ERRORS = { ENOENT: "no such file", EISDIR: "a folder, not a file" };
 let key = null;
+// An empty --key (`--key ""`, a variable that was not set): said as the Python verifier says it.
+if (keyText === "") refuse("empty: give the house's public key (base64) or a file that holds it");
 if (keyText != null && !existsSync(keyText) && keyText.length % 4 === 0 && BASE64.test(keyText)) {
   key = Buffer.from(keyText, "base64");
   if (key.length !== 32) refuse(`${keyText} is no file, and as base64 not an Ed25519 public key (32 bytes)`);
 } else if (keyText != null) {
   const path = keyText;
-  try { keyText = text(path).trim(); } catch (e) { refuse(`${path} cannot be read (${e.code === "ENOENT" ? "no such file" : said(e)})`); }
+  try { keyText = text(path).trim(); } catch (e) { refuse(`${path} cannot be read (${READ_ERRORS[e.code] ?? said(e)})`); }
   if (keyText.startsWith("{")) {
     let published;
     try { published = readJson(keyText); } catch (e) { refuse(`${path} is not JSON (${said(e)})`); }
