@@ -10,7 +10,7 @@
  */
 import { parseArgs } from "node:util";
 
-import { Banco, BancoError, playTable, takeSeat } from "../src/index.js";
+import { Banco, BancoError, ConnectionFailed, playTable, takeSeat, type Table } from "../src/index.js";
 
 const USAGE = "usage: banco-bot --url URL --token TOKEN --game GAME [--table ID] [--buy-in N] "
   + "[--hands N] [--deal]   (--url and --token may come as BANCO_URL and BANCO_TOKEN)";
@@ -70,7 +70,16 @@ async function main(): Promise<number> {
     console.error(`banco-bot: --url: ${(error as Error).message}`);
     return 2;
   }
-  let table = values.table === undefined ? await banco.createTable({ game }) : await banco.table(values.table);
+  let table: Table;
+  try {
+    table = values.table === undefined ? await banco.createTable({ game }) : await banco.table(values.table);
+  } catch (error) {
+    // No Banco at --url is the user's mistake, as a URL that is none is (exit 2); one lost
+    // while the bot plays is not (exit 1).
+    if (!(error instanceof ConnectionFailed)) throw error;
+    console.error(`banco-bot: ${error.message}`);
+    return 2;
+  }
   if (values.table === undefined) console.log(JSON.stringify({ table: table.id, game }));
   if (table.game !== game) {
     console.error(`banco-bot: table ${table.id} plays ${table.game}, not ${game}`);

@@ -95,8 +95,9 @@ export function baseUrl(url: string): string {
 /**
  * Banco's API for one token. Every write carries an `Idempotency-Key` (the same one on each of
  * its retries), 429 and 503 are retried after their `Retry-After`, and any other failure is
- * thrown as a `BancoError`. `api` is the whole API, typed from `openapi.yaml` (openapi-fetch),
- * with the same behaviour, for what the methods here do not cover.
+ * thrown as a `BancoError` (a `ConnectionFailed` when Banco could not be reached). `api` is the
+ * whole API, typed from `openapi.yaml` (openapi-fetch), with the same behaviour, for what the
+ * methods here do not cover.
  */
 export class Banco {
   readonly api: Client<paths>;
@@ -112,7 +113,7 @@ export class Banco {
     this.api = createClient<paths>({
       baseUrl: this.url,
       headers: { Authorization: `Bearer ${options.token}` },
-      fetch: retryingFetch(base, policy, options.idempotencyKey ?? newIdempotencyKey),
+      fetch: retryingFetch(base, policy, options.idempotencyKey ?? newIdempotencyKey, this.url),
     });
   }
 

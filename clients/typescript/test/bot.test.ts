@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 import { Banco, chooseAction, concrete, playTable, type Action, type Table } from "../src/index.js";
-import { newPlayer, operator, server } from "./live.js";
+import { closedUrl, newPlayer, operator, server } from "./live.js";
 
 const CLI = fileURLToPath(new URL("../bin/banco-bot.js", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../examples/bot.js", import.meta.url));
@@ -82,6 +82,13 @@ test("a URL that is none, or Banco's with /v1, is said in one line when the clie
     assert.equal(r.stderr, `banco-bot: --url: ${words}\n`);
     assert.throws(() => new Banco({ url, token: "X" }), { name: "TypeError", message: words });
   }
+});
+
+test("a Banco that cannot be reached is said in one line naming its URL, exit 2", async () => {
+  const url = await closedUrl();
+  const r = await bot("--url", url, "--token", "X", "--game", "cassino", "--table", "tb_x");
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, new RegExp(`^banco-bot: cannot reach Banco at ${url}: Connection refused \\(.*\\)\n$`));
 });
 
 test("a token that begins with a dash is a token, and one may come from BANCO_TOKEN", async () => {
