@@ -69,6 +69,28 @@ test("a mistake on the command line is a message and an exit status, not a stack
   assert.doesNotMatch(unknown.stderr, /at .*\.js:\d+/);
 });
 
+test("each mistake in the options is said exactly, in one line, exit 2, before Banco is asked", async () => {
+  const { url, key } = server();
+  const table = await operator().createTable({ game: "cassino" });
+  const given = ["--url", url, "--token", key, "--game", "cassino"];
+  const said: [string[], string][] = [
+    [[...given, "--table", table.id, "--hands", "0"], "--hands: 0 is less than 1"],
+    [[...given, "--table", table.id, "--buy-in", "abc"], "--buy-in: 'abc' is not a whole number"],
+    [[...given, "--table", table.id, "--hands", "2.5"], "--hands: '2.5' is not a whole number"],
+    [[...given, "--table", "a/b"], "--table: 'a/b' is not an id: letters, digits, '-' and '_' only"],
+    [["--url", url, "--token", key, "--game", "../tables", "--table", table.id],
+     "--game: '../tables' is not an id: letters, digits, '-' and '_' only"],
+    [["--url", `${url}/docs`, "--token", key, "--game", "cassino", "--table", table.id],
+     `--url: ${url}/docs does not look like a Banco API (HTTP 404)`],
+  ];
+  const runs = await Promise.all(said.map(([args]) => bot(...args)));
+  for (const [[args, words], r] of said.map((s, i) => [s, runs[i]!] as const)) {
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.equal(r.stderr, `banco-bot: ${words}\n`);
+  }
+  assert.deepEqual((await operator().table(table.id)).seats, []);
+});
+
 test("a URL that is none, or Banco's with /v1, is said in one line when the client is made", async () => {
   const said: Record<string, string> = {
     nope: "'nope' is not an http:// or https:// URL with a host",
