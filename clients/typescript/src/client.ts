@@ -339,11 +339,16 @@ export class Banco {
   /** The tables this token is shown by a stream of its turns (`turns`, no events): each time
    * it has something to do at the table (legal actions in the hand in play, or a seat at the
    * table open for its next hand: so once each hand is settled, even one it had no move in), and
-   * when the table ends. */
+   * when the table ends. A table no newer than one this stream already gave is dropped: the
+   * server may show a version again, or an older one after a newer, and a move sent at it could
+   * only be refused (412 `stale_version`). */
   async *turns(tableId: string, options: Omit<TableStreamOptions, "turns" | "events"> = {}
   ): AsyncGenerator<Table> {
+    let seen = -Infinity;
     for await (const message of this.followTable(tableId, { ...options, turns: true, events: false })) {
-      if (message.event === "table" && isTable(message.data)) yield message.data;
+      if (message.event !== "table" || !isTable(message.data) || message.data.version <= seen) continue;
+      seen = message.data.version;
+      yield message.data;
     }
   }
 
