@@ -94,7 +94,8 @@ export function baseUrl(url: string): string {
 
 /**
  * Banco's API for one token. Every write carries an `Idempotency-Key` (the same one on each of
- * its retries), 429 and 503 are retried after their `Retry-After`, and any other failure is
+ * its retries), 429 and 503 are retried after their `Retry-After` when it is within
+ * `retry.maxDelayMs` (else thrown at once, with `retryAfter`), and any other failure is
  * thrown as a `BancoError` (a `ConnectionFailed` when Banco could not be reached). `api` is the
  * whole API, typed from `openapi.yaml` (openapi-fetch), with the same behaviour, for what the
  * methods here do not cover.

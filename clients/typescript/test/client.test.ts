@@ -79,6 +79,13 @@ test("a 503 is retried after its Retry-After, and the retries are bounded", asyn
   const patient = operator({ fetch: long.fetch, retry: { maxDelayMs: 5000 } });
   await assert.rejects(patient.me(), (e: unknown) => e instanceof BancoError && e.retryAfter === 3600);
   assert.equal(long.sent.length, 1);
+
+  // Banco's own 429 asks for the rest of its window, up to 60 s: beyond the default 30 s cap,
+  // it is thrown at once with the wait the server asked for.
+  const limited = recording(async () => problem(429, "rate_limited", "45"));
+  await assert.rejects(operator({ fetch: limited.fetch }).me(), (e: unknown) => e instanceof BancoError
+    && e.status === 429 && e.retryAfter === 45);
+  assert.equal(limited.sent.length, 1);
 });
 
 test("a Banco that cannot be reached is a ConnectionFailed naming its URL and the cause", async () => {
