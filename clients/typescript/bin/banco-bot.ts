@@ -44,6 +44,9 @@ function dashesKept(args: string[]): string[] {
 /** What an id or a game's name is made of, as the Python bot checks it. */
 const ID = /^[A-Za-z0-9_-]+$/;
 
+/** What a token is made of, as `banco bot` checks it: printable ASCII, no space at either end. */
+const TOKEN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
 /** A usage error: one line saying what is wrong, exit 2. */
 function usage(said: string): number {
   console.error(`banco-bot: ${said}`);
@@ -84,6 +87,10 @@ async function main(): Promise<number> {
     const missing = Object.entries({ "--url": url, "--token": token, "--game": game }).flatMap(([name, value]) => value ? [] : [name]);
     const named = missing.length === 1 ? `${missing[0]} is` : `${missing.slice(0, -1).join(", ")} and ${missing.at(-1)} are`;
     return usage(`${named} required (--url and --token may come as BANCO_URL and BANCO_TOKEN)`);
+  }
+  // A character a header cannot carry was thrown by fetch as a TypeError about a ByteString.
+  if (!TOKEN.test(token)) {
+    return usage("--token: the token holds characters a token never has (spaces, or quotes pasted with it?)");
   }
   for (const [option, value] of [["--game", game], ["--table", values.table]] as const) {
     // Sent as it is, an id with a '/' or a '?' would reach another route and be answered 404.

@@ -78,6 +78,8 @@ test("each mistake in the options is said exactly, in one line, exit 2, before B
     [[...given, "--table", table.id, "--buy-in", "abc"], "--buy-in: 'abc' is not a whole number"],
     [[...given, "--table", table.id, "--hands", "2.5"], "--hands: '2.5' is not a whole number"],
     [[...given, "--table", "a/b"], "--table: 'a/b' is not an id: letters, digits, '-' and '_' only"],
+    [["--url", url, "--token", "\u201cbnc_pasted\u201d", "--game", "cassino", "--table", table.id],
+     "--token: the token holds characters a token never has (spaces, or quotes pasted with it?)"],
     [["--url", url, "--token", key, "--game", "../tables", "--table", table.id],
      "--game: '../tables' is not an id: letters, digits, '-' and '_' only"],
     [["--url", `${url}/docs`, "--token", key, "--game", "cassino", "--table", table.id],
