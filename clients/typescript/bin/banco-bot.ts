@@ -10,7 +10,7 @@
  */
 import { parseArgs } from "node:util";
 
-import { Banco, BancoError, playTable, takeSeat } from "../src/index.js";
+import { Banco, BancoError, ConnectionFailed, playTable, takeSeat, type Table } from "../src/index.js";
 
 const USAGE = "usage: banco-bot --url URL --token TOKEN --game GAME [--table ID] [--buy-in N] "
   + "[--hands N] [--deal]   (--url and --token may come as BANCO_URL and BANCO_TOKEN)";
@@ -41,13 +41,39 @@ function dashesKept(args: string[]): string[] {
   return kept;
 }
 
+/** What an id or a game's name is made of, as the Python bot checks it. */
+const ID = /^[A-Za-z0-9_-]+$/;
+
+/** What a token is made of, as `banco bot` checks it: printable ASCII, no space at either end. */
+const TOKEN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/** A usage error: one line saying what is wrong, exit 2. */
+function usage(said: string): number {
+  console.error(`banco-bot: ${said}`);
+  return 2;
+}
+
+/** `text` as a whole number of at least 1, or what is wrong with it. */
+function whole(option: string, text: string): number | string {
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text))) return `${option}: '${text}' is not a whole number`;
+  return Number(text) < 1 ? `${option}: ${Number(text)} is less than 1` : Number(text);
+}
+
+/** Whether `error`, Banco's answer to the bot's first request, says --url is not Banco's API:
+ * a 404 with no route (`not_found`, where an unknown table is `table_not_found`), an answer that
+ * is no problem document (a web page), or a success that is not JSON. */
+function notBanco(error: unknown): boolean {
+  if (error instanceof SyntaxError) return true;
+  return error instanceof BancoError && !(error instanceof ConnectionFailed)
+    && (error.code === "not_found" || error.code === `http_${error.status}`);
+}
+
 async function main(): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({ args: dashesKept(process.argv.slice(2)), options: OPTIONS }));
   } catch (error) {
-    console.error(`banco-bot: ${(error as Error).message}\n${USAGE}`);
-    return 2;
+    return usage(`${(error as Error).message} (see --help)`);
   }
   if (values.help) {
     console.log(USAGE);
@@ -56,13 +82,26 @@ async function main(): Promise<number> {
   const { game } = values;
   const url = values.url ?? process.env.BANCO_URL;
   const token = values.token ?? process.env.BANCO_TOKEN;
-  const hands = Number(values.hands);
-  const buyIn = values["buy-in"] === undefined ? undefined : Number(values["buy-in"]);
-  if (!url || !token || !game || !Number.isInteger(hands) || hands < 1
-      || (buyIn !== undefined && !Number.isInteger(buyIn))) {
-    console.error(`banco-bot: --url, --token and --game are required; --hands and --buy-in are whole numbers\n${USAGE}`);
-    return 2;
+  // Each mistake said exactly, in one line: which option, and what is wrong with its value.
+  if (!url || !token || !game) {
+    const missing = Object.entries({ "--url": url, "--token": token, "--game": game }).flatMap(([name, value]) => value ? [] : [name]);
+    const named = missing.length === 1 ? `${missing[0]} is` : `${missing.slice(0, -1).join(", ")} and ${missing.at(-1)} are`;
+    return usage(`${named} required (--url and --token may come as BANCO_URL and BANCO_TOKEN)`);
   }
+  // A character a header cannot carry was thrown by fetch as a TypeError about a ByteString.
+  if (!TOKEN.test(token)) {
+    return usage("--token: the token holds characters a token never has (spaces, or quotes pasted with it?)");
+  }
+  for (const [option, value] of [["--game", game], ["--table", values.table]] as const) {
+    // Sent as it is, an id with a '/' or a '?' would reach another route and be answered 404.
+    if (value !== undefined && !ID.test(value)) {
+      return usage(`${option}: '${value}' is not an id: letters, digits, '-' and '_' only`);
+    }
+  }
+  const hands = whole("--hands", values.hands);
+  const buyIn = values["buy-in"] === undefined ? undefined : whole("--buy-in", values["buy-in"]);
+  if (typeof hands === "string") return usage(hands);
+  if (typeof buyIn === "string") return usage(buyIn);
   let banco: Banco;
   try {
     banco = new Banco({ url, token });
@@ -70,7 +109,22 @@ async function main(): Promise<number> {
     console.error(`banco-bot: --url: ${(error as Error).message}`);
     return 2;
   }
-  let table = values.table === undefined ? await banco.createTable({ game }) : await banco.table(values.table);
+  let table: Table;
+  try {
+    table = values.table === undefined ? await banco.createTable({ game }) : await banco.table(values.table);
+  } catch (error) {
+    // No Banco at --url is the user's mistake, as a URL that is none is (exit 2); one lost
+    // while the bot plays is not (exit 1).
+    if (error instanceof ConnectionFailed) return usage(error.message);
+    if (notBanco(error)) {
+      const answer = error instanceof BancoError ? `HTTP ${error.status}` : "its answer is not JSON";
+      return usage(`--url: ${banco.url} does not look like a Banco API (${answer})`);
+    }
+    throw error;
+  }
+  if (typeof table?.game !== "string" || typeof table.id !== "string") {
+    return usage(`--url: ${banco.url} does not look like a Banco API (its answer is not a table)`);
+  }
   if (values.table === undefined) console.log(JSON.stringify({ table: table.id, game }));
   if (table.game !== game) {
     console.error(`banco-bot: table ${table.id} plays ${table.game}, not ${game}`);

@@ -114,7 +114,8 @@ function lostRace(error: unknown): boolean {
  * Sit at `tableId` (already seated) and play until `hands` hands dealt since have ended or the
  * table is over: every time the table's stream of turns shows something to do, play the
  * strategy's move with the table's version as If-Match, and go on from the table each move
- * returns. A move that lost a race (`lostRace`) is played again from the table as it now is. With
+ * returns; a table the stream shows that is no newer than the last one the bot had is skipped.
+ * A move that lost a race (`lostRace`) is played again from the table as it now is. With
  * `deal`, a seated bot deals when the table is open (a deal refused waits for the next change).
  * Returns the table as last seen.
  */
@@ -128,6 +129,9 @@ export async function playTable(banco: Banco, tableId: string, options: BotOptio
   }
   let last: Table | undefined;
   for await (let table of banco.turns(tableId, { signal })) {
+    // The stream may still show a version the bot's own move (or its read after a lost race)
+    // has gone past: a move at it could only be refused as stale.
+    if (last !== undefined && table.version <= last.version) continue;
     for (;;) {
       last = table;
       if (table.hand !== null && table.hand.id !== before) played.add(table.hand.id);

@@ -94,9 +94,11 @@ export function baseUrl(url: string): string {
 
 /**
  * Banco's API for one token. Every write carries an `Idempotency-Key` (the same one on each of
- * its retries), 429 and 503 are retried after their `Retry-After`, and any other failure is
- * thrown as a `BancoError`. `api` is the whole API, typed from `openapi.yaml` (openapi-fetch),
- * with the same behaviour, for what the methods here do not cover.
+ * its retries), 429 and 503 are retried after their `Retry-After` when it is within
+ * `retry.maxDelayMs` (else thrown at once, with `retryAfter`), and any other failure is
+ * thrown as a `BancoError` (a `ConnectionFailed` when Banco could not be reached). `api` is the
+ * whole API, typed from `openapi.yaml` (openapi-fetch), with the same behaviour, for what the
+ * methods here do not cover.
  */
 export class Banco {
   readonly api: Client<paths>;
@@ -112,7 +114,7 @@ export class Banco {
     this.api = createClient<paths>({
       baseUrl: this.url,
       headers: { Authorization: `Bearer ${options.token}` },
-      fetch: retryingFetch(base, policy, options.idempotencyKey ?? newIdempotencyKey),
+      fetch: retryingFetch(base, policy, options.idempotencyKey ?? newIdempotencyKey, this.url),
     });
   }
 
@@ -338,11 +340,16 @@ export class Banco {
   /** The tables this token is shown by a stream of its turns (`turns`, no events): each time
    * it has something to do at the table (legal actions in the hand in play, or a seat at the
    * table open for its next hand: so once each hand is settled, even one it had no move in), and
-   * when the table ends. */
+   * when the table ends. A table no newer than one this stream already gave is dropped: the
+   * server may show a version again, or an older one after a newer, and a move sent at it could
+   * only be refused (412 `stale_version`). */
   async *turns(tableId: string, options: Omit<TableStreamOptions, "turns" | "events"> = {}
   ): AsyncGenerator<Table> {
+    let seen = -Infinity;
     for await (const message of this.followTable(tableId, { ...options, turns: true, events: false })) {
-      if (message.event === "table" && isTable(message.data)) yield message.data;
+      if (message.event !== "table" || !isTable(message.data) || message.data.version <= seen) continue;
+      seen = message.data.version;
+      yield message.data;
     }
   }
 

@@ -1,6 +1,6 @@
 export { Banco, ifMatch } from "./client.js";
 export type { BancoOptions, WriteOptions, TableStreamOptions, FeedStreamOptions, TableMessage } from "./client.js";
-export { BancoError } from "./errors.js";
+export { BancoError, ConnectionFailed } from "./errors.js";
 export type { Problem } from "./errors.js";
 export { concrete } from "./actions.js";
 export type { Range } from "./actions.js";

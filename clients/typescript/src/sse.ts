@@ -62,8 +62,9 @@ export async function* follow<T = unknown>(open: OpenStream, options: FollowOpti
       }
     } catch (error) {
       if (aborted(signal, error)) return;
-      // Refusals (a 4xx BancoError) are not cuts: following again would be refused again.
-      if (typeof error === "object" && error !== null && "status" in error) throw error;
+      // Refusals (a 4xx BancoError) are not cuts: following again would be refused again. A
+      // connection that failed (status 0, no answer) is one.
+      if (typeof error === "object" && error !== null && "status" in error && error.status !== 0) throw error;
       failures += 1;
       if (!reconnect || failures > maxFailures) throw error;
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (failures - 1)));

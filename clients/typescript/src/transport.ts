@@ -1,4 +1,4 @@
-import { BancoError } from "./errors.js";
+import { BancoError, ConnectionFailed } from "./errors.js";
 
 /** How the client retries what the server asked it to try again (429, 503) and requests that
  * got no answer (a connection lost). */
@@ -58,10 +58,13 @@ function isAbort(error: unknown): boolean {
  * A `fetch` that sends every write with an `Idempotency-Key` (the caller's, or a new one),
  * retries 429 and 503 after their `Retry-After` and requests that got no answer, each retry the
  * very same request (the same key: a write the server had already applied is answered from
- * its record, not applied twice), and turns any other failure into a `BancoError`.
+ * its record, not applied twice), and turns any other failure into a `BancoError`: no answer
+ * after the retries, a `ConnectionFailed` naming `url` (Banco's address; the request's origin
+ * when not given).
  */
 export function retryingFetch(base: typeof fetch, policy: RetryPolicy,
-                              newKey: () => string = newIdempotencyKey): (request: Request) => Promise<Response> {
+                              newKey: () => string = newIdempotencyKey,
+                              url?: string): (request: Request) => Promise<Response> {
   return async (request: Request): Promise<Response> => {
     if (WRITES.has(request.method) && !request.headers.has("Idempotency-Key")) {
       request.headers.set("Idempotency-Key", newKey());
@@ -72,7 +75,9 @@ export function retryingFetch(base: typeof fetch, policy: RetryPolicy,
         response = await base(request.clone());
       } catch (error) {
         // No answer: the write may or may not have been applied; its key tells the server.
-        if (isAbort(error) || attempt >= policy.retries) throw error;
+        if (isAbort(error)) throw error;
+        // fetch's own error says only "fetch failed": the cause and Banco's address say why.
+        if (attempt >= policy.retries) throw new ConnectionFailed(url ?? new URL(request.url).origin, error);
         await sleep(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt), request.signal);
         continue;
       }

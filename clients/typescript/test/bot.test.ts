@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 import { Banco, chooseAction, concrete, playTable, type Action, type Table } from "../src/index.js";
-import { newPlayer, operator, server } from "./live.js";
+import { closedUrl, newPlayer, operator, server } from "./live.js";
 
 const CLI = fileURLToPath(new URL("../bin/banco-bot.js", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../examples/bot.js", import.meta.url));
@@ -69,6 +69,30 @@ test("a mistake on the command line is a message and an exit status, not a stack
   assert.doesNotMatch(unknown.stderr, /at .*\.js:\d+/);
 });
 
+test("each mistake in the options is said exactly, in one line, exit 2, before Banco is asked", async () => {
+  const { url, key } = server();
+  const table = await operator().createTable({ game: "cassino" });
+  const given = ["--url", url, "--token", key, "--game", "cassino"];
+  const said: [string[], string][] = [
+    [[...given, "--table", table.id, "--hands", "0"], "--hands: 0 is less than 1"],
+    [[...given, "--table", table.id, "--buy-in", "abc"], "--buy-in: 'abc' is not a whole number"],
+    [[...given, "--table", table.id, "--hands", "2.5"], "--hands: '2.5' is not a whole number"],
+    [[...given, "--table", "a/b"], "--table: 'a/b' is not an id: letters, digits, '-' and '_' only"],
+    [["--url", url, "--token", "\u201cbnc_pasted\u201d", "--game", "cassino", "--table", table.id],
+     "--token: the token holds characters a token never has (spaces, or quotes pasted with it?)"],
+    [["--url", url, "--token", key, "--game", "../tables", "--table", table.id],
+     "--game: '../tables' is not an id: letters, digits, '-' and '_' only"],
+    [["--url", `${url}/docs`, "--token", key, "--game", "cassino", "--table", table.id],
+     `--url: ${url}/docs does not look like a Banco API (HTTP 404)`],
+  ];
+  const runs = await Promise.all(said.map(([args]) => bot(...args)));
+  for (const [[args, words], r] of said.map((s, i) => [s, runs[i]!] as const)) {
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.equal(r.stderr, `banco-bot: ${words}\n`);
+  }
+  assert.deepEqual((await operator().table(table.id)).seats, []);
+});
+
 test("a URL that is none, or Banco's with /v1, is said in one line when the client is made", async () => {
   const said: Record<string, string> = {
     nope: "'nope' is not an http:// or https:// URL with a host",
@@ -82,6 +106,13 @@ test("a URL that is none, or Banco's with /v1, is said in one line when the clie
     assert.equal(r.stderr, `banco-bot: --url: ${words}\n`);
     assert.throws(() => new Banco({ url, token: "X" }), { name: "TypeError", message: words });
   }
+});
+
+test("a Banco that cannot be reached is said in one line naming its URL, exit 2", async () => {
+  const url = await closedUrl();
+  const r = await bot("--url", url, "--token", "X", "--game", "cassino", "--table", "tb_x");
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, new RegExp(`^banco-bot: cannot reach Banco at ${url}: Connection refused \\(.*\\)\n$`));
 });
 
 test("a token that begins with a dash is a token, and one may come from BANCO_TOKEN", async () => {

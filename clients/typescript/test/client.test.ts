@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Banco, BancoError, concrete, type Table } from "../src/index.js";
-import { newPlayer, operator, recording, server } from "./live.js";
+import { Banco, BancoError, ConnectionFailed, concrete, type Table } from "../src/index.js";
+import { closedUrl, newPlayer, operator, recording, server } from "./live.js";
 
 function problem(status: number, code: string, retryAfter: string): Response {
   return new Response(JSON.stringify({ type: `urn:banco:problem:${code}`, title: "Service Unavailable",
@@ -79,6 +79,29 @@ test("a 503 is retried after its Retry-After, and the retries are bounded", asyn
   const patient = operator({ fetch: long.fetch, retry: { maxDelayMs: 5000 } });
   await assert.rejects(patient.me(), (e: unknown) => e instanceof BancoError && e.retryAfter === 3600);
   assert.equal(long.sent.length, 1);
+
+  // Banco's own 429 asks for the rest of its window, up to 60 s: beyond the default 30 s cap,
+  // it is thrown at once with the wait the server asked for.
+  const limited = recording(async () => problem(429, "rate_limited", "45"));
+  await assert.rejects(operator({ fetch: limited.fetch }).me(), (e: unknown) => e instanceof BancoError
+    && e.status === 429 && e.retryAfter === 45);
+  assert.equal(limited.sent.length, 1);
+});
+
+test("a Banco that cannot be reached is a ConnectionFailed naming its URL and the cause", async () => {
+  const url = await closedUrl();
+  const banco = new Banco({ url: `${url}/`, token: "X", retry: { retries: 2, baseDelayMs: 10 } });
+  await assert.rejects(banco.me(), (e: unknown) => {
+    assert.ok(e instanceof ConnectionFailed && e instanceof BancoError, String(e));
+    assert.equal(e.name, "ConnectionFailed");
+    assert.equal(e.url, url);
+    assert.equal(e.status, 0);
+    assert.equal(e.code, "connection_failed");
+    assert.ok(e.cause instanceof TypeError, "the cause is what fetch threw");
+    assert.match(e.message, new RegExp(`^cannot reach Banco at ${url}: Connection refused \\(.*ECONNREFUSED`));
+    assert.doesNotMatch(e.message, /\n/);
+    return true;
+  });
 });
 
 test("refusals are BancoErrors with the problem's status, code, detail and extra fields", async () => {

@@ -1,6 +1,8 @@
 /** What the tests against a running Banco share: its address and operator key, from the
  * environment (`BANCO_URL`, `BANCO_OPERATOR_KEY`: tests/clients/test_typescript_sdk.py starts
  * one), and players made with treasure. */
+import { createServer, type AddressInfo } from "node:net";
+
 import { Banco, type BancoOptions } from "../src/index.js";
 
 export function server(): { url: string; key: string } {
@@ -43,4 +45,13 @@ export function recording(answer?: (request: Request, attempt: number) => Promis
     return (await replaced) ?? fetch(request);
   };
   return { sent, fetch: fetcher as typeof fetch };
+}
+
+/** The URL of a port nothing listens on (one just closed). */
+export async function closedUrl(): Promise<string> {
+  const listener = createServer();
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const { port } = listener.address() as AddressInfo;
+  await new Promise((resolve) => listener.close(resolve));
+  return `http://127.0.0.1:${port}`;
 }

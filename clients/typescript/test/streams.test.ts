@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { playTable, type FeedEvent, type TableEvent } from "../src/index.js";
+import { Banco, playTable, type Action, type FeedEvent, type Table, type TableEvent } from "../src/index.js";
 import { newPlayer, operator } from "./live.js";
 
 /** A fetch whose streams listed in `cuts` (by their count, from 1) lose their connection after
@@ -145,4 +145,55 @@ test("feedHead() reads the feed from now: what commits later, never what was the
     seen = await readAfter(head);
   }
   assert.deepEqual(registered(seen), []);
+});
+
+/** A table as the stream and the bot read it, at `version`: one move to make in it, or none. */
+function tableAt(version: number, move: boolean, status: Table["status"] = "playing"): Table {
+  return { id: "tb_shown", game: "cassino", version, status, you: 0, hand: { id: "hd_shown" }, seats: [],
+           legal_actions: move ? [{ type: "trail", card: "2C" }] : [] } as unknown as Table;
+}
+
+/** A Banco whose table's stream shows `shown` (each as `event: table`, in that order, then
+ * ends), and which takes a move only at the table's version now (`now`, one more each move);
+ * the table it answers offers a move while its version is below `offersUntil`. */
+function showing(shown: Table[], now: number, offersUntil = 0) {
+  const moves: (string | null)[] = [];
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), {
+    status, headers: { "Content-Type": status < 400 ? "application/json" : "application/problem+json" } });
+  const fetcher = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const path = new URL(request.url).pathname;
+    if (path.endsWith("/stream")) {
+      return new Response(shown.map((t) => `id: ${t.version}\nevent: table\ndata: ${JSON.stringify(t)}\n\n`).join(""),
+                          { headers: { "Content-Type": "text/event-stream" } });
+    }
+    if (path.endsWith("/actions")) {
+      moves.push(request.headers.get("If-Match"));
+      if (request.headers.get("If-Match") !== `"${now}"`) {
+        return json(412, { status: 412, code: "stale_version", detail: "the table moved on", version: now });
+      }
+      now += 1;
+    }
+    return json(200, tableAt(now, now < offersUntil));
+  };
+  return { moves, banco: new Banco({ url: "http://127.0.0.1:9", token: "X", fetch: fetcher as typeof fetch }) };
+}
+
+test("turns() drops a table no newer than one the stream already gave", async () => {
+  const { banco } = showing([3, 2, 3, 5, 4, 6].map((v) => tableAt(v, true)), 6);
+  const versions: number[] = [];
+  for await (const table of banco.turns("tb_shown", { reconnect: false })) versions.push(table.version);
+  assert.deepEqual(versions, [3, 5, 6]);
+});
+
+test("playTable never moves at a version its own moves have gone past", async () => {
+  // Its move at 3 makes the table 4, where it moves again (5); the stream shows it 4 after, and
+  // 3 and 2 again, before the table ends at 6.
+  const { moves, banco } = showing([tableAt(3, true), tableAt(4, true), tableAt(3, true), tableAt(2, true),
+                                    tableAt(6, false, "over")], 3, 5);
+  const played: Action[] = [];
+  const end = await playTable(banco, "tb_shown", { since: null, onMove: (_, action) => played.push(action) });
+  assert.equal(end.version, 6);
+  assert.deepEqual(moves, ['"3"', '"4"'], "each move at the version it was offered in, none refused as stale");
+  assert.equal(played.length, 2);
 });
