@@ -16,18 +16,27 @@ from tests.pages.test_console_retries import Sent
 from tests.pages.test_table_page import seated
 
 
-def lose_first(pg: Any, table: str, method: str, path: str) -> list[Sent]:
+class Lost(list[Sent]):
+    """The writes `lose_first` saw, and how many of the page's reads it refused after the first."""
+
+    refused_reads = 0
+
+
+def lose_first(pg: Any, table: str, method: str, path: str) -> Lost:
     """Let every `method` to `path` reach Banco and lose the first one's answer; keep the page
     from hearing of the table's change otherwise (its stream refused, its reads refused while
     the write is unanswered), as when the connection is down: the page still offers the write.
     The key each carried and whether its answer was a replay."""
-    sent: list[Sent] = []
+    sent = Lost()
     base = f"/v1/tables/{table}"
 
     def handle(route: Any) -> None:
         request = route.request
         at = urlsplit(request.url).path
-        if at == f"{base}/stream" or (at == base and request.method == "GET" and len(sent) == 1):
+        if at == f"{base}/stream":
+            route.abort("connectionrefused")
+        elif at == base and request.method == "GET" and len(sent) == 1:
+            sent.refused_reads += 1
             route.abort("connectionrefused")
         elif at == path and request.method == method:
             response = route.fetch()
@@ -96,7 +105,20 @@ def test_a_deal_sent_again_deals_one_hand(api, open_page):
     table, (ada, _) = seated(api, "sette-e-mezzo")
     pg = at(open_page, ada, table)
     sent = lose_first(pg, table, "POST", f"/v1/tables/{table}/hands")
-    sent_again(pg, pg.get_by_role("button", name="Deal the first hand"), sent)
+    deal = pg.get_by_role("button", name="Deal the first hand")
+    deal.click()
+    hint = pg.get_by_role("alert").filter(has_text="send it again as it is, and Banco does it only once")
+    expect(hint).to_contain_text("unreachable")
+    # The page looks for Banco again every few seconds; a look that fails as the write did keeps
+    # saying the write may be sent again (the hint was dropped at the first look).
+    for _ in range(200):
+        if sent.refused_reads:
+            break
+        pg.wait_for_timeout(100)
+    assert sent.refused_reads, "the page never looked for Banco again"
+    expect(hint).to_contain_text("unreachable")
+    deal.click()
+    expect(hint).to_have_count(0)
     expect(pg.locator(".table-facts")).to_contain_text("Hand #1")
     once(sent)
     assert api.get(f"/v1/tables/{table}")["hand"]["number"] == 1

@@ -141,7 +141,7 @@ export function writer() {
 // Said under the problem of a write that may have been done (`resendable`): sending it again is
 // safe.
 export function resendHint() {
-  return el("p", { class: "help" }, "It may have been done all the same: send it again " +
+  return el("p", { class: "help", "data-resend": "" }, "It may have been done all the same: send it again " +
     "as it is, and Banco does it only once.");
 }
 

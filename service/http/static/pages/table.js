@@ -185,7 +185,11 @@ function showProblemNow(problem) {
 let recheck = null;
 
 function showConnection(problem) {
+  // A write whose answer was lost stays said to be safe to send again while Banco is still out
+  // of reach: the reads that look for it every few seconds fail the same way.
+  const resend = unreachable(problem) && parts.problem.querySelector("[data-resend]") !== null;
   showProblemNow(problem);
+  if (resend) parts.problem.append(resendHint());
   if (unreachable(problem) && !recheck) {
     recheck = setTimeout(async () => {
       recheck = null;
