@@ -79,10 +79,16 @@ class Bot:
         if self.done(table):
             return table
         for event in self.client.stream(table, turns=True, events=False, after=table.version):
-            if event.event == "table":
-                table = self.step(event.table())
-                if self.done(table):
-                    break
+            if event.event != "table":
+                continue
+            shown = event.table()
+            if shown.version <= table.version:
+                # A version the bot's own moves (or its reads) have gone past: a move at it
+                # could only be refused as stale.
+                continue
+            table = self.step(shown)
+            if self.done(table):
+                break
         return table
 
     def sit(self) -> GameTable:
