@@ -5,6 +5,7 @@ the console lists it, linked to the hand. Both pages pass axe with the disputes 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from playwright.sync_api import expect
 
@@ -14,14 +15,21 @@ from tests.pages.test_hand_page import play
 from tests.pages.test_phone_and_axe import axe_source, serious, sideways
 
 
-def test_a_player_disputes_his_hand_and_sees_its_correction(page, served):
+def at_a_settled_hand(page: Any, served: Any) -> tuple[Api, Any, Any]:
+    """A hand of Sette e mezzo played and settled, its page open as its first player, who has
+    opened no dispute yet: the API, the hand played, and the page's disputes section."""
     api = Api(served)
     played = play(api, "sette-e-mezzo")
-    me = played.players[0]
-    signed_in(page, me.token)
+    signed_in(page, played.players[0].token)
     page.goto(f"/hands/{played.hand}")
     section = page.locator("#disputes")
     expect(section.get_by_text("No dispute about this hand.")).to_be_visible()
+    return api, played, section
+
+
+def test_a_player_disputes_his_hand_and_sees_its_correction(page, served):
+    api, played, section = at_a_settled_hand(page, served)
+    me = played.players[0]
     # A word longer than the screen in it (a pasted id, say) made the page scroll sideways.
     long_word = "x" * 300
     section.get_by_label("Reason").fill(f"my second card was slow to come {long_word}")
@@ -77,13 +85,7 @@ def test_a_dispute_or_its_evidence_sent_again_after_the_answer_was_lost_is_recor
     """Open a dispute and Attach evidence went without an Idempotency-Key: sent again after
     "Banco cannot be reached" (the first had been done), they opened a second dispute and
     attached the note twice."""
-    api = Api(served)
-    played = play(api, "sette-e-mezzo")
-    me = played.players[0]
-    signed_in(page, me.token)
-    page.goto(f"/hands/{played.hand}")
-    section = page.locator("#disputes")
-    expect(section.get_by_text("No dispute about this hand.")).to_be_visible()
+    api, played, section = at_a_settled_hand(page, served)
     sent = watch(page, "**/v1/disputes")
     section.get_by_label("Reason").fill("the deck was dealt twice")
     section.get_by_role("button", name="Open a dispute").click()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import expect
 
@@ -40,14 +41,21 @@ def test_the_page_shows_the_apis_balance_and_history(page, api):
     expect(rows.first).to_contain_text("+250")
 
 
-def test_the_history_pages_by_the_apis_cursor(page, api):
-    ada = api.new_player("Pager")
+def at_a_history_of_27(page: Any, api: Any, name: str) -> Any:
+    """A player of 27 deposits (reasons d0 to d26) on his wallet page: its history's rows, the
+    first page of 25 shown."""
+    player = api.new_player(name)
     for i in range(27):
-        api.post(f"/v1/players/{ada.id}/deposits", {"amount": i + 1, "reason": f"d{i}"})
-    signed_in(page, ada.token)
-    page.goto(f"/players/{ada.id}")
+        api.post(f"/v1/players/{player.id}/deposits", {"amount": i + 1, "reason": f"d{i}"})
+    signed_in(page, player.token)
+    page.goto(f"/players/{player.id}")
     rows = page.locator("#history tbody tr")
     expect(rows).to_have_count(25)
+    return rows
+
+
+def test_the_history_pages_by_the_apis_cursor(page, api):
+    rows = at_a_history_of_27(page, api, "Pager")
     page.get_by_role("button", name="Next page").click()
     expect(rows).to_have_count(2)
     expect(rows.last).to_contain_text("d26")
@@ -60,13 +68,7 @@ def test_the_history_pages_by_the_apis_cursor(page, api):
 def test_the_history_pages_with_the_filters_last_applied(page, api):
     """A reason typed (or rows a page picked) but not applied went out with the next page's
     cursor: "Next page" showed a page of another list than the one on screen."""
-    ada = api.new_player("Filter Pager")
-    for i in range(27):
-        api.post(f"/v1/players/{ada.id}/deposits", {"amount": i + 1, "reason": f"d{i}"})
-    signed_in(page, ada.token)
-    page.goto(f"/players/{ada.id}")
-    rows = page.locator("#history tbody tr")
-    expect(rows).to_have_count(25)
+    rows = at_a_history_of_27(page, api, "Filter Pager")
     page.get_by_label("Reason").fill("d3")  # typed, not applied
     page.get_by_label("Rows a page").select_option("100")
     page.get_by_role("button", name="Next page").click()
