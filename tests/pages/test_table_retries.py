@@ -17,15 +17,17 @@ from tests.pages.test_table_page import seated
 
 
 class Lost(list[Sent]):
-    """The writes `lose_first` saw, and how many of the page's reads it refused after the first."""
+    """The writes `lose_first` saw, how many had left the page (answered or not), and how many of
+    the page's reads it refused after the first's answer was lost."""
 
+    started = 0
     refused_reads = 0
 
 
 def lose_first(pg: Any, table: str, method: str, path: str) -> Lost:
     """Let every `method` to `path` reach Banco and lose the first one's answer; keep the page
-    from hearing of the table's change otherwise (its stream refused, its reads refused while
-    the write is unanswered), as when the connection is down: the page still offers the write.
+    from hearing of the table's change otherwise (its stream refused, its reads refused until
+    the write is sent again), as when the connection is down: the page still offers the write.
     The key each carried and whether its answer was a replay."""
     sent = Lost()
     base = f"/v1/tables/{table}"
@@ -35,10 +37,13 @@ def lose_first(pg: Any, table: str, method: str, path: str) -> Lost:
         at = urlsplit(request.url).path
         if at == f"{base}/stream":
             route.abort("connectionrefused")
-        elif at == base and request.method == "GET" and len(sent) == 1:
-            sent.refused_reads += 1
+        elif at == base and request.method == "GET" and sent.started < 2:
+            # Every read until the write is sent again: one let through while the first was out
+            # could be answered after it was done, and tell of it.
+            sent.refused_reads += len(sent) == 1  # the page looking again after the lost answer
             route.abort("connectionrefused")
         elif at == path and request.method == method:
+            sent.started += 1
             response = route.fetch()
             sent.append(Sent(request.headers.get("idempotency-key"),
                              response.headers.get("idempotent-replayed") == "true"))
