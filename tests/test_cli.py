@@ -132,7 +132,10 @@ def postgres_processes(data_dir: Path) -> list[str]:
     return [line for line in out.splitlines() if str(data_dir) in line and "postgres" in line]
 
 
-STOP_BOUND_S = 5.0
+# The stop's own 3 s grace for its processes, then the embedded servers' shutdown, which takes a
+# few seconds more on a loaded machine; a stop that waited on the open stream or on a server's
+# clients (gunicorn's 30 s graceful timeout, PostgreSQL's smart shutdown) would take far longer.
+STOP_BOUND_S = 10.0
 
 
 def open_stream(port: int, key: str) -> socket.socket:
@@ -233,8 +236,7 @@ def test_run_starts_everything_embedded_and_ctrl_c_stops_it(tmp_path):
         assert len(family) >= 5, family  # the run, gunicorn and its worker, the worker, servers
     finally:
         took = ctrl_c(proc, family)
-    # Everything ends within 5 s, the open stream's connection too; the bound is generous
-    # against the stop's own 3 s grace for its processes.
+    # Everything ends within a few seconds, the open stream's connection too.
     assert took < STOP_BOUND_S, took
     assert stream_ended(stream)
     assert postgres_processes(data) == []

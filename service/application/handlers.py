@@ -8,6 +8,7 @@ settlement, `service.application.settling`) after them."""
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -332,9 +333,9 @@ def open_hand(uow: UnitOfWork, table: TableRow, metadata: dict[str, Any]) -> Tab
         events = engine.start(table.options, seats, material, previous=table.state, now=now)
     except IllegalMove as e:
         raise Invalid(e.code, e.message) from e
-    if _played_by_nobody(engine, table.options, events):
-        # A 7½ hand where no seat but the banker's holds the minimum bet opens and ends at once,
-        # every time it is dealt: the deal is refused instead, as a lone player's is.
+    if _played_by_nobody(engine, table.options, events, now):
+        # A 7½ hand where no seat but the banker's holds the minimum bet ends before any player
+        # has a turn, every time it is dealt: the deal is refused instead, as a lone player's is.
         raise Conflict("not_enough_players", "nobody could play this hand: a seat takes part"
                        f" only when it holds the table's min_bet ({table.options.get('min_bet')})"
                        " and the hand needs one besides the banker's; a player tops up by leaving"
@@ -347,11 +348,19 @@ def open_hand(uow: UnitOfWork, table: TableRow, metadata: dict[str, Any]) -> Tab
     return _play(uow, opened, events, metadata, now, prefix=[began])
 
 
-def _played_by_nobody(engine: Engine, options: Mapping[str, Any], events: Sequence[Event]) -> bool:
-    """Whether the hand these opening events start is over before anyone had a turn."""
+def _played_by_nobody(engine: Engine, options: Mapping[str, Any], events: Sequence[Event],
+                      now: float) -> bool:
+    """Whether the hand these opening events start is over before any player had a turn.
+
+    The banker's turns before the players' (Siete y media's announcement) are played as their
+    timeouts play them, with the least stake: a hand nobody can join after that is one nobody
+    can play, whatever the banker would announce."""
     state = engine.initial_state(options)
     for event in events:
         state = engine.evolve(state, event)
+    while not engine.is_terminal(state) and (turn := engine.turn(state)) and turn.role == "banker":
+        for event in engine.decide(state, engine.timeout(state, math.inf)):
+            state = engine.evolve(state, event)
     return engine.is_terminal(state)
 
 

@@ -61,6 +61,7 @@ def players(client: Any, n: int, prefix: str) -> list[Player]:
     made = []
     for i in range(n):
         r = client.post("/v1/players", json={"name": f"{prefix}{i}"}, headers=OPERATOR)
+        assert r.status_code == 201, r.json
         player = Player(r.json["player"]["id"], r.json["token"])
         r = client.post(f"/v1/players/{player.id}/deposits", json={"amount": 100, "reason": "seed"},
                         headers=OPERATOR)

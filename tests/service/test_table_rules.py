@@ -637,17 +637,19 @@ def test_a_cassino_game_under_way_says_so_to_a_player_who_would_join(client, new
     assert "under way (round 1)" in r.json["detail"] and "between hands" not in r.json["detail"]
 
 
-def test_a_deal_nobody_could_play_is_refused_and_changes_nothing(client, new_player):
-    """RULES.md "Money in the 7½ family" (001_6b5bbd2473d5c47f.txt): a player below `min_bet`
-    sits the hand out. With every seat below it, each deal opened a hand and ended it at once,
-    for ever, committing a deck and revealing a seed for nothing, and a client dealing "when
-    enough players sit" never stopped. It is a 409 `not_enough_players`, as a lone player's."""
-    table = client.post("/v1/tables", json={"game": "sette-e-mezzo",
-                                            "options": {"min_bet": 5, "max_bet": 5}},
+@pytest.mark.parametrize("game", ["sette-e-mezzo", "siete-y-media"])
+@pytest.mark.parametrize("buy_ins", [(3, 3), (30, 3)])
+def test_a_deal_nobody_could_play_is_refused_and_changes_nothing(client, new_player, game, buy_ins):
+    """RULES.md "Money in the 7½ family" (001_6b5bbd2473d5c47f.txt, 004_34f1b911eeb84e49.txt): a
+    player below `min_bet` sits the hand out. With every seat but the banker's below it, each deal
+    opened a hand and ended it (Siete y media's after the banker's announcement), for ever,
+    committing a deck and revealing a seed for nothing, and a client dealing "when enough
+    players sit" never stopped. It is a 409 `not_enough_players`, as a lone player's."""
+    table = client.post("/v1/tables", json={"game": game, "options": {"min_bet": 5, "max_bet": 5}},
                         headers=OPERATOR).json["id"]
-    for i in range(2):
+    for i, buy_in in enumerate(buy_ins):
         p = new_player(f"Short{i}", deposit=100)
-        assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": 3},
+        assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": buy_in},
                            headers=p.auth).status_code == 201
     before = client.get(f"/v1/tables/{table}", headers=OPERATOR).json
     refused = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR)
@@ -656,6 +658,12 @@ def test_a_deal_nobody_could_play_is_refused_and_changes_nothing(client, new_pla
     after = client.get(f"/v1/tables/{table}", headers=OPERATOR).json
     assert (after["version"], after["status"], after.get("hand")) == (
         before["version"], "open", before.get("hand"))
+    # One more player who holds the minimum, and the hand is dealt.
+    p = new_player("Enough", deposit=100)
+    assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": 5},
+                       headers=p.auth).status_code == 201
+    dealt = client.post(f"/v1/tables/{table}/hands", headers=OPERATOR)
+    assert dealt.status_code == 201, dealt.json
 
 
 @pytest.mark.parametrize(("game", "buy_in"), [("sette-e-mezzo", 50), ("siete-y-media", 50),
