@@ -57,6 +57,10 @@ def view(state: State, viewer: Viewer) -> Json:
     }
     if isinstance(phase, Ended):
         out["results"] = [dict(r) for r in state.results]
+        # A result's `net` is what the rules award; a payer who cannot cover it pays less (a
+        # `ShortfallRecorded`). What each seat gained or lost in fact is its balance's change.
+        out["balance_changes"] = {str(s): b - state.start_balances.get(s, 0)
+                                  for s, b in state.balances.items()}
     if viewer.kind == "auditor":
         out["deck"] = list(state.deck[state.drawn :])
     return readable(out)

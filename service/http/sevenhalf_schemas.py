@@ -53,7 +53,10 @@ class SevenHalfResultSchema(Strict):
     total = fields.Integer(allow_none=True)
     total_display = fields.String(metadata={"example": "7½"})
     outcome = fields.String(validate=validate.OneOf(["won", "lost", "bust"]))
-    net = fields.Integer()
+    net = fields.Integer(metadata={"description": (
+        "What the rules award this bet: won (+) or lost (-), before any shortfall. A payer who"
+        " cannot cover it pays what his seat holds (a `ShortfallRecorded` event); the view's"
+        " `balance_changes` says what each seat gained or lost in fact.")})
     banker = fields.Boolean()
     uncalled = fields.Boolean()
     meneur_total = fields.Integer()
@@ -84,6 +87,9 @@ class SevenHalfViewSchema(Strict):
     turn = fields.Nested(SevenHalfTurnSchema, required=True, allow_none=True)
     results = fields.List(fields.Nested(SevenHalfResultSchema), metadata={
         "description": "Once the hand has ended."})
+    balance_changes = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
+        "description": "Once the hand has ended: each seat's balance at the end less its balance"
+                       " at the deal, by seat, shortfalls included (what the hand's postings moved)."})
     deck = fields.List(fields.String(), metadata={"description": "The cards left, to auditors."})
 
 

@@ -288,6 +288,11 @@ def test_shortfall_is_paid_in_table_order_and_recorded():
     assert [(p.from_account, p.to_account, p.amount) for p in post] == [
         ("escrow", "seat:2", 10), ("seat:0", "seat:2", 10),
         ("escrow", "seat:1", 10), ("seat:0", "seat:1", 5)]
+    # The result says what the rules award; the view says, beside it, what was paid in fact.
+    seen = E.view(t.state, SPECTATOR)
+    assert {r["seat"]: r["net"] for r in seen["results"] if "net" in r} == {2: 10, 1: 10}
+    assert seen["balance_changes"] == {"0": -15, "1": 5, "2": 10}
+    assert sum(seen["balance_changes"].values()) == 0
 
 
 def test_hand_opening_commits_publicly_and_keeps_seeds_for_auditors():

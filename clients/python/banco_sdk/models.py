@@ -2486,7 +2486,12 @@ class SevenHalfResult(BaseModel):
     index: int
     meneur_total: int | None = None
     meneur_total_display: Annotated[str | None, Field(examples=['6½'])] = None
-    net: int | None = None
+    net: Annotated[
+        int | None,
+        Field(
+            description="What the rules award this bet: won (+) or lost (-), before any shortfall. A payer who cannot cover it pays what his seat holds (a `ShortfallRecorded` event); the view's `balance_changes` says what each seat gained or lost in fact."
+        ),
+    ] = None
     outcome: Literal['won', 'lost', 'bust'] | None = None
     seat: int
     seven_half: bool | None = None
@@ -2586,6 +2591,12 @@ class SieteYMediaView(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
+    balance_changes: Annotated[
+        dict[str, int] | None,
+        Field(
+            description="Once the hand has ended: each seat's balance at the end less its balance at the deal, by seat, shortfalls included (what the hand's postings moved)."
+        ),
+    ] = None
     balances: dict[str, int]
     bank: SevenHalfHand
     banker: Annotated[int, Field(description="The banker's (meneur's) seat.")]
@@ -3760,6 +3771,12 @@ class CasinoPirateView(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
+    balance_changes: Annotated[
+        dict[str, int] | None,
+        Field(
+            description="Once the hand has ended: each seat's balance at the end less its balance at the deal, by seat, shortfalls included (what the hand's postings moved)."
+        ),
+    ] = None
     balances: dict[str, int]
     bank: SevenHalfHand
     banker: Annotated[int, Field(description="The banker's (meneur's) seat.")]
@@ -5002,6 +5019,12 @@ class SetteEMezzoView(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
+    balance_changes: Annotated[
+        dict[str, int] | None,
+        Field(
+            description="Once the hand has ended: each seat's balance at the end less its balance at the deal, by seat, shortfalls included (what the hand's postings moved)."
+        ),
+    ] = None
     balances: dict[str, int]
     bank: SevenHalfHand
     banker: Annotated[int, Field(description="The banker's (meneur's) seat.")]

@@ -1646,6 +1646,10 @@ export interface components {
             waiting_for: "announce" | "bet" | "choose" | "play" | "bank" | "answer";
         };
         CasinoPirateView: {
+            /** @description Once the hand has ended: each seat's balance at the end less its balance at the deal, by seat, shortfalls included (what the hand's postings moved). */
+            balance_changes?: {
+                [key: string]: number;
+            };
             balances: {
                 [key: string]: number;
             };
@@ -5751,6 +5755,10 @@ export interface components {
             waiting_for: "announce" | "bet" | "choose" | "play" | "bank" | "answer";
         };
         SetteEMezzoView: {
+            /** @description Once the hand has ended: each seat's balance at the end less its balance at the deal, by seat, shortfalls included (what the hand's postings moved). */
+            balance_changes?: {
+                [key: string]: number;
+            };
             balances: {
                 [key: string]: number;
             };
@@ -5853,6 +5861,7 @@ export interface components {
             meneur_total?: number;
             /** @example 6½ */
             meneur_total_display?: string;
+            /** @description What the rules award this bet: won (+) or lost (-), before any shortfall. A payer who cannot cover it pays what his seat holds (a `ShortfallRecorded` event); the view's `balance_changes` says what each seat gained or lost in fact. */
             net?: number;
             /** @enum {string} */
             outcome?: "won" | "lost" | "bust";
@@ -5977,6 +5986,10 @@ export interface components {
             waiting_for: "announce" | "bet" | "choose" | "play" | "bank" | "answer";
         };
         SieteYMediaView: {
+            /** @description Once the hand has ended: each seat's balance at the end less its balance at the deal, by seat, shortfalls included (what the hand's postings moved). */
+            balance_changes?: {
+                [key: string]: number;
+            };
             balances: {
                 [key: string]: number;
             };
