@@ -436,6 +436,14 @@ MISTAKES = {
                                  "bad \\xff is not valid UTF-8"),
     "a correction in other digits": (["dispute", "resolve", "dp_x", "--note", "n", "--pay",
                                       "house:clitest:\u00b2"], "is not FROM:TO:AMOUNT"),
+    "a dispute of an unknown hand": (["dispute", "open", "hd_nope", "--reason", "x"], "no hand"),
+    # click's own refusals: its usage, hint and error were four lines.
+    "a status not offered": (["dispute", "list", "--status", "weird"],
+                             "'weird' is not one of 'open', 'resolved', 'rejected' (see 'banco"
+                             " dispute list --help')"),
+    "a command not there": (["nosuch"], "No such command 'nosuch' (see 'banco --help')"),
+    "an option not there": (["verify", "--bogus"], "No such option '--bogus'"),
+    "a missing argument": (["dispute", "show"], "Missing argument 'DISPUTE_ID'"),
 }
 
 
@@ -454,6 +462,7 @@ def test_a_mistake_is_one_line_and_changes_nothing(env, clitest, database_url, t
     result = banco(*(a.replace("{tmp}", str(tmp_path)) for a in args),
                    env={**env, "BANCO_QUEUE": queue})
     assert message.replace("{tmp}", str(tmp_path)) in one_line_error(result)
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     if message.startswith(("no hand", "no table", "no player", "no dispute", "no failed job")):
         # What was named does not exist: a usage error's status, whichever command it was.
         assert result.returncode == 2, (case, result.returncode)

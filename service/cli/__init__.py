@@ -11,4 +11,4 @@ def entry() -> None:
         from service.cli.main import main
     except KeyboardInterrupt:
         sys.exit(130)
-    main()
+    main(prog_name="banco")  # as `python -m service.cli` too: its messages name the command to type

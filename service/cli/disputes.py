@@ -27,7 +27,7 @@ def _work(data_dir: Path) -> Iterator[Callable[[Any, str], Any]]:
     from events.model import ConcurrencyConflict
     from events.postgres import PostgresEventStore, make_pool
     from service.application.bus import handle
-    from service.application.errors import Refused
+    from service.application.errors import NotFound, Refused
     from service.application.postgres_unit_of_work import transaction
     from service.application.principal import OPERATOR
 
@@ -40,6 +40,8 @@ def _work(data_dir: Path) -> Iterator[Callable[[Any, str], Any]]:
                 with transaction(pool, store) as uow:
                     return handle(command, uow, {"actor": OPERATOR.key,
                                                  "key_id": OPERATOR.key_id, "command": name})
+            except NotFound as e:  # the hand or dispute named: exit 2, as every unknown id
+                raise Unknown(f"{shown(e.detail)} ({e.code})") from e
             except Refused as e:
                 raise click.ClickException(f"{shown(e.detail)} ({e.code})") from e
             except ConcurrencyConflict as e:

@@ -27,6 +27,20 @@ class Unknown(click.ClickException):
     exit_code = 2
 
 
+class Mistaken(click.UsageError):
+    """A usage error (a malformed time, a choice not offered, a missing argument) said in one
+    line, naming the help to read, rather than click's usage, hint and error on four."""
+
+    def __init__(self, error: click.UsageError) -> None:
+        super().__init__(error.format_message(), error.ctx)
+        self.exit_code = error.exit_code
+
+    def show(self, file: Any = None) -> None:
+        said = self.format_message().rstrip(".")
+        see = f" (see '{self.ctx.command_path} --help')" if self.ctx is not None else ""
+        click.echo(f"Error: {said}{see}", file=file, err=file is None)
+
+
 class Banco(click.Group):
     """The `banco` group: refusals of the servers become one-line errors, and a --data-dir
     given before the command's name says where it goes."""
@@ -39,19 +53,27 @@ class Banco(click.Group):
                 # Bytes the file system's encoding could not read come as surrogates: no id,
                 # name or text of Banco's can hold them.
                 shown = repr(os.fsencode(arg))[2:-1]
-                raise click.UsageError(f"{shown} is not valid UTF-8", ctx) from None
+                raise Mistaken(click.UsageError(f"{shown} is not valid UTF-8", ctx)) from None
         try:
             return super().parse_args(ctx, args)
         except click.NoSuchOption as e:
             if e.option_name != "--data-dir":
-                raise
-            raise click.UsageError(
+                raise Mistaken(e) from e
+            raise Mistaken(click.UsageError(
                 "--data-dir is an option of each command: give it after the command's name"
-                " (banco jobs --data-dir DIR), or set BANCO_DATA_DIR", ctx) from e
+                " (banco jobs --data-dir DIR), or set BANCO_DATA_DIR", ctx)) from e
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as e:
+            raise Mistaken(e) from e
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except (Mistaken, click.exceptions.NoArgsIsHelpError):  # the latter's message is the help
+            raise
+        except click.UsageError as e:  # a command's own arguments, parsed as it is invoked
+            raise Mistaken(e) from e
         except psycopg.errors.UndefinedTable as e:
             raise click.ClickException(
                 f"the database has no Banco schema ({_first_line(e)}): run `banco db upgrade`") from e
