@@ -33,7 +33,6 @@ class Mistaken(click.UsageError):
 
     def __init__(self, error: click.UsageError) -> None:
         super().__init__(error.format_message(), error.ctx)
-        self.exit_code = error.exit_code
 
     def show(self, file: Any = None) -> None:
         said = self.format_message().rstrip(".")
