@@ -1000,7 +1000,9 @@ def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_the_deck_in_every_read
                                                                                     tmp_path):
     """A Sette e mezzo CardsShown re-forged with its first card one never dealt to that hand
     gave VERIFIED: the deck walk compared the cards dealt, not the cards shown. Each hand
-    shown is the cards dealt to it, in every reader, in the same words."""
+    shown is the cards dealt to it, in every reader, in the same words: the hand page's own
+    check too (static/deck_check.js), which passed it."""
+    from tests.verifier.browser_deck import browser_checks
     from tests.verifier.vectors import _edit, forged
 
     key, key_file = own_house
@@ -1020,3 +1022,9 @@ def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_the_deck_in_every_read
     assert {k for k, c in py.items() if c["status"] == "failed"} == {"deck"}, py
     assert py["deck"]["detail"] == said, py["deck"]
     assert banco["deck"] == {"status": "failed", "detail": said}, banco["deck"]
+    unedited = json.loads((VECTORS / "good-auditor.json").read_text())
+    assert {k: c["status"] for k, c in browser_checks(unedited, tmp_path).items()} == dict.fromkeys(
+        ("deck.commitment", "deck.order", "deck.dealt"), "passed")
+    browser = browser_checks(bundle, tmp_path)
+    assert browser["deck.dealt"] == {"status": "failed", "detail": said}, browser
+    assert browser["deck.commitment"]["status"] == browser["deck.order"]["status"] == "passed", browser
