@@ -90,7 +90,8 @@ class FamilyEngine:
 
     def deck_shortfall(self, options: Mapping[str, Any], hands: int) -> str | None:
         """Why the deck cannot serve `hands` hands (the banker's included) to their end, or
-        None: a 40-card deck serves the most Sette e mezzo and Siete y media seat."""
+        None when the game takes any table its deck is dealt to: Sette e mezzo and Siete y
+        media play a fixed 40-card deck, and once it is empty a hand may only stand."""
         return None
 
     # --- the contract ----------------------------------------------------------------------
