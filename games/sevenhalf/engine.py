@@ -88,6 +88,12 @@ class FamilyEngine:
         """Whether a seat can afford to play this hand."""
         return seat.balance >= int(options["min_bet"])
 
+    def deck_shortfall(self, options: Mapping[str, Any], hands: int) -> str | None:
+        """Why the deck cannot serve `hands` hands (the banker's included) to their end, or
+        None when the game takes any table its deck is dealt to: Sette e mezzo and Siete y
+        media play a fixed 40-card deck, and once it is empty a hand may only stand."""
+        return None
+
     # --- the contract ----------------------------------------------------------------------
     def load_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options with defaults applied, or IllegalMove when invalid."""
@@ -114,6 +120,9 @@ class FamilyEngine:
         step = 1 if self.clockwise else -1
         around = [numbers[(at + step * k) % len(numbers)] for k in range(1, len(numbers))]
         order = [s for s in around if self.eligible(opts, by_seat[s])]
+        short = self.deck_shortfall(opts, len(order) + 1)
+        if short is not None:
+            raise IllegalMove("deck_too_small", short)
         composition = cards.composition(self.info.name, opts)
         if len(composition) <= len(seats):
             raise IllegalMove("bad_options", "the deck is too small for this many players")

@@ -18,6 +18,7 @@ from games.sevenhalf import events as ev
 from games.sevenhalf.commands import Hide, Hit, PlaceBet, Stand, TimeOut, Volunteer
 from games.sevenhalf.engine import FamilyEngine
 from games.sevenhalf.options import PirateOptions, PirateOptionsV2
+from games.sevenhalf.pirate_deck import PirateOptionsV4, shortfall
 from games.sevenhalf.sette import refuse_turn
 from games.sevenhalf.state import (
     Announcing,
@@ -47,6 +48,12 @@ class PirateEngine(FamilyEngine):
     kinds: ClassVar[tuple[str, ...]] = ("bet", "hit", "hide", "stand", "call", "reveal",
                                         "concede", "declare", "volunteer")
     clockwise: ClassVar[bool] = True
+
+    def deck_shortfall(self, options: Mapping[str, Any], hands: int) -> str | None:
+        """A deck a player could run dry before the others and the meneur had their cards
+        (`pirate_deck.py`): a deal is refused, at tables of every version, as it records
+        nothing; from version 4 such a deck is refused when the table is created."""
+        return shortfall(options, hands)
 
     def pick_banker(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
                     material: SeedMaterial, previous: State | None) -> int:
@@ -282,3 +289,15 @@ class PirateEngineV3(PirateEngineV2):
 
 
 ENGINE_V3 = PirateEngineV3()
+
+
+class PirateEngineV4(PirateEngineV3):
+    """Casino pirate, rules version 4: a table's deck serves a whole hand at a full table of 8
+    (`pirate_deck.py`). Versions 1 to 3 took any counts, down to 7 gems and nothing else, a deck
+    one player could empty before the meneur had a card."""
+
+    info = replace(PirateEngine.info, version=4)
+    options_schema: type[marshmallow.Schema] = PirateOptionsV4
+
+
+ENGINE_V4 = PirateEngineV4()

@@ -45,6 +45,10 @@ from service.application.errors import (
 from service.application.unit_of_work import UnitOfWork
 from service.verification.accounts import transfers
 
+# An engine's refusals of a deal that the table's seats or options cause, answered 409 as
+# `not_enough_players` is (the request is fine; the table is not, as it stands).
+DEAL_CONFLICTS = frozenset({"deck_too_small"})
+
 
 def create(uow: UnitOfWork, command: CreateTable, metadata: dict[str, Any]) -> TableRow:
     return create_table(uow, command.game, command.options, command.created_by, metadata)
@@ -332,7 +336,8 @@ def open_hand(uow: UnitOfWork, table: TableRow, metadata: dict[str, Any]) -> Tab
     try:
         events = engine.start(table.options, seats, material, previous=table.state, now=now)
     except IllegalMove as e:
-        raise Invalid(e.code, e.message) from e
+        # A deck too small for the seats that would play is the table's state, not the request's.
+        raise (Conflict if e.code in DEAL_CONFLICTS else Invalid)(e.code, e.message) from e
     if _played_by_nobody(engine, table.options, events, now):
         # A 7½ hand where no seat but the banker's holds the minimum bet ends before any player
         # has a turn, every time it is dealt: the deal is refused instead, as a lone player's is.

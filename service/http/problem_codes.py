@@ -13,7 +13,7 @@ PROBLEM_CODES: tuple[str, ...] = (
     "bad_extend", "bad_options", "bad_player_count", "bad_players", "bad_request", "bad_reserve",
     "bad_target", "bet_out_of_range", "body_too_large", "build_reserved", "buy_in_fixed",
     "buy_in_required", "buy_in_too_low", "cannot_split", "cannot_volunteer", "card_not_in_hand",
-    "checkpoint_differs", "checkpoint_pending", "conflict", "correction_overdraws",
+    "checkpoint_differs", "checkpoint_pending", "conflict", "correction_overdraws", "deck_too_small",
     "dispute_closed", "dispute_not_found", "duplicate_seat", "error", "expectation_failed",
     "expiry_passed", "expiry_too_far", "exports_busy", "figure_cannot_build", "forbidden",
     "hand_in_play", "hand_not_found", "hand_not_settled", "headers_too_large", "house_key_missing",

@@ -19,6 +19,7 @@ from events.model import StoredEvent
 from games.contract import IllegalMove
 from service.verification import inclusion
 from service.verification.attestation import attestation_text
+from service.verification.bundle_members import Members, Missing, within
 from service.verification.chain_check import link
 from service.verification.deck_check import commitment_check, dealt_check, order_check
 from service.verification.findings import Check, failed, passed
@@ -62,14 +63,6 @@ def _inexact(value: Any) -> bool:
                 and abs(item) > MAX_SAFE and float(item).is_integer():
             return True
     return False
-
-
-class _Members(dict[str, Any]):
-    """A bundle whose missing member fails the check that reads it, named as the standalone
-    verifiers name it."""
-
-    def __missing__(self, key: str) -> Any:
-        raise _Failed(f"the bundle has no {key}")
 
 
 class _Skipped(Exception):
@@ -151,11 +144,12 @@ def _attestation(bundle: dict[str, Any], key: bytes | None, allow_unattested: bo
                           " one made before attestation)")
         raise _Skipped(f"a {bundle['format']} bundle is not attested: its viewer, shown data and"
                        " summary fields are the bundle's word alone")
-    attestation = bundle.get("attestation")
-    if not isinstance(attestation, dict) or attestation.get("algorithm") != "Ed25519":
+    # Read through `within`, as `[]` reads it, so that a member it lacks is named.
+    attestation = within(bundle.get("attestation"), "attestation")
+    if not isinstance(attestation, dict) or attestation["algorithm"] != "Ed25519":
         raise _Failed("no Ed25519 attestation")
     public = key or base64.b64decode(bundle["checkpoint"]["public_key"])
-    if attestation.get("key_id") != hashlib.sha256(public).hexdigest()[:16]:
+    if attestation["key_id"] != hashlib.sha256(public).hexdigest()[:16]:
         raise _Failed("attested by another key")
     try:
         Ed25519PublicKey.from_public_bytes(public).verify(
@@ -170,13 +164,14 @@ def _proven(bundle: dict[str, Any]) -> dict[str, Any]:
     the last event when it names none (banco-evidence/1)."""
     proof = bundle["inclusion"]["last_event"]
     if "version" not in proof:
-        return dict(_events(bundle)[-1])
+        return _events(bundle)[-1]
     found = [n for n, e in enumerate(bundle["events"]) if e["version"] == proof["version"]]
     if len(found) != 1:
         raise _Failed(f"no one event of version {proof['version']} to prove")
     if any(e["canonical"] is not None for e in bundle["events"][found[0] + 1:]):
         raise _Failed("an event is given whole after the one proved")
-    return dict(bundle["events"][found[0]])
+    proved: dict[str, Any] = bundle["events"][found[0]]
+    return proved
 
 
 def _inclusion(bundle: dict[str, Any]) -> str:
@@ -351,14 +346,14 @@ def check(bundle: dict[str, Any], key: bytes | None = None, *,
         return {"format": (False, INEXACT)}
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         return {"format": (False, "not a banco-evidence/1 or /2 bundle")}
-    bundle = _Members(bundle)
+    bundle = Members(bundle)
     for name, run in (("signature", lambda: _signature(bundle, key)),
                       ("attestation", lambda: _attestation(bundle, key, allow_unattested)),
                       ("inclusion", lambda: _inclusion(bundle)),
                       ("chain", lambda: _chain(bundle)), ("contents", lambda: _contents(bundle))):
         try:
             out[name] = (True, run())
-        except _Failed as e:
+        except (_Failed, Missing) as e:
             out[name] = (False, str(e))
         except _Skipped as e:
             out[name] = (None, str(e))
@@ -375,7 +370,8 @@ def check(bundle: dict[str, Any], key: bytes | None = None, *,
                        ("settlement", lambda: _settlement(bundle))):
         try:
             out[name] = run2()
-        except _Failed as e:  # an event whose text is not the stored canonical form
+        except (_Failed, Missing) as e:  # an event whose text is not the stored canonical form,
+            # or a member the bundle lacks
             out[name] = (False, str(e))
         except IllegalMove as e:
             # The game's engine refuses the bundle's options (a key it does not know, a value

@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import aclosing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import banco_sdk
@@ -788,6 +789,27 @@ def test_a_deal_refused_for_want_of_players_waits_for_the_table_to_change(banco,
     assert after.status == "open" and after.hand is None
     assert [c for c in counted.sent if c[0] == "POST"] == [("POST", f"/v1/tables/{table.id}/hands")]
     assert any(line.startswith("waiting for players: cassino needs 2") for line in logged), logged
+
+
+def test_a_deal_refused_for_a_deck_too_small_waits_for_the_table_to_change():
+    """A Casino pirate table created before rules version 4 may hold a deck too small for its
+    seats: its deal is a 409 `deck_too_small`, which the bot met with a Conflict and stopped on.
+    It waits for the table to change, as for `not_enough_players` (games/sevenhalf/rules.md,
+    "The deck's size")."""
+    refused = errors.Conflict(409, "deck_too_small", "a hand of 3 seats needs a deck worth at least 37")
+    dealt: list[str] = []
+
+    class Client:
+        def deal(self, table: Any) -> Any:
+            dealt.append(table.id)
+            raise refused
+
+    table = SimpleNamespace(id="tb_1", status="open", hand=None, seats=[1, 2, 3])
+    logged: list[str] = []
+    bot = Bot(Client(), "tb_1", players=3, log=logged.append)
+    assert bot.step(table) is table
+    assert dealt == ["tb_1"]
+    assert logged == ["waiting for fewer players: a hand of 3 seats needs a deck worth at least 37"]
 
 
 def test_a_malformed_url_is_said_in_one_line(banco, operator):

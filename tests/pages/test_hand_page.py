@@ -226,6 +226,29 @@ def test_a_tampered_card_is_not_the_decks_next_card_in_the_browser(page, hands, 
     expect(browser_result(page, "deck.commitment")).to_contain_text("passed")
 
 
+def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_in_the_browser(page, hands, auditor):
+    """RULES.md §1a (seed 001_6b5bbd2473d5c47f.txt): a hand shows the cards dealt to it. A
+    replay whose CardsShown shows another card passed in the browser, which compared only the
+    cards dealt; it fails `deck.dealt` there, in the server's and the verifiers' words."""
+    hand = hands["sette-e-mezzo"].hand
+    at: dict[str, Any] = {}
+
+    def change(steps: list[dict[str, Any]]) -> None:
+        shown = next(s for s in steps if s["type"] == "CardsShown")
+        cards = shown["data"]["cards"]
+        at["version"], at["index"] = shown["version"], shown["data"]["index"]
+        cards[0] = next(c for c in ("Kd", "Kc") if c not in cards)
+
+    tampered(page, hand, change)
+    signed_in(page, auditor.token)
+    page.goto(f"/hands/{hand}")
+    verdict = page.locator("#browser-verdict")
+    expect(verdict).to_contain_text("Failed in this browser: deck.dealt")
+    expect(verdict).to_contain_text(f"version {at['version']} (CardsShown) shows")
+    expect(verdict).to_contain_text(f"hand {at['index']} was dealt")
+    expect(browser_result(page, "deck.commitment")).to_contain_text("passed")
+
+
 def test_the_evidence_downloads_as_json_with_the_seeds_and_results(page, served, hands, auditor):
     played = hands["pirate-pairs"]
     hand = Api(served).get(f"/v1/hands/{played.hand}", token=auditor.token)

@@ -261,7 +261,7 @@ def test_a_casino_pirate_hand_of_todays_rules_version_passes_every_reader(client
 
     for who, deck in ((bearer(auditor), "passed"), (session.players[0].auth, "skipped")):
         bundle = evidence(client, hand_id, who).json
-        assert bundle["rules_version"] == 3
+        assert bundle["rules_version"] == 4
         for checks in outcomes(bundle, tmp_path, key):
             assert {k for k, c in checks.items() if c["status"] == "failed"} == set(), checks
             assert checks["deck"]["status"] == deck, checks  # a player's: the deck withheld

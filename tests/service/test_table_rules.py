@@ -309,14 +309,14 @@ def test_a_casino_pirate_player_who_lets_the_betting_timer_run_bets_the_minimum(
     and one who does not act stands. A player who let the betting timer run after seeing his
     card sat the hand out (`SatOut`), a free fold; from rules version 2 the worker's timeout bets
     `min_bet` and stands. A hand played by timeouts alone settles and verifies."""
-    assert client.get("/v1/games/casino-pirate").json["rules_versions"] == [1, 2, 3]
+    assert client.get("/v1/games/casino-pirate").json["rules_versions"] == [1, 2, 3, 4]
     session = seated(client, new_player, game="casino-pirate", players=3, buy_in=None,
                      options={"turn_timeout_s": 1, "banker_timeout_s": 1})
-    assert table_of(client, session).json["rules_version"] == 3
+    assert table_of(client, session).json["rules_version"] == 4
     hand_id = session.deal()
     meneur = table_of(client, session).json["view"]["banker"]
     hand = session.wait_settled(hand_id)
-    assert hand["rules_version"] == 3
+    assert hand["rules_version"] == 4
     events = client.get(f"/v1/tables/{session.table_id}/events", query_string={"after": 0},
                         headers=OPERATOR).json["items"]
     assert not [e for e in events if e["type"] == "SatOut"]
@@ -330,7 +330,7 @@ def test_a_casino_pirate_player_who_lets_the_betting_timer_run_bets_the_minimum(
     assert {r["seat"]: r["stake"] for r in ended["results"] if r["seat"] != meneur} == {
         seat: 1 for seat in players}
     report = client.get(f"/v1/hands/{hand_id}/verification", headers=OPERATOR).json
-    assert report["passed"] and report["rules_version"] == 3, report
+    assert report["passed"] and report["rules_version"] == 4, report
 
 
 def test_a_casino_pirate_player_volunteers_between_hands_to_be_the_next_meneur(app, client,

@@ -995,12 +995,57 @@ def test_a_bundle_lacking_a_member_fails_the_checks_that_read_it_naming_it(membe
     assert {k for k, (c) in banco.items() if c["detail"] == f"the bundle has no {member}"}, banco
 
 
+NESTED = ["checkpoint.public_key", "checkpoint.statement", "checkpoint.signature",
+          "attestation.algorithm", "attestation.key_id", "attestation.signature",
+          "inclusion.last_event", "inclusion.table_created", "inclusion.last_event.path",
+          "inclusion.last_event.tree_size", "inclusion.table_created.leaf_index",
+          "chain.stream_id", "chain.first_version", "chain.previous_hash", "seeds.commitment",
+          "seeds.player_seeds", "seeds.server_seed", "table_created.canonical",
+          "table_created.hash", "table_created.version", "table_created.position",
+          "events[0].canonical", "events[0].hash", "events[0].type", "events[0].version",
+          "events[0].stream_id", "events[37].position"]
+
+
+def _without(bundle: dict[str, Any], member: str) -> None:
+    """`bundle` without `member` (`seeds.server_seed`, `events[3].hash`)."""
+    *path, last = re.findall(r"[^.\[\]]+", member)
+    for step in path:
+        bundle = bundle[int(step)] if step.isdigit() else bundle[step]
+    del bundle[last]
+
+
+@pytest.mark.parametrize(("vector", "member"), [*(("good-auditor", m) for m in NESTED),
+                                                ("good-pirate-pairs-player", "viewer.kind")])
+def test_a_bundle_lacking_a_nested_member_fails_the_checks_that_read_it_naming_it(vector, member,
+                                                                                   tmp_path):
+    """A bundle whose `seeds` has no `server_seed` (or an event no `hash`, a proof no `path`)
+    failed with `unreadable (KeyError)` in Banco, `the bundle cannot be read (KeyError:
+    'server_seed')` in Python and a `TypeError` or a wrong reason in Node. Every reader fails
+    the checks that read the member, naming it where it sits, in the same words."""
+    bundle = json.loads((VECTORS / f"{vector}.json").read_text())
+    if member.startswith("events[37]"):
+        assert len(bundle["events"]) == 38 and bundle["inclusion"]["last_event"]["version"] == \
+            bundle["events"][37]["version"]  # the event the inclusion proof proves
+    _without(bundle, member)
+    py, js, banco = outcomes(bundle, tmp_path)
+    assert py == js, (py, js)
+    said = f"the bundle has no {member}"
+    named = {k for k, c in py.items() if c["detail"] == said}
+    assert named and all(py[k]["status"] == "failed" for k in named), py
+    for checks in (py, js, banco):
+        assert not [c for c in checks.values() if "cannot be read" in c["detail"]
+                    or "Error" in c["detail"] or "unreadable" in c["detail"]], checks
+    assert {k for k, c in banco.items() if c["detail"] == said} >= named, banco
+
+
 # --- the cards a 7½ hand shows ------------------------------------------------------------------
 def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_the_deck_in_every_reader(own_house,
                                                                                     tmp_path):
     """A Sette e mezzo CardsShown re-forged with its first card one never dealt to that hand
     gave VERIFIED: the deck walk compared the cards dealt, not the cards shown. Each hand
-    shown is the cards dealt to it, in every reader, in the same words."""
+    shown is the cards dealt to it, in every reader, in the same words: the hand page's own
+    check too (static/deck_check.js), which passed it."""
+    from tests.verifier.browser_deck import browser_checks
     from tests.verifier.vectors import _edit, forged
 
     key, key_file = own_house
@@ -1020,3 +1065,9 @@ def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_the_deck_in_every_read
     assert {k for k, c in py.items() if c["status"] == "failed"} == {"deck"}, py
     assert py["deck"]["detail"] == said, py["deck"]
     assert banco["deck"] == {"status": "failed", "detail": said}, banco["deck"]
+    unedited = json.loads((VECTORS / "good-auditor.json").read_text())
+    assert {k: c["status"] for k, c in browser_checks(unedited, tmp_path).items()} == dict.fromkeys(
+        ("deck.commitment", "deck.order", "deck.dealt"), "passed")
+    browser = browser_checks(bundle, tmp_path)
+    assert browser["deck.dealt"] == {"status": "failed", "detail": said}, browser
+    assert browser["deck.commitment"]["status"] == browser["deck.order"]["status"] == "passed", browser

@@ -13,6 +13,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from banco_verifier import dealt, merkle, settlement, sevenhalf, shuffle
+from banco_verifier.members import Members, Missing, within
 
 FORMATS = ("banco-evidence/1", "banco-evidence/2")
 ATTESTED = "banco-evidence/2"
@@ -40,14 +41,6 @@ class Failed(Exception):
 
 class Skipped(Exception):
     pass
-
-
-class _Members(dict):
-    """A bundle whose missing member fails the check that reads it, named as the JavaScript
-    verifier names it (not `KeyError: 'checkpoint'`)."""
-
-    def __missing__(self, key: str) -> Any:
-        raise Failed(f"the bundle has no {key}")
 
 
 @dataclass
@@ -168,7 +161,7 @@ def _events(bundle: dict) -> list[dict]:
 
 def _parsed(event: dict) -> Any:
     """The stored text parsed; None when withheld."""
-    return None if event.get("canonical") is None else read_json(event["canonical"])
+    return None if event["canonical"] is None else read_json(event["canonical"])
 
 
 def _game_events(bundle: dict) -> list[dict]:
@@ -186,7 +179,7 @@ def _game_events(bundle: dict) -> list[dict]:
 def _stored(bundle: dict, type_: str) -> dict | None:
     """The data of the hand's first event of `type_`, when its stored text is in the bundle."""
     for e in _events(bundle):
-        if e["type"] == type_ and e.get("canonical") is not None:
+        if e["type"] == type_ and e["canonical"] is not None:
             return _parsed(e)["data"]
     return None
 
@@ -279,13 +272,14 @@ def check_attestation(bundle: dict, key: bytes | None, allow_unattested: bool = 
                          " one made before attestation)")
         raise Skipped(f"a {bundle['format']} bundle is not attested: its viewer, shown data and"
                       " summary fields are the bundle's word alone")
-    attestation = bundle.get("attestation")
+    # Read through `within`, as `[]` reads it, so that a member it lacks is named.
+    attestation = within(bundle.get("attestation"), "attestation")
     if not isinstance(attestation, dict):
         raise Failed("the bundle carries no attestation")
-    if attestation.get("algorithm") != "Ed25519":
-        raise Failed(f"attested with {attestation.get('algorithm')!r}, not Ed25519")
+    if attestation["algorithm"] != "Ed25519":
+        raise Failed(f"attested with {attestation['algorithm']!r}, not Ed25519")
     public = key or base64.b64decode(bundle["checkpoint"]["public_key"])
-    if attestation.get("key_id") != hashlib.sha256(public).hexdigest()[:16]:
+    if attestation["key_id"] != hashlib.sha256(public).hexdigest()[:16]:
         raise Failed("attested by another key than the house's")
     try:
         Ed25519PublicKey.from_public_bytes(public).verify(
@@ -306,7 +300,7 @@ def _proven(bundle: dict) -> dict:
     found = [n for n, e in enumerate(events) if e["version"] == proof["version"]]
     if len(found) != 1:
         raise Failed(f"last_event: the bundle holds no one event of version {proof['version']}")
-    after = [e["version"] for e in events[found[0] + 1:] if e.get("canonical") is not None]
+    after = [e["version"] for e in events[found[0] + 1:] if e["canonical"] is not None]
     if after:
         raise Failed(f"last_event: version {after[0]} is given whole after the proved version"
                      f" {proof['version']}: the last event given whole is the one to prove")
@@ -318,7 +312,7 @@ def check_inclusion(bundle: dict) -> str:
     root = bytes.fromhex(statement["root"])
     for name, event in (("last_event", _proven(bundle)), ("table_created", bundle["table_created"])):
         proof = bundle["inclusion"][name]
-        if event.get("canonical") is None:
+        if event["canonical"] is None:
             raise Failed(f"{name}: its stored text is withheld, nothing to prove")
         if proof["tree_size"] != statement["events"]:
             raise Failed(f"{name}: proved to a tree of {proof['tree_size']}, the checkpoint has"
@@ -358,7 +352,7 @@ def check_chain(bundle: dict) -> str:
     for n, e in enumerate(events):
         if e["version"] != chain["first_version"] + n or e["stream_id"] != chain["stream_id"]:
             raise Failed(f"event {n} is not version {chain['first_version'] + n} of the stream")
-        if e.get("canonical") is None:
+        if e["canonical"] is None:
             if bundle["viewer"]["kind"] == "auditor":
                 raise Failed(f"version {e['version']} is withheld from an auditor, who may see all")
             withheld += 1
@@ -389,7 +383,7 @@ def check_contents(bundle: dict) -> str:
             raise Failed(f"version {e['version']} belongs to another hand")
     posted = [e for e in _events(bundle) if e["type"] == "TreasurePosted"]
     if len(posted) != len(bundle["postings"]) or any(
-            e.get("canonical") is not None and _parsed(e)["data"] != p
+            e["canonical"] is not None and _parsed(e)["data"] != p
             for e, p in zip(posted, bundle["postings"], strict=True)):
         raise Failed("the postings differ from the TreasurePosted events")
     seeds = bundle["seeds"]
@@ -397,7 +391,7 @@ def check_contents(bundle: dict) -> str:
             s.get("seed") or "" for s in began["seats"]]:
         raise Failed("the seeds differ from HandBegan")
     for e in posted:
-        if e.get("canonical") is None:
+        if e["canonical"] is None:
             # Postings are no one's secret, nor is a move that posts: a withheld one's amount
             # would be the bundle's word alone, nothing signed saying it.
             raise Failed(f"version {e['version']}: a posting is withheld, which Banco never does")
@@ -517,7 +511,7 @@ def check_replay(bundle: dict) -> str:
 
 def _posting(event: dict) -> dict:
     """A TreasurePosted event's posting: one whole positive amount from one account to another."""
-    if event.get("canonical") is None:
+    if event["canonical"] is None:
         raise Failed(f"version {event['version']}: a posting is withheld, which Banco never does")
     data = _parsed(event)["data"]
     amount = _whole(data.get("amount"))
@@ -610,7 +604,7 @@ def check_settlement(bundle: dict) -> str:
     except settlement.Wrong as wrong:
         raise Failed(str(wrong)) from wrong
     settled = events[settled_at]
-    if settled.get("canonical") is None:
+    if settled["canonical"] is None:
         raise Failed(f"version {settled['version']}: HandSettled is withheld, which Banco never does")
     recorded = _parsed(settled)["data"]["postings"]
     if not isinstance(recorded, list):
@@ -700,7 +694,7 @@ def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = F
     if not isinstance(bundle, dict) or bundle.get("format") not in FORMATS:
         result.outcomes["format"] = ("failed", f"not a {' or '.join(FORMATS)} bundle")
         return result
-    bundle = _Members(bundle)
+    bundle = Members(bundle)
     runs = {"signature": lambda: check_signature(bundle, key),
             "attestation": lambda: check_attestation(bundle, key, allow_unattested),
             "inclusion": lambda: check_inclusion(bundle),
@@ -712,7 +706,7 @@ def verify(bundle: dict, key: bytes | None = None, *, allow_unattested: bool = F
             result.outcomes[name] = ("passed", runs[name]())
         except Skipped as e:
             result.outcomes[name] = ("skipped", str(e))
-        except Failed as e:
+        except (Failed, Missing) as e:
             result.outcomes[name] = ("failed", str(e))
         except NotJson as e:  # a stored text (an event's, the statement) JSON itself allows
             result.outcomes[name] = ("failed", f"a stored text cannot be read ({e})")

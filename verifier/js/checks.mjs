@@ -2,6 +2,7 @@
 // only: an independent reading of the format, sharing no code with Banco or its Python verifier.
 import { createHash, createHmac, createPublicKey, verify as edVerify } from "node:crypto";
 import { Mismatch, walk } from "./dealt.mjs";
+import { Missing, within } from "./members.mjs";
 import * as settlement from "./settlement.mjs";
 
 export const CHECKS = ["signature", "attestation", "inclusion", "chain", "contents", "commitment", "deck", "replay", "settlement"];
@@ -280,8 +281,9 @@ function checkSignature(bundle, key) {
   const embedded = Buffer.from(signed.public_key, "base64");
   if (key && !key.equals(embedded)) throw new Failed("the bundle names another key than the house's");
   const publicKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: (key || embedded).toString("base64url") }, format: "jwk" });
+  const text = signed.statement, signature = signed.signature; // a missing one named, not a bad signature
   let ok = false;
-  try { ok = edVerify(null, utf8(signed.statement), publicKey, Buffer.from(signed.signature, "base64")); } catch { ok = false; }
+  try { ok = edVerify(null, utf8(text), publicKey, Buffer.from(signature, "base64")); } catch { ok = false; }
   if (!ok) throw new Failed("the checkpoint's signature does not verify");
   const statement = readJson(signed.statement);
   if (statement.format !== "banco-checkpoint/1") throw new Failed("the signed text is not a banco-checkpoint/1 statement");
@@ -344,8 +346,9 @@ function checkAttestation(bundle, key, allowUnattested = false) {
   const raw = key || Buffer.from(bundle.checkpoint.public_key, "base64");
   if (attestation.key_id !== sha256(raw).toString("hex").slice(0, 16)) throw new Failed("attested by another key than the house's");
   const publicKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: raw.toString("base64url") }, format: "jwk" });
+  const signature = attestation.signature; // a missing one named, not a bad signature
   let ok = false;
-  try { ok = edVerify(null, attestationText(bundle), publicKey, Buffer.from(attestation.signature, "base64")); } catch { ok = false; }
+  try { ok = edVerify(null, attestationText(bundle), publicKey, Buffer.from(signature, "base64")); } catch { ok = false; }
   if (!ok) throw new Failed("the house's signature over the bundle does not verify: it was edited");
   const pinned = key ? "" : " (key not pinned: compare it with the house's published key)";
   return `the whole bundle signed by ${attestation.key_id}${pinned}`;
@@ -692,17 +695,6 @@ export function namedLine(names) {
   return `hand ${names.hand_id || "?"}, table ${names.table_id || "?"}, game ${names.game || "?"}, viewer ${who}`;
 }
 
-// A bundle's members: one it lacks fails the check that reads it, named as the Python verifier
-// names it (not `Cannot read properties of undefined`).
-const MEMBERS = new Set(["format", "hand_id", "table_id", "game", "viewer", "rules_version", "options", "redacted",
-  "events", "chain", "table_created", "seeds", "postings", "checkpoint", "inclusion", "attestation"]);
-const withMembers = (bundle) => new Proxy(bundle, {
-  get(target, name, receiver) {
-    if (typeof name === "string" && MEMBERS.has(name) && !Object.hasOwn(target, name)) throw new Failed(`the bundle has no ${name}`);
-    return Reflect.get(target, name, receiver);
-  },
-});
-
 // Every check; `key` the house's public key (32 bytes) when pinned. A bundle of the former format
 // banco-evidence/1, which has no attestation, fails it unless `allowUnattested` (then its
 // attestation is skipped, the rest checked).
@@ -713,7 +705,7 @@ export function verify(bundle, key = null, { allowUnattested = false } = {}) {
   if (bundle === null || typeof bundle !== "object" || !FORMATS.includes(bundle.format)) {
     return { ok: false, outcomes: { format: ["failed", `not a ${FORMATS.join(" or ")} bundle`] } };
   }
-  bundle = withMembers(bundle);
+  bundle = within(bundle);
   const runs = { signature: () => checkSignature(bundle, key), attestation: () => checkAttestation(bundle, key, allowUnattested),
     inclusion: () => checkInclusion(bundle),
     chain: () => checkChain(bundle), contents: () => checkContents(bundle), commitment: () => checkCommitment(bundle),
@@ -723,7 +715,7 @@ export function verify(bundle, key = null, { allowUnattested = false } = {}) {
       outcomes[name] = ["passed", runs[name]()];
     } catch (e) {
       if (e instanceof Skipped) outcomes[name] = ["skipped", e.message];
-      else if (e instanceof Failed) outcomes[name] = ["failed", e.message];
+      else if (e instanceof Failed || e instanceof Missing) outcomes[name] = ["failed", e.message];
       // A stored text (an event's, the statement) JSON itself allows.
       else if (e instanceof NotJson) outcomes[name] = ["failed", `a stored text cannot be read (${e.message})`];
       else outcomes[name] = ["failed", `the bundle cannot be read (${e.name}: ${e.message})`];

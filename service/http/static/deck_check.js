@@ -35,14 +35,29 @@ export function seedsOf(hand, replay) {
 }
 
 // The cards each dealing event must show, game by game: {step, expected, shown}, in order.
-// `shown` holds null where the card is hidden from this token.
+// `shown` holds null where the card is hidden from this token. A 7½ hand shown with other cards
+// than were dealt to it yields {step, otherwise} instead.
 async function* dealings(game, order, opening, steps, seeds) {
   const hidden = (n) => Array(n).fill(null);
   const deal = (label, cards) => shuffled(cards, seeds.server_seed, seeds.player_seeds, label);
   if (SEVENHALF.has(game)) {
     let drawn = 0;
+    const hands = new Map(); // each hand's cards by its index (a split moves one)
+    let known = true; // a card hidden from this token went to a hand: later hands are not compared
     for (const s of steps) {
-      if (s.type === "CardDealt") yield { step: s, expected: [order[drawn++]], shown: [s.data.card ?? null] };
+      const d = s.data;
+      if (s.type === "CardDealt") {
+        const card = d.card ?? null;
+        if (card === null) known = false;
+        else hands.set(d.index, [...(hands.get(d.index) ?? []), card]);
+        yield { step: s, expected: [order[drawn++]], shown: [card] };
+      } else if (s.type === "HandSplit" && d.card != null) {
+        hands.set(d.index, (hands.get(d.index) ?? []).filter((c) => c !== d.card));
+        hands.set(d.new_index, [d.card]);
+      } else if (s.type === "CardsShown" && known) {
+        const otherwise = shownOtherwise(s, hands.get(d.index) ?? []);
+        if (otherwise) yield { step: s, otherwise };
+      }
     }
     return;
   }
@@ -96,6 +111,18 @@ async function* dealings(game, order, opening, steps, seeds) {
   }
 }
 
+// A hand shown (CardsShown) with other cards than were dealt to it: the failure, in the words of
+// the server's check and the standalone verifiers; null when it shows them.
+function shownOtherwise(step, dealt) {
+  const shown = step.data.cards;
+  if (Array.isArray(shown) && shown.length === dealt.length && shown.every((c, i) => c === dealt[i])) {
+    return null;
+  }
+  const said = Array.isArray(shown) ? shown.map(String).join(" ") : String(shown);
+  return { detail: `version ${step.version} (CardsShown) shows ${said || "nothing"}, hand ${step.data.index}` +
+    ` was dealt ${dealt.join(" ") || "nothing"}`, evidence: { shown, dealt } };
+}
+
 async function commitmentCheck(seeds, began, revealed) {
   const evidence = { commitment: seeds.commitment, server_seed: seeds.server_seed };
   let computed;
@@ -146,7 +173,8 @@ async function dealtCheck(game, order, opening, steps, seeds) {
   let checked = 0;
   let unseen = 0;
   const counted = { dealer_draw: 0, deck: 0, reshuffled: 0 };
-  for await (const { step, expected, shown, kind = "deck" } of dealings(game, order, opening, steps, seeds)) {
+  for await (const { step, expected, shown, otherwise, kind = "deck" } of dealings(game, order, opening, steps, seeds)) {
+    if (otherwise) return result("deck.dealt", false, otherwise.detail, step, otherwise.evidence);
     counted[kind] += shown.length;
     for (let k = 0; k < shown.length; k++) {
       if (shown[k] === null || !expected) {

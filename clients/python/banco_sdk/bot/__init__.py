@@ -13,8 +13,9 @@ Its buy-in is `buy_in`, else the table's fixed one (Casino pirate's `buy_in` opt
 at least 10), at most what the player's wallet holds.
 
 A deal refused for want of players (409 `not_enough_players`, as when a seated player has
-nothing left to bet) is not tried again at once: the bot waits until the table's stream shows
-it changed, as the TypeScript SDK's bot does.
+nothing left to bet), or for a deck too small for the players seated (409 `deck_too_small`, a
+Casino pirate table created before rules version 4), is not tried again at once: the bot waits
+until the table's stream shows it changed, as the TypeScript SDK's bot does.
 """
 
 from __future__ import annotations
@@ -50,6 +51,11 @@ def players_for(game: models.Game, players: int | None) -> int:
         raise ValueError(f"{game.name} is played by {game.min_players} to {game.max_players}"
                          f" players, not {players}")
     return players
+
+
+# Deals refused for what the seats are now, by code, and what the bot waits for then.
+DEAL_WAITS = {"not_enough_players": "waiting for players",
+              "deck_too_small": "waiting for fewer players"}
 
 
 class Bot:
@@ -130,11 +136,11 @@ class Bot:
                     try:
                         table = self.client.deal(table)
                     except errors.Conflict as exc:
-                        if exc.code != "not_enough_players":
+                        if exc.code not in DEAL_WAITS:
                             raise
-                        # Not enough players can play yet: dealing again at once would be
-                        # refused again. Wait for the stream to show the table changed.
-                        self.log(f"waiting for players: {exc.detail}")
+                        # The seats as they are cannot be dealt a hand: dealing again at once
+                        # would be refused again. Wait for the stream to show the table changed.
+                        self.log(f"{DEAL_WAITS[exc.code]}: {exc.detail}")
                         return table
                     self.log(f"dealt hand {table.hand.number if table.hand else '?'}")
                     continue
