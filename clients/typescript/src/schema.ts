@@ -7482,7 +7482,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request does not fit its schema or the rules: `errors` names the fields, `code` the rule. */
+        /** @description The request does not fit its schema or the rules: `errors` names the fields, `code` the rule. So is a query parameter the operation does not define, or one given more than once (`invalid_input`: a list such as `types` is one comma-separated value). */
         UnprocessableContent: {
             headers: {
                 [name: string]: unknown;
