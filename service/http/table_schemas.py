@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from service.http.dispute_schemas import HandDisputeSchema
 from service.http.play_schemas import GAMES, GameSchemas, ViewSchema
@@ -279,10 +279,29 @@ class HandSchema(Schema):
 
 
 class HandListQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    cursor = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
+                            metadata={"description": "The `next_cursor` of the page before: the"
+                                      " list goes on after that hand. Not with `after`."})
+    after = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
+                           metadata={"description": "The number of the last hand you have (0, the"
+                                     " default: from the first): the same as `cursor`, kept for"
+                                     " the clients that page with it. Not with `cursor`."})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+    @validates_schema
+    def _one_place(self, data: dict[str, Any], **_: Any) -> None:
+        # Two places to go on from, which may differ: which one counts, nothing says.
+        if data.get("cursor") is not None and data.get("after") is not None:
+            raise ValidationError("Give cursor or after, not both.", "cursor")
+
+    @post_load
+    def _from(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        cursor, after = data.pop("cursor"), data["after"]
+        return {**data, "after": cursor if cursor is not None else after or 0}
 
 
 class HandPageSchema(Schema):
     items = fields.List(fields.Nested(HandSchema), required=True)
-    next_cursor = fields.Integer(allow_none=True, required=True)
+    next_cursor = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "The number of the page's last hand, to send as `cursor` for the next"
+                       " page; null on the last page."})

@@ -5446,7 +5446,12 @@ class HandPage(BaseModel):
         extra='ignore',
     )
     items: list[Hand]
-    next_cursor: Annotated[int | None, Field(...)]
+    next_cursor: Annotated[
+        int | None,
+        Field(
+            description="The number of the page's last hand, to send as `cursor` for the next page; null on the last page."
+        ),
+    ]
 
 
 class LedgerCheck(BaseModel):

@@ -3364,6 +3364,7 @@ export interface components {
         };
         HandPage: {
             items: components["schemas"]["Hand"][];
+            /** @description The number of the page's last hand, to send as `cursor` for the next page; null on the last page. */
             next_cursor: number | null;
         };
         HandPosting: {
@@ -9400,7 +9401,10 @@ export interface operations {
     listTableHands: {
         parameters: {
             query?: {
-                after?: number;
+                /** @description The `next_cursor` of the page before: the list goes on after that hand. Not with `after`. */
+                cursor?: number | null;
+                /** @description The number of the last hand you have (0, the default: from the first): the same as `cursor`, kept for the clients that page with it. Not with `cursor`. */
+                after?: number | null;
                 limit?: number;
             };
             header?: never;
