@@ -139,7 +139,9 @@ class TableListQuerySchema(Schema):
     status = fields.String(load_default=None, allow_none=True,
                            validate=validate.OneOf(["open", "playing", "settling", "over"]))
     cursor = fields.String(load_default=None, allow_none=True, metadata={
-        "description": "The `next_cursor` of the page before: the list goes on after that table."})
+        "description": "The `next_cursor` of the page before: the list goes on after that table."
+                       " Only under the filters (`game`, `status`, `player`) of the list that"
+                       " gave it: under others it is a 422 invalid_cursor."})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
@@ -154,7 +156,10 @@ class TableSummarySchema(Schema):
 
 class TablePageSchema(Schema):
     items = fields.List(fields.Nested(TableSummarySchema), required=True)
-    next_cursor = fields.String(allow_none=True, required=True)
+    next_cursor = fields.String(allow_none=True, required=True, metadata={
+        "description": "Send as `cursor`, with the same filters, for the next page; null on the"
+                       " last page. Opaque: it names the page's last table and the filters it"
+                       " was listed under."})
 
 
 class JoinSchema(Schema):

@@ -508,6 +508,23 @@ def test_tables_list_filters_and_pages(client, new_player):
     # Only a cursor the list gave goes on: another is refused, not answered with an empty page.
     r = client.get("/v1/tables", query_string={"cursor": "tb_0000000000000000"}, headers=p.auth)
     assert r.status_code == 422 and r.json["code"] == "invalid_cursor"
+    # Nor does one list's cursor go on in another: `?status=over` after an open table's cursor
+    # listed the tables that are over from there, a page no list gave.
+    paged = [{"status": "open"}, {"game": "pirate-pairs"}, {"game": "pirate-pairs", "status": "open"},
+             {}]  # each holds two of the tables made at least: a page of one has a cursor
+    lists = [*paged, {"status": "over"}, {"game": "cassino"}, {"player": p.id}]
+    cursors = [client.get("/v1/tables", query_string={**filters, "limit": 1},
+                          headers=p.auth).json["next_cursor"] for filters in paged]
+    for given, cursor in zip(paged, cursors, strict=True):
+        for filters in lists:
+            r = client.get("/v1/tables", query_string={**filters, "cursor": cursor, "limit": 1},
+                           headers=p.auth)
+            if filters == given:
+                assert r.status_code == 200, (given, filters, r.json)
+            else:
+                assert r.status_code == 422 and r.json["code"] == "invalid_cursor", (given, filters)
+    # The unfiltered list's cursor is the table's id, as it was: one a client holds goes on.
+    assert cursors[-1].startswith("tb_") and "." not in cursors[-1]
     # A game that does not exist is refused, not answered with an empty list.
     r = client.get("/v1/tables", query_string={"game": "pirate-pair"}, headers=p.auth)
     assert r.status_code == 422 and r.json["code"] == "unknown_game"

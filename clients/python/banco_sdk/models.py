@@ -5235,7 +5235,12 @@ class TablePage(BaseModel):
         extra='ignore',
     )
     items: list[TableSummary]
-    next_cursor: Annotated[str | None, Field(...)]
+    next_cursor: Annotated[
+        str | None,
+        Field(
+            description="Send as `cursor`, with the same filters, for the next page; null on the last page. Opaque: it names the page's last table and the filters it was listed under."
+        ),
+    ]
 
 
 class Action(

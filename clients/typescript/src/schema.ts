@@ -7206,6 +7206,7 @@ export interface components {
         };
         TablePage: {
             items: components["schemas"]["TableSummary"][];
+            /** @description Send as `cursor`, with the same filters, for the next page; null on the last page. Opaque: it names the page's last table and the filters it was listed under. */
             next_cursor: string | null;
         };
         /** @description The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you (a `Table`); with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it (a `TableEvent`). */
@@ -9163,7 +9164,7 @@ export interface operations {
                 /** @description Only the tables this player sits at: a player may ask for his own, the operator and auditors for any. */
                 player?: string | null;
                 status?: "open" | "playing" | "settling" | "over" | null;
-                /** @description The `next_cursor` of the page before: the list goes on after that table. */
+                /** @description The `next_cursor` of the page before: the list goes on after that table. Only under the filters (`game`, `status`, `player`) of the list that gave it: under others it is a 422 invalid_cursor. */
                 cursor?: string | null;
                 limit?: number;
             };
