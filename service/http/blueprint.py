@@ -8,6 +8,11 @@ list every table as if unfiltered. Here it is a 422 problem naming the parameter
 unknown field of a JSON body already is. `refuse_what_it_does_not_take` does the same for
 endpoints that take no query parameters or no body, and answers 406 to an `Accept` the endpoint
 cannot meet, each read from what the view declares to flask-smorest.
+
+webargs reads a query parameter given more than once as its first value (a list-valued field
+excepted), so `?types=HandBegan&types=TreasurePosted` filtered by HandBegan alone and
+`?limit=1&limit=500` paged by 1: here that is a 422 naming the parameter, as a JSON member
+named twice already is a 400 (`_object`).
 """
 
 from __future__ import annotations
@@ -21,9 +26,10 @@ from urllib.parse import parse_qsl
 
 from flask import Request, request
 from flask_smorest import Blueprint as SmorestBlueprint
-from marshmallow import RAISE, Schema
+from marshmallow import RAISE, Schema, fields
 from webargs.core import missing, parse_json
 from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.datastructures import MultiDict
 
 from service.http import contract
 from service.http.bodies import has_body
@@ -83,6 +89,41 @@ def _refuse_not_unicode(location: str, errors: Any) -> None:
         raise Problem(422, "invalid_input", "the request holds text Banco cannot store (a NUL"
                       " character, or text that is not Unicode)",
                       errors={location: errors if isinstance(errors, dict) else {"_schema": errors}})
+
+
+class CommaSeparated(fields.String):
+    """A query parameter holding a list in one value, its items comma-separated
+    (`types=HandBegan,TreasurePosted`): given twice, it is refused as any other."""
+
+
+def given_more_than_once(name: str, field: fields.Field | None = None) -> str:
+    """What is wrong with query parameter `name` (read by `field`) given more than once."""
+    if isinstance(field, CommaSeparated):
+        return (f"Given more than once: send one {name}, its items comma-separated"
+                f" ({name}=a,b).")
+    return "Given more than once: send it once."
+
+
+def given_twice(errors: Mapping[str, list[str]]) -> Problem:
+    """The 422 for a query naming parameters more than once, `errors` saying what of each."""
+    return Problem(422, "invalid_input", "a query parameter is given more than once: send each"
+                   " once", errors={"query": dict(errors)})
+
+
+def _refuse_repeated(args: MultiDict[str, str], schema: Schema) -> None:
+    """Refuse a query naming a parameter more than once: which value a client meant, nothing
+    says (the first, the last, or both), and reading the first, as webargs does, filtered or
+    paged by half of what was asked. The parameters `schema` does not read are named as unknown
+    too, so that one answer says all that is wrong with the query."""
+    repeated = [name for name, values in args.lists() if len(values) > 1]
+    if not repeated:
+        return
+    known = {field.data_key or name: field for name, field in schema.fields.items()
+             if not field.dump_only}
+    errors = {name: ["Unknown field."] for name in args if name not in known}
+    errors.update({name: [given_more_than_once(name, known[name])]
+                   for name in repeated if name in known})
+    raise given_twice(errors)
 
 
 def _refuse_json_constant(name: str) -> NoReturn:
@@ -150,9 +191,10 @@ class _Parser(FlaskParser):
             # here, they are lone surrogates like those of a JSON escape.
             errors = _query_not_unicode(parse_qsl(req.query_string.decode("utf-8", "surrogateescape"),
                                                   keep_blank_values=True, errors="surrogateescape"))
-        else:
-            errors = _not_unicode(location_data)
-        _refuse_not_unicode(location, errors)
+            _refuse_not_unicode(location, errors)
+            _refuse_repeated(req.args, schema)
+            return location_data
+        _refuse_not_unicode(location, _not_unicode(location_data))
         return location_data
 
     def _handle_invalid_json_error(self, error: Exception, req: Request, *args: Any,

@@ -35,7 +35,10 @@ PROBLEMS: dict[int, tuple[str, str]] = {
     413: ("ContentTooLarge", "The body is larger than the service takes."),
     415: ("UnsupportedMediaType", "The body is not sent as `application/json`."),
     422: ("UnprocessableContent", "The request does not fit its schema or the rules: `errors` names"
-                                 " the fields, `code` the rule."),
+                                 " the fields, `code` the rule. So is a query parameter the"
+                                 " operation does not define, or one given more than once"
+                                 " (`invalid_input`: a list such as `types` is one"
+                                 " comma-separated value)."),
     428: ("PreconditionRequired", "`If-Match` is missing, or names not exactly one version."),
     429: ("TooManyRequests", "Past this caller's rate limit."),
     503: ("ServiceUnavailable", "The database or the job queue is away, or the service holds as"

@@ -9,11 +9,12 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from service.application.balances_at import Point
 from service.application.feed import LATEST, Position
+from service.http.blueprint import CommaSeparated
 
 
-def _types() -> fields.String:
+def _types() -> CommaSeparated:
     # A string rather than an array: a comma-separated list, split by `types`.
-    return fields.String(load_default=None, allow_none=True, metadata={
+    return CommaSeparated(load_default=None, allow_none=True, metadata={
         "description": "Only events of these types, comma-separated (`TreasurePosted,HandBegan`;"
                        " a game's events are `game.<Type>`); a trailing `*` stands for any rest"
                        " (`game.*`: every game's events). An unknown type is a 422."})

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from service.http.dispute_schemas import HandDisputeSchema
 from service.http.play_schemas import GAMES, GameSchemas, ViewSchema
@@ -139,7 +139,9 @@ class TableListQuerySchema(Schema):
     status = fields.String(load_default=None, allow_none=True,
                            validate=validate.OneOf(["open", "playing", "settling", "over"]))
     cursor = fields.String(load_default=None, allow_none=True, metadata={
-        "description": "The `next_cursor` of the page before: the list goes on after that table."})
+        "description": "The `next_cursor` of the page before: the list goes on after that table."
+                       " Only under the filters (`game`, `status`, `player`) of the list that"
+                       " gave it: under others it is a 422 invalid_cursor."})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
@@ -154,7 +156,10 @@ class TableSummarySchema(Schema):
 
 class TablePageSchema(Schema):
     items = fields.List(fields.Nested(TableSummarySchema), required=True)
-    next_cursor = fields.String(allow_none=True, required=True)
+    next_cursor = fields.String(allow_none=True, required=True, metadata={
+        "description": "Send as `cursor`, with the same filters, for the next page; null on the"
+                       " last page. Opaque: it names the page's last table and the filters it"
+                       " was listed under."})
 
 
 class JoinSchema(Schema):
@@ -279,10 +284,29 @@ class HandSchema(Schema):
 
 
 class HandListQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    cursor = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
+                            metadata={"description": "The `next_cursor` of the page before: the"
+                                      " list goes on after that hand. Not with `after`."})
+    after = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
+                           metadata={"description": "The number of the last hand you have (0, the"
+                                     " default: from the first): the same as `cursor`, kept for"
+                                     " the clients that page with it. Not with `cursor`."})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+    @validates_schema
+    def _one_place(self, data: dict[str, Any], **_: Any) -> None:
+        # Two places to go on from, which may differ: which one counts, nothing says.
+        if data.get("cursor") is not None and data.get("after") is not None:
+            raise ValidationError("Give cursor or after, not both.", "cursor")
+
+    @post_load
+    def _from(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        cursor, after = data.pop("cursor"), data["after"]
+        return {**data, "after": cursor if cursor is not None else after or 0}
 
 
 class HandPageSchema(Schema):
     items = fields.List(fields.Nested(HandSchema), required=True)
-    next_cursor = fields.Integer(allow_none=True, required=True)
+    next_cursor = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "The number of the page's last hand, to send as `cursor` for the next"
+                       " page; null on the last page."})

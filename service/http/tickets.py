@@ -32,6 +32,7 @@ from marshmallow import fields
 
 from service.application.principal import Role
 from service.application.tokens import token_hash
+from service.http.blueprint import given_more_than_once, given_twice
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -100,8 +101,12 @@ def accepted_here() -> bool:
 
 
 def sent() -> str | None:
-    """The ticket in this request's query, if any."""
-    return request.args.get(QUERY)
+    """The ticket in this request's query, if any. Two are refused before either is looked up:
+    which one speaks for the caller, nothing says."""
+    sent_ = request.args.getlist(QUERY)
+    if len(sent_) > 1:
+        raise given_twice({QUERY: [given_more_than_once(QUERY)]})
+    return sent_[0] if sent_ else None
 
 
 def query_field() -> fields.String:

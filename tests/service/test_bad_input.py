@@ -250,6 +250,45 @@ def test_unknown_query_parameters_are_refused_not_ignored(client, new_player, ap
     assert count_events(app) == before
 
 
+def test_a_query_parameter_given_more_than_once_is_refused_not_cut_to_its_first(
+        client, new_player, app):
+    """`?status=open&status=over` listed the open tables alone, `?limit=1&limit=500` one player
+    and `?types=HandBegan&types=TreasurePosted` the hands begun: webargs read the first value.
+    Which one a client meant, nothing says, as of a JSON member named twice."""
+    p = new_player(deposit=5)
+    table = client.post("/v1/tables", json={"game": "sette-e-mezzo", "options": {}},
+                        headers=OPERATOR).json["id"]
+    before = count_events(app)
+    for path, query, named in [
+            ("/v1/tables", "status=open&status=over", "status"),
+            ("/v1/players", "limit=1&limit=500", "limit"),
+            ("/v1/feed", "after=0&types=HandBegan&types=TreasurePosted", "types"),
+            ("/v1/feed/stream", "timeout=0.1&types=HandBegan&types=HandBegan", "types"),
+            (f"/v1/players/{p.id}/balance-history", "from=2026-01-01T00:00:00Z"
+             "&from=2026-02-01T00:00:00Z", "from"),
+            (f"/v1/players/{p.id}/balance-history.svg", "reason=seed&reason=seed", "reason"),
+            (f"/v1/tables/{table}/events", "after=0&after=0", "after"),
+            (f"/v1/tables/{table}/stream", "timeout=0.1&timeout=600", "timeout"),
+            (f"/v1/tables/{table}/hands", "limit=1&limit=2", "limit")]:
+        once = query.rsplit("&", 1)[0]
+        assert client.get(f"{path}?{once}", headers=OPERATOR).status_code == 200, (path, once)
+        r = client.get(f"{path}?{query}", headers=OPERATOR)
+        assert r.status_code == 422, (path, r.status_code)
+        assert r.headers["Content-Type"] == "application/problem+json"
+        assert r.json["code"] == "invalid_input", r.json
+        said = r.json["errors"]["query"]
+        assert list(said) == [named] and "more than once" in said[named][0], (path, r.json)
+    # A list in one parameter is sent as one comma-separated value, and the answer says so.
+    r = client.get("/v1/feed?types=HandBegan&types=TreasurePosted", headers=OPERATOR)
+    assert "types=a,b" in r.json["errors"]["query"]["types"][0], r.json
+    assert client.get("/v1/feed?types=HandBegan,TreasurePosted", headers=OPERATOR).status_code == 200
+    # What else is wrong with the query is said in the same answer.
+    r = client.get("/v1/tables?status=open&status=over&stauts=x&stauts=y", headers=OPERATOR)
+    assert r.status_code == 422 and r.json["errors"]["query"] == {
+        "stauts": ["Unknown field."], "status": ["Given more than once: send it once."]}, r.json
+    assert count_events(app) == before
+
+
 def test_a_body_sent_to_an_endpoint_that_takes_none_is_refused_not_ignored(client, new_player, app):
     """`POST /v1/tables/{id}/hands {"seed": ...}` dealt as if the seed were used; now the field
     is named as unknown. An empty object, which many clients send with every POST, says nothing

@@ -169,6 +169,25 @@ def test_a_ticket_opens_its_own_stream_alone_and_is_no_bearer_token(
     assert read(client, f"/v1/tables/{table_id}/stream", ticket=ticket)  # all that left it good
 
 
+def test_a_ticket_given_twice_is_refused_whichever_comes_first(
+        client: FlaskClient, dealt: tuple[str, list[Player]]):
+    """`?ticket=<good>&ticket=bst_nope` opened the stream with the first: which ticket speaks
+    for the caller, nothing says, so neither is looked up."""
+    table_id, (ann, _) = dealt
+    path = f"/v1/tables/{table_id}/stream"
+    ticket = ticket_for(client, ann.auth, stream="table", table_id=table_id)["ticket"]
+    feed_ticket = ticket_for(client, OPERATOR, stream="feed")["ticket"]
+    for url, twice in [(path, [ticket, "bst_nope"]), (path, ["bst_nope", ticket]),
+                       (path, [ticket, ticket]), ("/v1/feed/stream", [feed_ticket, feed_ticket])]:
+        for headers in ({}, ann.auth):
+            r = client.get(url, query_string=[("timeout", "0.1")] + [("ticket", t) for t in twice],
+                           headers=headers)
+            refused(r, 422, "invalid_input")
+            assert list(r.json["errors"]["query"]) == ["ticket"], r.json
+            assert "more than once" in r.json["errors"]["query"]["ticket"][0]
+    assert read(client, path, ticket=ticket)  # once, it opens the stream
+
+
 def test_a_ticket_stops_opening_its_stream_when_it_expires(config: Config, new_player: Any):
     """A ticket opens its stream until its time is up (`BANCO_STREAM_TICKET_TTL_S`, 1 second
     here), and then never again: a reconnection is a 401. The stream it opened goes on."""

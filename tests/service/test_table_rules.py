@@ -277,12 +277,20 @@ def test_several_hands_at_one_table(client, new_player, worker):
     hands = client.get(path, headers=OPERATOR).json["items"]
     assert [h["number"] for h in hands] == [1, 2, 3]
     assert all(h["status"] == "settled" and h["server_seed"] for h in hands)
-    # Pages: `next_cursor` is the `after` of the next page, None on the last.
+    # Pages: `next_cursor` is the `cursor` of the next page, as of every list, None on the
+    # last; `after`, which the clients of before page with, is the same place.
     first = client.get(path, query_string={"limit": 2}, headers=OPERATOR).json
     assert [h["number"] for h in first["items"]] == [1, 2] and first["next_cursor"] == 2
-    last = client.get(path, query_string={"limit": 2, "after": first["next_cursor"]},
-                      headers=OPERATOR).json
-    assert [h["number"] for h in last["items"]] == [3] and last["next_cursor"] is None
+    for place in ("cursor", "after"):
+        r = client.get(path, query_string={"limit": 2, place: first["next_cursor"]},
+                       headers=OPERATOR)
+        assert r.status_code == 200, (place, r.json)
+        assert [h["number"] for h in r.json["items"]] == [3] and r.json["next_cursor"] is None
+    assert client.get(path, query_string={"cursor": 0}, headers=OPERATOR).json["items"] == hands
+    # Both at once name two places, which may differ: refused.
+    r = client.get(path, query_string={"cursor": 2, "after": 2}, headers=OPERATOR)
+    assert r.status_code == 422 and r.json["code"] == "invalid_input", r.json
+    assert "cursor" in r.json["errors"]["query"]
 
 
 PLAIN = ("bet", "stand", "call", "concede", "hide", "hit")
@@ -500,6 +508,23 @@ def test_tables_list_filters_and_pages(client, new_player):
     # Only a cursor the list gave goes on: another is refused, not answered with an empty page.
     r = client.get("/v1/tables", query_string={"cursor": "tb_0000000000000000"}, headers=p.auth)
     assert r.status_code == 422 and r.json["code"] == "invalid_cursor"
+    # Nor does one list's cursor go on in another: `?status=over` after an open table's cursor
+    # listed the tables that are over from there, a page no list gave.
+    paged = [{"status": "open"}, {"game": "pirate-pairs"}, {"game": "pirate-pairs", "status": "open"},
+             {}]  # each holds two of the tables made at least: a page of one has a cursor
+    lists = [*paged, {"status": "over"}, {"game": "cassino"}, {"player": p.id}]
+    cursors = [client.get("/v1/tables", query_string={**filters, "limit": 1},
+                          headers=p.auth).json["next_cursor"] for filters in paged]
+    for given, cursor in zip(paged, cursors, strict=True):
+        for filters in lists:
+            r = client.get("/v1/tables", query_string={**filters, "cursor": cursor, "limit": 1},
+                           headers=p.auth)
+            if filters == given:
+                assert r.status_code == 200, (given, filters, r.json)
+            else:
+                assert r.status_code == 422 and r.json["code"] == "invalid_cursor", (given, filters)
+    # The unfiltered list's cursor is the table's id, as it was: one a client holds goes on.
+    assert cursors[-1].startswith("tb_") and "." not in cursors[-1]
     # A game that does not exist is refused, not answered with an empty list.
     r = client.get("/v1/tables", query_string={"game": "pirate-pair"}, headers=p.auth)
     assert r.status_code == 422 and r.json["code"] == "unknown_game"

@@ -5258,7 +5258,12 @@ class TablePage(BaseModel):
         extra='ignore',
     )
     items: list[TableSummary]
-    next_cursor: Annotated[str | None, Field(...)]
+    next_cursor: Annotated[
+        str | None,
+        Field(
+            description="Send as `cursor`, with the same filters, for the next page; null on the last page. Opaque: it names the page's last table and the filters it was listed under."
+        ),
+    ]
 
 
 class Action(
@@ -5469,7 +5474,12 @@ class HandPage(BaseModel):
         extra='ignore',
     )
     items: list[Hand]
-    next_cursor: Annotated[int | None, Field(...)]
+    next_cursor: Annotated[
+        int | None,
+        Field(
+            description="The number of the page's last hand, to send as `cursor` for the next page; null on the last page."
+        ),
+    ]
 
 
 class LedgerCheck(BaseModel):

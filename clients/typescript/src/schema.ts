@@ -3368,6 +3368,7 @@ export interface components {
         };
         HandPage: {
             items: components["schemas"]["Hand"][];
+            /** @description The number of the page's last hand, to send as `cursor` for the next page; null on the last page. */
             next_cursor: number | null;
         };
         HandPosting: {
@@ -7218,6 +7219,7 @@ export interface components {
         };
         TablePage: {
             items: components["schemas"]["TableSummary"][];
+            /** @description Send as `cursor`, with the same filters, for the next page; null on the last page. Opaque: it names the page's last table and the filters it was listed under. */
             next_cursor: string | null;
         };
         /** @description The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you (a `Table`); with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it (a `TableEvent`). */
@@ -7495,7 +7497,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request does not fit its schema or the rules: `errors` names the fields, `code` the rule. */
+        /** @description The request does not fit its schema or the rules: `errors` names the fields, `code` the rule. So is a query parameter the operation does not define, or one given more than once (`invalid_input`: a list such as `types` is one comma-separated value). */
         UnprocessableContent: {
             headers: {
                 [name: string]: unknown;
@@ -9175,7 +9177,7 @@ export interface operations {
                 /** @description Only the tables this player sits at: a player may ask for his own, the operator and auditors for any. */
                 player?: string | null;
                 status?: "open" | "playing" | "settling" | "over" | null;
-                /** @description The `next_cursor` of the page before: the list goes on after that table. */
+                /** @description The `next_cursor` of the page before: the list goes on after that table. Only under the filters (`game`, `status`, `player`) of the list that gave it: under others it is a 422 invalid_cursor. */
                 cursor?: string | null;
                 limit?: number;
             };
@@ -9413,7 +9415,10 @@ export interface operations {
     listTableHands: {
         parameters: {
             query?: {
-                after?: number;
+                /** @description The `next_cursor` of the page before: the list goes on after that hand. Not with `after`. */
+                cursor?: number | null;
+                /** @description The number of the last hand you have (0, the default: from the first): the same as `cursor`, kept for the clients that page with it. Not with `cursor`. */
+                after?: number | null;
                 limit?: number;
             };
             header?: never;
