@@ -15,7 +15,7 @@ import pytest
 from games import deck
 from games.contract import SeedMaterial
 from tests.service.conftest import OPERATOR, bearer
-from tests.service.play import Session, evidence
+from tests.service.play import Session, evidence, leaks
 
 BET_SEEDS = ("first bettor's 🎲", "second bettor's")
 
@@ -90,13 +90,19 @@ def test_a_hand_whose_bets_carry_seeds_deals_the_cards_the_recipe_gives(client, 
     assert checks["deck.order"]["evidence"]["recomputed"] == list(recipe)
 
 
-def test_the_bet_seed_is_shown_to_the_table_and_the_new_deck_to_auditors_only(client, seeded):
-    session, _ = seeded
+def test_the_bet_seed_is_shown_to_the_table_and_the_new_deck_to_auditors_only(app, client, seeded):
+    session, hand_id = seeded
     for p in session.players:
-        items = client.get(f"/v1/tables/{session.table_id}/events", query_string={"limit": 1000},
-                           headers=p.auth).json["items"]
+        items = session.call(p, "get", f"/v1/tables/{session.table_id}/events",
+                             query_string={"limit": 1000}).json["items"]
         assert [e["data"]["seed"] for e in items if e["type"] == "BetPlaced"] == list(BET_SEEDS)
         assert [e["data"] for e in items if e["type"] == "DeckShuffled"] == [{}]
+    # Nothing any player received (the hand as played, its events, replay, verification and
+    # evidence) showed a card he could not know at that moment: the new deck included.
+    session.audit(hand_id)
+    session.read_feed_to_the_end()
+    stored = app.extensions["banco.store"].read_stream(f"table-{session.table_id}")
+    assert leaks(session, stored) == []
 
 
 def _edited(bundle: dict[str, Any], seed: str, summary: bool) -> dict[str, Any]:
