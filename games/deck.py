@@ -6,7 +6,9 @@ publishes a test vector):
 1. `commitment = SHA-256(server_seed_bytes)` is recorded before the deal; the seed itself is
    revealed when the hand ends. The seed is drawn by the application (32 random bytes, as hex:
    `service.application.handlers.new_server_seed`), never here: the rules are pure.
-2. `key = SHA-256(server_seed_bytes || for each player seed in seat order: len32be || utf8)`.
+2. `key = SHA-256(server_seed_bytes || for each player seed in seat order: len32be || utf8)`;
+   a Sette e mezzo deck shuffled again once bets carried seeds takes them after the seat order's,
+   in the order the bets were placed (docs/fair-decks.md).
 3. A stream of 32-bit big-endian integers comes from `HMAC-SHA256(key, label || counter64be)`
    blocks, counter 0, 1, 2, ...; each block gives eight integers.
 4. `uniform(n)` takes the next integer `x`, rejects it while `x >= 2**32 - 2**32 % n` (so there is

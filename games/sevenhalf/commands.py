@@ -17,11 +17,12 @@ class AnnounceStake:
 
 @dataclass(frozen=True)
 class PlaceBet:
-    """Put a stake into escrow."""
+    """Put a stake into escrow; `seed`: the player's own text for the shuffle (Sette e mezzo)."""
 
     seat: int
     now: float
     amount: int
+    seed: str | None = None
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from games.contract import (
 )
 from games.sevenhalf import cards, parse
 from games.sevenhalf import events as ev
-from games.sevenhalf.commands import TimeOut
+from games.sevenhalf.commands import PlaceBet, TimeOut
 from games.sevenhalf.display import readable
 from games.sevenhalf.evolve import evolve
 from games.sevenhalf.state import (
@@ -65,6 +65,9 @@ class FamilyEngine:
     state_type: type[State] = State
     kinds: ClassVar[tuple[str, ...]] = ()
     clockwise: ClassVar[bool] = False
+    # Whether a bet may carry the player's seed: only where the bets come before the deal, so
+    # the seed can still take part in the shuffle of the cards (RULES.md, "Fair decks").
+    bet_seeds: ClassVar[bool] = False
 
     # --- rules supplied by each game -------------------------------------------------------
     def act(self, state: State, command: Any) -> list[Event]:
@@ -184,7 +187,17 @@ class FamilyEngine:
 
     def parse_action(self, seat: int, payload: Mapping[str, Any], now: float) -> Any:
         """A command from a client's payload, or IllegalMove('bad_action')."""
-        return parse.parse(self.kinds, seat, payload, now)
+        command = parse.parse(self.kinds, seat, payload, now)
+        if isinstance(command, PlaceBet):
+            self.refuse_bet_seed(command.seed)
+        return command
+
+    def refuse_bet_seed(self, seed: str | None) -> None:
+        """IllegalMove for a bet's seed in a game that deals before the bets."""
+        if seed and not self.bet_seeds:
+            raise IllegalMove("bad_action", f"a bet takes no seed in {self.info.title}: its cards"
+                              " are dealt before the bets, and a seed given after the deal cannot"
+                              " take part in their shuffle; give yours when you join")
 
     def timeout(self, state: State, now: float) -> TimeOut:
         """The TimeOut command for the turn in play."""

@@ -62,6 +62,19 @@ class BetPlaced(EventData):
     timeout: Annotated[bool, Meta(description=(
         "Placed by the betting timer: Casino pirate from rules version 3 bets `min_bet` for a"
         " player who let it run (version 2 did too, unmarked)"))] | UnsetType = UNSET
+    seed: Annotated[str, Meta(max_length=200, description=(
+        "Sette e mezzo: the player's own text for the shuffle, given with the bet; the deck is"
+        " shuffled again with it once the bets are down (DeckShuffled)"))] | UnsetType = UNSET
+
+
+class DeckShuffled(EventData):
+    """Sette e mezzo, once the bets are down when a bet carried a seed: the deck shuffled again
+    from the server seed and every player seed (the joins' in seat order, then the bets' in the
+    order they were placed), the cards to come off it. Both are the auditors' alone, as
+    HandStarted's are."""
+
+    player_seeds: list[str] | Hidden = UNSET
+    deck: list[Card] | Hidden = UNSET
 
 
 class SatOut(EventData):
@@ -200,6 +213,7 @@ class HandEnded(EventData):
 EVENT_DATA: dict[str, type[EventData]] = {
     "HandStarted": HandStarted, "TurnPassed": SevenHalfTurnPassed,
     "StakeAnnounced": StakeAnnounced, "BetPlaced": BetPlaced, "SatOut": SatOut,
+    "DeckShuffled": DeckShuffled,
     "CardDealt": CardDealt, "CardTurnedUp": CardTurnedUp, "CardsShown": CardsShown,
     "StakeLost": StakeLost, "Stood": Stood, "HandSplit": HandSplit,
     "PlayerCalled": PlayerCalled, "CallDecided": CallDecided,

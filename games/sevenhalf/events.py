@@ -26,12 +26,23 @@ def stake_announced(seat: int, amount: int, timeout: bool = False) -> Event:
     return Event("StakeAnnounced", {"seat": seat, "amount": amount, "timeout": timeout})
 
 
-def bet_placed(seat: int, index: int, amount: int, timeout: bool = False) -> Event:
+def deck_shuffled(player_seeds: Sequence[str], deck: Sequence[str]) -> Event:
+    """The deck shuffled again once the bets are down, from the server seed and every player
+    seed, the bets' after the joins' (Sette e mezzo): to auditors only, as HandStarted's deck."""
+    return Event("DeckShuffled", {"player_seeds": list(player_seeds), "deck": list(deck)},
+                 frozenset(), {})
+
+
+def bet_placed(seat: int, index: int, amount: int, timeout: bool = False,
+               seed: str | None = None) -> Event:
     """A stake moved from the seat into escrow; `timeout`: placed by the betting timer (Casino
-    pirate from rules version 3; version 2 placed it unmarked)."""
+    pirate from rules version 3; version 2 placed it unmarked); `seed`: the player's text for
+    the shuffle (Sette e mezzo), public as a join's seed is."""
     data: Json = {"seat": seat, "index": index, "amount": amount}
     if timeout:
         data["timeout"] = True
+    if seed:
+        data["seed"] = seed
     return Event("BetPlaced", data, postings=(Posting(f"seat:{seat}", "escrow", amount, "bet"),))
 
 

@@ -50,7 +50,8 @@ def _started(state: State, d: Mapping[str, Any]) -> State:
         ages={s: info.get("age") for s, info in seats.items()},
         start_balances=balances, balances=balances, banker=int(d["banker"]), order=order,
         deck=tuple(d["deck"]), hands=tuple(Hand(s) for s in order), bank=Hand(int(d["banker"])),
-        commitment=str(d["commitment"]), started_at=float(d["started_at"]),
+        commitment=str(d["commitment"]), server_seed=str(d.get("server_seed") or ""),
+        player_seeds=tuple(d.get("player_seeds") or ()), started_at=float(d["started_at"]),
         table_started_at=float(d["table_started_at"]),
     )
 
@@ -68,8 +69,11 @@ def evolve(state: State, event: Event) -> State:
         case "BetPlaced":
             seat, i = int(d["seat"]), int(d["index"])
             state = state.with_hand(i, replace(state.hands[i], stake=int(d["amount"])))
+            seeds = (*state.bet_seeds, str(d["seed"])) if d.get("seed") else state.bet_seeds
             return replace(state, balances=_credit(state.balances, seat, -int(d["amount"])),
-                           decided=state.decided | {seat})
+                           decided=state.decided | {seat}, bet_seeds=seeds)
+        case "DeckShuffled":
+            return replace(state, deck=tuple(d["deck"])) if "deck" in d else state
         case "SatOut":
             seat = int(d["seat"])
             hands = tuple(replace(h, status="out") if h.seat == seat else h for h in state.hands)

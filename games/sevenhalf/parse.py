@@ -23,6 +23,18 @@ def _str(payload: Mapping[str, Any], key: str) -> str:
     return v
 
 
+SEED_LIMIT = 200  # characters, as a join's seed (service/http/table_schemas.py JoinSchema)
+
+
+def _seed(payload: Mapping[str, Any]) -> str | None:
+    v = payload.get("seed")
+    if v is not None and not isinstance(v, str):
+        raise IllegalMove("bad_action", "'seed' must be a string")
+    if v is not None and len(v) > SEED_LIMIT:
+        raise IllegalMove("bad_action", f"'seed' is at most {SEED_LIMIT} characters")
+    return v
+
+
 def _declare(payload: Mapping[str, Any]) -> dict[str, int]:
     v = payload.get("declare", {})
     if not isinstance(v, Mapping) or not all(
@@ -34,7 +46,7 @@ def _declare(payload: Mapping[str, Any]) -> dict[str, int]:
 
 PARSERS: dict[str, Callable[[int, Mapping[str, Any], float], Any]] = {
     "announce": lambda s, p, t: c.AnnounceStake(s, t, _int(p, "amount")),
-    "bet": lambda s, p, t: c.PlaceBet(s, t, _int(p, "amount")),
+    "bet": lambda s, p, t: c.PlaceBet(s, t, _int(p, "amount"), _seed(p)),
     "sit_out": lambda s, p, t: c.SitOut(s, t),
     "hit": lambda s, p, t: c.Hit(s, t),
     "stand": lambda s, p, t: c.Stand(s, t, _declare(p)),

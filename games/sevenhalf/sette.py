@@ -12,7 +12,7 @@ from games.contract import Event, GameInfo, IllegalMove, Json, SeatInfo, SeedMat
 from games.sevenhalf import banking, cards
 from games.sevenhalf import events as ev
 from games.sevenhalf.commands import Hit, PlaceBet, Stand, TimeOut
-from games.sevenhalf.engine import FamilyEngine
+from games.sevenhalf.engine import FamilyEngine, fold
 from games.sevenhalf.options import SetteOptions
 from games.sevenhalf.settle import Claim, closing_events
 from games.sevenhalf.state import (
@@ -42,6 +42,7 @@ class SetteEngine(FamilyEngine):
                     "001_6b5bbd2473d5c47f.txt")
     options_schema: type[marshmallow.Schema] = SetteOptions
     kinds: ClassVar[tuple[str, ...]] = ("bet", "hit", "stand")
+    bet_seeds: ClassVar[bool] = True
 
     def pick_banker(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
                     material: SeedMaterial, previous: State | None) -> int:
@@ -84,8 +85,16 @@ class SetteEngine(FamilyEngine):
         return self.after_bets(state, now)
 
     def after_bets(self, state: State, now: float) -> list[Event]:
-        """Sette e mezzo deals once every stake is down."""
-        return self.deal(state, now)
+        """Sette e mezzo deals once every stake is down, from a deck shuffled again when a bet
+        carried a seed: the join seeds in seat order, then the bet seeds in the order the bets
+        were placed (rules.md, "Seeds given with a bet"). A hand with no bet seed deals from the
+        deck HandStarted recorded, as it always did."""
+        if not state.bet_seeds:
+            return self.deal(state, now)
+        seeds = SeedMaterial(state.server_seed, (*state.player_seeds, *state.bet_seeds))
+        composition = cards.composition(state.game, state.options)
+        shuffled = [ev.deck_shuffled(seeds.player_seeds, deck.shuffled(composition, seeds))]
+        return shuffled + self.deal(fold(state, shuffled), now)
 
     def deal(self, state: State, now: float) -> list[Event]:
         """One card face down to each bettor counter-clockwise, the banker's last."""
@@ -137,11 +146,15 @@ class SetteEngine(FamilyEngine):
     def betting(self, state: State, command: Any) -> list[Event]:
         """A bet between min_bet and max_bet within the seat's balance; a timeout sits out."""
         match command:
-            case PlaceBet(seat=seat, amount=amount):
+            case PlaceBet(seat=seat, amount=amount, seed=seed):
                 lo, hi = self.bet_range(state, seat)
                 if not lo <= amount <= hi:
                     raise IllegalMove("bet_out_of_range", f"bet between {lo} and {hi}")
-                return [ev.bet_placed(seat, self.bet_index(state, seat), amount)]
+                self.refuse_bet_seed(seed)
+                if seed and not state.server_seed:
+                    raise IllegalMove("bad_action", "this hand was dealt before bets took seeds:"
+                                      " give yours with a bet of the next hand")
+                return [ev.bet_placed(seat, self.bet_index(state, seat), amount, seed=seed)]
             case TimeOut(seat=seat):
                 return [ev.sat_out(seat, timeout=True)]
             case _:

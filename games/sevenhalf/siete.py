@@ -24,6 +24,7 @@ class SieteEngine(SetteEngine):
                     "004_34f1b911eeb84e49.txt")
     options_schema: type[marshmallow.Schema] = SieteOptions
     kinds: ClassVar[tuple[str, ...]] = ("announce", "bet", "sit_out", "hit", "stand", "split")
+    bet_seeds: ClassVar[bool] = False  # the cards are dealt before the bets
 
     def proceed(self, state: State, now: float) -> list[Event]:
         """The banker announces first; the deal follows the announcement."""

@@ -117,6 +117,11 @@ class State:
     next_banker: int | None = None
     volunteers: tuple[int, ...] = ()
     commitment: str = ""
+    # The seeds the hand was dealt with, so that Sette e mezzo can shuffle again with the bets'
+    # seeds; empty in a snapshot stored before they were kept (such a hand takes no bet seed).
+    server_seed: str = ""
+    player_seeds: tuple[str, ...] = ()
+    bet_seeds: tuple[str, ...] = ()
     started_at: float = 0.0
     table_started_at: float = 0.0
 

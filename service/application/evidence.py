@@ -37,6 +37,7 @@ from service.runtime import house_key
 from service.verification import checkpoints, inclusion, timestamps
 from service.verification.attestation import attestation_text
 from service.verification.checkpoints import CHECKPOINT_COLUMNS, statement
+from service.verification.deck_check import bet_seeds
 from service.verification.hand_log import HandLog, TableLog, is_game
 
 FORMAT = "banco-evidence/2"
@@ -169,7 +170,9 @@ def bundle(conn: psycopg.Connection, hand: HandLog, table: TableLog, who: Princi
         "events": entries,
         "seeds": {"commitment": hand.began.data.get("commitment"),
                   "server_seed": hand.server_seed() if seed_shown else None,
-                  "player_seeds": [s.get("seed") or "" for s in hand.seats]},
+                  # The joins' in seat order, then the bets' in the order they were placed:
+                  # the seeds the cards were shuffled with (docs/fair-decks.md).
+                  "player_seeds": [*(s.get("seed") or "" for s in hand.seats), *bet_seeds(hand)]},
         "postings": [e.data for e in hand.events if e.type == "TreasurePosted"],
         "checkpoint": {**signed(key, checkpoint), "timestamp": checkpoint["timestamp"]},
         "inclusion": {"last_event": {**proofs[0], "version": hand.events[proven].version},

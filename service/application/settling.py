@@ -92,14 +92,30 @@ def settle(uow: UnitOfWork, table_id: str, hand_id: str, metadata: dict[str, Any
     return True
 
 
+# The engine events that may come between a hand's opening and its DeckShuffled.
+BETTING = frozenset({"TurnPassed", "BetPlaced", "SatOut"})
+
+
 def _seeds(uow: UnitOfWork, table_id: str, first_version: int) -> dict[str, Any]:
     """The seeds the hand was dealt with, from the engine's event that carries them: one of the
     hand's first, so it is read a few events at a time, from the hand's start (the cost grows
     neither with the table's history nor with the hand's length)."""
-    # After HandBegan (at `first_version`); the engine's events follow it.
+    # After HandBegan (at `first_version`); the engine's events follow it. Sette e mezzo shuffles
+    # again once the bets are down when a bet carried a seed (DeckShuffled, every player seed):
+    # it comes before any card, so the reading stops at the first event that is no bet's.
+    seeds: dict[str, Any] | None = None
     for e in events_after(uow, table_id, first_version, page=4):
-        if e.type.startswith(GAME_EVENT_PREFIX) and "server_seed" in e.data["data"]:
-            return dict(e.data["data"])
+        if not e.type.startswith(GAME_EVENT_PREFIX):
+            continue
+        kind, data = e.type[len(GAME_EVENT_PREFIX):], e.data["data"]
+        if seeds is None and "server_seed" in data:
+            seeds = dict(data)
+        elif seeds is not None and kind == "DeckShuffled":
+            return {**seeds, "player_seeds": list(data["player_seeds"])}
+        elif seeds is not None and kind not in BETTING:
+            return seeds
+    if seeds is not None:
+        return seeds
     raise LookupError(f"no seeds recorded for the hand at version {first_version}")
 
 

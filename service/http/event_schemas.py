@@ -45,6 +45,8 @@ def _oas30(node: Any) -> Any:
         out["description"] = " ".join(out["description"].split())  # a docstring's lines, joined
     if out.get("default", ...) is None:
         del out["default"]  # says no more than the member left out
+    if out.get("required", ...) == []:
+        del out["required"]  # OpenAPI 3.0 wants at least one name (every member is optional)
     branches = out.get("anyOf")
     if branches and {"type": "null"} in branches:
         rest = [b for b in branches if b != {"type": "null"}]

@@ -151,6 +151,16 @@ class BetActionSchema(SeatedSchema):
     amount = fields.Integer(required=True)
 
 
+class SetteEMezzoBetActionSchema(BetActionSchema):
+    seed = fields.String(allow_none=True, validate=validate.Length(max=200), metadata={
+        "description": "Your own text for this hand's shuffle, as a join's seed: Sette e mezzo"
+                       " bets before the deal, so once the bets are down the deck is shuffled"
+                       " again from the server seed, the join seeds in seat order, then the bets'"
+                       " seeds in the order placed (docs/fair-decks.md). Shown to the table;"
+                       " put nothing personal in it. Siete y media and Casino pirate deal before"
+                       " the bets and refuse it (422 bad_action)."})
+
+
 class StandActionSchema(SeatedSchema):
     type = tag("stand")
     declare = _declare(fields.Integer())
@@ -196,7 +206,7 @@ class SetteEMezzoActionSchema(Union):
     """An action of Sette e mezzo."""
 
     alternatives: ClassVar[Alternatives] = {
-        "bet": BetActionSchema, "hit": HitActionSchema, "stand": StandActionSchema,
+        "bet": SetteEMezzoBetActionSchema, "hit": HitActionSchema, "stand": StandActionSchema,
     }
 
 
@@ -213,7 +223,8 @@ class SieteYMediaActionSchema(Union):
     """An action of Siete y media."""
 
     alternatives: ClassVar[Alternatives] = {
-        **SetteEMezzoActionSchema.alternatives, "announce": AnnounceActionSchema,
+        **SetteEMezzoActionSchema.alternatives, "bet": BetActionSchema,
+        "announce": AnnounceActionSchema,
         "sit_out": SitOutActionSchema, "split": SplitActionSchema,
     }
 
@@ -232,7 +243,7 @@ class CasinoPirateActionSchema(Union):
     """An action of Casino pirate."""
 
     alternatives: ClassVar[Alternatives] = {
-        **SetteEMezzoActionSchema.alternatives, "hide": HideActionSchema,
+        **SetteEMezzoActionSchema.alternatives, "bet": BetActionSchema, "hide": HideActionSchema,
         "declare": DeclareActionSchema, "call": CallActionSchema, "reveal": RevealActionSchema,
         "concede": ConcedeActionSchema, "volunteer": VolunteerActionSchema,
     }

@@ -102,6 +102,14 @@ def _events(bundle: dict[str, Any]) -> list[dict[str, Any]]:
     return events
 
 
+def _bet_seeds(bundle: dict[str, Any]) -> list[str]:
+    """The seeds the bundle's shown bets carried, in order (Sette e mezzo): they follow the join
+    seeds in `seeds.player_seeds`, as in the shuffle (docs/fair-decks.md)."""
+    bets = (_event(e).data["data"] for e in _events(bundle)
+            if e["type"] == "game.BetPlaced" and e["canonical"] is not None)
+    return [str(d["seed"]) for d in bets if d.get("seed")]
+
+
 def _event(entry: dict[str, Any]) -> StoredEvent:
     """A bundle's event as Banco stores it; its stored text must be exactly Banco's canonical
     form of what it says."""
@@ -235,7 +243,7 @@ def _contents(bundle: dict[str, Any]) -> str:
         raise _Failed("the postings differ from the TreasurePosted events")
     seeds = bundle["seeds"]
     if seeds["commitment"] != began.data["commitment"] or seeds["player_seeds"] != [
-            s.get("seed") or "" for s in began.data["seats"]]:
+            *(s.get("seed") or "" for s in began.data["seats"]), *_bet_seeds(bundle)]:
         raise _Failed("the seeds differ from HandBegan")
     for e in bundle["events"]:
         if e["canonical"] is not None and e["type"].startswith("game.") \

@@ -28,6 +28,21 @@ def material(hand: HandLog) -> SeedMaterial | None:
     return SeedMaterial(seed, tuple(s.get("seed") or "" for s in hand.seats))
 
 
+def bet_seeds(hand: HandLog) -> tuple[str, ...]:
+    """The seeds the hand's bets carried, in the order the bets were placed (Sette e mezzo)."""
+    bets = (e.data["data"] for e in hand.game_events() if e.type == "game.BetPlaced")
+    return tuple(str(d["seed"]) for d in bets if d.get("seed"))
+
+
+def dealing_material(hand: HandLog) -> SeedMaterial | None:
+    """The seeds of the deck the cards come off: the joins' in seat order, then the bets' in
+    the order they were placed (docs/fair-decks.md); the joins' alone when no bet had one."""
+    seeds = material(hand)
+    if seeds is None:
+        return None
+    return SeedMaterial(seeds.server_seed, (*seeds.player_seeds, *bet_seeds(hand)))
+
+
 def composition(hand: HandLog) -> tuple[str, ...]:
     """The unshuffled deck of the hand's game."""
     if hand.game in SEVENHALF:
@@ -54,20 +69,27 @@ def commitment_check(hand: HandLog) -> Check:
 
 
 def order_check(hand: HandLog) -> Check:
-    """The opening event's deck order equals the shuffle recomputed from the seeds."""
-    opening, seeds = hand.opening(), material(hand)
-    if opening is None or seeds is None:
+    """The opening event's deck order equals the shuffle recomputed from the seeds, and so does
+    the order a DeckShuffled recorded once bets had carried seeds (from every seed)."""
+    opening, seeds, dealing = hand.opening(), material(hand), dealing_material(hand)
+    if opening is None or seeds is None or dealing is None:
         return failed("deck.order", hand.began, "the hand has no opening event")
-    recorded = list(opening.data["data"].get(ORDER_KEY[hand.game]) or [])
-    try:
-        computed = list(deck.shuffled(composition(hand), seeds))
-    except ValueError:
-        return failed("deck.order", opening, "the seeds cannot be read")
-    if recorded != computed:
-        at = next((i for i, (a, b) in enumerate(zip(recorded, computed, strict=False)) if a != b),
-                  min(len(recorded), len(computed)))
-        return failed("deck.order", opening, f"the recorded order differs at position {at}",
-                      position=at, recorded=recorded[at:at + 1], recomputed=computed[at:at + 1])
+    again = next((e for e in hand.game_events() if e.type == "game.DeckShuffled"), None)
+    if again is None and dealing != seeds:
+        return failed("deck.order", opening, "bets carried seeds but the deck was not shuffled"
+                      " again with them")
+    computed: list[str] = []
+    for event, used in ((opening, seeds), *(((again, dealing),) if again else ())):
+        recorded = list(event.data["data"].get(ORDER_KEY[hand.game]) or [])
+        try:
+            computed = list(deck.shuffled(composition(hand), used))
+        except ValueError:
+            return failed("deck.order", event, "the seeds cannot be read")
+        if recorded != computed:
+            at = next((i for i, (a, b) in enumerate(zip(recorded, computed, strict=False)) if a != b),
+                      min(len(recorded), len(computed)))
+            return failed("deck.order", event, f"the recorded order differs at position {at}",
+                          position=at, recorded=recorded[at:at + 1], recomputed=computed[at:at + 1])
     return passed("deck.order", cards=len(computed), recomputed=computed)
 
 

@@ -176,6 +176,13 @@ def _game_events(bundle: dict) -> list[dict]:
     return out
 
 
+def _bet_seeds(games: list[dict]) -> list[str]:
+    """The seeds the hand's bets carried, in the order placed (Sette e mezzo): after the join
+    seeds, they shuffle the deck the cards come off (docs/fair-decks.md)."""
+    return [str(g["data"]["seed"]) for g in games
+            if g["type"] == "BetPlaced" and g["data"] is not None and g["data"].get("seed")]
+
+
 def _stored(bundle: dict, type_: str) -> dict | None:
     """The data of the hand's first event of `type_`, when its stored text is in the bundle."""
     for e in _events(bundle):
@@ -388,7 +395,7 @@ def check_contents(bundle: dict) -> str:
         raise Failed("the postings differ from the TreasurePosted events")
     seeds = bundle["seeds"]
     if seeds["commitment"] != began["commitment"] or seeds["player_seeds"] != [
-            s.get("seed") or "" for s in began["seats"]]:
+            *(s.get("seed") or "" for s in began["seats"]), *_bet_seeds(_game_events(bundle))]:
         raise Failed("the seeds differ from HandBegan")
     for e in posted:
         if e["canonical"] is None:
@@ -470,14 +477,24 @@ def check_deck(bundle: dict) -> str:
     shown_seats = ((opening or {}).get("data") or {}).get("seats")
     for where, listed in (("HandBegan", began["seats"]), ("the opening event", shown_seats)):
         _seated(bundle["game"], where, listed)
-    seeds_of_players = [s.get("seed") or "" for s in began["seats"]]
-    deck = shuffle.shuffle(unshuffled, seed, seeds_of_players)
+    joined = [s.get("seed") or "" for s in began["seats"]]
+    deck = shuffle.shuffle(unshuffled, seed, joined)
     said = []
     if opening is not None and opening["data"] is not None:
         recorded = opening["data"].get("deck", opening["data"].get("pile"))
         if recorded != deck:
             raise Failed("the recorded deck order is not the one the seeds give")
         said.append(f"{len(deck)} cards in the order the seeds give")
+    # Bets that carried seeds (Sette e mezzo) had the deck shuffled again before the deal, from
+    # the join seeds then theirs: the cards come off that deck.
+    seeds_of_players = joined + _bet_seeds(games)
+    if len(seeds_of_players) > len(joined):
+        again = next((g for g in games if g["type"] == "DeckShuffled"), None)
+        if again is None:
+            raise Failed("bets carried seeds but the deck was not shuffled again with them")
+        if again["data"] is not None and again["data"].get("deck") != shuffle.shuffle(
+                unshuffled, seed, seeds_of_players):
+            raise Failed("the deck shuffled again with the bets' seeds is not the one the seeds give")
     seats = [s["seat"] for s in shown_seats or began["seats"]]
     try:
         walked = dealt.walk(bundle["game"], games, unshuffled, seats,

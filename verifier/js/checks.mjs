@@ -105,6 +105,12 @@ function gameEvents(bundle) {
   });
 }
 
+// The seeds the hand's bets carried, in the order placed (Sette e mezzo): after the join seeds,
+// they shuffle the deck the cards come off (docs/fair-decks.md).
+function betSeeds(games) {
+  return games.filter((g) => g.type === "BetPlaced" && g.data != null && g.data.seed).map((g) => String(g.data.seed));
+}
+
 function stored(bundle, type) {
   const e = events(bundle).find((x) => x.type === type && x.canonical != null);
   return e ? parsed(e).data : null;
@@ -434,7 +440,8 @@ function checkContents(bundle) {
     throw new Failed("the postings differ from the TreasurePosted events");
   }
   const seeds = bundle.seeds;
-  if (seeds.commitment !== began.commitment || !same(seeds.player_seeds, began.seats.map((s) => s.seed || ""))) {
+  if (seeds.commitment !== began.commitment
+      || !same(seeds.player_seeds, [...began.seats.map((s) => s.seed || ""), ...betSeeds(gameEvents(bundle))])) {
     throw new Failed("the seeds differ from HandBegan");
   }
   for (const e of posted) {
@@ -499,13 +506,23 @@ function checkDeck(bundle) {
   // The seats the deal goes round: the opening event's, else (withheld) HandBegan's.
   const shownSeats = opening?.data?.seats;
   for (const [where, listed] of [["HandBegan", began.seats], ["the opening event", shownSeats]]) seated(bundle.game, where, listed);
-  const playerSeeds = began.seats.map((s) => s.seed || "");
-  const deck = shuffle(unshuffled, seed, playerSeeds);
+  const joined = began.seats.map((s) => s.seed || "");
+  const deck = shuffle(unshuffled, seed, joined);
   const said = [];
   if (opening && opening.data != null) {
     const recorded = opening.data.deck ?? opening.data.pile;
     if (!same(recorded, deck)) throw new Failed("the recorded deck order is not the one the seeds give");
     said.push(`${deck.length} cards in the order the seeds give`);
+  }
+  // Bets that carried seeds (Sette e mezzo) had the deck shuffled again before the deal, from
+  // the join seeds then theirs: the cards come off that deck.
+  const playerSeeds = [...joined, ...betSeeds(games)];
+  if (playerSeeds.length > joined.length) {
+    const again = games.find((g) => g.type === "DeckShuffled");
+    if (!again) throw new Failed("bets carried seeds but the deck was not shuffled again with them");
+    if (again.data != null && !same(again.data.deck, shuffle(unshuffled, seed, playerSeeds))) {
+      throw new Failed("the deck shuffled again with the bets' seeds is not the one the seeds give");
+    }
   }
   const seats = (shownSeats || began.seats).map((s) => s.seat);
   let walked;

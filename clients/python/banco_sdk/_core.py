@@ -40,7 +40,8 @@ TableEvent = (models.TableEventTreasurePosted | models.TableEventPlayerRegistere
     | models.TableEventDeadlineSet | models.TableEventSettlementClaimed
     | models.TableEventGameHandStarted | models.TableEventGameTurnPassed
     | models.TableEventGameStakeAnnounced | models.TableEventGameBetPlaced
-    | models.TableEventGameSatOut | models.TableEventGameCardDealt
+    | models.TableEventGameSatOut | models.TableEventGameDeckShuffled
+    | models.TableEventGameCardDealt
     | models.TableEventGameCardTurnedUp | models.TableEventGameCardsShown
     | models.TableEventGameStakeLost | models.TableEventGameStood
     | models.TableEventGameHandSplit | models.TableEventGamePlayerCalled
@@ -70,7 +71,8 @@ FeedEvent = (models.FeedEventTreasurePosted | models.FeedEventPlayerRegistered
     | models.FeedEventDeadlineSet | models.FeedEventSettlementClaimed
     | models.FeedEventGameHandStarted | models.FeedEventGameTurnPassed
     | models.FeedEventGameStakeAnnounced | models.FeedEventGameBetPlaced
-    | models.FeedEventGameSatOut | models.FeedEventGameCardDealt
+    | models.FeedEventGameSatOut | models.FeedEventGameDeckShuffled
+    | models.FeedEventGameCardDealt
     | models.FeedEventGameCardTurnedUp | models.FeedEventGameCardsShown
     | models.FeedEventGameStakeLost | models.FeedEventGameStood | models.FeedEventGameHandSplit
     | models.FeedEventGamePlayerCalled | models.FeedEventGameCallDecided

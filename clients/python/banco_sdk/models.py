@@ -154,6 +154,13 @@ class BetPlacedData(BaseModel):
     amount: int
     index: int
     seat: int
+    seed: Annotated[
+        str | None,
+        Field(
+            description="Sette e mezzo: the player's own text for the shuffle, given with the bet; the deck is shuffled again with it once the bets are down (DeckShuffled)",
+            max_length=200,
+        ),
+    ] = None
     timeout: Annotated[
         bool | None,
         Field(
@@ -664,6 +671,18 @@ class DealtEvidence(BaseModel):
         str | None, Field(description='Why it failed, and at which event.')
     ] = None
     summary: str | None = None
+
+
+class DeckShuffledData(BaseModel):
+    """
+    Sette e mezzo, once the bets are down when a bet carried a seed: the deck shuffled again from the server seed and every player seed (the joins' in seat order, then the bets' in the order they were placed), the cards to come off it. Both are the auditors' alone, as HandStarted's are.
+    """
+
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    deck: list[str] | None = None
+    player_seeds: list[str] | None = None
 
 
 class DeclareAction(BaseModel):
@@ -1238,6 +1257,24 @@ class FeedEventGameDealerChosen(BaseModel):
     recorded_at: str
     stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
     type: Annotated[Literal['game.DealerChosen'], Field(examples=['game.DealerChosen'])]
+    version: Annotated[int, Field(description='Its version in its stream.')]
+
+
+class FeedEventGameDeckShuffled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DeckShuffledData
+    hand: str | None = None
+    position: Annotated[
+        int,
+        Field(
+            description="The event's position in the log: pass it as `after` to go on from it."
+        ),
+    ]
+    recorded_at: str
+    stream: Annotated[str, Field(examples=['table-tb_3f9a1c2b7d4e5f60'])]
+    type: Annotated[Literal['game.DeckShuffled'], Field(examples=['game.DeckShuffled'])]
     version: Annotated[int, Field(description='Its version in its stream.')]
 
 
@@ -2380,6 +2417,22 @@ class SeedRevealedData(BaseModel):
     server_seed: str | None = None
 
 
+class SetteEMezzoBetAction(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    amount: int
+    seat: Annotated[int | None, Field(description='Your seat, if you name it.')] = None
+    seed: Annotated[
+        str | None,
+        Field(
+            description="Your own text for this hand's shuffle, as a join's seed: Sette e mezzo bets before the deal, so once the bets are down the deck is shuffled again from the server seed, the join seeds in seat order, then the bets' seeds in the order placed (docs/fair-decks.md). Shown to the table; put nothing personal in it. Siete y media and Casino pirate deal before the bets and refuse it (422 bad_action).",
+            max_length=200,
+        ),
+    ] = None
+    type: Literal['bet']
+
+
 class SetteEMezzoTurn(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -3134,6 +3187,18 @@ class TableEventGameDealerChosen(BaseModel):
     kind: Annotated[Literal['game'], Field(examples=['game'])]
     recorded_at: str
     type: Annotated[Literal['DealerChosen'], Field(examples=['DealerChosen'])]
+    version: int
+
+
+class TableEventGameDeckShuffled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    data: DeckShuffledData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    type: Annotated[Literal['DeckShuffled'], Field(examples=['DeckShuffled'])]
     version: int
 
 
@@ -5268,9 +5333,10 @@ class TablePage(BaseModel):
 
 class Action(
     RootModel[
-        BetAction
+        SetteEMezzoBetAction
         | HitAction
         | StandAction
+        | BetAction
         | AnnounceAction
         | SitOutAction
         | SplitAction
@@ -5293,7 +5359,7 @@ class Action(
     ]
 ):
     root: Annotated[
-        BetAction | HitAction | StandAction | AnnounceAction | SitOutAction | SplitAction | HideAction | DeclareAction | CallAction | RevealAction | ConcedeAction | VolunteerAction | ChooseAction | AttackAction | ChallengeAction | AccuseAction | DrawAction | CaptureAction | BuildAction | ReserveAction | ExtendAction | TrailAction,
+        SetteEMezzoBetAction | HitAction | StandAction | BetAction | AnnounceAction | SitOutAction | SplitAction | HideAction | DeclareAction | CallAction | RevealAction | ConcedeAction | VolunteerAction | ChooseAction | AttackAction | ChallengeAction | AccuseAction | DrawAction | CaptureAction | BuildAction | ReserveAction | ExtendAction | TrailAction,
         Field(
             description='`{"type": ..., ...parameters}`, one of your `legal_actions` with its ranges chosen: an action of the table\'s game (an action several games share is each game\'s).'
         ),
@@ -5894,6 +5960,25 @@ class ReplayStepGameDealerChosen(BaseModel):
     step: int
     timeout: Annotated[bool, Field(description='Caused by a timeout.')]
     type: Annotated[Literal['DealerChosen'], Field(examples=['DealerChosen'])]
+    version: Annotated[int, Field(description="The table stream's version.")]
+
+
+class ReplayStepGameDeckShuffled(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    cause: Cause
+    data: DeckShuffledData
+    hand: str | None = None
+    kind: Annotated[Literal['game'], Field(examples=['game'])]
+    recorded_at: str
+    state: Annotated[
+        SetteEMezzoView | SieteYMediaView | CasinoPirateView | PiratePairsView | CassinoView | None,
+        Field(description='The hand after this event, as you may see it.'),
+    ]
+    step: int
+    timeout: Annotated[bool, Field(description='Caused by a timeout.')]
+    type: Annotated[Literal['DeckShuffled'], Field(examples=['DeckShuffled'])]
     version: Annotated[int, Field(description="The table stream's version.")]
 
 
@@ -6748,6 +6833,7 @@ class TableStreamMessage(
         | TableEventGameStakeAnnounced
         | TableEventGameBetPlaced
         | TableEventGameSatOut
+        | TableEventGameDeckShuffled
         | TableEventGameCardDealt
         | TableEventGameCardTurnedUp
         | TableEventGameCardsShown
@@ -6786,7 +6872,7 @@ class TableStreamMessage(
     ]
 ):
     root: Annotated[
-        SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventDisputeOpened | TableEventDisputeEvidenceAttached | TableEventDisputeReadjudicated | TableEventDisputeResolved | TableEventDisputeRejected | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
+        SetteEMezzoTable | SieteYMediaTable | CasinoPirateTable | PiratePairsTable | CassinoTable | TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventDisputeOpened | TableEventDisputeEvidenceAttached | TableEventDisputeReadjudicated | TableEventDisputeResolved | TableEventDisputeRejected | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameDeckShuffled | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
         Field(
             description="The `data:` of a message of a table's stream: with `event: table`, the table as GET /v1/tables/{table_id} shows it to you (a `Table`); with `event: <type>`, the table's event of that type, as GET /v1/tables/{table_id}/events shows it (a `TableEvent`)."
         ),
@@ -6823,7 +6909,7 @@ class EventPage(BaseModel):
     )
     items: list[
         Annotated[
-            TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventDisputeOpened | TableEventDisputeEvidenceAttached | TableEventDisputeReadjudicated | TableEventDisputeResolved | TableEventDisputeRejected | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
+            TableEventTreasurePosted | TableEventPlayerRegistered | TableEventPlayerErased | TableEventAuditorRegistered | TableEventTokenChanged | TableEventOperatorKeyCreated | TableEventOperatorKeyChanged | TableEventDisputeOpened | TableEventDisputeEvidenceAttached | TableEventDisputeReadjudicated | TableEventDisputeResolved | TableEventDisputeRejected | TableEventTableCreated | TableEventPlayerSeated | TableEventPlayerLeft | TableEventHandBegan | TableEventHandSettled | TableEventSeedRevealed | TableEventTableEnded | TableEventDeadlineSet | TableEventSettlementClaimed | TableEventGameHandStarted | TableEventGameTurnPassed | TableEventGameStakeAnnounced | TableEventGameBetPlaced | TableEventGameSatOut | TableEventGameDeckShuffled | TableEventGameCardDealt | TableEventGameCardTurnedUp | TableEventGameCardsShown | TableEventGameStakeLost | TableEventGameStood | TableEventGameHandSplit | TableEventGamePlayerCalled | TableEventGameCallDecided | TableEventGameSkeletonDeclared | TableEventGameVolunteered | TableEventGameShortfallRecorded | TableEventGameHandEnded | TableEventGameHandOpened | TableEventGameCardsDealt | TableEventGameOpeningCardChosen | TableEventGameOpeningCardsRevealed | TableEventGamePlayerAttacked | TableEventGamePlayerChallenged | TableEventGamePlayerAccused | TableEventGameCardDrawn | TableEventGameDiscardsReshuffled | TableEventGamePlayerEliminated | TableEventGameGameWon | TableEventGameRoundStarted | TableEventGameStakesPaid | TableEventGameDealerCardsDrawn | TableEventGameDealerChosen | TableEventGameTableDealt | TableEventGameCardsCaptured | TableEventGameBuildMade | TableEventGameBuildReserved | TableEventGameBuildExtended | TableEventGameCardTrailed | TableEventGameLeftoversTaken | TableEventGameRoundScored,
             Field(discriminator='type'),
         ]
     ]
@@ -6853,7 +6939,7 @@ class FeedPage(BaseModel):
     )
     items: list[
         Annotated[
-            FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
+            FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameDeckShuffled | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
             Field(discriminator='type'),
         ]
     ]
@@ -6893,6 +6979,7 @@ class FeedStreamMessage(
         | FeedEventGameStakeAnnounced
         | FeedEventGameBetPlaced
         | FeedEventGameSatOut
+        | FeedEventGameDeckShuffled
         | FeedEventGameCardDealt
         | FeedEventGameCardTurnedUp
         | FeedEventGameCardsShown
@@ -6931,7 +7018,7 @@ class FeedStreamMessage(
     ]
 ):
     root: Annotated[
-        FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
+        FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameDeckShuffled | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
         Field(
             description='One alternative per event type, told apart by `type`.',
             discriminator='type',
@@ -6963,7 +7050,7 @@ class WebhookEvent(BaseModel):
         extra='ignore',
     )
     data: Annotated[
-        FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
+        FeedEventTreasurePosted | FeedEventPlayerRegistered | FeedEventPlayerErased | FeedEventAuditorRegistered | FeedEventTokenChanged | FeedEventOperatorKeyCreated | FeedEventOperatorKeyChanged | FeedEventDisputeOpened | FeedEventDisputeEvidenceAttached | FeedEventDisputeReadjudicated | FeedEventDisputeResolved | FeedEventDisputeRejected | FeedEventTableCreated | FeedEventPlayerSeated | FeedEventPlayerLeft | FeedEventHandBegan | FeedEventHandSettled | FeedEventSeedRevealed | FeedEventTableEnded | FeedEventDeadlineSet | FeedEventSettlementClaimed | FeedEventGameHandStarted | FeedEventGameTurnPassed | FeedEventGameStakeAnnounced | FeedEventGameBetPlaced | FeedEventGameSatOut | FeedEventGameDeckShuffled | FeedEventGameCardDealt | FeedEventGameCardTurnedUp | FeedEventGameCardsShown | FeedEventGameStakeLost | FeedEventGameStood | FeedEventGameHandSplit | FeedEventGamePlayerCalled | FeedEventGameCallDecided | FeedEventGameSkeletonDeclared | FeedEventGameVolunteered | FeedEventGameShortfallRecorded | FeedEventGameHandEnded | FeedEventGameHandOpened | FeedEventGameCardsDealt | FeedEventGameOpeningCardChosen | FeedEventGameOpeningCardsRevealed | FeedEventGamePlayerAttacked | FeedEventGamePlayerChallenged | FeedEventGamePlayerAccused | FeedEventGameCardDrawn | FeedEventGameDiscardsReshuffled | FeedEventGamePlayerEliminated | FeedEventGameGameWon | FeedEventGameRoundStarted | FeedEventGameStakesPaid | FeedEventGameDealerCardsDrawn | FeedEventGameDealerChosen | FeedEventGameTableDealt | FeedEventGameCardsCaptured | FeedEventGameBuildMade | FeedEventGameBuildReserved | FeedEventGameBuildExtended | FeedEventGameCardTrailed | FeedEventGameLeftoversTaken | FeedEventGameRoundScored,
         Field(
             description='One alternative per event type, told apart by `type`.',
             discriminator='type',
@@ -6988,7 +7075,7 @@ class Replay(BaseModel):
     hand_id: Annotated[str, Field(examples=['hd_0a1b2c3d4e5f6071'])]
     steps: list[
         Annotated[
-            ReplayStepTreasurePosted | ReplayStepPlayerRegistered | ReplayStepPlayerErased | ReplayStepAuditorRegistered | ReplayStepTokenChanged | ReplayStepOperatorKeyCreated | ReplayStepOperatorKeyChanged | ReplayStepDisputeOpened | ReplayStepDisputeEvidenceAttached | ReplayStepDisputeReadjudicated | ReplayStepDisputeResolved | ReplayStepDisputeRejected | ReplayStepTableCreated | ReplayStepPlayerSeated | ReplayStepPlayerLeft | ReplayStepHandBegan | ReplayStepHandSettled | ReplayStepSeedRevealed | ReplayStepTableEnded | ReplayStepDeadlineSet | ReplayStepSettlementClaimed | ReplayStepGameHandStarted | ReplayStepGameTurnPassed | ReplayStepGameStakeAnnounced | ReplayStepGameBetPlaced | ReplayStepGameSatOut | ReplayStepGameCardDealt | ReplayStepGameCardTurnedUp | ReplayStepGameCardsShown | ReplayStepGameStakeLost | ReplayStepGameStood | ReplayStepGameHandSplit | ReplayStepGamePlayerCalled | ReplayStepGameCallDecided | ReplayStepGameSkeletonDeclared | ReplayStepGameVolunteered | ReplayStepGameShortfallRecorded | ReplayStepGameHandEnded | ReplayStepGameHandOpened | ReplayStepGameCardsDealt | ReplayStepGameOpeningCardChosen | ReplayStepGameOpeningCardsRevealed | ReplayStepGamePlayerAttacked | ReplayStepGamePlayerChallenged | ReplayStepGamePlayerAccused | ReplayStepGameCardDrawn | ReplayStepGameDiscardsReshuffled | ReplayStepGamePlayerEliminated | ReplayStepGameGameWon | ReplayStepGameRoundStarted | ReplayStepGameStakesPaid | ReplayStepGameDealerCardsDrawn | ReplayStepGameDealerChosen | ReplayStepGameTableDealt | ReplayStepGameCardsCaptured | ReplayStepGameBuildMade | ReplayStepGameBuildReserved | ReplayStepGameBuildExtended | ReplayStepGameCardTrailed | ReplayStepGameLeftoversTaken | ReplayStepGameRoundScored,
+            ReplayStepTreasurePosted | ReplayStepPlayerRegistered | ReplayStepPlayerErased | ReplayStepAuditorRegistered | ReplayStepTokenChanged | ReplayStepOperatorKeyCreated | ReplayStepOperatorKeyChanged | ReplayStepDisputeOpened | ReplayStepDisputeEvidenceAttached | ReplayStepDisputeReadjudicated | ReplayStepDisputeResolved | ReplayStepDisputeRejected | ReplayStepTableCreated | ReplayStepPlayerSeated | ReplayStepPlayerLeft | ReplayStepHandBegan | ReplayStepHandSettled | ReplayStepSeedRevealed | ReplayStepTableEnded | ReplayStepDeadlineSet | ReplayStepSettlementClaimed | ReplayStepGameHandStarted | ReplayStepGameTurnPassed | ReplayStepGameStakeAnnounced | ReplayStepGameBetPlaced | ReplayStepGameSatOut | ReplayStepGameDeckShuffled | ReplayStepGameCardDealt | ReplayStepGameCardTurnedUp | ReplayStepGameCardsShown | ReplayStepGameStakeLost | ReplayStepGameStood | ReplayStepGameHandSplit | ReplayStepGamePlayerCalled | ReplayStepGameCallDecided | ReplayStepGameSkeletonDeclared | ReplayStepGameVolunteered | ReplayStepGameShortfallRecorded | ReplayStepGameHandEnded | ReplayStepGameHandOpened | ReplayStepGameCardsDealt | ReplayStepGameOpeningCardChosen | ReplayStepGameOpeningCardsRevealed | ReplayStepGamePlayerAttacked | ReplayStepGamePlayerChallenged | ReplayStepGamePlayerAccused | ReplayStepGameCardDrawn | ReplayStepGameDiscardsReshuffled | ReplayStepGamePlayerEliminated | ReplayStepGameGameWon | ReplayStepGameRoundStarted | ReplayStepGameStakesPaid | ReplayStepGameDealerCardsDrawn | ReplayStepGameDealerChosen | ReplayStepGameTableDealt | ReplayStepGameCardsCaptured | ReplayStepGameBuildMade | ReplayStepGameBuildReserved | ReplayStepGameBuildExtended | ReplayStepGameCardTrailed | ReplayStepGameLeftoversTaken | ReplayStepGameRoundScored,
             Field(discriminator='type'),
         ]
     ]

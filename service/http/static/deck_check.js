@@ -28,7 +28,11 @@ export function seedsOf(hand, replay) {
   const revealed = replay.steps.find((s) => s.type === "SeedRevealed");
   return {
     server_seed: revealed?.data.server_seed ?? hand?.server_seed ?? null,
-    player_seeds: (began?.data.seats || []).map((s) => s.seed || ""),
+    // The joins' in seat order, then the bets' in the order they were placed (Sette e mezzo):
+    // the seeds the cards were shuffled with (docs/fair-decks.md).
+    player_seeds: [...(began?.data.seats || []).map((s) => s.seed || ""),
+      ...replay.steps.filter((s) => s.type === "BetPlaced" && s.data.seed).map((s) => s.data.seed)],
+    joined: (began?.data.seats || []).length,
     commitment: began?.data.commitment ?? hand?.commitment ?? null,
     revealed: Boolean(revealed),
   };
@@ -220,14 +224,23 @@ export async function checkHand(hand, replay) {
   }
   const checks = [await commitmentCheck(seeds, began, revealed)];
   let order = null;
+  let first = null;
   try {
-    order = await shuffled(composition(replay.game, opening), seeds.server_seed, seeds.player_seeds);
+    const cards = composition(replay.game, opening);
+    first = await shuffled(cards, seeds.server_seed, seeds.player_seeds.slice(0, seeds.joined));
+    // Bets that carried seeds shuffled the deck again before the deal: the cards come off it.
+    order = seeds.player_seeds.length > seeds.joined
+      ? await shuffled(cards, seeds.server_seed, seeds.player_seeds) : first;
   } catch {
     checks.push(result("deck.order", false, "the seeds cannot be read", opening),
       result("deck.dealt", false, "the seeds cannot be read", opening));
   }
   if (order) {
-    checks.push(orderCheck(replay.game, opening, order));
+    const again = game.find((s) => s.type === "DeckShuffled");
+    const opened = orderCheck(replay.game, opening, first);
+    checks.push(order === first || opened.passed === false ? opened
+      : again ? orderCheck(replay.game, again, order)
+        : result("deck.order", false, "bets carried seeds but the deck was not shuffled again with them", opening));
     try {
       checks.push(await dealtCheck(replay.game, order, opening, game.slice(1), seeds));
     } catch (e) {
