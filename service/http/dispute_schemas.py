@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.application.disputes import AMOUNT_MAX, HOUSE, NOTE_MAX
+from service.http.paging import CursorOrFormerName
 
 DISPUTE_ID = {"example": "dp_3f9a1c2b7d4e5f60"}
 STATUSES = ("open", "resolved", "rejected")
@@ -58,13 +59,19 @@ class RejectionSchema(Schema):
     note = _note("Why nothing is paid.")
 
 
-class DisputeListQuerySchema(Schema):
+class DisputeListQuerySchema(CursorOrFormerName):
+    FORMER = "before"
+
     hand_id = fields.String(load_default=None, validate=validate.Length(max=100))
     status = fields.String(load_default=None, validate=validate.OneOf(STATUSES))
-    before = fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**63 - 1),
-                            metadata={
+    cursor = fields.Integer(load_default=None, allow_none=True,
+                            validate=validate.Range(min=1, max=2**63 - 1), metadata={
         "description": "The `next_cursor` of the page before: the list goes on with older"
-                       " disputes."})
+                       " disputes. Not with `before`."})
+    before = fields.Integer(load_default=None, allow_none=True,
+                            validate=validate.Range(min=1, max=2**63 - 1), metadata={
+        "description": "The same as `cursor`, kept for the clients that page with it. Not with"
+                       " `cursor`."})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import Schema, fields, validate
 
 from service.http.dispute_schemas import HandDisputeSchema
+from service.http.paging import CursorOrFormerName
 from service.http.play_schemas import GAMES, GameSchemas, ViewSchema
 from service.http.unions import Alternatives, Strict, Union, tag
 
@@ -283,7 +284,9 @@ class HandSchema(Schema):
                        " resolutions made (GET /v1/hands/{hand_id} only)."})
 
 
-class HandListQuerySchema(Schema):
+class HandListQuerySchema(CursorOrFormerName):
+    FORMER, DEFAULT = "after", 0
+
     cursor = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
                             metadata={"description": "The `next_cursor` of the page before: the"
                                       " list goes on after that hand. Not with `after`."})
@@ -292,17 +295,6 @@ class HandListQuerySchema(Schema):
                                      " default: from the first): the same as `cursor`, kept for"
                                      " the clients that page with it. Not with `cursor`."})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-
-    @validates_schema
-    def _one_place(self, data: dict[str, Any], **_: Any) -> None:
-        # Two places to go on from, which may differ: which one counts, nothing says.
-        if data.get("cursor") is not None and data.get("after") is not None:
-            raise ValidationError("Give cursor or after, not both.", "cursor")
-
-    @post_load
-    def _from(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
-        cursor, after = data.pop("cursor"), data["after"]
-        return {**data, "after": cursor if cursor is not None else after or 0}
 
 
 class HandPageSchema(Schema):

@@ -389,3 +389,26 @@ def test_a_hand_is_disputed_once_it_is_settled(own_app: Flask, own: FlaskClient)
         problem(own.post("/v1/disputes", json={"hand_id": hand_id, "reason": "too early"},
                          headers=headers), 409, "hand_in_play")
     assert own.get("/v1/disputes", headers=OPERATOR).json["items"] == before
+
+
+def test_disputes_page_with_cursor_as_every_list_does(own_app: Flask, own: FlaskClient):
+    """GET /v1/disputes answered `next_cursor` and took it only as `before`: a client paging it
+    as the README says every list pages (`cursor=<next_cursor>`) got a 422 "Unknown field".
+    Both names go on from the same place; both at once is refused."""
+    banker, bettor = players(own)
+    table = new_table(own, banker, bettor)
+    hand_id = play_hand(own_app, own, table["id"], banker, bettor, bet=10)
+    opened = [own.post("/v1/disputes", json={"hand_id": hand_id, "reason": f"r{i}"},
+                       headers=OPERATOR).json["id"] for i in range(3)]
+    path = f"/v1/disputes?hand_id={hand_id}&limit=2"
+    first = own.get(path, headers=OPERATOR).json
+    assert [d["id"] for d in first["items"]] == opened[:0:-1]  # newest first
+    for place in ("cursor", "before"):
+        rest = own.get(f"{path}&{place}={first['next_cursor']}", headers=OPERATOR)
+        assert rest.status_code == 200, rest.json
+        assert [d["id"] for d in rest.json["items"]] == opened[:1]
+        assert rest.json["next_cursor"] is None
+    both = own.get(f"{path}&cursor={first['next_cursor']}&before={first['next_cursor']}",
+                   headers=OPERATOR)
+    problem(both, 422, "invalid_input")
+    assert "cursor" in both.json["errors"]["query"]

@@ -7996,7 +7996,9 @@ export interface operations {
             query?: {
                 hand_id?: string | null;
                 status?: "open" | "resolved" | "rejected" | null;
-                /** @description The `next_cursor` of the page before: the list goes on with older disputes. */
+                /** @description The `next_cursor` of the page before: the list goes on with older disputes. Not with `before`. */
+                cursor?: number | null;
+                /** @description The same as `cursor`, kept for the clients that page with it. Not with `cursor`. */
                 before?: number | null;
                 limit?: number;
             };
