@@ -5,12 +5,16 @@ placed (docs/fair-decks.md), as Banco and both verifiers do, and a forged bet se
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
+
+from playwright.sync_api import expect
 
 from games import deck
 from games.contract import AUDITOR, SeatInfo, SeedMaterial, Viewer, redact
 from games.sevenhalf import ENGINES
 from games.sevenhalf.commands import PlaceBet, Stand, TimeOut
+from tests.pages.test_table_page import at_table, deal, seated
 
 SETTE = ENGINES["sette-e-mezzo"]
 SERVER = "00" * 31 + "2a"
@@ -76,3 +80,30 @@ def test_the_browser_deals_off_the_deck_the_bet_seeds_shuffled_and_a_forged_one_
     assert page.evaluate(CHECK, [seat])["checks"] == [
         ["deck.commitment", True], ["deck.order", None], ["deck.dealt", True]]
     assert page.evaluate(CHECK, [forged(seat)])["checks"][2] == ["deck.dealt", False]
+
+
+def test_a_player_adds_his_seed_to_a_sette_e_mezzo_bet_from_the_table_page(api, open_page):
+    """RULES.md, "Fair decks" (001_6b5bbd2473d5c47f.txt bets before the deal): the table page's
+    bet offers the seed a bet may carry, sends it only when filled, and the hand is shuffled
+    again with it; Siete y media's bet, after the deal, offers none."""
+    table, (ada, bob) = seated(api, "sette-e-mezzo", max_bet=5)
+    ada_pg, bob_pg = at_table(open_page, ada, table), at_table(open_page, bob, table)
+    deal(ada_pg)
+    expect(bob_pg.locator("#turn-text")).to_have_text("Your turn: to bet.")
+    bob_pg.get_by_label("Amount (1\N{EN DASH}5)").fill("2")
+    bob_pg.get_by_label("Seed (up to 200 characters, optional)").fill("Bob's lucky ✦")
+    bob_pg.get_by_role("button", name="Bet").click()
+    expect(bob_pg.get_by_role("button", name="Stand")).to_be_visible()
+    events = api.get(f"/v1/tables/{table}/events?limit=1000")["items"]
+    bets = [e["data"] for e in events if e["type"] == "BetPlaced"]
+    assert [(b["amount"], b.get("seed")) for b in bets] == [(2, "Bob's lucky ✦")]
+    assert [e["type"] for e in events].count("DeckShuffled") == 1
+
+    siete, (cy, di) = seated(api, "siete-y-media", [api.new_player(n, deposit=100)
+                                                    for n in ("Cy", "Di")], max_bet=5)
+    cy_pg, di_pg = at_table(open_page, cy, siete), at_table(open_page, di, siete)
+    deal(cy_pg)
+    cy_pg.get_by_role("button", name="Announce the stake").click()
+    expect(di_pg.locator("#turn-text")).to_have_text("Your turn: to bet.")
+    expect(di_pg.get_by_role("button", name=re.compile("^Bet"))).to_be_visible()
+    expect(di_pg.get_by_label("Seed (up to 200 characters, optional)")).to_have_count(0)

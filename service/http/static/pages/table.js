@@ -68,6 +68,15 @@ function numberField(key, label, range, { optional = false } = {}) {
       value: optional ? null : range.min, required: !optional, dataset: { key } }));
 }
 
+function seedField(id) {
+  return el("span", { class: "field" },
+    el("label", { for: id }, "Seed (up to 200 characters, optional)"),
+    el("input", { id, name: id, type: "text", maxlength: 200, autocomplete: "off", spellcheck: "false",
+      "aria-describedby": `${id}-help` }),
+    el("span", { class: "help", id: `${id}-help` },
+      "Your own text, mixed into this hand's shuffle; shown to the table: put nothing personal in it."));
+}
+
 // One offered action as a control: a button, or a small form when it leaves numbers to choose.
 function control(action, n) {
   const [label, shownCards] = describe(action);
@@ -89,6 +98,10 @@ function control(action, n) {
     k === "amount" ? (action.type === "announce" ? "Stake" : "Amount") : `Value of ${cardName(shown.game, action.card)}`, r));
   const extra = declares.map(([c, r]) => numberField(`${key}-d-${c}`, `Value of ${cardName(shown.game, c)}`, r,
     { optional: true }));
+  // Sette e mezzo's bets come before the deal, so a bet may add the player's own text to this
+  // hand's shuffle (RULES.md, "Fair decks"), sent only when filled.
+  const seeded = shown.game === "sette-e-mezzo" && action.type === "bet";
+  if (seeded) extra.push(seedField(`act-${key}-seed`));
   const form = el("form", { class: "act-form", "aria-label": label }, fields, extra,
     button(label, { type: "submit" }));
   form.addEventListener("submit", (e) => {
@@ -103,6 +116,7 @@ function control(action, n) {
         if (v !== "") sent.declare[c] = Number(v);
       }
     }
+    if (seeded && form.elements[`act-${key}-seed`].value !== "") sent.seed = form.elements[`act-${key}-seed`].value;
     act(sent);
   });
   return el("li", {}, form);
