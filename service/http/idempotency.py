@@ -159,6 +159,17 @@ def _with_secret(body: bytes) -> bytes:
     return orjson.dumps({**doc, "secret": secret})
 
 
+def hold_kept_answers() -> None:
+    """Wait until every request keeping an answer has committed it, and hold off those to come
+    until this transaction ends. An erasure takes it first, before the player's row: a request
+    that read his name before the erasure and kept its answer after `forget_name` had looked
+    would keep the name for a day. Each request claims its key (an INSERT: ROW EXCLUSIVE) at its
+    start and keeps its answer with its COMMIT, so SHARE ROW EXCLUSIVE waits for the requests
+    under way and makes the next ones claim theirs once his name is unreadable. An erasure is
+    rare; keyed writes wait the few milliseconds it takes."""
+    db.conn().execute("LOCK TABLE idempotency_keys IN SHARE ROW EXCLUSIVE MODE")
+
+
 def forget_name(player_id: str, c: psycopg.Connection | None = None) -> None:
     """Blank an erased player's name in every kept answer that shows it, whoever is to replay it:
     a join's, a deal's, a move's or a leave's table holds every seated player's name, and any

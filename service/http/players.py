@@ -98,6 +98,7 @@ class Erasure(MethodView):
         and so does every hash, checkpoint and verification. Recorded as a `PlayerErased` event,
         which holds no personal data. Erasing an erased player changes nothing.
         """
+        idempotency.hold_kept_answers()  # the answers being kept now are blanked too
         if not handle(ErasePlayer(player_id)):
             return load_player(player_id)
         # The answers kept for a retry that show his name, his registration's and every table

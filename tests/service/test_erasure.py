@@ -9,6 +9,8 @@ import threading
 import uuid
 from typing import Any
 
+import orjson
+
 from tests.service.conftest import OPERATOR, Player, app_on, bearer
 from tests.service.play import Session, concrete
 from tests.service.test_audit_cli import banco
@@ -220,3 +222,36 @@ def test_an_erasure_racing_replays_of_the_registration_never_deadlocks(app, clie
     assert (again.status_code, again.json["code"]) == (409, "player_erased")
     # Both orders were run: some replays came before an erasure, some after.
     assert seen == {("erasure", 200), ("replay", 201), ("replay", 409)}
+
+
+def test_an_answer_a_request_under_way_keeps_after_his_erasure_is_blanked_too(app, client):
+    """A request that read his name before his erasure and kept its answer after the erasure had
+    blanked the kept answers kept his name, for its caller to replay for a day. The erasure waits
+    for the requests keeping an answer, then blanks theirs too."""
+    name = f"Ada Private {uuid.uuid4().hex}"
+    ada = register(client, name, f"ada-{uuid.uuid4().hex}")
+    pool, key = app.extensions["banco.pool"], f"under-way-{uuid.uuid4().hex}"
+    done: list[Any] = []
+    erasure = threading.Thread(target=lambda: done.append(
+        app.test_client().post(f"/v1/players/{ada.id}/erasure", headers=OPERATOR)))
+    with pool.connection() as under_way, pool.connection() as watch, under_way.transaction():
+        # The request under way has claimed its key, as every keyed write does at its start.
+        under_way.execute("INSERT INTO idempotency_keys (principal, key, request_hash)"
+                          " VALUES ('operator', %s, '\\x00')", (key,))
+        erasure.start()
+        for _ in range(200):  # until the erasure is done or waits on the answers being kept
+            with watch.transaction():
+                waiting = watch.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    " AND query LIKE 'LOCK TABLE idempotency_keys%%'").fetchone()[0]
+            if waiting or done:
+                break
+            erasure.join(0.05)
+        body = orjson.dumps({"seats": [{"player_id": ada.id, "name": name}]})
+        under_way.execute("UPDATE idempotency_keys SET status = 201, body = %s"
+                          " WHERE principal = 'operator' AND key = %s", (body, key))
+    erasure.join(10)
+    assert [r.status_code for r in done] == [200]
+    with pool.connection() as c:
+        [(kept,)] = c.execute("SELECT body FROM idempotency_keys WHERE key = %s", (key,))
+    assert orjson.loads(kept)["seats"] == [{"player_id": ada.id, "name": None}]
