@@ -186,6 +186,14 @@ class Engine(Protocol):
         """The state before the first event of a hand."""
         ...
 
+    def played_by_nobody(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
+                         previous: Any | None = None) -> bool:
+        """Whether a hand dealt to `seats` now would end before any player had a turn, whatever
+        its seed draws (a 7½ hand where no seat but the banker's holds `min_bet`): its deal is
+        refused. Decided without the seed, so that a refusal cannot be asked for again and
+        again until a draw comes out another way."""
+        ...
+
     def decide(self, state: Any, command: Any) -> list[Event]:
         """The events a command produces, or `IllegalMove`."""
         ...

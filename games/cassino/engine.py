@@ -104,6 +104,11 @@ class CassinoEngine:
             return Turn(state.phase.to_move, "play")
         return None
 
+    def played_by_nobody(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
+                         previous: Any | None = None) -> bool:
+        """Every seated player plays every hand dealt."""
+        return False
+
     def is_terminal(self, state: State) -> bool:
         """True once the round is scored."""
         return isinstance(state.phase, RoundOver)

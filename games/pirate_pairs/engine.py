@@ -107,6 +107,11 @@ class PiratePairsEngine:
             case _:
                 assert_never(state.phase)
 
+    def played_by_nobody(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
+                         previous: Any | None = None) -> bool:
+        """Every seated player plays every hand dealt."""
+        return False
+
     def is_terminal(self, state: State) -> bool:
         """True once a single player is left."""
         return isinstance(state.phase, Finished)

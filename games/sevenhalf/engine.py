@@ -57,6 +57,10 @@ def _schema(schema: type[marshmallow.Schema]) -> marshmallow.Schema:
     return schema()
 
 
+# The seeds of a banker picked without a lot (`banker_drawn` False): never read.
+UNDRAWN = SeedMaterial("")
+
+
 class FamilyEngine:
     """What the three games share; subclasses give the rules."""
 
@@ -90,6 +94,22 @@ class FamilyEngine:
     def eligible(self, options: Mapping[str, Any], seat: SeatInfo) -> bool:
         """Whether a seat can afford to play this hand."""
         return seat.balance >= int(options["min_bet"])
+
+    def banker_drawn(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
+                     previous: State | None) -> bool:
+        """Whether the banker of the hand about to open is drawn by its seeded lot."""
+        return False
+
+    def played_by_nobody(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
+                         previous: Any | None = None) -> bool:
+        """No seat but the banker's can afford the hand (`eligible`), whoever the lot names: a
+        banker drawn by lot may be any seat, so then only a table where no seat can afford it."""
+        opts = self.load_options(options)
+        players = {s.seat for s in seats if self.eligible(opts, s)}
+        state = previous if isinstance(previous, State) else None
+        if self.banker_drawn(opts, seats, state):
+            return not players
+        return not players - {self.pick_banker(opts, seats, UNDRAWN, state)}
 
     def deck_shortfall(self, options: Mapping[str, Any], hands: int) -> str | None:
         """Why the deck cannot serve `hands` hands (the banker's included) to their end, or

@@ -34,6 +34,16 @@ def refuse_turn(state: State, command: Any, seat: int) -> None:
         raise IllegalMove("not_your_turn", "it is another seat's turn")
 
 
+def _kept_banker(seats: Sequence[SeatInfo], previous: State | None) -> int | None:
+    """The previous hand's next banker, else its banker, if still seated."""
+    numbers = {s.seat for s in seats}
+    if isinstance(previous, State):
+        for seat in (previous.next_banker, previous.banker):
+            if seat in numbers:
+                return int(seat)
+    return None
+
+
 class SetteEngine(FamilyEngine):
     """Sette e mezzo, and the base Siete y media builds on."""
 
@@ -49,13 +59,18 @@ class SetteEngine(FamilyEngine):
         """The previous hand's next banker, else its banker (the one it named has left), else
         seat 0 (lowest), or a seeded lot."""
         numbers = sorted(s.seat for s in seats)
-        if isinstance(previous, State):
-            for seat in (previous.next_banker, previous.banker):
-                if seat in numbers:
-                    return int(seat)
+        kept = _kept_banker(seats, previous)
+        if kept is not None:
+            return kept
         if options["banker"] == "lot":
             return int(deck.shuffled([str(n) for n in numbers], material, "banker")[0])
         return numbers[0]
+
+    def banker_drawn(self, options: Mapping[str, Any], seats: Sequence[SeatInfo],
+                     previous: State | None) -> bool:
+        """The table's first banker, or one named by a hand whose bankers have both left, when
+        the table draws its banker by lot."""
+        return _kept_banker(seats, previous) is None and options["banker"] == "lot"
 
     # --- moving the hand on ----------------------------------------------------------------
     def proceed(self, state: State, now: float) -> list[Event]:

@@ -8,7 +8,6 @@ settlement, `service.application.settling`) after them."""
 
 from __future__ import annotations
 
-import math
 import secrets
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -329,6 +328,13 @@ def open_hand(uow: UnitOfWork, table: TableRow, metadata: dict[str, Any]) -> Tab
     held = uow.seat_balances(table)
     seats = [SeatInfo(s["seat"], s["player_id"], held[s["player_id"]], s["age"], s["seed"])
              for s in table.seats]
+    if engine.played_by_nobody(table.options, seats, table.state):
+        # A 7½ hand where no seat but the banker's holds the minimum bet ends before any player
+        # has a turn, every time it is dealt: the deal is refused instead, as a lone player's is.
+        raise Conflict("not_enough_players", "nobody could play this hand: a seat takes part"
+                       f" only when it holds the table's min_bet ({table.options.get('min_bet')})"
+                       " and the hand needs one besides the banker's; a player tops up by leaving"
+                       " and sitting down again with more")
     server_seed = new_server_seed()
     material = SeedMaterial(server_seed, tuple(s["seed"] or "" for s in table.seats))
     now = time.time()
@@ -338,35 +344,12 @@ def open_hand(uow: UnitOfWork, table: TableRow, metadata: dict[str, Any]) -> Tab
     except IllegalMove as e:
         # A deck too small for the seats that would play is the table's state, not the request's.
         raise (Conflict if e.code in DEAL_CONFLICTS else Invalid)(e.code, e.message) from e
-    if _played_by_nobody(engine, table.options, events, now):
-        # A 7½ hand where no seat but the banker's holds the minimum bet ends before any player
-        # has a turn, every time it is dealt: the deal is refused instead, as a lone player's is.
-        raise Conflict("not_enough_players", "nobody could play this hand: a seat takes part"
-                       f" only when it holds the table's min_bet ({table.options.get('min_bet')})"
-                       " and the hand needs one besides the banker's; a player tops up by leaving"
-                       " and sitting down again with more")
     opened = replace(table)
     table_fold.begin_hand(opened, engine, "hd_" + secrets.token_hex(8), table.hand_number + 1)
     began = NewEvent("HandBegan", {"hand_id": opened.hand_id, "number": opened.hand_number,
                                    "seats": [tables.seat_record(s) for s in table.seats],
                                    "commitment": deck.commitment(server_seed)}, metadata)
     return _play(uow, opened, events, metadata, now, prefix=[began])
-
-
-def _played_by_nobody(engine: Engine, options: Mapping[str, Any], events: Sequence[Event],
-                      now: float) -> bool:
-    """Whether the hand these opening events start is over before any player had a turn.
-
-    The banker's turns before the players' (Siete y media's announcement) are played as their
-    timeouts play them, with the least stake: a hand nobody can join after that is one nobody
-    can play, whatever the banker would announce."""
-    state = engine.initial_state(options)
-    for event in events:
-        state = engine.evolve(state, event)
-    while not engine.is_terminal(state) and (turn := engine.turn(state)) and turn.role == "banker":
-        for event in engine.decide(state, engine.timeout(state, math.inf)):
-            state = engine.evolve(state, event)
-    return engine.is_terminal(state)
 
 
 def act(uow: UnitOfWork, table: TableRow, seat: int, payload: dict[str, Any],

@@ -11,8 +11,8 @@ import sys
 
 import psycopg
 
+from games.sevenhalf.sette import SetteEngine
 from projections.check import differences
-from service.application import handlers
 from service.runtime.config import Config
 from tests.conftest import fresh_database
 from tests.service.conftest import OPERATOR, ROOT, app_on, jobs_on, register
@@ -54,7 +54,7 @@ def test_a_hand_that_ends_at_its_own_deal_is_projected_as_the_replay_projects_it
     for good, and the check found the row differing from the replay's. Such a deal is refused
     now (409 `not_enough_players`), but the logs keep the hands dealt so before: one is made
     here as that release made it."""
-    monkeypatch.setattr(handlers, "_played_by_nobody", lambda *_, **__: False)
+    monkeypatch.setattr(SetteEngine, "played_by_nobody", lambda *_, **__: False)
     with fresh_database(servers.database_url, prefix="banco_check") as url:
         with app_on(dataclasses.replace(config, database_url=url)) as app:
             client = app.test_client()

@@ -691,6 +691,32 @@ def test_a_deal_nobody_could_play_is_refused_and_changes_nothing(client, new_pla
     assert dealt.status_code == 201, dealt.json
 
 
+@pytest.mark.parametrize("game", ["sette-e-mezzo", "siete-y-media"])
+def test_a_deal_at_a_table_that_draws_its_banker_is_refused_or_dealt_whatever_the_lot(
+        client, new_player, game):
+    """`banker: "lot"` (RULES.md §1a Decision, 001_6b5bbd2473d5c47f.txt): with one seat holding
+    min_bet and one not, the hand is played whenever the lot names the poor seat banker. The
+    refusal was decided on the lot drawn from the deal's own fresh seed, so the same deal was
+    refused, then dealt, and whoever dealt could draw again until the lot suited him. It is
+    decided before the seed: dealt every time, and refused every time when no seat holds it."""
+    def table_of(buy_ins: tuple[int, int]) -> str:
+        table = client.post("/v1/tables", json={"game": game, "options": {
+            "min_bet": 5, "max_bet": 10, "banker": "lot"}}, headers=OPERATOR).json["id"]
+        for i, buy_in in enumerate(buy_ins):
+            p = new_player(f"Lot{i}", deposit=100)
+            assert client.post(f"/v1/tables/{table}/seats", json={"buy_in": buy_in},
+                               headers=p.auth).status_code == 201
+        return table
+
+    for _ in range(6):  # half of these deals drew the rich seat, and were refused
+        dealt = client.post(f"/v1/tables/{table_of((5, 4))}/hands", headers=OPERATOR)
+        assert dealt.status_code == 201, dealt.json
+    poor = table_of((4, 4))
+    for _ in range(3):
+        refused = client.post(f"/v1/tables/{poor}/hands", headers=OPERATOR)
+        assert (refused.status_code, refused.json["code"]) == (409, "not_enough_players")
+
+
 @pytest.mark.parametrize(("game", "buy_in"), [("sette-e-mezzo", 50), ("siete-y-media", 50),
                                               ("casino-pirate", None), ("pirate-pairs", 40),
                                               ("cassino", 30)])
