@@ -226,27 +226,74 @@ def test_a_tampered_card_is_not_the_decks_next_card_in_the_browser(page, hands, 
     expect(browser_result(page, "deck.commitment")).to_contain_text("passed")
 
 
-def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_in_the_browser(page, hands, auditor):
+def viewer_token(served: Any, played: Played, auditor: Player, viewer: str) -> str:
+    """The token of `viewer`: the auditor, the operator, or the hand's player at seat 0."""
+    if viewer == "auditor":
+        return auditor.token
+    return served.operator_key if viewer == "operator" else played.players[0].token
+
+
+@pytest.mark.parametrize("viewer", ["auditor", "player", "operator"])
+def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_in_the_browser(page, served, hands, auditor,
+                                                                         viewer):
     """RULES.md §1a (seed 001_6b5bbd2473d5c47f.txt): a hand shows the cards dealt to it. A
     replay whose CardsShown shows another card passed in the browser, which compared only the
-    cards dealt; it fails `deck.dealt` there, in the server's and the verifiers' words."""
-    hand = hands["sette-e-mezzo"].hand
-    at: dict[str, Any] = {}
+    cards dealt; it fails `deck.dealt` there, in the server's and the verifiers' words. To a
+    player or the operator too, not shown the deal: the revealed seed gives the deck's order,
+    so the card at each position a hand was dealt from."""
+    played = hands["sette-e-mezzo"]
+    hand = played.hand
+    token = viewer_token(served, played, auditor, viewer)
+    steps = Api(served).get(f"/v1/hands/{hand}/replay", token=token)["steps"]
+    shown = next(s for s in steps if s["type"] == "CardsShown"
+                 and (viewer == "auditor" or s["data"]["seat"] != 0))
+    if viewer != "auditor":
+        # The hand's first card was dealt hidden from this viewer.
+        assert any(s["type"] == "CardDealt" and s["data"]["index"] == shown["data"]["index"]
+                   and s["data"].get("card") is None for s in steps), shown
+    at = {"version": shown["version"], "index": shown["data"]["index"]}
 
     def change(steps: list[dict[str, Any]]) -> None:
-        shown = next(s for s in steps if s["type"] == "CardsShown")
-        cards = shown["data"]["cards"]
-        at["version"], at["index"] = shown["version"], shown["data"]["index"]
+        cards = next(s for s in steps if s["version"] == at["version"])["data"]["cards"]
         cards[0] = next(c for c in ("Kd", "Kc") if c not in cards)
 
     tampered(page, hand, change)
-    signed_in(page, auditor.token)
+    signed_in(page, token)
     page.goto(f"/hands/{hand}")
     verdict = page.locator("#browser-verdict")
     expect(verdict).to_contain_text("Failed in this browser: deck.dealt")
     expect(verdict).to_contain_text(f"version {at['version']} (CardsShown) shows")
     expect(verdict).to_contain_text(f"hand {at['index']} was dealt")
     expect(browser_result(page, "deck.commitment")).to_contain_text("passed")
+
+
+def test_a_player_compares_the_cards_shown_after_deals_hidden_from_him(page, served, hands):
+    """Seat 0's player is not shown the others' first cards as they are dealt; those shown
+    later (the hand shown, a card turned up) are compared with the deck's card at the position
+    each was dealt from, and only a card never shown is left "hidden from you"."""
+    played = hands["sette-e-mezzo"]
+    player = played.players[0]
+    steps = Api(served).get(f"/v1/hands/{played.hand}/replay", token=player.token)["steps"]
+    dealt = [s for s in steps if s["type"] == "CardDealt"]
+    hidden = [s for s in dealt if s["data"].get("card") is None]
+    assert hidden, "some card was dealt hidden from the player"
+    shown: dict[int, set[str]] = {}
+    for s in steps:
+        if s["type"] in ("CardsShown", "CardTurnedUp"):
+            shown.setdefault(s["data"]["index"], set()).update(s["data"].get("cards") or [s["data"]["card"]])
+    # Which card each hidden deal was: the auditor's replay of the same hand says.
+    cards = {s["step"]: s["data"]["card"] for s in Api(served).get(
+        f"/v1/hands/{played.hand}/replay", token=Api(served).new_auditor().token)["steps"]
+        if s["type"] == "CardDealt"}
+    never = sum(cards[s["step"]] not in shown.get(s["data"]["index"], set()) for s in hidden)
+    assert never < len(hidden), "some card dealt hidden from the player was shown later"
+    said = f"{len(dealt)} {'card' if len(dealt) == 1 else 'cards'} dealt"
+    signed_in(page, player.token)
+    page.goto(f"/hands/{played.hand}")
+    expect(page.locator("#browser-verdict")).to_contain_text("Passed in this browser")
+    expect(browser_result(page, "deck.dealt")).to_contain_text(
+        f"passed {said}; {len(dealt) - never} compared, each the deck's next card, {never} hidden from you"
+        if never else f"passed {said}, each the deck's next card")
 
 
 def test_the_evidence_downloads_as_json_with_the_seeds_and_results(page, served, hands, auditor):

@@ -17,23 +17,30 @@ from typing import Any
 STATIC = Path(__file__).resolve().parents[2] / "service" / "http" / "static"
 
 
-def replay_of(bundle: dict[str, Any]) -> dict[str, Any]:
+def replay_of(bundle: dict[str, Any], seat: int | None = None, *,
+              operator: bool = False) -> dict[str, Any]:
     """The bundle's hand as its replay lists it: each event a step, engine events by their
-    engine's type (`CardsShown`, not `game.CardsShown`) with the engine's data."""
+    engine's type (`CardsShown`, not `game.CardsShown`) with the engine's data. To a player
+    (`seat`) or the operator an engine event visible to others only shows its public data, as
+    the replay shows it them; to an auditor (neither) everything."""
     steps = []
     for number, entry in enumerate(bundle["events"], 1):
         body = json.loads(entry["canonical"])
         game = entry["type"].startswith("game.")
+        data = body["data"]["data"] if game else body["data"]
+        seen = body["data"].get("visible_to") if game else None
+        if seen is not None and (operator or seat is not None) and seat not in seen:
+            data = body["data"]["public"]
         steps.append({"step": number, "version": entry["version"],
                       "type": entry["type"][5:] if game else entry["type"],
-                      "kind": "game" if game else "table",
-                      "data": body["data"]["data"] if game else body["data"]})
+                      "kind": "game" if game else "table", "data": data})
     return {"game": bundle["game"], "steps": steps}
 
 
-def browser_checks(bundle: dict[str, Any], tmp_path: Path) -> dict[str, dict[str, Any]]:
-    """`checkHand` of deck_check.js on the bundle's hand: each check's status and detail, by
-    name (`deck.commitment`, `deck.order`, `deck.dealt`)."""
+def browser_checks(bundle: dict[str, Any], tmp_path: Path, seat: int | None = None, *,
+                   operator: bool = False) -> dict[str, dict[str, Any]]:
+    """`checkHand` of deck_check.js on the bundle's hand as `replay_of` shows it to its viewer:
+    each check's status and detail, by name (`deck.commitment`, `deck.order`, `deck.dealt`)."""
     here = tmp_path / "static"
     here.mkdir(exist_ok=True)
     for name in ("deck_check.js", "fair_deck.js"):
@@ -45,8 +52,8 @@ def browser_checks(bundle: dict[str, Any], tmp_path: Path) -> dict[str, dict[str
               "const r = await checkHand(null, replay);"
               "console.log(JSON.stringify(r.checks.map((c) => [c.name, c.passed, c.detail])));")
     run = subprocess.run(["node", "--input-type=module", "-e", script],
-                         input=json.dumps(replay_of(bundle)), capture_output=True, text=True,
-                         timeout=60)
+                         input=json.dumps(replay_of(bundle, seat, operator=operator)),
+                         capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     status = {True: "passed", False: "failed", None: "skipped"}
     return {name: {"status": status[passed], "detail": detail}

@@ -1071,3 +1071,23 @@ def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_the_deck_in_every_read
     browser = browser_checks(bundle, tmp_path)
     assert browser["deck.dealt"] == {"status": "failed", "detail": said}, browser
     assert browser["deck.commitment"]["status"] == browser["deck.order"]["status"] == "passed", browser
+    # A player, or the operator, not shown the deal of the hand's first card still knows the
+    # deck's order once the seed is revealed, so the position it was dealt from: the forged
+    # hand fails for each of them in the same words, and an honest one has every card it shows
+    # compared.
+    for seat, operator in ((0, False), (1, False), (2, False), (None, True)):
+        viewer = {"seat": seat, "operator": operator}
+        forged_seen = browser_checks(bundle, tmp_path, seat, operator=operator)
+        assert forged_seen["deck.dealt"] == {"status": "failed", "detail": said}, (viewer, forged_seen)
+        honest = browser_checks(unedited, tmp_path, seat, operator=operator)
+        assert honest["deck.dealt"] == {
+            "status": "passed", "detail": "7 cards dealt, each the deck's next card"}, (viewer, honest)
+        assert honest["deck.order"]["status"] == "skipped", (viewer, honest)
+    # A card dealt hidden and never shown stays uncompared: seat 1's hand, shown only at the
+    # showdown, left unshown.
+    unshown = json.loads(json.dumps(unedited))
+    unshown["events"] = [e for e in unshown["events"] if not (
+        e["type"] == "game.CardsShown" and json.loads(e["canonical"])["data"]["data"]["index"] == 1)]
+    assert len(unshown["events"]) == len(unedited["events"]) - 1
+    assert browser_checks(unshown, tmp_path, 0)["deck.dealt"] == {"status": "passed", "detail": (
+        "7 cards dealt; 6 compared, each the deck's next card, 1 hidden from you not compared")}

@@ -39,28 +39,56 @@ export function seedsOf(hand, replay) {
 }
 
 // The cards each dealing event must show, game by game: {step, expected, shown}, in order.
-// `shown` holds null where the card is hidden from this token. A 7½ hand shown with other cards
-// than were dealt to it yields {step, otherwise} instead.
+// `shown` holds null where the card is hidden from this token. A 7½ card shown after its deal
+// (a hand shown, a card turned up or split off) yields {step, later}, `later` the cards dealt
+// hidden from this token it shows where the deck dealt them, or {step, otherwise} when it shows
+// other cards than were dealt there.
 async function* dealings(game, order, opening, steps, seeds) {
   const hidden = (n) => Array(n).fill(null);
   const deal = (label, cards) => shuffled(cards, seeds.server_seed, seeds.player_seeds, label);
   if (SEVENHALF.has(game)) {
+    // Every deal takes the deck's next position, hidden from this token or not: a hand holds
+    // the positions dealt to it, and a card shown later (turned up, or the hand shown) is
+    // compared with the card the deck has at the position it was dealt from.
     let drawn = 0;
-    const hands = new Map(); // each hand's cards by its index (a split moves one)
-    let known = true; // a card hidden from this token went to a hand: later hands are not compared
+    const hands = new Map(); // each hand's deal positions by its index (a split moves one)
+    const unshown = new Set(); // positions dealt hidden from this token and not shown since
+    const cardsOf = (index) => (hands.get(index) ?? []).map((p) => order[p]);
+    const reveal = (positions) => positions.filter((p) => unshown.delete(p)).length;
     for (const s of steps) {
       const d = s.data;
       if (s.type === "CardDealt") {
         const card = d.card ?? null;
-        if (card === null) known = false;
-        else hands.set(d.index, [...(hands.get(d.index) ?? []), card]);
-        yield { step: s, expected: [order[drawn++]], shown: [card] };
+        const p = drawn++;
+        hands.set(d.index, [...(hands.get(d.index) ?? []), p]);
+        if (card === null) unshown.add(p);
+        yield { step: s, expected: [order[p]], shown: [card] };
       } else if (s.type === "HandSplit" && d.card != null) {
-        hands.set(d.index, (hands.get(d.index) ?? []).filter((c) => c !== d.card));
-        hands.set(d.new_index, [d.card]);
-      } else if (s.type === "CardsShown" && known) {
-        const otherwise = shownOtherwise(s, hands.get(d.index) ?? []);
-        if (otherwise) yield { step: s, otherwise };
+        const from = hands.get(d.index) ?? [];
+        const moved = from.find((p) => order[p] === d.card);
+        if (moved === undefined) {
+          yield { step: s, otherwise: shownOtherwise(s, [d.card], cardsOf(d.index)) };
+          return;
+        }
+        hands.set(d.index, from.filter((p) => p !== moved));
+        hands.set(d.new_index, [moved]);
+        yield { step: s, later: reveal([moved]) };
+      } else if (s.type === "CardTurnedUp" && d.card != null) {
+        const held = hands.get(d.index) ?? [];
+        const turned = held.find((p) => order[p] === d.card && unshown.has(p))
+          ?? held.find((p) => order[p] === d.card);
+        if (turned === undefined) {
+          yield { step: s, otherwise: shownOtherwise(s, [d.card], cardsOf(d.index)) };
+          return;
+        }
+        yield { step: s, later: reveal([turned]) };
+      } else if (s.type === "CardsShown") {
+        const otherwise = shownOtherwise(s, d.cards, cardsOf(d.index));
+        if (otherwise) {
+          yield { step: s, otherwise };
+          return;
+        }
+        yield { step: s, later: reveal(hands.get(d.index) ?? []) };
       }
     }
     return;
@@ -115,15 +143,18 @@ async function* dealings(game, order, opening, steps, seeds) {
   }
 }
 
-// A hand shown (CardsShown) with other cards than were dealt to it: the failure, in the words of
-// the server's check and the standalone verifiers; null when it shows them.
-function shownOtherwise(step, dealt) {
-  const shown = step.data.cards;
-  if (Array.isArray(shown) && shown.length === dealt.length && shown.every((c, i) => c === dealt[i])) {
-    return null;
+// A hand shown (CardsShown), or a card of it turned up or split off, with other cards than
+// were dealt to it: the failure, in the words of the server's check and the standalone
+// verifiers; null when it shows them. `dealt` is the deck's cards at the positions the hand
+// was dealt, whether this token saw those deals or not.
+function shownOtherwise(step, shown, dealt) {
+  if (step.type === "CardsShown") {
+    if (Array.isArray(shown) && shown.length === dealt.length && shown.every((c, i) => c === dealt[i])) {
+      return null;
+    }
   }
   const said = Array.isArray(shown) ? shown.map(String).join(" ") : String(shown);
-  return { detail: `version ${step.version} (CardsShown) shows ${said || "nothing"}, hand ${step.data.index}` +
+  return { detail: `version ${step.version} (${step.type}) shows ${said || "nothing"}, hand ${step.data.index}` +
     ` was dealt ${dealt.join(" ") || "nothing"}`, evidence: { shown, dealt } };
 }
 
@@ -177,8 +208,14 @@ async function dealtCheck(game, order, opening, steps, seeds) {
   let checked = 0;
   let unseen = 0;
   const counted = { dealer_draw: 0, deck: 0, reshuffled: 0 };
-  for await (const { step, expected, shown, otherwise, kind = "deck" } of dealings(game, order, opening, steps, seeds)) {
+  for await (const { step, expected, shown, otherwise, later, kind = "deck" } of dealings(game, order, opening, steps, seeds)) {
     if (otherwise) return result("deck.dealt", false, otherwise.detail, step, otherwise.evidence);
+    if (later !== undefined) {
+      // Cards dealt hidden from this token, shown since and found where the deck dealt them.
+      checked += later;
+      unseen -= later;
+      continue;
+    }
     counted[kind] += shown.length;
     for (let k = 0; k < shown.length; k++) {
       if (shown[k] === null || !expected) {
