@@ -328,7 +328,11 @@ def open_hand(uow: UnitOfWork, table: TableRow, metadata: dict[str, Any]) -> Tab
     held = uow.seat_balances(table)
     seats = [SeatInfo(s["seat"], s["player_id"], held[s["player_id"]], s["age"], s["seed"])
              for s in table.seats]
-    if engine.played_by_nobody(table.options, seats, table.state):
+    try:
+        nobody = engine.played_by_nobody(table.options, seats, table.state)
+    except IllegalMove as e:  # options the engine refuses, said as the deal itself says them
+        raise Invalid(e.code, e.message) from e
+    if nobody:
         # A 7½ hand where no seat but the banker's holds the minimum bet ends before any player
         # has a turn, every time it is dealt: the deal is refused instead, as a lone player's is.
         raise Conflict("not_enough_players", "nobody could play this hand: a seat takes part"
