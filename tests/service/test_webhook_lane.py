@@ -91,8 +91,9 @@ def test_with_no_lane_threads_deliveries_wait_for_a_webhooks_worker(own: Config)
             queued = f"banco:{webhook_lane(own.queue_name)}:webhook-queued:{subscription_id}"
             # Queued on the lane by the worker's sweeper, and left there: no thread of it
             # works the lane.
+            # The sweeper marks the subscription queued, then queues its job: wait for both.
             wait_for(lambda: redis.exists(queued))
-            assert queue(redis, webhook_lane(own.queue_name)).count == 1
+            wait_for(lambda: queue(redis, webhook_lane(own.queue_name)).count == 1)
             assert receiver.received == []
             with worker_process(own, "--webhooks", **env):
                 wait_for(lambda: receiver.delivered(lambda got: got.status == 200))
