@@ -118,19 +118,22 @@ def _expected(hand: HandLog, state: Any, event: StoredEvent) -> tuple[str, list[
 
 
 def _shown_otherwise(hand: HandLog, state: Any, event: StoredEvent) -> Check | None:
-    """A 7½ hand shown (CardsShown) with other cards than were dealt to it: failed, in the
-    standalone verifiers' words; None when it shows them, or the event shows no hand."""
-    if hand.game not in SEVENHALF or event.type.split(".", 1)[1] != "CardsShown":
+    """A 7½ hand shown (CardsShown) with other cards than were dealt to it, or a card turned up
+    (CardTurnedUp) or split off (HandSplit) that its hand was not dealt: failed, in the
+    standalone verifiers' and the browser's words; None otherwise."""
+    kind = event.type.split(".", 1)[1]
+    if hand.game not in SEVENHALF or kind not in ("CardsShown", "CardTurnedUp", "HandSplit"):
         return None
     data = event.data["data"]
     dealt = list(state.hand(int(data["index"])).cards)
-    if data["cards"] == dealt:
+    shown = data["cards"] if kind == "CardsShown" else [data["card"]]
+    if (shown == dealt) if kind == "CardsShown" else (shown[0] in dealt):
         return None
-    said = " ".join(map(str, data["cards"])) if isinstance(data["cards"], list) else str(data["cards"])
+    said = " ".join(map(str, shown)) if isinstance(shown, list) else str(shown)
     return Check("deck.dealt", False, {
-        "reason": f"version {event.version} (CardsShown) shows {said or 'nothing'}, hand"
+        "reason": f"version {event.version} ({kind}) shows {said or 'nothing'}, hand"
                   f" {data['index']} was dealt {' '.join(dealt) or 'nothing'}",
-        "shown": data["cards"], "dealt": dealt}, ref(event))
+        "shown": shown, "dealt": dealt}, ref(event))
 
 
 def _dealer_draw(hand: HandLog, event: StoredEvent) -> tuple[list[str], list[str]] | None:

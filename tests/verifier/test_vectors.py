@@ -412,6 +412,30 @@ def walked_alike(game: str, events: list[dict[str, Any]], seats: list[int], seed
     return py
 
 
+def test_a_siete_y_media_split_is_held_to_the_cards_its_hand_was_dealt(py_verifier):
+    """Seed: ../shared/seeds/004_34f1b911eeb84e49.txt (Siete y media: a player dealt a pair may
+    split it). Both walks held a hand shown to its cards but let a split move any card, so a
+    split off a card never dealt to the hand passed. A split moves one of the hand's cards to
+    the new hand, which is shown with it; any other card fails, in the same words."""
+    _, shuffle = py_verifier
+    seed, seeds = "00" * 31 + "09", ["seed-0", "seed-1"]
+    deck = shuffle.shuffle(shuffle.composition("siete-y-media", {}), seed, seeds)
+
+    def events(split_off: str) -> list[dict[str, Any]]:
+        plays = [("CardDealt", {"seat": 1, "index": 0, "card": deck[0], "face_up": False}),
+                 ("CardDealt", {"seat": 0, "index": -1, "card": deck[1], "face_up": False}),
+                 ("CardDealt", {"seat": 1, "index": 0, "card": deck[2], "face_up": True}),
+                 ("HandSplit", {"seat": 1, "index": 0, "new_index": 1, "card": split_off, "amount": 5}),
+                 ("CardsShown", {"seat": 1, "index": 1, "cards": [split_off], "reason": "showdown",
+                                 "declared": {}})]
+        return [{"type": t, "data": d, "version": 20 + i} for i, (t, d) in enumerate(plays)]
+
+    assert walked_alike("siete-y-media", events(deck[2]), [0, 1], seed, seeds) is None
+    for other in (deck[1], deck[3]):  # the banker's hidden card; a card not yet dealt
+        wrong = walked_alike("siete-y-media", events(other), [0, 1], seed, seeds)
+        assert wrong == f"version 23 (HandSplit) shows {other}, hand 0 was dealt {deck[0]} {deck[2]}"
+
+
 def test_pirate_pairs_discards_reshuffled_are_walked_as_a_new_pile(py_verifier):
     """RULES.md §2 (Pirate pairs: when the draw pile is empty the discards are shuffled, seeded,
     into a new pile). No published hand reshuffles: both walks are held to it on a hand written
@@ -1091,3 +1115,30 @@ def test_a_hand_shown_with_a_card_never_dealt_to_it_fails_the_deck_in_every_read
     assert len(unshown["events"]) == len(unedited["events"]) - 1
     assert browser_checks(unshown, tmp_path, 0)["deck.dealt"] == {"status": "passed", "detail": (
         "7 cards dealt; 6 compared, each the deck's next card, 1 hidden from you not compared")}
+
+
+@pytest.mark.parametrize("card", ["2d", "Kd"])
+def test_a_card_turned_up_that_its_hand_was_not_dealt_fails_the_deck_in_every_reader(
+        card, own_house, tmp_path):
+    """Sette e mezzo's banker turned up `2c` (version 30), dealt face down to him at 19. Re-forged
+    to turn up another seat's hidden card (`2d`) or one never dealt (`Kd`), it passed Banco's
+    check and both verifiers, and failed only in the browser's: every reader now holds a card
+    turned up to the cards dealt to that hand, in the same words."""
+    from tests.verifier.browser_deck import browser_checks
+    from tests.verifier.vectors import _edit, forged
+
+    key, key_file = own_house
+    good = json.loads((VECTORS / "good-auditor.json").read_text())
+
+    def other_card(body: dict[str, Any]) -> None:
+        assert body["data"]["data"]["card"] == "2c"
+        body["data"]["data"]["card"] = card
+
+    bundle = forged(_edit(good, "game.CardTurnedUp", other_card), key)
+    version = next(e["version"] for e in bundle["events"] if e["type"] == "game.CardTurnedUp")
+    py, js, banco = outcomes(bundle, tmp_path, key_file)
+    assert py == js, (py, js)
+    said = f"version {version} (CardTurnedUp) shows {card}, hand -1 was dealt 2c"
+    assert py["deck"]["status"] == "failed" and py["deck"]["detail"] == said, py["deck"]
+    assert banco["deck"] == {"status": "failed", "detail": said}, banco["deck"]
+    assert browser_checks(bundle, tmp_path)["deck.dealt"] == {"status": "failed", "detail": said}

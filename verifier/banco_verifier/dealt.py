@@ -43,9 +43,10 @@ def _compare(event: dict, dealt: list[str], expected: list[str], walk: Walk) -> 
 
 
 def _seven_half(events: list[dict], deck: list[str], walk: Walk) -> None:
-    """Each card dealt the deck's next; and each hand shown (CardsShown) the cards dealt to it,
-    as far as the viewer was given them: a card dealt withheld from him went to a hand he
-    cannot tell, so no hand shown after it is compared."""
+    """Each card dealt the deck's next; each hand shown (CardsShown) the cards dealt to it, and
+    each card turned up (CardTurnedUp) or split off (HandSplit) one dealt to its hand, as far as
+    the viewer was given them: a card dealt withheld from him went to a hand he cannot tell, so
+    no hand is compared after it."""
     top = 0
     hands: dict[int, list[str]] = {}  # each hand's cards by its index (a split moves one)
     known = True
@@ -59,16 +60,19 @@ def _seven_half(events: list[dict], deck: list[str], walk: Walk) -> None:
                 _compare(e, [d["card"]], deck[top:top + 1], walk)
                 hands.setdefault(d["index"], []).append(d["card"])
             top += 1
-        elif kind == "HandSplit" and d is not None:
-            kept = hands.get(d["index"], [])
-            hands[d["index"]] = [c for c in kept if c != d["card"]]
-            hands[d["new_index"]] = [d["card"]]
-        elif kind == "CardsShown" and d is not None and known:
-            dealt, shown = hands.get(d["index"], []), d["cards"]
-            if not isinstance(shown, list) or shown != dealt:
+        elif kind in ("CardsShown", "CardTurnedUp", "HandSplit") and d is not None and known:
+            dealt = hands.get(d["index"], [])
+            shown = d["cards"] if kind == "CardsShown" else [d["card"]]
+            if shown != dealt if kind == "CardsShown" else shown[0] not in dealt:
                 said = " ".join(map(str, shown)) if isinstance(shown, list) else str(shown)
-                raise Mismatch(f"version {e['version']} (CardsShown) shows {said or 'nothing'},"
+                raise Mismatch(f"version {e['version']} ({kind}) shows {said or 'nothing'},"
                                f" hand {d['index']} was dealt {' '.join(dealt) or 'nothing'}")
+            if kind == "HandSplit":
+                hands[d["index"]] = [c for c in dealt if c != d["card"]]
+                hands[d["new_index"]] = [d["card"]]
+        elif kind == "HandSplit" and d is not None:
+            hands[d["index"]] = [c for c in hands.get(d["index"], []) if c != d["card"]]
+            hands[d["new_index"]] = [d["card"]]
 
 
 def _cassino(events: list[dict], deck: list[str], unshuffled: list[str], shuffle: Shuffle,

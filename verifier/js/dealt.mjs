@@ -20,12 +20,17 @@ function compare(event, dealt, expected, walk) {
   walk.checked += dealt.length;
 }
 
-// Each card dealt the deck's next; and each hand shown (CardsShown) the cards dealt to it, as far
-// as the viewer was given them: a card dealt withheld from him went to a hand he cannot tell, so
-// no hand shown after it is compared.
+// Each card dealt the deck's next; each hand shown (CardsShown) the cards dealt to it, and each
+// card turned up (CardTurnedUp) or split off (HandSplit) one dealt to its hand, as far as the
+// viewer was given them: a card dealt withheld from him went to a hand he cannot tell, so no hand
+// is compared after it.
 function sevenHalf(events, deck, walk) {
   let top = 0, known = true;
   const hands = new Map(); // each hand's cards by its index (a split moves one)
+  const split = (d) => {
+    hands.set(d.index, (hands.get(d.index) ?? []).filter((c) => c !== d.card));
+    hands.set(d.new_index, [d.card]);
+  };
   for (const e of events) {
     const d = e.data;
     if (e.type === "CardDealt") {
@@ -36,15 +41,18 @@ function sevenHalf(events, deck, walk) {
         hands.get(d.index).push(d.card);
       }
       top++;
-    } else if (e.type === "HandSplit" && d != null) {
-      hands.set(d.index, (hands.get(d.index) ?? []).filter((c) => c !== d.card));
-      hands.set(d.new_index, [d.card]);
-    } else if (e.type === "CardsShown" && d != null && known) {
-      const dealt = hands.get(d.index) ?? [], shown = d.cards;
-      if (!Array.isArray(shown) || !sameCards(shown, dealt)) {
+    } else if (["CardsShown", "CardTurnedUp", "HandSplit"].includes(e.type) && d != null && known) {
+      const dealt = hands.get(d.index) ?? [];
+      const shown = e.type === "CardsShown" ? d.cards : [d.card];
+      const fits = e.type === "CardsShown" ? Array.isArray(shown) && sameCards(shown, dealt)
+        : dealt.includes(d.card);
+      if (!fits) {
         const said = Array.isArray(shown) ? shown.map(String).join(" ") : String(shown);
-        throw new Mismatch(`version ${e.version} (CardsShown) shows ${said || "nothing"}, hand ${d.index} was dealt ${dealt.join(" ") || "nothing"}`);
+        throw new Mismatch(`version ${e.version} (${e.type}) shows ${said || "nothing"}, hand ${d.index} was dealt ${dealt.join(" ") || "nothing"}`);
       }
+      if (e.type === "HandSplit") split(d);
+    } else if (e.type === "HandSplit" && d != null) {
+      split(d);
     }
   }
 }
