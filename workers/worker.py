@@ -17,7 +17,7 @@ from typing import Any
 
 from redis import Redis
 from redis.client import Pipeline
-from redis.exceptions import ConnectionError, TimeoutError
+from redis.exceptions import ConnectionError
 from rq import Queue, SimpleWorker, worker_registration
 from rq.exceptions import StopRequested
 from rq.executions import Execution
@@ -29,10 +29,10 @@ from service.runtime import tracing
 from service.runtime.config import WorkerConfig
 from workers import context, job_logs, sweeper
 from workers.queues import connect, queue, webhook_lane
+from workers.scheduler import REDIS_AWAY, Scheduler
 
 log = logging.getLogger("banco.worker")
 
-REDIS_AWAY = (ConnectionError, TimeoutError)
 HEARTBEAT_S = 2.0  # how often a worker tells Redis it is alive, whatever job it runs
 # How long Redis keeps a worker listed after its last heartbeat: a killed worker (which cannot
 # register its death) is gone from `/readyz` and `banco jobs` this soon, not after RQ's minutes.
@@ -90,12 +90,29 @@ class Worker(SimpleWorker):
         self._schedules = not burst  # a burst worker moves the due jobs once, in-process
         while True:  # its locks are taken in Redis, also outside RQ's loop
             try:
-                super()._start_scheduler(burst, *args, **kwargs)
+                self._scheduler_started(burst)
                 return
             except REDIS_AWAY as e:
                 if self._stop_requested:
                     return
                 self.wait_for_redis(e)
+
+    def _scheduler_started(self, burst: bool) -> None:
+        """RQ's `_start_scheduler`, with the scheduler that an outage ends quietly."""
+        self.scheduler = Scheduler(self.queues, connection=self.connection,
+                                   logging_level=self.log.level, serializer=self.serializer)
+        self.scheduler.acquire_locks()
+        if not self.scheduler.acquired_locks:
+            return
+        if not burst:
+            self.scheduler.start()
+            return
+        try:
+            self.scheduler.register_birth()
+            self.scheduler.enqueue_scheduled_jobs()
+        finally:
+            self.scheduler.release_locks()
+            self.scheduler.register_death()
 
     def dequeue_job_and_maintain_ttl(self, timeout: int | None,
                                      max_idle_time: int | None = None) -> tuple[Job, Queue] | None:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import IO
 
 import pytest
 
@@ -27,14 +28,16 @@ FAST = {"turn_timeout_s": 1, "banker_timeout_s": 1}
 
 
 @contextmanager
-def worker_process(config: Config, *args: str, **env: str) -> Iterator[subprocess.Popen[bytes]]:
-    """A real `banco worker` (with `args`) on `config`'s database, Redis and queue."""
+def worker_process(config: Config, *args: str, stderr: IO[bytes] | None = None,
+                   **env: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A real `banco worker` (with `args`) on `config`'s database, Redis and queue (its
+    standard error to `stderr` when given)."""
     full = {**os.environ, "DATABASE_URL": config.database_url, "REDIS_URL": config.redis_url,
             "BANCO_QUEUE": config.queue_name, "BANCO_SWEEP_EVERY_S": "0.5", **env}
     # A session of its own: RQ's scheduler runs in a child process, which a worker killed
     # with SIGKILL leaves behind; the whole group is stopped at the end.
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *args], cwd=ROOT,
-                            env=full, start_new_session=True)
+                            env=full, start_new_session=True, stderr=stderr)
     try:
         yield proc
     finally:

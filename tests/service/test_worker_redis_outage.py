@@ -429,3 +429,29 @@ def test_a_stop_whose_exception_was_lost_ends_the_wait_and_keeps_a_taken_job(own
     finally:
         taker.register_death()
 
+
+
+def test_the_scheduler_ended_by_an_outage_says_so_in_one_line_and_comes_back(own, redis_server,
+                                                                             tmp_path):
+    """RQ's scheduler runs in a process of its own, which a Redis outage ends: it wrote RQ's
+    traceback, then multiprocessing's, some thirty lines of each for every outage. It now
+    says in one line that Redis is away, and its worker starts another once Redis is back."""
+    config = replace(own, redis_url=redis_server.url)
+    connection = connect(redis_server.url)
+    stderr = tmp_path / "worker.err"
+    with stderr.open("wb") as err, app_on(config) as app, \
+            worker_process(config, stderr=err) as worker:
+        client = app.test_client()
+        wait_for(lambda: ready_workers(client) == one_worker(config))
+        wait_for(lambda: queue(connection, config.queue_name).scheduler_pid is not None)
+        redis_server.kill()
+        wait_for(lambda: b"Scheduler" in stderr.read_bytes() and b"Redis is away" in stderr.read_bytes(),
+                 timeout=30)
+        redis_server.start()  # empty: the scheduler's lock is gone with the rest
+        connection = connect(redis_server.url)
+        wait_for(lambda: queue(connection, config.queue_name).scheduler_pid is not None, timeout=30)
+        assert worker.poll() is None
+    said = stderr.read_text()
+    assert "Traceback" not in said, said
+    away = [line for line in said.splitlines() if "Scheduler" in line and "Redis is away" in line]
+    assert len(away) == 1, said
