@@ -436,6 +436,44 @@ def test_a_siete_y_media_split_is_held_to_the_cards_its_hand_was_dealt(py_verifi
         assert wrong == f"version 23 (HandSplit) shows {other}, hand 0 was dealt {deck[0]} {deck[2]}"
 
 
+def test_a_hand_shown_after_deals_withheld_from_the_viewer_is_still_compared(py_verifier):
+    """Both walks stopped comparing the hands shown at the first deal withheld from the viewer
+    (an operator's bundle, a player's of another seat's card never shown): a hand shown with
+    cards never dealt passed. A withheld deal still took the deck's next card; a card shown
+    that no hand the viewer saw was dealt must be one of those, each shown once."""
+    _, shuffle = py_verifier
+    seed, seeds = "00" * 31 + "0b", ["seed-0", "seed-1"]
+    deck = shuffle.shuffle(shuffle.composition("sette-e-mezzo", {}), seed, seeds)
+
+    def events(*shown: tuple[int, list[str]]) -> list[dict[str, Any]]:
+        # Seat 1's two cards (deck 0 and 2) are withheld from the viewer, seat 0's (the
+        # banker's, deck 1 and 3) are not.
+        plays: list[tuple[str, dict[str, Any] | None]] = [
+            ("CardDealt", None),
+            ("CardDealt", {"seat": 0, "index": -1, "card": deck[1], "face_up": False}),
+            ("CardDealt", None),
+            ("CardDealt", {"seat": 0, "index": -1, "card": deck[3], "face_up": True})]
+        plays += [("CardsShown", {"seat": 1 if i >= 0 else 0, "index": i, "cards": cards,
+                                  "reason": "showdown", "declared": {}}) for i, cards in shown]
+        return [{"type": t, "data": d, "version": 40 + i} for i, (t, d) in enumerate(plays)]
+
+    def walked(*shown: tuple[int, list[str]]) -> str | None:
+        return walked_alike("sette-e-mezzo", events(*shown), [0, 1], seed, seeds)
+
+    assert walked((0, [deck[0], deck[2]]), (-1, [deck[1], deck[3]])) is None
+    withheld = " and cards withheld from this viewer"
+    assert walked((0, [deck[0], deck[4]])) == (  # a card the deck had not dealt yet
+        f"version 44 (CardsShown) shows {deck[0]} {deck[4]}, hand 0 was dealt nothing{withheld}")
+    assert walked((0, [deck[0], deck[1]])) == (  # the banker's card, which the viewer saw dealt
+        f"version 44 (CardsShown) shows {deck[0]} {deck[1]}, hand 0 was dealt nothing{withheld}")
+    assert walked((0, [deck[2], deck[0]])) == (  # out of the order dealt
+        f"version 44 (CardsShown) shows {deck[2]} {deck[0]}, hand 0 was dealt nothing{withheld}")
+    assert walked((0, [deck[0]]), (1, [deck[0], deck[2]])) == (  # a withheld card shown twice
+        f"version 45 (CardsShown) shows {deck[0]} {deck[2]}, hand 1 was dealt nothing{withheld}")
+    assert walked((-1, [deck[1]])) == (  # the banker's hand, short of a card the viewer saw
+        f"version 44 (CardsShown) shows {deck[1]}, hand -1 was dealt {deck[1]} {deck[3]}{withheld}")
+
+
 def test_pirate_pairs_discards_reshuffled_are_walked_as_a_new_pile(py_verifier):
     """RULES.md §2 (Pirate pairs: when the draw pile is empty the discards are shuffled, seeded,
     into a new pile). No published hand reshuffles: both walks are held to it on a hand written

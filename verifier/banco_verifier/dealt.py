@@ -44,35 +44,56 @@ def _compare(event: dict, dealt: list[str], expected: list[str], walk: Walk) -> 
 
 def _seven_half(events: list[dict], deck: list[str], walk: Walk) -> None:
     """Each card dealt the deck's next; each hand shown (CardsShown) the cards dealt to it, and
-    each card turned up (CardTurnedUp) or split off (HandSplit) one dealt to its hand, as far as
-    the viewer was given them: a card dealt withheld from him went to a hand he cannot tell, so
-    no hand is compared after it."""
+    each card turned up (CardTurnedUp) or split off (HandSplit) one dealt to its hand. A deal
+    withheld from the viewer still took the deck's next card, to a hand he cannot tell: a card
+    shown later that no hand he saw was dealt must be one of those, each shown once."""
+    at = {card: i for i, card in enumerate(deck)}
     top = 0
-    hands: dict[int, list[str]] = {}  # each hand's cards by its index (a split moves one)
-    known = True
+    hands: dict[int, list[int]] = {}  # the positions dealt to each hand (a split moves one)
+    unseen: set[int] = set()  # positions dealt withheld from the viewer and not shown since
     for e in events:
         kind, d = e["type"], e["data"]
         if kind == "CardDealt":
             if d is None:
                 walk.withheld += 1
-                known = False
+                unseen.add(top)
             else:
                 _compare(e, [d["card"]], deck[top:top + 1], walk)
-                hands.setdefault(d["index"], []).append(d["card"])
+                hands.setdefault(d["index"], []).append(top)
             top += 1
-        elif kind in ("CardsShown", "CardTurnedUp", "HandSplit") and d is not None and known:
-            dealt = hands.get(d["index"], [])
+        elif kind in ("CardsShown", "CardTurnedUp", "HandSplit") and d is not None:
+            held = hands.get(d["index"], [])
             shown = d["cards"] if kind == "CardsShown" else [d["card"]]
-            if shown != dealt if kind == "CardsShown" else shown[0] not in dealt:
+            places = _places(shown, held, unseen, at, whole=kind == "CardsShown")
+            if places is None:
                 said = " ".join(map(str, shown)) if isinstance(shown, list) else str(shown)
+                dealt = " ".join(deck[p] for p in held) or "nothing"
                 raise Mismatch(f"version {e['version']} ({kind}) shows {said or 'nothing'},"
-                               f" hand {d['index']} was dealt {' '.join(dealt) or 'nothing'}")
-            if kind == "HandSplit":
-                hands[d["index"]] = [c for c in dealt if c != d["card"]]
-                hands[d["new_index"]] = [d["card"]]
-        elif kind == "HandSplit" and d is not None:
-            hands[d["index"]] = [c for c in hands.get(d["index"], []) if c != d["card"]]
-            hands[d["new_index"]] = [d["card"]]
+                               f" hand {d['index']} was dealt {dealt}"
+                               + (" and cards withheld from this viewer" if unseen else ""))
+            unseen -= set(places)
+            if kind == "CardsShown":
+                hands[d["index"]] = places
+            elif kind == "CardTurnedUp":
+                hands[d["index"]] = sorted({*held, *places})
+            else:
+                hands[d["index"]] = [p for p in held if p not in places]
+                hands[d["new_index"]] = places
+
+
+def _places(shown: object, held: list[int], unseen: set[int], at: dict[str, int],
+            whole: bool) -> list[int] | None:
+    """The deck positions of the cards shown, each one dealt to the hand or dealt withheld and
+    not shown since, and for a whole hand every card dealt to it in the order dealt; None when
+    they are not."""
+    if not isinstance(shown, list) or not all(isinstance(c, str) for c in shown):
+        return None
+    places = [at.get(c, -1) for c in shown]
+    if any(p not in held and p not in unseen for p in places) or len(set(places)) < len(places):
+        return None
+    if whole and (places != sorted(places) or not set(held) <= set(places)):
+        return None
+    return places
 
 
 def _cassino(events: list[dict], deck: list[str], unshuffled: list[str], shuffle: Shuffle,

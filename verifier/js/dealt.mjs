@@ -21,40 +21,58 @@ function compare(event, dealt, expected, walk) {
 }
 
 // Each card dealt the deck's next; each hand shown (CardsShown) the cards dealt to it, and each
-// card turned up (CardTurnedUp) or split off (HandSplit) one dealt to its hand, as far as the
-// viewer was given them: a card dealt withheld from him went to a hand he cannot tell, so no hand
-// is compared after it.
+// card turned up (CardTurnedUp) or split off (HandSplit) one dealt to its hand. A deal withheld
+// from the viewer still took the deck's next card, to a hand he cannot tell: a card shown later
+// that no hand he saw was dealt must be one of those, each shown once.
 function sevenHalf(events, deck, walk) {
-  let top = 0, known = true;
-  const hands = new Map(); // each hand's cards by its index (a split moves one)
-  const split = (d) => {
-    hands.set(d.index, (hands.get(d.index) ?? []).filter((c) => c !== d.card));
-    hands.set(d.new_index, [d.card]);
-  };
+  const at = new Map(deck.map((card, i) => [card, i]));
+  let top = 0;
+  const hands = new Map(); // the positions dealt to each hand (a split moves one)
+  const unseen = new Set(); // positions dealt withheld from the viewer and not shown since
   for (const e of events) {
     const d = e.data;
     if (e.type === "CardDealt") {
-      if (d == null) { walk.withheld++; known = false; }
+      if (d == null) { walk.withheld++; unseen.add(top); }
       else {
         compare(e, [d.card], deck.slice(top, top + 1), walk);
         if (!hands.has(d.index)) hands.set(d.index, []);
-        hands.get(d.index).push(d.card);
+        hands.get(d.index).push(top);
       }
       top++;
-    } else if (["CardsShown", "CardTurnedUp", "HandSplit"].includes(e.type) && d != null && known) {
-      const dealt = hands.get(d.index) ?? [];
+    } else if (["CardsShown", "CardTurnedUp", "HandSplit"].includes(e.type) && d != null) {
+      const held = hands.get(d.index) ?? [];
       const shown = e.type === "CardsShown" ? d.cards : [d.card];
-      const fits = e.type === "CardsShown" ? Array.isArray(shown) && sameCards(shown, dealt)
-        : dealt.includes(d.card);
-      if (!fits) {
+      const places = placesOf(shown, held, unseen, at, e.type === "CardsShown");
+      if (places === null) {
         const said = Array.isArray(shown) ? shown.map(String).join(" ") : String(shown);
-        throw new Mismatch(`version ${e.version} (${e.type}) shows ${said || "nothing"}, hand ${d.index} was dealt ${dealt.join(" ") || "nothing"}`);
+        throw new Mismatch(`version ${e.version} (${e.type}) shows ${said || "nothing"}, hand ${d.index}`
+          + ` was dealt ${held.map((p) => deck[p]).join(" ") || "nothing"}`
+          + (unseen.size ? " and cards withheld from this viewer" : ""));
       }
-      if (e.type === "HandSplit") split(d);
-    } else if (e.type === "HandSplit" && d != null) {
-      split(d);
+      for (const p of places) unseen.delete(p);
+      if (e.type === "CardsShown") hands.set(d.index, places);
+      else if (e.type === "CardTurnedUp") hands.set(d.index, [...new Set([...held, ...places])].sort((a, b) => a - b));
+      else {
+        hands.set(d.index, held.filter((p) => !places.includes(p)));
+        hands.set(d.new_index, places);
+      }
     }
   }
+}
+
+// The deck positions of the cards shown, each one dealt to the hand or dealt withheld and not
+// shown since, and for a whole hand every card dealt to it in the order dealt; null when they
+// are not.
+function placesOf(shown, held, unseen, at, whole) {
+  if (!Array.isArray(shown) || !shown.every((c) => typeof c === "string")) return null;
+  const places = shown.map((c) => at.get(c) ?? -1);
+  if (places.some((p) => !held.includes(p) && !unseen.has(p)) || new Set(places).size < places.length) {
+    return null;
+  }
+  if (whole && (places.some((p, i) => i > 0 && places[i - 1] > p) || !held.every((p) => places.includes(p)))) {
+    return null;
+  }
+  return places;
 }
 
 function cassino(events, deck, unshuffled, shuffle, walk) {
