@@ -45,7 +45,8 @@ PROBES = ("/healthz", "/readyz")  # an orchestrator's probes are never limited
 # Nor is the API reference (service/http/reference.py): static, served from memory with no
 # database or Redis, and one look at it is several requests that would spend the budget its
 # address has for requests without a valid token.
-REFERENCE = ("/openapi.json", "/openapi.yaml", "/docs")
+# The house's public key likewise (service/http/evidence.py): a verifier fetches it with no token.
+REFERENCE = ("/openapi.json", "/openapi.yaml", "/docs", "/.well-known/banco-house-key")
 PAUSE_S = 5.0  # how long the limit goes uncounted after Redis failed to count it
 # Nor are the pages and their files (service/http/pages.py), static for the same reason: the API
 # calls a page makes are what its visitor's budget counts.
