@@ -28,7 +28,7 @@ from flask import Request, request
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import RAISE, Schema, fields
 from webargs.core import missing, parse_json
-from webargs.flaskparser import FlaskParser, is_json_request
+from webargs.flaskparser import FlaskParser
 from werkzeug.datastructures import MultiDict
 
 from service.http import contract
@@ -154,6 +154,12 @@ def _read_integer(digits: str) -> int:
                       f" {len(digits.lstrip('-'))} digits, longer than any the service takes") from None
 
 
+def _is_json(req: Request) -> bool:
+    """A body of the one type the service takes: webargs' check also takes `application/*+json`,
+    JSON of other meanings (a merge patch)."""
+    return req.mimetype == "application/json"
+
+
 class _Parser(FlaskParser):
     def __init__(self) -> None:
         super().__init__()
@@ -163,9 +169,13 @@ class _Parser(FlaskParser):
     def load_json(self, req: Request, schema: Schema) -> Any:
         # webargs reads a body sent as another type (curl -d sends a form) as no body at all,
         # which a client would read as his fields missing: say what is wrong instead.
-        if has_body(req) and not is_json_request(req):
+        if has_body(req) and not _is_json(req):
             raise Problem(415, "unsupported_media_type",
                           f"send the body as application/json, not {req.mimetype or 'untyped'}")
+        coding = req.headers.get("Content-Encoding", "identity").strip()
+        if has_body(req) and coding.lower() != "identity":
+            raise Problem(415, "unsupported_media_type", f"the body is sent with Content-Encoding"
+                          f" {coding}, which the service does not decode: send it unencoded")
         try:
             return super().load_json(req, schema)
         except RecursionError:
@@ -173,7 +183,7 @@ class _Parser(FlaskParser):
             raise Problem(400, "invalid_json", "the body nests too deeply to be read") from None
 
     def _raw_load_json(self, req: Request) -> Any:
-        if not is_json_request(req):
+        if not _is_json(req):
             return missing
         body = req.get_data(cache=True)
         try:

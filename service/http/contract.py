@@ -33,7 +33,8 @@ PROBLEMS: dict[int, tuple[str, str]] = {
     412: ("PreconditionFailed", "`If-Match` names a version the table is no longer at; `version`"
                                 " is the current one."),
     413: ("ContentTooLarge", "The body is larger than the service takes."),
-    415: ("UnsupportedMediaType", "The body is not sent as `application/json`."),
+    415: ("UnsupportedMediaType", "The body is not sent as `application/json`, or is sent with a"
+                                  " `Content-Encoding` (the service decodes none)."),
     422: ("UnprocessableContent", "The request does not fit its schema or the rules: `errors` names"
                                  " the fields, `code` the rule. So is a query parameter the"
                                  " operation does not define, or one given more than once"

@@ -433,12 +433,26 @@ def test_a_body_that_is_not_json_is_415_not_missing_fields(client, new_player, a
     client told his fields were missing. Now a 415 says what to send, and nothing is written."""
     p = new_player()
     before = count_events(app)
-    for mimetype in ("application/x-www-form-urlencoded", "text/plain"):
+    # Nor is JSON of another media type (a merge patch says to merge, not to set), which was
+    # taken as plain JSON.
+    for mimetype in ("application/x-www-form-urlencoded", "text/plain",
+                     "application/merge-patch+json", "application/vnd.api+json"):
         r = client.post(f"/v1/players/{p.id}/deposits", data=b'{"amount": 5, "reason": "r"}',
                         headers={**OPERATOR, "Content-Type": mimetype})
         assert r.status_code == 415 and r.json["code"] == "unsupported_media_type"
         assert mimetype in r.json["detail"] and r.headers["Content-Type"] == "application/problem+json"
+    # A body said to be compressed is not read as if it were not: the service decodes none.
+    for coding in ("gzip", "br, gzip"):
+        r = client.post(f"/v1/players/{p.id}/deposits", data=b'{"amount": 5, "reason": "r"}',
+                        headers={**OPERATOR, "Content-Type": "application/json",
+                                 "Content-Encoding": coding})
+        assert r.status_code == 415 and r.json["code"] == "unsupported_media_type", r.json
+        assert coding in r.json["detail"]
     assert count_events(app) == before
+    r = client.post(f"/v1/players/{p.id}/deposits", data=b'{"amount": 5, "reason": "r"}',
+                    headers={**OPERATOR, "Content-Type": "application/json",
+                             "Content-Encoding": "identity"})
+    assert r.status_code == 201, r.json
     # JSON with a charset is JSON.
     r = client.post(f"/v1/players/{p.id}/deposits", data=b'{"amount": 5, "reason": "r"}',
                     headers={**OPERATOR, "Content-Type": "application/json; charset=utf-8"})

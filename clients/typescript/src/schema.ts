@@ -7580,7 +7580,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The body is not sent as `application/json`. */
+        /** @description The body is not sent as `application/json`, or is sent with a `Content-Encoding` (the service decodes none). */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
