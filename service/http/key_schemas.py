@@ -6,6 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from service.application.operator_keys import NAME_MAX
 from service.application.scopes import SCOPES
+from service.http.display_names import NAME, display_name
 
 KEY_ID = {"example": "ok_3f9a1c2b7d4e5f60"}
 SCOPE_LIST = ("What the key may do: each operator route needs one scope (its operation says"
@@ -13,9 +14,9 @@ SCOPE_LIST = ("What the key may do: each operator route needs one scope (its ope
 
 
 class KeyCreateSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=NAME_MAX), metadata={
-        "description": "Whose or what the key is for, as the list shows it.",
-        "example": "cashier desk 2"})
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=NAME_MAX), display_name],
+                         metadata={"description": "Whose or what the key is for, as the list shows"
+                                                  f" it. {NAME}", "example": "cashier desk 2"})
     scopes = fields.List(fields.String(validate=validate.OneOf(list(SCOPES))), required=True,
                          validate=validate.Length(min=1, max=len(SCOPES)),
                          metadata={"description": SCOPE_LIST,

@@ -6,12 +6,14 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from service.http.display_names import NAME, display_name
+
 PLAYER_ID = {"example": "pl_3f9a1c2b7d4e5f60"}
 
 
 class PlayerCreateSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100),
-                         metadata={"example": "Ada"})
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=100), display_name],
+                         metadata={"example": "Ada", "description": NAME})
 
 
 class PlayerSchema(Schema):
@@ -49,8 +51,8 @@ class PlayerCreatedSchema(Schema):
 
 
 class AuditorCreateSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100),
-                         metadata={"example": "External audit 2026"})
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=100), display_name],
+                         metadata={"example": "External audit 2026", "description": NAME})
 
 
 class AuditorCreatedSchema(Schema):

@@ -544,3 +544,21 @@ def test_an_idempotency_key_is_printable_ascii_as_the_contract_says(client, new_
     r = client.post(path, json={"amount": 1, "reason": "d"},
                     headers={**OPERATOR, "Idempotency-Key": "a key ~ with spaces!"})
     assert r.status_code == 201, r.json
+
+
+@pytest.mark.parametrize("name", [" ", "\t\n", "a\nb", "Ann\x00", "Dee\x7f", "Eve\x9b"])
+def test_a_name_without_a_visible_character_or_with_control_characters_is_refused(client, app,
+                                                                                    name):
+    """A player's, an auditor's or a key's name that was only spaces, or held a line break, a
+    NUL or another control character, was taken. Each is a 422 naming the field, and nothing is
+    written. Text-direction characters are kept: the pages isolate names
+    (tests/pages/test_bidi_names.py)."""
+    before = count_events(app)
+    for path, body in (("/v1/players", {"name": name}), ("/v1/auditors", {"name": name}),
+                       ("/v1/keys", {"name": name, "scopes": ["players:read"]})):
+        r = client.post(path, json=body, headers=OPERATOR)
+        assert r.status_code == 422 and r.json["code"] == "invalid_input", (path, r.json)
+        assert "name" in r.json["errors"]["json"], r.json
+    assert count_events(app) == before
+    for kept in ("Ada Lovelace", "Zoë", "\u200fעדה", "👩\u200d🚀"):  # any script, its marks, emoji
+        assert client.post("/v1/players", json={"name": kept}, headers=OPERATOR).status_code == 201

@@ -81,7 +81,13 @@ class AuditorCreate(BaseModel):
         extra='ignore',
     )
     name: Annotated[
-        str, Field(examples=['External audit 2026'], max_length=100, min_length=1)
+        str,
+        Field(
+            description='At least one visible character; no control characters (line breaks, tabs).',
+            examples=['External audit 2026'],
+            max_length=100,
+            min_length=1,
+        ),
     ]
 
 
@@ -1624,7 +1630,7 @@ class KeyCreate(BaseModel):
     name: Annotated[
         str,
         Field(
-            description='Whose or what the key is for, as the list shows it.',
+            description='Whose or what the key is for, as the list shows it. At least one visible character; no control characters (line breaks, tabs).',
             examples=['cashier desk 2'],
             max_length=100,
             min_length=1,
@@ -1973,7 +1979,15 @@ class PlayerCreate(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    name: Annotated[str, Field(examples=['Ada'], max_length=100, min_length=1)]
+    name: Annotated[
+        str,
+        Field(
+            description='At least one visible character; no control characters (line breaks, tabs).',
+            examples=['Ada'],
+            max_length=100,
+            min_length=1,
+        ),
+    ]
 
 
 class PlayerCreated(BaseModel):

@@ -1396,7 +1396,10 @@ export interface components {
             name: string | null;
         };
         AuditorCreate: {
-            /** @example External audit 2026 */
+            /**
+             * @description At least one visible character; no control characters (line breaks, tabs).
+             * @example External audit 2026
+             */
             name: string;
         };
         AuditorCreated: {
@@ -3605,7 +3608,7 @@ export interface components {
              */
             expires_at?: string | null;
             /**
-             * @description Whose or what the key is for, as the list shows it.
+             * @description Whose or what the key is for, as the list shows it. At least one visible character; no control characters (line breaks, tabs).
              * @example cashier desk 2
              */
             name: string;
@@ -3970,7 +3973,10 @@ export interface components {
             target: number;
         };
         PlayerCreate: {
-            /** @example Ada */
+            /**
+             * @description At least one visible character; no control characters (line breaks, tabs).
+             * @example Ada
+             */
             name: string;
         };
         PlayerCreated: {
