@@ -18,7 +18,7 @@ from events import ledger, personal_data
 from events.model import NewEvent, StoredEvent
 from projections import players as player_rows
 from service.application import tokens
-from service.application.errors import Invalid, NotFound
+from service.application.errors import Conflict, Invalid, NotFound
 from service.application.unit_of_work import UnitOfWork
 
 
@@ -109,7 +109,12 @@ def register(uow: UnitOfWork, command: RegisterPlayer,
 
 
 def deposit(uow: UnitOfWork, command: Deposit, metadata: dict[str, Any]) -> StoredEvent:
-    """The posting that credits his wallet from the house."""
+    """The posting that credits his wallet from the house (Conflict `player_erased` once he
+    was erased: no token can spend it any more; a withdrawal may still empty the wallet)."""
+    player = uow.player(command.player_id)
+    if player is not None and player["erased"]:
+        raise Conflict("player_erased", f"{command.player_id} was erased: his wallet takes no"
+                       " deposits (a withdrawal may still pay out what it holds)")
     return _transfer(uow, command.player_id, ledger.HOUSE, ledger.wallet(command.player_id),
                      command.amount, command.reason, metadata)
 

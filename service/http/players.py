@@ -115,11 +115,12 @@ def _transferred(event: StoredEvent, player_id: str) -> dict[str, Any]:
 @blp.route("/<player_id>/deposits")
 class Deposits(MethodView):
     @require("operator", scope="treasure:write")
-    @blp.operation("createDeposit", 404)
+    @blp.operation("createDeposit", 404, 409)
     @blp.arguments(TransferSchema)
     @blp.response(201, TransferResultSchema)
     def post(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
-        """Credit a player's wallet with newly issued treasure"""
+        """Credit a player's wallet with newly issued treasure (409 `player_erased` once he was
+        erased)"""
         command = Deposit(player_id, body["amount"], body["reason"])
         return _transferred(handle(command), player_id)
 

@@ -255,3 +255,20 @@ def test_an_answer_a_request_under_way_keeps_after_his_erasure_is_blanked_too(ap
     with pool.connection() as c:
         [(kept,)] = c.execute("SELECT body FROM idempotency_keys WHERE key = %s", (key,))
     assert orjson.loads(kept)["seats"] == [{"player_id": ada.id, "name": None}]
+
+
+def test_an_erased_player_s_wallet_takes_no_deposit_but_may_be_paid_out(app, client):
+    """A deposit to an erased player's wallet was taken (201), though no token can ever spend it.
+    It is a 409 `player_erased` that posts nothing; a withdrawal still pays out what it holds."""
+    ada = register(client, f"Ada {uuid.uuid4().hex}", f"wallet-{uuid.uuid4().hex}")
+    assert client.post(f"/v1/players/{ada.id}/erasure", headers=OPERATOR).status_code == 200
+    events = stream_length(app, ada.id)
+    r = client.post(f"/v1/players/{ada.id}/deposits", json={"amount": 5, "reason": "desk"},
+                    headers={**OPERATOR, "Idempotency-Key": f"late-{uuid.uuid4().hex}"})
+    assert (r.status_code, r.json["code"]) == (409, "player_erased"), r.json
+    assert r.headers["Content-Type"] == "application/problem+json"
+    assert stream_length(app, ada.id) == events
+    assert client.get(f"/v1/players/{ada.id}/balance", headers=OPERATOR).json["balance"] == 100
+    r = client.post(f"/v1/players/{ada.id}/withdrawals", json={"amount": 100, "reason": "paid out"},
+                    headers=OPERATOR)
+    assert r.status_code == 201 and r.json["balance"]["balance"] == 0, r.json

@@ -838,7 +838,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Credit a player's wallet with newly issued treasure
+         * Credit a player's wallet with newly issued treasure (409 `player_erased` once he was
+         *     erased)
          * @description An operator key needs the scope `treasure:write`.
          */
         post: operations["createDeposit"];
