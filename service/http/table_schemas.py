@@ -133,7 +133,10 @@ class TableSchema(Union):
 
 
 class TableListQuerySchema(Schema):
-    game = fields.String(load_default=None, allow_none=True)
+    # Listed as the games' enum; a name outside it is the 422 `unknown_game` a table's creation
+    # answers too (the view's), not a schema's `invalid_input`.
+    game = fields.String(load_default=None, allow_none=True, metadata={
+        "enum": list(GAMES), "description": "Only the tables of this game."})
     player = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=100),
                            metadata={"description": "Only the tables this player sits at: a player"
                                      " may ask for his own, the operator and auditors for any."})

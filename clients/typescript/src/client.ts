@@ -4,7 +4,7 @@ import type { paths } from "./schema.js";
 import { follow, type FollowOptions, type StreamMessage } from "./sse.js";
 import { DEFAULT_RETRY, newIdempotencyKey, retryingFetch, type RetryPolicy } from "./transport.js";
 import type {
-  Balance, FeedEvent, GameInfo, Hand, HistoryFilters, HistoryPage, HistoryRow, Join, Joined, Left, Me,
+  Balance, FeedEvent, Game, GameInfo, Hand, HistoryFilters, HistoryPage, HistoryRow, Join, Joined, Left, Me,
   Key, KeyIssued, KeyList, PlayerCreated, PlayerSummary, Scope, Table, TableCreate, TableEvent, TableSummary,
   TransferResult, Action,
 } from "./types.js";
@@ -252,7 +252,7 @@ export class Banco {
   }
 
   /** Every table, newest first, page after page. */
-  async *tables(query: { game?: string; status?: TableSummary["status"]; limit?: number } = {}
+  async *tables(query: { game?: Game; status?: TableSummary["status"]; limit?: number } = {}
   ): AsyncGenerator<TableSummary> {
     let cursor: string | null | undefined;
     do {

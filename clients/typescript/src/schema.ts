@@ -9256,7 +9256,8 @@ export interface operations {
     listTables: {
         parameters: {
             query?: {
-                game?: string | null;
+                /** @description Only the tables of this game. */
+                game?: "sette-e-mezzo" | "siete-y-media" | "casino-pirate" | "pirate-pairs" | "cassino" | null;
                 /** @description Only the tables this player sits at: a player may ask for his own, the operator and auditors for any. */
                 player?: string | null;
                 status?: "open" | "playing" | "settling" | "over" | null;
