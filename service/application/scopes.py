@@ -24,7 +24,9 @@ SCOPES: dict[str, str] = {
     "disputes:read": "List and read disputes about hands.",
     "disputes:write": "Open disputes, attach evidence, re-adjudicate hands, resolve disputes"
                       " with corrective postings, reject them.",
-    "webhooks:admin": "Create, read, pause, resume, replay and delete webhook subscriptions.",
+    "webhooks:admin": "Create, read, pause, resume, replay and delete webhook subscriptions"
+                      " (creating and replaying one, which send the feed's events, need"
+                      " audit:read too).",
     "metrics:read": "Scrape /metrics.",
     "jobs:read": "Read the job queue's counts and failed jobs.",
     "jobs:admin": "Requeue a failed job.",

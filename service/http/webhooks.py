@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from service.application import webhook_subscriptions as subscriptions
 from service.http import db
-from service.http.auth import require
+from service.http.auth import require, require_scope
 from service.http.blueprint import Blueprint
 from service.http.context import handle
 from service.http.webhook_schemas import (
@@ -21,6 +21,10 @@ from service.http.webhook_schemas import (
     SubscriptionSchema,
     WebhookReplaySchema,
 )
+
+# A subscription sends the log's events to a receiver its creator names: what it sends is what
+# the feed shows, so choosing it (subscribing, replaying) needs the feed's scope too.
+FEED_SCOPE = "audit:read"
 
 blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
                 description="Subscriptions that send the log's events to a URL, signed as Standard"
@@ -37,11 +41,14 @@ class Subscriptions(MethodView):
         """Subscribe a URL to events; the answer holds the signing secret, shown only once
 
         The subscription sends the events recorded from now on (replay it to send older ones).
+        It sends what the log's feed shows, so an operator key needs `audit:read` too (403
+        `missing_scope` naming it).
         The secret is stored only sealed; replayed with its `Idempotency-Key`, the request
         answers the same subscription and secret. 422 `url_not_allowed` when the URL's host
         does not resolve to public addresses only (or to ones in the ranges the operator
         allows).
         """
+        require_scope(FEED_SCOPE)
         allow = current_app.config["BANCO"].webhook_allow_networks
         subscription, secret = handle(subscriptions.CreateWebhook(
             body["url"], body["event_types"], body["secret"], allow))
@@ -107,8 +114,11 @@ class Replay(MethodView):
         """Send again from the event at a position, and every event after it in the log's order
 
         422 `unknown_position` if no event has that position. Each event goes with the same
-        `webhook-id` as before, so a receiver that keeps the ids it saw can tell it again.
+        `webhook-id` as before, so a receiver that keeps the ids it saw can tell it again. It
+        sends what the log's feed shows, so an operator key needs `audit:read` too (403
+        `missing_scope` naming it).
         """
+        require_scope(FEED_SCOPE)
         return handle(subscriptions.ReplayWebhook(subscription_id, body["position"]))
 
 

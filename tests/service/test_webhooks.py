@@ -27,7 +27,7 @@ from standardwebhooks.webhooks import Webhook
 
 from service.runtime.config import Config, WebhookSettings
 from tests.conftest import fresh_database
-from tests.service.conftest import OPERATOR, Player, app_on, jobs_on
+from tests.service.conftest import OPERATOR, Player, app_on, bearer, jobs_on
 from tests.service.play import DECKS, Session, knowledge, strings
 from tests.service.receiver import Drip, Received, Receiver, failing, slow_once
 from tests.service.responses import validator
@@ -599,3 +599,38 @@ def test_a_deleted_subscription_is_sent_nothing_more_and_leaves_nothing(
                       "webhook_attempts"):
             assert conn.execute(f"SELECT count(*) FROM {table} WHERE subscription_id = %s",
                                 (subscription_id,)).fetchone() == (0,), table
+
+
+def test_a_webhook_that_sends_the_log_needs_the_key_that_reads_it(client, new_player, receiver):
+    """A key holding only `webhooks:admin` could subscribe a receiver of its own to every event
+    and replay it from position 0: the whole feed (every posting, every dispute's note), which
+    the feed itself (`audit:read`) refused it. Subscribing and replaying, which choose what is
+    sent, need `audit:read` too (403 `missing_scope` naming it), and change nothing without it;
+    the key's other webhook routes stay its own."""
+    hooks = client.post("/v1/keys", json={"name": "on call", "scopes": ["webhooks:admin"]},
+                        headers=OPERATOR).json["secret"]
+    both = client.post("/v1/keys", json={"name": "compliance hooks",
+                                         "scopes": ["webhooks:admin", "audit:read"]},
+                       headers=OPERATOR).json["secret"]
+    assert client.get("/v1/feed", headers=bearer(hooks)).status_code == 403
+    listed = len(client.get("/v1/webhooks", headers=OPERATOR).json["items"])
+    r = client.post("/v1/webhooks", json={"url": receiver.url, "event_types": ["TreasurePosted"]},
+                    headers=bearer(hooks))
+    assert (r.status_code, r.json["code"], r.json["scope"]) == (403, "missing_scope", "audit:read")
+    assert len(client.get("/v1/webhooks", headers=OPERATOR).json["items"]) == listed
+    subscription_id, _ = subscribe(client, receiver.url)
+    positions = deposits(client, new_player("Scoped"), 2)
+    drain(subscription_id, receiver, positions)
+    before = client.get(f"/v1/webhooks/{subscription_id}", headers=OPERATOR).json
+    r = client.post(f"/v1/webhooks/{subscription_id}/replay", json={"position": 0},
+                    headers=bearer(hooks))
+    assert (r.status_code, r.json["code"], r.json["scope"]) == (403, "missing_scope", "audit:read")
+    assert client.get(f"/v1/webhooks/{subscription_id}", headers=OPERATOR).json == before
+    # What does not choose what is sent is the webhooks key's alone.
+    assert client.get(f"/v1/webhooks/{subscription_id}", headers=bearer(hooks)).status_code == 200
+    assert client.post(f"/v1/webhooks/{subscription_id}/pause", headers=bearer(hooks)).status_code == 200
+    assert client.post(f"/v1/webhooks/{subscription_id}/replay", json={"position": positions[0]},
+                       headers=bearer(both)).status_code == 200
+    r = client.post("/v1/webhooks", json={"url": receiver.url, "event_types": ["TreasurePosted"]},
+                    headers=bearer(both))
+    assert r.status_code == 201, r.json

@@ -1198,6 +1198,8 @@ export interface paths {
         /**
          * Subscribe a URL to events; the answer holds the signing secret, shown only once
          * @description The subscription sends the events recorded from now on (replay it to send older ones).
+         *     It sends what the log's feed shows, so an operator key needs `audit:read` too (403
+         *     `missing_scope` naming it).
          *     The secret is stored only sealed; replayed with its `Idempotency-Key`, the request
          *     answers the same subscription and secret. 422 `url_not_allowed` when the URL's host
          *     does not resolve to public addresses only (or to ones in the ranges the operator
@@ -1295,7 +1297,9 @@ export interface paths {
         /**
          * Send again from the event at a position, and every event after it in the log's order
          * @description 422 `unknown_position` if no event has that position. Each event goes with the same
-         *     `webhook-id` as before, so a receiver that keeps the ids it saw can tell it again.
+         *     `webhook-id` as before, so a receiver that keeps the ids it saw can tell it again. It
+         *     sends what the log's feed shows, so an operator key needs `audit:read` too (403
+         *     `missing_scope` naming it).
          */
         post: operations["replayWebhook"];
         delete?: never;
