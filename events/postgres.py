@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -113,14 +113,22 @@ def configure_connection(conn: psycopg.Connection) -> None:
 
 
 def make_pool(url: str, min_size: int = 1, max_size: int = 10, open: bool = True,
-              **kwargs: Any) -> ConnectionPool:
-    """An autocommit connection pool; transactions are opened explicitly where needed."""
+              settings: Mapping[str, str] | None = None, **kwargs: Any) -> ConnectionPool:
+    """An autocommit connection pool; transactions are opened explicitly where needed. Each of
+    its sessions takes `settings` (PostgreSQL's: `lock_timeout`, say) as it connects: set by
+    statement, not by the URL's `options`, which a DATABASE_URL may hold for its own."""
+
+    def configure(conn: psycopg.Connection) -> None:
+        configure_connection(conn)
+        for name, value in (settings or {}).items():
+            conn.execute("SELECT set_config(%s, %s, false)", (name, value))
+
     return ConnectionPool(
         url,
         min_size=min_size,
         max_size=max_size,
         kwargs={"autocommit": True},
-        configure=configure_connection,
+        configure=configure,
         open=open,
         **kwargs,
     )

@@ -22,6 +22,14 @@ from service.runtime.config import WorkerConfig
 POOL = 4  # the job loop, the sweeper's thread, and room for the checkpoint's and a retry's
 
 
+# Each job's and sweep's session. A table whose row another transaction holds (a node hung in
+# the middle of a move) waited on for ever stalled every deadline and settlement behind it: the
+# worker runs one job at a time, and every sweep began with the oldest deadline, that table's.
+# Its deadline is now given up after this long and tried again at the next sweep, the others
+# going first; and a transaction left idle this long is ended by PostgreSQL, its locks released.
+JOB_SESSION = {"lock_timeout": "2s", "idle_in_transaction_session_timeout": "60s"}
+
+
 @dataclass(frozen=True)
 class Resources:
     """What the worker's jobs and sweeps use, made once per process."""
@@ -34,7 +42,7 @@ class Resources:
     @classmethod
     def open(cls, config: WorkerConfig) -> Resources:
         """The pool (opening in the background) and store for `config`."""
-        pool = make_pool(config.database_url, min_size=1, max_size=POOL)
+        pool = make_pool(config.database_url, min_size=1, max_size=POOL, settings=JOB_SESSION)
         return cls(config, pool, PostgresEventStore(pool, default_types()))
 
     def close(self) -> None:

@@ -92,6 +92,11 @@ def sweep(connection: Redis | None, queue_name: str) -> Swept:
 def _each(table_id: str) -> Iterator[None]:
     try:
         yield
+    except psycopg.errors.LockNotAvailable:
+        # Another transaction holds the table past the jobs' lock_timeout (a node hung in the
+        # middle of a move): the other tables go on, and the next pass tries this one again.
+        log.warning("table %s is held by another transaction; the next pass tries it again",
+                    table_id)
     except psycopg.OperationalError:
         raise  # PostgreSQL itself is away: the whole pass fails, and the next one retries
     except Exception:

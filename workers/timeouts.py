@@ -11,6 +11,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 
+import psycopg
 from redis import Redis
 from redis.client import Pipeline
 from rq import Retry
@@ -132,7 +133,14 @@ def fire_timeout(table_id: str, version: int) -> bool:
     """The scheduled job: fire the deadline, then schedule what follows."""
     from rq import get_current_job
 
-    table = fire(table_id, version)
+    try:
+        table = fire(table_id, version)
+    except psycopg.errors.LockNotAvailable:
+        # Another transaction holds the table past the jobs' lock_timeout: the sweeper, which
+        # fires every overdue deadline, tries again; the queue's next jobs go on meanwhile.
+        log.warning("deadline of %s at version %s: the table is held by another transaction;"
+                    " the sweeper fires it once it is free", table_id, version)
+        return False
     job = get_current_job()
     if job is not None and job.origin:
         after(job.connection, job.origin, table)

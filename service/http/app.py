@@ -76,6 +76,14 @@ from service.streaming.relay import Relay
 from workers import queues
 from workers.deferred_jobs import DeferredJobs
 
+# Each request's session: a lock held longer than this by another transaction (a node hung or
+# cut off in the middle of a move holds its table's) answers 503 `locked` rather than holding
+# one of the pool's few connections until it is released, which took every connection of the
+# pool and answered 503 to requests about anything else; and a transaction left idle this long
+# (its node hung, its network gone) is ended by PostgreSQL, its locks released, rather than
+# after TCP's keepalive, two hours on. A request's own transaction is never idle for long.
+REQUEST_SESSION = {"lock_timeout": "10s", "idle_in_transaction_session_timeout": "60s"}
+
 API_SPEC = {
     "API_TITLE": "Banco",
     "API_VERSION": "1.0.0",
@@ -183,6 +191,15 @@ def _domain_errors(app: Flask) -> None:
     def insufficient(e: InsufficientTreasure) -> Any:
         return render(Problem(422, "insufficient_treasure", str(e), balance=e.balance))
 
+    @app.errorhandler(psycopg.errors.LockNotAvailable)
+    def locked(e: Exception) -> Any:
+        # Another transaction has held what the request needs for REQUEST_SESSION's
+        # lock_timeout: nothing was written (the request's transaction is rolled back).
+        app.logger.warning("a lock was held past the request's lock_timeout: %s", e)
+        return retry_later("locked", "what this request needs (a table, a wallet) has been held by"
+                           " another transaction for over " + REQUEST_SESSION["lock_timeout"] +
+                           ": nothing was changed", retry_after_s=5)
+
     @app.errorhandler(psycopg.OperationalError)
     @app.errorhandler(PoolTimeout)
     def unavailable(e: Exception) -> Any:
@@ -243,7 +260,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
     app.json.sort_keys = False  # type: ignore[attr-defined]
     # A short wait for a connection: with PostgreSQL away, answer 503 soon rather than hang.
     db_pool = pool or make_pool(config.database_url, max_size=config.pool_size, open=connect,
-                                timeout=5)
+                                timeout=5, settings=REQUEST_SESSION)
     # Streamed exports read from a pool of their own (`service.http.players`), a quarter the size: a
     # client reading one slowly holds one of these, never a connection other requests need. Its
     # slots tell an export too many (503 exports_busy) from a database away (503 unavailable).
@@ -270,6 +287,7 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
         # The primary's pools' twins on the streaming replica (`service.runtime.replica`).
         db_replica = Replica(
             {"requests": make_pool(config.replica_url, min_size=0, max_size=config.pool_size,
+                                   settings=REQUEST_SESSION,
                                    open=connect, timeout=5),
              "exports": make_pool(config.replica_url, min_size=0, max_size=exports, open=connect,
                                   timeout=5)},

@@ -42,8 +42,10 @@ PROBLEMS: dict[int, tuple[str, str]] = {
                                  " comma-separated value)."),
     428: ("PreconditionRequired", "`If-Match` is missing, or names not exactly one version."),
     429: ("TooManyRequests", "Past this caller's rate limit."),
-    503: ("ServiceUnavailable", "The database or the job queue is away, or the service holds as"
-                               " many waits or exports as it can: retry."),
+    503: ("ServiceUnavailable", "The database or the job queue is away, the service holds as"
+                               " many waits or exports as it can, or what the request needs has"
+                               " been locked by another transaction for over 10 s (`locked`):"
+                               " retry."),
 }
 
 RETRY_AFTER = {"description": "Seconds to wait before retrying.", "required": True,

@@ -21,7 +21,7 @@ PROBLEM_CODES: tuple[str, ...] = (
     "internal_error", "invalid_correction", "invalid_cursor", "invalid_event",
     "invalid_idempotency_key", "invalid_input", "invalid_json", "invalid_name", "invalid_note",
     "invalid_options", "invalid_secret", "invalid_ticket", "invalid_url", "job_not_failed",
-    "job_not_found", "key_expired", "key_not_found", "key_revoked", "makes_pair",
+    "job_not_found", "key_expired", "key_not_found", "key_revoked", "locked", "makes_pair",
     "method_not_allowed", "missing_scope", "must_hold_value", "must_take_matching",
     "no_cards_to_draw", "no_hand_in_play", "no_seed", "not_acceptable", "not_enough_players",
     "not_found", "not_implemented", "not_in_hand", "not_of_the_hand", "not_ready", "not_seated",

@@ -562,3 +562,47 @@ def test_a_name_without_a_visible_character_or_with_control_characters_is_refuse
     assert count_events(app) == before
     for kept in ("Ada Lovelace", "Zoë", "\u200fעדה", "👩\u200d🚀"):  # any script, its marks, emoji
         assert client.post("/v1/players", json={"name": kept}, headers=OPERATOR).status_code == 201
+
+
+def test_a_request_waiting_past_its_lock_timeout_is_a_503_that_changes_nothing(config, new_player):
+    """A table held by a transaction left open (a node hung in the middle of a move) kept each
+    request for it waiting, holding one of the pool's connections, until every connection was
+    taken and requests about anything else answered 503 too. A request's session gives up a
+    lock after its `lock_timeout` (10 s as served: tests/service/test_timeouts.py; a fraction
+    of a second here) and answers 503 `locked` with Retry-After; the rest of the API answers."""
+    import psycopg
+
+    from events.postgres import make_pool
+    from service.http.app import create_app
+    from tests.service.play import Session
+
+    pool = make_pool(config.database_url, max_size=2, timeout=5,
+                     settings={"lock_timeout": "300ms", "idle_in_transaction_session_timeout": "60s"})
+    app = create_app(config, pool=pool)
+    try:
+        client = app.test_client()
+        session = Session(client, "sette-e-mezzo", [new_player(f"L{i}", deposit=50) for i in range(2)])
+        session.open({}, 20)
+        late, other = new_player("Late", deposit=50), new_player("Other", deposit=50)
+        store = app.extensions["banco.store"]
+        before = len(store.read_stream(f"table-{session.table_id}"))
+        with psycopg.connect(config.database_url, autocommit=True) as stuck:
+            stuck.execute("BEGIN")
+            stuck.execute("SELECT version FROM streams WHERE stream_id = %s FOR UPDATE",
+                          (f"table-{session.table_id}",))
+            for _ in range(3):  # more than the pool holds: none is kept
+                r = client.post(f"/v1/tables/{session.table_id}/seats", json={"buy_in": 10},
+                                headers=late.auth)
+                assert (r.status_code, r.json["code"]) == (503, "locked"), r.json
+                assert r.headers["Retry-After"] == "5"
+                assert r.headers["Content-Type"] == "application/problem+json"
+            r = client.post(f"/v1/players/{other.id}/deposits", json={"amount": 1, "reason": "r"},
+                            headers=OPERATOR)
+            assert r.status_code == 201, r.json
+            stuck.execute("ROLLBACK")
+        assert len(store.read_stream(f"table-{session.table_id}")) == before
+        r = client.post(f"/v1/tables/{session.table_id}/seats", json={"buy_in": 10}, headers=late.auth)
+        assert r.status_code == 201, r.json
+    finally:
+        pool.close()
+        app.extensions["banco.export_pool"].close()

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import IO
 
+import psycopg
 import pytest
 
 from service.application import handlers
@@ -461,3 +462,48 @@ def test_a_move_at_or_after_its_turns_deadline_is_refused_and_changes_nothing(ow
         assert len(events_of(app, session.table_id)) == events
         after = client.get(f"/v1/tables/{session.table_id}", headers=player.auth).json
         assert after["version"] == view["version"] and after["legal_actions"]
+
+
+def test_a_table_held_by_a_stuck_transaction_holds_up_no_other_deadline(own, new_player):
+    """A transaction left open on one table's stream (a node hung, or cut off, in the middle of
+    a move) stalled every deadline in the house: the worker's job for that table, and each
+    sweep, which begins with the oldest deadline, waited on its lock for as long as it was held.
+    The jobs now give up a lock after `JOB_SESSION`'s lock_timeout: the other table's deadline
+    fires while the first is held, and the first's once it is released."""
+    with app_on(own) as app:
+        client = app.test_client()
+        held, free = (Session(client, "sette-e-mezzo", [new_player(f"{n}{i}", deposit=40)
+                                                        for i in range(2)]) for n in ("H", "F"))
+        held.open({"turn_timeout_s": 1, "banker_timeout_s": 1}, 20)
+        held.deal()
+        with psycopg.connect(own.database_url, autocommit=True) as stuck, \
+                worker_process(own):
+            stuck.execute("BEGIN")
+            stuck.execute("SELECT version FROM streams WHERE stream_id = %s FOR UPDATE",
+                          (handlers.stream(held.table_id),))
+
+            def waiting_on_it() -> bool:  # the worker has taken the held table's deadline
+                # (Asked outside the stuck transaction, whose view of the activity is frozen.)
+                with app.extensions["banco.pool"].connection() as c:
+                    return bool(c.execute(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                        " AND wait_event_type = 'Lock'").fetchone()[0])
+
+            wait_for(waiting_on_it, timeout=30, every=0.05)
+            free.open({"turn_timeout_s": 1, "banker_timeout_s": 1}, 20)
+            free.deal()
+            wait_for(lambda: timed_out(app, free), timeout=20)
+            assert not timed_out(app, held)
+            stuck.execute("ROLLBACK")
+            wait_for(lambda: timed_out(app, held), timeout=20)
+
+
+def test_the_api_and_the_workers_sessions_give_up_locks_and_idle_transactions(own):
+    """What the test above rests on, as PostgreSQL reads the sessions back: the workers', and
+    the API's (whose requests answer 503 `locked` past theirs: tests/service/test_bad_input.py)."""
+    with app_on(own) as app, app.extensions["banco.pool"].connection() as c:
+        assert c.execute("SHOW lock_timeout").fetchone()[0] == "10s"
+        assert c.execute("SHOW idle_in_transaction_session_timeout").fetchone()[0] == "1min"
+    with jobs_on(own) as resources, resources.pool.connection() as c:
+        assert c.execute("SHOW lock_timeout").fetchone()[0] == "2s"
+        assert c.execute("SHOW idle_in_transaction_session_timeout").fetchone()[0] == "1min"
