@@ -287,6 +287,8 @@ def wait_for_redis(connection: Redis, error: Exception,
             break
         except REDIS_AWAY:
             pause = min(pause * 2, MAX_WAIT_S)
+    else:
+        return  # stopped, Redis still away
     log.warning("Redis is back after %.0f s", time.monotonic() - began)
 
 
@@ -361,6 +363,26 @@ def _work_lane(redis_url: str, queue_name: str, burst: bool) -> bool:
         stop.set()
 
 
+def _redis_answers(connection: Redis, stop: threading.Event) -> bool:
+    """Wait for Redis, which RQ's worker needs from its start; False if told to stop first.
+    Until RQ installs its own, SIGINT and SIGTERM stop the wait: a worker started in the
+    background (SIGINT ignored, as a shell leaves it) could not be stopped by Ctrl-C's signal,
+    and one in the foreground ended on a KeyboardInterrupt."""
+    try:
+        connection.ping()
+        return True
+    except REDIS_AWAY as e:  # started while Redis is away
+        previous = {s: signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            wait_for_redis(connection, e, stop.is_set)
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+    if stop.is_set():
+        log.info("stopped while waiting for Redis")
+    return not stop.is_set()
+
+
 def _work(redis_url: str, queue_name: str, burst: bool, sweep_every_s: float,
           lane_threads: int = 1) -> bool:
     connection = connect(redis_url)
@@ -375,10 +397,9 @@ def _work(redis_url: str, queue_name: str, burst: bool, sweep_every_s: float,
     sweeping = threading.Thread(target=sweeper.loop, name="sweeper", daemon=True,
                                 args=(connect(redis_url), queue_name, sweep_every_s, stop))
     sweeping.start()
-    try:
-        connection.ping()
-    except REDIS_AWAY as e:  # started while Redis is away (RQ's worker needs it from the start)
-        wait_for_redis(connection, e)
+    if not _redis_answers(connection, stop):  # stopped before Redis came
+        sweeping.join(SWEEP_STOP_S)
+        return False
     lanes = [_lane(redis_url, queue_name, stop) for _ in range(lane_threads)]
     # SimpleWorker runs jobs in-process: a fork per job caps RQ near 100 jobs/s on two cores,
     # and Banco's jobs are short and load all they need from PostgreSQL.

