@@ -939,6 +939,35 @@ def test_an_id_is_sent_as_one_segment_of_the_path_and_reaches_no_other_endpoint(
         assert client.me().id == victim  # its token still works
 
 
+def test_act_given_a_tables_id_says_it_takes_the_table_as_read():
+    """`act("tb_...", action)` raised `AttributeError: 'str' object has no attribute 'version'`:
+    it takes the table as read, for its version (If-Match). `deal` takes an id (and deals at any
+    version), but a move is made only at the version its player saw, so `act` does not read the
+    table for one: an id, or anything else without a version, is a TypeError saying what to pass,
+    in the sync and the async client, and nothing is sent."""
+    sent: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(500)
+
+    said = r"^act\(\) takes the table as read \(from table\(\)\), for its version \(If-Match\)"
+    with Banco("http://banco.test", "X", transport=httpx.MockTransport(answer)) as client:
+        with pytest.raises(TypeError, match=said + r", not its id 'tb_1': act\(table\('tb_1'\), action\)$"):
+            client.act("tb_1", {"type": "hit"})  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=said + ", not a dict$"):
+            client.act({"id": "tb_1"}, {"type": "hit"})  # type: ignore[arg-type]
+
+    async def act() -> None:
+        async with AsyncBanco("http://banco.test", "X",
+                              transport=httpx.MockTransport(answer)) as client:
+            with pytest.raises(TypeError, match=said + ", not its id 'tb_1'"):
+                await client.act("tb_1", {"type": "hit"})  # type: ignore[arg-type]
+
+    asyncio.run(act())
+    assert sent == []
+
+
 def test_the_sdks_bot_refuses_a_malformed_id_or_hands_below_one(banco, operator):
     """`python -m banco_sdk.bot --table ../../v1/me` printed a traceback (it read /v1/me as a
     table), and `--hands -1` took a seat, brought its buy-in and stopped at once ("done: 0

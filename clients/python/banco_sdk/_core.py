@@ -431,6 +431,16 @@ def deal(ref: TableRef, key: str | None) -> Call[GameTable]:
 
 
 def act(ref: Versioned, action: Any, key: str | None) -> Call[GameTable]:
+    """Play `action` at the version of the table as read. Unlike `deal`, it takes no id: a move
+    is made only at the version its player saw (If-Match, which Banco requires of a move), an id
+    has none, and reading the table here for one would play at whatever it has become. An id, or
+    anything else with no `version`, is a TypeError saying so, before anything is sent."""
+    if isinstance(ref, str):
+        raise TypeError(f"act() takes the table as read (from table()), for its version"
+                        f" (If-Match), not its id {ref!r}: act(table({ref!r}), action)")
+    if not isinstance(getattr(ref, "version", None), int):
+        raise TypeError(f"act() takes the table as read (from table()), for its version"
+                        f" (If-Match), not a {type(ref).__name__}")
     return Call("POST", f"/v1/tables/{table_id(ref)}/actions", table, body=action_body(action),
                 headers={"If-Match": if_match(ref)}, idempotency_key=key)
 

@@ -194,7 +194,8 @@ class AsyncBanco:
 
     async def act(self, table: Versioned, action: Any, *, idempotency_key: str | None = None) -> GameTable:
         """Play `action` (a dict or an action model: an offered one with its ranges chosen, see
-        `as_action`) at the version of `table` as read: `PreconditionFailed` if it moved on."""
+        `as_action`) at the version of `table` as read: `PreconditionFailed` if it moved on. The
+        table, not its id (which has no version): an id is a TypeError, nothing sent."""
         return await self.call(core.act(table, action, idempotency_key))
 
     async def hand(self, hand_id: str) -> models.Hand:
