@@ -238,8 +238,16 @@ export class Banco {
   }
 
   /** Play `action` at the table as it was read: its version goes as `If-Match`, so a move made
-   * on a table that changed since is a 412 and changes nothing. Returns the table after it. */
+   * on a table that changed since is a 412 and changes nothing. Returns the table after it.
+   * Unlike `deal`, it takes no id (a TypeError): a move is made only at the version seen. */
   async act(table: Table, action: Action, options?: WriteOptions): Promise<Table> {
+    // Its type says a table, but a caller in JavaScript may give an id, which has no version:
+    // said here, nothing sent, rather than a move at `/v1/tables/undefined`.
+    const given: unknown = table;
+    if (typeof given !== "object" || given === null || typeof (given as Table).version !== "number") {
+      throw new TypeError("act() takes the table as read (from table()), for its version (If-Match), not "
+        + (typeof given === "string" ? `its id '${given}': act(await table('${given}'), action)` : String(given)));
+    }
     const { data, response } = await this.api.POST("/v1/tables/{table_id}/actions", {
       params: { path: { table_id: table.id }, header: { "If-Match": ifMatch(table) } }, body: action,
       headers: Banco.key(options), signal: options?.signal,

@@ -140,6 +140,19 @@ test("act sends the version of the table it is given: a stale table is a 412 tha
   assert.equal((await op.table(table.id)).version, after.version);
 });
 
+test("act given a table's id, as JavaScript may, is a TypeError saying to pass the table read", async () => {
+  // Its type takes a table, which tsc checks; from JavaScript an id went as the table, and the
+  // move was sent to /v1/tables/undefined/actions with If-Match "undefined". Nothing is sent now.
+  const wire = recording();
+  const banco = operator({ fetch: wire.fetch });
+  const said = "act() takes the table as read (from table()), for its version (If-Match), not ";
+  await assert.rejects(banco.act("tb_1" as unknown as Table, { type: "hit" }),
+    { name: "TypeError", message: `${said}its id 'tb_1': act(await table('tb_1'), action)` });
+  await assert.rejects(banco.act(undefined as unknown as Table, { type: "hit" }),
+    { name: "TypeError", message: `${said}undefined` });
+  assert.deepEqual(wire.sent, []);
+});
+
 test("cursor pages are followed to the end", async () => {
   const op = operator();
   const mine = new Set<string>();
