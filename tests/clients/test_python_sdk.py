@@ -997,6 +997,34 @@ def test_the_sdks_bot_refuses_a_malformed_id_or_hands_below_one(banco, operator)
     assert operator.balance(pid).balance == DEPOSIT
 
 
+def test_the_sdks_bot_says_a_token_not_a_players_and_a_banco_out_of_reach_in_one_line(banco, operator):
+    """`python -m banco_sdk.bot --token $OPERATOR_KEY` read the table, then was refused a seat:
+    "error: 403 forbidden: operators may not do this", exit 1; with a URL nothing answers at it
+    said "error: [Errno 111] Connection refused", naming no URL. The README promises a wrong
+    token said in one line, exit 2, and `banco bot` and `banco-bot` name the URL: now the
+    operator key or an auditor's token is said to be no player's, and a Banco out of reach is
+    said with its URL, each in one line, exit 2, nothing asked of the table."""
+    url, key = banco
+    auditor = operator.create_auditor("Audrey").token
+    table = operator.create_table("cassino").id
+    closed = f"http://127.0.0.1:{free_port()}"
+    sdk = [sys.executable, "-m", "banco_sdk.bot", "--game", "cassino", "--table", table]
+    runs = [((url, key), "error: --token: that is the operator key; the bot plays with a player's token"),
+            ((url, auditor), "error: --token: that is an auditor's token; the bot plays with a"
+                             " player's token"),
+            ((closed, key), f"error: cannot reach Banco at {closed}: ")]
+    with ThreadPoolExecutor(len(runs)) as pool:
+        done = list(pool.map(lambda r: subprocess.run([*sdk, "--url", r[0][0], "--token", r[0][1]],
+                                                      capture_output=True, text=True, timeout=60,
+                                                      cwd=ROOT), runs))
+    for (_, said), ran in zip(runs, done, strict=True):
+        assert ran.returncode == 2, (said, ran.stdout, ran.stderr)
+        assert len(ran.stderr.splitlines()) == 1 and ran.stderr.startswith(said), ran.stderr
+        assert ran.stdout == "", ran.stdout
+    assert "Connection refused" in done[-1].stderr, done[-1].stderr
+    assert operator.table(table).seats == []
+
+
 class _Unavailable(http.server.BaseHTTPRequestHandler):
     """A server whose first answer is a 503 (`Retry-After: 0`) and every next a 404: it keeps
     each request's method, path and Idempotency-Key in the class's `seen`."""

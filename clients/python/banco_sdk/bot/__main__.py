@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 
 from banco_sdk import errors
+from banco_sdk._core import base_url
 from banco_sdk.bot import Bot, players_for
 from banco_sdk.client import Banco
 
@@ -54,6 +55,12 @@ def dashes_kept(argv: list[str]) -> list[str]:
     return kept
 
 
+def unreachable(url: str, exc: errors.ConnectionFailed) -> str:
+    """A Banco that cannot be reached, said naming its URL, as `banco bot` and `banco-bot` do
+    (the error alone says only "[Errno 111] Connection refused")."""
+    return f"cannot reach Banco at {url}: {exc.detail}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m banco_sdk.bot",
                                      description="Sit at a Banco table and play it with a simple strategy.")
@@ -76,14 +83,22 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return 2
     try:
-        client = Banco(args.url, args.token)
+        url = base_url(args.url)
     except ValueError as exc:  # a malformed URL, said in one line rather than httpx's traceback
         print(f"error: --url: {exc}", file=sys.stderr)
         return 2
-    with client:
-        # What the bot is told is checked before it sits: a refused token or an unknown table is
-        # the user's mistake, a usage error (exit 2); what goes wrong while it plays is exit 1.
+    with Banco(url, args.token) as client:
+        # What the bot is told is checked before it sits: a refused token, one that is not a
+        # player's, an unknown table or no Banco at the URL is the user's mistake, a usage error
+        # (exit 2); what goes wrong while it plays is exit 1.
         try:
+            # The operator key (or an auditor's token) may read the table, and was refused only
+            # when the bot took a seat: "403 forbidden: operators may not do this", exit 1.
+            if (role := client.me().role) != "player":
+                whose = "the operator key" if role == "operator" else f"an {role}'s token"
+                print(f"error: --token: that is {whose}; the bot plays with a player's token",
+                      file=sys.stderr)
+                return 2
             table = client.table(args.table)
             if table.game != args.game:
                 print(f"table {args.table} plays {table.game}, not {args.game}", file=sys.stderr)
@@ -93,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as exc:
                 print(f"error: --players: {exc}", file=sys.stderr)
                 return 2
+        except errors.ConnectionFailed as exc:
+            print(f"error: {unreachable(url, exc)}", file=sys.stderr)
+            return 2
         except errors.BancoError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
@@ -100,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
                   buy_in=args.buy_in, log=lambda line: print(line, flush=True))
         try:
             table = bot.run()
+        except errors.ConnectionFailed as exc:
+            print(f"error: {unreachable(url, exc)}", file=sys.stderr)
+            return 1
         except errors.BancoError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
