@@ -53,9 +53,10 @@ function usage(said: string): number {
   return 2;
 }
 
-/** `text` as a whole number of at least 1, or what is wrong with it. */
+/** `text` as a whole number of at least 1, or what is wrong with it (a negative one, `-5`, is
+ * a whole number less than 1, not something else). */
 function whole(option: string, text: string): number | string {
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text))) return `${option}: '${text}' is not a whole number`;
+  if (!/^[-+]?\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text))) return `${option}: '${text}' is not a whole number`;
   return Number(text) < 1 ? `${option}: ${Number(text)} is less than 1` : Number(text);
 }
 
@@ -116,6 +117,12 @@ async function main(): Promise<number> {
     // No Banco at --url is the user's mistake, as a URL that is none is (exit 2); one lost
     // while the bot plays is not (exit 1).
     if (error instanceof ConnectionFailed) return usage(error.message);
+    // A table of a game Banco does not have: --game is wrong, said with the games there are
+    // (it was thrown as the table's refusal, "422 unknown_game", exit 1).
+    if (error instanceof BancoError && error.code === "unknown_game") {
+      const games = (await banco.games()).map((known) => known.name).join(", ");
+      return usage(`--game: no game '${game}' at ${banco.url}; its games: ${games}`);
+    }
     if (notBanco(error)) {
       const answer = error instanceof BancoError ? `HTTP ${error.status}` : "its answer is not JSON";
       return usage(`--url: ${banco.url} does not look like a Banco API (${answer})`);

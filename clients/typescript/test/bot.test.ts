@@ -73,10 +73,15 @@ test("each mistake in the options is said exactly, in one line, exit 2, before B
   const { url, key } = server();
   const table = await operator().createTable({ game: "cassino" });
   const given = ["--url", url, "--token", key, "--game", "cassino"];
+  const games = (await operator().games()).map((game) => game.name).join(", ");
   const said: [string[], string][] = [
     [[...given, "--table", table.id, "--hands", "0"], "--hands: 0 is less than 1"],
     [[...given, "--table", table.id, "--buy-in", "abc"], "--buy-in: 'abc' is not a whole number"],
     [[...given, "--table", table.id, "--hands", "2.5"], "--hands: '2.5' is not a whole number"],
+    // A negative one was said to be no whole number, not what it is: less than 1.
+    [[...given, "--table", table.id, "--buy-in", "-5"], "--buy-in: -5 is less than 1"],
+    // Without --table, a game Banco does not have was its refusal to open the table, exit 1.
+    [[...given.slice(0, -1), "nope"], `--game: no game 'nope' at ${url}; its games: ${games}`],
     [[...given, "--table", "a/b"], "--table: 'a/b' is not an id: letters, digits, '-' and '_' only"],
     [["--url", url, "--token", "\u201cbnc_pasted\u201d", "--game", "cassino", "--table", table.id],
      "--token: the token holds characters a token never has (spaces, or quotes pasted with it?)"],
