@@ -2,7 +2,7 @@
  * as committed (a change to the spec that breaks them fails here, and `tsc` strict on the SDK),
  * and its version is the API's. */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
@@ -53,4 +53,32 @@ test("a webhook's body and the log stream's messages are typed as the feed's eve
   };
   const amount = body.data.type === "TreasurePosted" ? body.data.data.amount : undefined;
   assert.deepEqual([dataIsFeedEvent, messageIsFeedEvent, amount], [true, true, 50]);
+});
+
+test("the README's typed events compile under strict tsc, each narrowed by the type it names", () => {
+  // The README said a table's events narrow on "game.CardDealt", which only the feed's do: a
+  // TableEvent compared with it is TS2367 under strict tsc. Its listing is compiled here as a
+  // user's code, importing the package by its name (a self-reference to the built types).
+  const readme = readFileSync(join(PACKAGE, "README.md"), "utf8");
+  const after = readme.split("- **Typed events.**")[1];
+  assert.ok(after !== undefined, "the README has its bullet on typed events");
+  const listing = /^ *```ts\n([\s\S]*?)^ *```$/m.exec(after.split("\n- **")[0]!);
+  assert.ok(listing, "the bullet on typed events shows them in a ```ts listing");
+  const code = listing[1]!.replace(/^ {2}/gm, "");
+  assert.match(code, /"CardDealt"/);
+  assert.match(code, /"game\.CardDealt"/);
+  const folder = mkdtempSync(join(PACKAGE, "dist", "readme-"));  // inside the package: its name resolves
+  try {
+    writeFileSync(join(folder, "events.ts"), code);
+    try {
+      execFileSync(process.execPath, [join(PACKAGE, "node_modules", "typescript", "bin", "tsc"), "--strict",
+                                      "--noEmit", "--target", "ES2022", "--module", "NodeNext",
+                                      "--moduleResolution", "NodeNext", "--skipLibCheck",
+                                      join(folder, "events.ts")], { stdio: "pipe" });
+    } catch (error) {
+      assert.fail(`the README's typed events do not compile:\n${String((error as { stdout: Buffer }).stdout)}`);
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
