@@ -107,3 +107,55 @@ def test_a_dispute_or_its_evidence_sent_again_after_the_answer_was_lost_is_recor
     expect(dispute.get_by_role("list", name=f"Evidence of {dispute_id}")).to_contain_text("the log at 21:04")
     assert [e["note"] for e in api.get(f"/v1/disputes/{dispute_id}")["evidence"]] == ["the log at 21:04"]
     assert len(noted) == 2 and noted[1].key == noted[0].key and noted[1].replayed, noted
+
+
+def test_the_operator_decides_disputes_on_the_hand_page(page, served):
+    """Resolving a dispute (its corrective postings) or rejecting it needed the API or the CLI:
+    no page could. The operator, with a key holding disputes:write, decides an open dispute on
+    its hand's page: a correction that would overdraw a wallet is the API's problem, shown,
+    and pays nothing; a resolution pays its corrections once; a rejection pays nothing. A key
+    without the scope is offered no decision."""
+    api = Api(served)
+    played = play(api, "sette-e-mezzo")
+    me = played.players[0]
+    paid, refused = (api.post("/v1/disputes", {"hand_id": played.hand, "reason": why},
+                              token=me.token)["id"] for why in ("pay me", "not fair"))
+    reader = api.post("/v1/keys", {"name": "reads disputes",
+                                   "scopes": ["disputes:read", "tables:read", "audit:read"]})["secret"]
+    signed_in(page, reader)
+    page.goto(f"/hands/{played.hand}")
+    expect(page.locator(f"#{paid}")).to_contain_text("open")
+    expect(page.get_by_role("form", name=f"Decide {paid}")).to_have_count(0)
+
+    page.get_by_role("button", name="Sign out").click()
+    signed_in(page, served.operator_key)
+    page.goto(f"/hands/{played.hand}")
+    before = api.get(f"/v1/players/{me.id}/balance")["balance"]
+    decide = page.get_by_role("form", name=f"Decide {paid}")
+    decide.get_by_label("Decision").fill("a goodwill payment")
+    decide.get_by_label("From").select_option(me.id)
+    decide.get_by_label("To").select_option("house")
+    decide.get_by_label("Amount").fill(str(before + 1))  # more than his wallet holds
+    decide.get_by_role("button", name="Resolve with these corrections").click()
+    expect(page.locator("#disputes .problem-box")).to_contain_text("correction_overdraws")
+    assert api.get(f"/v1/disputes/{paid}")["status"] == "open"
+    decide = page.get_by_role("form", name=f"Decide {paid}")
+    decide.get_by_label("From").select_option("house")
+    decide.get_by_label("To").select_option(me.id)
+    decide.get_by_label("Amount").fill("7")
+    decide.get_by_role("button", name="Resolve with these corrections").click()
+    dispute = page.locator(f"#{paid}")
+    expect(dispute).to_contain_text("resolved: a goodwill payment")
+    expect(dispute.get_by_role("table", name=f"Corrective postings of {paid}")).to_contain_text(
+        f"wallet:{me.id}")
+    assert api.get(f"/v1/players/{me.id}/balance")["balance"] == before + 7
+    assert [c["amount"] for c in api.get(f"/v1/disputes/{paid}")["corrections"]] == [7]
+
+    decide = page.get_by_role("form", name=f"Decide {refused}")
+    decide.get_by_label("Decision").fill("the deal was fair")
+    decide.get_by_role("button", name="Reject: pay nothing").click()
+    expect(page.locator(f"#{refused}")).to_contain_text("rejected: the deal was fair")
+    assert api.get(f"/v1/disputes/{refused}")["corrections"] == []
+    assert api.get(f"/v1/players/{me.id}/balance")["balance"] == before + 7
+    expect(page.get_by_role("form", name=re.compile("^Decide "))).to_have_count(0)
+    assert serious(page, axe_source()) == []

@@ -1,6 +1,6 @@
 // The disputes on /console, newest first, filtered by status, each linked to its hand's page
-// (where it is read whole, given evidence and re-adjudicated). Resolving one, which pays
-// corrective postings, is the operator's: POST /v1/disputes/{id}/resolution or `banco dispute`.
+// (where it is read whole, given evidence, re-adjudicated, and resolved with corrective postings
+// or rejected).
 import { api, el, isolate, showProblem, when } from "../banco.js";
 import { field } from "./console_forms.js";
 
@@ -43,7 +43,7 @@ export function disputesSection() {
   show();
   return el("section", { class: "panel", "aria-labelledby": "h-disputes", id: "disputes" },
     el("h2", { id: "h-disputes" }, "Disputes"),
-    el("p", { class: "help" }, "Each is read, given evidence and re-adjudicated on its hand's page; a resolution pays corrective postings."),
+    el("p", { class: "help" }, "Each is read, given evidence, re-adjudicated and decided on its hand's page; a resolution pays corrective postings."),
     el("div", { class: "filters" }, field("dispute-status", "Disputes shown", status)), problem,
     el("div", { class: "table-wrap" }, table));
 }

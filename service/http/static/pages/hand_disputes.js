@@ -2,8 +2,11 @@
 // evidence, re-adjudications and resolution, and the corrective postings it paid. The hand's
 // players, auditors and the operator open one, attach evidence and re-adjudicate the hand under
 // its rules version or a newer one; the differences are shown as the API redacts them for you.
-// Opening a dispute and attaching evidence go through writer(): sent again after their answer
-// was lost, they are done once (a second dispute, or the same evidence twice, is not).
+// The operator (a key holding disputes:write) decides an open one here too: rejected with a
+// note, or resolved with a note and corrective postings between the hand's players and the
+// house. Opening a dispute, attaching evidence and deciding go through writer(): sent again
+// after their answer was lost, they are done once (a second dispute, the same evidence twice,
+// or the corrections paid twice, is not).
 import { api, el, isolate, resendHint, showProblem, when, writer } from "../banco.js";
 
 const badge = { open: "playing", resolved: "ok", rejected: "over" };
@@ -90,6 +93,60 @@ export function disputesSection(who, hand, mayAct) {
     return [evidence, again, result];
   }
 
+  const decisions = new Map(); // dispute id → its decision's writer, kept as the list is redrawn
+
+  // Who a correction may move treasure between: the hand's players (their wallets) and the house.
+  const parties = () => [["house", "the house"], ...(hand.seats || []).filter((s) => s.player_id)
+    .map((s) => [s.player_id, `${s.name ?? "erased"} (${s.player_id})`])];
+
+  function correctionRow(d, n) {
+    const pick = (id, label, chosen) => el("div", { class: "field" }, el("label", { for: id }, label),
+      el("select", { id, name: id }, parties().map(([v, text]) =>
+        el("option", { value: v, selected: v === chosen ? "" : null }, text))));
+    return el("fieldset", { class: "filters correction" },
+      el("legend", {}, `Correction ${n}`),
+      pick(`from-${d.id}-${n}`, "From", "house"),
+      pick(`to-${d.id}-${n}`, "To", parties()[1]?.[0] ?? "house"),
+      el("div", { class: "field" }, el("label", { for: `amount-${d.id}-${n}` }, "Amount"),
+        el("input", { id: `amount-${d.id}-${n}`, type: "number", min: 1, step: 1, inputmode: "numeric" })));
+  }
+
+  function decision(d) {
+    if (!decisions.has(d.id)) decisions.set(d.id, writer());
+    const note = el("textarea", { id: `decision-${d.id}`, required: true, maxlength: 2000, rows: 2 });
+    const rows = el("div", {}, correctionRow(d, 1));
+    const more = el("button", { type: "button", class: "secondary" }, "Add a correction");
+    more.addEventListener("click", () => rows.append(correctionRow(d, rows.children.length + 1)));
+    const resolve = el("button", { type: "submit", value: "resolve" }, "Resolve with these corrections");
+    const reject = el("button", { type: "submit", value: "reject", class: "secondary" }, "Reject: pay nothing");
+    const form = el("form", { class: "decision", "aria-label": `Decide ${d.id}` },
+      el("div", { class: "field" }, el("label", { for: `decision-${d.id}` }, "Decision"), note,
+        el("span", { class: "help" }, "Why: the dispute keeps it. A resolution pays each correction" +
+          " through the ledger, all or none.")),
+      rows, more, el("div", { class: "filters" }, resolve, reject));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const button = e.submitter ?? resolve;
+      const path = `/v1/disputes/${encodeURIComponent(d.id)}`;
+      run(button, async () => {
+        if (button.value === "reject") {
+          await decisions.get(d.id)(`${path}/rejection`, { json: { note: note.value.trim() } });
+        } else {
+          // An amount left empty is a row not filled in; one filled in badly is the API's to refuse.
+          const corrections = [...rows.querySelectorAll("fieldset.correction")]
+            .map((f) => [...f.querySelectorAll("select, input")].map((x) => x.value))
+            .filter(([, , amount]) => amount !== "")
+            .map(([from, to, amount]) => ({ from, to, amount: Number(amount) }));
+          await decisions.get(d.id)(`${path}/resolution`, { json: { note: note.value.trim(), corrections } });
+        }
+        await show();
+      });
+    });
+    return form;
+  }
+
+  const decides = who.role === "operator" && (who.scopes || []).includes("disputes:write");
+
   function article(d) {
     return el("article", { class: "panel dispute", id: d.id, "aria-labelledby": `h-${d.id}` },
       el("h3", { id: `h-${d.id}` }, `Dispute ${d.id} `, el("span", { class: ["badge", badge[d.status]] }, d.status)),
@@ -101,7 +158,8 @@ export function disputesSection(who, hand, mayAct) {
         el("li", {}, outcome(r)))) : null,
       d.resolution ? el("p", {}, el("strong", {}, `${d.status}: `), isolate(d.resolution.note)) : null,
       correctionsTable(d),
-      d.status === "open" && mayAct ? actions(d) : null);
+      d.status === "open" && mayAct ? actions(d) : null,
+      d.status === "open" && decides ? decision(d) : null);
   }
 
   async function show() {
