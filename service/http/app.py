@@ -9,7 +9,7 @@ from typing import Any
 
 import psycopg
 import redis
-from flask import Flask, url_for
+from flask import Flask, Response, url_for
 from flask_smorest import Api
 from psycopg_pool import ConnectionPool, PoolTimeout
 from werkzeug.exceptions import HTTPException
@@ -113,6 +113,14 @@ class BancoFlask(Flask):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._is_async: dict[FunctionType, bool] = {}
+
+    def make_default_options_response(self) -> Response:
+        # Flask's answers 200 with an empty text/html body: an OPTIONS request is told what the
+        # path allows (`Allow`) and nothing else.
+        response = super().make_default_options_response()
+        response.status_code = 204
+        response.headers.pop("Content-Type", None)
+        return response
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         plain = func.__func__ if isinstance(func, MethodType) else func

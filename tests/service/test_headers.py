@@ -92,6 +92,15 @@ def test_a_405_says_what_is_allowed(client, method, path, allowed):
     secure(r)
 
 
+@pytest.mark.parametrize(("path", "allowed"), [("/v1/players", {"GET", "HEAD", "POST", "OPTIONS"}),
+                                              ("/v1/players/pl_1/deposits", {"POST", "OPTIONS"})])
+def test_options_says_what_is_allowed_and_nothing_else(client, path, allowed):
+    """OPTIONS answered 200 with an empty text/html body."""
+    r = client.options(path)
+    assert r.status_code == 204 and r.data == b"" and "Content-Type" not in r.headers
+    assert set(r.headers["Allow"].split(", ")) == allowed
+
+
 @pytest.fixture(scope="module")
 def served(config: Config) -> Iterator[int]:
     """`banco serve` on the session's servers: its port."""
