@@ -202,6 +202,33 @@ def test_a_tampered_seed_fails_the_commitment_in_the_browser(page, hands, audito
     expect(page.locator("tr[data-check='deck.commitment'] td.server")).to_contain_text("passed")
 
 
+@pytest.mark.parametrize("key", ["server_seed", "commitment"])
+def test_a_hand_whose_seed_or_commitment_is_not_the_replays_fails_in_the_browser(page, hands, auditor, key):
+    """The page showed the commitment and server seed of GET /v1/hands/{id} while the browser's
+    check used the replay's (HandBegan, SeedRevealed), and nothing compared them: a hand that
+    said another seed was shown beside "Passed". The check now fails, naming both values."""
+    hand = hands["cassino"].hand
+    told: dict[str, str] = {}
+
+    def route(r: Any) -> None:
+        response = r.fetch()
+        body = orjson.loads(response.body())
+        told["was"] = body[key]
+        body[key] = body[key][:-1] + ("0" if body[key][-1] != "0" else "1")
+        told["now"] = body[key]
+        r.fulfill(response=response, body=orjson.dumps(body))
+
+    page.route(f"**/v1/hands/{hand}", route)
+    signed_in(page, auditor.token)
+    page.goto(f"/hands/{hand}")
+    verdict = page.locator("#browser-verdict")
+    expect(verdict).to_contain_text("Failed in this browser: deck.commitment")
+    what = key.replace("_", " ")
+    expect(verdict).to_contain_text(
+        f"the hand's {what} ({told['now']}) differs from the replay's ({told['was']})")
+    expect(browser_result(page, "deck.commitment")).to_contain_text("failed")
+
+
 @pytest.mark.parametrize("game", ["sette-e-mezzo", "pirate-pairs"])
 def test_a_tampered_card_is_not_the_decks_next_card_in_the_browser(page, hands, auditor, game):
     hand = hands[game].hand

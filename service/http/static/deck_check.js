@@ -158,7 +158,7 @@ function shownOtherwise(step, shown, dealt) {
     ` was dealt ${dealt.join(" ") || "nothing"}`, evidence: { shown, dealt } };
 }
 
-async function commitmentCheck(seeds, began, revealed) {
+async function commitmentCheck(seeds, began, revealed, hand) {
   const evidence = { commitment: seeds.commitment, server_seed: seeds.server_seed };
   let computed;
   try {
@@ -170,6 +170,16 @@ async function commitmentCheck(seeds, began, revealed) {
   if (computed !== seeds.commitment) {
     return result("deck.commitment", false, "SHA-256 of the seed differs from the commitment",
       revealed || began, evidence);
+  }
+  // The page shows the hand's (GET /v1/hands/{id}) commitment and seed; the check uses the
+  // replay's. Two answers that disagree fail it, naming both, rather than one shown beside
+  // "Passed" that was never checked.
+  for (const [key, step, what] of [["commitment", began, "commitment"], ["server_seed", revealed, "server seed"]]) {
+    const told = hand?.[key];
+    if (told !== null && told !== undefined && seeds[key] !== null && told !== seeds[key]) {
+      return result("deck.commitment", false, `the hand's ${what} (${told}) differs from the replay's (${seeds[key]})`,
+        step || began, { ...evidence, [`hand_${key}`]: told });
+    }
   }
   return result("deck.commitment", true, "SHA-256 of the revealed seed is the commitment recorded before the deal",
     null, evidence);
@@ -259,7 +269,7 @@ export async function checkHand(hand, replay) {
       ? "the check needs an auditor's token: this hand's server seed is shown to auditors only"
       : "the server seed is revealed once the hand is settled");
   }
-  const checks = [await commitmentCheck(seeds, began, revealed)];
+  const checks = [await commitmentCheck(seeds, began, revealed, hand)];
   let order = null;
   let first = null;
   try {
