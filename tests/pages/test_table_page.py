@@ -354,6 +354,72 @@ def test_a_seven_and_a_half_stake_sits_in_escrow_until_the_settlement_pays_it(ap
     balances_shown(ada_pg, api.get(f"/v1/tables/{table}", token=ada.token))
 
 
+def a_bank_that_busts_short(api: Api) -> tuple[str, Player]:
+    """Sette e mezzo, bets 5 to 10: Ben banks with 3, Ann bets 10 and Cat 5, both stand and Ben
+    hits until he busts (a table again where he reaches 7½): he owes 15 and holds 3."""
+    for _ in range(20):
+        ben, ann, cat = (api.new_player(name, deposit=100) for name in ("Ben", "Ann", "Cat"))
+        options = {"min_bet": 5, "max_bet": 10}
+        table = api.post("/v1/tables", {"game": "sette-e-mezzo", "options": options})["id"]
+        for p, buy_in in ((ben, 3), (ann, 30), (cat, 30)):
+            api.post(f"/v1/tables/{table}/seats", {"buy_in": buy_in, "age": 30}, token=p.token)
+        api.post(f"/v1/tables/{table}/hands")
+        bets = {ann.id: 10, cat.id: 5}
+        for _ in range(20):
+            views = {p.id: api.get(f"/v1/tables/{table}", token=p.token) for p in (ann, cat, ben)}
+            mover = next((p for p in (ann, cat, ben) if views[p.id]["legal_actions"]), None)
+            if mover is None:
+                break
+            kinds = [a["type"] for a in views[mover.id]["legal_actions"]]
+            # The players bet and stand; the bank hits for as long as it may.
+            if "bet" in kinds:
+                move = {"type": "bet", "amount": bets[mover.id]}
+            elif mover is not ben:
+                move = {"type": "stand"}
+            else:
+                move = {"type": "hit" if "hit" in kinds else kinds[0]}
+            api.post(f"/v1/tables/{table}/actions", move, token=mover.token,
+                     headers={"If-Match": f'"{views[mover.id]["version"]}"'})
+        after = settled(api, table)
+        if {s["player_id"]: s["balance"] for s in after["seats"]}.get(ben.id) == 0:
+            return table, ann
+    raise AssertionError("the bank never busted")
+
+
+def test_a_bank_that_cannot_pay_in_full_shows_what_each_seat_was_paid(api, open_page):
+    """A bank short of what it owed: the results showed each bet's `net`, what the rules award
+    (+5 to Cat, +10 to Ann), as if paid, and the bank's row had no figure. They now show beside
+    it what each seat was paid in fact (its balance's change: Cat +3, Ann 0), the bank's figures
+    too, and say who came up short by how much, on the table page and on the hand page."""
+    table, ann = a_bank_that_busts_short(api)
+    hand = api.get(f"/v1/tables/{table}", token=ann.token)["hand"]["id"]
+    pg = at_table(open_page, ann, table)
+
+    def shown(box: Any) -> None:
+        results = box.get_by_role("table", name="How the hand ended")
+        expect(results.get_by_role("columnheader")).to_have_text(
+            ["Seat", "Stake", "Total", "Outcome", "Due by the rules", "Paid"])
+        # Seats in the order they play (Cat before Ann), the bank last; the bank pays them in
+        # that order, Cat first, as far as its 3 go.
+        rows = results.locator("tbody tr")
+        expect(rows).to_have_count(3)
+        for row, (seat, due, paid) in zip(rows.all(), [("Seat 3 · Cat", "+5", "+3"),
+                                                       ("Seat 2 · Ann (you)", "+10", "0"),
+                                                       ("Seat 1 · Ben · bank", "-15", "-3")], strict=True):
+            expect(row.locator("td").first).to_have_text(seat)
+            expect(row.locator("td.num").nth(1)).to_have_text(due)
+            expect(row.locator("td.num").nth(2)).to_have_text(paid)
+        expect(box.locator(".shortfall")).to_have_text(
+            "Not paid in full. The bank, seat 1 (Ben), came up short by 12: owed 15, could pay only 3."
+            " Paid less than the rules award: seat 3 (Cat) +3 instead of +5;"
+            " seat 2 (Ann, you) 0 instead of +10.")
+
+    shown(pg.locator("section.felt"))
+    pg.goto(f"/hands/{hand}")
+    pg.get_by_role("button", name="Last step").click()
+    shown(pg.locator("#step-detail"))
+
+
 def test_a_hand_is_named_a_bet_only_beside_another_of_its_seat(page):
     """Casino pirate numbers its hands across the table, Siete y media within a seat (a split):
     "bet 2" only where one seat holds two hands."""

@@ -94,21 +94,72 @@ function sevenHalfHand(table, hand, { banker = false, bet = null } = {}) {
   declared.length ? el("p", { class: "help" }, "Declared: ", declared.join(", ")) : null);
 }
 
+// A signed amount: "+10", "-5", "0".
+function signed(n) {
+  return n > 0 ? `+${money(n)}` : money(n);
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// The results of an ended hand, a row a bet and the bank's last. A bet's `net` is what the rules
+// award it, before any shortfall: a payer who cannot cover what he owes pays what his seat holds
+// (a `ShortfallRecorded`), so beside it stands what each seat was paid in fact, its balance's
+// change over the hand (the view's `balance_changes`), and a shortfall is said in words.
 function sevenHalfResults(table) {
-  const results = table.view.results;
+  const v = table.view;
+  const results = v.results;
   if (!results || !results.length) return null;
   const bets = betNumbers(results.filter((r) => !r.banker));
-  return el("div", { class: "table-wrap" }, el("table", { class: "data results" },
+  const changes = v.balance_changes || null;
+  // The bank's award is the other side of every bet's.
+  const owedToBank = -results.filter((r) => !r.banker && r.net !== undefined).reduce((n, r) => n + r.net, 0);
+  const award = (r) => (r.banker ? owedToBank : r.net);
+  // A seat's rows together (a split seat's bets), in the order the results first name it.
+  const seats = [...new Set(results.map((r) => r.seat))];
+  const rows = seats.flatMap((seat) => results.filter((r) => r.seat === seat));
+  const due = new Map(seats.map((seat) => [seat, rows.filter((r) => r.seat === seat && award(r) !== undefined)
+    .reduce((n, r) => n + award(r), 0)]));
+  const paidOf = (seat) => (changes && changes[seat] !== undefined ? changes[seat] : null);
+  const heads = ["Seat", "Stake", "Total", "Outcome", changes ? "Due by the rules" : "Net", changes && "Paid"]
+    .filter(Boolean);
+  const figure = (n, attrs = {}) => el("td", { ...attrs, class: ["num", n < 0 && "neg", n > 0 && "pos"] },
+    n === undefined || n === null ? "" : signed(n));
+  const grid = el("table", { class: "data results" },
     el("caption", {}, "How the hand ended"),
-    el("thead", {}, el("tr", {}, ...["Seat", "Stake", "Total", "Outcome", "Net"].map((h, i) =>
-      el("th", { scope: "col", class: i === 1 || i === 4 ? "num" : null }, h)))),
-    el("tbody", {}, results.map((r) => el("tr", {},
-      el("td", {}, seatTitle(table, r.seat), r.banker ? " · bank" : "", bets.has(r) ? ` · bet ${bets.get(r)}` : ""),
-      el("td", { class: "num" }, r.stake === undefined || r.index < 0 ? "—" : String(r.stake)),
-      el("td", {}, r.total_display ?? (r.conceded ? "conceded" : "—")),
-      el("td", {}, r.outcome || (r.uncalled ? "not called" : "—")),
-      el("td", { class: ["num", r.net < 0 && "neg", r.net > 0 && "pos"] },
-        r.net === undefined ? "" : (r.net > 0 ? `+${r.net}` : String(r.net))))))));
+    el("thead", {}, el("tr", {}, heads.map((h, i) =>
+      el("th", { scope: "col", class: i === 1 || i >= 4 ? "num" : null }, h)))),
+    el("tbody", {}, rows.map((r, i) => {
+      const first = i === 0 || rows[i - 1].seat !== r.seat;
+      const span = rows.filter((o) => o.seat === r.seat).length;
+      return el("tr", {},
+        el("td", {}, seatTitle(table, r.seat), r.banker ? " · bank" : "", bets.has(r) ? ` · bet ${bets.get(r)}` : ""),
+        el("td", { class: "num" }, r.stake === undefined || r.index < 0 ? "—" : String(r.stake)),
+        el("td", {}, r.total_display ?? (r.conceded ? "conceded" : "—")),
+        el("td", {}, r.outcome || (r.uncalled ? "not called" : "—")),
+        figure(award(r)),
+        changes && first ? figure(paidOf(r.seat), span > 1 ? { rowspan: span } : {}) : null);
+    })));
+  return el("div", {}, el("div", { class: "table-wrap" }, grid), changes ? shortfallNote(table, seats, due, paidOf) : null);
+}
+
+// Where a seat was paid other than the rules award: who came up short, by how much, and who was
+// paid less for it; null when every seat was paid in full.
+function shortfallNote(table, seats, due, paidOf) {
+  const bank = table.view.banker;
+  const name = (seat) => seat === bank ? `the ${table.game === "casino-pirate" ? "meneur" : "bank"}, ${seatRef(table, seat)},`
+    : seatRef(table, seat);
+  const short = seats.filter((s) => paidOf(s) !== null && paidOf(s) > due.get(s));
+  const less = seats.filter((s) => paidOf(s) !== null && paidOf(s) < due.get(s));
+  if (!short.length && !less.length) return null;
+  const said = short.map((s) => `${capital(name(s))} came up short by ${money(paidOf(s) - due.get(s))}:`
+    + ` owed ${money(-due.get(s))}, could pay only ${money(-paidOf(s))}.`);
+  if (less.length) {
+    said.push(`Paid less than the rules award: ${less.map((s) =>
+      `${name(s)} ${signed(paidOf(s))} instead of ${signed(due.get(s))}`).join("; ")}.`);
+  }
+  return el("p", { class: "notice shortfall" }, el("strong", {}, "Not paid in full. "), said.join(" "));
 }
 
 function sevenHalf(table) {
