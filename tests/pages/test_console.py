@@ -179,6 +179,37 @@ def test_a_refused_form_says_what_the_api_said_of_each_field(page, served):
     expect(fields).to_contain_text("options.min_bet: min_bet must not exceed max_bet")
 
 
+def test_cassinos_variant_is_one_control_on_the_create_a_table_form(page, api, served):
+    """Cassino's form had two selects labelled "Variant" and "variant", both offering classic,
+    spades and draw: the table's variant and the game option it stands for, which a screen
+    reader could not tell apart. The variants stand for that option one for one: the Variant
+    select is now the only control, starting at the option's default, and the table plays the
+    variant chosen there."""
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    form = page.get_by_role("form", name="Create a table")
+    form.get_by_label("Table game").select_option("cassino")
+    chooser = form.get_by_label(re.compile("variant", re.IGNORECASE))
+    expect(chooser).to_have_count(1)
+    expect(chooser.locator("option")).to_have_text(["classic", "spades", "draw cassino (draw)"])
+    expect(chooser).to_have_value("classic")
+    chooser.select_option("spades")
+    form.get_by_role("button", name="Create the table").click()
+    made = page.locator("#table-created a")
+    expect(made).to_be_visible()
+    assert api.get(f"/v1/tables/{made.inner_text()}")["options"]["variant"] == "spades"
+    # So with Sette e mezzo's `banker`, which its variants name one for one.
+    form.get_by_label("Table game").select_option("sette-e-mezzo")
+    expect(form.get_by_label("Variant", exact=True)).to_have_value("banker:seat0")
+    expect(form.locator("#opt-banker")).to_have_count(0)
+    # A variant that stands for only some of an option's values leaves the option its field,
+    # and the variant may be none.
+    form.get_by_label("Table game").select_option("siete-y-media")
+    siete = form.get_by_label("Variant", exact=True)
+    expect(siete.locator("option").first).to_have_text("(none: the options below)")
+    expect(form.locator("#opt-seven_half_takes_bank")).to_have_count(1)
+
+
 def test_a_new_submission_on_the_desk_clears_the_outcome_before_it(page, api, served):
     """A deposit's success note stayed beside a later withdrawal's problem, as if both held:
     each submission clears the outcome shown before it, so only the latest shows."""

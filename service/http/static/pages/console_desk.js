@@ -223,10 +223,20 @@ export function createTable(games, onDone) {
   function showGame() {
     const g = games.find((x) => x.name === game.value);
     if (!g) return;
-    fill(variant, el("option", { value: "" }, "(none: the options below)"),
-      g.variants.map((v) => el("option", { value: v }, variantText(v) === v ? v : `${variantText(v)} (${v})`)));
+    // An option the variants name one for one (Cassino's `variant`: each variant stands for
+    // that option set to it, and nothing else) is the Variant select itself: drawn as a second
+    // control it offered the same choices under the same name, two fields a screen reader could
+    // not tell apart. The select stands for it, starting at its default.
+    const same = Object.entries(g.options).find(([k, spec]) => g.variants.length && spec.choices
+      && g.variants.every((v) => Object.keys(g.variant_options[v] || {}).join() === k)
+      && spec.choices.length === g.variants.length
+      && spec.choices.every((c) => g.variants.some((v) => g.variant_options[v][k] === c)));
+    const start = same && g.variants.find((v) => g.variant_options[v][same[0]] === same[1].default);
+    fill(variant, same ? null : el("option", { value: "" }, "(none: the options below)"),
+      g.variants.map((v) => el("option", { value: v, selected: v === start },
+        variantText(v) === v ? v : `${variantText(v)} (${v})`)));
     fill(options, el("legend", {}, `Options of ${g.title || g.name} (${g.min_players}–${g.max_players} players)`),
-      Object.entries(g.options).map(([k, spec]) => optionInput(k, spec)));
+      Object.entries(g.options).filter(([k]) => !same || k !== same[0]).map(([k, spec]) => optionInput(k, spec)));
   }
   // A variant stands for some options: those are its, not the form's.
   variant.addEventListener("change", () => {
