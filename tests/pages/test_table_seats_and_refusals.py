@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.pages.conftest import ApiError, signed_in
+from tests.pages.conftest import ApiError, signed_in, until
 from tests.pages.test_table_page import at_table, moves, seated, shows_version
 
 
@@ -44,6 +44,36 @@ def test_what_a_player_typed_in_the_seat_form_stays_when_another_sits_down(api, 
     seats = api.get(f"/v1/tables/{table}", token=bob.token)["seats"]
     assert [(s["player_id"], s["balance"]) for s in seats] == [(bob.id, 12)]
     assert api.get(f"/v1/players/{bob.id}/balance", token=bob.token)["balance"] == 88
+
+
+def test_the_seat_form_says_and_takes_the_wallet_as_it_is_now(api, open_page):
+    """The seat form read Bob's wallet once, when the page opened: after the operator deposited
+    100 and the table moved on it still said "your wallet holds 470" and refused a buy-in above
+    470. The wallet is read again when the table changes and before a sit-down."""
+    ada, bob = api.new_player("Ada", deposit=100), api.new_player("Bob", deposit=470)
+    table = api.post("/v1/tables", {"game": "sette-e-mezzo", "options": {}})["id"]
+    pg = at_table(open_page, bob, table)
+    offer = pg.get_by_role("form", name="Take a seat")
+    expect(pg.locator("#seats-free")).to_contain_text("your wallet holds 470")
+    buy_in = offer.get_by_label("Buy-in")
+    expect(buy_in).to_have_attribute("max", "470")
+    api.post(f"/v1/players/{bob.id}/deposits", {"amount": 100, "reason": "desk"})
+    api.post(f"/v1/tables/{table}/seats", {"buy_in": 20}, token=ada.token)
+    expect(pg.locator("#seats-free")).to_contain_text("11 of 12 seats free; your wallet holds 570")
+    expect(buy_in).to_have_attribute("max", "570")
+    # More than the wallet holds is still held back by the form, not sent.
+    buy_in.fill("5000")
+    offer.get_by_role("button", name="Sit down").click()
+    until(pg, "() => document.getElementById('buy-in').validity.rangeOverflow")
+    expect(pg.locator(".table-facts")).not_to_contain_text("You sit in seat")
+    # A deposit the page heard nothing of: "Sit down" reads the wallet before it checks the buy-in.
+    api.post(f"/v1/players/{bob.id}/deposits", {"amount": 30, "reason": "desk"})
+    buy_in.fill("600")
+    offer.get_by_role("button", name="Sit down").click()
+    expect(pg.locator(".table-facts")).to_contain_text("You sit in seat")
+    seats = api.get(f"/v1/tables/{table}", token=bob.token)["seats"]
+    assert [s["balance"] for s in seats if s["player_id"] == bob.id] == [600]
+    assert api.get(f"/v1/players/{bob.id}/balance", token=bob.token)["balance"] == 0
 
 
 def test_sitting_down_and_leaving_are_said_and_move_the_keyboard_focus_on(api, open_page):

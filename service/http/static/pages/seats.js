@@ -98,10 +98,12 @@ export function seatOffer(table, who, seated) {
   }
   let current = table; // the newest table seen, which says how many seats are free
   let drawn = null; // once the game and the wallet are read: (table) => void, to say the free seats
+  let reread = null; // once drawn: () => Promise, reads the wallet again and says it
   box.append(el("h2", { id: "seat-offer-h" }, "Take a seat"), el("p", { class: "muted" }, "Reading the seats…"), problem);
   (async () => {
     try {
-      const [game, wallet] = await Promise.all([gameOf(table.game), api(`/v1/players/${encodeURIComponent(who.id)}/balance`)]);
+      const balance = () => api(`/v1/players/${encodeURIComponent(who.id)}/balance`);
+      const [game, wallet] = await Promise.all([gameOf(table.game), balance()]);
       const fixed = typeof table.options.buy_in === "number" ? table.options.buy_in : null;
       const note = el("p", { id: "seats-free" });
       const amount = el("input", { id: "buy-in", name: "buy_in", type: "number", inputmode: "numeric", step: 1,
@@ -115,7 +117,9 @@ export function seatOffer(table, who, seated) {
       const seed = el("input", { id: "seat-seed", name: "seed", type: "text", maxlength: 200, autocomplete: "off",
         spellcheck: "false", "aria-describedby": "seat-seed-help" });
       const go = el("button", { type: "submit" }, "Sit down");
-      const form = el("form", { class: "filters", "aria-label": "Take a seat" },
+      // Checked by the submit handler (novalidate), once it has read the wallet again: the
+      // browser's own check, before it, would hold the buy-in to the balance read earlier.
+      const form = el("form", { class: "filters", "aria-label": "Take a seat", novalidate: true },
         el("div", { class: "field" }, el("label", { for: "buy-in" }, fixed !== null ? "Buy-in (fixed by the table)" : "Buy-in"), amount),
         el("div", { class: "field" }, el("label", { for: "seat-age" }, "Age (0–150, optional)"), age,
           el("span", { class: "help", id: "seat-age-help" }, "The oldest player is Casino pirate's first meneur and wins Pirate pairs' ties.")),
@@ -126,6 +130,9 @@ export function seatOffer(table, who, seated) {
       const sits = writer(); // a sit-down sent again after its answer was lost takes one seat, once
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
+        // The wallet as it is now, not as it was when the page opened: the limit it sets on the
+        // buy-in is checked against it.
+        await reread();
         if (!form.reportValidity()) return;
         go.disabled = true;
         showProblem(problem, null);
@@ -144,6 +151,18 @@ export function seatOffer(table, who, seated) {
           if (err.resendable) problem.append(resendHint());
         }
       });
+      // The wallet changes beside the table (a deposit, a withdrawal, a seat left at another
+      // table): read again whenever the table changes and before a sit-down, its balance said
+      // and the buy-in bounded by what it holds now. A read that fails keeps the last one.
+      reread = async () => {
+        try {
+          wallet.balance = (await balance()).balance;
+        } catch {
+          return;
+        }
+        if (fixed === null) amount.max = wallet.balance;
+        drawn(current);
+      };
       drawn = (t) => {
         const free = game.max_players - t.seats.length;
         note.textContent = `${Math.max(0, free)} of ${game.max_players} seats free; your wallet holds ${money(wallet.balance)}.`;
@@ -161,6 +180,7 @@ export function seatOffer(table, who, seated) {
     update(t) {
       current = t;
       if (drawn) drawn(t);
+      if (reread) reread();
     },
   };
 }
