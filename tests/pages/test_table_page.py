@@ -145,6 +145,23 @@ def test_two_players_play_sette_e_mezzo_and_a_round_of_cassino(api, open_page):
     shot(ada_pg, "cassino-round")
 
 
+@pytest.mark.parametrize("skew_s", [45, -45])
+def test_the_turns_countdown_keeps_bancos_time_on_a_device_clock_that_is_off(api, open_page, skew_s):
+    """The countdown took the browser's clock for Banco's: on a device 45 s fast it said the
+    time was up as the turn began, 45 s slow it said time was left after the timeout played.
+    It now counts on Banco's clock, as the `Date` of its answers tells it: a 30 s turn shows
+    at most 0:30 left, whatever the device's clock says."""
+    table, (_, bob) = seated(api, "sette-e-mezzo", max_bet=5)
+    pg = open_page()
+    pg.add_init_script(f"(() => {{ const now = Date.now; Date.now = () => now() + {skew_s * 1000}; }})()")
+    signed_in(pg, bob.token)
+    pg.goto(f"/tables/{table}")
+    expect(pg.locator("#live")).to_contain_text("Live")
+    api.post(f"/v1/tables/{table}/hands")
+    expect(pg.locator("#turn-text")).to_have_text("Your turn: to bet.")
+    expect(pg.get_by_role("timer")).to_have_text(re.compile(r"^0:([0-2]\d|30) left$"))
+
+
 def test_a_move_on_a_stale_version_shows_the_race_and_the_fresh_table(api, page):
     table, (ada, bob) = seated(api, "pirate-pairs")
     api.post(f"/v1/tables/{table}/hands", token=ada.token)

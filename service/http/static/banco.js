@@ -60,6 +60,23 @@ export class ApiProblem extends Error {
   }
 }
 
+// Banco's clock as this browser reckons it: a deadline the API gives (a turn's) is counted down
+// on it, not on the device's clock, which may be off by any amount. Each answer's `Date` header
+// says Banco's time in whole seconds (taken as the middle of its second); the difference from
+// this clock is kept, and changed only when an answer puts it more than a second away, so that
+// a countdown does not wobble from one answer to the next.
+let clockOffset = 0;
+export function serverNow() {
+  return Date.now() + clockOffset;
+}
+
+function heardClock(response) {
+  const said = Date.parse(response.headers.get("Date") || "");
+  if (Number.isNaN(said)) return;
+  const offset = said + 500 - Date.now();
+  if (Math.abs(offset - clockOffset) > 1000) clockOffset = offset;
+}
+
 // The raw Response of an API call, after the problem check: for bodies that are not JSON.
 export async function request(path, { method = "GET", json, headers = {}, accept, signal } = {}) {
   const h = new Headers(headers);
@@ -78,6 +95,7 @@ export async function request(path, { method = "GET", json, headers = {}, accept
     if (e.name === "AbortError") throw e;
     throw new ApiProblem(0, "unreachable", "Banco cannot be reached; check the connection");
   }
+  heardClock(response);
   if (!response.ok) {
     let problem = {};
     try {

@@ -4,7 +4,7 @@
 // as If-Match. Everything shown comes from the /v1 API called with the token, so from its
 // redaction.
 import { SIGNED_OUT, api, el, fill, follow, gameTitle, gameTitles, header, money, page, pathId, resendHint,
-  sending, showProblem, signInForm, unreachable, writer } from "../banco.js";
+  sending, serverNow, showProblem, signInForm, unreachable, writer } from "../banco.js";
 import { cardName, cassinoItem, drawCard, handView, moneyView, seatsView, variantText }
   from "./table_views.js";
 import { playerCell, seatName, seatNumber, seatOffer } from "./seats.js";
@@ -274,7 +274,9 @@ function countdown() {
     return;
   }
   t.hidden = false;
-  const left = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
+  // Counted on Banco's clock, which set the deadline: a device clock off by 45 s said the time
+  // was up 45 s early, or left time after the timeout had played.
+  const left = Math.max(0, Math.ceil((Date.parse(deadline) - serverNow()) / 1000));
   const text = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`
     : "time is up: the timeout rule plays";
   t.replaceChildren(el("time", { datetime: deadline }, text));
