@@ -3,9 +3,10 @@ of work it runs in, the command and the metadata its events record.
 
 The API's resources, the workers and the command line all hand their commands to `Bus.handle`;
 none calls a handler itself. Notices a handler publishes on the unit of work
-(`commands.TablePlayed`, `players.Erasing`) go, as the handler returns and before its work
-commits, to the subscribers the process gave its bus: the API hands the table to its streams and
-queues its jobs for after the commit, and keeps each erasure in its journal; a worker, which
+(`commands.TablePlayed`, `players.Erasing`, `tokens.TokensRetiring`, `operator_keys.KeyRevoking`
+and `KeyRotating`) go, as the handler returns and before its work commits, to the subscribers the
+process gave its bus: the API hands the table to its streams and queues its jobs for after the
+commit, and keeps each erasure and each retired credential in its journal; a worker, which
 follows up on what it returns, subscribes none.
 """
 
@@ -48,11 +49,13 @@ HANDLERS: dict[type, Handler] = {
     tokens.RotateTokens: tokens.rotate,
     tokens.RevokeTokens: tokens.revoke,
     tokens.ReissueToken: tokens.reissue,
+    tokens.RetireToken: tokens.retire,
     auditors.RegisterAuditor: auditors.register,
     # The operator's scoped keys
     operator_keys.CreateKey: operator_keys.create,
     operator_keys.RotateKey: operator_keys.rotate,
     operator_keys.RevokeKey: operator_keys.revoke,
+    operator_keys.RetireKeySecret: operator_keys.retire_secret,
     # Disputes about a hand, and their corrective postings
     disputes.OpenDispute: disputes.open_dispute,
     disputes.AttachEvidence: disputes.attach,
@@ -69,7 +72,7 @@ HANDLERS: dict[type, Handler] = {
     webhook_deliveries.MoveCursor: webhook_deliveries.skip,
 }
 
-# Told every notice (`commands.TablePlayed`, `players.Erasing`); each takes those it follows.
+# Told every notice (`commands.TablePlayed`, `players.Erasing`, ...); each takes those it follows.
 Subscriber = Callable[[Any, UnitOfWork], None]
 
 

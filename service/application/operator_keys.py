@@ -12,6 +12,12 @@ sends one of its old secrets. Each change is made with the key's row held
 
 A key may grant only the scopes it holds: a key with `keys:admin` alone can make keys that do
 nothing else, not one that can do everything.
+
+A revocation and a rotation are published (`KeyRevoking`, `KeyRotating`) before they commit: the
+API keeps them, ids and times only, in the journal that a restore of the database does not take
+back (`service.application.erasure_journal`). After a restore, `RevokeKey` revokes again a key the
+restored database holds live, and `RetireKeySecret` replaces, by one shown to nobody, a secret a
+rotation had retired.
 """
 
 from __future__ import annotations
@@ -70,6 +76,35 @@ class RevokeKey:
     """Revoke the key for good (a revoked key is not revoked again: nothing is appended)."""
 
     key_id: str
+
+
+@dataclass(frozen=True)
+class RetireKeySecret:
+    """Replace the key's secret by one shown to nobody if the secret it holds was issued at or
+    before `issued_at` (when a rotation since retired it): a secret a restore of the database
+    brought back. The key stays, with its name and scopes: a rotation gives it a usable secret."""
+
+    key_id: str
+    issued_at: datetime
+
+
+@dataclass(frozen=True)
+class KeyRevoking:
+    """Told to the process's subscribers (`bus.Bus`) as a key's revocation is about to commit."""
+
+    key_id: str
+    actor: str
+
+
+@dataclass(frozen=True)
+class KeyRotating:
+    """Told to the process's subscribers as a key's rotation is about to commit: the secret it
+    retires is named by when it was issued (`issued_at`, the key's creation or last rotation as
+    the database holds it), never by itself or its hash."""
+
+    key_id: str
+    issued_at: datetime
+    actor: str
 
 
 def new_secret() -> tuple[str, bytes]:
@@ -141,21 +176,48 @@ def rotate(uow: UnitOfWork, command: RotateKey, metadata: dict[str, Any]) -> dic
     if not_held:
         raise Forbidden("scope_not_held", "a key rotates only keys whose scopes it holds; this"
                         f" one lacks {', '.join(not_held)}", scope=not_held[0], missing=not_held)
-    secret, digest = new_secret()
-    rotated_at = _append(uow, command.key_id,
-                         _changed("OperatorKeyRotated", command.key_id, metadata))
-    uow.credentials.replace_operator_key(command.key_id, digest, rotated_at)
+    secret, rotated_at = _replace(uow, command.key_id, metadata)
+    uow.publish(KeyRotating(command.key_id, _issued_at(key), metadata["actor"]))
     return {"key": {**key, "rotated_at": rotated_at}, "secret": secret}
 
 
-def revoke(uow: UnitOfWork, command: RevokeKey, metadata: dict[str, Any]) -> None:
-    """Revoke the key (NotFound for no such key); one revoked already is left as it is."""
+def revoke(uow: UnitOfWork, command: RevokeKey, metadata: dict[str, Any]) -> bool:
+    """Revoke the key (NotFound for no such key); whether it was revoked now: one revoked
+    already is left as it is."""
     key = uow.credentials.lock_operator_key(command.key_id)
     if key["status"] == "revoked":
-        return
+        return False
     revoked_at = _append(uow, command.key_id,
                          _changed("OperatorKeyRevoked", command.key_id, metadata))
     uow.credentials.revoke_operator_key(command.key_id, revoked_at)
+    uow.publish(KeyRevoking(command.key_id, metadata["actor"]))
+    return True
+
+
+def retire_secret(uow: UnitOfWork, command: RetireKeySecret, metadata: dict[str, Any]) -> bool:
+    """Replace the key's secret by one shown to nobody, with an `OperatorKeyRotated` event, if
+    it was issued at or before `command.issued_at`; whether it was (NotFound for no such key).
+    A revoked key, or one rotated since, is left as it is. Not published: it retires again what
+    a journal holds."""
+    key = uow.credentials.lock_operator_key(command.key_id)
+    if key["status"] == "revoked" or _issued_at(key) > command.issued_at:
+        return False
+    _replace(uow, command.key_id, metadata)  # its secret is dropped here, seen by no one
+    return True
+
+
+def _issued_at(key: dict[str, Any]) -> datetime:
+    """When the key's secret was issued: its last rotation, else its creation."""
+    issued_at: datetime = key["rotated_at"] or key["created_at"]
+    return issued_at
+
+
+def _replace(uow: UnitOfWork, key_id: str, metadata: dict[str, Any]) -> tuple[str, datetime]:
+    """Give the key a new secret; it, and when it was issued."""
+    secret, digest = new_secret()
+    rotated_at = _append(uow, key_id, _changed("OperatorKeyRotated", key_id, metadata))
+    uow.credentials.replace_operator_key(key_id, digest, rotated_at)
+    return secret, rotated_at
 
 
 def _live(uow: UnitOfWork, key_id: str) -> dict[str, Any]:

@@ -2,10 +2,15 @@
 revoked and reissued, each change an event for the subject's stream (`player-<id>`,
 `auditor-<id>`).
 
-The commands (`RotateTokens`, `RevokeTokens`, `ReissueToken`) are data; their handlers run them
-on the caller's unit of work, its credentials (`service.application.credentials`) and its
-appends. `issue` and `revoke_all` are the steps other commands take with theirs (a registration
-issues a first token, an erasure revokes them all).
+The commands (`RotateTokens`, `RevokeTokens`, `ReissueToken`, `RetireToken`) are data; their
+handlers run them on the caller's unit of work, its credentials
+(`service.application.credentials`) and its appends. `issue` and `revoke_all` are the steps other
+commands take with theirs (a registration issues a first token, an erasure revokes them all).
+
+Each token a rotation, a revocation or a reissue retires is published (`TokensRetiring`) before
+the work commits: the API keeps its id in the journal that a restore of the database does not
+take back (`service.application.erasure_journal`), and `RetireToken` retires it again after a
+restore that brought it back. An erasure's tokens are not published: its own notice covers them.
 
 A token is stored only as its SHA-256, under an id (`tk_...`) that events and answers may name.
 Revoking deletes its row: every API process looks tokens up in the database on each request, so
@@ -25,7 +30,8 @@ from service.application.credentials import Holder
 from service.application.errors import Conflict
 from service.application.unit_of_work import UnitOfWork
 
-__all__ = ["Holder", "ReissueToken", "RevokeTokens", "RotateTokens"]
+__all__ = ["Holder", "ReissueToken", "RetireToken", "RevokeTokens", "RotateTokens",
+           "TokensRetiring"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,26 @@ class ReissueToken:
     issued it, whose client may have lost it."""
 
     token_id: str
+
+
+@dataclass(frozen=True)
+class RetireToken:
+    """Revoke the one token `token_id` if it is still valid, and issue nothing: a token a
+    restore of the database brought back after it was revoked or replaced."""
+
+    token_id: str
+
+
+@dataclass(frozen=True)
+class TokensRetiring:
+    """Told to the process's subscribers (`bus.Bus`) when tokens are revoked or replaced and
+    about to commit: the API keeps their ids (never the tokens) in the journal, where a restore
+    of the database to an earlier point does not take them back."""
+
+    role: Holder
+    subject: str
+    token_ids: tuple[str, ...]
+    actor: str
 
 
 def new_token() -> tuple[str, bytes]:
@@ -101,6 +127,7 @@ def rotate(uow: UnitOfWork, command: RotateTokens,
     revoked = revoke_all(uow, role, subject, metadata)
     issued, issued_event = issue(uow, role, subject, metadata)
     _append(uow, role, subject, [*revoked, issued_event])
+    _retiring(uow, role, subject, revoked, metadata)
     return issued
 
 
@@ -108,8 +135,9 @@ def revoke(uow: UnitOfWork, command: RevokeTokens, metadata: dict[str, Any]) -> 
     """Revoke every token of the subject (NotFound when there is no such subject); a subject with
     none is left as he is, and nothing is appended."""
     uow.credentials.lock_subject(command.role, command.subject)
-    _append(uow, command.role, command.subject,
-            revoke_all(uow, command.role, command.subject, metadata))
+    revoked = revoke_all(uow, command.role, command.subject, metadata)
+    _append(uow, command.role, command.subject, revoked)
+    _retiring(uow, command.role, command.subject, revoked, metadata)
 
 
 def reissue(uow: UnitOfWork, command: ReissueToken,
@@ -127,7 +155,33 @@ def reissue(uow: UnitOfWork, command: ReissueToken,
     revoked = event("TokenRevoked", role, subject, token_id, metadata)
     issued, issued_event = issue(uow, role, subject, metadata)
     _append(uow, role, subject, [revoked, issued_event])
+    _retiring(uow, role, subject, [revoked], metadata)
     return issued
+
+
+def retire(uow: UnitOfWork, command: RetireToken,
+           metadata: dict[str, Any]) -> tuple[Holder, str] | None:
+    """Revoke the token `command.token_id`, with a `TokenRevoked` event, and issue none; whose
+    it was (role, subject), or None, with nothing changed, when it is not valid (revoked,
+    replaced, or never issued here). Not published: it retires again what a journal holds."""
+    token_id, credentials = command.token_id, uow.credentials
+    holder = credentials.holder_of(token_id)
+    if holder is None:
+        return None
+    role, subject = holder
+    credentials.lock_subject(role, subject)
+    if not credentials.drop_token(token_id):
+        return None  # revoked or rotated while we waited for the subject's lock
+    _append(uow, role, subject, [event("TokenRevoked", role, subject, token_id, metadata)])
+    return holder
+
+
+def _retiring(uow: UnitOfWork, role: Holder, subject: str, revoked: list[NewEvent],
+              metadata: dict[str, Any]) -> None:
+    if revoked:
+        uow.publish(TokensRetiring(role, subject,
+                                   tuple(e.data["token_id"] for e in revoked),
+                                   metadata["actor"]))
 
 
 def _append(uow: UnitOfWork, role: Holder, subject: str, events: list[NewEvent]) -> None:

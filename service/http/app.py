@@ -222,10 +222,11 @@ def _domain_errors(app: Flask) -> None:
 
     @app.errorhandler(JournalUnwritable)
     def journal_unwritable(e: JournalUnwritable) -> Any:
-        # The erasure was not made: it commits only once the journal keeps it.
+        # The erasure, the revocation or the rotation was not made: it commits only once the
+        # journal keeps it.
         app.logger.warning("%s", e)
         return retry_later("unavailable", "the erasure journal cannot be written now: nothing"
-                           " was erased", retry_after_s=30)
+                           " was erased, revoked or rotated", retry_after_s=30)
 
     @app.errorhandler(psycopg.DataError)
     def bad_value(e: psycopg.DataError) -> Any:
@@ -304,8 +305,9 @@ def create_app(config: Config, pool: ConnectionPool | None = None,
         app.extensions["banco.redis"], config.queue_name,
         versions=lambda table_ids: _table_versions(db_pool, table_ids))
     # Every command the API gives goes through its bus, which tells what moved a table's play
-    # on to the table's followers and to the jobs that follow it, and each erasure to the
-    # journal that a restore of the database does not take back.
+    # on to the table's followers and to the jobs that follow it, and each erasure and each
+    # retired credential (a token, an operator key or its secret) to the journal that a restore
+    # of the database does not take back.
     subscribers: list[Subscriber] = [follow_up.table_played]
     if config.erasure_journal is not None:
         subscribers.append(erasure_journal.keeper(FileJournal(config.erasure_journal)))

@@ -43,7 +43,8 @@ from tests.games.test_sevenhalf_properties import concrete
 
 # What a module holds that is a command: a frozen dataclass other than the notices and results.
 NOT_COMMANDS = {commands.IfMatch, commands.Joined, commands.TablePlayed, commands.TimedOut,
-                players.Erasing, disputes.Correction}
+                players.Erasing, tokens.TokensRetiring, operator_keys.KeyRevoking,
+                operator_keys.KeyRotating, disputes.Correction}
 
 
 def defined_commands() -> set[type]:
