@@ -2,8 +2,9 @@
 Debian's pgBackRest (`./quickstart test` installs it as root): play, take a base backup with
 its WAL archived, play and erase, restore to a point between, and check what came back.
 
-A restore to a point before an erasure brings the erased player's key back with the database;
-the erasure journal, kept outside it, is what erases him again (`banco erasures reapply`)."""
+A restore to a point before an erasure brings the erased player's key back with the database,
+and one before a revocation the revoked token; the erasure journal, kept outside it, is what
+erases him again and revokes the token again (`banco erasures reapply`)."""
 
 from __future__ import annotations
 
@@ -158,7 +159,7 @@ def test_a_restore_to_a_point_before_an_erasure_erases_again_and_checks_clean(
     with app_on(on_cluster) as app, worker(on_cluster):
         client = app.test_client()
         players = [register(client, name, 500) for name in ("Ann", "Bob", "Cid")]
-        ann, bob, _ = players
+        ann, bob, cid = players
         session = Session(client, "sette-e-mezzo", players)
         session.open({}, 50)
         first = settled_hand(session)
@@ -168,9 +169,11 @@ def test_a_restore_to_a_point_before_an_erasure_erases_again_and_checks_clean(
         second = settled_hand(session)
         with psycopg.connect(cluster.url, autocommit=True) as conn:
             conn.execute("SELECT pg_create_restore_point('drill')")
-        # After the restore point: an erasure and a deposit, which the restore takes back.
+        # After the restore point: an erasure, a revocation and a deposit, which the restore
+        # takes back.
         r = client.post(f"/v1/players/{ann.id}/erasure", headers=OPERATOR)
         assert r.status_code == 200 and r.json["name"] is None, r.json
+        assert client.delete(f"/v1/players/{cid.id}/token", headers=OPERATOR).status_code == 204
         client.post(f"/v1/players/{bob.id}/deposits", json={"amount": 7, "reason": "late"},
                     headers=OPERATOR)
         bob_after = client.get(f"/v1/players/{bob.id}/balance", headers=OPERATOR).json["balance"]
@@ -202,6 +205,7 @@ def test_a_restore_to_a_point_before_an_erasure_erases_again_and_checks_clean(
     assert done.returncode == 0, done.stderr
     assert f"erased again: {ann.id}" in done.stdout
     assert "1 erased again, 0 already erased, 0 not in the database" in done.stdout
+    assert "1 tokens or keys revoked again, 0 keys' secrets replaced" in done.stdout, done.stdout
     with app_on(dataclasses.replace(on_cluster, erasure_journal=None)) as app:
         client = app.test_client()
         erased = client.get(f"/v1/players/{ann.id}", headers=OPERATOR).json
@@ -209,6 +213,9 @@ def test_a_restore_to_a_point_before_an_erasure_erases_again_and_checks_clean(
         assert client.get(f"/v1/players/{bob.id}", headers=OPERATOR).json["name"] == "Bob"
         # His token is revoked again: the restore had brought it back.
         r = client.get(f"/v1/players/{ann.id}/balance", headers=ann.auth)
+        assert r.status_code == 401, r.json
+        # So is Cid's, revoked after the restore point: the restore had brought it back too.
+        r = client.get(f"/v1/players/{cid.id}/balance", headers=cid.auth)
         assert r.status_code == 401, r.json
     with psycopg.connect(cluster.url, autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM player_keys WHERE player_id = %s",
@@ -219,6 +226,7 @@ def test_a_restore_to_a_point_before_an_erasure_erases_again_and_checks_clean(
 
     again = banco(cluster, "erasures", "reapply", "--journal", str(journal))
     assert "0 erased again, 1 already erased" in again.stdout, again.stdout
+    assert "0 tokens or keys revoked again, 0 keys' secrets replaced, 1 not valid" in again.stdout
 
     verified = banco(cluster, "verify", "--all")
     assert verified.returncode == 0, verified.stdout + verified.stderr
