@@ -20,6 +20,7 @@ operator asked for it), never one the database holds and the journal lost.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ from service.application.operator_keys import KeyRevoking, KeyRotating, RetireKe
 from service.application.players import ErasePlayer, Erasing
 from service.application.tokens import RetireToken, TokensRetiring
 from service.application.unit_of_work import UnitOfWork
+
+log = logging.getLogger("banco.journal")
 
 
 @dataclass(frozen=True)
@@ -96,16 +99,27 @@ def keeper(journal: ErasureJournal) -> Callable[[Any, UnitOfWork], None]:
 
     def keep(notice: Any, uow: UnitOfWork) -> None:
         now = datetime.now(UTC)
-        if isinstance(notice, Erasing):
+        if isinstance(notice, Erasing):  # not made unless kept: a restore must not undo it
             journal.record(Erasure(notice.player_id, notice.actor, now))
-        elif isinstance(notice, TokensRetiring):
-            for token_id in notice.token_ids:
-                journal.record(TokenRetired(token_id, notice.role, notice.subject, notice.actor,
-                                            now))
+            return
+        if isinstance(notice, TokensRetiring):
+            entries: list[Entry] = [TokenRetired(t, notice.role, notice.subject, notice.actor, now)
+                                    for t in notice.token_ids]
         elif isinstance(notice, KeyRevoking):
-            journal.record(KeyRevoked(notice.key_id, notice.actor, now))
+            entries = [KeyRevoked(notice.key_id, notice.actor, now)]
         elif isinstance(notice, KeyRotating):
-            journal.record(KeyRotated(notice.key_id, notice.issued_at, notice.actor, now))
+            entries = [KeyRotated(notice.key_id, notice.issued_at, notice.actor, now)]
+        else:
+            return
+        try:
+            for entry in entries:
+                journal.record(entry)
+        except Exception:
+            # A credential is retired all the same: one that leaked must stop working now,
+            # whatever the journal's disk. Only a restore to before now would bring it back.
+            log.exception("the journal could not keep %s: it is retired all the same, but a"
+                          " restore of the database to before now would bring it back (revoke"
+                          " it again after such a restore)", type(notice).__name__)
 
     return keep
 

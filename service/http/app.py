@@ -222,11 +222,11 @@ def _domain_errors(app: Flask) -> None:
 
     @app.errorhandler(JournalUnwritable)
     def journal_unwritable(e: JournalUnwritable) -> Any:
-        # The erasure, the revocation or the rotation was not made: it commits only once the
-        # journal keeps it.
+        # The erasure was not made: it commits only once the journal keeps it. (A revocation
+        # or a rotation is made all the same: `erasure_journal.keeper`.)
         app.logger.warning("%s", e)
         return retry_later("unavailable", "the erasure journal cannot be written now: nothing"
-                           " was erased, revoked or rotated", retry_after_s=30)
+                           " was erased", retry_after_s=30)
 
     @app.errorhandler(psycopg.DataError)
     def bad_value(e: psycopg.DataError) -> Any:

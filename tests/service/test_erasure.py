@@ -272,3 +272,18 @@ def test_an_erased_player_s_wallet_takes_no_deposit_but_may_be_paid_out(app, cli
     r = client.post(f"/v1/players/{ada.id}/withdrawals", json={"amount": 100, "reason": "paid out"},
                     headers=OPERATOR)
     assert r.status_code == 201 and r.json["balance"]["balance"] == 0, r.json
+
+
+def test_a_revocation_the_journal_cannot_keep_is_made_all_the_same(config, tmp_path, caplog):
+    """A leaked token must stop working now, whatever the journal's disk: its revocation is
+    made and its failure to be journaled logged, where an erasure is refused (above)."""
+    journal = tmp_path / "erasures.jsonl"
+    with app_on(dataclasses.replace(config, erasure_journal=journal)) as app:
+        client = app.test_client()
+        ada = register(client, "Ada Revoked", uuid.uuid4().hex)
+        journal.unlink(missing_ok=True)
+        journal.mkdir()  # a folder where the file was to be: it cannot be written
+        r = client.delete(f"/v1/players/{ada.id}/token", headers=OPERATOR)
+        assert r.status_code == 204, r.get_json()
+        assert works(client, ada.token) == 401
+        assert "it is retired all the same" in caplog.text
