@@ -144,15 +144,11 @@ def reissue(uow: UnitOfWork, command: ReissueToken,
             metadata: dict[str, Any]) -> dict[str, Any] | None:
     """Revoke the token `command.token_id` and issue its subject a new one; the token issued, or
     None, with nothing changed, when it was revoked or replaced already."""
-    token_id, credentials = command.token_id, uow.credentials
-    holder = credentials.holder_of(token_id)
+    holder = _dropped(uow, command.token_id)
     if holder is None:
         return None
     role, subject = holder
-    credentials.lock_subject(role, subject)
-    if not credentials.drop_token(token_id):
-        return None  # revoked or rotated while we waited for the subject's lock
-    revoked = event("TokenRevoked", role, subject, token_id, metadata)
+    revoked = event("TokenRevoked", role, subject, command.token_id, metadata)
     issued, issued_event = issue(uow, role, subject, metadata)
     _append(uow, role, subject, [revoked, issued_event])
     _retiring(uow, role, subject, [revoked], metadata)
@@ -164,15 +160,23 @@ def retire(uow: UnitOfWork, command: RetireToken,
     """Revoke the token `command.token_id`, with a `TokenRevoked` event, and issue none; whose
     it was (role, subject), or None, with nothing changed, when it is not valid (revoked,
     replaced, or never issued here). Not published: it retires again what a journal holds."""
-    token_id, credentials = command.token_id, uow.credentials
-    holder = credentials.holder_of(token_id)
+    holder = _dropped(uow, command.token_id)
     if holder is None:
         return None
     role, subject = holder
-    credentials.lock_subject(role, subject)
-    if not credentials.drop_token(token_id):
+    _append(uow, role, subject, [event("TokenRevoked", role, subject, command.token_id, metadata)])
+    return holder
+
+
+def _dropped(uow: UnitOfWork, token_id: str) -> tuple[Holder, str] | None:
+    """Drop the token `token_id` under its subject's lock; whose it was, or None when it is not
+    valid (revoked, replaced, or never issued here)."""
+    holder = uow.credentials.holder_of(token_id)
+    if holder is None:
+        return None
+    uow.credentials.lock_subject(*holder)
+    if not uow.credentials.drop_token(token_id):
         return None  # revoked or rotated while we waited for the subject's lock
-    _append(uow, role, subject, [event("TokenRevoked", role, subject, token_id, metadata)])
     return holder
 
 
