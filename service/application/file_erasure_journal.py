@@ -40,8 +40,9 @@ class FileJournal:
         self.path = path
 
     def record(self, entry: Entry) -> None:
-        """Keep `entry`; JournalUnwritable when the file cannot take it (the erasure or the
-        credential's change is then not made: it commits only once kept)."""
+        """Keep `entry`; JournalUnwritable when the file cannot take it (an erasure is then not
+        made: it commits only once kept; a credential is retired all the same, the keeper
+        logging what the journal lost)."""
         try:
             self._append(entry)
         except OSError as e:
