@@ -111,17 +111,28 @@ def keeper(journal: ErasureJournal) -> Callable[[Any, UnitOfWork], None]:
             entries = [KeyRotated(notice.key_id, notice.issued_at, notice.actor, now)]
         else:
             return
-        try:
-            for entry in entries:
+        for entry in entries:
+            try:
                 journal.record(entry)
-        except Exception:
-            # A credential is retired all the same: one that leaked must stop working now,
-            # whatever the journal's disk. Only a restore to before now would bring it back.
-            log.exception("the journal could not keep %s: it is retired all the same, but a"
-                          " restore of the database to before now would bring it back (revoke"
-                          " it again after such a restore)", type(notice).__name__)
+            except Exception:
+                # A credential is retired all the same: one that leaked must stop working now,
+                # whatever the journal's disk. Only a restore to before now would bring it back.
+                log.exception("the journal could not keep that %s: it is retired all the same;"
+                              " after a restore of the database to before now, %s",
+                              *_lost(entry))
 
     return keep
+
+
+def _lost(entry: Entry) -> tuple[str, str]:
+    """What a journal line lost names, and what to do about it after a restore."""
+    if isinstance(entry, TokenRetired):
+        return (f"the {entry.role} {entry.subject}'s token {entry.token_id} was retired",
+                f"revoke it again (DELETE the {entry.role}'s token)")
+    if isinstance(entry, KeyRevoked):
+        return f"operator key {entry.key_id} was revoked", "revoke it again"
+    assert isinstance(entry, KeyRotated)
+    return f"operator key {entry.key_id} was rotated", "rotate it again"
 
 
 def _reapplied(command: str, entry: Entry) -> dict[str, Any]:

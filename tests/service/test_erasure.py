@@ -287,3 +287,4 @@ def test_a_revocation_the_journal_cannot_keep_is_made_all_the_same(config, tmp_p
         assert r.status_code == 204, r.get_json()
         assert works(client, ada.token) == 401
         assert "it is retired all the same" in caplog.text
+        assert f"the player {ada.id}'s token tk_" in caplog.text and "revoke it again" in caplog.text
