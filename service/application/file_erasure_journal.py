@@ -125,7 +125,8 @@ _KINDS = {list: "list", str: "string", int: "number", float: "number", bool: "bo
 class _NotEntry(ValueError):
     """The line is not `what` (an erasure, a retired token, ...), for the reason it says."""
 
-    def __init__(self, reason: str, what: str = "an erasure") -> None:
+    # A line that is no JSON object cannot say its kind: it is not "a journal entry" of any.
+    def __init__(self, reason: str, what: str = "a journal entry") -> None:
         super().__init__(reason)
         self.what = what
 

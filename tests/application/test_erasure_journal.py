@@ -304,7 +304,7 @@ NOT_ERASURES = {
     "an id holding a lone surrogate": (b'{"player_id": "\\udcff", "actor": "operator:operator",'
                                        b' "recorded_at": "2026-11-27T12:00:00+00:00"}\n',
                                        "surrogates not allowed"),
-    "one line of text with no newline": (b"garbage without a newline", "line 1: not an erasure"),
+    "one line of text with no newline": (b"garbage without a newline", "line 1: not a journal entry"),
     "a field missing": (b'{"player_id": "pl_a", "recorded_at": "2026-11-27T12:00:00+00:00"}\n',
                         'not an erasure: it has no "actor"'),
     "a field missing, with no newline": (b'{"player_id": "pl_a", "actor": "operator:operator"}',
@@ -325,6 +325,13 @@ def test_a_line_that_is_not_an_erasure_is_named_not_read_or_passed_over(case: st
     content, why = NOT_ERASURES[case]
     journal = FileJournal(tmp_path / "erasures.jsonl")
     journal.path.write_bytes(content)
-    with pytest.raises(JournalError, match="line 1: not an erasure") as refused:
+    # A JSON object without a kind is an erasure's line, named so; anything else cannot say
+    # which kind it would be (a credential's line cut short in the middle, say).
+    said = "an erasure" if content.startswith(b"{") else "a journal entry"
+    with pytest.raises(JournalError, match=f"line 1: not {said}") as refused:
         journal.entries()
     assert why in str(refused.value)
+    if said == "a journal entry":  # nor is a credential's line that is no JSON an "erasure"
+        journal.path.write_bytes(b'{"kind": "token_retired", "token_id": "tk_2"\n')
+        with pytest.raises(JournalError, match="line 1: not a journal entry: it is not JSON"):
+            journal.entries()

@@ -247,7 +247,7 @@ def test_a_journal_missing_or_not_of_erasures_is_a_plain_error(tmp_path: Path) -
     garbled = tmp_path / "erasures.jsonl"
     garbled.write_text("not json\n")
     done = reapply(garbled)
-    assert done.returncode == 1 and "line 1: not an erasure" in done.stderr, done.stderr
+    assert done.returncode == 1 and "line 1: not a journal entry" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
 
 
