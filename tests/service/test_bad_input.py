@@ -546,11 +546,13 @@ def test_an_idempotency_key_is_printable_ascii_as_the_contract_says(client, new_
     assert r.status_code == 201, r.json
 
 
-@pytest.mark.parametrize("name", [" ", "\t\n", "a\nb", "Ann\x00", "Dee\x7f", "Eve\x9b"])
+@pytest.mark.parametrize("name", [" ", "\t\n", "a\nb", "Ann\x00", "Dee\x7f", "Eve\x9b", "\u200b",
+                                  "\u200b\u200d\u2060", "\u2800", "\u3164", "a\u2028b", "a\u2029b"])
 def test_a_name_without_a_visible_character_or_with_control_characters_is_refused(client, app,
                                                                                     name):
-    """A player's, an auditor's or a key's name that was only spaces, or held a line break, a
-    NUL or another control character, was taken. Each is a 422 naming the field, and nothing is
+    """A player's, an auditor's or a key's name that was only spaces (or zero-width or blank
+    characters), or held a line break (U+2028 too), a NUL or another control character, was
+    taken. Each is a 422 naming the field, and nothing is
     written. Text-direction characters are kept: the pages isolate names
     (tests/pages/test_bidi_names.py)."""
     before = count_events(app)

@@ -83,7 +83,7 @@ class AuditorCreate(BaseModel):
     name: Annotated[
         str,
         Field(
-            description='At least one visible character; no control characters (line breaks, tabs).',
+            description='At least one visible character; no control characters or line breaks.',
             examples=['External audit 2026'],
             max_length=100,
             min_length=1,
@@ -1630,7 +1630,7 @@ class KeyCreate(BaseModel):
     name: Annotated[
         str,
         Field(
-            description='Whose or what the key is for, as the list shows it. At least one visible character; no control characters (line breaks, tabs).',
+            description='Whose or what the key is for, as the list shows it. At least one visible character; no control characters or line breaks.',
             examples=['cashier desk 2'],
             max_length=100,
             min_length=1,
@@ -1982,7 +1982,7 @@ class PlayerCreate(BaseModel):
     name: Annotated[
         str,
         Field(
-            description='At least one visible character; no control characters (line breaks, tabs).',
+            description='At least one visible character; no control characters or line breaks.',
             examples=['Ada'],
             max_length=100,
             min_length=1,

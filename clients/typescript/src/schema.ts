@@ -1402,7 +1402,7 @@ export interface components {
         };
         AuditorCreate: {
             /**
-             * @description At least one visible character; no control characters (line breaks, tabs).
+             * @description At least one visible character; no control characters or line breaks.
              * @example External audit 2026
              */
             name: string;
@@ -3613,7 +3613,7 @@ export interface components {
              */
             expires_at?: string | null;
             /**
-             * @description Whose or what the key is for, as the list shows it. At least one visible character; no control characters (line breaks, tabs).
+             * @description Whose or what the key is for, as the list shows it. At least one visible character; no control characters or line breaks.
              * @example cashier desk 2
              */
             name: string;
@@ -3979,7 +3979,7 @@ export interface components {
         };
         PlayerCreate: {
             /**
-             * @description At least one visible character; no control characters (line breaks, tabs).
+             * @description At least one visible character; no control characters or line breaks.
              * @example Ada
              */
             name: string;
