@@ -152,7 +152,10 @@ def test_the_operator_decides_disputes_on_the_hand_page(page, served):
     assert [c["amount"] for c in api.get(f"/v1/disputes/{paid}")["corrections"]] == [7]
 
     decide = page.get_by_role("form", name=f"Decide {refused}")
+    decide.get_by_role("button", name="Reject: pay nothing").click()  # no note: nothing sent
+    assert api.get(f"/v1/disputes/{refused}")["status"] == "open"
     decide.get_by_label("Decision").fill("the deal was fair")
+    decide.get_by_label("Amount").fill("0")  # a correction's field a rejection ignores
     decide.get_by_role("button", name="Reject: pay nothing").click()
     expect(page.locator(f"#{refused}")).to_contain_text("rejected: the deal was fair")
     assert api.get(f"/v1/disputes/{refused}")["corrections"] == []

@@ -118,7 +118,9 @@ export function disputesSection(who, hand, mayAct) {
     const more = el("button", { type: "button", class: "secondary" }, "Add a correction");
     more.addEventListener("click", () => rows.append(correctionRow(d, rows.children.length + 1)));
     const resolve = el("button", { type: "submit", value: "resolve" }, "Resolve with these corrections");
-    const reject = el("button", { type: "submit", value: "reject", class: "secondary" }, "Reject: pay nothing");
+    // A rejection pays nothing: the corrections' fields, which it ignores, must not hold it up.
+    const reject = el("button", { type: "submit", value: "reject", class: "secondary", formnovalidate: true },
+      "Reject: pay nothing");
     const form = el("form", { class: "decision", "aria-label": `Decide ${d.id}` },
       el("div", { class: "field" }, el("label", { for: `decision-${d.id}` }, "Decision"), note,
         el("span", { class: "help" }, "Why: the dispute keeps it. A resolution pays each correction" +
@@ -128,6 +130,7 @@ export function disputesSection(who, hand, mayAct) {
       e.preventDefault();
       const button = e.submitter ?? resolve;
       const path = `/v1/disputes/${encodeURIComponent(d.id)}`;
+      if (button.value === "reject" && !note.reportValidity()) return; // the note it keeps is needed
       run(button, async () => {
         if (button.value === "reject") {
           await decisions.get(d.id)(`${path}/rejection`, { json: { note: note.value.trim() } });
