@@ -5,11 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import redis
-from redis.exceptions import ConnectionError, ReadOnlyError, ResponseError
+from redis.exceptions import ConnectionError, ReadOnlyError, ResponseError, TimeoutError
 from redis.sentinel import Sentinel, SentinelManagedConnection
 from rq import Queue
 
 from service.runtime.redis_url import is_sentinel, parse_sentinel
+
+# What Redis being away raises: the workers wait it out (workers/worker.py), and the scheduler's
+# process ends on it quietly (workers/scheduler.py).
+REDIS_AWAY = (ConnectionError, TimeoutError)
 
 TIMEOUTS = {"socket_connect_timeout": 2, "socket_timeout": 5}
 

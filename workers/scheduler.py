@@ -10,10 +10,9 @@ import sys
 import traceback
 from multiprocessing.context import ForkProcess
 
-from redis.exceptions import ConnectionError, TimeoutError
 from rq.scheduler import RQScheduler
 
-REDIS_AWAY = (ConnectionError, TimeoutError)
+from workers.queues import REDIS_AWAY
 
 log = logging.getLogger("rq.scheduler")  # RQ's own scheduler logs here too
 

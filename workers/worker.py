@@ -28,8 +28,8 @@ from rq.utils import now
 from service.runtime import tracing
 from service.runtime.config import WorkerConfig
 from workers import context, job_logs, sweeper
-from workers.queues import connect, queue, webhook_lane
-from workers.scheduler import REDIS_AWAY, Scheduler
+from workers.queues import REDIS_AWAY, connect, queue, webhook_lane
+from workers.scheduler import Scheduler
 
 log = logging.getLogger("banco.worker")
 
