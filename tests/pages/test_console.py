@@ -104,6 +104,47 @@ def test_the_tables_pages_keep_to_the_filters_last_shown(page, api, served):
     assert set(games.all_inner_texts()) == {"Cassino"}
 
 
+def test_a_list_shows_its_last_read_when_an_earlier_one_is_answered_after_it(page, api, served):
+    """The tables read as the console opened, answered after Show's filtered read, replaced the
+    Cassino tables with every game's, and its cursor went out with the Cassino filter: "Next
+    page" was refused (422 invalid_cursor). Only the read asked for last is shown."""
+    for _ in range(11):
+        api.post("/v1/tables", {"game": "cassino"})
+    for _ in range(3):
+        api.post("/v1/tables", {"game": "pirate-pairs"})
+    held: list = []
+
+    def hold_the_unfiltered(route) -> None:
+        if "game=" in route.request.url or not route.request.url.endswith("?limit=10"):
+            route.continue_()  # Show's read, or another section's
+        else:
+            held.append((route, route.fetch()))  # answered now, delivered later
+
+    page.route("**/v1/tables?*", hold_the_unfiltered)
+    signed_in(page, served.operator_key)
+    page.goto("/console")
+    deadline = time.monotonic() + 30
+    while not held:
+        assert time.monotonic() < deadline, "the console read no table list"
+        page.wait_for_timeout(50)
+    filters = page.get_by_role("form", name="Table filters")
+    filters.get_by_label("Game", exact=True).select_option("cassino")
+    filters.get_by_role("button", name="Show").click()
+    games = page.locator("#tables tbody tr td:nth-child(2)")
+    expect(games).to_have_text(["Cassino"] * 10)
+    route, late = held[0]
+    assert "pirate-pairs" in {t["game"] for t in late.json()["items"]}  # other rows
+    route.fulfill(response=late)
+    page.evaluate("() => new Promise((done) => setTimeout(done, 500))")  # its handling ran
+    expect(games).to_have_text(["Cassino"] * 10)
+    section = page.locator("#tables").locator("xpath=ancestor::section[1]")
+    section.get_by_role("button", name="Next page").click()
+    expect(section.get_by_text("Page 2")).to_be_visible()
+    expect(page.get_by_text("invalid_cursor")).to_have_count(0)
+    expect(games.first).to_have_text("Cassino")
+    assert set(games.all_inner_texts()) == {"Cassino"}
+
+
 def test_checkpoints_and_ledger_checks_from_the_console(page, served, api, tmp_path: Path):
     signed_in(page, served.operator_key)
     page.goto("/console")

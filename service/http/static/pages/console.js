@@ -32,10 +32,16 @@ function paged(body, cols, emptyText, load, row, problem) {
   const status = el("span", { class: "muted", "aria-live": "polite" });
   const prev = el("button", { type: "button", class: "secondary" }, "Previous page");
   const next = el("button", { type: "button", class: "secondary" }, "Next page");
+  // Only the last read asked for is shown: an earlier one answered after it (the first page
+  // read as the console opened, answered after Show's) would show other rows, and give a
+  // cursor the filters now applied refuse.
+  let asked = 0;
   async function show() {
+    const mine = ++asked;
     showProblem(problem, null);
     try {
       const got = await load(cursors[cursors.length - 1]);
+      if (mine !== asked) return;
       body.replaceChildren(...got.items.map(row));
       empty(body, cols, emptyText);
       nextCursor = got.next_cursor;
@@ -43,7 +49,7 @@ function paged(body, cols, emptyText, load, row, problem) {
       prev.disabled = cursors.length < 2;
       status.textContent = `Page ${cursors.length}`;
     } catch (e) {
-      showProblem(problem, e);
+      if (mine === asked) showProblem(problem, e);
     }
   }
   next.addEventListener("click", () => { cursors.push(nextCursor); show(); });
