@@ -362,6 +362,13 @@ def test_a_stream_says_its_connection_closes_with_it(served: str, app: Flask,
     players = [new_player("Ona", deposit=10), new_player("Pia", deposit=10)]
     table_id = cassino_table(client, players)
     play_cassino(client, table_id, seats_of(client, table_id, players), moves=2)
+    # The log serves an event once every transaction older than its own has ended, and
+    # another test's may be open a while: the events are in the log before the stream opens,
+    # so that its one second sends them.
+    deadline = time.monotonic() + 30
+    while not body(client.get(f"/v1/feed?after={start}", headers=OPERATOR))["items"]:
+        assert time.monotonic() < deadline, "the log never served the table's events"
+        time.sleep(0.05)
     ends = [_to_its_end(served, target, OPERATOR)
             for target in (f"/v1/tables/{table_id}/stream?after=0&timeout=1",
                            f"/v1/feed/stream?after={start}&timeout=1")]
