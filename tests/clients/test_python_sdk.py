@@ -435,6 +435,30 @@ def test_a_write_whose_answer_was_lost_is_retried_with_its_key_and_applied_once(
     assert [row.amount for row in operator.balance_history(pid)] == [1, 40, -10]
 
 
+def test_an_api_out_of_reach_is_named_in_the_error_without_its_query():
+    """A Banco that does not answer: the error names the request it could not send, method and
+    address, after the retries (it said only "[Errno 111] Connection refused"); the query, where
+    a stream's ticket travels, is left out."""
+    closed = f"http://127.0.0.1:{free_port()}"
+    with Banco(closed, "bnc_secret", retries=Retries(attempts=1, backoff=0.01)) as client:
+        with pytest.raises(errors.ConnectionFailed) as failed:
+            next(client.feed(after=7, types="HandBegan"))
+        with pytest.raises(errors.ConnectionFailed) as streamed:
+            next(iter(client.stream("tb_0000000000000000", after=3)))
+    assert str(failed.value).startswith(f"could not reach GET {closed}/v1/feed: ")
+    assert str(streamed.value).startswith(
+        f"could not reach GET {closed}/v1/tables/tb_0000000000000000/stream: ")
+    assert failed.value.extra["reason"] and failed.value.code == "connection_failed"
+
+    async def reach() -> str:
+        async with AsyncBanco(closed, retries=Retries(attempts=0)) as client:
+            with pytest.raises(errors.ConnectionFailed) as failed:
+                await client.me()
+            return str(failed.value)
+
+    assert asyncio.run(reach()).startswith(f"could not reach GET {closed}/v1/me: ")
+
+
 def test_retry_after_is_read_in_seconds_or_as_a_date():
     def answer(value: str) -> httpx.Response:
         return httpx.Response(503, headers={"Retry-After": value})

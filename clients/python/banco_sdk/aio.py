@@ -67,7 +67,7 @@ class AsyncBanco:
             except httpx.TransportError as exc:
                 wait = self.retries.wait(failures) if call.retry_on(exc) else None
                 if wait is None:
-                    raise errors.ConnectionFailed(None, "connection_failed", str(exc)) from exc
+                    raise errors.connection_failed(exc) from exc
             else:
                 if response.is_success:
                     return call.parse(response)
@@ -284,6 +284,6 @@ class AsyncBanco:
             except httpx.TransportError as exc:  # a cut: go on from the last id received
                 wait = self.retries.wait(failures)
                 if wait is None:
-                    raise errors.ConnectionFailed(None, "connection_failed", str(exc)) from exc
+                    raise errors.connection_failed(exc) from exc
             failures += 1
             await asyncio.sleep(wait)

@@ -64,7 +64,7 @@ class Banco:
             except httpx.TransportError as exc:
                 wait = self.retries.wait(failures) if call.retry_on(exc) else None
                 if wait is None:
-                    raise errors.ConnectionFailed(None, "connection_failed", str(exc)) from exc
+                    raise errors.connection_failed(exc) from exc
             else:
                 if response.is_success:
                     return call.parse(response)
@@ -276,6 +276,6 @@ class Banco:
             except httpx.TransportError as exc:  # a cut: go on from the last id received
                 wait = self.retries.wait(failures)
                 if wait is None:
-                    raise errors.ConnectionFailed(None, "connection_failed", str(exc)) from exc
+                    raise errors.connection_failed(exc) from exc
             failures += 1
             time.sleep(wait)

@@ -79,6 +79,19 @@ class ConnectionFailed(BancoError):
     """The API could not be reached, or the connection was lost, after the client's retries."""
 
 
+def connection_failed(exc: httpx.TransportError) -> ConnectionFailed:
+    """The error for a transport failure, naming the request it cut: "Connection refused"
+    alone does not say which address was not answering. The query is left out (a stream's
+    ticket travels in it)."""
+    try:
+        where = f"{exc.request.method} {exc.request.url.copy_with(query=None)}"
+    except RuntimeError:  # raised before a request was built
+        where = "the API"
+    reason = str(exc) or type(exc).__name__
+    return ConnectionFailed(None, "connection_failed", f"could not reach {where}: {reason}",
+                            {"reason": reason})
+
+
 BY_STATUS: dict[int, type[BancoError]] = {
     400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 409: Conflict,
     412: PreconditionFailed, 422: UnprocessableContent, 428: PreconditionRequired,

@@ -57,8 +57,8 @@ def dashes_kept(argv: list[str]) -> list[str]:
 
 def unreachable(url: str, exc: errors.ConnectionFailed) -> str:
     """A Banco that cannot be reached, said naming its URL, as `banco bot` and `banco-bot` do
-    (the error alone says only "[Errno 111] Connection refused")."""
-    return f"cannot reach Banco at {url}: {exc.detail}"
+    (the URL the bot was given, the reason without the request it cut)."""
+    return f"cannot reach Banco at {url}: {exc.extra.get('reason', exc.detail)}"
 
 
 def main(argv: list[str] | None = None) -> int:
