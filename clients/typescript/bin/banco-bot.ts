@@ -123,6 +123,14 @@ async function main(): Promise<number> {
       const games = (await banco.games()).map((known) => known.name).join(", ");
       return usage(`--game: no game '${game}' at ${banco.url}; its games: ${games}`);
     }
+    // A token Banco does not know, or a table it does not have, is the option's mistake (they
+    // were thrown as Banco's refusal, "401 unauthorized" or "404 table_not_found", exit 1).
+    if (error instanceof BancoError && error.status === 401) {
+      return usage(`--token: ${banco.url} refused the token: ${error.detail}`);
+    }
+    if (error instanceof BancoError && error.code === "table_not_found") {
+      return usage(`--table: no table ${values.table} at ${banco.url}`);
+    }
     if (notBanco(error)) {
       const answer = error instanceof BancoError ? `HTTP ${error.status}` : "its answer is not JSON";
       return usage(`--url: ${banco.url} does not look like a Banco API (${answer})`);

@@ -63,10 +63,15 @@ test("a mistake on the command line is a message and an exit status, not a stack
   const wrong = await bot("--url", url, "--token", key, "--game", "pirate-pairs", "--table", table.id);
   assert.equal(wrong.code, 2);
   assert.match(wrong.stderr, /plays cassino, not pirate-pairs/);
+  // A table or a token Banco does not know is the option's mistake too (it was "404
+  // table_not_found" and "401 unauthorized", exit 1).
   const unknown = await bot("--url", url, "--token", key, "--game", "cassino", "--table", "tb_0000000000000000");
-  assert.equal(unknown.code, 1);
-  assert.match(unknown.stderr, /^banco-bot: 404/);
-  assert.doesNotMatch(unknown.stderr, /at .*\.js:\d+/);
+  assert.equal(unknown.code, 2, unknown.stderr);
+  assert.equal(unknown.stderr, `banco-bot: --table: no table tb_0000000000000000 at ${url}\n`);
+  const refused = await bot("--url", url, "--token", "not-a-token", "--game", "cassino", "--table", table.id);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, new RegExp(`^banco-bot: --token: ${url} refused the token: .+\n$`));
+  assert.doesNotMatch(unknown.stderr + refused.stderr, /at .*\.js:\d+/);
 });
 
 test("each mistake in the options is said exactly, in one line, exit 2, before Banco is asked", async () => {
@@ -128,8 +133,8 @@ test("a token that begins with a dash is a token, and one may come from BANCO_TO
   const table = await operator().createTable({ game: "cassino" });
   const dashed = await bot("--url", url, "--token", `-${ann.token.slice(1)}`, "--game", "cassino",
     "--table", table.id);
-  assert.equal(dashed.code, 1, dashed.stderr);
-  assert.match(dashed.stderr, /^banco-bot: 401/);
+  assert.equal(dashed.code, 2, dashed.stderr);
+  assert.match(dashed.stderr, /^banco-bot: --token: .* refused the token/);
   const fromEnv = await nodeWith({ BANCO_URL: url, BANCO_TOKEN: ann.token }, CLI, "--game", "pirate-pairs",
     "--table", table.id);
   assert.equal(fromEnv.code, 2, fromEnv.stderr);
