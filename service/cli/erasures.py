@@ -31,9 +31,9 @@ def erasures() -> None:
 
 
 def _journal(journal: Path | None, data_dir: Path) -> tuple[Path, bool]:
-    """The journal's file, and whether it exists. The file is made by the first erasure, so
-    none at the default place means that none was journaled; one named with --journal must
-    exist."""
+    """The journal's file, and whether it exists. The file is made by the first erasure or
+    retired credential, so none at the default place means that none was journaled; one named
+    with --journal must exist."""
     path = journal or Local.from_env().journal(data_dir)
     if journal is None and not path.exists():
         return path, False
@@ -68,8 +68,8 @@ def list_cmd(journal: Path | None, data_dir: Path) -> None:
             click.echo(f"{at}  {shown(entry.token_id)}  token of {entry.role}"
                        f" {shown(entry.subject)} revoked by {by}")
     if not kept:  # said apart from the listing, which stays empty
-        click.echo(f"no erasures journaled in {path}{'' if exists else ' (no such file yet)'}",
-                   err=True)
+        click.echo(f"no erasure or retired credential journaled in {path}"
+                   f"{'' if exists else ' (no such file yet)'}", err=True)
 
 
 @erasures.command("reapply")
@@ -90,7 +90,8 @@ def reapply_cmd(journal: Path | None, data_dir: Path) -> None:
 
     path, exists = _journal(journal, data_dir)
     if not exists:
-        click.echo(f"nothing to reapply: no erasure was journaled ({path} does not exist)")
+        click.echo("nothing to reapply: no erasure or retired credential was journaled"
+                   f" ({path} does not exist)")
         # Unless the journal is elsewhere: the API's BANCO_ERASURE_JOURNAL, not set here.
         click.echo("a journal kept elsewhere (the API's BANCO_ERASURE_JOURNAL) is named with"
                    " --journal FILE", err=True)
