@@ -1,5 +1,5 @@
-"""The table page's writes sent again after their answer was lost: Sit down, Leave the table and
-Deal went without an Idempotency-Key, so a second press after "Banco cannot be reached" was
+"""The table page's writes sent again after their answer was lost: Sit down, Leave the table,
+Deal and the moves went without an Idempotency-Key, so a second press after "Banco cannot be reached" was
 another request (a second deal, a sit-down refused for a seat already taken, a leave refused
 for a seat already left, its cash-out never said). Sent again as they were, they go with the
 key they went with, are done once, and the page says what the first one did."""
@@ -127,3 +127,52 @@ def test_a_deal_sent_again_deals_one_hand(api, open_page):
     expect(pg.locator(".table-facts")).to_contain_text("Hand #1")
     once(sent)
     assert api.get(f"/v1/tables/{table}")["hand"]["number"] == 1
+
+
+def _bobs_turn_to_play(api: Any, open_page: Any) -> tuple[str, Any, Any]:
+    """A Sette e mezzo hand where Bob has bet and is to hit or stand: the table, Bob, and his
+    page open at it."""
+    table, (_, bob) = seated(api, "sette-e-mezzo", max_bet=5)
+    api.post(f"/v1/tables/{table}/hands")
+    offer = api.get(f"/v1/tables/{table}", token=bob.token)
+    api.post(f"/v1/tables/{table}/actions", {"type": "bet", "amount": 3}, token=bob.token,
+             headers={"If-Match": f'"{offer["version"]}"'})
+    pg = at(open_page, bob, table)
+    expect(pg.get_by_role("button", name="Stand")).to_be_enabled()
+    return table, bob, pg
+
+
+def test_a_move_sent_again_is_played_once_and_said_to_have_been(api, open_page):
+    """A Stand whose answer was lost, pressed again: it went with If-Match alone, so the second was
+    refused as stale and the page said that nothing was played, although the first had been. Sent
+    again with the key it went with, it is answered as the first was, and the page says so."""
+    table, _, pg = _bobs_turn_to_play(api, open_page)
+    before = api.get(f"/v1/tables/{table}")["version"]
+    sent = lose_first(pg, table, "POST", f"/v1/tables/{table}/actions")
+    sent_again(pg, pg.get_by_role("button", name="Stand"), sent)
+    said = pg.get_by_role("status").filter(has_text="Played once:")
+    expect(said).to_contain_text("was played then, not again")
+    expect(pg.get_by_text("nothing was played")).to_have_count(0)
+    once(sent)
+    played = [e["type"] for e in api.get(f"/v1/tables/{table}/events?after={before}")["items"]]
+    assert played.count("Stood") == 1, played  # one stand, and nothing else of Bob's
+    assert "CardDealt" not in played, played
+
+
+def test_another_move_after_a_lost_one_does_not_say_nothing_of_his_was_played(api, open_page):
+    """A Hit whose answer was lost, then a Stand from the same table: the Stand is refused as
+    stale, and the page says that this move was not played but the lost one may have been, not
+    that nothing was played."""
+    table, _, pg = _bobs_turn_to_play(api, open_page)
+    before = api.get(f"/v1/tables/{table}")["version"]
+    sent = lose_first(pg, table, "POST", f"/v1/tables/{table}/actions")
+    pg.get_by_role("button", name="Hit (draw a card)").click()
+    expect(pg.get_by_role("alert").filter(has_text="send it again as it is")).to_contain_text("unreachable")
+    pg.get_by_role("button", name="Stand").click()
+    race = pg.get_by_role("alert").filter(has_text="Too late:")
+    expect(race).to_contain_text("this move was not played; your move before it, whose answer was lost,"
+                                 " may have been")
+    expect(race).not_to_contain_text("so nothing was played")
+    assert len(sent) == 2 and sent[1].key != sent[0].key  # another move, another key
+    played = [e["type"] for e in api.get(f"/v1/tables/{table}/events?after={before}")["items"]]
+    assert played.count("CardDealt") == 1 and "Stood" not in played, played  # the hit alone

@@ -139,7 +139,8 @@ function parsed(response) {
 export function writer() {
   let unanswered = null; // {said, key} of the last write, while it has had no answer
   return async function write(path, { method = "POST", json, ...options } = {}) {
-    const said = JSON.stringify([method, path, json ?? null]);
+    // A write bound to a version (If-Match) is another write at another version.
+    const said = JSON.stringify([method, path, json ?? null, options.headers?.["If-Match"] ?? null]);
     if (unanswered?.said !== said) unanswered = { said, key: crypto.randomUUID() };
     const sent = unanswered;
     try {

@@ -126,10 +126,24 @@ function control(action, n) {
 const RACE = "The table moved on before your move reached it (another player acted or a turn timed out), " +
   "so nothing was played. This is the table as it is now: choose again.";
 
+const RACE_AFTER_LOST = "The table moved on before this move reached it, so this move was not " +
+  "played; your move before it, whose answer was lost, may have been. This is the table as it is now: choose again.";
+
+// A move sent again after its answer was lost, answered as the first time: it had been played.
+function showPlayedBefore() {
+  parts.problem.hidden = false;
+  parts.problem.setAttribute("role", "status");
+  parts.problem.dataset.code = "replayed";
+  parts.problem.replaceChildren(el("p", { class: "notice" }, el("strong", {}, "Played once: "),
+    "your move had reached Banco before its answer was lost, and was played then, not again. " +
+    "This is the table after it."));
+  problemAt = shown ? shown.version : 0;
+}
+
 let focusWas = null; // the control a keyboard user was on when his request left (disabled since)
 
-// `call` is api(), or a writer() for a write that is not bound to a version of the table (a
-// move goes with If-Match, which makes a second one refused; a deal does not).
+// `call` is a writer(): a write whose answer was lost, sent again as it was, goes with the same
+// Idempotency-Key, so Banco does it once and answers as it did the first time.
 async function send(path, options, what = "Sending your move…", call = api) {
   if (parts.actions.contains(document.activeElement)) focusWas = document.activeElement.dataset.key || "";
   busy = true;
@@ -141,14 +155,18 @@ async function send(path, options, what = "Sending your move…", call = api) {
     const table = await call(path, options);
     reached();
     render(table);
+    if (call === moves && moves.replayed) showPlayedBefore();
+    if (call === moves) lostMove = false;
   } catch (e) {
     if (e.status === 401) return; // signed out: the page says so (SIGNED_OUT)
+    const earlier = call === moves && lostMove;
+    if (call === moves) lostMove = Boolean(e.resendable);
     if (e.status === 409 || e.status === 412) {
       // Refused for the table's state: the page shows the table as it is now, then why. Only a
       // stale version is a race lost; any other refusal (alone at the table, a full table…) is
       // said in the API's own words.
       await refresh();
-      if (isRace(e)) showRace(e);
+      if (isRace(e)) showRace(e, earlier);
       else showProblemNow(e);
     } else {
       showConnection(e);
@@ -165,9 +183,17 @@ async function send(path, options, what = "Sending your move…", call = api) {
   }
 }
 
+// A move whose answer was lost, sent again at the same version, is the same move: Banco plays it
+// once and answers as it did (with If-Match alone, the second was refused as stale, and the page
+// said that nothing was played). Another move, or one at another version, takes a new key.
+const moves = writer();
+// A move got no answer (Banco out of reach, the answer lost, a 5xx): it may have been played, so
+// a race lost by the next one does not mean that nothing of the player's was.
+let lostMove = false;
+
 function act(action) {
   return send(`/v1/tables/${encodeURIComponent(tableId)}/actions`,
-    { method: "POST", json: action, headers: { "If-Match": `"${shown.version}"` } });
+    { method: "POST", json: action, headers: { "If-Match": `"${shown.version}"` } }, undefined, moves);
 }
 
 // A deal whose answer was lost, sent again, is the same deal: one hand, not two.
@@ -222,11 +248,13 @@ addEventListener("online", () => {
   if (parts.problem && parts.problem.dataset.code === "unreachable") refresh();
 });
 
-function showRace(e) {
+// `earlier`: a move sent before this one got no answer, and may be what moved the table on.
+function showRace(e, earlier = false) {
   parts.problem.hidden = false;
   parts.problem.setAttribute("role", "alert");
   parts.problem.dataset.code = e.code || "";
-  parts.problem.replaceChildren(el("p", { class: "problem race" }, el("strong", {}, "Too late: "), RACE,
+  parts.problem.replaceChildren(el("p", { class: "problem race" }, el("strong", {}, "Too late: "),
+    earlier ? RACE_AFTER_LOST : RACE,
     " ", el("span", { class: "muted" }, `(${e.status} `, el("code", {}, e.code), ")")));
   // Said of the table the refresh showed, or of the version the API named, whichever is newer
   // (a replica read may lag the API's answer).
