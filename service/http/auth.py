@@ -173,6 +173,28 @@ def principal() -> Principal:
     return who
 
 
+def still_works(conn: psycopg.Connection) -> bool:
+    """Whether the bearer token or key this request came with works still: asked when a
+    revocation of its holder's was heard while the request waited (the notice names the holder,
+    and may be of another of his tokens)."""
+    who, digest = principal(), g.get("credential")
+    if who == OPERATOR or digest is None:  # the bootstrap key is revoked by a restart
+        return True
+    sql = _LIVE_KEY if who.role == "operator" else _TOKEN
+    return conn.execute(sql, (digest,)).fetchone() is not None
+
+
+def while_valid(seconds: float) -> float:
+    """`seconds`, cut to what is left before the caller's key expires: a stream or a long poll
+    opened with a key ends when the key does, as the key's next request would be refused.
+    (What a revocation ends is heard from its notice, `service.application.notify`.)"""
+    expires_at = principal().expires_at
+    if expires_at is None:
+        return seconds
+    left = (expires_at - datetime.now(expires_at.tzinfo)).total_seconds()
+    return max(0.0, min(seconds, left))
+
+
 def known_since() -> float:
     """When the caller's token was last known good (monotonic clock, the machine's): as it was
     looked up. A revocation heard after it may have come after the look-up."""

@@ -19,7 +19,7 @@ from events.model import Checkpoint
 from service.application import feed, notify
 from service.application.errors import Invalid
 from service.http import contract, db, feed_schemas, sse, tickets
-from service.http.auth import principal, require
+from service.http.auth import principal, require, while_valid
 from service.http.blueprint import Blueprint
 from service.http.context import store
 from service.http.feed_schemas import FeedPageSchema, FeedQuerySchema, FeedStreamQuerySchema
@@ -98,8 +98,10 @@ class FeedStream(MethodView):
             return waiters_busy()
         follower = LogFollower(db.pool(), store(), principal(), start, types)
         if take is None:
-            return sse.response(_threaded(listener(), follower, query["timeout"]), give_back)
-        return sse.response(*sse.handed_over(relay(), take, follower, query["timeout"],
+            return sse.response(_threaded(listener(), follower, while_valid(query["timeout"])),
+                                give_back)
+        return sse.response(*sse.handed_over(relay(), take, follower,
+                                             while_valid(query["timeout"]),
                                              lambda: None, give_back), closes=True)
 
 

@@ -62,7 +62,9 @@ class FeedStreamQuerySchema(Schema):
                        " only the events committed from now on."})
     types = _types()
     timeout = fields.Float(load_default=60, validate=validate.Range(min=0.1, max=600),
-                           metadata={"description": "Seconds before the server ends the stream."})
+                           metadata={"description": "Seconds before the server ends the stream"
+                                     " (sooner if the operator key expires, or the token or key"
+                                     " is revoked)."})
 
 
 class FeedEventSchema(Schema):

@@ -27,7 +27,7 @@ from service.application.errors import NotFound
 from service.application.principal import Principal
 from service.application.redaction import Redactor
 from service.http import contract, db, sse, tickets
-from service.http.auth import principal, require
+from service.http.auth import principal, require, still_works, while_valid
 from service.http.blueprint import TEXT, Blueprint
 from service.http.context import store
 from service.http.problems import Problem, retry_later
@@ -72,7 +72,7 @@ def _long_poll(table_id: str, who: Principal, after: int, limit: int,
     db.release()
     # Subscribed before the first read: a change committed between a read and the wait that
     # follows it still wakes the wait.
-    waiter = listener().subscribe(table_id)
+    waiter = listener().subscribe(table_id, who=who.key)
     upto: int | None = None
     try:
         with feeds().following(table_id) as feed:
@@ -87,6 +87,14 @@ def _long_poll(table_id: str, who: Principal, after: int, limit: int,
                     with db.pool().connection() as conn:
                         return [s.body for s in shown], tables.versions(conn, [table_id])[table_id]
                 changes = waiter.wait(min(notify.FALLBACK_S, remaining))
+                if waiter.revoked:
+                    # A token or key of its holder revoked while it waited: if its own, what came
+                    # since is no longer its to read, as its next request would be refused.
+                    with db.pool().connection() as conn:
+                        if not still_works(conn):
+                            raise Problem(401, "unauthorized", "the token or key this request"
+                                          " was sent with was revoked while it waited")
+                    waiter.revoked = False
                 upto = None if changes is None else max((c.version for c in changes), default=after)
     finally:
         listener().unsubscribe(waiter)
@@ -128,7 +136,7 @@ class Events(MethodView):
                 return waiters_busy()
             try:
                 items, version = _long_poll(table_id, principal(), after, query["limit"],
-                                            query["wait"])
+                                            while_valid(query["wait"]))
             finally:
                 give_back()
         next_after = items[-1]["version"] if items else after
@@ -174,9 +182,11 @@ class Stream(MethodView):
         follower = Follower(feed, store(), db.pool(), principal(), after, table.version, query)
         leave = once(partial(feeds().leave, feed))
         if take is None:
-            return sse.response(threaded_body(follower, listener(), feeds(), query["timeout"]),
+            return sse.response(threaded_body(follower, listener(), feeds(),
+                                              while_valid(query["timeout"])),
                                 once(leave, give_back))
-        return sse.response(*sse.handed_over(relay(), take, follower, query["timeout"], leave,
+        return sse.response(*sse.handed_over(relay(), take, follower,
+                                             while_valid(query["timeout"]), leave,
                                              give_back), closes=True)
 
 

@@ -199,7 +199,9 @@ class EventsQuerySchema(Schema):
                            metadata={"description": "The last version you have (at most the "
                                      "table's: past it is a 422 after_beyond_version)."})
     wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30),
-                        metadata={"description": "Seconds to wait for news (long poll)."})
+                        metadata={"description": "Seconds to wait for news (long poll); no"
+                                  " longer than an operator key has before it expires. A token"
+                                  " or key revoked while it waits is answered 401."})
     limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
 
 
@@ -208,7 +210,9 @@ class StreamQuerySchema(Schema):
                            metadata={"description": "The table version to go on after, when no"
                                      " `Last-Event-ID` is sent; one past the table's is a 422."})
     timeout = fields.Float(load_default=60, validate=validate.Range(min=0.1, max=600),
-                           metadata={"description": "Seconds before the server ends the stream."})
+                           metadata={"description": "Seconds before the server ends the stream"
+                                     " (sooner if the operator key expires, or the token or key"
+                                     " is revoked)."})
     events = fields.Boolean(load_default=True, metadata={
         "description": "Send the table's events as you may see them (one SSE event each)."})
     turns = fields.Boolean(load_default=False, metadata={

@@ -8315,7 +8315,7 @@ export interface operations {
                 after?: number | "latest";
                 /** @description Only events of these types, comma-separated (`TreasurePosted,HandBegan`; a game's events are `game.<Type>`); a trailing `*` stands for any rest (`game.*`: every game's events). An unknown type is a 422. */
                 types?: string | null;
-                /** @description Seconds before the server ends the stream. */
+                /** @description Seconds before the server ends the stream (sooner if the operator key expires, or the token or key is revoked). */
                 timeout?: number;
                 /** @description A stream ticket issued for this stream (`POST /v1/stream-tickets`), in place of `Authorization`: for a browser's EventSource, which cannot send headers. */
                 ticket?: string;
@@ -9469,7 +9469,7 @@ export interface operations {
             query?: {
                 /** @description The last version you have (at most the table's: past it is a 422 after_beyond_version). */
                 after?: number;
-                /** @description Seconds to wait for news (long poll). */
+                /** @description Seconds to wait for news (long poll); no longer than an operator key has before it expires. A token or key revoked while it waits is answered 401. */
                 wait?: number;
                 limit?: number;
             };
@@ -9666,7 +9666,7 @@ export interface operations {
             query?: {
                 /** @description The table version to go on after, when no `Last-Event-ID` is sent; one past the table's is a 422. */
                 after?: number | null;
-                /** @description Seconds before the server ends the stream. */
+                /** @description Seconds before the server ends the stream (sooner if the operator key expires, or the token or key is revoked). */
                 timeout?: number;
                 /** @description Send the table's events as you may see them (one SSE event each). */
                 events?: boolean;
