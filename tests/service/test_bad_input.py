@@ -181,6 +181,18 @@ def test_probes(client):
         r"\d+ alive \(banco-test-\d+: \d+, banco-test-\d+-webhooks: \d+\)", checks["workers"])
 
 
+def test_a_204_names_no_content_type(client, new_player):
+    """A DELETE answered 204 said `Content-Type: application/json` for its empty body."""
+    ada = new_player("Ada")
+    r = client.delete(f"/v1/players/{ada.id}/token", headers=OPERATOR)
+    assert r.status_code == 204 and r.data == b""
+    assert "Content-Type" not in r.headers
+    made = client.post("/v1/keys", json={"name": "desk", "scopes": ["metrics:read"]},
+                       headers=OPERATOR).json
+    r = client.delete(f"/v1/keys/{made['key']['id']}", headers=OPERATOR)
+    assert r.status_code == 204 and "Content-Type" not in r.headers
+
+
 def test_every_response_carries_a_request_id(client):
     r = client.get("/healthz", headers={"X-Request-ID": "abc-123"})
     assert r.headers["X-Request-ID"] == "abc-123"
