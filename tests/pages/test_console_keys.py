@@ -89,3 +89,29 @@ def test_the_keys_section_fits_a_phone_and_axe_finds_nothing_serious(browser, se
         context.close()
     assert not errors, errors
     assert not problems, "\n".join(problems)
+
+
+def test_a_console_whose_key_is_revoked_shows_nothing_more_and_offers_to_sign_in(page, api, served):
+    """The cashier's key revoked while his console was open: the next write's 401 signed the
+    header out, but the players and their balances stayed on screen, the deposit form stayed
+    live, and no sign-in was offered. The console now goes as the table page does."""
+    cy = api.new_player("Revoked Cy", deposit=10)
+    made = api.post("/v1/keys", {"name": "Cashier", "scopes": ["players:read", "treasure:write"]})
+    signed_in(page, made["secret"])
+    page.goto("/console")
+    page.get_by_role("button", name="Manage Revoked Cy").click()
+    desk = page.locator("#desk")
+    desk.get_by_label("Deposit amount").fill("5")
+    api.call("DELETE", f"/v1/keys/{made['key']['id']}")
+    desk.get_by_role("button", name="Deposit", exact=True).click()
+    expect(page.locator("#signed-out")).to_contain_text("you are signed out")
+    expect(page.locator("#who-name")).to_have_text("Signed out: your token no longer works")
+    expect(page.locator("#players")).to_have_count(0)
+    expect(page.get_by_text("Revoked Cy")).to_have_count(0)
+    expect(page.get_by_role("button", name="Deposit", exact=True)).to_have_count(0)
+    assert api.get(f"/v1/players/{cy.id}/balance")["balance"] == 10
+    # Signed in again with a key that works, the console is back.
+    page.get_by_label("Token").fill(served.operator_key)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Players")).to_be_visible()
+    expect(page.locator("#signed-out")).to_have_count(0)

@@ -571,6 +571,20 @@ export function page(title, ...intro) {
   return main;
 }
 
+// A page whose token stops working while it is open (revoked, rotated, expired, its player
+// erased): a 401 means signed out. What the page showed with the token, and the controls that
+// would act with it, go, and it offers to sign in again (`again(who)`). The table page, which
+// also stops its stream, says so its own way.
+export function signedOutShowsNothing(title, again) {
+  addEventListener(SIGNED_OUT, () => {
+    page(title, el("p", { role: "alert", class: "problem", id: "signed-out" },
+      "Your token no longer works (it was revoked, rotated or expired, or its player erased): you are " +
+      "signed out, and what it showed is gone. Sign in again with one that works."),
+    el("section", { class: "panel", "aria-labelledby": "signin" }, el("h2", { id: "signin" }, "Sign in"),
+      signInForm(again)));
+  });
+}
+
 // A form to sign in with a token: on success, `then(who)`.
 export function signInForm(then) {
   const input = el("input", { id: "token", name: "token", type: "password", autocomplete: "off",

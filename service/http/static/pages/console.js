@@ -2,7 +2,7 @@
 // jobs, checkpoints of the event log and ledger checks, all through the /v1 API. An operator's
 // key sees the sections, and the buttons, its scopes open (service/application/scopes.py).
 import {
-  api, el, header, money, page, playerName, saveBlob, showProblem, signInForm, when,
+  api, el, header, money, page, playerName, saveBlob, showProblem, signInForm, signedOutShowsNothing, when,
 } from "../banco.js";
 import { auditorsDesk, closeTable, createTable, playerDesk, registerPlayer } from "./console_desk.js";
 import { writer } from "./console_forms.js";
@@ -327,4 +327,5 @@ async function start(who) {
   if (!sections.length) main.append(el("p", {}, "None of this key's scopes opens a part of the console."));
 }
 
+signedOutShowsNothing("Console", start);
 start(await header());

@@ -3,7 +3,7 @@
 // the deck checks made again in this browser from the seeds and the events alone; and all of it
 // as a JSON file of evidence.
 import { api, card, describeCard, el, gameTitle, gameTitles, header, mayReadWallet, page, pathId, saveBlob,
-  showProblem, signInForm, when } from "../banco.js";
+  showProblem, signInForm, signedOutShowsNothing, when } from "../banco.js";
 import { checkHand } from "../deck_check.js";
 import { handView, moneyView, seatsView, turnOf } from "./table_views.js";
 import { playerCell, seatName, seatNumber } from "./seats.js";
@@ -415,4 +415,5 @@ async function render(who) {
   pending.replaceWith(verificationSection(verification, local, replayed.go, evidence));
 }
 
+signedOutShowsNothing(`Hand ${id}`, render);
 render(await header());

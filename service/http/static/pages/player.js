@@ -2,7 +2,7 @@
 // pages, the balance chart and the history's CSV / NDJSON exports.
 import {
   api, el, gameTitle, gameTitles, header, money, page, pathId, playerName, request, saveBlob, showProblem, signInForm,
-  when, whoami,
+  signedOutShowsNothing, when, whoami,
 } from "../banco.js";
 
 const FILTERS = [
@@ -224,4 +224,5 @@ async function start(who) {
   await show(id === "me" ? who.id : id);
 }
 
+signedOutShowsNothing("Wallet", start);
 start(await header());
