@@ -437,6 +437,19 @@ def test_a_bank_that_cannot_pay_in_full_shows_what_each_seat_was_paid(api, open_
     shown(pg.locator("#step-detail"))
 
 
+def test_a_hand_nobody_bet_on_shows_the_bank_owing_0_not_minus_0(api, open_page):
+    """Bob let his bet's turn time out and sat the hand out: the bank's row showed "-0" due
+    (the sum of no bets, negated)."""
+    table, (ada, _) = seated(api, "sette-e-mezzo", turn_timeout_s=1, banker_timeout_s=1)
+    api.post(f"/v1/tables/{table}/hands")
+    settled(api, table)
+    pg = at_table(open_page, ada, table)
+    results = pg.locator("section.felt").get_by_role("table", name="How the hand ended")
+    bank = results.locator("tbody tr", has_text="bank")
+    expect(bank.locator("td.num").nth(1)).to_have_text("0")
+    expect(results).not_to_contain_text("-0")
+
+
 def test_a_hand_is_named_a_bet_only_beside_another_of_its_seat(page):
     """Casino pirate numbers its hands across the table, Siete y media within a seat (a split):
     "bet 2" only where one seat holds two hands."""

@@ -482,7 +482,9 @@ export function mayReadWallet(who, playerId) {
 
 // An amount of treasure (an integer), with thousands grouped: 12,345.
 export function money(n) {
-  return Number(n).toLocaleString("en-US", { maximumFractionDigits: 0 });
+  const amount = Number(n);
+  // -0 (a sum of no bets, negated) is written "0", not "-0".
+  return (amount === 0 ? 0 : amount).toLocaleString("en-US", { maximumFractionDigits: 0 });
 }
 
 // A date-time as this browser's locale writes it.
