@@ -160,19 +160,19 @@ def test_a_move_sent_again_is_played_once_and_said_to_have_been(api, open_page):
 
 
 def test_another_move_after_a_lost_one_does_not_say_nothing_of_his_was_played(api, open_page):
-    """A Hit whose answer was lost, then a Stand from the same table: the Stand is refused as
+    """A Stand whose answer was lost, then a Hit from the same table: the Hit is refused as
     stale, and the page says that this move was not played but the lost one may have been, not
-    that nothing was played."""
+    that nothing was played. (A Stand ends his turn, so the stream sends his page no table.)"""
     table, _, pg = _bobs_turn_to_play(api, open_page)
     before = api.get(f"/v1/tables/{table}")["version"]
     sent = lose_first(pg, table, "POST", f"/v1/tables/{table}/actions")
-    pg.get_by_role("button", name="Hit (draw a card)").click()
-    expect(pg.get_by_role("alert").filter(has_text="send it again as it is")).to_contain_text("unreachable")
     pg.get_by_role("button", name="Stand").click()
+    expect(pg.get_by_role("alert").filter(has_text="send it again as it is")).to_contain_text("unreachable")
+    pg.get_by_role("button", name="Hit (draw a card)").click()
     race = pg.get_by_role("alert").filter(has_text="Too late:")
     expect(race).to_contain_text("this move was not played; your move before it, whose answer was lost,"
                                  " may have been")
     expect(race).not_to_contain_text("so nothing was played")
     assert len(sent) == 2 and sent[1].key != sent[0].key  # another move, another key
     played = [e["type"] for e in api.get(f"/v1/tables/{table}/events?after={before}")["items"]]
-    assert played.count("CardDealt") == 1 and "Stood" not in played, played  # the hit alone
+    assert played.count("Stood") == 1 and "CardDealt" not in played, played  # the stand alone
