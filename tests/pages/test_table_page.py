@@ -16,7 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.games.test_sevenhalf_properties import concrete
-from tests.pages.conftest import Api, Player, signed_in, until
+from tests.pages.conftest import Api, ApiError, Player, signed_in, until
 
 # Set to a folder to keep screenshots of the pages the tests go through, to look at them.
 SHOTS = os.environ.get("BANCO_PAGE_SHOTS")
@@ -448,6 +448,26 @@ def test_a_hand_nobody_bet_on_shows_the_bank_owing_0_not_minus_0(api, open_page)
     bank = results.locator("tbody tr", has_text="bank")
     expect(bank.locator("td.num").nth(1)).to_have_text("0")
     expect(results).not_to_contain_text("-0")
+
+
+def test_the_hand_is_linked_for_those_its_page_opens_to(api, open_page):
+    """A player dealt in no hand at the table was offered the hand's link, which opened on
+    "403 forbidden: only the hand's players, the operator and auditors may see it"."""
+    table, (ada, _) = seated(api, "sette-e-mezzo", turn_timeout_s=1, banker_timeout_s=1)
+    cy = api.new_player("Cy")
+    hand = api.post(f"/v1/tables/{table}/hands")["hand"]
+    settled(api, table)
+    link = f"a[href='/hands/{hand['id']}']"
+    ada_pg, cy_pg = at_table(open_page, ada, table), at_table(open_page, cy, table)
+    expect(ada_pg.locator(".table-facts")).to_contain_text("Hand #1 (settled)")
+    expect(ada_pg.locator(".table-facts").locator(link)).to_have_text("#1")
+    expect(cy_pg.locator(".table-facts")).to_contain_text("Hand #1 (settled)")
+    # The hand's seats read (with what its settlement paid), which show Cy was not dealt in.
+    expect(cy_pg.locator("dd[data-money='settlement']")).not_to_have_text("\u2014")
+    expect(cy_pg.locator(".table-facts").locator(link)).to_have_count(0)
+    with pytest.raises(ApiError) as refused:
+        api.get(f"/v1/hands/{hand['id']}/replay", token=cy.token)
+    assert refused.value.status == 403
 
 
 def test_a_hand_is_named_a_bet_only_beside_another_of_its_seat(page):

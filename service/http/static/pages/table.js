@@ -344,7 +344,10 @@ function settlementOf(table) {
   settlements.set(hand.id, null);
   api(`/v1/hands/${encodeURIComponent(hand.id)}`).then((h) => {
     settlements.set(hand.id, { postings: h.postings || [], seats: h.seats || [] });
-    if (shown && shown.hand && shown.hand.id === hand.id) drawMoney(shown);
+    if (shown && shown.hand && shown.hand.id === hand.id) {
+      drawMoney(shown);
+      drawFacts(shown);  // the hand's link, for a player dealt in it
+    }
   }).catch(() => settlements.delete(hand.id));
   return null;
 }
@@ -397,8 +400,26 @@ function actionsPanel(table) {
 
 // Whether the hand's page shows its replay to this token: auditors at once, its players and the
 // operator once it is settled (before, the page would only say it is not yet).
+// Whether the hand's page would open for this viewer: auditors always; once it is settled, the
+// operator and the players dealt in it (known from its seats, read with its settlement), not a
+// player who was not (his link led to a 403).
 function replayable(hand) {
-  return hand.status === "settled" || !!(who && who.role === "auditor");
+  if (who && who.role === "auditor") return true;
+  if (hand.status !== "settled") return false;
+  if (!who || who.role !== "player") return true;
+  const paid = settlements.get(hand.id);
+  return !!paid && paid.seats.some((s) => s.player_id === who.id);
+}
+
+function drawFacts(table) {
+  const hand = table.hand;
+  fill(parts.facts,
+    el("span", { class: ["badge", table.status] }, table.status),
+    table.variant ? el("span", { title: `variant ${table.variant}` }, `Variant: ${variantText(table.variant)}`) : null,
+    hand ? el("span", {}, "Hand ", replayable(hand) ? el("a", { href: `/hands/${encodeURIComponent(hand.id)}` }, `#${hand.number}`)
+      : `#${hand.number}`, ` (${hand.status})`) : el("span", {}, "No hand yet"),
+    el("span", {}, "Version ", el("span", { id: "table-version", class: "mono" }, String(table.version))),
+    table.you !== null ? el("span", {}, `You sit in seat ${seatNumber(table, table.you)}`) : null);
 }
 
 function render(table) {
@@ -418,13 +439,7 @@ function render(table) {
   parts.title.textContent = `${gameTitle(titles, table.game)} · table `;
   parts.title.append(el("span", { class: "mono" }, table.id));
   const hand = table.hand;
-  fill(parts.facts,
-    el("span", { class: ["badge", table.status] }, table.status),
-    table.variant ? el("span", { title: `variant ${table.variant}` }, `Variant: ${variantText(table.variant)}`) : null,
-    hand ? el("span", {}, "Hand ", replayable(hand) ? el("a", { href: `/hands/${encodeURIComponent(hand.id)}` }, `#${hand.number}`)
-      : `#${hand.number}`, ` (${hand.status})`) : el("span", {}, "No hand yet"),
-    el("span", {}, "Version ", el("span", { id: "table-version", class: "mono" }, String(table.version))),
-    table.you !== null ? el("span", {}, `You sit in seat ${seatNumber(table, table.you)}`) : null);
+  drawFacts(table);
   parts.turnText.textContent = turnText(table);
   // An over table says how it ended (read once: nothing changes an over table's ending).
   parts.ending.hidden = table.status !== "over";
