@@ -600,8 +600,9 @@ def test_after_a_player_left_the_felt_and_the_seats_table_agree_on_each_seat(api
 
 def test_a_finished_games_winner_is_named_by_seat_and_name(api, page):
     """A Pirate pairs game's end said "Winner: seat 1" (the API's 0-based seat) and its
-    settlement paid "the seat of pl_…" (a player id, once the table was over and its seats gone).
-    The winner is named as the seats are, with his name, and "(you)" on his own page."""
+    settlement paid "the seat of pl_…" (a player id, once the table was over and its seats gone),
+    then "the seat of Ann". The winner is named as the seats are, with his name, and "(you)" on
+    his own page, in both."""
     from tests.pages.test_hand_page import play as play_a_hand
 
     played = play_a_hand(api, "pirate-pairs")
@@ -618,10 +619,11 @@ def test_a_finished_games_winner_is_named_by_seat_and_name(api, page):
     page.keyboard.press("End")
     felt = page.locator("#step-detail .felt-facts")
     expect(felt).to_contain_text(f"Winner: seat {winner + 1} ({seat['name']}, you)")
-    # The table is over: its settlement names the winner's seat by his name.
+    # The table is over: its settlement names the winner's seat as the ending does (it said
+    # "the seat of Ann").
     page.goto(f"/tables/{hand['table_id']}")
     paid = page.locator("dd[data-money='settlement']")
-    expect(paid).to_contain_text(f"the pot → the seat of {seat['name']}")
+    expect(paid).to_contain_text(f"the pot → seat {winner + 1} ({seat['name']}, you)")
     expect(paid).not_to_contain_text(winner_player.id)
     # And it says how the game ended: the winner, and what each seat took home.
     ended = page.get_by_role("region", name="How the game ended")

@@ -355,7 +355,8 @@ function settlementOf(table) {
 function drawMoney(table) {
   const settled = !!(table.hand && table.hand.status === "settled");
   const paid = settlementOf(table);
-  const view = moneyView(table, { settlement: paid && paid.postings, players: paid ? paid.seats : [], settled });
+  const view = moneyView(table, { settlement: paid && paid.postings, players: paid ? paid.seats : [], settled,
+    you: who && who.role === "player" ? who.id : null });
   parts.money.hidden = !view;
   fill(parts.money, el("h2", { id: "money-heading" }, "Money"), view);
 }

@@ -284,14 +284,19 @@ const REASONS = { pot_won: "pot won", buy_in: "buy-in", cash_out: "cash-out" };
 
 // A ledger account in words: `seat:<table>:<player>` is that player's seat, `escrow:<table>:<hand>`
 // the hand's escrow, `pot:<table>:pot` the table's pot. `players` (the hand's seats, each with
-// his name) names a player who has left the table since.
-export function accountName(table, account, players = []) {
+// his name) names a player who has left the table since, as the seats name him: "seat 1 (Ann,
+// you)", `you` being the viewer's player id.
+export function accountName(table, account, players = [], you = null) {
   const [kind, , who] = String(account).split(":");
   if (kind === "seat") {
     const s = table.seats.find((x) => x.player_id === who);
     if (s) return seatRef(table, s.seat);
     const was = players.find((x) => x.player_id === who);
-    if (was) return `the seat of ${was.name === null || was.name === undefined ? "an erased player" : isolate(was.name)}`;
+    if (was) {
+      const said = [was.name === null || was.name === undefined ? "erased" : isolate(was.name),
+        was.player_id === you ? "you" : null].filter(Boolean);
+      return `seat ${seatNumber(table, was.seat)} (${said.join(", ")})`;
+    }
     return `the seat of ${who}`;
   }
   if (kind === "escrow") return "escrow";
@@ -300,9 +305,9 @@ export function accountName(table, account, players = []) {
   return account;
 }
 
-export function postingText(table, p, players = []) {
-  return `${accountName(table, p.from, players)} → ${accountName(table, p.to, players)}: ${money(p.amount)}` +
-    ` (${REASONS[p.reason] || p.reason})`;
+export function postingText(table, p, players = [], you = null) {
+  return `${accountName(table, p.from, players, you)} → ${accountName(table, p.to, players, you)}:` +
+    ` ${money(p.amount)} (${REASONS[p.reason] || p.reason})`;
 }
 
 const SEVENHALF = new Set(["sette-e-mezzo", "siete-y-media", "casino-pirate"]);
@@ -311,7 +316,7 @@ const SEVENHALF = new Set(["sette-e-mezzo", "siete-y-media", "casino-pirate"]);
 // settlement paid. `escrow` (when the caller counted the hand's postings) wins over the one
 // told from the stakes; `settlement` is GET /v1/hands/{id}'s postings, null while unknown, and
 // `players` its seats (who is named in them, seated or not).
-export function moneyView(table, { escrow = null, settlement = null, settled = false, players = [] } = {}) {
+export function moneyView(table, { escrow = null, settlement = null, settled = false, players = [], you = null } = {}) {
   const v = table.view;
   const o = table.options || (v && v.options) || {};
   const rows = [];
@@ -338,7 +343,7 @@ export function moneyView(table, { escrow = null, settlement = null, settled = f
   }
   if (settlement) {
     row("The settlement paid", settlement.length
-      ? el("ul", { class: "postings" }, settlement.map((p) => el("li", {}, postingText(table, p, players))))
+      ? el("ul", { class: "postings" }, settlement.map((p) => el("li", {}, postingText(table, p, players, you))))
       : "nothing", "settlement");
   } else if (v) {
     row("The settlement paid", settled ? "—" : "not yet: the hand is not settled", "settlement");
