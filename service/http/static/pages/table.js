@@ -144,7 +144,7 @@ let focusWas = null; // the control a keyboard user was on when his request left
 
 // `call` is a writer(): a write whose answer was lost, sent again as it was, goes with the same
 // Idempotency-Key, so Banco does it once and answers as it did the first time.
-async function send(path, options, what = "Sending your move…", call = api) {
+async function send(path, options, call, what = "Sending your move…") {
   if (parts.actions.contains(document.activeElement)) focusWas = document.activeElement.dataset.key || "";
   busy = true;
   setDisabled(true);
@@ -193,14 +193,14 @@ let lostMove = false;
 
 function act(action) {
   return send(`/v1/tables/${encodeURIComponent(tableId)}/actions`,
-    { method: "POST", json: action, headers: { "If-Match": `"${shown.version}"` } }, undefined, moves);
+    { method: "POST", json: action, headers: { "If-Match": `"${shown.version}"` } }, moves);
 }
 
 // A deal whose answer was lost, sent again, is the same deal: one hand, not two.
 const deals = writer();
 
 function deal() {
-  return send(`/v1/tables/${encodeURIComponent(tableId)}/hands`, { method: "POST" }, "Dealing…", deals);
+  return send(`/v1/tables/${encodeURIComponent(tableId)}/hands`, { method: "POST" }, deals, "Dealing…");
 }
 
 // A move decided on a version of the table that is no longer its latest: 412 (`stale_version`,
@@ -399,11 +399,10 @@ function actionsPanel(table) {
     el("ul", { class: "action-list", "aria-labelledby": "your-move" }, items)];
 }
 
-// Whether the hand's page shows its replay to this token: auditors at once, its players and the
-// operator once it is settled (before, the page would only say it is not yet).
-// Whether the hand's page would open for this viewer: auditors always; once it is settled, the
-// operator and the players dealt in it (known from its seats, read with its settlement), not a
-// player who was not (his link led to a 403).
+// Whether the hand's page shows its replay to this token: auditors at once; once it is
+// settled (before, the page would only say it is not yet), the operator and the players dealt
+// in it (known from its seats, read with its settlement), not a player who was not (his link
+// led to a 403).
 function replayable(hand) {
   if (who && who.role === "auditor") return true;
   if (hand.status !== "settled") return false;
