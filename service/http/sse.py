@@ -82,6 +82,11 @@ def threaded(follower: Following, waiter: notify.Waiter, timeout: float,
         while time.monotonic() < deadline:
             sent = False
             for data in follower.news():
+                # A revocation heard while the follower reads its backlog (the whole log, for a
+                # feed opened from its start: page after page) ends the stream before its next
+                # page, not once the backlog is sent to a caller now refused.
+                if waiter.revoked:
+                    return
                 yield data
                 sent = True
             if sent:

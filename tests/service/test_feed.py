@@ -17,6 +17,7 @@ from events.game_records import engine_event
 from events.model import NewEvent, StoredEvent
 from games.contract import SPECTATOR, redact
 from service.application import handlers, notify
+from service.streaming.log_follower import BATCH
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.test_streams import cassino_table
 
@@ -233,6 +234,39 @@ def test_feed_streams_are_woken_by_every_tables_notices(app, client: FlaskClient
             heard |= {c.table_id for c in waiter.wait(1) or []}
     finally:
         listener.unsubscribe(waiter)
+
+
+def test_a_feed_stream_revoked_while_it_sends_its_backlog_sends_no_more_of_it(app, client: FlaskClient):
+    """A feed stream opened at the log's start sends it page after page before it waits: it
+    looked for a revocation only once the whole backlog was sent, and under load a revoked
+    auditor's stream read on for more than twenty seconds (seen in a run of the whole suite).
+    A revocation heard between two pages ends it before the next."""
+    created = client.post("/v1/auditors", json={"name": "Rev"}, headers=OPERATOR).json
+    auditor = bearer(created["token"])
+    after = _marker(app).position
+    pages = 3
+    app.extensions["banco.store"].append(f"backlog-{uuid.uuid4().hex}",
+                                         [_erased(n) for n in range(pages * BATCH)], 0)
+    listener = app.extensions["banco.notify"]
+    # A subscriber of the auditor's own, to see when the listener has heard the revocation.
+    heard = listener.subscribe(notify.EVERY_TABLE, who=f"auditor:{created['id']}")
+    try:
+        assert listener.listening.wait(10)
+        r = client.get("/v1/feed/stream", query_string={"after": after, "timeout": 60},
+                       headers=auditor, buffered=False)
+        chunks = iter(r.response)  # the stream is read only as far as this test reads it
+        assert next(chunks) == b": connected\n\n"
+        first = next(chunks).split(b"\n")
+        assert sum(line.startswith(b"id: ") for line in first) == BATCH  # its first page
+        assert client.delete(f"/v1/auditors/{created['id']}/token", headers=OPERATOR).status_code == 204
+        deadline = time.monotonic() + 30
+        while not heard.revoked:
+            assert time.monotonic() < deadline, "the listener never heard the revocation"
+            heard.wait(0.1)
+        assert list(chunks) == [], "the stream sent its backlog on after the revocation"
+        r.close()
+    finally:
+        listener.unsubscribe(heard)
 
 
 def test_a_feed_stream_ends_when_the_token_that_opened_it_is_revoked(app, client: FlaskClient):
