@@ -557,16 +557,23 @@ def test_a_stream_that_comes_after_its_tokens_revocation_ends_at_once(config: Co
     listener = notify.Listener(config.database_url)
     listener.keep()  # as a streamer does: it hears revocations while no stream is open
     fan = fanout.Fanout(listener)
+    heard = threading.Event()
+    listener.on_revoked(lambda who: heard.set())
     wait_until(listener.listening.is_set)
     ended: list[str] = []
     checked = time.monotonic()
     with psycopg.connect(config.database_url, autocommit=True) as conn:
         notify.revoked(conn, OPERATOR_PRINCIPAL.key)
-    time.sleep(0.2)  # heard, before the stream reaches the fan-out
+    # Heard, and passed on to the fan-out, before the stream reaches it (a fixed 0.2 s was not
+    # always enough under load: the stream came first, was sent its news, and only then ended).
+    # Told after the fan-out, which asked first, as the listener tells them in turn.
+    assert heard.wait(15), "the listener never heard the revocation"
     late = _adopted(fan, Talker([]), "tb_fanout_revoked", ended, "late", since=checked)
-    wait_until(lambda: ended == ["late"])
-    assert late.recv(1) == b""  # closed
-    late.close()
+    try:
+        wait_until(lambda: ended == ["late"])
+        assert late.recv(1) == b""  # closed, nothing sent
+    finally:
+        late.close()
 
     checked = time.monotonic()  # a token checked after the revocation
     kept = _adopted(fan, Talker([]), "tb_fanout_revoked", ended, "kept", since=checked)
