@@ -41,7 +41,10 @@ def handed_over(relay: Relay, take: TakeOver, follower: Following, timeout: floa
     def body() -> Iterator[bytes]:
         nonlocal taken
         yield b": connected\n\n"
-        yield from follower.news()
+        for data in follower.news():
+            if time.monotonic() >= deadline:  # as `threaded`: the timeout ends a long backlog too
+                return
+            yield data
         sock, chunked = take()
         taken = True
         relay.hand(sock, chunked, follower.spec(), deadline, since, give_back)
@@ -82,10 +85,11 @@ def threaded(follower: Following, waiter: notify.Waiter, timeout: float,
         while time.monotonic() < deadline:
             sent = False
             for data in follower.news():
-                # A revocation heard while the follower reads its backlog (the whole log, for a
-                # feed opened from its start: page after page) ends the stream before its next
-                # page, not once the backlog is sent to a caller now refused.
-                if waiter.revoked:
+                # A revocation heard, or the timeout (its key's expiry among them) come, while the
+                # follower reads its backlog (the whole log, for a feed opened from its start:
+                # page after page) ends the stream before its next page, not once the backlog is
+                # sent to a caller now refused or told the stream ends sooner.
+                if waiter.revoked or time.monotonic() >= deadline:
                     return
                 yield data
                 sent = True

@@ -334,3 +334,26 @@ def test_latest_starts_the_feed_and_its_stream_after_everything_already_committe
                               if line.startswith("id: ")]
     for wrong in ("Latest", "latest,", "-1"):
         assert client.get("/v1/feed", query_string={"after": wrong}, headers=OPERATOR).status_code == 422
+
+
+def test_a_feed_stream_whose_timeout_comes_while_it_sends_its_backlog_ends_then(
+        app, client: FlaskClient):
+    """A stream's `timeout` (cut to its operator key's expiry) came while it sent a long backlog
+    page after page, and it read on to the backlog's end: under load an expired key's feed
+    stream outlived it by more than fifteen seconds (seen in a run of the whole suite). The
+    timeout ends it before its next page, as a revocation does."""
+    after = _marker(app).position
+    pages = 3
+    app.extensions["banco.store"].append(f"backlog-{uuid.uuid4().hex}",
+                                         [_erased(n) for n in range(pages * BATCH)], 0)
+    r = client.get("/v1/feed/stream", query_string={"after": after, "timeout": 0.5},
+                   headers=OPERATOR, buffered=False)
+    chunks = iter(r.response)  # the stream is read only as far as this test reads it
+    try:
+        assert next(chunks) == b": connected\n\n"
+        first = next(chunks).split(b"\n")
+        assert sum(line.startswith(b"id: ") for line in first) == BATCH  # its first page
+        time.sleep(0.6)
+        assert list(chunks) == [], "the stream sent its backlog on after its timeout"
+    finally:
+        r.close()
