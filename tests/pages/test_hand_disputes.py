@@ -162,3 +162,25 @@ def test_the_operator_decides_disputes_on_the_hand_page(page, served):
     assert api.get(f"/v1/players/{me.id}/balance")["balance"] == before + 7
     expect(page.get_by_role("form", name=re.compile("^Decide "))).to_have_count(0)
     assert serious(page, axe_source()) == []
+
+
+def test_a_hand_page_whose_token_is_revoked_shows_nothing_more_and_offers_to_sign_in(page, served):
+    """His token revoked while his hand's page was open: the dispute he then opens is refused with
+    a 401, and the page signs out. The hand, its replay and its disputes go from the screen, and
+    nothing is recorded; a new token signs him back in to the same hand."""
+    api, played, section = at_a_settled_hand(page, served)
+    me = played.players[0]
+    api.call("DELETE", f"/v1/players/{me.id}/token")
+    section.get_by_label("Reason").fill("sent after my token went")
+    section.get_by_role("button", name="Open a dispute").click()
+    expect(page.locator("#signed-out")).to_contain_text("you are signed out")
+    expect(page.locator("#who-name")).to_have_text("Signed out: your token no longer works")
+    expect(page.locator("#disputes")).to_have_count(0)
+    expect(page.locator("#replay")).to_have_count(0)
+    expect(page.get_by_role("button", name="Open a dispute")).to_have_count(0)
+    assert api.get(f"/v1/disputes?hand_id={played.hand}")["items"] == []
+    fresh = api.post(f"/v1/players/{me.id}/token")["token"]
+    page.get_by_label("Token").fill(fresh)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator("#disputes").get_by_text("No dispute about this hand.")).to_be_visible()
+    expect(page.locator("#signed-out")).to_have_count(0)

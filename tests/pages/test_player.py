@@ -149,3 +149,26 @@ def test_an_erased_players_wallet_names_him_as_erased_never_null(page, api, serv
     row = page.locator("#players tbody tr", has_text=gone.id)
     expect(row).to_contain_text("an erased player")
     assert "null" not in row.inner_text()
+
+
+def test_a_wallet_whose_token_is_revoked_shows_nothing_more_and_offers_to_sign_in(page, api):
+    """Her token revoked while her wallet was open: the next read's 401 signs the page out. Her
+    balance and postings go from the screen, and a new token signs her back in, as the console
+    does (`signedOutShowsNothing`)."""
+    rows = at_a_history_of_27(page, api, "Revoked Wallet")
+    player = page.evaluate("() => location.pathname.split('/').pop()")
+    api.call("DELETE", f"/v1/players/{player}/token")
+    page.get_by_role("button", name="Next page").click()
+    expect(page.locator("#signed-out")).to_contain_text("you are signed out")
+    expect(page.locator("#who-name")).to_have_text("Signed out: your token no longer works")
+    expect(rows).to_have_count(0)
+    expect(page.locator("#balance")).to_have_count(0)
+    expect(page.get_by_text("d26")).to_have_count(0)
+    expect(page.get_by_role("button", name="Download CSV")).to_have_count(0)
+    # A new token, signed in with on the same page: her wallet is back.
+    fresh = api.post(f"/v1/players/{player}/token")["token"]
+    page.get_by_label("Token").fill(fresh)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Wallet of Revoked Wallet")).to_be_visible()
+    expect(rows).to_have_count(25)
+    expect(page.locator("#signed-out")).to_have_count(0)
