@@ -247,7 +247,7 @@ def test_http_plays_hands_against_the_ceiling(bench_url: str, redis_url: str):
     """Both games at 1 and 2 tables under gunicorn with a worker, and a tiny history."""
     http_service.prepare(bench_url)
     with http_service.service(bench_url, redis_url) as svc:
-        results = http.run_throughput(svc, ("sette-e-mezzo", "cassino"), (1, 2), seconds=0.2,
+        results = http.run_throughput(svc, ("sette-e-mezzo", "cassino"), (1, 2), seconds=1.0,
                                       rounds=1, mode="threads", warm=False)
         history = http_history.run_history(svc, bench_url, hands=3, young=1, rounds=1, per_round=1,
                                    warm=False)
