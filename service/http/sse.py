@@ -42,9 +42,9 @@ def handed_over(relay: Relay, take: TakeOver, follower: Following, timeout: floa
         nonlocal taken
         yield b": connected\n\n"
         for data in follower.news():
+            yield data
             if time.monotonic() >= deadline:  # as `threaded`: the timeout ends a long backlog too
                 return
-            yield data
         sock, chunked = take()
         taken = True
         relay.hand(sock, chunked, follower.spec(), deadline, since, give_back)
@@ -85,14 +85,18 @@ def threaded(follower: Following, waiter: notify.Waiter, timeout: float,
         while time.monotonic() < deadline:
             sent = False
             for data in follower.news():
-                # A revocation heard, or the timeout (its key's expiry among them) come, while the
-                # follower reads its backlog (the whole log, for a feed opened from its start:
-                # page after page) ends the stream before its next page, not once the backlog is
-                # sent to a caller now refused or told the stream ends sooner.
-                if waiter.revoked or time.monotonic() >= deadline:
+                # A revocation heard while the follower reads its backlog (the whole log, for a
+                # feed opened from its start: page after page) ends the stream before its next
+                # page, not once the backlog is sent to a caller now refused.
+                if waiter.revoked:
                     return
                 yield data
                 sent = True
+                # The timeout (its key's expiry among them) ends it after the page read, not once
+                # the backlog is sent; a page is always sent, so that a stream whose pages take
+                # longer than its timeout to read still moves its client on.
+                if time.monotonic() >= deadline:
+                    return
             if sent:
                 beat = time.monotonic()
             elif time.monotonic() - beat > BEAT_S:
