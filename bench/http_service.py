@@ -113,13 +113,16 @@ def _wait_ready(svc: Service, timeout: float = 60) -> None:
     while time.monotonic() < deadline:
         if svc.gunicorn.poll() is not None or svc.worker.poll() is not None:
             break
+        client = None
         try:
             client = Client(svc.port)
             if client.call("GET", "/readyz", None)[0] == 200:
-                client.close()
                 return
         except OSError:
             pass
+        finally:  # a 503 while the service starts, too: its socket is not left to the collector
+            if client is not None:
+                client.close()
         time.sleep(0.1)
     raise RuntimeError("the service did not start:\n" + svc.log.read_text()[-3000:])
 
