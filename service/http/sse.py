@@ -93,8 +93,9 @@ def threaded(follower: Following, waiter: notify.Waiter, timeout: float,
                 yield data
                 sent = True
                 # The timeout (its key's expiry among them) ends it after the page read, not once
-                # the backlog is sent; a page is always sent, so that a stream whose pages take
-                # longer than its timeout to read still moves its client on.
+                # the backlog is sent; a page whose read began before the timeout is sent, so that
+                # a stream whose pages take longer than its timeout to read still moves its client
+                # on.
                 if time.monotonic() >= deadline:
                     return
             if sent:
