@@ -173,10 +173,8 @@ class Fanout:
         `give_back`. It looks for news once as it joins, with the others alike who join with
         it: what changed since its follower last looked is sent then. A stream whose token was
         last known good `since` ends at once if a revocation of it was heard after that."""
-        handed: Handed
 
-        def close() -> None:
-            handed.closed = True  # what the inbox still holds for it is dropped
+        def close() -> None:  # holds no reference to the stream, which is freed once dropped
             self._untap(table_id)
             metrics.OPEN_STREAMS.dec()
             give_back()
@@ -361,9 +359,6 @@ class Fanout:
     def _tick(self, now: float) -> None:
         """Keep the silent streams alive, and, while notices are not heard, have every stream
         look for news as a threaded one would (and those that look anyway)."""
-        if len(self._deadlines) > 2 * len(self._streams) + 64:  # mostly ended streams': forget them
-            self._deadlines = [d for d in self._deadlines if not d[2].closed]
-            heapq.heapify(self._deadlines)
         listening = self._notices.listening.is_set()
         for table_id, table in list(self._tables.items()):
             if not listening:
@@ -436,6 +431,7 @@ class Fanout:
     def _drop(self, handed: Handed) -> None:
         if handed.closed:
             return
+        handed.closed = True  # what the inbox still holds for it is dropped
         self._streams.discard(handed)
         group = handed.group
         if group is not None and not group.leave(handed):
@@ -449,3 +445,10 @@ class Fanout:
         self._sel.unregister(handed.sock)
         handed.sock.close()
         handed.close()
+        # An ended stream's place among the deadlines holds its follower, and through it the
+        # table's feed with the events it keeps, until its `timeout`: the streamer's garbage
+        # collections walked them all, a pause felt by every live follower. Once the ended are
+        # as many as the live, they are forgotten (each stream's end pays for one look, at most).
+        if len(self._deadlines) > 2 * len(self._streams):
+            self._deadlines = [d for d in self._deadlines if not d[2].closed]
+            heapq.heapify(self._deadlines)

@@ -6,6 +6,7 @@ reach the server as any other process's do."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import http.client
 import os
 import signal
@@ -15,6 +16,7 @@ import sys
 import threading
 import time
 import urllib.request
+import weakref
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -460,6 +462,36 @@ def _adopted(fan: fanout.Fanout, follower: Talker, table_id: str, ended: list[st
               time.monotonic() if since is None else since, partial(ended.append, name))
     theirs.setblocking(False)
     return theirs
+
+
+def test_a_stream_that_ends_lets_go_of_its_follower_at_once(config: Config):
+    """An ended stream's follower holds its table's feed and the events it keeps. Kept until the
+    stream's timeout, ended streams' followers filled the streamer, whose every full garbage
+    collection, walking them all, held up every live follower's news (60-115 ms, and growing).
+    Freed as they end, by reference counting alone: no collection is needed to let them go."""
+    listener = notify.Listener(config.database_url)
+    fan = fanout.Fanout(listener)
+    ended: list[str] = []
+    talkers = [Talker([]) for _ in range(3)]
+    freed = [weakref.ref(talker) for talker in talkers]
+    clients = [_adopted(fan, talker, "tb_fanout_freed", ended, f"ended {i}")
+               for i, talker in enumerate(talkers)]
+    del talkers
+    kept = _adopted(fan, Talker([]), "tb_fanout_freed", ended, "kept")  # its deadline in 60 s
+    try:
+        wait_until(lambda: fan.streams == 4)
+        gc.disable()
+        try:
+            for client in clients:
+                client.close()
+            wait_until(lambda: sorted(ended) == ["ended 0", "ended 1", "ended 2"])
+            wait_until(lambda: all(ref() is None for ref in freed))
+        finally:
+            gc.enable()
+        assert fan.streams == 1
+    finally:
+        kept.close()
+    wait_until(lambda: fan.streams == 0)
 
 
 def test_a_reader_that_stops_reading_is_dropped_and_the_others_go_on(
