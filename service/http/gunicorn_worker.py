@@ -20,6 +20,7 @@ after any response that says it (`_closing`).
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import resource
@@ -134,3 +135,7 @@ class ProblemWorker(SlowClientWorker):
             return app(environ, start_response)
 
         self.wsgi = offering
+        # The app's modules and objects live as long as the worker: out of the collector's sight,
+        # a full collection, which holds every request thread of the worker while it runs,
+        # walks what the requests made only (60 ms with the app's 100,000 objects in it).
+        gc.freeze()

@@ -16,6 +16,7 @@ sent too.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import signal
@@ -166,6 +167,10 @@ def main(argv: list[str]) -> int:
             offers = streamer.hear_siblings(Path(argv[1]))
         except OSError as e:  # its followers read what the other workers write, as before
             log.warning("not hearing the other workers' tables (%s)", e)
+    # What the imports and the set-up made lives as long as the process: out of the collector's
+    # sight, a full collection walks the streams' own objects only. It stops every follower's
+    # news while it runs, and walking the 50,000 objects of the modules too made it 25-60 ms.
+    gc.freeze()
     try:
         streamer.serve()
     finally:
