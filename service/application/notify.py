@@ -191,6 +191,9 @@ class Listener:
             if self._waiters or self._kept:
                 return False
             self._thread = None
+            # Under the lock: once it is let go, a new subscriber starts another thread, whose
+            # `listening` this thread must not clear after it was set.
+            self.listening.clear()
             return True
 
     def _run(self) -> None:
@@ -210,7 +213,6 @@ class Listener:
                             if change is not None:
                                 self._wake(change.table_id, change)
                         if self._idle():
-                            self.listening.clear()
                             return
             except psycopg.Error as e:
                 self.listening.clear()

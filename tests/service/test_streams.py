@@ -9,6 +9,7 @@ from __future__ import annotations
 import queue
 import random
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -362,6 +363,54 @@ def test_a_notice_is_sent_when_the_change_commits_and_never_when_it_rolls_back(a
         listener.unsubscribe(waiter)
         with app.extensions["banco.pool"].connection() as conn:
             conn.execute("DELETE FROM tables WHERE table_id = %s", (row.table_id,))
+
+
+class _HeldAtIdle(notify.Listener):
+    """A listener whose thread, once it has found nobody waiting, stops there until let go."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.idle = threading.Event()
+        self.go_on = threading.Event()
+
+    def _idle(self) -> bool:
+        idle = super()._idle()
+        if idle and not self.idle.is_set():
+            self.idle.set()
+            assert self.go_on.wait(15)
+        return idle
+
+
+def test_a_listener_ending_as_another_starts_leaves_the_new_one_listening(
+        app: Flask, monkeypatch: pytest.MonkeyPatch):
+    """The last stream leaves and the listener's thread ends; a stream comes at that moment and
+    starts another. The ending thread cleared `listening` after the new one had set it: every
+    stream of the process then took the listener for deaf and looked for news on its own every
+    second, until the next reconnection."""
+    monkeypatch.setattr(notify, "FALLBACK_S", 0.2)  # how soon the thread looks whether it idles
+    listener = _HeldAtIdle(app.config["BANCO"].database_url)
+    first = listener.subscribe("tb_idle_race")
+    assert listener.listening.wait(10)
+    ending = listener._thread
+    assert ending is not None
+    listener.unsubscribe(first)
+    assert listener.idle.wait(10)  # the thread found nobody waiting, and lets go
+    second = listener.subscribe("tb_idle_race")
+    try:
+        deadline = time.monotonic() + 10
+        while listener.epoch < 2:  # the new thread's LISTEN is up
+            assert time.monotonic() < deadline, "the new listener never came up"
+            time.sleep(0.01)
+        listener.go_on.set()
+        ending.join(10)
+        assert not ending.is_alive()
+        assert listener.listening.is_set()
+    finally:
+        listener.go_on.set()
+        started = listener._thread
+        listener.unsubscribe(second)
+        if started is not None:  # it ends at its next look, holding no connection after
+            started.join(10)
 
 
 def test_a_waiter_is_woken_only_by_the_changes_it_wants(app: Flask):
