@@ -64,7 +64,8 @@ class FeedStreamQuerySchema(Schema):
     timeout = fields.Float(load_default=60, validate=validate.Range(min=0.1, max=600),
                            metadata={"description": "Seconds before the server ends the stream"
                                      " (sooner if the operator key expires, or the token or key"
-                                     " is revoked)."})
+                                     " is revoked). A page of events whose reading began before"
+                                     " then is sent first."})
 
 
 class FeedEventSchema(Schema):

@@ -212,7 +212,8 @@ class StreamQuerySchema(Schema):
     timeout = fields.Float(load_default=60, validate=validate.Range(min=0.1, max=600),
                            metadata={"description": "Seconds before the server ends the stream"
                                      " (sooner if the operator key expires, or the token or key"
-                                     " is revoked)."})
+                                     " is revoked). A page of events whose reading began before"
+                                     " then is sent first."})
     events = fields.Boolean(load_default=True, metadata={
         "description": "Send the table's events as you may see them (one SSE event each)."})
     turns = fields.Boolean(load_default=False, metadata={

@@ -8315,7 +8315,7 @@ export interface operations {
                 after?: number | "latest";
                 /** @description Only events of these types, comma-separated (`TreasurePosted,HandBegan`; a game's events are `game.<Type>`); a trailing `*` stands for any rest (`game.*`: every game's events). An unknown type is a 422. */
                 types?: string | null;
-                /** @description Seconds before the server ends the stream (sooner if the operator key expires, or the token or key is revoked). */
+                /** @description Seconds before the server ends the stream (sooner if the operator key expires, or the token or key is revoked). A page of events whose reading began before then is sent first. */
                 timeout?: number;
                 /** @description A stream ticket issued for this stream (`POST /v1/stream-tickets`), in place of `Authorization`: for a browser's EventSource, which cannot send headers. */
                 ticket?: string;
@@ -9666,7 +9666,7 @@ export interface operations {
             query?: {
                 /** @description The table version to go on after, when no `Last-Event-ID` is sent; one past the table's is a 422. */
                 after?: number | null;
-                /** @description Seconds before the server ends the stream (sooner if the operator key expires, or the token or key is revoked). */
+                /** @description Seconds before the server ends the stream (sooner if the operator key expires, or the token or key is revoked). A page of events whose reading began before then is sent first. */
                 timeout?: number;
                 /** @description Send the table's events as you may see them (one SSE event each). */
                 events?: boolean;
