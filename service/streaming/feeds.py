@@ -133,12 +133,13 @@ class Feed:
         queueing one by one for the lock. What is read is only ever appended to or replaced
         whole, so a follower sees a consistent list; one trimmed meanwhile shows as a gap,
         which sends him to the locked path."""
+        lineups = self._lineups  # before the events: see `_read`
         events = self._events
         base = self._base
         if base is None or after < base or upto is None or (
                 upto > self._read_for and upto > self._top):
             return None
-        redactor = Redactor(None, who, self._lineups)
+        redactor = Redactor(None, who, lineups)
         start = bisect.bisect_right(events, after, key=lambda e: e.version)
         out: list[Shown] = []
         for stored in events[start:start + limit]:
@@ -166,6 +167,12 @@ class Feed:
             self._events = self._events[-KEEP // 2:]
             self._base = dropped[-1].version
             self._shown = {k: v for k, v in self._shown.items() if k[0] > self._base}
+            # The kept events' hands' alone: a table followed for days played thousands of hands,
+            # whose line-ups the process's garbage collections walked, every one of them a pause
+            # for all its followers. Replaced, not emptied in place: `_kept` takes the line-ups
+            # before the events, so it never holds events whose hands these lack.
+            hands = {e.data.get("hand") for e in self._events if e.type.startswith(GAME_EVENT_PREFIX)}
+            self._lineups = {h: seats for h, seats in self._lineups.items() if h in hands}
         return len(found)
 
     def offer(self, table: TableRow) -> None:

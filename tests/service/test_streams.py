@@ -19,6 +19,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from events.catalog import GAME_EVENT_PREFIX
 from projections import tables
 from service.application import notify
 from service.application.postgres_unit_of_work import transaction
@@ -753,6 +754,43 @@ def test_a_table_newer_than_a_followers_notices_comes_after_its_events(
     versions = [e["version"] for e in sent]
     assert versions == [*range(dealt + 1, latest + 1), latest], versions
     assert sent[-1]["legal_actions"]  # the table, at his turn, after every event before it
+
+
+def test_a_feed_keeps_the_line_ups_of_the_hands_whose_events_it_keeps(
+        client: FlaskClient, new_player: Any, app: Flask, worker: Any,
+        monkeypatch: pytest.MonkeyPatch):
+    """A table followed for days plays thousands of hands: its feed kept every hand's line-up
+    for as long as the table had followers, and the streamer's garbage collections walked them
+    all, each a pause for every follower. It keeps the line-ups of the hands whose events it
+    keeps, and still shows each player what he may see of them."""
+    from service.streaming import feeds
+    from tests.service.play import Session
+
+    players = [new_player("Ann", 500), new_player("Bob", 500)]
+    session = Session(client, "sette-e-mezzo", players)
+    session.open({}, 50)
+    played = []
+    for _ in range(3):
+        played.append(session.deal())
+        session.play_hand()
+        session.wait_settled(played[-1])
+    store, pool = app.extensions["banco.store"], app.extensions["banco.pool"]
+    stored = store.read_stream(f"table-{session.table_id}", 0)
+    last = max(e.version for e in stored if e.data.get("hand") == played[-1])
+    # One read brings the events up to the third hand's last, and the feed keeps the last 6.
+    monkeypatch.setattr(feeds, "BATCH", last)
+    monkeypatch.setattr(feeds, "KEEP", 12)
+    feed = Feed(session.table_id)
+    ann = Principal("player", players[0].id)
+    shown = feed.events(pool, store, ann, 0, None)
+    assert shown is not None and [s.body["version"] for s in shown] == [*range(last - 5, last + 1)]
+    kept = {e.data["hand"] for e in feed._events if e.type.startswith(GAME_EVENT_PREFIX)}
+    assert kept == {played[-1]} and set(feed._lineups) == kept
+    # As the table's events show them to her, her own cards shown and Bob's hidden.
+    r = client.get(f"/v1/tables/{session.table_id}/events", headers=players[0].auth,
+                   query_string={"after": last - 6, "limit": 6})
+    assert r.status_code == 200, r.json
+    assert [s.body for s in shown] == r.json["items"]
 
 
 def test_a_table_older_than_the_events_sent_is_not_sent_after_them(
