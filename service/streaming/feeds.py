@@ -167,10 +167,10 @@ class Feed:
             self._events = self._events[-KEEP // 2:]
             self._base = dropped[-1].version
             self._shown = {k: v for k, v in self._shown.items() if k[0] > self._base}
-            # The kept events' hands' alone: a table followed for days played thousands of hands,
-            # whose line-ups the process's garbage collections walked, every one of them a pause
-            # for all its followers. Replaced, not emptied in place: `_kept` takes the line-ups
-            # before the events, so it never holds events whose hands these lack.
+            # Only the line-ups of the kept events' hands: a table followed for days played
+            # thousands of hands, whose line-ups the process's garbage collections walked, each
+            # collection a pause for all its followers. Replaced, not emptied in place: `_kept`
+            # takes the line-ups before the events, so it never holds events whose hands these lack.
             hands = {e.data.get("hand") for e in self._events if e.type.startswith(GAME_EVENT_PREFIX)}
             self._lineups = {h: seats for h, seats in self._lineups.items() if h in hands}
         return len(found)
