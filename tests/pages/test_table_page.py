@@ -708,6 +708,33 @@ def test_a_lost_connection_is_no_longer_said_once_banco_answers_again(api, page)
     expect(moves(page).first).to_be_enabled()
 
 
+def test_a_page_that_goes_offline_says_so_at_once_and_catches_up_when_back(api, page):
+    """Offline, the page still said "Live": its stream sent nothing more but did not break, and
+    the page was taken to be following the table until it did. It says it is offline as the
+    browser goes offline, and back online it follows again at once, with what changed meanwhile."""
+    table, players = seated(api, "pirate-pairs")
+    api.post(f"/v1/tables/{table}/hands")
+    signed_in(page, players[0].token)
+    page.goto(f"/tables/{table}")
+    live = page.locator("#live")
+    expect(live).to_contain_text("Live: this page follows")
+    shows_version(page, api.get(f"/v1/tables/{table}", token=players[0].token)["version"])
+    page.context.set_offline(True)
+    went = time.monotonic()
+    expect(live).to_contain_text("this device is offline", timeout=3000)
+    mover = next(p for p in players
+                 if api.get(f"/v1/tables/{table}", token=p.token)["legal_actions"])
+    seen = api.get(f"/v1/tables/{table}", token=mover.token)
+    moved = api.post(f"/v1/tables/{table}/actions", seen["legal_actions"][0], token=mover.token,
+                     headers={"If-Match": f'"{seen["version"]}"'})["version"]
+    # Offline for 8 s: the tries, 0.5 s apart and then twice as far each time, came at 0.5, 1.5,
+    # 3.5 and 7.5 s, and the next one would come at 15.5 s.
+    page.wait_for_timeout(max(0, 8 - (time.monotonic() - went)) * 1000)
+    page.context.set_offline(False)
+    expect(live).to_contain_text("Live: this page follows", timeout=4000)  # at once
+    shows_version(page, moved)
+
+
 def test_a_move_in_flight_is_said_and_busy_until_its_answer(api, page):
     """On a slow network a move only turned its controls grey for seconds. While it is out the
     panel is aria-busy and the page says "Sending your move…"; both go with the answer."""

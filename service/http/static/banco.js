@@ -388,31 +388,40 @@ export async function* sseMessages(response, signal) {
 // `onEvent(event)` for each of its events as you may see them, those after version `after`
 // (by default the version the table was first read at: only news). Reconnects where it left off
 // (Last-Event-ID) when the stream ends or breaks; `onProblem(problem)` hears of failures, and of
-// null once connected again. Returns {stop()}.
+// null once connected again. The browser going offline is a failure at once (a stream open
+// before may send nothing more, yet not break for a long while), and its coming back online
+// reconnects at once rather than after the wait between tries. Returns {stop()}.
 export function follow(tableId, onTable, onEvent, { onProblem = () => {}, after = null } = {}) {
-  const controller = new AbortController();
   const base = `/v1/tables/${encodeURIComponent(tableId)}`;
   let last = after === null ? null : String(after);
   let stopped = false;
+  let attempt = new AbortController(); // the read in progress: stopping, or going offline, ends it
+  let wake = null; // ends the wait before the next try
+  const offline = () => attempt.abort();
+  const online = () => wake && wake();
+  addEventListener("offline", offline);
+  addEventListener("online", online);
 
   async function run() {
     let delay = 500;
     try {
-      const table = await api(base, { signal: controller.signal });
+      const table = await api(base, { signal: attempt.signal });
       if (last === null) last = String(table.version);
       onTable(table);
     } catch (e) {
-      if (e.name === "AbortError") return;
-      onProblem(e);
+      if (e.name === "AbortError" && stopped) return;
+      onProblem(e.name === "AbortError" ? OFFLINE : e);
       return;
     }
     while (!stopped) {
+      attempt = new AbortController();
       try {
+        if (!navigator.onLine) throw OFFLINE;
         const response = await request(`${base}/stream?turns=true`,
-          { headers: { "Last-Event-ID": last }, accept: "text/event-stream", signal: controller.signal });
+          { headers: { "Last-Event-ID": last }, accept: "text/event-stream", signal: attempt.signal });
         onProblem(null);
         delay = 500;
-        for await (const m of sseMessages(response, controller.signal)) {
+        for await (const m of sseMessages(response, attempt.signal)) {
           const data = JSON.parse(m.data);
           if (m.event === "table") {
             onTable(data);
@@ -421,11 +430,17 @@ export function follow(tableId, onTable, onEvent, { onProblem = () => {}, after 
             onEvent(data);
           }
         }
+        if (attempt.signal.aborted) throw OFFLINE; // the stream's reader ends quietly when aborted
       } catch (e) {
-        if (stopped || e.name === "AbortError") return;
-        onProblem(e);
-        if (e.status >= 400 && e.status < 500 && e.status !== 429) return;
-        await new Promise((r) => setTimeout(r, e.retryAfter ? e.retryAfter * 1000 : delay));
+        if (stopped) return;
+        const problem = e.name === "AbortError" ? OFFLINE : e;
+        onProblem(problem);
+        if (problem.status >= 400 && problem.status < 500 && problem.status !== 429) return;
+        await new Promise((r) => {
+          wake = r;
+          setTimeout(r, problem.retryAfter ? problem.retryAfter * 1000 : delay);
+        });
+        wake = null;
         delay = Math.min(delay * 2, 10000);
       }
     }
@@ -435,10 +450,15 @@ export function follow(tableId, onTable, onEvent, { onProblem = () => {}, after 
   return {
     stop() {
       stopped = true;
-      controller.abort();
+      attempt.abort();
+      removeEventListener("offline", offline);
+      removeEventListener("online", online);
+      if (wake) wake();
     },
   };
 }
+
+const OFFLINE = new ApiProblem(0, "offline", "this device is offline");
 
 // Save `blob` as a file named `name`, through a blob URL the browser downloads.
 export function saveBlob(blob, name) {
