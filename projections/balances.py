@@ -39,14 +39,18 @@ WITH legs AS (
         AS l(position, account, recorded_at, amount, reason, counterparty, table_id, hand_id)""" + _TOTALS
 # The same, for postings sent in the round trip that appends them, before their positions are
 # known: each leg names its event by the stream's version, and takes the position and time the
-# append gave it from the event's row.
+# append gave it from the event's row, looked up by its key (OFFSET 0 keeps the lookup apart,
+# one per leg): joined, the plan chosen while the log is small (and never analyzed) hashed every
+# event of the table's stream at every settlement.
 APPLY_APPENDED = """
 WITH legs AS (
     SELECT e.position, l.account, e.recorded_at, l.amount, l.reason, l.counterparty, l.table_id,
            l.hand_id
     FROM unnest(%s::integer[], %s::text[], %s::bigint[], %s::text[], %s::text[], %s::text[],
                 %s::text[]) AS l(version, account, amount, reason, counterparty, table_id, hand_id)
-    JOIN events e ON e.stream_id = %s AND e.version = l.version""" + _TOTALS
+    CROSS JOIN LATERAL (
+        SELECT position, recorded_at FROM events WHERE stream_id = %s AND version = l.version
+        OFFSET 0) AS e""" + _TOTALS
 
 # The log's postings: those of the current schema version read in SQL, the older ones upcast
 # by the store's reader into `older_postings` (usually empty). Each posting's payload is read
