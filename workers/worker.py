@@ -7,7 +7,6 @@ meanwhile), and a Redis that comes back without the worker's registration gets i
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
 import os
 import signal
@@ -312,9 +311,6 @@ def run(config: WorkerConfig, burst: bool = False, webhooks_only: bool = False) 
     job_logs.configure()
     tracing.configure("banco-worker")
     with context.installed(config):
-        # The modules and resources live as long as the worker: kept out of the collector's
-        # sight, a full collection (which stops every job and lane thread) walks the jobs' own.
-        gc.freeze()
         if webhooks_only:
             return _work_lane(config.redis_url, config.queue_name, burst)
         return _work(config.redis_url, config.queue_name, burst, config.sweep_every_s,
