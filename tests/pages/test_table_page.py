@@ -731,7 +731,8 @@ def test_a_page_that_goes_offline_says_so_at_once_and_catches_up_when_back(api, 
     # 3.5 and 7.5 s, and the next one would come at 15.5 s.
     page.wait_for_timeout(max(0, 8 - (time.monotonic() - went)) * 1000)
     page.context.set_offline(False)
-    expect(live).to_contain_text("Live: this page follows", timeout=4000)  # at once
+    # At once: within 6 s on a loaded machine, where the next try would have come 7.5 s later.
+    expect(live).to_contain_text("Live: this page follows", timeout=6000)
     shows_version(page, moved)
 
 
