@@ -780,7 +780,7 @@ def test_a_feed_keeps_the_line_ups_of_the_hands_whose_events_it_keeps(
     store, pool = app.extensions["banco.store"], app.extensions["banco.pool"]
     stored = store.read_stream(f"table-{session.table_id}", 0)
     last = max(e.version for e in stored if e.data.get("hand") == played[-1])
-    # One read brings the events up to the third hand's last, and the feed keeps the last 6.
+    # One read brings the events up to the last hand's last, and the feed keeps the last 6.
     monkeypatch.setattr(feeds, "BATCH", last)
     monkeypatch.setattr(feeds, "KEEP", 12)
     feed = Feed(session.table_id)
