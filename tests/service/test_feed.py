@@ -346,6 +346,12 @@ def test_a_feed_stream_whose_timeout_comes_while_it_sends_its_backlog_ends_then(
     pages = 3
     app.extensions["banco.store"].append(f"backlog-{uuid.uuid4().hex}",
                                          [_erased(n) for n in range(pages * BATCH)], 0)
+    # The feed shows a transaction's events once every transaction begun before it has ended,
+    # on the whole server: another process's, still open, would hold them back past the timeout.
+    deadline = time.monotonic() + 30
+    while not _page(client, after, limit=1)["items"]:
+        assert time.monotonic() < deadline, "the backlog never showed in the feed"
+        time.sleep(0.05)
     r = client.get("/v1/feed/stream", query_string={"after": after, "timeout": 0.5},
                    headers=OPERATOR, buffered=False)
     chunks = iter(r.response)  # the stream is read only as far as this test reads it
