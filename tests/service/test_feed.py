@@ -6,7 +6,7 @@ import random
 import threading
 import time
 import uuid
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import psycopg
@@ -17,6 +17,7 @@ from events.game_records import engine_event
 from events.model import NewEvent, StoredEvent
 from games.contract import SPECTATOR, redact
 from service.application import handlers, notify
+from service.http import sse
 from service.streaming.log_follower import BATCH
 from tests.service.conftest import OPERATOR, bearer
 from tests.service.test_streams import cassino_table
@@ -363,3 +364,37 @@ def test_a_feed_stream_whose_timeout_comes_while_it_sends_its_backlog_ends_then(
         assert list(chunks) == [], "the stream sent its backlog on after its timeout"
     finally:
         r.close()
+
+
+def test_a_handed_over_stream_whose_timeout_comes_while_it_sends_its_backlog_ends_then(app):
+    """The same for a stream behind gunicorn: its request's thread sends the backlog page after
+    page before it hands the connection over. Its timeout come, it sends no further page, hands
+    nothing over, and gives its place back as the response closes."""
+
+    class Backlog:
+        def news(self) -> Any:
+            yield from (f"page {n}\n".encode() for n in range(3))
+
+        def spec(self) -> dict[str, Any]:
+            return {}
+
+    handed: list[Any] = []
+    given_back: list[bool] = []
+
+    class Relay:
+        def hand(self, *args: Any) -> None:
+            handed.append(args)
+
+    def take() -> Any:
+        handed.append("taken")
+        return None, False
+
+    with app.test_request_context():
+        body, closed = sse.handed_over(cast(Any, Relay()), take, cast(Any, Backlog()), 0.5,
+                                       lambda: None, lambda: given_back.append(True))
+        assert next(body) == b": connected\n\n"
+        assert next(body) == b"page 0\n"  # read before the timeout
+        time.sleep(0.6)
+        assert list(body) == []
+        closed()
+    assert handed == [] and given_back == [True]
